@@ -1,0 +1,119 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import PQueue from 'p-queue';
+import { parse as parseYaml, stringify } from 'yaml';
+import { z } from 'zod';
+import { inputFields, readForImport } from '../engine/import.js';
+import { resourceContext } from '../engine/context.js';
+import { UserError } from '../errors.js';
+import { closest, resolveToken } from '../manifest/tokens.js';
+import { resourceTypes } from '../registry.js';
+import type { ResourceState } from '../state/types.js';
+import { mask } from '../values.js';
+import { lockInfo, openSession, type GlobalOptions } from './session.js';
+
+const importList = z.array(z.object({ address: z.string().min(1), type: z.string().min(1), id: z.string().min(1) }).strict());
+
+/** `plumb import ADDR TOKEN ID`, `--file imports.yaml` or `--discover TOKEN`. */
+export async function importCommand(
+  args: string[],
+  opts: GlobalOptions & { file?: string; importFile?: string; discover?: string; out?: string; lockTimeout?: number; parallelism?: number },
+): Promise<number> {
+  const manifestFile = opts.file ?? 'plumb.yaml';
+  if (!existsSync(manifestFile)) throw new UserError(`manifest ${manifestFile} not found`, 'plumb import uses the manifest for provider settings and the state location (-f FILE)');
+  const session = await openSession(manifestFile, opts);
+  try {
+    if (opts.discover) return await discover(session, opts.discover, opts.out);
+    const requests = opts.importFile ? readImportFile(opts.importFile) : single(args);
+    await session.store.lock(lockInfo('import'), opts.lockTimeout);
+    const state = await session.store.read();
+    for (const r of requests) {
+      if (state.resources[r.address]) throw new UserError(`${r.address} is already in state (id ${state.resources[r.address].id})`, 'use another address, or `plumb state rm` it first');
+    }
+    const queue = new PQueue({ concurrency: opts.parallelism ?? 10 });
+    const failures: string[] = [];
+    const imported: ResourceState[] = [];
+    for (const r of requests) {
+      void queue.add(async () => {
+        try {
+          const type = typeFor(r.type);
+          const found = await readForImport(type, r.address, r.id, session.deps);
+          await session.store.record({ kind: 'outcome', address: r.address, resource: found, at: new Date().toISOString() });
+          imported.push(found);
+        } catch (err) {
+          failures.push(`${r.address}: ${(err as Error).message}`);
+        }
+      });
+    }
+    await queue.onIdle();
+    const resources = { ...state.resources };
+    for (const r of imported) resources[r.address] = r;
+    await session.store.write({ ...state, resources });
+    imported.sort((a, b) => a.address.localeCompare(b.address));
+    process.stdout.write(`Imported ${imported.length} of ${requests.length}. Add this to the manifest to manage ${imported.length === 1 ? 'it' : 'them'}:\n\n`);
+    process.stdout.write(stringify({ resources: Object.fromEntries(imported.map((r) => [r.address, { type: r.type, properties: mask(r.inputs) }])) }));
+    if (failures.length) {
+      process.stderr.write(`Failed:\n  ${failures.join('\n  ')}\n`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    await session.close();
+  }
+}
+
+async function discover(session: Awaited<ReturnType<typeof openSession>>, raw: string, out: string | undefined): Promise<number> {
+  const type = typeFor(raw);
+  if (!type.list) throw new UserError(`${type.token} cannot list its remote objects; import them one by one with plumb import ADDR TOKEN ID`);
+  const state = await session.store.read();
+  const known = new Set(Object.values(state.resources).filter((r) => r.type === type.token).map((r) => r.id));
+  const ctx = await resourceContext(session.deps, type, 'discover');
+  const found = (await type.list(ctx)).filter((o) => !known.has(o.id));
+  const taken = new Set([...Object.keys(state.resources), ...Object.keys(session.manifest.resources)]);
+  const resources: Record<string, unknown> = {};
+  for (const o of found) {
+    const address = uniqueAddress(String((o.outputs as Record<string, unknown>).productName ?? o.id), taken);
+    resources[address] = { type: type.token, properties: mask(inputFields(type, o.outputs as Record<string, unknown>)), options: { import: o.id } };
+  }
+  const text = stringify({ resources });
+  if (out) writeFileSync(out, text);
+  else process.stdout.write(text);
+  process.stderr.write(`${found.length} ${type.token} not yet in state${out ? `; written to ${out}` : ''}.\n`);
+  return 0;
+}
+
+function uniqueAddress(name: string, taken: Set<string>): string {
+  const base = name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : '')).replace(/^[^A-Za-z]+/, '') || 'imported';
+  const first = base.charAt(0).toLowerCase() + base.slice(1);
+  let address = first;
+  for (let i = 2; taken.has(address); i++) address = `${first}${i}`;
+  taken.add(address);
+  return address;
+}
+
+function typeFor(raw: string) {
+  const token = resolveToken(raw, resourceTypes.keys());
+  if (!token) {
+    const hint = closest(raw, resourceTypes.keys());
+    throw new UserError(`unknown resource type "${raw}"`, hint ? `did you mean ${hint}?` : 'plumb schema lists every type');
+  }
+  return resourceTypes.get(token)!;
+}
+
+function single(args: string[]) {
+  if (args.length !== 3) throw new UserError('plumb import needs ADDR TOKEN ID (or --file imports.yaml, or --discover TOKEN)');
+  return [{ address: args[0], type: args[1], id: args[2] }];
+}
+
+function readImportFile(file: string) {
+  if (!existsSync(file)) throw new UserError(`import file ${file} not found`);
+  const parsed = importList.safeParse(parseYaml(readFileSync(file, 'utf8')));
+  if (!parsed.success) {
+    throw new UserError(`${file}: expected a list of {address, type, id}: ${parsed.error.issues.map((i) => `[${i.path.join('.')}] ${i.message}`).join('; ')}`);
+  }
+  const seen = new Set<string>();
+  for (const r of parsed.data) {
+    if (seen.has(r.address)) throw new UserError(`${file}: address ${r.address} appears twice`);
+    seen.add(r.address);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,145 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { UserError } from '../errors.js';
+import { resolveToken, closest } from '../manifest/tokens.js';
+import { functions, resourceTypes } from '../registry.js';
+import type { ResourceType } from '../resources/handler.js';
+import { mask } from '../values.js';
+import { connectProvider, makeLogger, sandboxRuntime, type GlobalOptions } from './session.js';
+import { providers } from '../registry.js';
+
+/** `plumb lookup TOKEN --arg k=v`: invokes one function and prints its result. */
+export async function lookupCommand(raw: string, opts: { arg: string[]; json?: boolean }, globals: GlobalOptions): Promise<number> {
+  const token = resolveToken(raw, functions.keys());
+  if (!token) {
+    const hint = closest(raw, functions.keys());
+    throw new UserError(`unknown function "${raw}"`, hint ? `did you mean ${hint}?` : 'plumb schema lists every function');
+  }
+  const fn = functions.get(token)!;
+  const args: Record<string, unknown> = {};
+  for (const pair of opts.arg) {
+    const eq = pair.indexOf('=');
+    if (eq < 1) throw new UserError(`--arg ${pair}: expected key=value`);
+    args[pair.slice(0, eq)] = literal(pair.slice(eq + 1));
+  }
+  let parsed = fn.args.safeParse(args);
+  if (!parsed.success) parsed = fn.args.safeParse(Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)])));
+  if (!parsed.success) {
+    throw new UserError(`invalid arguments for ${token}:\n  ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('\n  ')}`);
+  }
+  const log = makeLogger(globals);
+  const runtime = sandboxRuntime(join(process.cwd(), '.plumb', 'sandbox'));
+  try {
+    const provider = providers.find((p) => p.name === fn.provider)!;
+    const raw: Record<string, unknown> = {};
+    for (const [variable, name] of Object.entries(provider.envVars)) if (process.env[variable]) raw[name] = process.env[variable];
+    const settings = provider.settings.safeParse(raw);
+    if (!settings.success) throw new UserError(`${provider.name} settings: ${settings.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    const connection = await connectProvider(fn.provider, settings.data as Record<string, unknown>, runtime.url, log);
+    const warnings: string[] = [];
+    const result = await fn.invoke(
+      { client: connection.client, settings: connection.settings, log, warn: (m: string) => warnings.push(m), workDir: process.cwd() },
+      parsed.data,
+    );
+    for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
+    process.stdout.write(opts.json ? `${JSON.stringify(mask(result), null, 2)}\n` : `${pretty(mask(result))}\n`);
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** `plumb schema [TOKEN]`: lists every type and function, or describes one from its zod schemas. */
+export function schemaCommand(raw: string | undefined, opts: { json?: boolean }): number {
+  if (!raw) {
+    const rows = [
+      ...[...resourceTypes.values()].map((r) => ({ kind: 'resource', token: r.token, description: r.description })),
+      ...[...functions.values()].map((f) => ({ kind: 'function', token: f.token, description: f.description })),
+    ];
+    if (opts.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    else for (const r of rows) process.stdout.write(`${r.kind.padEnd(9)} ${r.token}\n          ${r.description}\n`);
+    return 0;
+  }
+  const token = resolveToken(raw, [...resourceTypes.keys(), ...functions.keys()]);
+  if (!token) {
+    const hint = closest(raw, [...resourceTypes.keys(), ...functions.keys()]);
+    throw new UserError(`unknown type or function "${raw}"`, hint ? `did you mean ${hint}?` : 'plumb schema lists them all');
+  }
+  const doc = describeToken(token);
+  if (opts.json) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+  else process.stdout.write(`${renderDoc(doc)}\n`);
+  return 0;
+}
+
+/** How a change of a field is applied, in words. */
+export const CHANGE_WORDS = { replace: 'replace', update: 'in place', recorded: 'recorded only (sent with the order)' } as const;
+
+/** A field as `plumb schema` and the reference docs describe it. */
+export interface FieldDoc {
+  name: string;
+  type: string;
+  required: boolean;
+  description?: string;
+  default?: unknown;
+  allowed?: unknown[];
+  change?: 'replace' | 'update' | 'recorded';
+}
+
+/** The documentation of one type or function, generated from its schemas. */
+export function describeToken(token: string): { token: string; kind: string; description: string; inputs: FieldDoc[]; outputs: FieldDoc[] } {
+  const type = resourceTypes.get(token);
+  if (type) return { token, kind: 'resource', description: type.description, inputs: fields(type.inputs, type), outputs: fields(type.outputs) };
+  const fn = functions.get(token)!;
+  return { token, kind: 'function', description: fn.description, inputs: fields(fn.args), outputs: fields(fn.result) };
+}
+
+function fields(schema: z.ZodType, type?: ResourceType): FieldDoc[] {
+  const json = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as { properties?: Record<string, any>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, prop]) => ({
+    name,
+    type: typeName(prop),
+    required: (json.required ?? []).includes(name),
+    description: prop.description,
+    default: prop.default,
+    allowed: prop.allowed ?? prop.enum,
+    change: type ? (type.replaceOn.some((r) => r.path === name || r.path.startsWith(`${name}.`)) ? 'replace' : type.stateOnly?.includes(name) ? 'recorded' : 'update') : undefined,
+  }));
+}
+
+function typeName(prop: any): string {
+  if (prop.type === 'array') return `list<${typeName(prop.items ?? {})}>`;
+  if (prop.type === 'object' && prop.additionalProperties && typeof prop.additionalProperties === 'object') return `map<${typeName(prop.additionalProperties)}>`;
+  if (prop.anyOf || prop.oneOf) return (prop.anyOf ?? prop.oneOf).map(typeName).join(' | ');
+  if (Array.isArray(prop.type)) return prop.type.map((t: string) => typeName({ ...prop, type: t })).join(' | ');
+  if (prop.const !== undefined) return JSON.stringify(prop.const);
+  return typeof prop.type === 'string' ? prop.type : 'any';
+}
+
+function renderDoc(doc: ReturnType<typeof describeToken>): string {
+  const row = (f: FieldDoc) =>
+    `  ${f.name}${f.required ? ' (required)' : ''}: ${f.type}${f.change ? ` [${CHANGE_WORDS[f.change]}]` : ''}${f.allowed ? ` one of ${f.allowed.join(', ')}` : ''}${f.default !== undefined ? ` default ${JSON.stringify(f.default)}` : ''}${f.description ? `\n      ${f.description}` : ''}`;
+  return [`${doc.token} (${doc.kind})`, doc.description, '', 'Inputs:', ...doc.inputs.map(row), '', 'Outputs:', ...doc.outputs.map(row)].join('\n');
+}
+
+function literal(text: string): unknown {
+  if (/^(true|false|null|-?\d+(\.\d+)?)$/.test(text) || /^[[{]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function pretty(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return value.map((v) => `\n${indent}- ${pretty(v, `${indent}  `).replace(/^\n\s*/, '')}`).join('');
+  }
+  return Object.entries(value)
+    .map(([k, v]) => `\n${indent}${k}: ${pretty(v, `${indent}  `)}`)
+    .join('')
+    .replace(/^\n/, indent ? '\n' : '');
+}

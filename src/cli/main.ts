@@ -1,0 +1,131 @@
+import { Command, Option } from 'commander';
+import { DiagnosticsError, formatDiagnostic } from '../diagnostics.js';
+import { RemoteError, UserError } from '../errors.js';
+import { parseDuration } from '../manifest/parse.js';
+import { applyCommand, planCommand, type RunOptions } from './run.js';
+import { lookupCommand, schemaCommand } from './inspect.js';
+import { stateCommand } from './state.js';
+import { loadManifest, manifestPath, type GlobalOptions } from './session.js';
+import { sandboxCommand } from './sandbox.js';
+import { graphCommand } from './graph.js';
+import { importCommand } from './adopt.js';
+import { driftCommand, refreshCommand } from './drift.js';
+
+const program = new Command('plumb')
+  .description('Declarative plan/apply for interconnect, cloud and pipeline products.')
+  .option('-f, --file <manifest>', 'manifest file (default plumb.yaml)')
+  .option('--stack <name>', 'stack name', 'default')
+  .option('--state <url>', 'state location: a folder, or env PLUMB_STATE')
+  .option('--log-level <level>', 'pino log level (trace, debug, info, warn, error)')
+  .option('--log-file <file>', 'write logs to this file instead of stderr')
+  .option('--no-color', 'never colour output')
+  .showHelpAfterError();
+
+const collect = (value: string, all: string[]) => [...all, value];
+const duration = (value: string) => {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new UserError(`--lock-timeout ${value}: expected a duration like 30s or 2m`);
+  return ms;
+};
+
+function runFlags(cmd: Command): Command {
+  return cmd
+    .option('--no-refresh', 'do not read remote objects before planning')
+    .option('--replace <address>', 'replace this resource even without a change (repeatable)', collect, [])
+    .option('--compact', 'one line per resource')
+    .option('--json', 'machine-readable output')
+    .option('--lock-timeout <duration>', 'wait this long for the state lock (e.g. 30s)', duration);
+}
+
+runFlags(program.command('plan [manifest]').description('show what apply would do'))
+  .option('--out <file>', 'save the plan as JSON for `plumb apply FILE`')
+  .option('--destroy', 'plan destroying everything in the stack')
+  .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+  .action(async (manifest: string | undefined, opts) => exit(await planCommand(manifest, merge(opts), Boolean(opts.destroy))));
+
+runFlags(program.command('apply [manifestOrPlan]').description('plan (or load a saved plan) and execute it'))
+  .option('-y, --yes', 'do not ask for confirmation')
+  .addOption(new Option('--parallelism <n>', 'steps run at once').default(10).argParser(Number))
+  .action(async (target: string | undefined, opts) => exit(await applyCommand(target, merge(opts))));
+
+runFlags(program.command('destroy [manifest]').description('delete everything in the stack, dependents first'))
+  .option('-y, --yes', 'do not ask for confirmation')
+  .addOption(new Option('--parallelism <n>', 'steps run at once').default(10).argParser(Number))
+  .action(async (manifest: string | undefined, opts) => exit(await applyCommand(manifest, merge(opts), true)));
+
+program
+  .command('validate [manifest]')
+  .description('check the manifest and every resource input; no remote call')
+  .action(async (manifest: string | undefined) => {
+    const globals = program.opts<GlobalOptions>();
+    const { manifest: m, warnings } = await loadManifest(manifestPath(manifest, globals));
+    for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
+    process.stdout.write(`${m.file}: valid (${Object.keys(m.resources).length} resources, ${Object.keys(m.variables).length} variables)\n`);
+  });
+
+program
+  .command('import [args...]')
+  .description('adopt existing objects: ADDR TOKEN ID, --file imports.yaml, or --discover TOKEN')
+  .option('--file <imports>', 'a YAML list of {address, type, id} imported in one locked run')
+  .option('--discover <token>', 'list remote objects of this type not in state, as a manifest fragment')
+  .option('--out <file>', 'with --discover: write the fragment to this file')
+  .option('--lock-timeout <duration>', 'wait this long for the state lock', duration)
+  .action(async (args: string[], opts) => {
+    const globals = program.opts<GlobalOptions>();
+    exit(await importCommand(args, { ...globals, ...opts, file: globals.file, importFile: opts.file }));
+  });
+program
+  .command('drift [manifest]')
+  .description('compare remote objects with state; change nothing (exit 0 in sync, 2 drift, 1 error)')
+  .option('--json', 'print the report as JSON')
+  .option('--format <format>', 'table, json or markdown', 'table')
+  .option('--all', 'check every stack at the state location')
+  .action(async (manifest: string | undefined, opts) => exit(await driftCommand(manifest, merge(opts) as never)));
+program
+  .command('refresh [manifest]')
+  .description('read every resource and record what the remote API reports')
+  .option('-y, --yes', 'do not ask for confirmation')
+  .option('--lock-timeout <duration>', 'wait this long for the state lock', duration)
+  .action(async (manifest: string | undefined, opts) => exit(await refreshCommand(manifest, merge(opts) as never)));
+stateCommand(program, () => program.opts<GlobalOptions>());
+program
+  .command('lookup <token>')
+  .description('invoke one lookup function')
+  .option('--arg <key=value>', 'an argument (repeatable)', collect, [])
+  .option('--json', 'print JSON')
+  .action(async (token: string, opts) => exit(await lookupCommand(token, opts, program.opts<GlobalOptions>())));
+program
+  .command('schema [token]')
+  .description('list resource types and functions, or describe one')
+  .option('--json', 'print JSON')
+  .action(async (token: string | undefined, opts) => exit(schemaCommand(token, opts)));
+program
+  .command('graph [manifest]')
+  .description('print the dependency graph')
+  .option('--format <format>', 'dot, mermaid or json', 'dot')
+  .action(async (manifest: string | undefined, opts) => exit(await graphCommand(manifest, merge(opts) as never)));
+sandboxCommand(program);
+
+function merge(opts: Record<string, unknown>): RunOptions {
+  return { ...program.opts<GlobalOptions>(), ...opts } as RunOptions;
+}
+
+function exit(code: number): void {
+  process.exitCode = code;
+}
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof DiagnosticsError) {
+    process.stderr.write(`${err.diagnostics.map(formatDiagnostic).join('\n')}\n`);
+    process.stderr.write(`${err.diagnostics.length} error${err.diagnostics.length === 1 ? '' : 's'}; nothing was changed.\n`);
+  } else if (err instanceof UserError) {
+    process.stderr.write(`Error: ${err.message}\n${err.hint ? `  ${err.hint}\n` : ''}`);
+  } else if (err instanceof RemoteError) {
+    process.stderr.write(`Error: ${err.message}\n`);
+  } else {
+    const e = err as Error;
+    process.stderr.write(`Error: ${e.message}\n`);
+    if (process.env.PLUMB_DEBUG) process.stderr.write(`${e.stack}\n`);
+  }
+  process.exitCode = 1;
+});

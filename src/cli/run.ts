@@ -1,0 +1,137 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { DiagnosticsError } from '../diagnostics.js';
+import { applyPlan } from '../engine/apply.js';
+import { makePlan } from '../engine/plan.js';
+import type { Plan } from '../engine/types.js';
+import { UserError } from '../errors.js';
+import { renderReport, eventLine } from './render-apply.js';
+import { paint, renderPlan } from './render-plan.js';
+import { lockInfo, manifestPath, openSession, type GlobalOptions } from './session.js';
+
+/** Flags of plan, apply and destroy. */
+export interface RunOptions extends GlobalOptions {
+  refresh: boolean;
+  out?: string;
+  json?: boolean;
+  compact?: boolean;
+  yes?: boolean;
+  parallelism: number;
+  replace: string[];
+  detailedExitcode?: boolean;
+  lockTimeout?: number;
+}
+
+/** `plumb plan`: exit 0 (or 2 with --detailed-exitcode when there are changes). */
+export async function planCommand(arg: string | undefined, opts: RunOptions, destroy = false): Promise<number> {
+  const session = await openSession(manifestPath(arg, opts), opts);
+  try {
+    const state = await session.store.read();
+    const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, { refresh: opts.refresh, destroy, replace: opts.replace });
+    if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+    if (opts.out) writeFileSync(opts.out, JSON.stringify(plan, null, 2), { mode: 0o600 });
+    if (opts.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+    else process.stdout.write(`${renderPlan(plan, paint(useColor(opts)), { compact: opts.compact })}\n`);
+    if (opts.out && !opts.json) process.stdout.write(`\nSaved the plan to ${opts.out}. Run \`plumb apply ${opts.out}\` to apply exactly these actions.\n`);
+    const changes = plan.changes.some((c) => c.action !== 'noop');
+    return opts.detailedExitcode && changes ? 2 : 0;
+  } finally {
+    await session.close();
+  }
+}
+
+/** `plumb apply` / `plumb destroy`: plan (or load a saved plan), confirm, execute. */
+export async function applyCommand(arg: string | undefined, opts: RunOptions, destroy = false): Promise<number> {
+  const saved = arg ? readSavedPlan(arg) : undefined;
+  const file = saved ? saved.manifest.file : manifestPath(arg, opts);
+  const session = await openSession(file, opts);
+  const p = paint(useColor(opts));
+  try {
+    if (saved && saved.manifest.hash !== session.manifest.hash) {
+      throw new UserError(`the manifest ${file} changed since the plan was saved; run plumb plan again`);
+    }
+    await session.store.lock(lockInfo(destroy ? 'destroy' : 'apply'), opts.lockTimeout);
+    const state = await session.store.read();
+    if (saved && ((saved.state.lineage && saved.state.lineage !== state.lineage) || saved.state.serial !== state.serial)) {
+      throw new UserError(
+        `Saved plan is stale: it was made against state serial ${saved.state.serial}${saved.state.lineage && saved.state.lineage !== state.lineage ? ' of another lineage' : ''}, and the state is now at serial ${state.serial}`,
+        'run plumb plan again to make a new plan',
+      );
+    }
+    const mode = saved ? saved.mode === 'destroy' : destroy;
+    const { plan, diagnostics, prior, imported } = await makePlan(session.manifest, session.graph, state, session.deps, {
+      refresh: saved ? false : opts.refresh,
+      destroy: mode,
+      replace: opts.replace,
+    });
+    if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+    if (saved) assertSame(saved, plan);
+    if (!opts.json) process.stdout.write(`${renderPlan(plan, p, { compact: opts.compact })}\n`);
+    if (plan.changes.every((c) => c.action === 'noop') && !Object.keys(plan.outputs).length && !plan.settled.length && Object.keys(state.resources).length === Object.keys(prior).length) {
+      return 0;
+    }
+    if (!saved && plan.changes.some((c) => c.action !== 'noop') && !(await confirm(opts))) {
+      process.stdout.write('Apply cancelled.\n');
+      return 1;
+    }
+    const timestamps = !process.stdout.isTTY;
+    const report = await applyPlan({
+      manifest: session.manifest,
+      plan,
+      prior,
+      imported,
+      state,
+      store: session.store,
+      deps: session.deps,
+      parallelism: opts.parallelism,
+      emit: (event) => {
+        if (opts.json) process.stdout.write(`${JSON.stringify(event)}\n`);
+        else {
+          const line = eventLine(event, p, timestamps);
+          if (line) process.stdout.write(`${line}\n`);
+        }
+      },
+    });
+    if (opts.json) process.stdout.write(`${JSON.stringify({ type: 'report', ...report })}\n`);
+    else process.stdout.write(`${renderReport(report, p)}\n`);
+    return report.ok ? 0 : 1;
+  } finally {
+    await session.close();
+  }
+}
+
+async function confirm(opts: RunOptions): Promise<boolean> {
+  if (opts.yes) return true;
+  if (!process.stdin.isTTY) throw new UserError('refusing to change infrastructure without confirmation', 'pass --yes to apply without a prompt');
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = await rl.question("\nDo you want to perform these actions? Only 'yes' will be accepted: ");
+    return answer.trim() === 'yes';
+  } finally {
+    rl.close();
+  }
+}
+
+function readSavedPlan(arg: string): Plan | undefined {
+  if (!/\.json$/i.test(arg)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(arg, 'utf8'));
+  } catch {
+    throw new UserError(`${arg} is not a readable plan file`);
+  }
+  const plan = parsed as Plan;
+  if (plan?.formatVersion !== 1 || !plan.manifest?.file) throw new UserError(`${arg} is not a plumb plan (formatVersion 1)`);
+  return plan;
+}
+
+/** A saved plan is applied only if planning again now yields exactly the same actions. */
+function assertSame(saved: Plan, now: Plan): void {
+  const key = (p: Plan) => JSON.stringify(p.changes.map((c) => [c.address, c.action, c.after ?? null]));
+  if (key(saved) !== key(now)) throw new UserError('the saved plan no longer matches what plumb would do now (a lookup or the remote API changed); run plumb plan again');
+}
+
+/** Whether to colour output. */
+export function useColor(opts: GlobalOptions): boolean {
+  return opts.color !== false && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+}

@@ -1,0 +1,255 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import pino, { type Logger } from 'pino';
+import type { Diagnostic } from '../diagnostics.js';
+import { DiagnosticsError } from '../diagnostics.js';
+import { checkInputs } from '../engine/check-inputs.js';
+import { EvalError, evaluate } from '../engine/evaluate.js';
+import { buildGraph, type ManifestGraph } from '../engine/graph/graph.js';
+import { Evaluation } from '../engine/scope.js';
+import type { Connection, EngineDeps } from '../engine/types.js';
+import { UserError } from '../errors.js';
+import type { Expr, Manifest } from '../manifest/ast.js';
+import { parseManifest } from '../manifest/parse.js';
+import { functions, providerFor, providers, resourceTypes } from '../registry.js';
+import { startSandbox, type Sandbox } from '../sandbox/server.js';
+import { LocalStore } from '../state/local.js';
+import { SecretCodec } from '../state/secrets.js';
+import type { StateStore } from '../state/store.js';
+import { Unknown, reveal } from '../values.js';
+
+/** Flags every command shares. */
+export interface GlobalOptions {
+  file?: string;
+  stack: string;
+  state?: string;
+  logLevel?: string;
+  logFile?: string;
+  color?: boolean;
+}
+
+/** A loaded manifest with its graph, plus the runtime to plan and apply it. */
+export interface Session {
+  manifest: Manifest;
+  graph: ManifestGraph;
+  deps: EngineDeps;
+  store: StateStore;
+  /** The store of another stack at the same location. */
+  storeFor(stack: string): StateStore;
+  close(): Promise<void>;
+}
+
+/** The secret values a session knows (settings, fn::secret), so logs can redact them. */
+const knownSecrets = new Set<string>();
+
+/** A pino logger (silent unless --log-level) with secret paths and known secret values redacted. */
+export function makeLogger(opts: GlobalOptions): Logger {
+  const level = opts.logLevel ?? process.env.PLUMB_LOG_LEVEL ?? 'silent';
+  const destination = opts.logFile ? pino.destination({ dest: opts.logFile, sync: true, mode: 0o600 }) : pino.destination(2);
+  return pino(
+    {
+      level,
+      redact: { paths: ['*.secretKey', '*.privateKey', '*.apiSecret', '*.password', '*.key', '*.serviceKey', 'secretKey', 'authorization'], censor: '[secret]' },
+      hooks: {
+        logMethod(args, method) {
+          const scrub = (v: unknown): unknown => (typeof v === 'string' ? [...knownSecrets].reduce((s, secret) => s.split(secret).join('[secret]'), v) : v);
+          method.apply(this, args.map((a) => (typeof a === 'string' ? scrub(a) : a)) as Parameters<typeof method>);
+        },
+      },
+    },
+    destination,
+  );
+}
+
+/** Finds the manifest path: the argument, -f, or plumb.yaml in the current folder. */
+export function manifestPath(arg: string | undefined, opts: GlobalOptions): string {
+  const file = arg ?? opts.file ?? 'plumb.yaml';
+  if (!existsSync(file)) throw new UserError(`manifest ${file} not found`, 'pass the manifest path as the first argument or with -f');
+  return file;
+}
+
+/** Parses and checks a manifest fully (no remote call); throws DiagnosticsError listing every problem. */
+export async function loadManifest(file: string): Promise<{ manifest: Manifest; graph: ManifestGraph; warnings: string[] }> {
+  const text = readFileSync(file, 'utf8');
+  const { manifest, diagnostics } = parseManifest(text, file, { resources: resourceTypes.keys(), functions: functions.keys() });
+  if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+  const { graph, diagnostics: graphProblems } = buildGraph(manifest);
+  const problems: Diagnostic[] = [...graphProblems];
+  const warnings: string[] = [];
+  if (!problems.length) {
+    // Evaluate without any remote call: lookups and resource outputs are Unknown here.
+    const evaluation = new Evaluation(manifest, undefined, () => new Unknown());
+    for (const decl of Object.values(manifest.resources)) {
+      const type = resourceTypes.get(decl.token)!;
+      try {
+        const desired = await evaluate(decl.properties, evaluation.scope());
+        problems.push(...checkInputs(type.inputs, desired, decl.properties, { file, address: decl.address, what: type.token }));
+        if (!problems.length) warnings.push(...(type.warnings?.(desired as never) ?? []).map((w) => `${decl.address}: ${w}`));
+      } catch (err) {
+        if (!(err instanceof EvalError)) throw err;
+        problems.push({ severity: 'error', summary: err.message, detail: err.detail, address: decl.address, pos: { file, ...err.pos } });
+      }
+    }
+    problems.push(...(await checkSettings(manifest, process.env)).diagnostics);
+  }
+  if (problems.length) throw new DiagnosticsError(problems);
+  return { manifest, graph, warnings };
+}
+
+/** Parses each used provider's settings from config and env; problems are positioned diagnostics. */
+async function checkSettings(manifest: Manifest, env: Record<string, string | undefined>): Promise<{ settings: Map<string, Record<string, unknown>>; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const settings = new Map<string, Record<string, unknown>>();
+  const evaluation = new Evaluation(manifest, undefined, () => new Unknown());
+  for (const provider of providers) {
+    const raw: Record<string, unknown> = {};
+    const positions: Record<string, { line: number; column: number }> = {};
+    for (const [key, entry] of Object.entries(manifest.config)) {
+      const [ns, name] = key.split(':');
+      if (ns !== provider.name || !name) continue;
+      raw[name] = reveal(await evaluate(entry.value, evaluation.scope()));
+      positions[name] = entry.pos;
+    }
+    for (const [variable, name] of Object.entries(provider.envVars)) if (env[variable] !== undefined && env[variable] !== '') raw[name] = env[variable];
+    const parsed = provider.settings.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const name = String(issue.path[0] ?? '');
+        const pos = positions[name] ?? { line: 1, column: 1 };
+        diagnostics.push({ severity: 'error', summary: `config ${provider.name}:${name}: ${issue.message}`, pos: { file: manifest.file, ...pos } });
+      }
+      continue;
+    }
+    const value = parsed.data as Record<string, unknown>;
+    if (usedProviders(manifest).has(provider.name)) {
+      for (const problem of provider.check?.(value) ?? []) {
+        const name = Object.keys(positions)[0];
+        diagnostics.push({ severity: 'error', summary: problem, pos: { file: manifest.file, ...(name ? positions[name] : { line: 1, column: 1 }) } });
+      }
+    }
+    for (const secret of provider.secretSettings) if (typeof value[secret] === 'string') knownSecrets.add(value[secret] as string);
+    settings.set(provider.name, value);
+  }
+  for (const key of Object.keys(manifest.config)) {
+    const ns = key.split(':')[0];
+    if (key.includes(':') && !providers.some((p) => p.name === ns)) {
+      diagnostics.push({ severity: 'error', summary: `config ${key}: unknown provider "${ns}"`, detail: `providers: ${providers.map((p) => p.name).join(', ')}`, pos: { file: manifest.file, ...manifest.config[key].pos } });
+    }
+  }
+  return { settings, diagnostics };
+}
+
+/** Providers whose resources or functions the manifest uses. */
+function usedProviders(manifest: Manifest): Set<string> {
+  const used = new Set<string>();
+  for (const r of Object.values(manifest.resources)) used.add(r.token.split(':')[0]);
+  const walk = (e: Expr) => {
+    if (e.kind === 'invoke') used.add(e.fn.split(':')[0]);
+    if (e.kind === 'list') e.items.forEach(walk);
+    if (e.kind === 'object') e.entries.forEach((x) => walk(x.value));
+    if (e.kind === 'secret') walk(e.value);
+    if (e.kind === 'builtin') walk(e.arg);
+    if (e.kind === 'invoke') walk(e.args);
+  };
+  for (const e of [...Object.values(manifest.variables), ...Object.values(manifest.outputs), ...Object.values(manifest.resources).map((r) => r.properties)]) walk(e);
+  return used;
+}
+
+/** Where the state of a manifest lives: --state, PLUMB_STATE, or `.plumb` beside the manifest. */
+export function openStore(opts: GlobalOptions, manifestDir: string): StateStore {
+  const location = opts.state ?? process.env.PLUMB_STATE ?? join(manifestDir, '.plumb');
+  if (/^postgres(ql)?:\/\//.test(location)) throw new UserError('PostgreSQL state is not available in this build; use a folder path for --state');
+  const root = resolve(location);
+  return new LocalStore(root, opts.stack, SecretCodec.open(join(root, 'secret.key')));
+}
+
+/** Builds the runtime for a loaded manifest: connections (sandbox on demand), logger and store. */
+export async function openSession(file: string, opts: GlobalOptions, loaded?: Awaited<ReturnType<typeof loadManifest>>): Promise<Session> {
+  const { manifest, graph } = loaded ?? (await loadManifest(file));
+  const log = makeLogger(opts);
+  const { settings } = await checkSettings(manifest, process.env);
+  const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
+  const connections = new Map<string, Promise<Connection>>();
+  const deps: EngineDeps = {
+    stack: opts.stack,
+    log,
+    workDir: manifest.dir,
+    resourceType: (token) => resourceTypes.get(token),
+    lookup: (token) => functions.get(token),
+    connect(name) {
+      let connection = connections.get(name);
+      if (!connection) {
+        connection = connectProvider(name, settings.get(name) ?? {}, runtime.url, log);
+        connections.set(name, connection);
+      }
+      return connection;
+    },
+  };
+  const store = withCrashHook(openStore(opts, manifest.dir));
+  return {
+    manifest,
+    graph,
+    deps,
+    store,
+    storeFor: (stack) => openStore({ ...opts, stack }, manifest.dir),
+    async close() {
+      await store.close();
+      await runtime.close();
+    },
+  };
+}
+
+/** Connects one provider by name, refusing settings that fail the provider's own checks. */
+export async function connectProvider(name: string, settings: Record<string, unknown>, sandboxUrl: () => Promise<string>, log: Logger): Promise<Connection> {
+  const provider = providerFor(`${name}:`);
+  if (!provider) throw new UserError(`unknown provider ${name}`);
+  const problems = provider.check?.(settings) ?? [];
+  if (problems.length) throw new UserError(problems.join('\n'));
+  const client = await provider.connect(settings, { sandboxUrl, log, env: process.env });
+  return { client, settings };
+}
+
+/** Starts the built-in sandbox on first use (or uses PLUMB_SANDBOX_URL). */
+export function sandboxRuntime(dataDir: string): { url: () => Promise<string>; close: () => Promise<void> } {
+  let started: Promise<Sandbox> | undefined;
+  return {
+    url: async () => {
+      if (process.env.PLUMB_SANDBOX_URL) return process.env.PLUMB_SANDBOX_URL.replace(/\/$/, '');
+      const ms = process.env.PLUMB_SANDBOX_PROVISIONING_MS;
+      started ??= startSandbox({ dataDir, provisioningMs: ms === undefined ? undefined : Number(ms) });
+      return (await started).url;
+    },
+    close: async () => {
+      if (started) await (await started).close();
+    },
+  };
+}
+
+/**
+ * Test hook: with PLUMB_TEST_CRASH_AFTER_RECORDS=N the process kills itself (SIGKILL, no
+ * cleanup) once N journal records are durable — how crash safety is tested without sleeps.
+ */
+function withCrashHook(store: StateStore): StateStore {
+  const limit = process.env.PLUMB_TEST_CRASH_AFTER_RECORDS;
+  if (limit === undefined || limit === '') return store;
+  let count = 0;
+  const record = store.record.bind(store);
+  store.record = async (entry) => {
+    if (count >= Number(limit)) process.kill(process.pid, 'SIGKILL');
+    await record(entry);
+    count++;
+    if (count >= Number(limit)) process.kill(process.pid, 'SIGKILL');
+  };
+  return store;
+}
+
+/** Lock holder details for this process. */
+export function lockInfo(command: string) {
+  return { pid: process.pid, host: hostname(), time: new Date().toISOString(), command };
+}
+
+/** The folder a manifest lives in. */
+export function manifestDir(file: string): string {
+  return dirname(resolve(file));
+}

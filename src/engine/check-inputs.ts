@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { Diagnostic } from '../diagnostics.js';
+import { keyPosAt, posAt, type ObjectExpr } from '../manifest/ast.js';
+import { closestName } from '../manifest/tokens.js';
+import { Unknown, reveal } from '../values.js';
+
+/**
+ * Checks desired inputs against a zod schema and turns each issue into a positioned diagnostic.
+ * Issues on values that are not known yet (Unknown) are left for apply time.
+ */
+export function checkInputs(
+  schema: z.ZodType,
+  value: unknown,
+  properties: ObjectExpr,
+  where: { file: string; address: string; what: string },
+): Diagnostic[] {
+  const plain = reveal(value);
+  const result = schema.safeParse(plain, { reportInput: true });
+  if (result.success) return [];
+  const out: Diagnostic[] = [];
+  for (const issue of result.error.issues) {
+    const path = issue.path as Array<string | number>;
+    if (touchesUnknown(plain, path)) continue;
+    const name = path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[') || 'properties';
+    const d = (summary: string, detail?: string, pos = posAt(properties, path)): Diagnostic => ({
+      severity: 'error',
+      summary,
+      detail,
+      address: where.address,
+      pos: { file: where.file, ...pos },
+    });
+    if (issue.code === 'unrecognized_keys') {
+      const valid = objectKeys(schema, path);
+      for (const key of issue.keys) {
+        const hint = closestName(key, valid);
+        out.push(
+          d(
+            `unknown property "${[...path, key].join('.')}" for ${where.what}`,
+            `valid properties: ${valid.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`,
+            keyPosAt(properties, path, key),
+          ),
+        );
+      }
+    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
+      out.push(d(`missing required property "${name}" for ${where.what}`, `expected ${issue.expected}`, posAt(properties, path.slice(0, -1))));
+    } else if (issue.code === 'invalid_type') {
+      out.push(d(`${name} must be ${article(issue.expected)}, not ${describe(issue.input)}`));
+    } else {
+      const input = valueAt(plain, path);
+      const shown = input === undefined || typeof input === 'object' ? '' : ` ${JSON.stringify(input)}`;
+      out.push(d(`${name}${shown} is not valid: ${issue.message}`));
+    }
+  }
+  return out;
+}
+
+function touchesUnknown(value: unknown, path: Array<string | number>): boolean {
+  let cur: any = value;
+  if (cur instanceof Unknown) return true;
+  for (const step of path) {
+    cur = cur?.[step];
+    if (cur instanceof Unknown) return true;
+  }
+  return containsUnknownDeep(cur);
+}
+
+function containsUnknownDeep(v: unknown): boolean {
+  if (v instanceof Unknown) return true;
+  if (Array.isArray(v)) return v.some(containsUnknownDeep);
+  if (v && typeof v === 'object') return Object.values(v).some(containsUnknownDeep);
+  return false;
+}
+
+function objectKeys(schema: z.ZodType, path: Array<string | number>): string[] {
+  let cur: any = schema;
+  for (const step of path) {
+    cur = unwrap(cur);
+    if (typeof step === 'number') cur = cur?.element ?? cur?.def?.element;
+    else cur = cur?.shape?.[step];
+  }
+  cur = unwrap(cur);
+  return cur?.shape ? Object.keys(cur.shape) : [];
+}
+
+function unwrap(s: any): any {
+  let cur = s;
+  for (let i = 0; i < 10 && cur; i++) {
+    if (cur.shape) return cur;
+    const inner = cur.def?.innerType ?? cur.def?.in ?? cur.def?.schema;
+    if (!inner) return cur;
+    cur = inner;
+  }
+  return cur;
+}
+
+function valueAt(value: unknown, path: Array<string | number>): unknown {
+  let cur: any = value;
+  for (const step of path) cur = cur?.[step];
+  return cur;
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function describe(input: unknown): string {
+  if (input === null) return 'null';
+  if (Array.isArray(input)) return 'a list';
+  if (typeof input === 'object') return 'a mapping';
+  return `${article(typeof input)} (${JSON.stringify(input)})`;
+}

@@ -1,0 +1,130 @@
+import jsonpatch from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+import { Secret, Unknown, mask, reveal } from '../../values.js';
+
+/** What a comparison of prior and desired inputs found. */
+export interface InputDiff {
+  /** Dotted paths that differ (`aEnd.vlan`, `resourceTags.env`). */
+  changed: string[];
+  /** RFC 6902 patch from prior to desired, with secrets masked and unknowns marked. */
+  patch: Operation[];
+  /** Dotted paths whose desired value is not known until apply. */
+  unknown: string[];
+}
+
+/** Rules that shape a comparison. */
+export interface DiffRules {
+  /** Inputs the remote API fills in when omitted: leaving them out is not a change. */
+  computed?: string[];
+  /** ignoreChanges paths: the prior value is kept. */
+  ignore?: string[];
+}
+
+/**
+ * The desired inputs as they will be sent: omitted computed inputs and ignored paths take the
+ * prior value, so neither shows as a change nor is sent.
+ */
+export function effectiveInputs(prior: Record<string, unknown> | undefined, desired: Record<string, unknown>, rules: DiffRules): Record<string, unknown> {
+  if (!prior) return desired;
+  const out: Record<string, unknown> = { ...desired };
+  for (const key of rules.computed ?? []) if (out[key] === undefined && prior[key] !== undefined) out[key] = prior[key];
+  for (const path of rules.ignore ?? []) copyPath(prior, out, splitPath(path));
+  return out;
+}
+
+/** Compares prior and desired inputs (secrets compared by value, never shown). */
+export function diffInputs(prior: Record<string, unknown>, desired: Record<string, unknown>): InputDiff {
+  const before = normalize(reveal(prior));
+  const after = normalize(revealKeepUnknown(desired));
+  const ops = jsonpatch.compare(before as object, after as object);
+  const changed = new Set<string>();
+  const unknown = new Set<string>();
+  for (const op of ops) changed.add(pointerToPath(op.path));
+  collectUnknown(desired, [], unknown);
+  const shown = mask(desired) as Record<string, unknown>;
+  const patch = ops.map((op) => {
+    if (op.op === 'remove') return op;
+    const value = valueAt(shown, op.path);
+    return { ...op, value } as Operation;
+  });
+  return { changed: [...changed].sort(), patch, unknown: [...unknown].sort() };
+}
+
+/** Whether `path` equals `rule` or lies beneath it (`aEnd.vlan` under `aEnd`). */
+export function pathMatches(path: string, rule: string): boolean {
+  return path === rule || path.startsWith(`${rule}.`) || path.startsWith(`${rule}[`);
+}
+
+/** `/aEnd/vlan` → `aEnd.vlan`; `/entries/0/prefix` → `entries[0].prefix`. */
+export function pointerToPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
+}
+
+function splitPath(path: string): Array<string | number> {
+  const out: Array<string | number> = [];
+  for (const m of path.matchAll(/([^.[\]"]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g)) {
+    if (m[1] !== undefined) out.push(m[1]);
+    else if (m[2] !== undefined) out.push(Number(m[2]));
+    else out.push(m[3]);
+  }
+  return out;
+}
+
+function copyPath(from: unknown, to: Record<string, unknown>, path: Array<string | number>): void {
+  let src: any = from;
+  let dst: any = to;
+  for (let i = 0; i < path.length - 1; i++) {
+    src = src?.[path[i]];
+    if (src === undefined) return;
+    if (dst[path[i]] === undefined || typeof dst[path[i]] !== 'object') dst[path[i]] = Array.isArray(src) ? [] : {};
+    else dst[path[i]] = Array.isArray(dst[path[i]]) ? [...dst[path[i]]] : { ...dst[path[i]] };
+    dst = dst[path[i]];
+  }
+  const last = path[path.length - 1];
+  if (src?.[last] === undefined) delete dst[last];
+  else dst[last] = src[last];
+}
+
+/** Drops undefined, null, empty maps and empty lists, so `{}` and an absent map compare equal. */
+function normalize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalize);
+  if (value && typeof value === 'object' && !(value instanceof Unknown)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const n = normalize(v);
+      if (n === undefined || n === null) continue;
+      if (Array.isArray(n) && n.length === 0) continue;
+      if (n && typeof n === 'object' && !Array.isArray(n) && Object.keys(n).length === 0) continue;
+      out[k] = n;
+    }
+    return out;
+  }
+  return value;
+}
+
+function revealKeepUnknown(value: unknown): unknown {
+  if (value instanceof Unknown) return { $unknown: value.source ?? '' };
+  if (value instanceof Secret) return revealKeepUnknown(value.value);
+  if (Array.isArray(value)) return value.map(revealKeepUnknown);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revealKeepUnknown(v)]));
+  return value;
+}
+
+function collectUnknown(value: unknown, path: Array<string | number>, into: Set<string>): void {
+  if (value instanceof Unknown) {
+    into.add(path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), ''));
+  } else if (Array.isArray(value)) value.forEach((v, i) => collectUnknown(v, [...path, i], into));
+  else if (value && typeof value === 'object' && !(value instanceof Secret)) {
+    for (const [k, v] of Object.entries(value)) collectUnknown(v, [...path, k], into);
+  }
+}
+
+function valueAt(obj: unknown, pointer: string): unknown {
+  let cur: any = obj;
+  for (const seg of pointer.split('/').slice(1)) cur = cur?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return cur;
+}

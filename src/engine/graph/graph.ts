@@ -1,0 +1,128 @@
+import { Graph, alg } from '@dagrejs/graphlib';
+import type { Diagnostic } from '../../diagnostics.js';
+import { refsOf, type Manifest, type Pos } from '../../manifest/ast.js';
+import { closestName } from '../../manifest/tokens.js';
+
+
+/** The kind of a node in the manifest's dependency graph. */
+export type NodeKind = 'config' | 'variable' | 'resource';
+
+/** The dependency graph of a manifest: an edge a → b means a needs b first. */
+export interface ManifestGraph {
+  /** Names in evaluation order (dependencies first). */
+  order: string[];
+  kindOf(name: string): NodeKind | undefined;
+  /** Direct dependencies of a name. */
+  dependencies(name: string): string[];
+  /** Resources a resource needs first, looking through variables. */
+  resourceDependencies(address: string): string[];
+  graph: InstanceType<typeof Graph>;
+}
+
+/** Builds the graph from `${...}` references and dependsOn; reports unknown names and cycles. */
+export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnostics: Diagnostic[] } {
+  const g = new Graph({ directed: true });
+  const kinds = new Map<string, NodeKind>();
+  const diagnostics: Diagnostic[] = [];
+  const positions = new Map<string, Pos>();
+  for (const [k, c] of Object.entries(manifest.config)) {
+    if (!k.includes(':')) kinds.set(k, 'config');
+    positions.set(k, c.pos);
+  }
+  for (const [k, v] of Object.entries(manifest.variables)) {
+    kinds.set(k, 'variable');
+    positions.set(k, v.pos);
+  }
+  for (const [k, r] of Object.entries(manifest.resources)) {
+    kinds.set(k, 'resource');
+    positions.set(k, r.pos);
+  }
+  for (const name of kinds.keys()) g.setNode(name);
+  const names = [...kinds.keys()];
+  const edge = (from: string | undefined, to: string, pos: Pos, what: string) => {
+    if (!kinds.has(to)) {
+      const hint = closestName(to, names);
+      diagnostics.push({
+        severity: 'error',
+        summary: `${what} "${to}" is not defined`,
+        detail: hint ? `did you mean "${hint}"?` : `defined names: ${names.join(', ') || '(none)'}`,
+        pos: { file: manifest.file, ...pos },
+        address: from && kinds.get(from) === 'resource' ? from : undefined,
+      });
+      return;
+    }
+    if (from) g.setEdge(from, to);
+  };
+  for (const [k, v] of Object.entries(manifest.variables)) for (const r of refsOf(v)) edge(k, r.root, r.pos, 'reference');
+  for (const [k, r] of Object.entries(manifest.resources)) {
+    for (const ref of refsOf(r.properties)) edge(k, ref.root, ref.pos, 'reference');
+    for (const dep of r.options.dependsOn) {
+      edge(k, dep, r.pos, 'dependsOn target');
+      if (kinds.has(dep) && kinds.get(dep) !== 'resource') {
+        diagnostics.push({ severity: 'error', summary: `dependsOn "${dep}" is not a resource`, pos: { file: manifest.file, ...r.pos }, address: k });
+      }
+    }
+  }
+  for (const o of Object.values(manifest.outputs)) for (const r of refsOf(o)) edge(undefined, r.root, r.pos, 'reference');
+
+  for (const cycle of alg.findCycles(g)) {
+    const path = cyclePath(g, cycle);
+    diagnostics.push({
+      severity: 'error',
+      summary: `reference cycle: ${path.join(' -> ')}`,
+      detail: 'break the cycle: a value cannot depend on itself',
+      pos: { file: manifest.file, ...(positions.get(path[0]) ?? { line: 1, column: 1 }) },
+    });
+  }
+  const order = diagnostics.some((d) => d.summary.startsWith('reference cycle')) ? names : [...alg.topsort(g)].reverse();
+  const resourceDeps = new Map<string, string[]>();
+  const graph: ManifestGraph = {
+    order,
+    graph: g,
+    kindOf: (name) => kinds.get(name),
+    dependencies: (name) => (g.successors(name) as string[] | undefined) ?? [],
+    resourceDependencies(address) {
+      const cached = resourceDeps.get(address);
+      if (cached) return cached;
+      const found = new Set<string>();
+      const seen = new Set<string>();
+      const walk = (name: string) => {
+        for (const dep of graph.dependencies(name)) {
+          if (seen.has(dep)) continue;
+          seen.add(dep);
+          if (kinds.get(dep) === 'resource') found.add(dep);
+          else walk(dep);
+        }
+      };
+      walk(address);
+      const result = [...found].sort();
+      resourceDeps.set(address, result);
+      return result;
+    },
+  };
+  return { graph, diagnostics };
+}
+
+/** Orders the members of a strongly connected component as one walk a -> b -> ... -> a. */
+function cyclePath(g: InstanceType<typeof Graph>, members: string[]): string[] {
+  const inCycle = new Set(members);
+  const start = [...members].sort()[0];
+  const path = [start];
+  const seen = new Set([start]);
+  const dfs = (node: string): boolean => {
+    for (const next of ((g.successors(node) as string[]) ?? []).filter((n) => inCycle.has(n)).sort()) {
+      if (next === start) {
+        path.push(start);
+        return true;
+      }
+      if (seen.has(next)) continue;
+      seen.add(next);
+      path.push(next);
+      if (dfs(next)) return true;
+      path.pop();
+    }
+    return false;
+  };
+  dfs(start);
+  return path;
+}

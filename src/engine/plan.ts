@@ -1,0 +1,237 @@
+import type { Diagnostic } from '../diagnostics.js';
+import type { Manifest } from '../manifest/ast.js';
+import type { ResourceType } from '../resources/handler.js';
+import type { ResourceState, StateSnapshot } from '../state/types.js';
+import { Unknown, mask } from '../values.js';
+import { checkInputs } from './check-inputs.js';
+import { diffInputs, effectiveInputs, pathMatches } from './diff/diff.js';
+import { EvalError, evaluate } from './evaluate.js';
+import type { ManifestGraph } from './graph/graph.js';
+import { refreshState } from './refresh.js';
+import { Evaluation } from './scope.js';
+import { settlePending } from './settle.js';
+import { importedInputs, readForImport } from './import.js';
+import type { Change, EngineDeps, Plan, ReplacePath } from './types.js';
+
+/** How to plan. */
+export interface PlanOptions {
+  refresh: boolean;
+  destroy: boolean;
+  /** Addresses to replace even without a change (`--replace`). */
+  replace: string[];
+}
+
+/** A plan plus what apply needs that must not be written down (secret values, refreshed state). */
+export interface PlanResult {
+  plan: Plan;
+  diagnostics: Diagnostic[];
+  /** Recorded state after refresh: the prior values apply starts from. */
+  prior: Record<string, ResourceState>;
+  /** Objects read for `options.import`, recorded only when their import step runs. */
+  imported: Record<string, ResourceState>;
+}
+
+/**
+ * Computes the plan: refreshes (unless told not to), evaluates the manifest in dependency order
+ * and classifies one change per address with the resource type's rules.
+ */
+export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: StateSnapshot, deps: EngineDeps, options: PlanOptions): Promise<PlanResult> {
+  const diagnostics: Diagnostic[] = [];
+  const warnings: string[] = [];
+  const settled = state.pending.length ? await settlePending(state, deps) : { resources: state.resources, notes: [] };
+  const base = { ...state, resources: settled.resources };
+  const refreshed = options.refresh ? await refreshState(base, deps) : { resources: { ...base.resources }, gone: [] };
+  const prior = refreshed.resources;
+  const gone = new Set(refreshed.gone);
+  const changes: Change[] = [];
+  const imported: Record<string, ResourceState> = {};
+  const values = new Map<string, unknown>();
+  const evaluation = new Evaluation(manifest, deps, (address) => values.get(address) ?? new Unknown(address));
+  const error = (address: string, summary: string, detail?: string, pos = manifest.resources[address]?.pos) =>
+    diagnostics.push({ severity: 'error', summary, detail, address, pos: pos && { file: manifest.file, ...pos } });
+
+  for (const name of graph.order) {
+    const decl = manifest.resources[name];
+    if (!decl) continue;
+    const type = deps.resourceType(decl.token);
+    if (!type) continue;
+    let desired: Record<string, unknown>;
+    try {
+      desired = (await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>;
+    } catch (err) {
+      if (!(err instanceof EvalError)) throw err;
+      error(name, err.message, err.detail, err.pos);
+      values.set(name, new Unknown(name));
+      continue;
+    }
+    const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: name, what: type.token });
+    if (problems.length) {
+      diagnostics.push(...problems);
+      values.set(name, new Unknown(name));
+      continue;
+    }
+    for (const w of type.warnings?.(desired) ?? []) warnings.push(`${name}: ${w}`);
+    let recorded = prior[name];
+    if (decl.options.import && !recorded && !options.destroy) {
+      try {
+        const found = await readForImport(type, name, decl.options.import, deps);
+        recorded = { ...found, inputs: importedInputs(found.inputs, desired) };
+        imported[name] = recorded;
+      } catch (err) {
+        error(name, (err as Error).message, type.importId ? `import id format: ${type.importId.format}` : undefined);
+        values.set(name, new Unknown(name));
+        continue;
+      }
+    }
+    let change = classify(name, type, desired, recorded, gone.has(name), options, decl.options, graph.resourceDependencies(name), deps);
+    if (imported[name]) {
+      if (change.action === 'replace') {
+        error(name, `importing ${name} would replace ${recorded!.id} at once: ${replaceWhy(change)}`, 'make the manifest match the existing object, import, then change it');
+      }
+      change = { ...change, action: 'import', reason: 'import-requested' };
+    }
+    if (options.destroy) continue;
+    if (decl.options.protect && (change.action === 'replace' || change.action === 'delete')) {
+      error(name, `${name} is protected and cannot be replaced`, `remove "protect: true" from its options first; replaced because: ${replaceWhy(change)}`);
+    }
+    const planned = plannedValue(type, change, recorded, desired);
+    // A new object shows what it will expose, as Terraform does: inputs plus `(known after apply)`.
+    if (change.action === 'create' || change.action === 'replace') change.after = mask({ ...planned, id: undefined, ...(change.after as object) });
+    changes.push(change);
+    values.set(name, planned);
+  }
+
+  for (const [address, recorded] of Object.entries(prior)) {
+    if (!options.destroy && manifest.resources[address]) continue;
+    const type = deps.resourceType(recorded.type);
+    const protect = manifest.resources[address]?.options.protect ?? recorded.protect;
+    if (protect) error(address, `${address} is protected and cannot be destroyed`, 'remove "protect: true" from its options (and apply) before destroying it');
+    const retain = manifest.resources[address]?.options.retainOnDelete ?? recorded.retainOnDelete ?? false;
+    changes.push({
+      address,
+      type: recorded.type,
+      action: 'delete',
+      reason: options.destroy ? 'destroy-requested' : 'removed-from-manifest',
+      id: recorded.id,
+      before: mask(recorded.inputs),
+      patch: [],
+      unknownPaths: [],
+      dependsOn: recorded.dependencies,
+      notes: type ? deleteNotes(type, recorded, retain, (await deps.connect(type.provider)).settings) : [],
+      retain: retain || undefined,
+    });
+  }
+  for (const address of gone) {
+    if (!manifest.resources[address]) warnings.push(`${address} was deleted outside plumb; it is removed from state`);
+  }
+
+  const outputs: Record<string, unknown> = {};
+  if (!options.destroy) {
+    for (const [name, expr] of Object.entries(manifest.outputs)) {
+      try {
+        outputs[name] = mask(await evaluate(expr, evaluation.scope()));
+      } catch (err) {
+        if (!(err instanceof EvalError)) throw err;
+        diagnostics.push({ severity: 'error', summary: err.message, detail: err.detail, pos: { file: manifest.file, ...err.pos } });
+      }
+    }
+  }
+  warnings.push(...evaluation.warnings);
+  changes.sort((a, b) => a.address.localeCompare(b.address));
+  const count = (action: string) => changes.filter((c) => c.action === action).length;
+  const plan: Plan = {
+    formatVersion: 1,
+    stack: state.stack,
+    manifest: { file: manifest.file, hash: manifest.hash },
+    state: { lineage: state.lineage, serial: state.serial },
+    mode: options.destroy ? 'destroy' : 'normal',
+    createdAt: new Date().toISOString(),
+    changes,
+    summary: { add: count('create'), change: count('update'), replace: count('replace'), destroy: count('delete'), import: count('import'), noop: count('noop') },
+    warnings: [...new Set(warnings)],
+    settled: settled.notes,
+    outputs,
+  };
+  return { plan, diagnostics: dedupe(diagnostics), prior, imported };
+}
+
+/** One failing lookup used in several places is reported once. */
+function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.pos?.line}:${d.pos?.column}:${d.summary}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function classify(
+  address: string,
+  type: ResourceType,
+  desired: Record<string, unknown>,
+  prior: ResourceState | undefined,
+  gone: boolean,
+  options: PlanOptions,
+  declOptions: { ignoreChanges: string[]; replaceOnChanges: string[]; deleteBeforeReplace?: boolean },
+  dependsOn: string[],
+  deps: EngineDeps,
+): Change {
+  const base = { address, type: type.token, dependsOn, notes: [] as string[], unknownPaths: [] as string[] };
+  if (!prior) {
+    const diff = diffInputs({}, desired);
+    return { ...base, action: 'create', reason: gone ? 'gone-remotely' : 'new', after: mask(desired), patch: diff.patch, unknownPaths: diff.unknown };
+  }
+  const effective = effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: declOptions.ignoreChanges });
+  const diff = diffInputs(prior.inputs, effective);
+  const replacePaths: ReplacePath[] = [];
+  for (const path of diff.changed) {
+    const rule = type.replaceOn.find((r) => pathMatches(path, r.path));
+    if (rule) replacePaths.push({ path, reason: rule.reason });
+    else if (declOptions.replaceOnChanges.some((r) => r === '*' || pathMatches(path, r))) replacePaths.push({ path, reason: 'listed in the replaceOnChanges option' });
+  }
+  replacePaths.push(...(type.replaceWhen?.(prior.inputs, effective) ?? []));
+  const order = (declOptions.deleteBeforeReplace ?? type.deleteBeforeReplace) ? 'delete-first' : 'create-first';
+  const common = { ...base, id: prior.id, before: mask(prior.inputs), after: mask(effective), patch: diff.patch, unknownPaths: diff.unknown };
+  if (prior.status === 'tainted') return { ...common, action: 'replace', reason: 'tainted', replacePaths, replaceOrder: order };
+  if (options.replace.includes(address)) return { ...common, action: 'replace', reason: 'replace-requested', replacePaths, replaceOrder: order };
+  if (replacePaths.length) return { ...common, action: 'replace', reason: 'forced-replace', replacePaths, replaceOrder: order };
+  if (diff.changed.length) return { ...common, action: 'update', reason: 'changed' };
+  return { ...common, action: 'noop', reason: 'no-change', patch: [] };
+}
+
+/** The value other resources see for this one during planning. */
+function plannedValue(type: ResourceType, change: Change, prior: ResourceState | undefined, desired: Record<string, unknown>): Record<string, unknown> {
+  if ((change.action === 'noop' || change.action === 'import') && prior) return { ...prior.outputs, ...desired, id: prior.id };
+  if (change.action === 'update' && prior) return { ...prior.outputs, ...desired, id: prior.id };
+  const value: Record<string, unknown> = { id: new Unknown(`${change.address}.id`) };
+  const shape = (type.outputs as { shape?: Record<string, unknown> }).shape ?? {};
+  const inputs = (type.inputs as { shape?: Record<string, unknown> }).shape ?? {};
+  for (const key of Object.keys(shape)) {
+    if (desired[key] !== undefined) value[key] = desired[key];
+    // An optional input left out stays out, unless the remote API fills it in.
+    else if (!(key in inputs) || (type.computedInputs ?? []).includes(key)) value[key] = new Unknown(`${change.address}.${key}`);
+  }
+  return value;
+}
+
+function deleteNotes(type: ResourceType, recorded: ResourceState, retain: boolean, settings: Record<string, unknown>): string[] {
+  if (retain) return ['retainOnDelete: the object is only removed from state and stays billed'];
+  const notes: string[] = [];
+  const end = recorded.outputs.contractEndDate;
+  const atEnd = type.cancelsAtEndOfTerm?.(settings) ?? false;
+  if (typeof end === 'string' && Date.parse(end) > Date.now()) {
+    notes.push(
+      atEnd
+        ? `cancelled at the end of its term: it stays live until ${end.slice(0, 10)}`
+        : `contract ends ${end.slice(0, 10)}; cancelling now may incur early termination`,
+    );
+  }
+  return notes;
+}
+
+function replaceWhy(change: Change): string {
+  if (change.reason === 'tainted') return 'the object is tainted';
+  if (change.reason === 'replace-requested') return '--replace';
+  return (change.replacePaths ?? []).map((p) => `${p.path} (${p.reason})`).join(', ');
+}

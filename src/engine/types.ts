@@ -1,0 +1,98 @@
+import type { Operation } from 'fast-json-patch';
+import type { Logger } from 'pino';
+import type { Diagnostic } from '../diagnostics.js';
+import type { LookupFunction } from '../lookups/function.js';
+import type { ResourceType } from '../resources/handler.js';
+
+/** What a change does. */
+export type Action = 'create' | 'update' | 'replace' | 'delete' | 'import' | 'read' | 'noop';
+
+/** Why a change is what it is. */
+export type Reason =
+  | 'new'
+  | 'changed'
+  | 'no-change'
+  | 'forced-replace'
+  | 'replace-requested'
+  | 'tainted'
+  | 'gone-remotely'
+  | 'removed-from-manifest'
+  | 'destroy-requested'
+  | 'import-requested';
+
+/** A field whose change forces replacement, and the rule that says so. */
+export interface ReplacePath {
+  path: string;
+  reason: string;
+}
+
+/** The change planned for one resource address. Plain data. */
+export interface Change {
+  address: string;
+  type: string;
+  action: Action;
+  reason: Reason;
+  /** Remote id of the existing object (update, replace, delete, import). */
+  id?: string;
+  before?: unknown;
+  after?: unknown;
+  patch: Operation[];
+  replacePaths?: ReplacePath[];
+  replaceOrder?: 'delete-first' | 'create-first';
+  unknownPaths: string[];
+  /** Resources this one needs first (for create/update) — from the manifest graph. */
+  dependsOn: string[];
+  /** Notes a network engineer must see (contract term, cancellation mode). */
+  notes: string[];
+  /** Delete only forgets the object (retainOnDelete). */
+  retain?: boolean;
+}
+
+/** A complete plan. Plain, versioned, serializable data. */
+export interface Plan {
+  formatVersion: 1;
+  stack: string;
+  manifest: { file: string; hash: string };
+  state: { lineage: string; serial: number };
+  mode: 'normal' | 'destroy';
+  createdAt: string;
+  changes: Change[];
+  summary: { add: number; change: number; replace: number; destroy: number; import: number; noop: number };
+  warnings: string[];
+  /** Operations interrupted by a crash and how they were settled. */
+  settled: string[];
+  outputs: Record<string, unknown>;
+}
+
+/** A provider's connected client and parsed settings. */
+export interface Connection {
+  client: unknown;
+  settings: Record<string, unknown>;
+}
+
+/** What the engine needs from the outside: types, functions, connections and a logger. */
+export interface EngineDeps {
+  resourceType(token: string): ResourceType | undefined;
+  lookup(token: string): LookupFunction | undefined;
+  connect(provider: string): Promise<Connection>;
+  log: Logger;
+  stack: string;
+  /** Folder of the manifest (lookups write files relative to it). */
+  workDir: string;
+}
+
+/** Every event the engine emits while planning and applying; the CLI renders them. */
+export type EngineEvent =
+  | { type: 'refresh-start'; count: number }
+  | { type: 'step-start'; address: string; action: Action | 'delete-old' | 'create-new'; at: string }
+  | { type: 'step-progress'; address: string; status: string; at: string }
+  | { type: 'step-done'; address: string; action: Action | 'delete-old' | 'create-new'; id?: string; at: string; elapsedMs: number }
+  | { type: 'step-failed'; address: string; action: Action | 'delete-old' | 'create-new'; error: string; at: string }
+  | { type: 'step-skipped'; address: string; action: Action | 'delete-old' | 'create-new'; cause: string; at: string }
+  | { type: 'warning'; message: string; address?: string };
+
+/** Diagnostics plus whatever could be produced. */
+export interface WithDiagnostics<T> {
+  value?: T;
+  diagnostics: Diagnostic[];
+}

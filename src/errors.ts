@@ -1,0 +1,44 @@
+/**
+ * Error values shared by every part of plumb.
+ *
+ * A remote failure is classified once, in the provider's client, into a small `kind` union;
+ * handlers branch on `kind`, never on status codes or message text.
+ */
+
+/** What went wrong with a remote call, independent of the provider. */
+export type ErrorKind = 'not-found' | 'conflict' | 'rate-limited' | 'unavailable' | 'invalid' | 'unauthorized';
+
+/** A failed remote call, classified. `retryAfterMs` is set when the remote API said when to come back. */
+export class RemoteError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly details: { provider?: string; status?: number; retryAfterMs?: number; method?: string; path?: string } = {},
+  ) {
+    super(message);
+    this.name = 'RemoteError';
+  }
+}
+
+/** A mistake the user can fix (bad input, refused operation): printed without a stack trace, exit 1. */
+export class UserError extends Error {
+  constructor(message: string, readonly hint?: string) {
+    super(message);
+    this.name = 'UserError';
+  }
+}
+
+/** Whether a value is a RemoteError of one of the given kinds. */
+export function isRemote(err: unknown, ...kinds: ErrorKind[]): err is RemoteError {
+  return err instanceof RemoteError && (kinds.length === 0 || kinds.includes(err.kind));
+}
+
+/** Maps an HTTP status to the shared kind; used by every provider client. */
+export function kindForStatus(status: number): ErrorKind {
+  if (status === 404) return 'not-found';
+  if (status === 409) return 'conflict';
+  if (status === 429) return 'rate-limited';
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status >= 500) return 'unavailable';
+  return 'invalid';
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { RemoteError, UserError } from '../../errors.js';
+import type { InterconnectClient } from '../../providers/interconnect/client.js';
+import type { LookupFunction } from '../function.js';
+
+/** Arguments: find one location by id (stable, recommended) or by name. */
+export const getLocationArgs = z
+  .object({
+    id: z.coerce.number().int().optional().describe('Numeric location id. Recommended: ids are stable.'),
+    name: z.string().optional().describe('Exact location name, e.g. "Equinix SY1". Names may change over time.'),
+    siteCode: z.string().optional().describe('DEPRECATED: filtering by site code is no longer supported by the API; use id.'),
+  })
+  .strict();
+
+/** One location, as the v3 locations API describes it. */
+export const getLocationResult = z.object({
+  id: z.number().describe('Numeric location id.'),
+  name: z.string(),
+  metro: z.string().optional(),
+  market: z.string().optional(),
+  country: z.string().optional(),
+  status: z.string().optional().describe('Active, Deployment, Restricted, Extended, New or Expired; only Active is orderable.'),
+  address: z.record(z.string(), z.string()).optional(),
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+  products: z
+    .object({
+      portSpeeds: z.array(z.number()).describe('Port speeds offered (union over diversity zones).'),
+      mcrSpeeds: z.array(z.number()).describe('MCR speeds offered.'),
+      mcr: z.boolean(),
+      mve: z.boolean(),
+      diversityZones: z.array(z.string()),
+    })
+    .optional(),
+  siteCode: z.string().optional().describe('DEPRECATED: not returned by the v3 API.'),
+  campus: z.string().optional().describe('DEPRECATED.'),
+  networkRegion: z.string().optional().describe('DEPRECATED.'),
+  liveDate: z.string().optional().describe('DEPRECATED.'),
+  vRouterAvailable: z.boolean().optional().describe('DEPRECATED: true when the location offers an MCR.'),
+});
+
+type Args = z.infer<typeof getLocationArgs>;
+type Result = z.infer<typeof getLocationResult>;
+type ApiLocation = Record<string, any> & { id: number; name: string };
+
+/** Finds one location by id or name; the API has no get-by-id, so the list is filtered here. */
+export const getLocation: LookupFunction<Args, Result, InterconnectClient> = {
+  token: 'interconnect:index/getLocation:getLocation',
+  provider: 'interconnect',
+  description: 'Finds one location by id (recommended) or by name.',
+  args: getLocationArgs,
+  result: getLocationResult,
+  async invoke(ctx, args) {
+    if (args.siteCode !== undefined) {
+      ctx.warn('getLocation: siteCode is deprecated and no longer filters; look the location up by id (or name) instead');
+    }
+    if (args.id === undefined && args.name === undefined) {
+      throw new UserError('getLocation needs id or name', 'e.g. arguments: { id: 2 } or { name: Equinix SY1 }');
+    }
+    const { data } = await ctx.client.get<ApiLocation[]>('/v3/locations');
+    const found = (data ?? []).find((l) => (args.id === undefined || l.id === args.id) && (args.name === undefined || l.name === args.name));
+    if (!found) {
+      const which = args.id !== undefined ? `id ${args.id}` : `name "${args.name}"`;
+      throw new RemoteError('not-found', `getLocation: no location with ${which}`);
+    }
+    return toResult(found);
+  },
+};
+
+function toResult(l: ApiLocation): Result {
+  const zones = Object.entries((l.diversityZones ?? {}) as Record<string, { megaportSpeedMbps?: number[]; mcrSpeedMbps?: number[]; mveAvailable?: boolean }>);
+  const union = (pick: (z: { megaportSpeedMbps?: number[]; mcrSpeedMbps?: number[] }) => number[] | undefined) =>
+    [...new Set(zones.flatMap(([, z]) => pick(z) ?? []))].sort((a, b) => a - b);
+  const mcrSpeeds = union((z) => z.mcrSpeedMbps);
+  return {
+    id: l.id,
+    name: l.name,
+    metro: l.metro,
+    market: l.market,
+    country: l.address?.country,
+    status: l.status,
+    address: l.address,
+    latitude: l.latitude,
+    longitude: l.longitude,
+    products: {
+      portSpeeds: union((z) => z.megaportSpeedMbps),
+      mcrSpeeds,
+      mcr: mcrSpeeds.length > 0,
+      mve: zones.some(([, z]) => z.mveAvailable === true),
+      diversityZones: zones.map(([name]) => name),
+    },
+    vRouterAvailable: mcrSpeeds.length > 0,
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * getDestination: one destination by id, with its service config (secrets masked as the API
+ * masks them).
+ */
+import { z } from 'zod';
+import { destinationFields, toDestinationSummary, type WireDestination } from './shapes/destination.js';
+import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
+import { camelKeys, configSchema } from './shapes/wire.js';
+
+/** Arguments of getDestination. */
+export const getDestinationArgs = z.object({
+  id: idArg('Id of the destination (the same as its group id).'),
+  config: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API config.'),
+});
+
+/** Result of getDestination. */
+export const getDestinationResult = z.object({ ...destinationFields, config: configSchema }).describe('A destination with its config.');
+
+/** Looks up one destination (GET /destinations/{id}). */
+export const getDestination = pipelineLookup({
+  name: 'getDestination',
+  description: 'One destination: service, region, time zone, setup status, networking and config.',
+  args: getDestinationArgs,
+  result: getDestinationResult,
+  async call(client, args) {
+    const wire = await orNotFound('getDestination', 'destination', args.id, () => client.get<WireDestination>(`/destinations/${seg(args.id)}`));
+    return { ...toDestinationSummary(wire), config: camelKeys(wire.config ?? {}) as Record<string, unknown> };
+  },
+});

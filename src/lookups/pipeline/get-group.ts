@@ -1,0 +1,26 @@
+/**
+ * getGroup: one group by id.
+ */
+import { z } from 'zod';
+import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
+import { groupSchema, toGroup, type WireGroup } from './shapes/people.js';
+
+/** Arguments of getGroup. */
+export const getGroupArgs = z.object({
+  id: idArg('Id of the group.'),
+});
+
+/** Result of getGroup. */
+export const getGroupResult = groupSchema;
+
+/** Looks up one group (GET /groups/{id}). */
+export const getGroup = pipelineLookup({
+  name: 'getGroup',
+  description: 'One group: its name and creation time. Its destination has the same id.',
+  args: getGroupArgs,
+  result: getGroupResult,
+  async call(client, args) {
+    const wire = await orNotFound('getGroup', 'group', args.id, () => client.get<WireGroup>(`/groups/${seg(args.id)}`));
+    return toGroup(wire);
+  },
+});

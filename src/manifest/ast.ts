@@ -1,0 +1,144 @@
+/**
+ * The parsed manifest: plain, serializable data with a source position on every node.
+ * Expressions are kept unevaluated so the same program can be evaluated at plan and at apply.
+ */
+
+/** 1-based line and column inside the manifest file. */
+export interface Pos {
+  line: number;
+  column: number;
+}
+
+/** One step of a property access: `.name` or `["key"]` is a string, `[0]` a number. */
+export type Accessor = string | number;
+
+/** A `${root.path[0]}` reference. */
+export interface RefExpr {
+  kind: 'ref';
+  root: string;
+  path: Accessor[];
+  /** The text between `${` and `}`, for messages and `(known after apply)` sources. */
+  text: string;
+  pos: Pos;
+}
+
+/** Built-in functions other than invoke and secret. */
+export type BuiltinName = 'join' | 'split' | 'select' | 'toJSON' | 'toBase64' | 'fromBase64' | 'readFile';
+
+/** Any expression in the manifest. */
+export type Expr =
+  | { kind: 'literal'; value: null | boolean | number | string; pos: Pos }
+  | RefExpr
+  | { kind: 'template'; parts: Array<string | RefExpr>; pos: Pos }
+  | { kind: 'list'; items: Expr[]; pos: Pos }
+  | ObjectExpr
+  | { kind: 'invoke'; fn: string; args: ObjectExpr; ret?: string; pos: Pos }
+  | { kind: 'secret'; value: Expr; pos: Pos }
+  | { kind: 'builtin'; name: BuiltinName; arg: Expr; pos: Pos };
+
+/** A YAML mapping of expressions, with the position of every key. */
+export interface ObjectExpr {
+  kind: 'object';
+  entries: Array<{ key: string; keyPos: Pos; value: Expr }>;
+  pos: Pos;
+}
+
+/** Resource options (the Pulumi YAML subset plumb supports). */
+export interface ResourceOptions {
+  dependsOn: string[];
+  protect: boolean;
+  ignoreChanges: string[];
+  replaceOnChanges: string[];
+  deleteBeforeReplace?: boolean;
+  retainOnDelete: boolean;
+  import?: string;
+  customTimeouts?: { create?: number; update?: number; delete?: number };
+}
+
+/** One `resources:` entry. */
+export interface ResourceDecl {
+  address: string;
+  /** Canonical token (`interconnect:index/port:Port`). */
+  token: string;
+  properties: ObjectExpr;
+  options: ResourceOptions;
+  pos: Pos;
+  typePos: Pos;
+}
+
+/** A whole manifest. */
+export interface Manifest {
+  file: string;
+  /** Folder of the manifest (for readFile and the state folder). */
+  dir: string;
+  /** sha256 of the file's bytes; a saved plan is bound to it. */
+  hash: string;
+  name: string;
+  description?: string;
+  /** `provider:setting` and plain config keys → value. */
+  config: Record<string, { value: Expr; pos: Pos }>;
+  variables: Record<string, Expr>;
+  resources: Record<string, ResourceDecl>;
+  outputs: Record<string, Expr>;
+}
+
+/** Every reference inside an expression, in source order. */
+export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
+  switch (expr.kind) {
+    case 'ref':
+      into.push(expr);
+      break;
+    case 'template':
+      for (const p of expr.parts) if (typeof p !== 'string') into.push(p);
+      break;
+    case 'list':
+      expr.items.forEach((i) => refsOf(i, into));
+      break;
+    case 'object':
+      expr.entries.forEach((e) => refsOf(e.value, into));
+      break;
+    case 'invoke':
+      refsOf(expr.args, into);
+      break;
+    case 'secret':
+      refsOf(expr.value, into);
+      break;
+    case 'builtin':
+      refsOf(expr.arg, into);
+      break;
+  }
+  return into;
+}
+
+/** The position of the value at `path` inside an object expression (falls back to the nearest parent). */
+export function posAt(expr: Expr, path: ReadonlyArray<PropertyKey>): Pos {
+  let node: Expr = expr;
+  let pos = expr.pos;
+  for (const step of path) {
+    if (node.kind === 'object') {
+      const entry = node.entries.find((e) => e.key === String(step));
+      if (!entry) return pos;
+      pos = entry.value.pos;
+      node = entry.value;
+    } else if (node.kind === 'list' && typeof step === 'number' && node.items[step]) {
+      node = node.items[step];
+      pos = node.pos;
+    } else {
+      return pos;
+    }
+  }
+  return pos;
+}
+
+/** The position of the key at `path` (for "unknown property" errors). */
+export function keyPosAt(expr: Expr, path: ReadonlyArray<PropertyKey>, key: string): Pos {
+  let node: Expr = expr;
+  for (const step of path) {
+    if (node.kind !== 'object') return node.pos;
+    const entry = node.entries.find((e) => e.key === String(step));
+    if (!entry) return node.pos;
+    node = entry.value;
+  }
+  if (node.kind === 'object') return node.entries.find((e) => e.key === key)?.keyPos ?? node.pos;
+  return node.pos;
+}

@@ -1,0 +1,355 @@
+import { createHash } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import type { Diagnostic } from '../diagnostics.js';
+import type { BuiltinName, Expr, Manifest, ObjectExpr, Pos, RefExpr, ResourceDecl, ResourceOptions } from './ast.js';
+import { InterpolationError, parseInterpolation } from './interpolate.js';
+import { closest, closestName, resolveToken } from './tokens.js';
+
+/** The tokens a manifest may name. */
+export interface Catalog {
+  resources: Iterable<string>;
+  functions: Iterable<string>;
+}
+
+const TOP_LEVEL = ['name', 'runtime', 'description', 'config', 'variables', 'resources', 'outputs'];
+const RESOURCE_KEYS = ['type', 'properties', 'options'];
+const OPTIONS = ['dependsOn', 'protect', 'ignoreChanges', 'replaceOnChanges', 'deleteBeforeReplace', 'retainOnDelete', 'import', 'customTimeouts'];
+const BUILTINS: Record<string, BuiltinName> = {
+  'fn::join': 'join',
+  'fn::split': 'split',
+  'fn::select': 'select',
+  'fn::tojson': 'toJSON',
+  'fn::tobase64': 'toBase64',
+  'fn::frombase64': 'fromBase64',
+  'fn::readfile': 'readFile',
+};
+const SUPPORTED_FNS = ['fn::invoke', 'fn::secret', 'fn::join', 'fn::split', 'fn::select', 'fn::toJSON', 'fn::toBase64', 'fn::fromBase64', 'fn::readFile'];
+
+/** Result of parsing: the manifest (as far as it could be read) and every problem found. */
+export interface ParseResult {
+  manifest: Manifest;
+  diagnostics: Diagnostic[];
+}
+
+/** Parses manifest text, keeping positions; reports every syntax and structure problem at once. */
+export function parseManifest(text: string, file: string, catalog: Catalog): ParseResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const diagnostics: Diagnostic[] = [];
+  const abs = resolve(file);
+  const manifest: Manifest = {
+    file,
+    dir: dirname(abs),
+    hash: createHash('sha256').update(text).digest('hex'),
+    name: 'unnamed',
+    config: {},
+    variables: {},
+    resources: {},
+    outputs: {},
+  };
+  const at = (node: { range?: [number, number, number] | null } | null | undefined): Pos => {
+    const offset = node?.range?.[0] ?? 0;
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  const error = (pos: Pos, summary: string, detail?: string, address?: string) =>
+    diagnostics.push({ severity: 'error', summary, detail, address, pos: { file, ...pos } });
+
+  for (const e of doc.errors) {
+    const { line, col } = e.linePos?.[0] ?? { line: 1, col: 1 };
+    diagnostics.push({ severity: 'error', summary: `YAML syntax error: ${e.message.split('\n')[0]}`, pos: { file, line, column: col } });
+  }
+  if (doc.errors.length) return { manifest, diagnostics };
+  const root = doc.contents;
+  if (!isMap(root)) {
+    error(at(root as Node), 'a manifest must be a mapping with name, config, variables, resources and outputs');
+    return { manifest, diagnostics };
+  }
+
+  const functions = [...catalog.functions];
+  const resources = [...catalog.resources];
+  const toExpr = (node: unknown): Expr => expression(node, doc, at, error, functions);
+
+  for (const pair of root.items as Pair[]) {
+    const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
+    const value = pair.value as Node | null;
+    const keyPos = at(pair.key as Node);
+    switch (key) {
+      case 'name':
+      case 'description':
+      case 'runtime':
+        if (!isScalar(value) || typeof value.value !== 'string') error(at(value ?? (pair.key as Node)), `${key} must be a string`);
+        else if (key === 'name') manifest.name = value.value;
+        else if (key === 'description') manifest.description = value.value;
+        break;
+      case 'config':
+        for (const [name, node, pos] of entries(value, at, error, 'config')) manifest.config[name] = { value: toExpr(node), pos };
+        break;
+      case 'variables':
+        for (const [name, node] of entries(value, at, error, 'variables')) manifest.variables[name] = toExpr(node);
+        break;
+      case 'outputs':
+        for (const [name, node] of entries(value, at, error, 'outputs')) manifest.outputs[name] = toExpr(node);
+        break;
+      case 'resources':
+        for (const [address, node, pos] of entries(value, at, error, 'resources')) {
+          const decl = resourceDecl(address, node, pos, at, error, toExpr, resources);
+          if (decl) manifest.resources[address] = decl;
+        }
+        break;
+      default: {
+        const hint = closestName(key, TOP_LEVEL);
+        error(keyPos, `unknown top-level key "${key}"`, `valid keys: ${TOP_LEVEL.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
+      }
+    }
+  }
+  checkNamespace(manifest, error);
+  return { manifest, diagnostics };
+}
+
+type ErrorFn = (pos: Pos, summary: string, detail?: string, address?: string) => void;
+type AtFn = (node: { range?: [number, number, number] | null } | null | undefined) => Pos;
+
+function entries(value: Node | null, at: AtFn, error: ErrorFn, section: string): Array<[string, unknown, Pos]> {
+  if (value === null || (isScalar(value) && value.value === null)) return [];
+  if (!isMap(value)) {
+    error(at(value), `${section} must be a mapping of names to values`);
+    return [];
+  }
+  return (value.items as Pair[]).map((p) => [String(isScalar(p.key) ? p.key.value : p.key), p.value, at(p.key as Node)]);
+}
+
+function resourceDecl(
+  address: string,
+  node: unknown,
+  pos: Pos,
+  at: AtFn,
+  error: ErrorFn,
+  toExpr: (n: unknown) => Expr,
+  resources: string[],
+): ResourceDecl | undefined {
+  if (!isMap(node)) {
+    error(pos, `resource "${address}" must be a mapping with type, properties and options`, undefined, address);
+    return undefined;
+  }
+  const get = (k: string) => (node.items as Pair[]).find((p) => isScalar(p.key) && p.key.value === k);
+  for (const p of node.items as Pair[]) {
+    const k = String(isScalar(p.key) ? p.key.value : p.key);
+    if (!RESOURCE_KEYS.includes(k)) {
+      const hint = closestName(k, RESOURCE_KEYS);
+      error(at(p.key as Node), `unknown key "${k}" in resource "${address}"`, `valid keys: ${RESOURCE_KEYS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`, address);
+    }
+  }
+  const typePair = get('type');
+  const typeNode = typePair?.value as Node | undefined;
+  if (!typePair || !isScalar(typeNode) || typeof typeNode.value !== 'string') {
+    error(typePair ? at(typeNode) : pos, `resource "${address}" needs a type token, e.g. interconnect:index/port:Port`, undefined, address);
+    return undefined;
+  }
+  const raw = typeNode.value;
+  const token = resolveToken(raw, resources);
+  if (!token) {
+    const hint = closest(raw, resources);
+    error(
+      at(typeNode),
+      `unknown resource type "${raw}"`,
+      hint ? `did you mean "${hint}"? (plumb schema lists every type)` : 'plumb schema lists every resource type',
+      address,
+    );
+    return undefined;
+  }
+  const propsNode = get('properties')?.value;
+  const properties = propsNode === undefined || propsNode === null ? ({ kind: 'object', entries: [], pos } as ObjectExpr) : toExpr(propsNode);
+  if (properties.kind !== 'object') {
+    error(properties.pos, `properties of "${address}" must be a mapping`, undefined, address);
+    return undefined;
+  }
+  const options = resourceOptions(get('options')?.value as Node | undefined, address, at, error, toExpr);
+  return { address, token, properties, options, pos, typePos: at(typeNode) };
+}
+
+function resourceOptions(node: Node | undefined, address: string, at: AtFn, error: ErrorFn, toExpr: (n: unknown) => Expr): ResourceOptions {
+  const options: ResourceOptions = { dependsOn: [], protect: false, ignoreChanges: [], replaceOnChanges: [], retainOnDelete: false };
+  if (node === undefined || node === null) return options;
+  if (!isMap(node)) {
+    error(at(node), `options of "${address}" must be a mapping`, undefined, address);
+    return options;
+  }
+  for (const pair of node.items as Pair[]) {
+    const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
+    const value = pair.value as Node;
+    const pos = at(value ?? (pair.key as Node));
+    const bool = (): boolean | undefined => {
+      if (isScalar(value) && typeof value.value === 'boolean') return value.value;
+      error(pos, `option ${key} must be true or false`, undefined, address);
+      return undefined;
+    };
+    const strings = (): string[] => {
+      if (isSeq(value) && value.items.every((i) => isScalar(i) && typeof i.value === 'string')) return value.items.map((i) => String((i as { value: unknown }).value));
+      error(pos, `option ${key} must be a list of property paths, e.g. [productName]`, undefined, address);
+      return [];
+    };
+    switch (key) {
+      case 'dependsOn': {
+        const expr = toExpr(value);
+        const items = expr.kind === 'list' ? expr.items : [expr];
+        for (const item of items) {
+          if (item.kind === 'ref' && item.path.length === 0) options.dependsOn.push(item.root);
+          else error(item.pos, 'dependsOn takes resource references like ${port}', undefined, address);
+        }
+        break;
+      }
+      case 'protect':
+        options.protect = bool() ?? false;
+        break;
+      case 'deleteBeforeReplace':
+        options.deleteBeforeReplace = bool();
+        break;
+      case 'retainOnDelete':
+        options.retainOnDelete = bool() ?? false;
+        break;
+      case 'ignoreChanges':
+        options.ignoreChanges = strings();
+        break;
+      case 'replaceOnChanges':
+        options.replaceOnChanges = strings();
+        break;
+      case 'import':
+        if (isScalar(value) && typeof value.value === 'string' && value.value) options.import = value.value;
+        else error(pos, 'option import must be the id of the object to adopt', undefined, address);
+        break;
+      case 'customTimeouts': {
+        options.customTimeouts = {};
+        if (!isMap(value)) {
+          error(pos, 'customTimeouts must be a mapping of create/update/delete to durations like 30m', undefined, address);
+          break;
+        }
+        for (const p of value.items as Pair[]) {
+          const k = String(isScalar(p.key) ? p.key.value : p.key);
+          const ms = isScalar(p.value) ? parseDuration(String(p.value.value)) : undefined;
+          if (!['create', 'update', 'delete'].includes(k)) error(at(p.key as Node), `customTimeouts has no "${k}"; valid: create, update, delete`, undefined, address);
+          else if (ms === undefined) error(at(p.value as Node), `customTimeouts.${k} must be a duration like 90s, 30m or 1h`, undefined, address);
+          else options.customTimeouts[k as 'create'] = ms;
+        }
+        break;
+      }
+      default: {
+        const hint = closestName(key, OPTIONS);
+        error(at(pair.key as Node), `option "${key}" is not supported`, `supported options: ${OPTIONS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`, address);
+      }
+    }
+  }
+  return options;
+}
+
+/** Parses `90s`, `30m`, `1h`, `1h30m` into milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?$/.exec(text.trim());
+  if (!m || text.trim() === '') return undefined;
+  return (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000;
+}
+
+function expression(node: unknown, doc: Document, at: AtFn, error: ErrorFn, functions: string[]): Expr {
+  const recurse = (n: unknown) => expression(n, doc, at, error, functions);
+  if (isAlias(node)) return recurse(node.resolve(doc));
+  const pos = at(node as Node);
+  if (node === null || node === undefined) return { kind: 'literal', value: null, pos };
+  if (isScalar(node)) {
+    const v = node.value;
+    if (typeof v !== 'string') return { kind: 'literal', value: v as number | boolean | null, pos };
+    const valuePos = isQuoted(node) ? { line: pos.line, column: pos.column + 1 } : pos;
+    try {
+      const parts = parseInterpolation(v, valuePos);
+      if (parts.length === 1 && typeof parts[0] !== 'string') return { ...(parts[0] as RefExpr), pos };
+      if (parts.every((p) => typeof p === 'string')) return { kind: 'literal', value: parts.join(''), pos };
+      return { kind: 'template', parts, pos };
+    } catch (e) {
+      if (!(e instanceof InterpolationError)) throw e;
+      error({ line: valuePos.line, column: valuePos.column + e.offset }, e.message);
+      return { kind: 'literal', value: v, pos };
+    }
+  }
+  if (isSeq(node)) return { kind: 'list', items: node.items.map(recurse), pos };
+  if (isMap(node)) {
+    const pairs = node.items as Pair[];
+    const keys = pairs.map((p) => String(isScalar(p.key) ? p.key.value : p.key));
+    const fnIndex = keys.findIndex((k) => k.toLowerCase().startsWith('fn::'));
+    if (fnIndex >= 0) {
+      const key = keys[fnIndex];
+      const keyPos = at(pairs[fnIndex].key as Node);
+      if (keys.length > 1) {
+        error(keyPos, `"${key}" must be the only key of its mapping`, 'a function call is a mapping with exactly one fn:: key');
+        return { kind: 'literal', value: null, pos };
+      }
+      return callExpr(key, pairs[0].value, keyPos, pos, recurse, at, error, functions);
+    }
+    return {
+      kind: 'object',
+      entries: pairs.map((p, i) => ({ key: keys[i], keyPos: at(p.key as Node), value: recurse(p.value) })),
+      pos,
+    };
+  }
+  return { kind: 'literal', value: null, pos };
+}
+
+function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, recurse: (n: unknown) => Expr, at: AtFn, error: ErrorFn, functions: string[]): Expr {
+  const lower = key.toLowerCase();
+  if (lower === 'fn::secret') return { kind: 'secret', value: recurse(value), pos };
+  if (BUILTINS[lower]) return { kind: 'builtin', name: BUILTINS[lower], arg: recurse(value), pos };
+  if (lower !== 'fn::invoke') {
+    const hint = closestName(key, SUPPORTED_FNS);
+    error(keyPos, `"${key}" is not supported`, `supported functions: ${SUPPORTED_FNS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
+    return { kind: 'literal', value: null, pos };
+  }
+  if (!isMap(value)) {
+    error(keyPos, 'fn::invoke needs a mapping with function, arguments and optionally return');
+    return { kind: 'literal', value: null, pos };
+  }
+  let fn: string | undefined;
+  let args: Expr = { kind: 'object', entries: [], pos };
+  let ret: string | undefined;
+  for (const p of value.items as Pair[]) {
+    const k = String(isScalar(p.key) ? p.key.value : p.key);
+    const v = p.value as Node;
+    if (k === 'function') {
+      const raw = isScalar(v) && typeof v.value === 'string' ? v.value : undefined;
+      if (!raw) {
+        error(at(v ?? (p.key as Node)), 'fn::invoke function must be a function token, e.g. interconnect:index/getLocation:getLocation');
+        continue;
+      }
+      fn = resolveToken(raw, functions);
+      if (!fn) {
+        const hint = closest(raw, functions);
+        error(at(v), `unknown function "${raw}"`, hint ? `did you mean "${hint}"?` : 'plumb schema lists every function');
+      }
+    } else if (k === 'arguments') {
+      args = recurse(v);
+      if (args.kind !== 'object') error(args.pos, 'fn::invoke arguments must be a mapping');
+    } else if (k === 'return') {
+      if (isScalar(v) && typeof v.value === 'string') ret = v.value;
+      else error(at(v), 'fn::invoke return must be the name of one result field');
+    } else {
+      error(at(p.key as Node), `fn::invoke has no "${k}"`, 'valid keys: function, arguments, return');
+    }
+  }
+  if (!fn) return { kind: 'literal', value: null, pos };
+  return { kind: 'invoke', fn, args: args.kind === 'object' ? args : { kind: 'object', entries: [], pos }, ret, pos };
+}
+
+function isQuoted(node: { type?: string }): boolean {
+  return node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
+}
+
+/** Config keys without a namespace, variables and resources share one namespace. */
+function checkNamespace(manifest: Manifest, error: ErrorFn): void {
+  const seen = new Map<string, string>();
+  const claim = (name: string, kind: string, pos: Pos) => {
+    const other = seen.get(name);
+    if (other) error(pos, `"${name}" is declared as both ${other} and ${kind}`, 'config keys, variables and resources share one namespace');
+    else seen.set(name, kind);
+  };
+  for (const [k, c] of Object.entries(manifest.config)) if (!k.includes(':')) claim(k, 'a config key', c.pos);
+  for (const [k, v] of Object.entries(manifest.variables)) claim(k, 'a variable', v.pos);
+  for (const [k, r] of Object.entries(manifest.resources)) claim(k, 'a resource', r.pos);
+}

@@ -1,0 +1,50 @@
+/**
+ * The cloud provider: settings, checks and how a client is connected. With no keys configured
+ * it signs with the sandbox account and talks to the built-in sandbox.
+ */
+import { UserError } from '../../errors.js';
+import type { ProviderDef, ProviderRuntime } from '../provider.js';
+import { AssumedRoleCredentials } from './assume-role.js';
+import { CloudClient } from './client.js';
+import { resolveBaseKeys, StaticCredentials } from './credentials.js';
+import { checkCloudSettings, cloudEnvVars, cloudSettingsSchema, describeCloudSettings, type CloudSettings } from './settings.js';
+
+export { CloudClient } from './client.js';
+export type { CloudSettings } from './settings.js';
+
+/** The upstream default endpoint. */
+const DEFAULT_BASE_URL = 'https://api.ucloud.cn';
+
+/** Connects a client for these settings (throws a UserError for settings that cannot work). */
+async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<CloudClient> {
+  const problems = checkCloudSettings(settings);
+  if (problems.length > 0) throw new UserError(problems.join('; '));
+  const { keys, origin } = resolveBaseKeys(settings, rt.env);
+  let baseUrl: string;
+  if (settings.baseUrl) baseUrl = settings.baseUrl;
+  else if (origin === 'sandbox') baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/cloud/`;
+  else baseUrl = settings.insecure ? DEFAULT_BASE_URL.replace('https:', 'http:') : DEFAULT_BASE_URL;
+  if (origin === 'sandbox') rt.log.info({ baseUrl }, 'cloud: no credentials configured, using the sandbox');
+  const client = new CloudClient({
+    baseUrl,
+    region: settings.region as string,
+    projectId: settings.projectId as string,
+    credentials: new StaticCredentials(keys),
+    maxRetries: settings.maxRetries,
+    log: rt.log.child({ provider: 'cloud' }),
+  });
+  if (settings.assumeRole) client.useCredentials(new AssumedRoleCredentials(client, keys, settings.assumeRole));
+  return client;
+}
+
+/** The cloud provider definition registered with the engine. */
+export const cloudProvider: ProviderDef<CloudSettings, CloudClient> = {
+  name: 'cloud',
+  description: 'A cloud platform reached through one signed action endpoint: anti-DDoS resources and read-only lookups across compute, network, database, storage, identity and labels.',
+  settings: cloudSettingsSchema,
+  envVars: cloudEnvVars,
+  secretSettings: ['privateKey'],
+  check: checkCloudSettings,
+  connect,
+  describeSettings: describeCloudSettings,
+};

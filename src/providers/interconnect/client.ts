@@ -1,0 +1,164 @@
+import type { Logger } from 'pino';
+import { RemoteError, kindForStatus } from '../../errors.js';
+
+/** Where and as whom the client talks. */
+export interface InterconnectEndpoint {
+  baseUrl: string;
+  tokenUrl: string;
+  accessKey: string;
+  secretKey: string;
+  /** True when talking to the built-in sandbox. */
+  sandbox: boolean;
+}
+
+/** The API's envelope: `{message, terms, data}`. */
+export interface Envelope<T> {
+  message: string;
+  terms?: string;
+  data: T;
+}
+
+const USER_AGENT = 'plumb/0.1 (+interconnect)';
+const MAX_ATTEMPTS = 5;
+
+/**
+ * HTTP client for the interconnect API: OAuth2 client-credentials token (exchanged again before
+ * it expires and once on a 401), bearer calls, the envelope, and failures classified once into
+ * a RemoteError kind. Only calls that are safe to repeat are retried: rate-limited replies for
+ * any method (the request was not processed), unavailable replies for GET/PUT/DELETE. An order
+ * (POST) that fails as unavailable is never repeated blindly.
+ */
+export class InterconnectClient {
+  private token: { value: string; expiresAt: number } | undefined;
+  private tokenPromise: Promise<string> | undefined;
+
+  constructor(readonly endpoint: InterconnectEndpoint, private readonly log: Logger, readonly pollBaseMs = 250) {}
+
+  get<T>(path: string, query?: Record<string, string | string[]>): Promise<Envelope<T>> {
+    return this.request<T>('GET', path, undefined, query);
+  }
+  post<T>(path: string, body?: unknown, query?: Record<string, string>): Promise<Envelope<T>> {
+    return this.request<T>('POST', path, body, query);
+  }
+  put<T>(path: string, body?: unknown): Promise<Envelope<T>> {
+    return this.request<T>('PUT', path, body);
+  }
+  delete<T>(path: string): Promise<Envelope<T>> {
+    return this.request<T>('DELETE', path);
+  }
+
+  /** One API call with token handling, classification and bounded retries. */
+  async request<T>(method: string, path: string, body?: unknown, query?: Record<string, string | string[]>): Promise<Envelope<T>> {
+    const url = new URL(this.endpoint.baseUrl.replace(/\/$/, '') + path);
+    for (const [k, v] of Object.entries(query ?? {})) for (const item of [v].flat()) url.searchParams.append(k, item);
+    let reauthorized = false;
+    for (let attempt = 1; ; attempt++) {
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${await this.accessToken()}`,
+        accept: 'application/json',
+        'user-agent': USER_AGENT,
+      };
+      if (method !== 'GET' && method !== 'HEAD') headers['content-type'] = 'application/json';
+      let res: Response;
+      try {
+        res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      } catch (err) {
+        const failure = new RemoteError('unavailable', `${method} ${path}: ${(err as Error).message}`, { provider: 'interconnect', method, path });
+        if (method === 'POST' || attempt >= MAX_ATTEMPTS) throw failure;
+        await sleep(backoff(attempt));
+        continue;
+      }
+      const text = await res.text();
+      const parsed = parseJson(text);
+      if (res.ok) return (parsed ?? { message: '', data: undefined }) as Envelope<T>;
+      const failure = classify(method, path, res, parsed, text);
+      if (failure.kind === 'unauthorized' && res.status === 401 && !reauthorized) {
+        reauthorized = true;
+        this.token = undefined;
+        continue;
+      }
+      const retryable = failure.kind === 'rate-limited' || (failure.kind === 'unavailable' && method !== 'POST');
+      if (!retryable || attempt >= MAX_ATTEMPTS) throw failure;
+      const wait = failure.details.retryAfterMs ?? backoff(attempt);
+      this.log.debug({ method, path, status: res.status, wait }, 'retrying interconnect call');
+      await sleep(wait);
+    }
+  }
+
+  private async accessToken(): Promise<string> {
+    // Exchange again a minute before expiry so a long apply never sends an expired token.
+    if (this.token && Date.now() < this.token.expiresAt - 60_000) return this.token.value;
+    this.tokenPromise ??= this.exchange().finally(() => (this.tokenPromise = undefined));
+    return this.tokenPromise;
+  }
+
+  private async exchange(): Promise<string> {
+    const basic = Buffer.from(`${this.endpoint.accessKey}:${this.endpoint.secretKey}`).toString('base64');
+    let res: Response;
+    try {
+      res = await fetch(this.endpoint.tokenUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${basic}`,
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+          'user-agent': USER_AGENT,
+        },
+        body: 'grant_type=client_credentials',
+      });
+    } catch (err) {
+      throw new RemoteError('unavailable', `token exchange failed: ${(err as Error).message}`, { provider: 'interconnect' });
+    }
+    const parsed = parseJson(await res.text()) as { access_token?: string; expires_in?: number; error?: string } | undefined;
+    if (!res.ok || !parsed?.access_token || parsed.error) {
+      const kind = res.ok ? 'unauthorized' : kindForStatus(res.status);
+      throw new RemoteError(kind, `token exchange failed (${res.status}): ${parsed?.error ?? 'no access token'}; check interconnect:accessKey and interconnect:secretKey`, {
+        provider: 'interconnect',
+        status: res.status,
+      });
+    }
+    this.token = { value: parsed.access_token, expiresAt: Date.now() + (parsed.expires_in ?? 3600) * 1000 };
+    return parsed.access_token;
+  }
+}
+
+function classify(method: string, path: string, res: Response, parsed: unknown, text: string): RemoteError {
+  const body = (parsed ?? {}) as { message?: string; data?: unknown; error?: string };
+  let kind = kindForStatus(res.status);
+  const message = body.message ?? text.slice(0, 200);
+  // The API answers some unknown product UIDs with 400 and this text instead of 404.
+  if (res.status === 400 && /Could not find a service with UID/i.test(message)) kind = 'not-found';
+  const reasons = Array.isArray(body.data)
+    ? body.data.map((d) => (d && typeof d === 'object' && 'error' in d ? String((d as { error: unknown }).error) : JSON.stringify(d)))
+    : typeof body.data === 'string' && body.data
+      ? [body.data]
+      : [];
+  if (body.error) reasons.push(body.error);
+  const retryAfter = Number(res.headers.get('retry-after'));
+  return new RemoteError(kind, `${method} ${path}: ${res.status} ${[message, ...reasons].filter(Boolean).join(': ')}`, {
+    provider: 'interconnect',
+    status: res.status,
+    method,
+    path,
+    retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
+  });
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function backoff(attempt: number): number {
+  const base = Math.min(8000, 200 * 2 ** (attempt - 1));
+  return base / 2 + Math.random() * (base / 2);
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,48 @@
+import type { ProviderDef } from '../provider.js';
+import { InterconnectClient } from './client.js';
+import { environments, interconnectSettings, type InterconnectSettings } from './settings.js';
+
+/** The interconnect provider: ports, MCRs, VXCs, IX, service keys and their lookups. */
+export const interconnectProvider: ProviderDef<InterconnectSettings, InterconnectClient> = {
+  name: 'interconnect',
+  description: 'Network interconnect products: ports, LAG ports, cloud routers, virtual cross connects, IX, service keys.',
+  settings: interconnectSettings,
+  envVars: {
+    INTERCONNECT_ACCESS_KEY: 'accessKey',
+    INTERCONNECT_SECRET_KEY: 'secretKey',
+    INTERCONNECT_ACCEPT_PURCHASE_TERMS: 'acceptPurchaseTerms',
+    INTERCONNECT_ENVIRONMENT: 'environment',
+  },
+  secretSettings: ['secretKey'],
+  check(settings) {
+    const problems: string[] = [];
+    const real = Boolean(settings.accessKey || settings.secretKey);
+    if (real && !(settings.accessKey && settings.secretKey)) {
+      problems.push('interconnect:accessKey and interconnect:secretKey must be set together (or neither, to use the sandbox)');
+    }
+    if (real && settings.acceptPurchaseTerms !== true) {
+      problems.push(
+        `interconnect:acceptPurchaseTerms must be true to order in the ${settings.environment} environment (set it in config or INTERCONNECT_ACCEPT_PURCHASE_TERMS=true)`,
+      );
+    }
+    return problems;
+  },
+  async connect(settings, rt) {
+    if (!settings.accessKey || !settings.secretKey) {
+      const base = `${await rt.sandboxUrl()}/interconnect`;
+      return new InterconnectClient({ baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: 'sandbox', secretKey: 'sandbox', sandbox: true }, rt.log);
+    }
+    const env = environments[settings.environment];
+    return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false }, rt.log);
+  },
+  describeSettings(settings) {
+    return {
+      access_key: settings.accessKey ?? null,
+      secret_key: settings.secretKey ? '[secret]' : null,
+      accept_purchase_terms: settings.acceptPurchaseTerms ?? false,
+      environment: settings.environment,
+      cancel_at_end_of_term: settings.cancelAtEndOfTerm,
+      wait_time: settings.waitTime,
+    };
+  },
+};

@@ -1,0 +1,42 @@
+/**
+ * The pipeline provider: settings, and a client for either the configured account or, with no
+ * apiKey, the built-in sandbox.
+ */
+import { UserError } from '../../errors.js';
+import type { ProviderDef, ProviderRuntime } from '../provider.js';
+import { PipelineClient } from './client.js';
+import { checkPipelineSettings, describePipelineSettings, pipelineEnvVars, pipelineSettings, type PipelineSettings } from './settings.js';
+
+/** The client and its options, for lookups and tests that build one directly. */
+export { PipelineClient, type PipelineClientOptions, type Query } from './client.js';
+/** Parsed settings, as `connect` receives them. */
+export type { PipelineSettings } from './settings.js';
+
+/** Credentials for the sandbox, which accepts any non-empty pair as the real API's shape requires. */
+const SANDBOX_KEY = 'sandbox-key';
+const SANDBOX_SECRET = 'sandbox-secret';
+
+/** Builds the client: the configured account, or the sandbox's `/pipeline/v1` when no apiKey is set. */
+export async function connectPipeline(settings: PipelineSettings, rt: ProviderRuntime): Promise<PipelineClient> {
+  const problems = checkPipelineSettings(settings);
+  if (problems.length > 0) throw new UserError(problems.join('; '));
+  if (!settings.apiKey || !settings.apiSecret) {
+    const baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/pipeline/v1`;
+    rt.log.debug({ provider: 'pipeline', baseUrl }, 'no pipeline:apiKey configured; using the sandbox');
+    return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log });
+  }
+  return new PipelineClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, apiSecret: settings.apiSecret, log: rt.log });
+}
+
+/** The pipeline provider as the registry sees it. */
+export const pipelineProvider: ProviderDef<PipelineSettings, PipelineClient> = {
+  name: 'pipeline',
+  description:
+    'Data-pipeline platform (Fivetran REST API v1): read-only lookups of connections, destinations, groups, users, teams, roles, private links, agents and quickstart packages.',
+  settings: pipelineSettings,
+  envVars: pipelineEnvVars,
+  secretSettings: ['apiSecret'],
+  check: checkPipelineSettings,
+  connect: connectPipeline,
+  describeSettings: describePipelineSettings,
+};

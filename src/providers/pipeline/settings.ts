@@ -1,0 +1,47 @@
+/**
+ * The pipeline provider's settings: manifest keys `pipeline:<setting>`, overridden by the
+ * environment variables the Terraform provider reads. With no apiKey the sandbox is used.
+ */
+import { z } from 'zod';
+import { DEFAULT_API_URL } from './protocol.js';
+
+/** An empty string (an exported but blank env variable) means "not set", not "empty credential". */
+const optionalText = (description: string) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().optional()).describe(description);
+
+/** Settings schema; every field documents its default and where else it can come from. */
+export const pipelineSettings = z.object({
+  apiKey: optionalText(
+    'API key of the account (env FIVETRAN_APIKEY). When unset, plumb talks to its built-in sandbox with dummy credentials.',
+  ),
+  apiSecret: optionalText('API secret paired with apiKey (env FIVETRAN_APISECRET). Secret: never shown or logged.'),
+  apiUrl: z
+    .preprocess((v) => (v === '' || v === null ? undefined : v), z.url().default(DEFAULT_API_URL))
+    .describe(`Base address of the REST API including /v1 (env FIVETRAN_API_URL). Default ${DEFAULT_API_URL}; ignored when the sandbox is used.`),
+});
+
+/** Parsed pipeline settings. */
+export type PipelineSettings = z.output<typeof pipelineSettings>;
+
+/** Environment variable → setting name, as the Terraform provider names them. */
+export const pipelineEnvVars: Record<string, string> = {
+  FIVETRAN_APIKEY: 'apiKey',
+  FIVETRAN_APISECRET: 'apiSecret',
+  FIVETRAN_API_URL: 'apiUrl',
+};
+
+/** Problems that need no remote call: a key without its secret (or the reverse) would silently use the sandbox or fail late. */
+export function checkPipelineSettings(settings: PipelineSettings): string[] {
+  if (settings.apiKey && !settings.apiSecret) return ['pipeline:apiSecret is required when pipeline:apiKey is set (or set FIVETRAN_APISECRET)'];
+  if (settings.apiSecret && !settings.apiKey) return ['pipeline:apiKey is required when pipeline:apiSecret is set (or set FIVETRAN_APIKEY)'];
+  return [];
+}
+
+/** The settings under the Terraform provider's attribute names, with the secret masked. */
+export function describePipelineSettings(settings: PipelineSettings): Record<string, unknown> {
+  return {
+    api_key: settings.apiKey,
+    api_secret: settings.apiSecret ? '[secret]' : undefined,
+    api_url: settings.apiUrl,
+  };
+}

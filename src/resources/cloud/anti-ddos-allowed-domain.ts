@@ -1,0 +1,173 @@
+/**
+ * AntiDdosAllowedDomain: one registrable domain on an anti-DDoS instance's allow list.
+ *
+ * Adding is asynchronous (Adding → Success, or Failure when the platform refuses the domain);
+ * only the comment changes in place. The id is `<instance_id>/<domain>`.
+ */
+import { z } from 'zod';
+import { isRemote, RemoteError, UserError } from '../../errors.js';
+import type { CloudClient } from '../../providers/cloud/client.js';
+import type { CloudSettings } from '../../providers/cloud/settings.js';
+import type { ResourceContext, ResourceType } from '../handler.js';
+import { allowedDomainProblem } from './domain-name.js';
+import { rfc3339 } from '../../providers/cloud/wire.js';
+import { waitUntil } from './wait.js';
+
+/** Inputs of an allowed domain. */
+export const antiDdosAllowedDomainInputs = z.object({
+  instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required. Changing it replaces the entry.'),
+  domain: z
+    .string()
+    .superRefine((domain, ctx) => {
+      const problem = allowedDomainProblem(domain);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe('Registrable parent domain to allow, e.g. `example.com` (it covers `api.example.com` and every other host under it); a host name is rejected with the parent to use. Lower case. Required. Changing it replaces the entry.'),
+  comment: z.string().max(255).optional().describe('Free-text remark shown in the console. Updated in place. Default: keep whatever the API holds (empty for a new entry).'),
+});
+
+/** Inputs of an allowed domain. */
+export type AntiDdosAllowedDomainInputs = z.output<typeof antiDdosAllowedDomainInputs>;
+
+/** What the API reports about an allowed domain. */
+export const antiDdosAllowedDomainOutputs = z.object({
+  antiDdosAllowedDomainId: z.string().describe('`<instance_id>/<domain>`.'),
+  instanceId: z.string().describe('Id of the anti-DDoS instance.'),
+  domain: z.string().describe('The allowed domain.'),
+  comment: z.string().describe('Remark.'),
+  status: z.string().describe('`Adding`, `Success`, `Deleting`, `Failure` or `Deleted`.'),
+  createTime: z.string().describe('When the domain was added (RFC 3339).'),
+});
+
+/** Observed allowed domain. */
+export type AntiDdosAllowedDomainOutputs = z.output<typeof antiDdosAllowedDomainOutputs>;
+
+type Ctx = ResourceContext<CloudClient, CloudSettings>;
+
+const STATUS: Record<number, string> = { 1: 'Adding', 2: 'Success', 3: 'Deleting', 4: 'Failure', 5: 'Deleted' };
+
+interface DomainEntry {
+  Domain: string;
+  CreateTime: number;
+  Remark?: string;
+  Status: number;
+}
+
+/** Splits `<instance_id>/<domain>` at the first `/`; a UserError naming the format otherwise. */
+export function parseAllowedDomainId(id: string): { instanceId: string; domain: string } {
+  const at = id.indexOf('/');
+  const instanceId = at > 0 ? id.slice(0, at) : '';
+  const domain = at > 0 ? id.slice(at + 1) : '';
+  const problem = instanceId && domain ? allowedDomainProblem(domain) : 'expected <instance_id>/<domain>';
+  if (problem) throw new UserError(`invalid allowed-domain id "${id}": ${problem}`, 'the format is <instance_id>/<domain>, e.g. usecure_ghp-1a2b3c4d/example.com');
+  return { instanceId, domain };
+}
+
+/** The entry as listed, including entries still Adding or already failed; undefined when absent. */
+async function lookup(ctx: Ctx, instanceId: string, domain: string): Promise<DomainEntry | undefined> {
+  const body = await ctx.client.call<{ DomainList?: DomainEntry[] }>('GetNapAllowListDomain', { ResourceId: instanceId, Domain: domain });
+  return (body.DomainList ?? []).find((d) => d.Domain === domain);
+}
+
+function outputs(instanceId: string, entry: DomainEntry): AntiDdosAllowedDomainOutputs {
+  return {
+    antiDdosAllowedDomainId: `${instanceId}/${entry.Domain}`,
+    instanceId,
+    domain: entry.Domain,
+    comment: entry.Remark ?? '',
+    status: STATUS[entry.Status] ?? 'unknown',
+    createTime: rfc3339(entry.CreateTime),
+  };
+}
+
+/** Reads the entry; entries being deleted or deleted count as gone (they are on their way out). */
+async function observe(ctx: Ctx, instanceId: string, domain: string): Promise<AntiDdosAllowedDomainOutputs | undefined> {
+  const entry = await lookup(ctx, instanceId, domain);
+  if (!entry || entry.Status === 3 || entry.Status === 5) return undefined;
+  return outputs(instanceId, entry);
+}
+
+/** Waits for Adding to settle; Failure is an error telling what to do. */
+function waitAdded(ctx: Ctx, instanceId: string, domain: string): Promise<AntiDdosAllowedDomainOutputs> {
+  return waitUntil(ctx, `${domain} to be allowed on ${instanceId}`, async () => {
+    const seen = await observe(ctx, instanceId, domain);
+    if (!seen) return { done: false, status: 'Adding' };
+    if (seen.status === 'Success') return { done: true, value: seen };
+    if (seen.status === 'Failure') {
+      throw new RemoteError('invalid', `the platform refused to allow ${domain} on anti-DDoS instance ${instanceId} (status Failure); check that the domain is registered and not blocked, then delete the entry and try again`, { provider: 'cloud' });
+    }
+    return { done: false, status: seen.status };
+  });
+}
+
+/** The AntiDdosAllowedDomain resource type. */
+export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, AntiDdosAllowedDomainOutputs, CloudClient, CloudSettings> = {
+  token: 'cloud:index/antiDdosAllowedDomain:AntiDdosAllowedDomain',
+  provider: 'cloud',
+  description: 'A registrable domain on the allow list of an anti-DDoS instance; waits until the platform accepts it.',
+  inputs: antiDdosAllowedDomainInputs,
+  outputs: antiDdosAllowedDomainOutputs,
+  replaceOn: [
+    { path: 'instanceId', reason: 'an allow-list entry belongs to one instance' },
+    { path: 'domain', reason: 'the domain is the identity of the entry' },
+  ],
+  computedInputs: ['comment'],
+  remoteManaged: ['status', 'createTime'],
+  importId: {
+    format: '<instance_id>/<domain>',
+    parse(id) {
+      const { instanceId, domain } = parseAllowedDomainId(id.trim());
+      return `${instanceId}/${domain}`;
+    },
+  },
+
+  async create(ctx, inputs) {
+    const { instanceId, domain } = inputs;
+    const existing = await lookup(ctx, instanceId, domain);
+    // An entry that is already Adding or Success is ours to adopt; adding again would be refused.
+    if (!existing || existing.Status === 3 || existing.Status === 4 || existing.Status === 5) {
+      const body = await ctx.client.call<{ Data?: { Domain: string; Code: number; Message?: string }[] }>('AddNapAllowListDomain', {
+        ResourceId: instanceId,
+        Domain: [domain],
+      });
+      const result = (body.Data ?? []).find((d) => d.Domain === domain);
+      if (result && result.Code !== 0) throw ctx.client.errorFor('AddNapAllowListDomain', result.Code, result.Message || `${domain} was not added`);
+    }
+    let seen = await waitAdded(ctx, instanceId, domain);
+    if (inputs.comment !== undefined && inputs.comment !== seen.comment) {
+      await ctx.client.call('SetNapDomainEntryRemark', { ResourceId: instanceId, Domain: domain, Remark: inputs.comment });
+      seen = (await observe(ctx, instanceId, domain)) ?? seen;
+    }
+    return { id: seen.antiDdosAllowedDomainId, outputs: seen };
+  },
+
+  read(ctx, id) {
+    const { instanceId, domain } = parseAllowedDomainId(id);
+    return observe(ctx, instanceId, domain);
+  },
+
+  async update(ctx, id, _prior, desired) {
+    const { instanceId, domain } = parseAllowedDomainId(id);
+    const live = await observe(ctx, instanceId, domain);
+    if (!live) throw new RemoteError('not-found', `${domain} is no longer allowed on ${instanceId}`, { provider: 'cloud' });
+    if (desired.comment === undefined || desired.comment === live.comment) return live;
+    await ctx.client.call('SetNapDomainEntryRemark', { ResourceId: instanceId, Domain: domain, Remark: desired.comment });
+    return (await observe(ctx, instanceId, domain)) ?? { ...live, comment: desired.comment };
+  },
+
+  async delete(ctx, id) {
+    const { instanceId, domain } = parseAllowedDomainId(id);
+    // Entries already Deleting or Deleted need nothing more; a Failure entry is removed too.
+    if (!(await observe(ctx, instanceId, domain))) return;
+    try {
+      await ctx.client.call('DeleteNapAllowListDomain', { ResourceId: instanceId, Domain: [domain] });
+    } catch (err) {
+      // The instance itself may be gone already, taking its allow list with it.
+      if (!isRemote(err, 'not-found', 'invalid') || (await observe(ctx, instanceId, domain))) throw err;
+      return;
+    }
+    await waitUntil(ctx, `${domain} to leave the allow list of ${instanceId}`, async () =>
+      (await observe(ctx, instanceId, domain)) ? { done: false, status: 'Deleting' } : { done: true, value: undefined },
+    );
+  },
+};

@@ -1,0 +1,232 @@
+/**
+ * AntiDdosInstance: an anti-DDoS (high-defence) instance in mainland China.
+ *
+ * Name, bandwidth and defence values change in place; area and data centre force a new
+ * instance, and so do chargeType and duration, which the API never reports back: they are
+ * compared only when state knows them, so an imported instance is never replaced for them.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { isRemote, RemoteError, UserError } from '../../errors.js';
+import type { CloudClient } from '../../providers/cloud/client.js';
+import type { CloudSettings } from '../../providers/cloud/settings.js';
+import type { ReplaceDecision, ResourceContext, ResourceType } from '../handler.js';
+import { rfc3339 } from '../../providers/cloud/wire.js';
+import { waitUntil } from './wait.js';
+
+/** Data centres of each area. */
+export const DATA_CENTRES: Record<'EastChina' | 'NorthChina', readonly string[]> = {
+  EastChina: ['Zaozhuang', 'Yangzhou', 'Taizhou'],
+  NorthChina: ['Shijiazhuang'],
+};
+
+const NAME = /^[A-Za-z0-9\p{Script=Han}_-]{1,63}$/u;
+
+/** Inputs of an anti-DDoS instance. */
+export const antiDdosInstanceInputs = z
+  .object({
+    name: z
+      .string()
+      .regex(NAME, 'name must be 1-63 characters: Chinese characters, letters, digits, - and _')
+      .optional()
+      .describe('Instance name: 1–63 Chinese characters, letters, digits, `-` or `_`. Updated in place. Default: the resource address plus a random suffix.'),
+    area: z.enum(['EastChina', 'NorthChina']).describe('Area: `EastChina` or `NorthChina`. Required. Changing it replaces the instance.'),
+    dataCenter: z
+      .enum(['Zaozhuang', 'Yangzhou', 'Taizhou', 'Shijiazhuang'])
+      .describe('Data centre, which must belong to the area: `Zaozhuang`, `Yangzhou` or `Taizhou` for EastChina; `Shijiazhuang` for NorthChina. Required. Changing it replaces the instance.'),
+    bandwidth: z.number().int().min(50).describe('Service bandwidth in Mbps, at least 50. Required. Updated in place.'),
+    baseDefenceValue: z.number().int().min(30).describe('Base (guaranteed) defence in Gbps, at least 30. Required. Updated in place.'),
+    maxDefenceValue: z.number().int().min(30).describe('Maximum (elastic) defence in Gbps, not less than baseDefenceValue. Required. Updated in place.'),
+    chargeType: z.enum(['month', 'year']).default('month').describe('Billing period: `month` or `year`. Default `month`. Not reported by the API; changing it replaces the instance.'),
+    duration: z.number().int().min(0).max(9).default(1).describe('Number of billing periods bought, 0–9. Default 1. Not reported by the API; changing it replaces the instance.'),
+  })
+  .superRefine(
+    (value, ctx) => {
+      // Runs even when another field failed, so every problem is reported at once; values
+      // that are not plain (Unknown at plan time, or wrong types) are left to their own checks.
+      const v = (value ?? {}) as Record<string, unknown>;
+      const area = v.area as keyof typeof DATA_CENTRES;
+      if (typeof v.dataCenter === 'string' && typeof area === 'string' && DATA_CENTRES[area] && !DATA_CENTRES[area].includes(v.dataCenter)) {
+        ctx.addIssue({ code: 'custom', path: ['dataCenter'], message: `data centre ${v.dataCenter} is not in ${area}; valid data centres for ${area}: ${DATA_CENTRES[area].join(', ')}` });
+      }
+      if (typeof v.baseDefenceValue === 'number' && typeof v.maxDefenceValue === 'number' && v.maxDefenceValue < v.baseDefenceValue) {
+        ctx.addIssue({ code: 'custom', path: ['maxDefenceValue'], message: `maxDefenceValue (${v.maxDefenceValue}) must not be less than baseDefenceValue (${v.baseDefenceValue})` });
+      }
+    },
+    { when: () => true },
+  );
+
+/** Inputs after defaults. */
+export type AntiDdosInstanceInputs = z.output<typeof antiDdosInstanceInputs>;
+
+/** What the API reports about an instance (chargeType and duration are not among it). */
+export const antiDdosInstanceOutputs = z.object({
+  antiDdosInstanceId: z.string().describe('Instance id, e.g. `usecure_ghp-1a2b3c4d`.'),
+  name: z.string().describe('Instance name.'),
+  area: z.string().describe('Area.'),
+  dataCenter: z.string().describe('Data centre.'),
+  bandwidth: z.number().describe('Service bandwidth, Mbps.'),
+  baseDefenceValue: z.number().describe('Base defence, Gbps.'),
+  maxDefenceValue: z.number().describe('Maximum defence, Gbps.'),
+  createTime: z.string().describe('When it was bought (RFC 3339).'),
+  expireTime: z.string().describe('When it expires (RFC 3339).'),
+  status: z.string().describe('`Started`, `Stopped` (defence turned off) or `Expired`.'),
+});
+
+/** Observed instance. */
+export type AntiDdosInstanceOutputs = z.output<typeof antiDdosInstanceOutputs>;
+
+type Ctx = ResourceContext<CloudClient, CloudSettings>;
+
+interface ServiceInfo {
+  ResourceId: string;
+  Name: string;
+  AreaLine: string;
+  EngineRoom?: string[];
+  SrcBandwidth: number;
+  DefenceDDosBaseFlowArr?: number[];
+  DefenceDDosMaxFlowArr?: number[];
+  DefenceStatus: string;
+  CreateTime: number;
+  ExpiredTime: number;
+}
+
+/** Reads one instance; undefined when the API lists nothing for the id (that is how it says "gone"). */
+async function describe(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs | undefined> {
+  // The single-instance describe must not carry ProjectId, or instances of other projects vanish.
+  const body = await ctx.client.call<{ ServiceInfo?: ServiceInfo[] }>('DescribeNapServiceInfo', { ResourceId: id, NapType: 1 }, { project: false });
+  const info = (body.ServiceInfo ?? []).find((s) => s.ResourceId === id);
+  if (!info) return undefined;
+  const room = info.EngineRoom?.[0];
+  const base = info.DefenceDDosBaseFlowArr?.[0];
+  const max = info.DefenceDDosMaxFlowArr?.[0];
+  if (room === undefined || base === undefined || max === undefined) {
+    throw new RemoteError('invalid', `anti-DDoS instance ${id}: the API reported no data centre or defence values`, { provider: 'cloud' });
+  }
+  return {
+    antiDdosInstanceId: info.ResourceId,
+    name: info.Name,
+    area: info.AreaLine,
+    dataCenter: room,
+    bandwidth: info.SrcBandwidth,
+    baseDefenceValue: Number(base),
+    maxDefenceValue: Number(max),
+    createTime: rfc3339(info.CreateTime),
+    expireTime: rfc3339(info.ExpiredTime),
+    status: info.DefenceStatus,
+  };
+}
+
+/** Sizing parameters shared by buy and upgrade (defence values go as strings, as the API wants). */
+function sizing(inputs: { area: string; dataCenter: string; bandwidth: number; baseDefenceValue: number; maxDefenceValue: number }) {
+  return {
+    AreaLine: inputs.area,
+    EngineRoom: [inputs.dataCenter],
+    SrcBandwidth: inputs.bandwidth,
+    DefenceDDosBaseFlowArr: [String(inputs.baseDefenceValue)],
+    DefenceDDosMaxFlowArr: [String(inputs.maxDefenceValue)],
+    LineType: 'BGP',
+    DefenceType: 'TypeDynamic',
+  };
+}
+
+/** A default name from the address, limited to the characters and length the API accepts. */
+function autoName(address: string): string {
+  const base = address.replace(/[^A-Za-z0-9\p{Script=Han}_-]/gu, '-').slice(0, 54) || 'anti-ddos';
+  return `${base}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Polls until the instance is visible or gone. */
+function waitVisible(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs> {
+  return waitUntil(ctx, `anti-DDoS instance ${id} to be provisioned`, async () => {
+    const seen = await describe(ctx, id);
+    return seen ? { done: true, value: seen } : { done: false, status: 'Provisioning' };
+  });
+}
+
+/** The AntiDdosInstance resource type. */
+export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInstanceOutputs, CloudClient, CloudSettings> = {
+  token: 'cloud:index/antiDdosInstance:AntiDdosInstance',
+  provider: 'cloud',
+  description: 'An anti-DDoS (high-defence) instance in mainland China, bought for a number of months or years.',
+  inputs: antiDdosInstanceInputs,
+  outputs: antiDdosInstanceOutputs,
+  replaceOn: [
+    { path: 'area', reason: 'an instance cannot move to another area' },
+    { path: 'dataCenter', reason: 'an instance cannot move to another data centre' },
+  ],
+  replaceWhen(prior, desired): ReplaceDecision[] {
+    // chargeType and duration are fixed at purchase, but the API never reports them: only a
+    // change from a value state recorded at create time means something (not one after import).
+    const decisions: ReplaceDecision[] = [];
+    if (prior.chargeType !== undefined && desired.chargeType !== undefined && prior.chargeType !== desired.chargeType) {
+      decisions.push({ path: 'chargeType', reason: 'the billing period is fixed when the instance is bought' });
+    }
+    if (prior.duration !== undefined && desired.duration !== undefined && prior.duration !== desired.duration) {
+      decisions.push({ path: 'duration', reason: 'the purchase duration is fixed when the instance is bought' });
+    }
+    return decisions;
+  },
+  computedInputs: ['name'],
+  remoteManaged: ['createTime', 'expireTime', 'status'],
+  importId: {
+    format: '<instance_id>',
+    parse(id) {
+      const trimmed = id.trim();
+      if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(trimmed)) {
+        throw new UserError(`invalid anti-DDoS instance id "${id}": expected <instance_id>, e.g. usecure_ghp-1a2b3c4d`);
+      }
+      return trimmed;
+    },
+  },
+
+  async create(ctx, inputs) {
+    const name = inputs.name ?? autoName(ctx.address);
+    // Buying is never retried by the client: a retry could buy (and bill) a second instance.
+    const body = await ctx.client.call<{ ResourceInfo?: { ResourceId?: string } }>('BuyHighProtectGameService', {
+      HighProtectGameServiceName: name,
+      ...sizing(inputs),
+      ChargeType: inputs.chargeType === 'year' ? 'Year' : 'Month',
+      Quantity: inputs.duration,
+    });
+    const id = body.ResourceInfo?.ResourceId;
+    if (!id) throw new RemoteError('invalid', 'BuyHighProtectGameService returned no ResourceId', { provider: 'cloud' });
+    ctx.log.info({ id }, 'anti-DDoS instance bought');
+    return { id, outputs: await waitVisible(ctx, id) };
+  },
+
+  read(ctx, id) {
+    return describe(ctx, id);
+  },
+
+  async update(ctx, id, _prior, desired) {
+    const live = await describe(ctx, id);
+    if (!live) throw new RemoteError('not-found', `anti-DDoS instance ${id} no longer exists`, { provider: 'cloud' });
+    if (desired.name !== undefined && desired.name !== live.name) {
+      await ctx.client.call('ModifyHighProtectGameService', { ResourceId: id, HighProtectGameServiceName: desired.name });
+    }
+    const resized =
+      desired.bandwidth !== live.bandwidth || desired.baseDefenceValue !== live.baseDefenceValue || desired.maxDefenceValue !== live.maxDefenceValue;
+    if (resized) {
+      // Upgrade takes the whole sizing, with the live area and data centre (they cannot change here).
+      await ctx.client.call('UpgradeHighProtectGameService', { ResourceId: id, ...sizing({ ...desired, area: live.area, dataCenter: live.dataCenter }) });
+    }
+    const after = await describe(ctx, id);
+    if (!after) throw new RemoteError('not-found', `anti-DDoS instance ${id} disappeared during the update`, { provider: 'cloud' });
+    return after;
+  },
+
+  async delete(ctx, id) {
+    if (!(await describe(ctx, id))) return;
+    try {
+      await ctx.client.call('DeleteHighProtectGameService', { ResourceId: id });
+    } catch (err) {
+      // Someone else may have deleted it between the read and the call.
+      if (!isRemote(err, 'not-found', 'invalid') || (await describe(ctx, id))) throw err;
+      return;
+    }
+    await waitUntil(ctx, `anti-DDoS instance ${id} to be deleted`, async () =>
+      (await describe(ctx, id)) ? { done: false, status: 'Deleting' } : { done: true, value: undefined },
+    );
+  },
+};

@@ -1,0 +1,92 @@
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+
+/** What a handler gets for each call: its provider's client and settings, and where to report. */
+export interface ResourceContext<C = any, S = any> {
+  client: C;
+  settings: S;
+  log: Logger;
+  /** Resource address in the stack, e.g. `port`. */
+  address: string;
+  /** Stack name, used for ownership tags. */
+  stack: string;
+  /** A token unique to this operation, recorded in the journal before the call (idempotency). */
+  operationToken: string;
+  /** How long create/update may wait for provisioning, in milliseconds. */
+  waitTimeMs: number;
+  /** Reports a provisioning status for live progress (e.g. `DEPLOYABLE`). */
+  progress(status: string): void;
+  /** Adds a warning to the run's report. */
+  warn(message: string): void;
+  /**
+   * Records the remote id as soon as the order is accepted, before waiting for provisioning,
+   * so a timeout or crash leaves the product recorded (tainted), never forgotten.
+   */
+  recordId(id: string): void;
+}
+
+/** A field path whose change forces replacement, and why. */
+export interface ReplaceRule {
+  /** Top-level input name or dotted path (`aEnd.requestedProductUid`). */
+  path: string;
+  /** Why the remote API cannot change it in place. */
+  reason: string;
+}
+
+/** A replacement decided by code for one change (rules that depend on values, not just paths). */
+export interface ReplaceDecision {
+  path: string;
+  reason: string;
+}
+
+/** Result of a create: the remote id and everything the resource exposes. */
+export interface Created<Out> {
+  id: string;
+  outputs: Out;
+}
+
+/** Import id format: parse returns the canonical id or throws a UserError naming the format. */
+export interface ImportIdFormat {
+  format: string;
+  parse(id: string): string;
+}
+
+/**
+ * A resource type is data plus four verbs. Handlers observe before they act and are idempotent:
+ * deleting something already gone succeeds; a create that finds its own tagged object adopts it.
+ */
+export interface ResourceType<In = any, Out = any, C = any, S = any> {
+  token: string;
+  provider: string;
+  description: string;
+  inputs: z.ZodType<In>;
+  outputs: z.ZodType<Out>;
+  /** Input/output paths that hold secrets. */
+  secretPaths?: string[];
+  /** Static replace rules. */
+  replaceOn: ReplaceRule[];
+  /** Rules that depend on values (e.g. VXC partner configs); called only when prior exists. */
+  replaceWhen?(prior: In, desired: In): ReplaceDecision[];
+  /** Replace by deleting first (e.g. the VLAN would collide). */
+  deleteBeforeReplace?: boolean;
+  /** Input paths the remote API sets when omitted (not a change when desired leaves them out). */
+  computedInputs?: string[];
+  /** Inputs sent only with the order (promoCode): a later change is recorded without a call. */
+  stateOnly?: string[];
+  /** Output paths the remote API sets (dates, status): never reported as changes or drift. */
+  remoteManaged?: string[];
+  /** Deprecation and usage warnings for desired inputs. */
+  warnings?(inputs: In): string[];
+  /** Whether `delete` cancels at the end of the term for these settings (shown in plans). */
+  cancelsAtEndOfTerm?(settings: S): boolean;
+  importId?: ImportIdFormat;
+  create(ctx: ResourceContext<C, S>, inputs: In): Promise<Created<Out>>;
+  /** Reads the object; undefined when it is gone (deleted, decommissioned). */
+  read(ctx: ResourceContext<C, S>, id: string, prior?: { inputs: In; outputs: Out }): Promise<Out | undefined>;
+  update(ctx: ResourceContext<C, S>, id: string, prior: { inputs: In; outputs: Out }, desired: In): Promise<Out>;
+  delete(ctx: ResourceContext<C, S>, id: string, prior: { inputs: In; outputs: Out }): Promise<void>;
+  /** Lists the remote objects of this type the account can see (import discovery). */
+  list?(ctx: ResourceContext<C, S>): Promise<Array<Created<Out>>>;
+  /** Finds an object this stack created (by ownership tags) after an interrupted create. */
+  findOwned?(ctx: ResourceContext<C, S>): Promise<Created<Out> | undefined>;
+}

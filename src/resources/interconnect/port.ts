@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import { UserError } from '../../errors.js';
+import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
+import type { ResourceType } from '../handler.js';
+import { oneOf, tagsSchema } from '../schema.js';
+import {
+  CONTRACT_TERMS,
+  type ApiProduct,
+  type Ctx,
+  cancel,
+  either,
+  findByToken,
+  isoDate,
+  listProducts,
+  order,
+  readProduct,
+  readTags,
+  tagList,
+  waitReady,
+  writeTags,
+} from './product.js';
+
+/** Port speeds in Mbps (400000 where the location offers it). */
+export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
+
+/** Inputs of a single physical port. */
+export const portInputs = z
+  .object({
+    productName: z.string().min(1).describe('Identifiable name of the port. Changed in place.'),
+    portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available. A change replaces the port.'),
+    locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the port.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+    marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
+    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the port.'),
+    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
+  })
+  .strict();
+
+/** Everything a port exposes: its inputs as the API reports them plus computed fields. */
+export const portOutputs = portInputs.extend({
+  productUid: z.string().describe('Product UID, the port\'s id.'),
+  productId: z.number().optional().describe('Numeric product id.'),
+  provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, CANCELLED, DECOMMISSIONED...'),
+  companyUid: z.string().optional(),
+  createdBy: z.string().optional(),
+  market: z.string().optional(),
+  usageAlgorithm: z.string().optional(),
+  virtual: z.boolean().optional(),
+  locked: z.boolean().optional(),
+  cancelable: z.boolean().optional(),
+  vxcPermitted: z.boolean().optional(),
+  vxcAutoApproval: z.boolean().optional(),
+  createDate: z.string().optional(),
+  contractStartDate: z.string().optional(),
+  contractEndDate: z.string().optional(),
+  liveDate: z.string().optional(),
+  terminateDate: z.string().optional(),
+  lastUpdated: z.string().optional(),
+  resources: z.record(z.string(), z.unknown()).optional().describe('Nested port resources (interface details).'),
+});
+
+type PortInputs = z.infer<typeof portInputs>;
+type PortOutputs = z.infer<typeof portOutputs>;
+
+/** The fields a port change can send in place, and their names in the modify call. */
+const MODIFIABLE: Array<[keyof PortInputs, string]> = [
+  ['productName', 'name'],
+  ['marketplaceVisibility', 'marketplaceVisibility'],
+  ['contractTermMonths', 'term'],
+];
+
+/** A single physical port. */
+export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], InterconnectSettings> = {
+  token: 'interconnect:index/port:Port',
+  provider: 'interconnect',
+  description: 'A single physical port at a location. Cancelled at the end of its term when interconnect:cancelAtEndOfTerm is true.',
+  inputs: portInputs,
+  outputs: portOutputs,
+  replaceOn: [
+    { path: 'portSpeed', reason: 'the speed of a physical port is fixed once ordered' },
+    { path: 'locationId', reason: 'a port cannot move to another location' },
+    { path: 'diversityZone', reason: 'a port cannot move to another diversity zone' },
+  ],
+  computedInputs: ['diversityZone', 'costCentre'],
+  stateOnly: ['promoCode'],
+  remoteManaged: ['provisioningStatus', 'createDate', 'contractStartDate', 'contractEndDate', 'liveDate', 'terminateDate', 'lastUpdated', 'locked', 'cancelable', 'resources', 'vxcPermitted', 'vxcAutoApproval', 'usageAlgorithm', 'market', 'createdBy', 'companyUid', 'productId', 'virtual'],
+  cancelsAtEndOfTerm: (settings) => settings.cancelAtEndOfTerm === true,
+  importId: { format: '<product_uid>', parse: parseProductUid },
+
+  async create(ctx, inputs) {
+    const [uid] = await order(ctx, {
+      productName: inputs.productName,
+      term: inputs.contractTermMonths,
+      productType: 'MEGAPORT',
+      portSpeed: inputs.portSpeed,
+      locationId: inputs.locationId,
+      createDate: 0,
+      virtual: false,
+      market: '',
+      marketplaceVisibility: inputs.marketplaceVisibility,
+      config: inputs.diversityZone ? { diversityZone: inputs.diversityZone } : {},
+      ...(inputs.costCentre ? { costCentre: inputs.costCentre } : {}),
+      ...(inputs.promoCode ? { promoCode: inputs.promoCode } : {}),
+      resourceTags: tagList(ctx, inputs.resourceTags),
+    });
+    ctx.recordId(uid);
+    const product = await waitReady(ctx, uid, 'port');
+    return { id: uid, outputs: toOutputs(product, await readTags(ctx, uid), inputs) };
+  },
+
+  async read(ctx, id, prior) {
+    const product = await readProduct(ctx, id);
+    if (!product) return undefined;
+    return toOutputs(product, await readTags(ctx, id), prior?.inputs);
+  },
+
+  async update(ctx, id, prior, desired) {
+    const body: Record<string, unknown> = { costCentre: desired.costCentre ?? prior.outputs.costCentre ?? '' };
+    let changed = (desired.costCentre ?? '') !== (prior.inputs.costCentre ?? '');
+    for (const [field, wire] of MODIFIABLE) {
+      if (desired[field] !== prior.inputs[field]) {
+        body[wire] = desired[field];
+        changed = true;
+      }
+    }
+    if (changed) await ctx.client.put(`/v2/product/megaport/${encodeURIComponent(id)}`, body);
+    if (JSON.stringify(desired.resourceTags ?? {}) !== JSON.stringify(prior.inputs.resourceTags ?? {})) {
+      await writeTags(ctx, id, desired.resourceTags);
+    }
+    const product = await waitReady(ctx, id, 'port');
+    return toOutputs(product, await readTags(ctx, id), desired);
+  },
+
+  async delete(ctx, id) {
+    await cancel(ctx, id, ctx.settings.cancelAtEndOfTerm ? 'CANCEL' : 'CANCEL_NOW', !ctx.settings.cancelAtEndOfTerm);
+  },
+
+  async list(ctx) {
+    const ports = (await listProducts(ctx, 'MEGAPORT')).filter((p) => !p.aggregationId);
+    return Promise.all(ports.map(async (p) => ({ id: p.productUid, outputs: toOutputs(p, await readTags(ctx, p.productUid)) })));
+  },
+
+  async findOwned(ctx) {
+    const found = await findByToken(ctx, await listProducts(ctx, 'MEGAPORT'));
+    return found && { id: found.productUid, outputs: toOutputs(found, await readTags(ctx, found.productUid)) };
+  },
+};
+
+/** A product UID import id: any non-empty UID-shaped string. */
+export function parseProductUid(id: string): string {
+  const trimmed = id.trim();
+  if (!/^[0-9a-zA-Z][0-9a-zA-Z-]{3,}$/.test(trimmed)) {
+    throw new UserError(`invalid import id "${id}": expected <product_uid>, e.g. 0b0e4a1c-3f6e-4a8b-9a6a-5a7d2c0e9f11`);
+  }
+  return trimmed;
+}
+
+function toOutputs(p: ApiProduct, tags: Record<string, string>, inputs?: Partial<PortInputs>): PortOutputs {
+  return {
+    productName: p.productName,
+    portSpeed: p.portSpeed,
+    locationId: p.locationId,
+    contractTermMonths: p.contractTermMonths,
+    marketplaceVisibility: Boolean(p.marketplaceVisibility),
+    costCentre: p.costCentre ?? '',
+    diversityZone: p.diversityZone || inputs?.diversityZone,
+    // The API never returns the promo code; keep what was ordered.
+    promoCode: inputs?.promoCode,
+    resourceTags: tags,
+    productUid: p.productUid,
+    productId: p.productId,
+    provisioningStatus: p.provisioningStatus,
+    companyUid: p.companyUid,
+    createdBy: p.createdBy,
+    market: p.market,
+    usageAlgorithm: p.usageAlgorithm,
+    virtual: p.virtual,
+    locked: p.locked,
+    cancelable: p.cancelable,
+    vxcPermitted: either(p, 'vxcPermitted', 'vxcpermitted') as boolean | undefined,
+    vxcAutoApproval: p.vxcAutoApproval,
+    createDate: isoDate(p.createDate),
+    contractStartDate: isoDate(p.contractStartDate),
+    contractEndDate: isoDate(p.contractEndDate),
+    liveDate: isoDate(p.liveDate),
+    terminateDate: isoDate(p.terminateDate),
+    lastUpdated: isoDate(p.lastUpdated),
+    resources: p.resources,
+  };
+}

@@ -1,0 +1,161 @@
+import { UserError, isRemote } from '../../errors.js';
+import type { InterconnectClient } from '../../providers/interconnect/client.js';
+import { sleep } from '../../providers/interconnect/client.js';
+import type { ResourceContext } from '../handler.js';
+
+/** Handler context of every interconnect resource. */
+export type Ctx = ResourceContext<InterconnectClient>;
+
+/** A product as `GET /v2/product/{uid}` returns it (the fields plumb reads). */
+export type ApiProduct = Record<string, any> & { productUid: string; provisioningStatus: string };
+
+/** Statuses in which a product is ready for use. */
+export const READY = ['CONFIGURED', 'LIVE'];
+/** Statuses in which a product no longer exists for plumb's purposes. */
+export const GONE = ['DECOMMISSIONED', 'DECOMMISSIONING', 'CANCELLED_PARENT'];
+
+/** Tag keys plumb adds to every taggable product to recognise its own orders. */
+export const OWNER_TAGS = { stack: 'plumb-stack', address: 'plumb-address', token: 'plumb-token' } as const;
+
+/** Contract terms the API accepts. */
+export const CONTRACT_TERMS = [1, 12, 24, 36, 48, 60] as const;
+
+/** Reads a product; undefined when the API does not know it or reports it gone. */
+export async function readProduct(ctx: Ctx, uid: string): Promise<ApiProduct | undefined> {
+  try {
+    const { data } = await ctx.client.get<ApiProduct>(`/v2/product/${encodeURIComponent(uid)}`);
+    if (!data || GONE.includes(data.provisioningStatus)) return undefined;
+    return data;
+  } catch (err) {
+    if (isRemote(err, 'not-found')) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Polls until the product is CONFIGURED or LIVE. Checks at once, then backs off from the
+ * client's base interval up to 10 s, never past the provider's waitTime.
+ */
+export async function waitReady(ctx: Ctx, uid: string, what: string): Promise<ApiProduct> {
+  const deadline = Date.now() + ctx.waitTimeMs;
+  let interval = ctx.client.pollBaseMs;
+  for (;;) {
+    const product = await readProduct(ctx, uid);
+    if (!product) throw new Error(`${what} ${uid} disappeared while waiting for it to provision`);
+    ctx.progress(product.provisioningStatus);
+    if (READY.includes(product.provisioningStatus)) return product;
+    if (product.provisioningStatus === 'CANCELLED' || product.provisioningStatus === 'FAILED') {
+      throw new Error(`${what} ${uid} is ${product.provisioningStatus} instead of provisioning`);
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      throw new Error(
+        `timed out after ${formatMinutes(ctx.waitTimeMs)} waiting for ${what} ${uid} to provision (last status ${product.provisioningStatus}); it is recorded as tainted and will be checked on the next run`,
+      );
+    }
+    await sleep(Math.min(interval, left));
+    interval = Math.min(10_000, interval * 1.5);
+  }
+}
+
+/**
+ * Validates then buys one order and returns the product UIDs the API assigned. A buy whose
+ * reply is lost (unavailable, rate-limited) is never blindly repeated: first `findExisting`
+ * (by default: a product of the order's type carrying this operation's ownership tag) checks
+ * whether the first attempt went through.
+ */
+export async function order(ctx: Ctx, item: Record<string, unknown>, findExisting?: () => Promise<string | undefined>): Promise<string[]> {
+  await ctx.client.post('/v3/networkdesign/validate', [item]);
+  const existing =
+    findExisting ??
+    (typeof item.productType === 'string'
+      ? async () => (await findByToken(ctx, await listProducts(ctx, String(item.productType).toUpperCase())))?.productUid
+      : undefined);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { data } = await ctx.client.post<Array<Record<string, string>>>('/v4/networkdesign/buy', { networkDesign: [item], discountCodes: [] });
+      const uids = (data ?? []).map((d) => d.technicalServiceUid ?? d.vxcJTechnicalServiceUid).filter(Boolean);
+      if (uids.length === 0) throw new Error('the order was accepted but no product UID came back');
+      return uids;
+    } catch (err) {
+      if (!isRemote(err, 'unavailable', 'rate-limited') || !existing || attempt >= 4) throw err;
+      const found = await existing();
+      if (found) return [found];
+      ctx.log.warn({ attempt }, 'buy failed before reaching the API; ordering again');
+      await sleep(500 * attempt);
+    }
+  }
+}
+
+/** Cancels a product now or at the end of its term; an already-gone product is success. */
+export async function cancel(ctx: Ctx, uid: string, mode: 'CANCEL' | 'CANCEL_NOW', safeDelete: boolean): Promise<void> {
+  const current = await readProduct(ctx, uid);
+  if (!current) return;
+  if (mode === 'CANCEL' && current.provisioningStatus === 'CANCELLED') return;
+  try {
+    await ctx.client.post(`/v3/product/${encodeURIComponent(uid)}/action/${mode}`, undefined, safeDelete ? { safeDelete: 'true' } : undefined);
+  } catch (err) {
+    if (isRemote(err, 'not-found')) return;
+    if (isRemote(err, 'invalid', 'conflict') && safeDelete) {
+      throw new UserError(`${err.message} (the product still has attached services; delete them first)`);
+    }
+    throw err;
+  }
+}
+
+/** Live top-level products of one productType (`MEGAPORT`, `MCR2`, `MVE`), as `/v2/products` lists them. */
+export async function listProducts(ctx: Ctx, productType: string): Promise<ApiProduct[]> {
+  const { data } = await ctx.client.get<ApiProduct[]>('/v2/products');
+  return (data ?? []).filter(
+    (p) => String(p.productType).toUpperCase() === productType && !GONE.includes(p.provisioningStatus) && p.provisioningStatus !== 'CANCELLED',
+  );
+}
+
+/** The product among `candidates` whose ownership tag carries this operation's token. */
+export async function findByToken(ctx: Ctx, candidates: ApiProduct[]): Promise<ApiProduct | undefined> {
+  for (const p of candidates) {
+    const { data } = await ctx.client.get<{ resourceTags?: Array<{ key: string; value: string }> }>(`/v2/product/${encodeURIComponent(p.productUid)}/tags`);
+    if ((data?.resourceTags ?? []).some((t) => t.key === OWNER_TAGS.token && t.value === ctx.operationToken)) return p;
+  }
+  return undefined;
+}
+
+/** The product's user tags, without plumb's ownership tags. */
+export async function readTags(ctx: Ctx, uid: string): Promise<Record<string, string>> {
+  const { data } = await ctx.client.get<{ resourceTags?: Array<{ key: string; value: string }> }>(`/v2/product/${encodeURIComponent(uid)}/tags`);
+  const owned = new Set<string>(Object.values(OWNER_TAGS));
+  return Object.fromEntries((data?.resourceTags ?? []).filter((t) => !owned.has(t.key)).map((t) => [t.key, t.value]));
+}
+
+/** Replaces the product's tags with the user's tags plus plumb's ownership tags. */
+export async function writeTags(ctx: Ctx, uid: string, tags: Record<string, string> | undefined): Promise<void> {
+  await ctx.client.put(`/v2/product/${encodeURIComponent(uid)}/tags`, { resourceTags: tagList(ctx, tags) });
+}
+
+/** The tag list sent at order time: user tags plus ownership tags. */
+export function tagList(ctx: Ctx, tags: Record<string, string> | undefined): Array<{ key: string; value: string }> {
+  return [
+    ...Object.entries(tags ?? {}).map(([key, value]) => ({ key, value })),
+    { key: OWNER_TAGS.stack, value: ctx.stack },
+    { key: OWNER_TAGS.address, value: ctx.address },
+    { key: OWNER_TAGS.token, value: ctx.operationToken },
+  ];
+}
+
+/** An API timestamp (epoch ms, or already a string) as RFC 3339, or undefined. */
+export function isoDate(value: unknown): string | undefined {
+  if (value === null || value === undefined || value === 0) return undefined;
+  if (typeof value === 'number') return new Date(value).toISOString();
+  return String(value);
+}
+
+/** Reads a key the API spells in either casing (`vxcpermitted` / `vxcPermitted`). */
+export function either(obj: Record<string, unknown>, ...keys: string[]): unknown {
+  for (const k of keys) if (obj[k] !== undefined) return obj[k];
+  return undefined;
+}
+
+function formatMinutes(ms: number): string {
+  const minutes = ms / 60_000;
+  return minutes >= 1 ? `${Number(minutes.toFixed(2))} min` : `${Math.round(ms / 1000)} s`;
+}

@@ -1,0 +1,109 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { SandboxRequest, SandboxResponse, SandboxWorld } from '../types.js';
+import { ApiError, isInt, isObject } from './envelope.js';
+import type { InterconnectDb } from './store.js';
+
+interface TokenClaims {
+  sub: string;
+  iat: number;
+  exp: number;
+}
+
+function sign(payload: string, secret: string): string {
+  return createHmac('sha256', secret).update(payload).digest('base64url');
+}
+
+/** A bearer token that carries its own expiry, signed with the world's secret (no token table to grow). */
+function issueToken(db: InterconnectDb, accessKey: string, now: number): string {
+  const claims: TokenClaims = { sub: accessKey, iat: now, exp: now + db.tokenExpiresIn * 1000 };
+  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  return `${payload}.${sign(payload, db.tokenSecret)}`;
+}
+
+function oauthError(status: number, error: string, description?: string): SandboxResponse {
+  const body: Record<string, string> = { error };
+  if (description) body.error_description = description;
+  return { status, body, headers: status === 401 ? { 'www-authenticate': 'Basic realm="oauth2"' } : {} };
+}
+
+/**
+ * `POST /oauth2/token`: OAuth2 client credentials. Basic auth with any non-empty key and secret;
+ * `grant_type` in the query (as the Go SDK sends it) or in the form body (as scripts do).
+ * Answers in OAuth2's own shape, not the API envelope.
+ */
+export function tokenEndpoint(req: SandboxRequest, db: InterconnectDb, now: number): SandboxResponse {
+  if (req.method !== 'POST') return oauthError(405, 'invalid_request', 'Use POST');
+  const header = req.headers.authorization;
+  const match = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header) : null;
+  if (!match) return oauthError(401, 'invalid_client');
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const accessKey = colon > 0 ? decoded.slice(0, colon) : '';
+  const secret = colon > 0 ? decoded.slice(colon + 1) : '';
+  if (!accessKey.trim() || !secret.trim()) return oauthError(401, 'invalid_client');
+  const form = isObject(req.body) ? req.body : typeof req.body === 'string' ? Object.fromEntries(new URLSearchParams(req.body)) : {};
+  const grantType = req.query.get('grant_type') ?? (typeof form.grant_type === 'string' ? form.grant_type : undefined);
+  if (!grantType) return oauthError(400, 'invalid_request', 'grant_type is required');
+  if (grantType !== 'client_credentials') return oauthError(400, 'unsupported_grant_type');
+  return {
+    status: 200,
+    body: { access_token: issueToken(db, accessKey, now), token_type: 'Bearer', expires_in: db.tokenExpiresIn },
+  };
+}
+
+/** Checks the bearer token of an API call; throws the 401 the API gives for a missing, forged or expired one. */
+export function requireBearer(req: SandboxRequest, db: InterconnectDb, now: number): void {
+  const header = req.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  const unauthorized = (why: string) => new ApiError(401, why, null, { 'www-authenticate': 'Bearer' });
+  if (!match) throw unauthorized('Unauthorized: a bearer token is required');
+  const [payload, signature] = match[1].split('.');
+  if (!payload || !signature) throw unauthorized('Unauthorized: invalid access token');
+  const expected = Buffer.from(sign(payload, db.tokenSecret));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw unauthorized('Unauthorized: invalid access token');
+  let claims: TokenClaims;
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TokenClaims;
+  } catch {
+    throw unauthorized('Unauthorized: invalid access token');
+  }
+  if (!(claims.exp > now)) throw unauthorized('Unauthorized: the access token has expired');
+}
+
+/** Admin `token-settings` `{expiresIn}`: lifetime in seconds of tokens issued from now on. */
+export function tokenSettings(body: unknown, db: InterconnectDb): SandboxResponse {
+  const expiresIn = isObject(body) ? body.expiresIn : undefined;
+  if (!isInt(expiresIn) || expiresIn < 1) return { status: 400, body: { message: 'expiresIn must be a whole number of seconds >= 1' } };
+  db.tokenExpiresIn = expiresIn;
+  return { status: 200, body: { expiresIn } };
+}
+
+const windows = new WeakMap<SandboxWorld, number[]>();
+
+/** Admin `rate-limit` `{limit, windowMs}` turns on a rolling-window limiter; `{limit: 0}` turns it off. */
+export function rateLimitSettings(body: unknown, db: InterconnectDb): SandboxResponse {
+  const limit = isObject(body) ? body.limit : undefined;
+  const windowMs = isObject(body) ? (body.windowMs ?? 300_000) : undefined;
+  if (!isInt(limit) || limit < 0 || !isInt(windowMs) || windowMs < 1) {
+    return { status: 400, body: { message: 'limit must be a whole number >= 0 and windowMs >= 1' } };
+  }
+  db.rateLimit = limit === 0 ? null : { limit, windowMs };
+  return { status: 200, body: { rateLimit: db.rateLimit } };
+}
+
+/**
+ * Counts this call against the limit (the real API: 500 calls per rolling 5 minutes) and throws
+ * 429 with Retry-After when it is over. Off unless turned on, because test suites share one sandbox.
+ */
+export function checkRateLimit(world: SandboxWorld, db: InterconnectDb, now: number): void {
+  if (!db.rateLimit) return;
+  const { limit, windowMs } = db.rateLimit;
+  const calls = (windows.get(world) ?? []).filter((t) => t > now - windowMs);
+  windows.set(world, calls);
+  if (calls.length >= limit) {
+    const retryAfter = Math.max(1, Math.ceil((calls[0] + windowMs - now) / 1000));
+    throw new ApiError(429, 'Too Many Requests: the API rate limit was exceeded, retry later', null, { 'retry-after': String(retryAfter) });
+  }
+  calls.push(now);
+}

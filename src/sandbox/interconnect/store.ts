@@ -1,0 +1,264 @@
+import { randomBytes } from 'node:crypto';
+import type { SandboxWorld } from '../types.js';
+import { SEED_PARTNER_PORTS, type PartnerPort } from './seed-partners.js';
+
+/** A resource tag as the tags endpoint and orders carry it. */
+export interface Tag {
+  key: string;
+  value: string;
+}
+
+/**
+ * A cancellation request. `now` (CANCEL_NOW) terminates at once; `end-of-term` (CANCEL) keeps the
+ * service CANCELLED until `terminateAt`, the end of the current contract period.
+ */
+export interface CancelRecord {
+  mode: 'now' | 'end-of-term';
+  requestedAt: number;
+  terminateAt: number;
+}
+
+interface BaseRecord {
+  productUid: string;
+  productId: number;
+  productName: string;
+  createDate: number;
+  /** Last in-place change; the service is briefly not ready after it. */
+  modifiedAt?: number;
+  term: number;
+  costCentre: string;
+  promoCode?: string;
+  resourceTags: Tag[];
+  locked: boolean;
+  cancel?: CancelRecord;
+}
+
+/** A physical Port; LAG members are separate Port records sharing `aggregationId`. */
+export interface PortRecord extends BaseRecord {
+  productType: 'MEGAPORT';
+  locationId: number;
+  portSpeed: number;
+  diversityZone: 'red' | 'blue';
+  marketplaceVisibility: boolean;
+  /** Ordered at a site still being built: stays NEW. */
+  preOrder: boolean;
+  aggregationId: number | null;
+  lagPrimary: boolean;
+}
+
+/** An MCR IPsec add-on. */
+export interface AddOnRecord {
+  addOnUid: string;
+  addOnType: 'IP_SEC';
+  tunnelCount: number;
+  createDate: number;
+}
+
+/** A cloud router (MCR). */
+export interface McrRecord extends BaseRecord {
+  productType: 'MCR2';
+  locationId: number;
+  portSpeed: number;
+  diversityZone: 'red' | 'blue';
+  marketplaceVisibility: boolean;
+  asn: number;
+  addOns: AddOnRecord[];
+}
+
+/** A virtual edge (MVE); `vendorConfig` is kept as ordered but only its non-secret keys are returned. */
+export interface MveRecord extends BaseRecord {
+  productType: 'MVE';
+  locationId: number;
+  diversityZone: 'red' | 'blue';
+  marketplaceVisibility: boolean;
+  imageId: number;
+  size: string;
+  vendorConfig: Record<string, unknown>;
+  vnics: Array<{ description: string; vlan: number }>;
+}
+
+/** One end of a VXC: the product it lands on now, its tags, and the partner config ordered for it. */
+export interface VxcEndRecord {
+  productUid: string;
+  /** null = untagged. */
+  vlan: number | null;
+  innerVlan: number | null;
+  vNicIndex: number | null;
+  partnerConfig?: Record<string, unknown>;
+}
+
+/** A virtual cross connect. */
+export interface VxcRecord extends BaseRecord {
+  productType: 'VXC';
+  rateLimit: number;
+  shutdown: boolean;
+  aEnd: VxcEndRecord;
+  bEnd: VxcEndRecord;
+  serviceKey?: string;
+}
+
+/** An Internet Exchange connection on a Port. */
+export interface IxRecord extends BaseRecord {
+  productType: 'IX';
+  portUid: string;
+  networkServiceType: string;
+  asn: number;
+  macAddress: string;
+  rateLimit: number;
+  vlan: number;
+  shutdown: boolean;
+  publicGraph: boolean;
+  reverseDns: string | null;
+}
+
+/** Any ordered product. */
+export type ProductRecord = PortRecord | McrRecord | MveRecord | VxcRecord | IxRecord;
+
+/** A prefix filter list entry; ge/le are stored as numbers and served as strings by GET. */
+export interface PrefixEntry {
+  action: 'permit' | 'deny';
+  prefix: string;
+  ge?: number;
+  le?: number;
+}
+
+/** A prefix filter list on an MCR. */
+export interface PrefixListRecord {
+  id: number;
+  mcrUid: string;
+  description: string;
+  addressFamily: 'IPv4' | 'IPv6';
+  entries: PrefixEntry[];
+}
+
+/** A service key on a Port. */
+export interface ServiceKeyRecord {
+  key: string;
+  productUid: string;
+  description: string;
+  singleUse: boolean;
+  maxSpeed: number;
+  active: boolean;
+  preApproved: boolean;
+  vlan: number | null;
+  validFor: { start: number; end: number } | null;
+  createDate: number;
+  lastUsed: number | null;
+  promoCode: string | null;
+}
+
+/** A VLAN kept busy after a VXC moved away from it or changed it (the real API holds them a while). */
+export interface VlanHold {
+  productUid: string;
+  vNicIndex: number;
+  vlan: number | null;
+  innerVlan: number | null;
+  until: number;
+}
+
+/** Everything the interconnect sandbox persists; plain JSON only. */
+export interface InterconnectDb {
+  version: 1;
+  /** Signs bearer tokens, so tokens survive a restart with the same data folder. */
+  tokenSecret: string;
+  tokenExpiresIn: number;
+  /** Optional request limiter; null = off. */
+  rateLimit: { limit: number; windowMs: number } | null;
+  nextProductId: number;
+  nextAggregationId: number;
+  nextPrefixListId: number;
+  products: Record<string, ProductRecord>;
+  prefixLists: PrefixListRecord[];
+  serviceKeys: Record<string, ServiceKeyRecord>;
+  vlanHolds: VlanHold[];
+  /** Partner ports created by the rotate-partner-port admin action. */
+  extraPartnerPorts: PartnerPort[];
+}
+
+function initDb(): InterconnectDb {
+  return {
+    version: 1,
+    tokenSecret: randomBytes(24).toString('hex'),
+    tokenExpiresIn: 3600,
+    rateLimit: null,
+    nextProductId: 140001,
+    nextAggregationId: 5001,
+    nextPrefixListId: 2801,
+    products: {},
+    prefixLists: [],
+    serviceKeys: {},
+    vlanHolds: [],
+    extraPartnerPorts: [],
+  };
+}
+
+/** The persistent data, created on first use and completed when an older file lacks a field. */
+export function loadDb(world: SandboxWorld): InterconnectDb {
+  const db = world.data<InterconnectDb>('interconnect', initDb);
+  const fresh = initDb();
+  for (const key of Object.keys(fresh) as Array<keyof InterconnectDb>) {
+    if (db[key] === undefined) (db as unknown as Record<string, unknown>)[key] = fresh[key];
+  }
+  return db;
+}
+
+/** Takes the next product id. */
+export function nextProductId(db: InterconnectDb): number {
+  return db.nextProductId++;
+}
+
+/** Every partner port: the seeded ones plus those created by rotation. */
+export function partnerPorts(db: InterconnectDb): PartnerPort[] {
+  return db.extraPartnerPorts.length ? SEED_PARTNER_PORTS.concat(db.extraPartnerPorts) : SEED_PARTNER_PORTS;
+}
+
+/** The partner port with this UID, or undefined. */
+export function findPartnerPort(db: InterconnectDb, uid: unknown): PartnerPort | undefined {
+  return typeof uid === 'string' ? partnerPorts(db).find((p) => p.productUid === uid) : undefined;
+}
+
+/** The VXCs and IXs in the store. */
+export function connections(db: InterconnectDb): Array<VxcRecord | IxRecord> {
+  return Object.values(db.products).filter((p): p is VxcRecord | IxRecord => p.productType === 'VXC' || p.productType === 'IX');
+}
+
+/** The product UIDs a VXC or IX lands on (both ends of a VXC, the port of an IX). */
+export function endUids(p: VxcRecord | IxRecord): string[] {
+  return p.productType === 'VXC' ? [p.aEnd.productUid, p.bEnd.productUid] : [p.portUid];
+}
+
+/** Valid contract terms, in months. */
+export const TERMS_MONTHS = [1, 12, 24, 36, 48, 60];
+
+/** `ts` plus `months` calendar months (UTC). */
+export function addMonths(ts: number, months: number): number {
+  const d = new Date(ts);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  return d.getTime();
+}
+
+/** End of the first contract term. */
+export function contractEnd(p: ProductRecord): number {
+  return addMonths(p.createDate, p.term);
+}
+
+/** End of the contract period running at `now` (contracts renew for another term at each end). */
+export function currentTermEnd(p: ProductRecord, now: number): number {
+  let end = contractEnd(p);
+  for (let k = 2; end <= now && k < 10_000; k++) end = addMonths(p.createDate, p.term * k);
+  return end;
+}
+
+/** What a VXC end lands on: one of the customer's own products, or another company's partner port. */
+export type EndTarget =
+  | { kind: 'own'; product: PortRecord | McrRecord | MveRecord }
+  | { kind: 'partner'; port: PartnerPort };
+
+/** Resolves a UID a VXC end names, or undefined when it is neither an own product nor a partner port. */
+export function resolveEnd(db: InterconnectDb, uid: unknown): EndTarget | undefined {
+  if (typeof uid !== 'string') return undefined;
+  const p = db.products[uid];
+  if (p && (p.productType === 'MEGAPORT' || p.productType === 'MCR2' || p.productType === 'MVE')) return { kind: 'own', product: p };
+  const port = findPartnerPort(db, uid);
+  return port ? { kind: 'partner', port } : undefined;
+}

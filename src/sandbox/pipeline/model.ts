@@ -1,0 +1,256 @@
+/**
+ * The simulated pipeline account, stored in the API's own wire shapes (snake_case), so routes
+ * only choose, filter and mask records; they never translate. Secrets in `config` are stored in
+ * plaintext and masked on the way out, as the real service does.
+ */
+
+/** A group: the container of one destination and its connections. */
+export interface Group {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+/** A destination; its id equals its group's id, as in the vendor's own examples. */
+export interface Destination {
+  id: string;
+  group_id: string;
+  service: string;
+  region: string;
+  time_zone_offset: string;
+  setup_status: 'connected' | 'incomplete' | 'broken';
+  daylight_saving_time_enabled: boolean;
+  networking_method: 'Directly' | 'SshTunnel' | 'ProxyAgent' | 'PrivateLink';
+  private_link_id: string | null;
+  proxy_agent_id: string | null;
+  hybrid_deployment_agent_id: string | null;
+  config: Record<string, unknown>;
+}
+
+/** A task or warning attached to a connection's status. */
+export interface Alert {
+  code: string;
+  message: string;
+}
+
+/** The `status` object of a connection. */
+export interface ConnectionStatus {
+  setup_state: 'incomplete' | 'connected' | 'broken';
+  sync_state: 'scheduled' | 'syncing' | 'paused' | 'rescheduled';
+  update_state: 'on_schedule' | 'delayed';
+  is_historical_sync: boolean;
+  rescheduled_for: string | null;
+  tasks: Alert[];
+  warnings: Alert[];
+}
+
+/** A connection (the API's newer name for a connector). */
+export interface Connection {
+  id: string;
+  group_id: string;
+  service: string;
+  service_version: number;
+  schema: string;
+  connected_by: string | null;
+  created_at: string;
+  succeeded_at: string | null;
+  failed_at: string | null;
+  paused: boolean;
+  pause_after_trial: boolean;
+  sync_frequency: number;
+  schedule_type: 'auto' | 'manual';
+  /** Only present when sync_frequency is 1440 and a time was chosen. */
+  daily_sync_time?: string;
+  data_delay_sensitivity: 'LOW' | 'NORMAL' | 'HIGH' | 'CUSTOM' | 'SYNC_FREQUENCY';
+  data_delay_threshold: number;
+  networking_method: 'Directly' | 'SshTunnel' | 'ProxyAgent' | 'PrivateLink' | 'UnmanagedProxyAgent';
+  proxy_agent_id: string | null;
+  private_link_id: string | null;
+  hybrid_deployment_agent_id: string | null;
+  status: ConnectionStatus;
+  config: Record<string, unknown>;
+}
+
+/** An approved TLS certificate of a connection or destination. */
+export interface Certificate {
+  hash: string;
+  name: string;
+  type: string;
+  sha1: string;
+  sha256: string;
+  public_key: string;
+  validated_by: string;
+  validated_date: string;
+}
+
+/** An approved SSH host-key fingerprint of a connection or destination. */
+export interface Fingerprint {
+  hash: string;
+  public_key: string;
+  validated_by: string;
+  validated_date: string;
+}
+
+/** A user of the account. */
+export interface User {
+  id: string;
+  email: string;
+  given_name: string;
+  family_name: string;
+  verified: boolean;
+  invited: boolean;
+  picture: string | null;
+  phone: string | null;
+  role: string;
+  active: boolean;
+  logged_in_at: string | null;
+  created_at: string;
+}
+
+/** A user's role in one group (what `GET /groups/{id}/users` reports as `role`). */
+export interface GroupMember {
+  group_id: string;
+  user_id: string;
+  role: string;
+}
+
+/** A team of users with an account role. */
+export interface Team {
+  id: string;
+  name: string;
+  description: string;
+  role: string;
+}
+
+/** A team's membership of a connection, a group, or (for users) the team itself. */
+export interface TeamMembership {
+  team_id: string;
+  kind: 'connections' | 'groups' | 'users';
+  /** Connection, group or user id. */
+  target_id: string;
+  role: string;
+  created_at: string;
+}
+
+/** A predefined or custom role. */
+export interface Role {
+  name: string;
+  description: string;
+  scope: Array<'ACCOUNT' | 'DESTINATION' | 'CONNECTOR' | 'TEAM'>;
+  is_custom: boolean;
+  is_deprecated: boolean;
+  replacement_role_name: string | null;
+}
+
+/** A private link from the vendor's network to the customer's. */
+export interface PrivateLink {
+  id: string;
+  name: string;
+  region: string;
+  service: string;
+  cloud_provider: 'AWS' | 'GCP' | 'AZURE';
+  state: 'CREATING' | 'UPDATING' | 'DESTROYING' | 'OK' | 'FAIL';
+  state_summary: string;
+  host: string | null;
+  account_id: string;
+  created_at: string;
+  created_by: string;
+  config: Record<string, string>;
+}
+
+/** A proxy agent running in the customer's network. */
+export interface ProxyAgent {
+  id: string;
+  account_id: string;
+  display_name: string;
+  region: string;
+  created_by: string;
+  registered_at: string;
+  version: string;
+  status: 'NOT_FOUND' | 'CONNECTED' | 'NOT_CONNECTED';
+}
+
+/** A hybrid deployment agent that runs syncs inside the customer's environment. */
+export interface HybridAgent {
+  id: string;
+  display_name: string;
+  group_id: string;
+  registered_at: string;
+  version: string;
+  enabled: boolean;
+  online: boolean;
+  created_by: string;
+  deployment_type: 'DOCKER' | 'PODMAN' | 'KUBERNETES' | 'SNOWPARK';
+  updated_at: string;
+  last_used_at: string | null;
+}
+
+/** A variable a quickstart transformation package lets users set. */
+export interface ConfigurableVariable {
+  type: string;
+  description: string;
+  allowed_values: string[];
+}
+
+/** A quickstart transformation package definition. */
+export interface QuickstartPackage {
+  id: string;
+  name: string;
+  version: string;
+  connector_types: string[];
+  output_model_names: string[];
+  configurable_variables: Record<string, ConfigurableVariable>;
+}
+
+/** Catalogue entry of a connector (source) type. */
+export interface ConnectorType {
+  id: string;
+  name: string;
+  type: string;
+  description: string;
+  icon_url: string;
+  icons: string[];
+  link_to_docs: string;
+  link_to_erd: string;
+  connector_class: 'standard' | 'lite';
+  service_status: 'general_availability' | 'beta' | 'private_preview' | 'sunset' | 'development';
+  service_status_updated_at: string;
+}
+
+/** An account or group webhook. */
+export interface Webhook {
+  id: string;
+  type: 'account' | 'group';
+  group_id: string | null;
+  url: string;
+  events: string[];
+  active: boolean;
+  secret: string;
+  created_at: string;
+  created_by: string;
+}
+
+/** Everything the simulated account holds. Bump `version` in the seed when its shape changes. */
+export interface PipelineData {
+  version: number;
+  groups: Group[];
+  /** Group id → SSH public key the vendor uses to reach tunnels of that group. */
+  groupKeys: Record<string, string>;
+  destinations: Destination[];
+  connections: Connection[];
+  /** `connections/<id>` or `destinations/<id>` → approved certificates. */
+  certificates: Record<string, Certificate[]>;
+  /** `connections/<id>` or `destinations/<id>` → approved fingerprints. */
+  fingerprints: Record<string, Fingerprint[]>;
+  users: User[];
+  groupMembers: GroupMember[];
+  teams: Team[];
+  teamMemberships: TeamMembership[];
+  roles: Role[];
+  privateLinks: PrivateLink[];
+  proxyAgents: ProxyAgent[];
+  hybridAgents: HybridAgent[];
+  packages: QuickstartPackage[];
+  connectorTypes: ConnectorType[];
+  webhooks: Webhook[];
+}

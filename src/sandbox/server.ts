@@ -1,0 +1,194 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sandboxApis } from './apis.js';
+import type { SandboxApi, SandboxRequest, SandboxResponse } from './types.js';
+import { FileWorld } from './world.js';
+
+/** One received call, as `GET /_sandbox/calls` reports it. */
+export interface CallRecord {
+  provider: string;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  status: number;
+  at: string;
+}
+
+interface Faults {
+  provider?: string;
+  latencyMs?: number;
+  rates?: Record<string, number>;
+  retryAfterSeconds?: number;
+  dropRate?: number;
+}
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  /** Folder for persistent data; undefined keeps everything in memory. */
+  dataDir?: string;
+  provisioningMs?: number;
+  /** Simulated APIs to serve (default: all providers). */
+  apis?: SandboxApi[];
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  url: string;
+  port: number;
+  world: FileWorld;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the simulated remote APIs on a loopback port: `<url>/<provider>/...` for each API,
+ * `<url>/_sandbox/...` for the admin endpoints (call log, faults, settings, provider actions).
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const apis = options.apis ?? sandboxApis;
+  const world = new FileWorld(options.dataDir, options.provisioningMs === undefined ? {} : { provisioningMs: options.provisioningMs });
+  const calls: CallRecord[] = [];
+  let faults: Faults | undefined;
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (!res.headersSent) send(res, { status: 500, body: { message: `sandbox error: ${(err as Error).message}` } });
+    });
+  });
+  server.keepAliveTimeout = 5000;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const rawBody = await readBody(req);
+    const [, first = '', ...rest] = url.pathname.split('/');
+    if (first === '_sandbox') return send(res, await admin(rest.join('/'), req.method ?? 'GET', url, parseBody(rawBody, req.headers['content-type'])));
+    const api = apis.find((a) => a.provider === first);
+    if (!api) return send(res, { status: 404, body: { message: `no simulated API at /${first}` } });
+    const request: SandboxRequest = {
+      method: req.method ?? 'GET',
+      path: `/${rest.join('/')}`,
+      query: url.searchParams,
+      headers: req.headers,
+      rawBody,
+      body: parseBody(rawBody, req.headers['content-type']),
+    };
+    const injected = faults && (!faults.provider || faults.provider === api.provider) ? faults : undefined;
+    if (injected?.latencyMs) await new Promise((r) => setTimeout(r, injected.latencyMs));
+    if (injected?.dropRate && Math.random() < injected.dropRate) {
+      record(api.provider, request, 0);
+      req.socket.destroy();
+      return;
+    }
+    let response = injectedFault(api, injected);
+    if (!response) {
+      try {
+        response = await api.handle(request, world);
+      } catch (err) {
+        response = { status: 500, body: api.faultBody?.(500) ?? { message: (err as Error).message } };
+      }
+    }
+    record(api.provider, request, response.status);
+    send(res, response);
+  }
+
+  function injectedFault(api: SandboxApi, injected: Faults | undefined): SandboxResponse | undefined {
+    if (!injected?.rates) return undefined;
+    let roll = Math.random();
+    for (const [status, rate] of Object.entries(injected.rates)) {
+      if (roll < rate) {
+        const code = Number(status);
+        const headers: Record<string, string> = {};
+        if (code === 429) headers['retry-after'] = String(injected.retryAfterSeconds ?? 1);
+        return { status: code, headers, body: api.faultBody?.(code) ?? { message: `injected ${code}` } };
+      }
+      roll -= rate;
+    }
+    return undefined;
+  }
+
+  function record(provider: string, req: SandboxRequest, status: number): void {
+    const query: Record<string, string | string[]> = {};
+    for (const key of new Set(req.query.keys())) {
+      const all = req.query.getAll(key);
+      query[key] = all.length === 1 ? all[0] : all;
+    }
+    calls.push({ provider, method: req.method, path: req.path, query, status, at: new Date().toISOString() });
+  }
+
+  async function admin(name: string, method: string, url: URL, body: unknown): Promise<SandboxResponse> {
+    if (name === 'calls' && method === 'GET') {
+      const provider = url.searchParams.get('provider');
+      return { status: 200, body: provider ? calls.filter((c) => c.provider === provider) : calls };
+    }
+    if (name === 'calls' && method === 'DELETE') {
+      calls.length = 0;
+      return { status: 204 };
+    }
+    if (name === 'faults' && method === 'POST') {
+      faults = (body ?? {}) as Faults;
+      return { status: 200, body: faults };
+    }
+    if (name === 'faults' && method === 'DELETE') {
+      faults = undefined;
+      return { status: 204 };
+    }
+    if (name === 'settings' && method === 'POST') {
+      const ms = (body as { provisioningMs?: unknown })?.provisioningMs;
+      if (typeof ms !== 'number' || ms < 0) return { status: 400, body: { message: 'provisioningMs must be a number >= 0' } };
+      world.setProvisioningMs(ms);
+      return { status: 200, body: { provisioningMs: ms } };
+    }
+    if (name === 'settings' && method === 'GET') return { status: 200, body: { provisioningMs: world.provisioningMs() } };
+    for (const api of apis) {
+      const answer = await api.admin?.(name, body, world);
+      if (answer) return answer;
+    }
+    return { status: 404, body: { message: `unknown admin endpoint /_sandbox/${name}` } };
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    world,
+    close: async () => {
+      world.flush();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseBody(raw: string, contentType: string | undefined): unknown {
+  if (!raw) return undefined;
+  if (contentType?.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(raw));
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function send(res: ServerResponse, response: SandboxResponse): void {
+  const headers: Record<string, string> = { ...response.headers };
+  let payload = '';
+  if (response.body !== undefined) {
+    payload = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+    headers['content-type'] ??= typeof response.body === 'string' ? 'text/plain' : 'application/json';
+  }
+  res.writeHead(response.status, headers);
+  res.end(payload);
+}

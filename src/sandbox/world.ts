@@ -1,0 +1,88 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SandboxWorld } from './types.js';
+
+interface Settings {
+  provisioningMs: number;
+}
+
+/**
+ * The sandbox's persistent world: one JSON file per provider plus settings.json in `dir`
+ * (or memory only when dir is undefined). Writes are batched: `save()` marks the world dirty
+ * and a short timer (or `flush()`) writes it atomically.
+ */
+export class FileWorld implements SandboxWorld {
+  private readonly cache = new Map<string, unknown>();
+  private readonly dirty = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private settings: Settings;
+
+  constructor(private readonly dir: string | undefined, defaults: Partial<Settings> = {}) {
+    if (dir) mkdirSync(dir, { recursive: true });
+    const stored = this.load<Partial<Settings>>('settings') ?? {};
+    this.settings = { provisioningMs: 2000, ...stored, ...defaults };
+    if (defaults.provisioningMs !== undefined) this.markDirty('settings');
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  provisioningMs(): number {
+    return this.settings.provisioningMs;
+  }
+
+  setProvisioningMs(ms: number): void {
+    this.settings.provisioningMs = ms;
+    this.markDirty('settings');
+  }
+
+  data<T>(provider: string, init: () => T): T {
+    if (!this.cache.has(provider)) {
+      const loaded = this.load<T>(provider);
+      this.cache.set(provider, loaded ?? init());
+      if (loaded === undefined) this.markDirty(provider);
+    }
+    return this.cache.get(provider) as T;
+  }
+
+  save(): void {
+    for (const key of this.cache.keys()) this.dirty.add(key);
+    this.schedule();
+  }
+
+  /** Writes everything pending now. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.dir) {
+      this.dirty.clear();
+      return;
+    }
+    for (const key of this.dirty) {
+      const value = key === 'settings' ? this.settings : this.cache.get(key);
+      const file = join(this.dir, `${key}.json`);
+      writeFileSync(`${file}.tmp`, JSON.stringify(value));
+      renameSync(`${file}.tmp`, file);
+    }
+    this.dirty.clear();
+  }
+
+  private markDirty(key: string): void {
+    this.dirty.add(key);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer || !this.dir) return;
+    this.timer = setTimeout(() => this.flush(), 100);
+    this.timer.unref();
+  }
+
+  private load<T>(key: string): T | undefined {
+    if (!this.dir) return undefined;
+    const file = join(this.dir, `${key}.json`);
+    if (!existsSync(file)) return undefined;
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  }
+}

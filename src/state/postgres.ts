@@ -1,0 +1,328 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { UserError } from '../errors.js';
+import type { SecretCodec } from './secrets.js';
+import { replay, type StateStore } from './store.js';
+import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
+
+/**
+ * State in PostgreSQL: one `plumb_stacks` row per stack (lineage, serial, snapshot), the journal
+ * as `plumb_journal` rows and the lock holder in `plumb_locks`. The lock itself is a
+ * session-level advisory lock held by a dedicated connection, so PostgreSQL releases it when the
+ * holder's connection dies; the row only names who holds it.
+ */
+export class PostgresStore implements StateStore {
+  readonly location: string;
+  private readonly pool: pg.Pool;
+  private readonly key: string;
+  private tables?: Promise<Tables>;
+  private lockClient?: pg.Client;
+  /** The backend pid of lockClient's session, as pg_locks shows it. */
+  private lockPid?: number;
+  private lockLost?: string;
+  /** Serial and journal position as last read or written: a write refuses anything newer. */
+  private base?: { serial: number | undefined; seq: number };
+  private readonly ownSeqs = new Set<number>();
+  private tail: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly url: string, private readonly stack: string, private readonly codec: SecretCodec) {
+    this.location = redact(url);
+    this.key = `plumb:${stack}`;
+    this.pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000, application_name: 'plumb' });
+    // An idle pooled connection that drops is replaced on next use; without a listener it would crash the process.
+    this.pool.on('error', () => {});
+  }
+
+  async lock(info: LockInfo, timeoutMs = 0): Promise<void> {
+    if (this.lockClient && !this.lockLost) return;
+    await this.unlock();
+    const t = await this.ready();
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000, application_name: 'plumb lock', keepAlive: true });
+    // Only the session that currently holds our lock matters; a previous one ending is expected.
+    const lost = (why: string) => {
+      if (this.lockClient === client) this.lockLost ??= why;
+    };
+    client.on('error', (err) => lost(this.scrub(err)));
+    client.on('end', () => lost('its database connection closed'));
+    await client.connect().catch((err) => Promise.reject(this.unreachable(err)));
+    const deadline = Date.now() + timeoutMs;
+    try {
+      await keepSessionAlive(client);
+      for (;;) {
+        const { rows } = await client.query('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [this.key]);
+        if (rows[0].ok) break;
+        if (Date.now() >= deadline) {
+          const holder = await this.holder(t);
+          const h = holder.info?.backend === holder.pid ? holder.info?.lock : undefined;
+          const who = h ? `pid ${h.pid} on ${h.host} since ${h.time} (${h.command})` : 'another process';
+          throw new UserError(
+            `state for stack "${this.stack}" is locked by ${who}`,
+            'wait for it to finish, pass --lock-timeout 30s to wait, or run `plumb state unlock --force` if that process is gone',
+          );
+        }
+        await new Promise((r) => setTimeout(r, Math.min(250, Math.max(0, deadline - Date.now()))));
+      }
+      const { rows } = await client.query(
+        `INSERT INTO ${t.locks} (stack, holder, backend_pid) VALUES ($1, $2::jsonb, pg_backend_pid())
+         ON CONFLICT (stack) DO UPDATE SET holder = EXCLUDED.holder, backend_pid = EXCLUDED.backend_pid, locked_at = now()
+         RETURNING backend_pid`,
+        [this.stack, JSON.stringify(this.codec.encode(info))],
+      );
+      this.lockPid = rows[0].backend_pid;
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+    this.lockLost = undefined;
+    this.lockClient = client;
+  }
+
+  async unlock(): Promise<void> {
+    await this.tail;
+    const client = this.lockClient;
+    if (!client) return;
+    const lost = this.lockLost;
+    this.lockClient = undefined;
+    this.lockLost = undefined;
+    try {
+      if (!lost) {
+        const t = await this.ready();
+        await client.query(`DELETE FROM ${t.locks} WHERE stack = $1 AND backend_pid = pg_backend_pid()`, [this.stack]);
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [this.key]);
+      }
+    } finally {
+      // Ending the session releases the advisory lock even if the statements above failed.
+      await client.end().catch(() => {});
+    }
+  }
+
+  async forceUnlock(): Promise<LockInfo | undefined> {
+    const t = await this.ready();
+    const holder = await this.holder(t);
+    if (this.lockClient && holder.pid === this.lockPid) {
+      await this.unlock();
+      return holder.info?.lock;
+    }
+    if (holder.pid !== undefined) {
+      try {
+        await this.pool.query('SELECT pg_terminate_backend($1)', [holder.pid]);
+      } catch (err) {
+        throw new UserError(`cannot end the PostgreSQL session (pid ${holder.pid}) holding the lock on stack "${this.stack}": ${this.scrub(err)}`);
+      }
+      // Termination is asynchronous: wait until the lock is really gone before reporting success.
+      for (let i = 0; i < 100 && (await this.holder(t)).pid === holder.pid; i++) await new Promise((r) => setTimeout(r, 50));
+    }
+    await this.pool.query(`DELETE FROM ${t.locks} WHERE stack = $1`, [this.stack]);
+    return holder.info?.lock;
+  }
+
+  async read(): Promise<StateSnapshot> {
+    const t = await this.ready();
+    // One snapshot of the database, so the snapshot row and the journal rows agree.
+    return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', async (c) => {
+      const row = await c.query(`SELECT serial, snapshot FROM ${t.stacks} WHERE stack = $1`, [this.stack]);
+      const journal = await c.query(`SELECT seq, entry FROM ${t.journal} WHERE stack = $1 ORDER BY seq`, [this.stack]);
+      // A stack gets its lineage with its first write; until then it has none.
+      let snapshot: StateSnapshot = { version: 1, stack: this.stack, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] };
+      if (row.rows.length) snapshot = { ...(this.codec.decode(row.rows[0].snapshot) as StateSnapshot), serial: Number(row.rows[0].serial) };
+      snapshot.pending ??= [];
+      const seqs = journal.rows.map((r) => Number(r.seq));
+      this.base = { serial: row.rows.length ? Number(row.rows[0].serial) : undefined, seq: Math.max(0, ...seqs) };
+      this.ownSeqs.clear();
+      return replay(snapshot, journal.rows.map((r) => this.codec.decode(r.entry) as JournalEntry));
+    });
+  }
+
+  record(entry: JournalEntry): Promise<void> {
+    // Entries land in call order even when a caller does not await the previous one.
+    const run = this.tail.then(() => this.append(entry));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  async write(snapshot: StateSnapshot): Promise<void> {
+    await this.tail;
+    await this.checkLock(true);
+    const t = await this.ready();
+    const next = { ...snapshot, lineage: snapshot.lineage || randomUUID(), serial: snapshot.serial + 1 };
+    const encoded = JSON.stringify(this.codec.encode(next));
+    await this.transaction('BEGIN', async (c) => {
+      const current = await c.query(`SELECT serial, lineage FROM ${t.stacks} WHERE stack = $1 FOR UPDATE`, [this.stack]);
+      const stored = current.rows[0] as { serial: string; lineage: string } | undefined;
+      // A stored stack always has a lineage, so an empty one here means the caller saw no stack at all.
+      if (stored && stored.lineage !== snapshot.lineage) throw this.moved(`it now holds another lineage (${stored.lineage})`);
+      // Without a prior read there is nothing to compare against: the stored serial is the base.
+      const expected = this.base ? this.base.serial : stored && Number(stored.serial);
+      const values = [this.stack, next.serial, next.lineage, encoded];
+      const { rowCount } =
+        expected === undefined
+          ? await c.query(`INSERT INTO ${t.stacks} (stack, serial, lineage, snapshot) VALUES ($1, $2, $3, $4::jsonb) ON CONFLICT (stack) DO NOTHING`, values)
+          : await c.query(`UPDATE ${t.stacks} SET serial = $2, lineage = $3, snapshot = $4::jsonb, updated_at = now() WHERE stack = $1 AND serial = $5`, [...values, expected]);
+      if (rowCount !== 1) throw this.moved(`its serial is now ${stored?.serial ?? 'set'}, not ${expected ?? 'empty'} as read`);
+      // The snapshot holds everything the journal said; entries nobody here saw mean another writer.
+      const folded = await c.query(`DELETE FROM ${t.journal} WHERE stack = $1 RETURNING seq`, [this.stack]);
+      const foreign = this.base ? folded.rows.map((r) => Number(r.seq)).filter((s) => s > this.base!.seq && !this.ownSeqs.has(s)) : [];
+      if (foreign.length) throw this.moved(`${foreign.length} journal entries were recorded by another writer`);
+    });
+    this.base = { serial: next.serial, seq: 0 };
+    this.ownSeqs.clear();
+    snapshot.serial = next.serial;
+    snapshot.lineage = next.lineage;
+  }
+
+  async stacks(): Promise<string[]> {
+    const t = await this.ready();
+    const { rows } = await this.pool.query(`SELECT stack FROM ${t.stacks} UNION SELECT stack FROM ${t.journal} ORDER BY 1`);
+    return rows.map((r) => r.stack as string);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.unlock();
+    } finally {
+      await this.pool.end();
+    }
+  }
+
+  private async append(entry: JournalEntry): Promise<void> {
+    await this.checkLock(false);
+    const t = await this.ready();
+    await this.transaction('BEGIN', async (c) => {
+      // The outcome of a remote call must survive a crash: never let the server defer the flush.
+      await c.query('SET LOCAL synchronous_commit TO on');
+      const { rows } = await c.query(`INSERT INTO ${t.journal} (stack, entry) VALUES ($1, $2::jsonb) RETURNING seq`, [
+        this.stack,
+        JSON.stringify(this.codec.encode(entry)),
+      ]);
+      this.ownSeqs.add(Number(rows[0].seq));
+    });
+  }
+
+  /** Refuses to go on once the lock's session has died: someone else may hold the stack now. */
+  private async checkLock(ping: boolean): Promise<void> {
+    if (!this.lockClient) return;
+    if (ping && !this.lockLost) await this.lockClient.query('SELECT 1').catch((err) => (this.lockLost ??= this.scrub(err)));
+    if (this.lockLost) {
+      throw new UserError(
+        `the lock on stack "${this.stack}" was lost (${this.lockLost}); another process may be changing its state`,
+        'run `plumb refresh` and `plumb plan` again before applying',
+      );
+    }
+  }
+
+  /** The backend holding the advisory lock (from pg_locks) and the recorded holder row. */
+  private async holder(t: Tables): Promise<{ pid?: number; info?: { lock: LockInfo; backend: number } }> {
+    // A single-bigint advisory key shows in pg_locks split into classid (high) and objid (low).
+    const { rows } = await this.pool.query(
+      `SELECT (SELECT l.pid FROM pg_locks l
+                WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+                  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                  AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtext($2)::bigint
+                LIMIT 1) AS pid,
+              (SELECT holder FROM ${t.locks} WHERE stack = $1) AS holder,
+              (SELECT backend_pid FROM ${t.locks} WHERE stack = $1) AS backend`,
+      [this.stack, this.key],
+    );
+    const r = rows[0];
+    return { pid: r.pid ?? undefined, info: r.holder ? { lock: this.codec.decode(r.holder) as LockInfo, backend: r.backend } : undefined };
+  }
+
+  private ready(): Promise<Tables> {
+    this.tables ??= this.createTables().catch((err) => {
+      this.tables = undefined;
+      throw err;
+    });
+    return this.tables;
+  }
+
+  private async createTables(): Promise<Tables> {
+    return this.transaction('BEGIN', async (c) => {
+      // Concurrent CREATE TABLE IF NOT EXISTS can still collide in the catalog: serialise first use.
+      await c.query("SELECT pg_advisory_xact_lock(hashtext('plumb-schema'))");
+      const { rows } = await c.query('SELECT current_schema() AS schema');
+      if (!rows[0].schema) throw new UserError(`no schema to create plumb's tables in at ${this.location}: check the search_path`);
+      const schema = `"${String(rows[0].schema).replace(/"/g, '""')}"`;
+      const t: Tables = { stacks: `${schema}.plumb_stacks`, journal: `${schema}.plumb_journal`, locks: `${schema}.plumb_locks` };
+      await c.query(`CREATE TABLE IF NOT EXISTS ${t.stacks} (
+        stack text PRIMARY KEY, lineage text NOT NULL, serial bigint NOT NULL, snapshot jsonb NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now())`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${t.journal} (
+        stack text NOT NULL, seq bigint GENERATED ALWAYS AS IDENTITY, entry jsonb NOT NULL, PRIMARY KEY (stack, seq))`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${t.locks} (
+        stack text PRIMARY KEY, holder jsonb NOT NULL, backend_pid integer NOT NULL, locked_at timestamptz NOT NULL DEFAULT now())`);
+      return t;
+    });
+  }
+
+  private async transaction<T>(begin: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const c = await this.pool.connect().catch((err) => Promise.reject(this.unreachable(err)));
+    let broken = false;
+    try {
+      await c.query(begin);
+      const result = await fn(c);
+      await c.query('COMMIT');
+      return result;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => (broken = true));
+      throw err;
+    } finally {
+      c.release(broken);
+    }
+  }
+
+  private moved(why: string): UserError {
+    return new UserError(
+      `state for stack "${this.stack}" was changed by another writer since it was read: ${why}`,
+      'someone applied this stack without holding its lock; run `plumb plan` again',
+    );
+  }
+
+  private unreachable(err: unknown): UserError {
+    return new UserError(`cannot connect to the PostgreSQL state at ${this.location}: ${this.scrub(err)}`);
+  }
+
+  /** An error's message with the URL's password removed, in case a driver ever echoes it. */
+  private scrub(err: unknown): string {
+    const message = err instanceof Error ? err.message : String(err);
+    const secrets = passwords(this.url).filter((p) => p.length > 0);
+    return secrets.reduce((m, p) => m.split(p).join('***'), message);
+  }
+}
+
+type Tables = Record<'stacks' | 'journal' | 'locks', string>;
+
+/** Keeps the lock's session from being cut by server idle timeouts or outliving a vanished host. */
+async function keepSessionAlive(client: pg.Client): Promise<void> {
+  // TCP keepalives let the server notice a holder whose machine died, and so release its lock.
+  const settings = ['tcp_keepalives_idle=60', 'tcp_keepalives_interval=10', 'tcp_keepalives_count=3', 'idle_in_transaction_session_timeout=0', 'statement_timeout=0'];
+  const { rows } = await client.query("SELECT current_setting('server_version_num')::int AS version");
+  if (rows[0].version >= 140000) settings.push('idle_session_timeout=0');
+  for (const [name, value] of settings.map((s) => s.split('='))) await client.query('SELECT set_config($1, $2, false)', [name, value]);
+}
+
+/** The URL with its password (userinfo or `?password=`) shown as `***`. */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    if (u.searchParams.has('password')) u.searchParams.set('password', '***');
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  }
+}
+
+/** The password as written in the URL and percent-decoded, whichever form a message might hold. */
+function passwords(url: string): string[] {
+  try {
+    const u = new URL(url);
+    const raw = [u.password, u.searchParams.get('password') ?? ''];
+    return [...raw, ...raw.map((p) => decodeURIComponent(p))];
+  } catch {
+    // A malformed URL or escape: pg will refuse it too, and the message cannot hold a parsed password.
+    return [];
+  }
+}

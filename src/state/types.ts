@@ -1,0 +1,56 @@
+/** One resource as recorded in state. */
+export interface ResourceState {
+  address: string;
+  type: string;
+  /** Remote id (product UID, key value, ...). */
+  id: string;
+  /** Inputs as last applied (or observed on refresh). */
+  inputs: Record<string, unknown>;
+  /** Everything the resource exposes, as last read. */
+  outputs: Record<string, unknown>;
+  /** Addresses this resource depended on when it was last applied (for delete order). */
+  dependencies: string[];
+  /** `tainted` after a failed or timed-out create: the object exists but must be replaced. */
+  status: 'ok' | 'tainted';
+  /** Options that matter after the resource leaves the manifest. */
+  protect?: boolean;
+  retainOnDelete?: boolean;
+}
+
+/** A remote operation whose intent was recorded but whose outcome was not (a crash in between). */
+export interface PendingOperation {
+  address: string;
+  type: string;
+  action: 'create' | 'update' | 'delete';
+  token: string;
+  id?: string;
+  at: string;
+}
+
+/** A stack's state: what plumb manages and the identity/serial of that record. */
+export interface StateSnapshot {
+  version: 1;
+  stack: string;
+  /** Identity of this state's history; empty until the first write. */
+  lineage: string;
+  serial: number;
+  resources: Record<string, ResourceState>;
+  outputs: Record<string, unknown>;
+  /** Operations interrupted before their outcome was recorded. */
+  pending: PendingOperation[];
+}
+
+/** One journal record: the intent before a side effect, or its outcome after. */
+export type JournalEntry =
+  | { kind: 'intent'; address: string; type: string; action: 'create' | 'update' | 'delete'; token: string; id?: string; at: string }
+  | { kind: 'id'; address: string; token: string; id: string; at: string }
+  | { kind: 'outcome'; address: string; token?: string; resource: ResourceState | null; at: string }
+  | { kind: 'failed'; address: string; token: string; at: string };
+
+/** Who holds a stack's lock. */
+export interface LockInfo {
+  pid: number;
+  host: string;
+  time: string;
+  command: string;
+}

@@ -1,0 +1,52 @@
+/**
+ * The two special values that flow through evaluation: Unknown (not known until apply) and
+ * Secret (never shown, encrypted at rest). Both serialize to plain JSON markers.
+ */
+
+/** A value that is not known until apply; `source` says where it will come from (for display). */
+export class Unknown {
+  constructor(readonly source?: string) {}
+  toJSON(): { $unknown: string } {
+    return { $unknown: this.source ?? '' };
+  }
+}
+
+/** A value that must never be shown; `value` is the plaintext, only for handlers. */
+export class Secret<T = unknown> {
+  constructor(readonly value: T) {}
+  toJSON(): string {
+    return '[secret]';
+  }
+  toString(): string {
+    return '[secret]';
+  }
+}
+
+/** Whether a value is the Unknown marker. */
+export function isUnknown(value: unknown): value is Unknown {
+  return value instanceof Unknown;
+}
+
+/** Whether a value, or anything inside it, is Unknown. */
+export function containsUnknown(value: unknown): boolean {
+  if (value instanceof Unknown) return true;
+  if (value instanceof Secret) return containsUnknown(value.value);
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value && typeof value === 'object') return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+/** The value with every Secret unwrapped (for handlers and remote calls). */
+export function reveal<T>(value: T): T {
+  if (value instanceof Secret) return reveal(value.value) as T;
+  if (Array.isArray(value)) return value.map(reveal) as T;
+  if (value && typeof value === 'object' && !(value instanceof Unknown)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v)])) as T;
+  }
+  return value;
+}
+
+/** The value with every Secret replaced by `[secret]` and Unknown by its marker (for output). */
+export function mask(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value ?? null));
+}

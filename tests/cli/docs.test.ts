@@ -1,0 +1,29 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { referencePages } from '../../src/cli/docs.js';
+import { functions, resourceTypes } from '../../src/registry.js';
+import { plumb } from '../support/cli.js';
+
+const root = resolve(import.meta.dirname, '../..');
+
+describe('reference docs', () => {
+  it('the committed docs match the schemas (run `npm run docs` after changing a schema)', () => {
+    const stale = [...referencePages()].filter(([file, text]) => !existsSync(join(root, file)) || readFileSync(join(root, file), 'utf8') !== text).map(([f]) => f);
+    expect(stale).toEqual([]);
+  });
+
+  it('plumb schema lists every resource type and function token', async () => {
+    const { stdout, code } = await plumb(['schema', '--json'], { cwd: root });
+    expect(code).toBe(0);
+    const tokens = (JSON.parse(stdout) as Array<{ token: string }>).map((r) => r.token).sort();
+    expect(tokens).toEqual([...resourceTypes.keys(), ...functions.keys()].sort());
+  });
+
+  it('plumb schema TOKEN says which fields replace and which change in place', async () => {
+    const { stdout } = await plumb(['schema', 'interconnect:Port'], { cwd: root });
+    expect(stdout).toContain('portSpeed (required): number [replace] one of 1000, 10000, 100000, 400000');
+    expect(stdout).toContain('productName (required): string [in place]');
+    expect(stdout).toContain('promoCode: string [recorded only (sent with the order)]');
+  });
+});

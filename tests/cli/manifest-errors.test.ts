@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+
+let sandbox: Awaited<ReturnType<typeof testSandbox>>;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+});
+afterAll(async () => sandbox.close());
+
+const port = (props: string) => `name: errors
+resources:
+  port:
+    type: interconnect:index/port:Port
+    properties:
+${props}
+`;
+const validProps = `      productName: p
+      portSpeed: 10000
+      locationId: 2
+      contractTermMonths: 12
+      marketplaceVisibility: false`;
+
+/** Each bad manifest, the position and the text its error must carry. */
+const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
+  { name: 'YAML syntax error', yaml: 'name: x\nresources:\n  port: [unclosed\n', expect: [/m\.yaml:\d+:\d+: error: YAML syntax error/] },
+  { name: 'unknown top-level key', yaml: 'name: x\nresorces: {}\n', expect: [/m\.yaml:2:1: error: unknown top-level key "resorces"/, /did you mean "resources"\?/] },
+  {
+    name: 'unknown resource type suggests the closest token',
+    yaml: 'resources:\n  p:\n    type: interconnect:index/prot:Prot\n',
+    expect: [/m\.yaml:3:11: error: unknown resource type "interconnect:index\/prot:Prot"/, /did you mean "interconnect:index\/port:Port"\?/],
+  },
+  { name: 'unknown property', yaml: port(`${validProps}\n      prodName: x`), expect: [/m\.yaml:11:7: error: unknown property "prodName"/, /did you mean "productName"\?/] },
+  { name: 'wrong type', yaml: port(validProps.replace('locationId: 2', 'locationId: "two"')), expect: [/m\.yaml:8:19: error: locationId must be a number, not a string \("two"\)/] },
+  {
+    name: 'value outside the allowed set names the allowed speeds',
+    yaml: port(validProps.replace('portSpeed: 10000', 'portSpeed: 2000')),
+    expect: [/m\.yaml:7:18: error: portSpeed 2000 is not valid: must be one of 1000, 10000, 100000, 400000/],
+  },
+  { name: 'missing required property', yaml: port(validProps.replace('      productName: p\n', '')), expect: [/m\.yaml:\d+:\d+: error: missing required property "productName"/] },
+  { name: 'reference to an unknown name', yaml: port(`${validProps}\n      costCentre: \${nowhere.x}`), expect: [/m\.yaml:11:19: error: reference "nowhere" is not defined/] },
+  { name: 'reference cycle prints the path', yaml: 'variables:\n  a: ${b}\n  b: ${a}\n', expect: [/error: reference cycle: a -> b -> a/] },
+  { name: 'unsupported fn::', yaml: 'variables:\n  a:\n    fn::sha1: x\n', expect: [/m\.yaml:3:5: error: "fn::sha1" is not supported/, /supported functions: fn::invoke/] },
+  { name: 'unsupported option', yaml: port(validProps).replace('    properties:', '    options:\n      parent: x\n    properties:'), expect: [/m\.yaml:6:7: error: option "parent" is not supported/, /supported options: dependsOn, protect/] },
+];
+
+describe('bad manifests', () => {
+  for (const c of cases) {
+    it(`${c.name}: positioned error, exit 1, no remote call`, async () => {
+      const dir = workdir();
+      writeManifest(dir, 'm.yaml', c.yaml);
+      await sandbox.clearCalls();
+      for (const command of [['validate', 'm.yaml'], ['plan', 'm.yaml']]) {
+        const result = await plumb(command, { cwd: dir, env: sandbox.env });
+        expect(result.code).toBe(1);
+        for (const pattern of c.expect) expect(result.stderr).toMatch(pattern);
+        expect(result.stderr).not.toMatch(/\n\s+at /);
+      }
+      expect(await sandbox.calls()).toEqual([]);
+    });
+  }
+
+  it('reports every error of a manifest together', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'm.yaml', port(validProps.replace('portSpeed: 10000', 'portSpeed: 2000').replace('locationId: 2', 'locationId: "two"')));
+    const result = await plumb(['validate', 'm.yaml'], { cwd: dir, env: sandbox.env });
+    expect(result.stderr).toMatch(/portSpeed 2000/);
+    expect(result.stderr).toMatch(/locationId must be a number/);
+    expect(result.stderr).toMatch(/2 errors; nothing was changed/);
+  });
+
+  it('a real environment without accepted purchase terms is refused before any call', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'm.yaml', port(validProps));
+    await sandbox.clearCalls();
+    const result = await plumb(['plan', 'm.yaml'], { cwd: dir, env: { ...sandbox.env, INTERCONNECT_ACCESS_KEY: 'ak', INTERCONNECT_SECRET_KEY: 'sk' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/interconnect:acceptPurchaseTerms must be true/);
+    expect(await sandbox.calls()).toEqual([]);
+  });
+});

@@ -1,0 +1,133 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+
+let sandbox: Awaited<ReturnType<typeof testSandbox>>;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+});
+afterAll(async () => sandbox.close());
+
+const manifest = (opts: { name?: string; speed?: number; cancelAtEndOfTerm?: boolean } = {}) => `name: edge
+config:
+  interconnect:cancelAtEndOfTerm: ${opts.cancelAtEndOfTerm ?? false}
+variables:
+  syd:
+    fn::invoke:
+      function: interconnect:getLocation
+      arguments: { id: 2 }
+resources:
+  port:
+    type: interconnect:Port
+    properties:
+      productName: ${opts.name ?? 'syd-port-1'}
+      portSpeed: ${opts.speed ?? 10000}
+      locationId: \${syd.id}
+      contractTermMonths: 12
+      marketplaceVisibility: false
+outputs:
+  uid: \${port.productUid}
+`;
+
+describe('a port through its whole life', () => {
+  for (const cancelAtEndOfTerm of [false, true]) {
+    it(`create, no-op, rename in place, replace on speed, destroy with ${cancelAtEndOfTerm ? 'CANCEL' : 'CANCEL_NOW'}`, async () => {
+      const dir = workdir();
+      const env = sandbox.env;
+      writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm }));
+
+      const created = await plumb(['apply', '--yes'], { cwd: dir, env });
+      expect(created.stderr).toBe('');
+      expect(created.code).toBe(0);
+      expect(created.stdout).toContain('+ port (interconnect:index/port:Port)');
+      expect(created.stdout).toContain('productUid = (known after apply)');
+      expect(created.stdout).toContain('Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy.');
+      expect(created.stdout).toMatch(/Apply complete! Resources: 1 added/);
+      const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+      const uid = state.resources.port.id as string;
+      expect(state.resources.port.outputs.provisioningStatus).toMatch(/CONFIGURED|LIVE/);
+
+      const same = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env });
+      expect(same.code).toBe(0);
+      expect(same.stdout).toContain('No changes.');
+
+      writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm, name: 'syd-port-renamed' }));
+      const renamePlan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env });
+      expect(renamePlan.code).toBe(2);
+      expect(renamePlan.stdout).toContain('~ productName = "syd-port-1" -> "syd-port-renamed"');
+      expect(renamePlan.stdout).toContain('Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy.');
+      await sandbox.clearCalls();
+      expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
+      const modifies = (await sandbox.calls('interconnect')).filter((c) => c.method === 'PUT' && c.path === `/v2/product/megaport/${uid}`);
+      expect(modifies).toHaveLength(1);
+
+      writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm, name: 'syd-port-renamed', speed: 100000 }));
+      const replacePlan = await plumb(['plan'], { cwd: dir, env });
+      expect(replacePlan.stdout).toContain('port must be replaced (create first, then delete): portSpeed: the speed of a physical port is fixed once ordered');
+      expect(replacePlan.stdout).toContain('~ portSpeed = 10000 -> 100000  # forces replacement');
+      expect(replacePlan.stdout).toContain('Plan: 0 to add, 0 to change, 1 to replace, 0 to destroy.');
+      await sandbox.clearCalls();
+      const replaced = await plumb(['apply', '--yes'], { cwd: dir, env });
+      expect(replaced.code).toBe(0);
+      const newUid = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id as string;
+      expect(newUid).not.toBe(uid);
+      const mode = cancelAtEndOfTerm ? 'CANCEL' : 'CANCEL_NOW';
+      const cancels = (await sandbox.calls('interconnect')).filter((c) => c.path.includes('/action/'));
+      expect(cancels.map((c) => c.path)).toEqual([`/v3/product/${uid}/action/${mode}`]);
+
+      await sandbox.clearCalls();
+      const destroyed = await plumb(['destroy', '--yes'], { cwd: dir, env });
+      expect(destroyed.code).toBe(0);
+      expect(destroyed.stdout).toContain('Plan: 0 to add, 0 to change, 0 to replace, 1 to destroy.');
+      expect(destroyed.stdout).toContain(cancelAtEndOfTerm ? 'stays live until' : 'cancelling now may incur early termination');
+      const destroyCalls = (await sandbox.calls('interconnect')).filter((c) => c.path.includes('/action/'));
+      expect(destroyCalls.map((c) => c.path)).toEqual([`/v3/product/${newUid}/action/${mode}`]);
+      expect((await plumb(['state', 'list'], { cwd: dir, env })).stdout).toBe('');
+    });
+  }
+
+  it('a saved plan is refused once the state has moved', async () => {
+    const dir = workdir();
+    const env = sandbox.env;
+    writeManifest(dir, 'plumb.yaml', manifest());
+    expect((await plumb(['plan', '--out', 'first.json'], { cwd: dir, env })).code).toBe(0);
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
+    const stale = await plumb(['apply', 'first.json'], { cwd: dir, env });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/Saved plan is stale: it was made against state serial 0, and the state is now at serial 1/);
+    writeManifest(dir, 'plumb.yaml', manifest({ name: 'fresh-name' }));
+    expect((await plumb(['plan', '--out', 'second.json'], { cwd: dir, env })).code).toBe(0);
+    const fresh = await plumb(['apply', 'second.json'], { cwd: dir, env });
+    expect(fresh.code).toBe(0);
+    expect(fresh.stdout).toMatch(/Apply complete! Resources: 0 added, 1 changed/);
+  });
+
+  it('a second concurrent apply is refused at once, naming the lock holder', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest());
+    // Provisioning takes a while, so the first apply holds the lock while it waits.
+    await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', body: JSON.stringify({ provisioningMs: 3000 }), headers: { 'content-type': 'application/json' } });
+    try {
+      const first = plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+      const lock = join(dir, '.plumb/default/lock');
+      for (let i = 0; i < 200 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 25));
+      const second = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/state for stack "default" is locked by pid \d+ on .+ \(apply\)/);
+      expect((await first).code).toBe(0);
+    } finally {
+      await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', body: JSON.stringify({ provisioningMs: 0 }), headers: { 'content-type': 'application/json' } });
+    }
+  });
+
+  it('without PLUMB_SANDBOX_URL separate commands share the in-process sandbox world', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest());
+    const env = { PLUMB_SANDBOX_URL: undefined, PLUMB_SANDBOX_PROVISIONING_MS: '0' };
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
+    const again = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env });
+    expect(again.stdout).toContain('No changes.');
+    expect(again.code).toBe(0);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Shared setup for the pipeline tests: a real sandbox over HTTP, clients against it with a
+ * chosen page size, lookup contexts, and the sandbox's admin endpoints.
+ */
+import pino from 'pino';
+import type { LookupContext } from '../../src/lookups/function.js';
+import { PipelineClient, type PipelineClientOptions } from '../../src/providers/pipeline/client.js';
+import { pipelineApi } from '../../src/sandbox/pipeline/index.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+
+/** API key the tests use. */
+export const TEST_KEY = 'test-key';
+/** API secret the tests use; it must never show up in output. */
+export const TEST_SECRET = 'hush-very-secret-42';
+
+/** One call the sandbox recorded. */
+export interface Call {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  status: number;
+}
+
+/** A sandbox serving only the pipeline API, with helpers for its admin endpoints. */
+export interface PipelineSandbox extends Sandbox {
+  /** Base address a client uses: `<url>/pipeline/v1`. */
+  baseUrl: string;
+  calls(): Promise<Call[]>;
+  clearCalls(): Promise<void>;
+  /** The next `count` calls answer 429 with this Retry-After. */
+  throttle(count: number, retryAfterSeconds: number): Promise<void>;
+  faults(body: unknown): Promise<void>;
+  clearFaults(): Promise<void>;
+}
+
+/** Starts a sandbox with instant provisioning, serving the pipeline API only. */
+export async function pipelineSandbox(): Promise<PipelineSandbox> {
+  const sandbox = await startSandbox({ provisioningMs: 0, apis: [pipelineApi] });
+  const admin = async (method: string, name: string, body?: unknown) => {
+    const res = await fetch(`${sandbox.url}/_sandbox/${name}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`admin ${method} ${name}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? undefined : ((await res.json()) as unknown);
+  };
+  return {
+    ...sandbox,
+    baseUrl: `${sandbox.url}/pipeline/v1`,
+    calls: async () => ((await admin('GET', 'calls?provider=pipeline')) as Call[]),
+    clearCalls: async () => void (await admin('DELETE', 'calls')),
+    throttle: async (count, retryAfterSeconds) => void (await admin('POST', 'pipeline-throttle', { count, retryAfterSeconds })),
+    faults: async (body) => void (await admin('POST', 'faults', body)),
+    clearFaults: async () => void (await admin('DELETE', 'faults')),
+  };
+}
+
+/** A client for the sandbox; tests pick the page size and may replace sleep or fetch. */
+export function clientFor(sandbox: PipelineSandbox, options: Partial<PipelineClientOptions> = {}): PipelineClient {
+  return new PipelineClient({ baseUrl: sandbox.baseUrl, apiKey: TEST_KEY, apiSecret: TEST_SECRET, ...options });
+}
+
+/** A lookup context around a client; warnings are collected for assertions. */
+export function contextFor(client: PipelineClient): LookupContext<PipelineClient> & { warnings: string[] } {
+  const warnings: string[] = [];
+  return {
+    client,
+    settings: { apiKey: TEST_KEY, apiSecret: TEST_SECRET, apiUrl: client.baseUrl },
+    log: pino({ level: 'silent' }),
+    warn: (message: string) => void warnings.push(message),
+    workDir: process.cwd(),
+    warnings,
+  };
+}
+
+/** A sleep that returns at once and records how long it was asked to wait. */
+export function recordingSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
+  const waits: number[] = [];
+  return { waits, sleep: async (ms) => void waits.push(ms) };
+}
+
+/** Raw GET against the sandbox with Basic credentials (or the given headers). */
+export async function rawGet(sandbox: PipelineSandbox, path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }> {
+  const auth = `Basic ${Buffer.from(`${TEST_KEY}:${TEST_SECRET}`).toString('base64')}`;
+  const res = await fetch(`${sandbox.url}/pipeline${path}`, { headers: headers ?? { authorization: auth } });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}

@@ -1,0 +1,91 @@
+import pino from 'pino';
+import { z } from 'zod';
+import type { EngineDeps } from '../../src/engine/types.js';
+import type { ResourceType } from '../../src/resources/handler.js';
+import { replay, type StateStore } from '../../src/state/store.js';
+import type { JournalEntry, StateSnapshot } from '../../src/state/types.js';
+
+/** A call the fake handlers received. */
+export interface FakeCall {
+  verb: 'create' | 'read' | 'update' | 'delete';
+  address: string;
+  id?: string;
+  inputs?: unknown;
+}
+
+/** A trivial resource type backed by a map, with optional failures, and a call log. */
+export function fakeType(options: { failCreate?: (inputs: any) => boolean; replaceOn?: string[]; deleteBeforeReplace?: boolean } = {}) {
+  const objects = new Map<string, Record<string, unknown>>();
+  const calls: FakeCall[] = [];
+  let next = 1;
+  const type: ResourceType = {
+    token: 'fake:index/thing:Thing',
+    provider: 'fake',
+    description: 'a fake thing',
+    inputs: z.object({ name: z.string(), size: z.number().optional(), ref: z.string().optional() }).strict(),
+    outputs: z.object({ name: z.string(), size: z.number().optional(), ref: z.string().optional(), uid: z.string() }),
+    replaceOn: (options.replaceOn ?? ['size']).map((path) => ({ path, reason: `${path} is fixed` })),
+    deleteBeforeReplace: options.deleteBeforeReplace,
+    async create(ctx, inputs) {
+      calls.push({ verb: 'create', address: ctx.address, inputs });
+      if (options.failCreate?.(inputs)) throw new Error(`cannot create ${inputs.name}`);
+      const id = `thing-${next++}`;
+      const outputs = { ...inputs, uid: id };
+      objects.set(id, outputs);
+      return { id, outputs };
+    },
+    async read(ctx, id) {
+      calls.push({ verb: 'read', address: ctx.address, id });
+      return objects.get(id) as any;
+    },
+    async update(ctx, id, _prior, desired) {
+      calls.push({ verb: 'update', address: ctx.address, id, inputs: desired });
+      const outputs = { ...desired, uid: id };
+      objects.set(id, outputs);
+      return outputs as any;
+    },
+    async delete(ctx, id) {
+      calls.push({ verb: 'delete', address: ctx.address, id });
+      objects.delete(id);
+    },
+  };
+  return { type, objects, calls };
+}
+
+/** Engine dependencies serving one fake type. */
+export function fakeDeps(type: ResourceType): EngineDeps {
+  return {
+    stack: 'test',
+    log: pino({ level: 'silent' }),
+    workDir: '/tmp',
+    resourceType: (token) => (token === type.token ? type : undefined),
+    lookup: () => undefined,
+    connect: async () => ({ client: {}, settings: {} }),
+  };
+}
+
+/** A StateStore in memory with the same replay semantics as the real ones. */
+export class MemoryStore implements StateStore {
+  readonly location = 'memory';
+  snapshot: StateSnapshot = { version: 1, stack: 'test', lineage: 'l-1', serial: 0, resources: {}, outputs: {}, pending: [] };
+  journal: JournalEntry[] = [];
+  async lock(): Promise<void> {}
+  async unlock(): Promise<void> {}
+  async forceUnlock() {
+    return undefined;
+  }
+  async read(): Promise<StateSnapshot> {
+    return replay(structuredClone(this.snapshot), this.journal);
+  }
+  async record(entry: JournalEntry): Promise<void> {
+    this.journal.push(structuredClone(entry));
+  }
+  async write(snapshot: StateSnapshot): Promise<void> {
+    this.snapshot = structuredClone({ ...snapshot, serial: snapshot.serial + 1 });
+    this.journal = [];
+  }
+  async stacks() {
+    return ['test'];
+  }
+  async close(): Promise<void> {}
+}

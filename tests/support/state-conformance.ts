@@ -1,0 +1,180 @@
+import { hostname } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UserError } from '../../src/errors.js';
+import type { StateStore } from '../../src/state/store.js';
+import type { JournalEntry, LockInfo, ResourceState, StateSnapshot } from '../../src/state/types.js';
+import { Secret } from '../../src/values.js';
+
+/** One backend instance under test, on a stack of its own. */
+export interface StoreFixture {
+  store: StateStore;
+  /** Another store on the same stack and location, as a second machine would open it. */
+  other: () => Promise<StateStore>;
+  /** Kills whoever holds `store`'s lock the way a crash would (dead pid, dropped connection). */
+  crash?: () => Promise<void>;
+  /** Everything the backend has stored for the stack, as text, to look for plaintext secrets. */
+  raw: () => Promise<string>;
+  cleanup: () => Promise<void>;
+}
+
+/** The contract every StateStore must meet (STYLE rule 15): each backend's test file calls this once. */
+export function describeStateStore(name: string, make: () => Promise<StoreFixture>): void {
+  describe(`StateStore conformance: ${name}`, () => {
+    let fixture: StoreFixture | undefined;
+    const open = async () => (fixture = await make());
+    afterEach(async () => {
+      await fixture?.cleanup();
+      fixture = undefined;
+    });
+
+    it('reads an empty stack at serial 0 with no lineage yet', async () => {
+      const { store } = await open();
+      const state = await store.read();
+      expect(state).toMatchObject({ version: 1, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] });
+      expect(await store.stacks()).not.toContain(state.stack);
+    });
+
+    it('reads back a write with the serial bumped, a lineage given by the first write and kept after', async () => {
+      const { store, other } = await open();
+      const state = await store.read();
+      await store.write({ ...state, resources: { 'thing.a': thing('a', 'id-a') }, outputs: { url: 'https://a' } });
+      const back = await (await other()).read();
+      expect(back).toMatchObject({ serial: 1, resources: { 'thing.a': thing('a', 'id-a') }, outputs: { url: 'https://a' } });
+      expect(back.lineage).toMatch(/\S{8,}/);
+      await store.write(await store.read());
+      expect(await (await other()).read()).toMatchObject({ lineage: back.lineage, serial: 2 });
+      expect(await store.stacks()).toContain(state.stack);
+    });
+
+    it('replays recorded journal entries on read: outcomes count, intents without outcome stay pending', async () => {
+      const { store, other } = await open();
+      const base = await store.read();
+      for (const entry of journal()) await store.record(entry);
+      // Another store sees them: record resolved only after the entry was durably stored.
+      const state = await (await other()).read();
+      expect(state.serial).toBe(base.serial + 2);
+      expect(Object.keys(state.resources).sort()).toEqual(['thing.a', 'thing.b']);
+      expect(state.pending).toEqual([{ address: 'thing.c', type: 'fake:Thing', action: 'create', token: 't-c', id: 'id-c', at: AT }]);
+    });
+
+    it('folds the journal into the snapshot on write', async () => {
+      const { store } = await open();
+      for (const entry of journal().slice(0, 2)) await store.record(entry);
+      const state = await store.read();
+      const serial = state.serial;
+      expect(serial).toBe(1);
+      await store.write(state);
+      const again = await store.read();
+      // Had the journal survived the write, its outcome would be counted a second time.
+      expect(again.serial).toBe(serial + 1);
+      expect(again.resources).toEqual(state.resources);
+      await store.record({ kind: 'outcome', address: 'thing.a', token: 't-a2', resource: null, at: AT });
+      expect(await store.read()).toMatchObject({ serial: again.serial + 1, resources: {} });
+    });
+
+    it('refuses a second holder the lock, naming the first, until it is unlocked', async () => {
+      const { store, other } = await open();
+      const stack = (await store.read()).stack;
+      const second = await other();
+      await store.lock(holder('apply'));
+      const refused = await second.lock(holder('destroy')).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(UserError);
+      const h = holder('apply');
+      expect((refused as Error).message).toBe(`state for stack "${stack}" is locked by pid ${h.pid} on ${h.host} since ${h.time} (apply)`);
+      await store.unlock();
+      await second.lock(holder('destroy'));
+      await expect(store.lock(holder('apply'))).rejects.toThrow(/\(destroy\)/);
+      await second.unlock();
+    });
+
+    it('grants the lock to exactly one of two stores racing for it', async () => {
+      const { store, other } = await open();
+      const results = await Promise.allSettled([store.lock(holder('a')), (await other()).lock(holder('b'))]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    });
+
+    it('waits up to the lock timeout for a release', async () => {
+      const { store, other } = await open();
+      const second = await other();
+      await store.lock(holder('apply'));
+      let started = Date.now();
+      await expect(second.lock(holder('plan'), 300)).rejects.toThrow(/is locked by/);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      setTimeout(() => void store.unlock(), 300);
+      started = Date.now();
+      await second.lock(holder('plan'), 10_000);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      await second.unlock();
+    });
+
+    it('releases the lock of a holder that crashed', async (ctx) => {
+      const { store, other, crash } = await open();
+      if (!crash) return ctx.skip();
+      await store.lock(holder('apply'));
+      await crash();
+      const second = await other();
+      await second.lock(holder('apply again'), 2_000);
+      await second.unlock();
+    });
+
+    it('force-unlock returns the holder and frees the stack', async () => {
+      const { store, other } = await open();
+      const second = await other();
+      expect(await second.forceUnlock()).toBeUndefined();
+      await store.lock(holder('apply'));
+      expect(await second.forceUnlock()).toEqual(holder('apply'));
+      await second.lock(holder('rescue'));
+      await second.unlock();
+    });
+
+    it('round-trips secrets and never stores their plaintext', async () => {
+      const { store, other, raw } = await open();
+      const plain = 'hunter2-do-not-store';
+      const secretThing: ResourceState = { ...thing('s', 'id-s'), outputs: { key: new Secret(plain), nested: { list: [new Secret({ pin: 'pin-code-4711' })] } } };
+      await store.record({ kind: 'outcome', address: 'thing.s', token: 't-s', resource: secretThing, at: AT });
+      expect(await raw()).not.toContain(plain);
+      checkSecrets(await (await other()).read());
+      await store.write({ ...(await store.read()), outputs: { password: new Secret(plain) } });
+      const stored = await raw();
+      expect(stored).not.toContain(plain);
+      expect(stored).not.toContain('pin-code-4711');
+      const back = await (await other()).read();
+      checkSecrets(back);
+      expect(back.outputs.password).toBeInstanceOf(Secret);
+      expect((back.outputs.password as Secret).value).toBe(plain);
+
+      function checkSecrets(s: StateSnapshot): void {
+        const outputs = s.resources['thing.s'].outputs as { key: Secret; nested: { list: Secret[] } };
+        expect(outputs.key).toBeInstanceOf(Secret);
+        expect(outputs.key.value).toBe(plain);
+        expect(outputs.nested.list[0]).toBeInstanceOf(Secret);
+        expect(outputs.nested.list[0].value).toEqual({ pin: 'pin-code-4711' });
+      }
+    });
+  });
+}
+
+const AT = '2024-05-01T10:00:00.000Z';
+
+/** A lock holder that is alive on this host (a local lock with a dead pid counts as stale). */
+function holder(command: string): LockInfo {
+  return { pid: process.pid, host: hostname(), time: AT, command };
+}
+
+function thing(name: string, id: string): ResourceState {
+  return { address: `thing.${name}`, type: 'fake:Thing', id, inputs: { name }, outputs: { name, uid: id }, dependencies: [], status: 'ok' };
+}
+
+/** Two created resources, one create interrupted after its id was known, one failed create. */
+function journal(): JournalEntry[] {
+  return [
+    { kind: 'intent', address: 'thing.a', type: 'fake:Thing', action: 'create', token: 't-a', at: AT },
+    { kind: 'outcome', address: 'thing.a', token: 't-a', resource: thing('a', 'id-a'), at: AT },
+    { kind: 'intent', address: 'thing.b', type: 'fake:Thing', action: 'create', token: 't-b', at: AT },
+    { kind: 'outcome', address: 'thing.b', token: 't-b', resource: thing('b', 'id-b'), at: AT },
+    { kind: 'intent', address: 'thing.c', type: 'fake:Thing', action: 'create', token: 't-c', at: AT },
+    { kind: 'id', address: 'thing.c', token: 't-c', id: 'id-c', at: AT },
+    { kind: 'intent', address: 'thing.d', type: 'fake:Thing', action: 'create', token: 't-d', at: AT },
+    { kind: 'failed', address: 'thing.d', token: 't-d', at: AT },
+  ];
+}
