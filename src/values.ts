@@ -50,3 +50,14 @@ export function reveal<T>(value: T): T {
 export function mask(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value ?? null));
 }
+
+/** A copy of `obj` with the values at these top-level paths wrapped as Secret (Unknown stays Unknown). */
+export function wrapSecrets<T extends Record<string, unknown>>(obj: T, paths: string[] | undefined): T {
+  if (!paths?.length) return obj;
+  const out: Record<string, unknown> = { ...obj };
+  for (const path of paths) {
+    const v = out[path];
+    if (v !== undefined && v !== null && !(v instanceof Secret) && !(v instanceof Unknown)) out[path] = new Secret(v);
+  }
+  return out as T;
+}

@@ -40,17 +40,20 @@ export async function importCommand(
           await session.store.record({ kind: 'outcome', address: r.address, resource: found, at: new Date().toISOString() });
           imported.push(found);
         } catch (err) {
-          failures.push(`${r.address}: ${(err as Error).message}`);
+          failures.push((err as Error).message.startsWith(`${r.address}:`) ? (err as Error).message : `${r.address}: ${(err as Error).message}`);
         }
       });
     }
     await queue.onIdle();
     const resources = { ...state.resources };
     for (const r of imported) resources[r.address] = r;
-    await session.store.write({ ...state, resources });
+    await session.store.write({ ...state, serial: state.serial + imported.length, resources });
     imported.sort((a, b) => a.address.localeCompare(b.address));
-    process.stdout.write(`Imported ${imported.length} of ${requests.length}. Add this to the manifest to manage ${imported.length === 1 ? 'it' : 'them'}:\n\n`);
-    process.stdout.write(stringify({ resources: Object.fromEntries(imported.map((r) => [r.address, { type: r.type, properties: mask(r.inputs) }])) }));
+    process.stdout.write(`Imported ${imported.length} of ${requests.length}.`);
+    if (imported.length) {
+      process.stdout.write(` Add this to the manifest to manage ${imported.length === 1 ? 'it' : 'them'}:\n\n`);
+      process.stdout.write(stringify({ resources: Object.fromEntries(imported.map((r) => [r.address, { type: r.type, properties: mask(r.inputs) }])) }));
+    } else process.stdout.write('\n');
     if (failures.length) {
       process.stderr.write(`Failed:\n  ${failures.join('\n  ')}\n`);
       return 1;

@@ -19,7 +19,16 @@ const program = new Command('plumb')
   .option('--log-level <level>', 'pino log level (trace, debug, info, warn, error)')
   .option('--log-file <file>', 'write logs to this file instead of stderr')
   .option('--no-color', 'never colour output')
+  .enablePositionalOptions()
   .showHelpAfterError();
+
+/** Options every command that reads a manifest accepts after its name too. */
+function manifestFlags(cmd: Command): Command {
+  return cmd
+    .option('-f, --file <manifest>', 'manifest file (default plumb.yaml)')
+    .option('--stack <name>', 'stack name')
+    .option('--state <url>', 'state location: a folder or postgres:// URL (env PLUMB_STATE)');
+}
 
 const collect = (value: string, all: string[]) => [...all, value];
 const duration = (value: string) => {
@@ -29,7 +38,7 @@ const duration = (value: string) => {
 };
 
 function runFlags(cmd: Command): Command {
-  return cmd
+  return manifestFlags(cmd)
     .option('--no-refresh', 'do not read remote objects before planning')
     .option('--replace <address>', 'replace this resource even without a change (repeatable)', collect, [])
     .option('--compact', 'one line per resource')
@@ -53,11 +62,10 @@ runFlags(program.command('destroy [manifest]').description('delete everything in
   .addOption(new Option('--parallelism <n>', 'steps run at once').default(10).argParser(Number))
   .action(async (manifest: string | undefined, opts) => exit(await applyCommand(manifest, merge(opts), true)));
 
-program
-  .command('validate [manifest]')
+manifestFlags(program.command('validate [manifest]'))
   .description('check the manifest and every resource input; no remote call')
-  .action(async (manifest: string | undefined) => {
-    const globals = program.opts<GlobalOptions>();
+  .action(async (manifest: string | undefined, opts) => {
+    const globals = merge(opts);
     const { manifest: m, warnings } = await loadManifest(manifestPath(manifest, globals));
     for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
     process.stdout.write(`${m.file}: valid (${Object.keys(m.resources).length} resources, ${Object.keys(m.variables).length} variables)\n`);
@@ -70,19 +78,19 @@ program
   .option('--discover <token>', 'list remote objects of this type not in state, as a manifest fragment')
   .option('--out <file>', 'with --discover: write the fragment to this file')
   .option('--lock-timeout <duration>', 'wait this long for the state lock', duration)
+  .option('--stack <name>', 'stack name')
+  .option('--state <url>', 'state location')
   .action(async (args: string[], opts) => {
     const globals = program.opts<GlobalOptions>();
-    exit(await importCommand(args, { ...globals, ...opts, file: globals.file, importFile: opts.file }));
+    exit(await importCommand(args, { ...globals, ...defined(opts), file: globals.file, importFile: opts.file }));
   });
-program
-  .command('drift [manifest]')
+manifestFlags(program.command('drift [manifest]'))
   .description('compare remote objects with state; change nothing (exit 0 in sync, 2 drift, 1 error)')
   .option('--json', 'print the report as JSON')
   .option('--format <format>', 'table, json or markdown', 'table')
   .option('--all', 'check every stack at the state location')
   .action(async (manifest: string | undefined, opts) => exit(await driftCommand(manifest, merge(opts) as never)));
-program
-  .command('refresh [manifest]')
+manifestFlags(program.command('refresh [manifest]'))
   .description('read every resource and record what the remote API reports')
   .option('-y, --yes', 'do not ask for confirmation')
   .option('--lock-timeout <duration>', 'wait this long for the state lock', duration)
@@ -99,15 +107,19 @@ program
   .description('list resource types and functions, or describe one')
   .option('--json', 'print JSON')
   .action(async (token: string | undefined, opts) => exit(schemaCommand(token, opts)));
-program
-  .command('graph [manifest]')
+manifestFlags(program.command('graph [manifest]'))
   .description('print the dependency graph')
   .option('--format <format>', 'dot, mermaid or json', 'dot')
   .action(async (manifest: string | undefined, opts) => exit(await graphCommand(manifest, merge(opts) as never)));
 sandboxCommand(program);
 
 function merge(opts: Record<string, unknown>): RunOptions {
-  return { ...program.opts<GlobalOptions>(), ...opts } as RunOptions;
+  return { ...program.opts<GlobalOptions>(), ...defined(opts) } as RunOptions;
+}
+
+/** Options given after the command name override the same options given before it. */
+function defined(opts: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
 }
 
 function exit(code: number): void {

@@ -14,7 +14,7 @@ import type { Expr, Manifest } from '../manifest/ast.js';
 import { parseManifest } from '../manifest/parse.js';
 import { functions, providerFor, providers, resourceTypes } from '../registry.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
-import { LocalStore } from '../state/local.js';
+import { isPostgresLocation, openStateStore } from '../state/open.js';
 import { SecretCodec } from '../state/secrets.js';
 import type { StateStore } from '../state/store.js';
 import { Unknown, reveal } from '../values.js';
@@ -157,11 +157,25 @@ function usedProviders(manifest: Manifest): Set<string> {
 }
 
 /** Where the state of a manifest lives: --state, PLUMB_STATE, or `.plumb` beside the manifest. */
-export function openStore(opts: GlobalOptions, manifestDir: string): StateStore {
+export function stateLocation(opts: GlobalOptions, manifestDir: string): string {
   const location = opts.state ?? process.env.PLUMB_STATE ?? join(manifestDir, '.plumb');
-  if (/^postgres(ql)?:\/\//.test(location)) throw new UserError('PostgreSQL state is not available in this build; use a folder path for --state');
-  const root = resolve(location);
-  return new LocalStore(root, opts.stack, SecretCodec.open(join(root, 'secret.key')));
+  return isPostgresLocation(location) ? location : resolve(location);
+}
+
+/** The codec for secrets in that state: PLUMB_PASSPHRASE, or the key file of a local state folder. */
+export function stateCodec(opts: GlobalOptions, manifestDir: string): SecretCodec {
+  const location = stateLocation(opts, manifestDir);
+  if (isPostgresLocation(location)) {
+    // A key file on one machine cannot be shared by a team: shared state needs the passphrase.
+    if (!process.env.PLUMB_PASSPHRASE) throw new UserError('PostgreSQL state needs PLUMB_PASSPHRASE, the passphrase every machine uses to encrypt and read secrets in state');
+    return SecretCodec.open('');
+  }
+  return SecretCodec.open(join(location, 'secret.key'));
+}
+
+/** Opens the state store of a stack. */
+export function openStore(opts: GlobalOptions, manifestDir: string): StateStore {
+  return openStateStore(stateLocation(opts, manifestDir), opts.stack, stateCodec(opts, manifestDir));
 }
 
 /** Builds the runtime for a loaded manifest: connections (sandbox on demand), logger and store. */

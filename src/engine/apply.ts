@@ -4,7 +4,7 @@ import type { Manifest } from '../manifest/ast.js';
 import type { ResourceType } from '../resources/handler.js';
 import type { StateStore } from '../state/store.js';
 import type { ResourceState, StateSnapshot } from '../state/types.js';
-import { Secret, containsUnknown, mask, reveal } from '../values.js';
+import { containsUnknown, mask, reveal, wrapSecrets } from '../values.js';
 import { resourceContext } from './context.js';
 import { effectiveInputs } from './diff/diff.js';
 import { EvalError, evaluate } from './evaluate.js';
@@ -62,8 +62,10 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
   const results = new Map<string, StepResult>();
   const queue = new PQueue({ concurrency: Math.max(1, input.parallelism) });
 
+  let outcomes = 0;
   const record = async (address: string, resource: ResourceState | null, token?: string) => {
     await store.record({ kind: 'outcome', address, token, resource, at: new Date().toISOString() });
+    outcomes++;
     if (resource) current[address] = resource;
     else delete current[address];
   };
@@ -98,7 +100,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
         id = target.id;
       }
     } else {
-      const desired = await evaluateDesired(step.address, manifest, evaluation);
+      const desired = await evaluateDesired(step.address, manifest, evaluation, type);
       let prior = current[step.address];
       const token = randomUUID();
       if (change.action === 'import') {
@@ -201,14 +203,16 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
       warnings.push(`output ${name}: ${(err as Error).message}`);
     }
   }
-  await store.write({ ...input.state, resources: current, outputs: plan.mode === 'destroy' ? {} : outputs, pending: [] });
+  // Each journaled outcome already moved the serial (a plan made meanwhile is stale); the
+  // snapshot continues from there.
+  await store.write({ ...input.state, serial: input.state.serial + outcomes, resources: current, outputs: plan.mode === 'destroy' ? {} : outputs, pending: [] });
   const ordered = steps.map((s) => results.get(s.key) as StepResult);
   return { results: ordered, outputs, warnings: [...plan.warnings, ...warnings, ...evaluation.warnings], ok: ordered.every((r) => r.status === 'done') };
 }
 
-async function evaluateDesired(address: string, manifest: Manifest, evaluation: Evaluation): Promise<Record<string, unknown>> {
+async function evaluateDesired(address: string, manifest: Manifest, evaluation: Evaluation, type: ResourceType): Promise<Record<string, unknown>> {
   const decl = manifest.resources[address];
-  const desired = (await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>;
+  const desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, type.secretPaths);
   if (containsUnknown(desired)) throw new Error(`${address}: some inputs are still unknown at apply time`);
   return desired;
 }
@@ -227,18 +231,10 @@ function resourceState(
     type: type.token,
     id,
     inputs,
-    outputs: markSecrets(outputs, type.secretPaths ?? []),
+    outputs: wrapSecrets(outputs, type.secretPaths),
     dependencies: change.dependsOn,
     status: 'ok',
     protect: options?.protect || undefined,
     retainOnDelete: options?.retainOnDelete || undefined,
   };
-}
-
-/** Wraps the values at the type's secret paths (top-level names) so they are encrypted and masked. */
-function markSecrets(outputs: Record<string, unknown>, paths: string[]): Record<string, unknown> {
-  if (!paths.length) return outputs;
-  const out = { ...outputs };
-  for (const path of paths) if (out[path] !== undefined && !(out[path] instanceof Secret)) out[path] = new Secret(out[path]);
-  return out;
 }

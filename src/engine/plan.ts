@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Manifest } from '../manifest/ast.js';
 import type { ResourceType } from '../resources/handler.js';
 import type { ResourceState, StateSnapshot } from '../state/types.js';
-import { Unknown, mask } from '../values.js';
+import { Unknown, mask, wrapSecrets } from '../values.js';
 import { checkInputs } from './check-inputs.js';
 import { diffInputs, effectiveInputs, pathMatches } from './diff/diff.js';
 import { EvalError, evaluate } from './evaluate.js';
@@ -40,7 +40,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   const warnings: string[] = [];
   const settled = state.pending.length ? await settlePending(state, deps) : { resources: state.resources, notes: [] };
   const base = { ...state, resources: settled.resources };
-  const refreshed = options.refresh ? await refreshState(base, deps) : { resources: { ...base.resources }, gone: [] };
+  const refreshed = options.refresh ? await refreshState(base, deps, 10, (m) => warnings.push(m)) : { resources: { ...base.resources }, gone: [] };
   const prior = refreshed.resources;
   const gone = new Set(refreshed.gone);
   const changes: Change[] = [];
@@ -57,7 +57,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     if (!type) continue;
     let desired: Record<string, unknown>;
     try {
-      desired = (await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>;
+      desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, type.secretPaths);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
       error(name, err.message, err.detail, err.pos);

@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
 import type { StateSnapshot, ResourceState } from '../state/types.js';
 import { resourceContext } from './context.js';
+import { wrapSecrets } from '../values.js';
 import type { EngineDeps } from './types.js';
 
 /** The outcome of reading every resource in state. */
@@ -15,7 +16,7 @@ export interface Refreshed {
  * Reads every recorded resource. Observed input fields replace recorded ones; fields the API
  * does not return keep their recorded value (so they are never reported as changes).
  */
-export async function refreshState(state: StateSnapshot, deps: EngineDeps, concurrency = 10): Promise<Refreshed> {
+export async function refreshState(state: StateSnapshot, deps: EngineDeps, concurrency = 10, warn?: (message: string) => void): Promise<Refreshed> {
   const resources: Record<string, ResourceState> = { ...state.resources };
   const gone: string[] = [];
   const queue = new PQueue({ concurrency });
@@ -33,14 +34,15 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
   }
   async function readOne(prior: ResourceState): Promise<void> {
       const type = deps.resourceType(prior.type)!;
-      const ctx = await resourceContext(deps, type, prior.address);
+      const ctx = await resourceContext(deps, type, prior.address, { warn: warn && ((message) => warn(`${prior.address}: ${message}`)) });
       const observed = await type.read(ctx, prior.id, { inputs: prior.inputs, outputs: prior.outputs });
       if (observed === undefined) {
         gone.push(prior.address);
         delete resources[prior.address];
         return;
       }
-      resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, observed as Record<string, unknown>), outputs: observed as Record<string, unknown> };
+      const outputs = wrapSecrets(observed as Record<string, unknown>, type.secretPaths);
+      resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
   }
   await queue.onIdle();
   if (failures.length) throw new Error(`refresh failed:\n  ${failures.join('\n  ')}`);

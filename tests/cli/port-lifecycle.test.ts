@@ -58,9 +58,11 @@ describe('a port through its whole life', () => {
       expect(renamePlan.stdout).toContain('~ productName = "syd-port-1" -> "syd-port-renamed"');
       expect(renamePlan.stdout).toContain('Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy.');
       await sandbox.clearCalls();
-      expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
-      const modifies = (await sandbox.calls('interconnect')).filter((c) => c.method === 'PUT' && c.path === `/v2/product/megaport/${uid}`);
-      expect(modifies).toHaveLength(1);
+      const renamed = await plumb(['apply', '--yes'], { cwd: dir, env });
+      expect(renamed.code).toBe(0);
+      const calls = await sandbox.calls('interconnect');
+      const modifies = calls.filter((c) => c.method === 'PUT' && c.path === `/v2/product/megaport/${uid}`);
+      expect(modifies, `${renamed.stdout}\n${JSON.stringify(calls)}`).toHaveLength(1);
 
       writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm, name: 'syd-port-renamed', speed: 100000 }));
       const replacePlan = await plumb(['plan'], { cwd: dir, env });
@@ -95,7 +97,7 @@ describe('a port through its whole life', () => {
     expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
     const stale = await plumb(['apply', 'first.json'], { cwd: dir, env });
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toMatch(/Saved plan is stale: it was made against state serial 0, and the state is now at serial 1/);
+    expect(stale.stderr).toMatch(/Saved plan is stale: it was made against state serial 0, and the state is now at serial 2/);
     writeManifest(dir, 'plumb.yaml', manifest({ name: 'fresh-name' }));
     expect((await plumb(['plan', '--out', 'second.json'], { cwd: dir, env })).code).toBe(0);
     const fresh = await plumb(['apply', 'second.json'], { cwd: dir, env });

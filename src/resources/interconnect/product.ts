@@ -155,7 +155,91 @@ export function either(obj: Record<string, unknown>, ...keys: string[]): unknown
   return undefined;
 }
 
+/** Whether two tag maps hold the same tags (absent and empty are the same). */
+export function sameTags(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  const left = Object.entries(a ?? {}).sort(([x], [y]) => x.localeCompare(y));
+  const right = Object.entries(b ?? {}).sort(([x], [y]) => x.localeCompare(y));
+  return JSON.stringify(left) === JSON.stringify(right);
+}
+
+/**
+ * Reads a product that must be of one productType (`MEGAPORT`, `IX`, `MVE`...); undefined when it
+ * is gone. Another type is a UserError, so an import of the wrong UID never adopts a stranger.
+ */
+export async function readProductOfType(ctx: Ctx, uid: string, productType: string, what: string): Promise<ApiProduct | undefined> {
+  const product = await readProduct(ctx, uid);
+  if (product && String(product.productType).toUpperCase() !== productType) {
+    throw new UserError(`${uid} is a ${product.productType} product, not ${what}`);
+  }
+  return product;
+}
+
+/** Live IX connections, which `/v2/products` nests under the ports they attach to (each listed once). */
+export async function listIxs(ctx: Ctx): Promise<ApiProduct[]> {
+  const { data } = await ctx.client.get<ApiProduct[]>('/v2/products');
+  const seen = new Map<string, ApiProduct>();
+  for (const p of data ?? []) {
+    for (const ix of (p.associatedIxs ?? []) as ApiProduct[]) {
+      if (!GONE.includes(ix.provisioningStatus) && ix.provisioningStatus !== 'CANCELLED') seen.set(ix.productUid, ix);
+    }
+  }
+  return [...seen.values()];
+}
+
 function formatMinutes(ms: number): string {
   const minutes = ms / 60_000;
   return minutes >= 1 ? `${Number(minutes.toFixed(2))} min` : `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * Runs `attempt` until it succeeds, retrying while `retryable` says the failure is temporary
+ * (a VLAN still held, a list still referenced). Polls with the same backoff as waitReady and
+ * gives up with the last error once the provider's waitTime has passed.
+ */
+export async function retryWithin<T>(ctx: Ctx, what: string, attempt: () => Promise<T>, retryable: (err: unknown) => boolean | Promise<boolean>): Promise<T> {
+  const deadline = Date.now() + ctx.waitTimeMs;
+  let interval = ctx.client.pollBaseMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      const left = deadline - Date.now();
+      if (left <= 0 || !(await retryable(err))) throw err;
+      ctx.progress(what);
+      ctx.log.debug({ err: (err as Error).message, what }, 'retrying until waitTime runs out');
+      await sleep(Math.min(interval, left));
+      interval = Math.min(10_000, interval * 1.5);
+    }
+  }
+}
+
+/**
+ * Live VXCs the account can see. They are not top-level products: `/v2/products` nests them under
+ * both of their ends, so they are collected from there and de-duplicated by UID.
+ */
+export async function listVxcs(ctx: Pick<Ctx, 'client'>): Promise<ApiProduct[]> {
+  const { data } = await ctx.client.get<ApiProduct[]>('/v2/products');
+  const found = new Map<string, ApiProduct>();
+  for (const parent of data ?? []) {
+    for (const vxc of (parent.associatedVxcs ?? []) as ApiProduct[]) {
+      if (!vxc?.productUid || GONE.includes(vxc.provisioningStatus) || vxc.provisioningStatus === 'CANCELLED') continue;
+      if (!found.has(vxc.productUid)) found.set(vxc.productUid, vxc);
+    }
+  }
+  return [...found.values()];
+}
+
+/**
+ * Splits a two-part id such as `<mcr_uid>:<prefix_list_id>` at its last colon; a missing part is
+ * a UserError naming `format`.
+ */
+export function splitId(id: string, format: string, example: string): [string, string] {
+  const trimmed = id.trim();
+  const at = trimmed.lastIndexOf(':');
+  const first = at > 0 ? trimmed.slice(0, at) : '';
+  const second = at > 0 ? trimmed.slice(at + 1) : '';
+  if (!/^[0-9a-zA-Z][0-9a-zA-Z-]{3,}$/.test(first) || !second) {
+    throw new UserError(`invalid import id "${id}": expected ${format}, e.g. ${example}`);
+  }
+  return [first, second];
 }

@@ -1,0 +1,159 @@
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+
+let sandbox: Awaited<ReturnType<typeof testSandbox>>;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+});
+afterAll(async () => sandbox.close());
+
+function state(dir: string): { resources: Record<string, { id: string; outputs: Record<string, any> }> } {
+  return JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+}
+
+const portYaml = (name: string) => `  port:
+    type: interconnect:index/port:Port
+    properties:
+      productName: ${name}
+      portSpeed: 10000
+      locationId: 2
+      contractTermMonths: 1
+      marketplaceVisibility: false
+`;
+
+describe('service key manifest check', () => {
+  it('a single-use key without vlan is a positioned error, exit 1, and no remote call', async () => {
+    const dir = workdir();
+    const yaml = `name: keys
+resources:
+${portYaml('key-port')}  key:
+    type: interconnect:index/serviceKey:ServiceKey
+    properties:
+      productUid: \${port.productUid}
+      active: true
+      singleUse: true
+      maxSpeed: 100
+`;
+    writeManifest(dir, 'm.yaml', yaml);
+    // The error points at the key's properties, where vlan is missing.
+    const line = yaml.split('\n').findIndex((l) => l.includes('productUid: ${port.productUid}')) + 1;
+    await sandbox.clearCalls();
+    for (const command of [['validate', 'm.yaml'], ['plan', 'm.yaml']]) {
+      const result = await plumb(command, { cwd: dir, env: sandbox.env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`m\\.yaml:${line}:7: error: vlan is not valid: required when singleUse is true`));
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(await sandbox.calls()).toEqual([]);
+  });
+});
+
+describe('LAG port', () => {
+  it('destroyed with cancelAtEndOfTerm true, it is cancelled once, with CANCEL, on its primary port', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: lag
+config:
+  interconnect:cancelAtEndOfTerm: true
+resources:
+  lag:
+    type: interconnect:index/lagPort:LagPort
+    properties: { productName: lag-1, portSpeed: 10000, locationId: 2, contractTermMonths: 12, marketplaceVisibility: false, lagCount: 2 }
+`,
+    );
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const { id, outputs } = state(dir).resources.lag;
+    expect(outputs.lagPortUids).toHaveLength(2);
+    expect(outputs.lagPortUids[0]).toBe(id);
+
+    await sandbox.clearCalls();
+    const destroyed = await plumb(['destroy', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(destroyed.code).toBe(0);
+    expect(destroyed.stdout).toContain('stays live until');
+    const actions = (await sandbox.calls('interconnect')).filter((c) => c.path.includes('/action/'));
+    expect(actions.map((c) => `${c.method} ${c.path}`)).toEqual([`POST /v3/product/${id}/action/CANCEL`]);
+  });
+});
+
+describe('IX', () => {
+  const manifest = (shutdown: boolean, exchange = 'Sydney IX') => `name: ix
+resources:
+${portYaml('ix-port')}  ix:
+    type: interconnect:index/ix:Ix
+    properties:
+      productName: syd-ix
+      requestedProductUid: \${port.productUid}
+      networkServiceType: ${exchange}
+      asn: 64496
+      macAddress: "00:11:22:33:44:55"
+      rateLimit: 500
+      vlan: 2001
+      shutdown: ${shutdown}
+`;
+
+  it('a shutdown toggle is one PUT /v2/product/ix/{uid} carrying shutdown; the exchange itself replaces', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest(false));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const uid = state(dir).resources.ix.id;
+
+    for (const shutdown of [true, false]) {
+      writeManifest(dir, 'plumb.yaml', manifest(shutdown));
+      const plan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+      expect(plan.code).toBe(2);
+      expect(plan.stdout).toContain(`~ shutdown = ${!shutdown} -> ${shutdown}`);
+      expect(plan.stdout).toContain('Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy.');
+      await sandbox.clearCalls();
+      expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+      const writes = (await sandbox.calls('interconnect')).filter((c) => c.method !== 'GET');
+      expect(writes.map((c) => `${c.method} ${c.path}`)).toEqual([`PUT /v2/product/ix/${uid}`]);
+      // The API reports the new state, so the PUT carried it.
+      const ix = state(dir).resources.ix.outputs;
+      expect(ix.shutdown).toBe(shutdown);
+      expect(ix.resources.vpls_interface.shutdown).toBe(shutdown);
+    }
+
+    writeManifest(dir, 'plumb.yaml', manifest(false, 'Melbourne IX'));
+    const replace = await plumb(['plan'], { cwd: dir, env: sandbox.env });
+    expect(replace.stdout).toContain('networkServiceType: the IX update cannot change the exchange');
+    expect(replace.stdout).toContain('Plan: 0 to add, 0 to change, 1 to replace, 0 to destroy.');
+    expect((await plumb(['destroy', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+});
+
+describe('plumb lookup getMveImages', () => {
+  it('--arg vendorFilter=... --json prints the filtered images and echoes the filter', async () => {
+    const dir = workdir();
+    const result = await plumb(['lookup', 'interconnect:index/getMveImages:getMveImages', '--arg', 'vendorFilter=Fortinet', '--json'], { cwd: dir, env: sandbox.env });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout) as { vendorFilter: string; mveImages: Array<{ id: number; vendor: string; product: string }> };
+    expect(out.vendorFilter).toBe('Fortinet');
+    expect(out.mveImages.map((i) => i.id)).toEqual([72, 91, 101]);
+    expect(new Set(out.mveImages.map((i) => i.vendor))).toEqual(new Set(['Fortinet']));
+  });
+});
+
+describe('examples/interconnect', () => {
+  const EXAMPLES = resolve(import.meta.dirname, '../../examples/interconnect');
+  for (const name of ['lag.yaml', 'ix.yaml', 'service-key.yaml', 'mve.yaml']) {
+    it(`${name} applies cleanly, then plans no change, then destroys`, async () => {
+      // A copy in a fresh folder, so no state lands in the repository.
+      const dir = workdir('plumb-interconnect-example-');
+      copyFileSync(join(EXAMPLES, name), join(dir, 'plumb.yaml'));
+      const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+      expect(applied.stderr).toBe('');
+      expect(applied.code).toBe(0);
+      const again = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+      expect(again.stdout).toContain('No changes.');
+      expect(again.code).toBe(0);
+      expect((await plumb(['destroy', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    });
+  }
+});
