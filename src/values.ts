@@ -61,3 +61,10 @@ export function wrapSecrets<T extends Record<string, unknown>>(obj: T, paths: st
   }
   return out as T;
 }
+
+/** Top-level keys whose value is, or holds, a Secret: the same outputs are secret too. */
+export function secretKeys(obj: Record<string, unknown>): string[] {
+  const holds = (v: unknown): boolean =>
+    v instanceof Secret || (Array.isArray(v) ? v.some(holds) : v !== null && typeof v === 'object' && !(v instanceof Unknown) && Object.values(v).some(holds));
+  return Object.keys(obj).filter((k) => holds(obj[k]));
+}

@@ -4,7 +4,7 @@ import type { Manifest } from '../manifest/ast.js';
 import type { ResourceType } from '../resources/handler.js';
 import type { StateStore } from '../state/store.js';
 import type { ResourceState, StateSnapshot } from '../state/types.js';
-import { containsUnknown, mask, reveal, wrapSecrets } from '../values.js';
+import { containsUnknown, mask, reveal, secretKeys, wrapSecrets } from '../values.js';
 import { resourceContext } from './context.js';
 import { effectiveInputs } from './diff/diff.js';
 import { EvalError, evaluate } from './evaluate.js';
@@ -51,8 +51,10 @@ export interface ApplyInput {
  * call returns; the snapshot is written once at the end.
  */
 export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
-  const { manifest, plan, deps, store, emit } = input;
-  const current: Record<string, ResourceState> = structuredClone(input.prior);
+  const { manifest, plan, deps, store } = input;
+  let emit = input.emit;
+  // Entries are replaced, never mutated, so a shallow copy keeps Secret values intact.
+  const current: Record<string, ResourceState> = { ...input.prior };
   const live = new Map<string, unknown>();
   for (const r of Object.values(current)) live.set(r.address, { ...r.outputs, id: r.id });
   const evaluation = new Evaluation(manifest, deps, (address) => live.get(address));
@@ -70,6 +72,11 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
     else delete current[address];
   };
 
+  const emitAndLog = emit;
+  emit = (event: EngineEvent) => {
+    deps.log.info({ event }, event.type);
+    emitAndLog(event);
+  };
   const run = async (step: Step): Promise<void> => {
     const change = changes.get(step.address) as Change;
     const type = deps.resourceType(change.type);
@@ -101,6 +108,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
       }
     } else {
       const desired = await evaluateDesired(step.address, manifest, evaluation, type);
+      deps.log.debug({ address: step.address, inputs: mask(desired) }, 'desired inputs');
       let prior = current[step.address];
       const token = randomUUID();
       if (change.action === 'import') {
@@ -231,7 +239,7 @@ function resourceState(
     type: type.token,
     id,
     inputs,
-    outputs: wrapSecrets(outputs, type.secretPaths),
+    outputs: wrapSecrets(outputs, [...(type.secretPaths ?? []), ...secretKeys(inputs)]),
     dependencies: change.dependsOn,
     status: 'ok',
     protect: options?.protect || undefined,

@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { Manifest } from '../manifest/ast.js';
 import type { StateSnapshot } from '../state/types.js';
-import { mask } from '../values.js';
+import { Secret, mask, secretKeys } from '../values.js';
 import { resourceContext } from './context.js';
 import { diffInputs, pathMatches } from './diff/diff.js';
 import type { EngineDeps } from './types.js';
@@ -62,7 +62,8 @@ export async function detectDrift(state: StateSnapshot, manifest: Manifest | und
         for (const [key, value] of Object.entries(recorded.inputs)) {
           if (observed[key] === undefined || (type.remoteManaged ?? []).includes(key)) continue;
           compared[key] = value;
-          remote[key] = observed[key];
+          // What is secret in state stays secret in the report.
+          remote[key] = secretKeys({ [key]: value }).length ? new Secret(observed[key]) : observed[key];
         }
         const diff = diffInputs(compared, remote);
         const fields = diff.changed

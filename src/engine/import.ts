@@ -2,6 +2,7 @@ import { UserError } from '../errors.js';
 import type { ResourceType } from '../resources/handler.js';
 import type { ResourceState } from '../state/types.js';
 import { resourceContext } from './context.js';
+import { wrapSecrets } from '../values.js';
 import type { EngineDeps } from './types.js';
 
 /**
@@ -11,7 +12,8 @@ import type { EngineDeps } from './types.js';
 export async function readForImport(type: ResourceType, address: string, rawId: string, deps: EngineDeps): Promise<ResourceState> {
   const id = type.importId ? type.importId.parse(rawId) : rawId;
   const ctx = await resourceContext(deps, type, address);
-  const outputs = (await type.read(ctx, id)) as Record<string, unknown> | undefined;
+  const read = (await type.read(ctx, id)) as Record<string, unknown> | undefined;
+  const outputs = read && wrapSecrets(read, type.secretPaths);
   if (!outputs) throw new UserError(`${address}: there is no ${type.token} with id "${id}" to import`);
   return { address, type: type.token, id, inputs: inputFields(type, outputs), outputs, dependencies: [], status: 'ok' };
 }

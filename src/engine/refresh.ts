@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { StateSnapshot, ResourceState } from '../state/types.js';
 import { resourceContext } from './context.js';
-import { wrapSecrets } from '../values.js';
+import { secretKeys, wrapSecrets } from '../values.js';
 import type { EngineDeps } from './types.js';
 
 /** The outcome of reading every resource in state. */
@@ -41,7 +41,7 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
         delete resources[prior.address];
         return;
       }
-      const outputs = wrapSecrets(observed as Record<string, unknown>, type.secretPaths);
+      const outputs = wrapSecrets(observed as Record<string, unknown>, [...(type.secretPaths ?? []), ...secretKeys(prior.inputs)]);
       resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
   }
   await queue.onIdle();

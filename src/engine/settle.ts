@@ -1,5 +1,6 @@
 import type { ResourceState, StateSnapshot } from '../state/types.js';
 import { resourceContext } from './context.js';
+import { wrapSecrets } from '../values.js';
 import type { EngineDeps } from './types.js';
 
 /** The state after settling, and a line per settled operation for the plan. */
@@ -29,6 +30,7 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps): Pro
       } else if (type.findOwned) {
         found = (await type.findOwned(ctx)) as typeof found;
       }
+      if (found) found = { ...found, outputs: wrapSecrets(found.outputs, type.secretPaths) };
       if (found && resources[op.address]?.id !== found.id) {
         const status = isReady(found.outputs) ? 'ok' : 'tainted';
         resources[op.address] = { address: op.address, type: op.type, id: found.id, inputs: inputsOf(type.inputs, found.outputs), outputs: found.outputs, dependencies: [], status };

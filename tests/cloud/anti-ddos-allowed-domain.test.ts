@@ -83,6 +83,7 @@ describe('AntiDdosAllowedDomain lifecycle against the sandbox', () => {
     expect(created.id).toBe(`${instanceId}/example.com`);
     expect(created.outputs).toMatchObject({ antiDdosAllowedDomainId: created.id, instanceId, domain: 'example.com', comment: 'main site', status: 'Success' });
     expect(h.progress).toContain('Adding');
+    expect(h.recorded).toContain(created.id);
 
     expect(await antiDdosAllowedDomain.read(ctx, created.id)).toEqual(created.outputs);
 
@@ -113,6 +114,14 @@ describe('AntiDdosAllowedDomain lifecycle against the sandbox', () => {
     const id = antiDdosAllowedDomain.importId!.parse(`${instanceId}/imported.cn`);
     const seen = await antiDdosAllowedDomain.read(h.resourceCtx(), id);
     expect(seen).toMatchObject({ instanceId, domain: 'imported.cn', comment: '' });
+  });
+
+  it('lists the entries of every instance for import discovery', async () => {
+    const found = await antiDdosAllowedDomain.list!(h.resourceCtx());
+    const ids = found.map((f) => f.id);
+    expect(ids).toContain(`${instanceId}/imported.cn`);
+    expect(ids.some((id) => id.endsWith('/example.org'))).toBe(true);
+    for (const f of found) expect(f.id).toBe(`${f.outputs.instanceId}/${f.outputs.domain}`);
   });
 
   it('adopts an entry that is already on the list instead of adding it twice', async () => {

@@ -95,6 +95,7 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
     expect(created.outputs.createTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(Date.parse(created.outputs.expireTime) - Date.parse(created.outputs.createTime)).toBeGreaterThan(27 * 86400_000);
     expect(countActions(await h.actions(), 'BuyHighProtectGameService')).toBe(1);
+    expect(h.recorded).toContain(created.id);
 
     const read = await antiDdosInstance.read(ctx, created.id, { inputs, outputs: created.outputs });
     expect(read).toEqual(created.outputs);
@@ -139,6 +140,12 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
     expect(Object.keys(observed!)).not.toContain('chargeType');
   });
 
+  it('lists every instance for import discovery', async () => {
+    const found = await antiDdosInstance.list!(h.resourceCtx());
+    expect(found.map((f) => f.outputs.name)).toEqual(expect.arrayContaining(['edge-shield', 'north-shield', 'old-shield']));
+    for (const f of found) expect(f.id).toBe(f.outputs.antiDdosInstanceId);
+  });
+
   it('rejects a malformed import id with the format', () => {
     expect(() => antiDdosInstance.importId!.parse('usecure ghp/1')).toThrow(UserError);
     expect(() => antiDdosInstance.importId!.parse('')).toThrow(/expected <instance_id>/);
@@ -174,10 +181,12 @@ describe('AntiDdosInstance provisioning over time', () => {
     }
   });
 
-  it('gives up after the wait time with the last status', async () => {
+  it('gives up after the wait time with the last status, having recorded the id', async () => {
     const h = await startHarness({ provisioningMs: 60_000 });
     try {
       const err = await antiDdosInstance.create(h.resourceCtx('never', 300), antiDdosInstance.inputs.parse(base)).catch((e: unknown) => e);
+      expect(h.recorded).toHaveLength(1);
+      expect(h.recorded[0]).toMatch(/^usecure_ghp-/);
       expect(isRemote(err, 'unavailable')).toBe(true);
       expect((err as Error).message).toMatch(/timed out after 0\.\ds waiting for anti-DDoS instance .* \(last status: Provisioning\)/);
     } finally {

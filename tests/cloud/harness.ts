@@ -26,6 +26,8 @@ export interface Harness {
   workDir: string;
   progress: string[];
   warnings: string[];
+  /** Ids handlers recorded before waiting for provisioning. */
+  recorded: string[];
   resourceCtx(address?: string, waitTimeMs?: number): ResourceContext<CloudClient, CloudSettings>;
   lookupCtx(): LookupContext<CloudClient, CloudSettings>;
   /** Actions received since the last clear, in order (from the sandbox call log). */
@@ -46,6 +48,7 @@ export async function startHarness(options: { provisioningMs?: number; settings?
   const workDir = mkdtempSync(join(tmpdir(), 'plumb-cloud-'));
   const progress: string[] = [];
   const warnings: string[] = [];
+  const recorded: string[] = [];
   const admin = (path: string, method: string, body?: unknown) =>
     fetch(`${sandbox.url}/_sandbox/${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   return {
@@ -55,6 +58,7 @@ export async function startHarness(options: { provisioningMs?: number; settings?
     workDir,
     progress,
     warnings,
+    recorded,
     resourceCtx: (address = 'res', waitTimeMs = 10_000) => ({
       client,
       settings,
@@ -65,6 +69,7 @@ export async function startHarness(options: { provisioningMs?: number; settings?
       waitTimeMs,
       progress: (s) => progress.push(s),
       warn: (m) => warnings.push(m),
+      recordId: (id) => recorded.push(id),
     }),
     lookupCtx: () => ({ client, settings, log: silent, warn: (m) => warnings.push(m), workDir }),
     actions: async () => {

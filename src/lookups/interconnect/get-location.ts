@@ -8,35 +8,36 @@ export const getLocationArgs = z
   .object({
     id: z.coerce.number().int().optional().describe('Numeric location id. Recommended: ids are stable.'),
     name: z.string().optional().describe('Exact location name, e.g. "Equinix SY1". Names may change over time.'),
-    siteCode: z.string().optional().describe('DEPRECATED: filtering by site code is no longer supported by the API; use id.'),
+    siteCode: z.string().optional().describe('DEPRECATED: filtering by site code is no longer supported; it only gives a deprecation warning. Use id.'),
   })
   .strict();
 
-/** One location, as the v3 locations API describes it. */
+/** One location, as the v3 locations API describes it; fields the v3 API dropped are kept, marked deprecated. */
 export const getLocationResult = z.object({
-  id: z.number().describe('Numeric location id.'),
-  name: z.string(),
-  metro: z.string().optional(),
-  market: z.string().optional(),
-  country: z.string().optional(),
+  id: z.number().describe('Numeric location id, stable over time; use it as locationId.'),
+  name: z.string().describe('Location name, e.g. "Equinix SY1"; names may change over time.'),
+  metro: z.string().optional().describe('Metro area, e.g. Sydney; IX connections must be in the port\'s metro.'),
+  market: z.string().optional().describe('Billing market code, e.g. AU.'),
+  country: z.string().optional().describe('Country, from the address.'),
   status: z.string().optional().describe('Active, Deployment, Restricted, Extended, New or Expired; only Active is orderable.'),
-  address: z.record(z.string(), z.string()).optional(),
-  latitude: z.number().optional(),
-  longitude: z.number().optional(),
+  address: z.record(z.string(), z.string()).optional().describe('Street address: street, suburb, city, state, postcode, country.'),
+  latitude: z.number().optional().describe('Latitude in degrees.'),
+  longitude: z.number().optional().describe('Longitude in degrees.'),
   products: z
     .object({
-      portSpeeds: z.array(z.number()).describe('Port speeds offered (union over diversity zones).'),
-      mcrSpeeds: z.array(z.number()).describe('MCR speeds offered.'),
-      mcr: z.boolean(),
-      mve: z.boolean(),
-      diversityZones: z.array(z.string()),
+      portSpeeds: z.array(z.number()).describe('Port speeds offered in Mbps (union over diversity zones).'),
+      mcrSpeeds: z.array(z.number()).describe('MCR speeds offered in Mbps (union over diversity zones).'),
+      mcr: z.boolean().describe('true when an MCR can be ordered here.'),
+      mve: z.boolean().describe('true when an MVE can be ordered here.'),
+      diversityZones: z.array(z.string()).describe('Diversity zones of the location, e.g. red, blue.'),
     })
-    .optional(),
-  siteCode: z.string().optional().describe('DEPRECATED: not returned by the v3 API.'),
-  campus: z.string().optional().describe('DEPRECATED.'),
-  networkRegion: z.string().optional().describe('DEPRECATED.'),
-  liveDate: z.string().optional().describe('DEPRECATED.'),
-  vRouterAvailable: z.boolean().optional().describe('DEPRECATED: true when the location offers an MCR.'),
+    .optional()
+    .describe('What can be ordered at the location, derived from its diversity zones.'),
+  siteCode: z.string().optional().describe('DEPRECATED: the v3 locations API no longer returns a site code; empty unless an older API still reports it.'),
+  campus: z.string().optional().describe('DEPRECATED: the v3 locations API no longer returns a campus; empty unless an older API still reports it.'),
+  networkRegion: z.string().optional().describe('DEPRECATED: the v3 locations API no longer returns a network region; empty unless an older API still reports it.'),
+  liveDate: z.string().optional().describe('DEPRECATED: the v3 locations API no longer returns a live date; empty unless an older API still reports it.'),
+  vRouterAvailable: z.boolean().optional().describe('DEPRECATED: use products.mcr; true when the location offers an MCR.'),
 });
 
 type Args = z.infer<typeof getLocationArgs>;
@@ -89,6 +90,10 @@ function toResult(l: ApiLocation): Result {
       mve: zones.some(([, z]) => z.mveAvailable === true),
       diversityZones: zones.map(([name]) => name),
     },
+    siteCode: typeof l.siteCode === 'string' ? l.siteCode : undefined,
+    campus: typeof l.campus === 'string' ? l.campus : undefined,
+    networkRegion: typeof l.networkRegion === 'string' ? l.networkRegion : undefined,
+    liveDate: typeof l.liveDate === 'number' ? new Date(l.liveDate).toISOString() : typeof l.liveDate === 'string' ? l.liveDate : undefined,
     vRouterAvailable: mcrSpeeds.length > 0,
   };
 }

@@ -1,5 +1,12 @@
 import type { LookupFunction } from '../function.js';
 import { getLocation } from './get-location.js';
+import { getMcrPrefixFilterLists } from './get-mcr-prefix-filter-lists.js';
+import { getMcrs } from './get-mcrs.js';
+import { getMveImages } from './get-mve-images.js';
+import { getMveSizes } from './get-mve-sizes.js';
+import { getPartner } from './get-partner.js';
+import { getVxcs } from './get-vxcs.js';
+import { terraformConfig } from './terraform-config.js';
 
 /** Every interconnect lookup function. */
-export const interconnectLookups: LookupFunction[] = [getLocation];
+export const interconnectLookups: LookupFunction[] = [getLocation, getMveImages, getMveSizes, terraformConfig, getMcrPrefixFilterLists, getMcrs, getVxcs, getPartner];

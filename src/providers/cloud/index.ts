@@ -9,7 +9,9 @@ import { CloudClient } from './client.js';
 import { resolveBaseKeys, StaticCredentials } from './credentials.js';
 import { checkCloudSettings, cloudEnvVars, cloudSettingsSchema, describeCloudSettings, type CloudSettings } from './settings.js';
 
+/** The client `connect` returns (handlers and lookups receive it as `ctx.client`). */
 export { CloudClient } from './client.js';
+/** Parsed settings (handlers and lookups receive them as `ctx.settings`). */
 export type { CloudSettings } from './settings.js';
 
 /** The upstream default endpoint. */

@@ -70,6 +70,7 @@ export class InterconnectClient {
       }
       const text = await res.text();
       const parsed = parseJson(text);
+      this.log.debug({ method, path, status: res.status, attempt }, 'interconnect call');
       if (res.ok) return (parsed ?? { message: '', data: undefined }) as Envelope<T>;
       const failure = classify(method, path, res, parsed, text);
       if (failure.kind === 'unauthorized' && res.status === 401 && !reauthorized) {

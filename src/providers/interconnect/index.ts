@@ -28,9 +28,13 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
     return problems;
   },
   async connect(settings, rt) {
-    if (!settings.accessKey || !settings.secretKey) {
+    // PLUMB_SANDBOX_URL points every provider at a standalone sandbox, credentials or not.
+    if (!settings.accessKey || !settings.secretKey || rt.env.PLUMB_SANDBOX_URL) {
       const base = `${await rt.sandboxUrl()}/interconnect`;
-      return new InterconnectClient({ baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: 'sandbox', secretKey: 'sandbox', sandbox: true }, rt.log);
+      return new InterconnectClient(
+        { baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: settings.accessKey || 'sandbox', secretKey: settings.secretKey || 'sandbox', sandbox: true },
+        rt.log,
+      );
     }
     const env = environments[settings.environment];
     return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false }, rt.log);

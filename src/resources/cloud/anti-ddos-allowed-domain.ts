@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
+import { rfc3339 } from '../../providers/cloud/wire.js';
 import type { ResourceContext, ResourceType } from '../handler.js';
 import { allowedDomainProblem } from './domain-name.js';
-import { rfc3339 } from '../../providers/cloud/wire.js';
 import { waitUntil } from './wait.js';
 
 /** Inputs of an allowed domain. */
@@ -69,7 +69,7 @@ async function lookup(ctx: Ctx, instanceId: string, domain: string): Promise<Dom
   return (body.DomainList ?? []).find((d) => d.Domain === domain);
 }
 
-function outputs(instanceId: string, entry: DomainEntry): AntiDdosAllowedDomainOutputs {
+function toOutputs(instanceId: string, entry: DomainEntry): AntiDdosAllowedDomainOutputs {
   return {
     antiDdosAllowedDomainId: `${instanceId}/${entry.Domain}`,
     instanceId,
@@ -84,7 +84,7 @@ function outputs(instanceId: string, entry: DomainEntry): AntiDdosAllowedDomainO
 async function observe(ctx: Ctx, instanceId: string, domain: string): Promise<AntiDdosAllowedDomainOutputs | undefined> {
   const entry = await lookup(ctx, instanceId, domain);
   if (!entry || entry.Status === 3 || entry.Status === 5) return undefined;
-  return outputs(instanceId, entry);
+  return toOutputs(instanceId, entry);
 }
 
 /** Waits for Adding to settle; Failure is an error telling what to do. */
@@ -133,6 +133,8 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
       const result = (body.Data ?? []).find((d) => d.Domain === domain);
       if (result && result.Code !== 0) throw ctx.client.errorFor('AddNapAllowListDomain', result.Code, result.Message || `${domain} was not added`);
     }
+    // Recorded before waiting, so an entry that never settles is still known (and can be deleted).
+    ctx.recordId(`${instanceId}/${domain}`);
     let seen = await waitAdded(ctx, instanceId, domain);
     if (inputs.comment !== undefined && inputs.comment !== seen.comment) {
       await ctx.client.call('SetNapDomainEntryRemark', { ResourceId: instanceId, Domain: domain, Remark: inputs.comment });
@@ -144,6 +146,19 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
   read(ctx, id) {
     const { instanceId, domain } = parseAllowedDomainId(id);
     return observe(ctx, instanceId, domain);
+  },
+
+  async list(ctx) {
+    const instances = await ctx.client.pageAll<{ ResourceId: string }>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
+    const found = [];
+    for (const { ResourceId: instanceId } of instances) {
+      const entries = await ctx.client.pageAll<DomainEntry>('GetNapAllowListDomain', { ResourceId: instanceId }, 'DomainList');
+      for (const entry of entries.filter((e) => e.Status !== 3 && e.Status !== 5)) {
+        const outputs = toOutputs(instanceId, entry);
+        found.push({ id: outputs.antiDdosAllowedDomainId, outputs });
+      }
+    }
+    return found;
   },
 
   async update(ctx, id, _prior, desired) {

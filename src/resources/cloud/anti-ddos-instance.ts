@@ -2,16 +2,17 @@
  * AntiDdosInstance: an anti-DDoS (high-defence) instance in mainland China.
  *
  * Name, bandwidth and defence values change in place; area and data centre force a new
- * instance, and so do chargeType and duration, which the API never reports back: they are
- * compared only when state knows them, so an imported instance is never replaced for them.
+ * instance, and so do chargeType and duration. Those two are not read back (the API reports
+ * no duration, and its ChargeType is left out as upstream does), so they are compared only when
+ * state recorded them at purchase: adopting an existing instance never forces a new purchase.
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
-import type { ReplaceDecision, ResourceContext, ResourceType } from '../handler.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
+import type { ReplaceDecision, ResourceContext, ResourceType } from '../handler.js';
 import { waitUntil } from './wait.js';
 
 /** Data centres of each area. */
@@ -37,8 +38,17 @@ export const antiDdosInstanceInputs = z
     bandwidth: z.number().int().min(50).describe('Service bandwidth in Mbps, at least 50. Required. Updated in place.'),
     baseDefenceValue: z.number().int().min(30).describe('Base (guaranteed) defence in Gbps, at least 30. Required. Updated in place.'),
     maxDefenceValue: z.number().int().min(30).describe('Maximum (elastic) defence in Gbps, not less than baseDefenceValue. Required. Updated in place.'),
-    chargeType: z.enum(['month', 'year']).default('month').describe('Billing period: `month` or `year`. Default `month`. Not reported by the API; changing it replaces the instance.'),
-    duration: z.number().int().min(0).max(9).default(1).describe('Number of billing periods bought, 0–9. Default 1. Not reported by the API; changing it replaces the instance.'),
+    chargeType: z
+      .enum(['month', 'year'])
+      .default('month')
+      .describe('Billing period: `month` or `year`. Default `month`. Fixed at purchase: changing it replaces the instance. Not read back, so after `plumb import` setting it is only recorded.'),
+    duration: z
+      .number()
+      .int()
+      .min(0)
+      .max(9)
+      .default(1)
+      .describe('Number of billing periods bought, 0–9. Default 1. Fixed at purchase: changing it replaces the instance. Not read back, so after `plumb import` setting it is only recorded.'),
   })
   .superRefine(
     (value, ctx) => {
@@ -59,7 +69,7 @@ export const antiDdosInstanceInputs = z
 /** Inputs after defaults. */
 export type AntiDdosInstanceInputs = z.output<typeof antiDdosInstanceInputs>;
 
-/** What the API reports about an instance (chargeType and duration are not among it). */
+/** What is read back about an instance (chargeType and duration are not). */
 export const antiDdosInstanceOutputs = z.object({
   antiDdosInstanceId: z.string().describe('Instance id, e.g. `usecure_ghp-1a2b3c4d`.'),
   name: z.string().describe('Instance name.'),
@@ -91,17 +101,13 @@ interface ServiceInfo {
   ExpiredTime: number;
 }
 
-/** Reads one instance; undefined when the API lists nothing for the id (that is how it says "gone"). */
-async function describe(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs | undefined> {
-  // The single-instance describe must not carry ProjectId, or instances of other projects vanish.
-  const body = await ctx.client.call<{ ServiceInfo?: ServiceInfo[] }>('DescribeNapServiceInfo', { ResourceId: id, NapType: 1 }, { project: false });
-  const info = (body.ServiceInfo ?? []).find((s) => s.ResourceId === id);
-  if (!info) return undefined;
+/** What the API reports, in output form; an instance without data centre or defence values is an API fault. */
+function toOutputs(info: ServiceInfo): AntiDdosInstanceOutputs {
   const room = info.EngineRoom?.[0];
   const base = info.DefenceDDosBaseFlowArr?.[0];
   const max = info.DefenceDDosMaxFlowArr?.[0];
   if (room === undefined || base === undefined || max === undefined) {
-    throw new RemoteError('invalid', `anti-DDoS instance ${id}: the API reported no data centre or defence values`, { provider: 'cloud' });
+    throw new RemoteError('invalid', `anti-DDoS instance ${info.ResourceId}: the API reported no data centre or defence values`, { provider: 'cloud' });
   }
   return {
     antiDdosInstanceId: info.ResourceId,
@@ -115,6 +121,14 @@ async function describe(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs |
     expireTime: rfc3339(info.ExpiredTime),
     status: info.DefenceStatus,
   };
+}
+
+/** Reads one instance; undefined when the API lists nothing for the id (that is how it says "gone"). */
+async function describe(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs | undefined> {
+  // The single-instance describe must not carry ProjectId, or instances of other projects vanish.
+  const body = await ctx.client.call<{ ServiceInfo?: ServiceInfo[] }>('DescribeNapServiceInfo', { ResourceId: id, NapType: 1 }, { project: false });
+  const info = (body.ServiceInfo ?? []).find((s) => s.ResourceId === id);
+  return info ? toOutputs(info) : undefined;
 }
 
 /** Sizing parameters shared by buy and upgrade (defence values go as strings, as the API wants). */
@@ -156,8 +170,8 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     { path: 'dataCenter', reason: 'an instance cannot move to another data centre' },
   ],
   replaceWhen(prior, desired): ReplaceDecision[] {
-    // chargeType and duration are fixed at purchase, but the API never reports them: only a
-    // change from a value state recorded at create time means something (not one after import).
+    // chargeType and duration are fixed at purchase but not read back: only a change from a
+    // value state recorded at purchase means something (not one filled in after an import).
     const decisions: ReplaceDecision[] = [];
     if (prior.chargeType !== undefined && desired.chargeType !== undefined && prior.chargeType !== desired.chargeType) {
       decisions.push({ path: 'chargeType', reason: 'the billing period is fixed when the instance is bought' });
@@ -167,6 +181,9 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     }
     return decisions;
   },
+  // When state does not know them (an instance imported with `plumb import`), setting them is
+  // only recorded: there is nothing to send, and replaceWhen above asks for no replacement.
+  stateOnly: ['chargeType', 'duration'],
   computedInputs: ['name'],
   remoteManaged: ['createTime', 'expireTime', 'status'],
   importId: {
@@ -191,12 +208,19 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     });
     const id = body.ResourceInfo?.ResourceId;
     if (!id) throw new RemoteError('invalid', 'BuyHighProtectGameService returned no ResourceId', { provider: 'cloud' });
+    // Recorded before waiting: a timeout or crash must leave the bought instance in state.
+    ctx.recordId(id);
     ctx.log.info({ id }, 'anti-DDoS instance bought');
     return { id, outputs: await waitVisible(ctx, id) };
   },
 
   read(ctx, id) {
     return describe(ctx, id);
+  },
+
+  async list(ctx) {
+    const all = await ctx.client.pageAll<ServiceInfo>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
+    return all.map((info) => ({ id: info.ResourceId, outputs: toOutputs(info) }));
   },
 
   async update(ctx, id, _prior, desired) {

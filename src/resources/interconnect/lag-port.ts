@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import { UserError } from '../../errors.js';
+import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
+import type { ResourceType } from '../handler.js';
+import { oneOf, tagsSchema } from '../schema.js';
+import { parseProductUid } from './port.js';
+import {
+  CONTRACT_TERMS,
+  type ApiProduct,
+  type Ctx,
+  cancel,
+  findByToken,
+  listProducts,
+  order,
+  readProductOfType,
+  readTags,
+  sameTags,
+  tagList,
+  waitReady,
+  writeTags,
+} from './product.js';
+import { PRODUCT_FACTS, productFacts, productFactsShape } from './product-outputs.js';
+
+/** LAG member speeds in Mbps (400000 where the location offers it); 1 Gbps ports cannot be aggregated. */
+export const LAG_SPEEDS = [10000, 100000, 400000] as const;
+
+/** Inputs of a LAG port: one service made of 1 to 8 member ports of the same speed. */
+export const lagPortInputs = z
+  .object({
+    productName: z.string().min(1).describe('Identifiable name of the LAG. Changed in place.'),
+    portSpeed: oneOf(LAG_SPEEDS, 'Speed of each member port in Mbps: 10000, 100000, or 400000 where available. A change replaces the LAG.'),
+    locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the LAG.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+    marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
+    lagCount: z.number().int().min(1).max(8).describe('Number of member ports, 1 to 8. The API cannot add or remove members, so a change replaces the LAG.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Changed in place; attached VXCs are not touched.'),
+    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the LAG.'),
+    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated; a later change is only recorded.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the LAG (its primary member). Changed in place. Default: none.'),
+  })
+  .strict();
+
+/** Everything a LAG exposes: its inputs as the API reports them, the member UIDs and the computed fields of a port. */
+export const lagPortOutputs = lagPortInputs.extend({
+  ...productFactsShape,
+  productUid: z.string().describe('UID of the primary member port, the LAG\'s id.'),
+  lagPortUids: z.array(z.string()).describe('UIDs of every member port, the primary first.'),
+  aggregationId: z.number().optional().describe('Numeric id the member ports share.'),
+});
+
+type LagPortInputs = z.infer<typeof lagPortInputs>;
+type LagPortOutputs = z.infer<typeof lagPortOutputs>;
+
+/** The fields a LAG change can send in place, and their names in the modify call. */
+const MODIFIABLE: Array<[keyof LagPortInputs, string]> = [
+  ['productName', 'name'],
+  ['marketplaceVisibility', 'marketplaceVisibility'],
+  ['contractTermMonths', 'term'],
+];
+
+/** A LAG port: several physical ports bundled into one service. */
+export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'], InterconnectSettings> = {
+  token: 'interconnect:index/lagPort:LagPort',
+  provider: 'interconnect',
+  description:
+    'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled at the end of its term when interconnect:cancelAtEndOfTerm is true.',
+  inputs: lagPortInputs,
+  outputs: lagPortOutputs,
+  replaceOn: [
+    { path: 'portSpeed', reason: 'the speed of physical ports is fixed once ordered' },
+    { path: 'locationId', reason: 'a LAG cannot move to another location' },
+    { path: 'diversityZone', reason: 'a LAG cannot move to another diversity zone' },
+    { path: 'lagCount', reason: 'members cannot be added to or removed from an ordered LAG' },
+  ],
+  computedInputs: ['diversityZone', 'costCentre'],
+  stateOnly: ['promoCode'],
+  remoteManaged: [...PRODUCT_FACTS, 'lagPortUids', 'aggregationId'],
+  cancelsAtEndOfTerm: (settings) => settings.cancelAtEndOfTerm === true,
+  importId: { format: '<product_uid>', parse: parseProductUid },
+
+  async create(ctx, inputs) {
+    const uids = await order(ctx, {
+      productName: inputs.productName,
+      term: inputs.contractTermMonths,
+      productType: 'MEGAPORT',
+      portSpeed: inputs.portSpeed,
+      locationId: inputs.locationId,
+      createDate: 0,
+      virtual: false,
+      market: '',
+      marketplaceVisibility: inputs.marketplaceVisibility,
+      config: inputs.diversityZone ? { diversityZone: inputs.diversityZone } : {},
+      lagPortCount: inputs.lagCount,
+      ...(inputs.costCentre ? { costCentre: inputs.costCentre } : {}),
+      ...(inputs.promoCode ? { promoCode: inputs.promoCode } : {}),
+      resourceTags: tagList(ctx, inputs.resourceTags),
+    });
+    ctx.recordId(uids[0]);
+    let ready = await waitReady(ctx, uids[0], 'LAG port');
+    const { primary } = await lagGroup(ctx, ready);
+    // A buy adopted after a lost reply may name any member; the primary is the id.
+    if (primary.productUid !== uids[0]) {
+      ctx.recordId(primary.productUid);
+      ready = await waitReady(ctx, primary.productUid, 'LAG port');
+    }
+    const { members } = await lagGroup(ctx, ready);
+    for (const member of members) if (member.productUid !== primary.productUid) await waitReady(ctx, member.productUid, 'LAG member port');
+    return { id: primary.productUid, outputs: toOutputs(ready, members, await readTags(ctx, primary.productUid), inputs) };
+  },
+
+  async read(ctx, id, prior) {
+    const product = await readProductOfType(ctx, id, 'MEGAPORT', 'a LAG port');
+    if (!product) return undefined;
+    const { members } = await lagGroup(ctx, product);
+    return toOutputs(product, members, await readTags(ctx, id), prior?.inputs);
+  },
+
+  async update(ctx, id, prior, desired) {
+    const body: Record<string, unknown> = { costCentre: desired.costCentre ?? prior.outputs.costCentre ?? '' };
+    let changed = (desired.costCentre ?? '') !== (prior.inputs.costCentre ?? '');
+    for (const [field, wire] of MODIFIABLE) {
+      if (desired[field] !== prior.inputs[field]) {
+        body[wire] = desired[field];
+        changed = true;
+      }
+    }
+    // Changes go to the primary member: the API reports the LAG through it.
+    if (changed) await ctx.client.put(`/v2/product/megaport/${encodeURIComponent(id)}`, body);
+    if (!sameTags(desired.resourceTags, prior.inputs.resourceTags)) await writeTags(ctx, id, desired.resourceTags);
+    const product = await waitReady(ctx, id, 'LAG port');
+    const { members } = await lagGroup(ctx, product);
+    return toOutputs(product, members, await readTags(ctx, id), desired);
+  },
+
+  async delete(ctx, id) {
+    // A cancel action on one member applies to the whole LAG.
+    const atEnd = ctx.settings.cancelAtEndOfTerm === true;
+    await cancel(ctx, id, atEnd ? 'CANCEL' : 'CANCEL_NOW', !atEnd);
+  },
+
+  async list(ctx) {
+    const primaries = (await listProducts(ctx, 'MEGAPORT')).filter((p) => p.aggregationId && p.lagPrimary);
+    return Promise.all(
+      primaries.map(async (p) => {
+        const { members } = await lagGroup(ctx, p);
+        return { id: p.productUid, outputs: toOutputs(p, members, await readTags(ctx, p.productUid)) };
+      }),
+    );
+  },
+
+  async findOwned(ctx) {
+    const found = await findByToken(ctx, (await listProducts(ctx, 'MEGAPORT')).filter((p) => p.aggregationId));
+    if (!found) return undefined;
+    const { primary, members } = await lagGroup(ctx, found);
+    return { id: primary.productUid, outputs: toOutputs(primary, members, await readTags(ctx, primary.productUid)) };
+  },
+};
+
+/** The LAG a member port belongs to: its primary and every live member, the primary first. */
+async function lagGroup(ctx: Ctx, member: ApiProduct): Promise<{ primary: ApiProduct; members: ApiProduct[] }> {
+  if (!member.aggregationId) {
+    throw new UserError(`${member.productUid} is a single port, not a LAG port`, 'manage it as interconnect:index/port:Port');
+  }
+  const members = (await listProducts(ctx, 'MEGAPORT'))
+    .filter((p) => p.aggregationId === member.aggregationId)
+    .sort((a, b) => Number(Boolean(b.lagPrimary)) - Number(Boolean(a.lagPrimary)) || (a.productId ?? 0) - (b.productId ?? 0));
+  // A cancelled LAG is no longer listed as live, but the member read directly still describes it.
+  if (!members.some((m) => m.productUid === member.productUid)) members.push(member);
+  const primary = members.find((m) => m.lagPrimary) ?? members[0];
+  return { primary, members };
+}
+
+function toOutputs(p: ApiProduct, members: ApiProduct[], tags: Record<string, string>, inputs?: Partial<LagPortInputs>): LagPortOutputs {
+  return {
+    productName: p.productName,
+    portSpeed: p.portSpeed,
+    locationId: p.locationId,
+    contractTermMonths: p.contractTermMonths,
+    marketplaceVisibility: Boolean(p.marketplaceVisibility),
+    lagCount: members.length,
+    costCentre: p.costCentre ?? '',
+    // An empty zone read back keeps the recorded one rather than suggesting a move.
+    diversityZone: p.diversityZone || inputs?.diversityZone,
+    // The API never returns the promo code; keep what was ordered.
+    promoCode: inputs?.promoCode,
+    resourceTags: tags,
+    ...productFacts(p),
+    lagPortUids: members.map((m) => m.productUid),
+    aggregationId: p.aggregationId || undefined,
+  };
+}

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { UserError, isRemote } from '../../errors.js';
+import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
+import type { ResourceType } from '../handler.js';
+import { oneOf } from '../schema.js';
+import { type ApiProduct, type Ctx, readProduct, retryWithin, splitId, waitReady } from './product.js';
+
+/** Tunnel counts an IPsec add-on can allow. */
+export const TUNNEL_COUNTS = [10, 20, 30] as const;
+
+/** Inputs of the IPsec add-on of an MCR. */
+export const mcrIpsecAddonInputs = z
+  .object({
+    mcrId: z.string().min(1).describe('Product UID of the MCR. A change replaces the add-on.'),
+    tunnelCount: oneOf(TUNNEL_COUNTS, 'Most IPsec tunnels the MCR may carry: 10, 20 or 30. Changed in place.'),
+  })
+  .strict();
+
+/** The add-on as it is now, plus its UID. */
+export const mcrIpsecAddonOutputs = mcrIpsecAddonInputs.extend({
+  addOnUid: z.string().describe('UID the API gave the add-on.'),
+});
+
+type Inputs = z.infer<typeof mcrIpsecAddonInputs>;
+type Outputs = z.infer<typeof mcrIpsecAddonOutputs>;
+type ApiAddOn = { addOnUid: string; addOnType: string; tunnelCount: number };
+
+const FORMAT = '<mcr_uid>:<add_on_uid>';
+const EXAMPLE = '11111111-1111-1111-1111-111111111111:22222222-2222-2222-2222-222222222222';
+
+function parseId(id: string): { mcrUid: string; addOnUid: string } {
+  const [mcrUid, addOnUid] = splitId(id, FORMAT, EXAMPLE);
+  return { mcrUid, addOnUid };
+}
+
+function ipsecAddOns(mcr: ApiProduct): ApiAddOn[] {
+  return ((mcr.addOns ?? []) as ApiAddOn[]).filter((a) => String(a.addOnType).toUpperCase() === 'IP_SEC');
+}
+
+function addOnPath(mcrUid: string, addOnUid?: string): string {
+  return `/v3/product/${encodeURIComponent(mcrUid)}/addon${addOnUid ? `/${encodeURIComponent(addOnUid)}` : ''}`;
+}
+
+/**
+ * The API refuses to lower the limit below the tunnels still configured on the MCR's VXCs, and
+ * says so only in its message (reference §3.14); those tunnels go away as the VXCs that carry them
+ * are changed or deleted, so this one refusal is worth waiting for.
+ */
+function tunnelsStillConfigured(err: unknown): boolean {
+  return isRemote(err, 'invalid') && /configured tunnels/i.test(err.message);
+}
+
+/** The IPsec add-on of an MCR. Its id is `<mcr_uid>:<add_on_uid>`. */
+export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], InterconnectSettings> = {
+  token: 'interconnect:index/mcrIpsecAddon:McrIpsecAddon',
+  provider: 'interconnect',
+  description: 'The IPsec add-on of an MCR, which allows VXC interfaces of type ipSecTunnel. Removed by setting its tunnel count to 0 once no tunnel uses it.',
+  inputs: mcrIpsecAddonInputs,
+  outputs: mcrIpsecAddonOutputs,
+  replaceOn: [{ path: 'mcrId', reason: 'an add-on belongs to one MCR and cannot move' }],
+  remoteManaged: ['addOnUid'],
+  importId: {
+    format: FORMAT,
+    parse(id) {
+      const { mcrUid, addOnUid } = parseId(id);
+      return `${mcrUid}:${addOnUid}`;
+    },
+  },
+
+  async create(ctx, inputs) {
+    const mcr = await readProduct(ctx, inputs.mcrId);
+    if (!mcr) throw new UserError(`MCR ${inputs.mcrId} does not exist (or is being cancelled); an IPsec add-on needs a live MCR`);
+    const existing = ipsecAddOns(mcr)[0];
+    if (existing) {
+      throw new UserError(
+        `MCR ${inputs.mcrId} already has an IPsec add-on (${existing.addOnUid})`,
+        `import it (options.import: ${inputs.mcrId}:${existing.addOnUid}); an MCR has one IPsec add-on`,
+      );
+    }
+    await ctx.client.post(addOnPath(inputs.mcrId), { addOnType: 'IP_SEC', tunnelCount: inputs.tunnelCount });
+    // The API answers without the add-on's UID; the MCR lists it at once.
+    const added = ipsecAddOns((await readProduct(ctx, inputs.mcrId)) ?? mcr)[0];
+    if (!added) throw new Error(`the IPsec add-on was accepted but MCR ${inputs.mcrId} does not list it`);
+    const id = `${inputs.mcrId}:${added.addOnUid}`;
+    ctx.recordId(id);
+    const ready = await waitReady(ctx, inputs.mcrId, 'MCR');
+    return { id, outputs: toOutputs(inputs.mcrId, ipsecAddOns(ready).find((a) => a.addOnUid === added.addOnUid) ?? added) };
+  },
+
+  async read(ctx, id) {
+    const { mcrUid, addOnUid } = parseId(id);
+    const mcr = await readProduct(ctx, mcrUid);
+    const addOn = mcr && ipsecAddOns(mcr).find((a) => a.addOnUid === addOnUid);
+    return addOn && toOutputs(mcrUid, addOn);
+  },
+
+  async update(ctx, id, _prior, desired) {
+    const { mcrUid, addOnUid } = parseId(id);
+    await ctx.client.put(addOnPath(mcrUid, addOnUid), { addOnType: 'IP_SEC', tunnelCount: desired.tunnelCount });
+    const mcr = await waitReady(ctx, mcrUid, 'MCR');
+    const addOn = ipsecAddOns(mcr).find((a) => a.addOnUid === addOnUid);
+    if (!addOn) throw new Error(`IPsec add-on ${addOnUid} disappeared from MCR ${mcrUid} during the update`);
+    return toOutputs(mcrUid, addOn);
+  },
+
+  async delete(ctx, id) {
+    const { mcrUid, addOnUid } = parseId(id);
+    const mcr = await readProduct(ctx, mcrUid);
+    if (!mcr || !ipsecAddOns(mcr).some((a) => a.addOnUid === addOnUid)) return;
+    try {
+      await retryWithin(ctx, 'IPsec tunnels still configured', () => ctx.client.put(addOnPath(mcrUid, addOnUid), { addOnType: 'IP_SEC', tunnelCount: 0 }), tunnelsStillConfigured);
+    } catch (err) {
+      if (isRemote(err, 'not-found')) return;
+      throw err;
+    }
+    // Whatever is next on this MCR (often its own deletion) needs it ready again.
+    await waitReady(ctx, mcrUid, 'MCR');
+  },
+};
+
+function toOutputs(mcrUid: string, addOn: ApiAddOn): Outputs {
+  return { mcrId: mcrUid, tunnelCount: addOn.tunnelCount, addOnUid: addOn.addOnUid };
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { UserError } from '../../errors.js';
+import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
+import type { ResourceType } from '../handler.js';
+import { type Ctx, readProduct, splitId } from './product.js';
+import {
+  ALWAYS,
+  checkPrefixEntries,
+  createPrefixList,
+  deletePrefixList,
+  findByDescription,
+  listPrefixLists,
+  observedEntries,
+  prefixListFields,
+  readPrefixList,
+  updatePrefixList,
+  type ApiPrefixList,
+} from './prefix-lists.js';
+
+const fields = z
+  .object({
+    mcrId: z.string().min(1).describe('Product UID of the MCR that owns the list. A change replaces the list.'),
+    ...prefixListFields,
+  })
+  .strict();
+
+/** Inputs of one prefix filter list; every entry is checked against the address family. */
+export const mcrPrefixFilterListInputs = fields.superRefine(checkPrefixEntries, ALWAYS);
+
+/** The list as it is now, plus its numeric id. */
+export const mcrPrefixFilterListOutputs = fields.extend({
+  prefixFilterListId: z.number().describe('Numeric id the API gave the list; VXC BGP settings may use it.'),
+});
+
+type Inputs = z.infer<typeof mcrPrefixFilterListInputs>;
+type Outputs = z.infer<typeof mcrPrefixFilterListOutputs>;
+
+const FORMAT = '<mcr_uid>:<prefix_list_id>';
+const EXAMPLE = '11111111-1111-1111-1111-111111111111:123';
+
+/** Parses `<mcr_uid>:<prefix_list_id>`; the list id must be a positive integer. */
+export function parsePrefixListId(id: string): { mcrUid: string; listId: number } {
+  const [mcrUid, raw] = splitId(id, FORMAT, EXAMPLE);
+  if (!/^\d+$/.test(raw) || Number(raw) <= 0) {
+    throw new UserError(`invalid import id "${id}": expected ${FORMAT} where prefix_list_id is a positive integer, e.g. ${EXAMPLE}`);
+  }
+  return { mcrUid, listId: Number(raw) };
+}
+
+/** A prefix filter list on an MCR, for VXC BGP import/export filters. Its id is `<mcr_uid>:<prefix_list_id>`. */
+export const mcrPrefixFilterList: ResourceType<Inputs, Outputs, Ctx['client'], InterconnectSettings> = {
+  token: 'interconnect:index/mcrPrefixFilterList:McrPrefixFilterList',
+  provider: 'interconnect',
+  description: 'A prefix filter list on an MCR. Several lists may exist on one MCR; VXC BGP connections refer to them by description.',
+  inputs: mcrPrefixFilterListInputs,
+  outputs: mcrPrefixFilterListOutputs,
+  replaceOn: [{ path: 'mcrId', reason: 'a prefix filter list belongs to one MCR and cannot move' }],
+  remoteManaged: ['prefixFilterListId'],
+  importId: {
+    format: FORMAT,
+    parse(id) {
+      const { mcrUid, listId } = parsePrefixListId(id);
+      return `${mcrUid}:${listId}`;
+    },
+  },
+
+  async create(ctx, inputs) {
+    // Descriptions are names: BGP filters resolve them, so a second list of the same name would be ambiguous.
+    const existing = findByDescription(await listPrefixLists(ctx, inputs.mcrId), inputs.description);
+    if (existing) {
+      throw new UserError(
+        `MCR ${inputs.mcrId} already has a prefix filter list named "${inputs.description}" (id ${existing.id})`,
+        `import it (options.import: ${inputs.mcrId}:${existing.id}) or choose another description`,
+      );
+    }
+    const listId = await createPrefixList(ctx, inputs.mcrId, inputs);
+    const id = `${inputs.mcrId}:${listId}`;
+    ctx.recordId(id);
+    const current = await readPrefixList(ctx, inputs.mcrId, listId);
+    if (!current) throw new Error(`prefix filter list ${listId} was created on MCR ${inputs.mcrId} but cannot be read back`);
+    return { id, outputs: toOutputs(inputs.mcrId, current, inputs) };
+  },
+
+  async read(ctx, id, prior) {
+    const { mcrUid, listId } = parsePrefixListId(id);
+    // A list on a cancelled MCR is gone with it, even while the API still answers for it.
+    if (!(await readProduct(ctx, mcrUid))) return undefined;
+    const current = await readPrefixList(ctx, mcrUid, listId);
+    return current && toOutputs(mcrUid, current, prior?.inputs);
+  },
+
+  async update(ctx, id, _prior, desired) {
+    const { mcrUid, listId } = parsePrefixListId(id);
+    await updatePrefixList(ctx, mcrUid, listId, desired);
+    const current = await readPrefixList(ctx, mcrUid, listId);
+    if (!current) throw new Error(`prefix filter list ${listId} disappeared from MCR ${mcrUid} during the update`);
+    return toOutputs(mcrUid, current, desired);
+  },
+
+  async delete(ctx, id) {
+    const { mcrUid, listId } = parsePrefixListId(id);
+    await deletePrefixList(ctx, mcrUid, listId);
+  },
+};
+
+function toOutputs(mcrUid: string, list: ApiPrefixList, prior?: Partial<Inputs>): Outputs {
+  return {
+    mcrId: mcrUid,
+    description: list.description,
+    addressFamily: list.addressFamily,
+    entries: observedEntries(list.entries, prior?.entries),
+    prefixFilterListId: list.id,
+  };
+}

@@ -1,0 +1,254 @@
+import { z } from 'zod';
+import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
+import type { ResourceType } from '../handler.js';
+import { oneOf, tagsSchema } from '../schema.js';
+import { parseProductUid } from './port.js';
+import { productFacts, productFactsShape } from './product-outputs.js';
+import {
+  CONTRACT_TERMS,
+  type ApiProduct,
+  type Ctx,
+  cancel,
+  findByToken,
+  listProducts,
+  order,
+  readProductOfType,
+  readTags,
+  sameTags,
+  tagList,
+  waitReady,
+  writeTags,
+} from './product.js';
+import {
+  type PrefixList,
+  createPrefixList,
+  deletePrefixList,
+  findByDescription,
+  listPrefixLists,
+  observedEntries,
+  prefixListSchema,
+  readPrefixList,
+  sameEntries,
+  updatePrefixList,
+} from './prefix-lists.js';
+
+/** MCR speeds in Mbps. */
+export const MCR_SPEEDS = [1000, 2500, 5000, 10000, 25000, 50000, 100000] as const;
+/** The ASN the API gives an MCR ordered without one. */
+export const DEFAULT_MCR_ASN = 133937;
+
+/** Inputs of a cloud router (MCR). */
+export const mcrInputs = z
+  .object({
+    productName: z.string().min(1).describe('Identifiable name of the MCR. Changed in place.'),
+    portSpeed: oneOf(MCR_SPEEDS, 'Aggregate capacity in Mbps shared by all its connections: 1000, 2500, 5000, 10000, 25000, 50000 or 100000. Fixed for the life of the MCR: a change replaces it.'),
+    locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the MCR.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+    asn: z
+      .number()
+      .int()
+      .min(1)
+      .max(4294967295)
+      .optional()
+      .meta({ description: 'BGP ASN of the MCR, used for peering on its VXCs; the API sets the default when it is omitted. Changed in place; BGP sessions re-negotiate. Some clouds need a public ASN; Azure rejects 65515.', default: DEFAULT_MCR_ASN }),
+    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the MCR.'),
+    marketplaceVisibility: z.boolean().optional().describe('true = listed in the marketplace. When omitted the API decides (true). Changed in place.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
+    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
+    prefixFilterLists: z
+      .array(prefixListSchema)
+      .optional()
+      .describe('DEPRECATED: use interconnect:index/mcrPrefixFilterList:McrPrefixFilterList. Prefix filter lists kept with the MCR, matched by description; created, rewritten and deleted in place. Lists not named here are left alone.'),
+  })
+  .strict();
+
+/** What the API reports about an MCR beyond its inputs; set by the API, never a change. */
+export const mcrComputed = {
+  ...productFactsShape,
+  productType: z.string().optional().describe('MCR2.'),
+  adminLocked: z.boolean().optional().describe('True while the provider\'s staff hold a lock on it.'),
+  buyoutPort: z.boolean().optional().describe('Whether the product is a buyout port (false for an MCR).'),
+  lagPrimary: z.boolean().optional().describe('Always false for an MCR.'),
+  aggregationId: z.number().optional().describe('LAG aggregation id (0 for an MCR).'),
+  lagId: z.number().optional().describe('LAG id (0 for an MCR).'),
+  attributeTags: z.record(z.string(), z.string()).optional().describe('Attribute tags set by the provider.'),
+  companyName: z.string().optional().describe('Name of the company that owns it.'),
+  secondaryName: z.string().optional().describe('Secondary name, if any.'),
+};
+
+/** Everything an MCR exposes: its inputs as the API reports them plus computed fields. */
+export const mcrOutputs = mcrInputs.extend(mcrComputed);
+
+type McrInputs = z.infer<typeof mcrInputs>;
+type McrOutputs = z.infer<typeof mcrOutputs>;
+
+/** The fields an MCR change can send in place, and their names in the modify call. */
+const MODIFIABLE: Array<[keyof McrInputs, string]> = [
+  ['productName', 'name'],
+  ['marketplaceVisibility', 'marketplaceVisibility'],
+  ['contractTermMonths', 'term'],
+  ['asn', 'asn'],
+];
+
+/** A cloud router (MCR). Deleted with CANCEL_NOW and safeDelete: the API refuses while VXCs are attached. */
+export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], InterconnectSettings> = {
+  token: 'interconnect:index/mcr:Mcr',
+  provider: 'interconnect',
+  description: 'A cloud router (MCR) at a location. Always cancelled at once (interconnect:cancelAtEndOfTerm does not apply), and only when no VXC is attached.',
+  inputs: mcrInputs,
+  outputs: mcrOutputs,
+  replaceOn: [
+    { path: 'portSpeed', reason: 'an MCR\'s speed is fixed for the life of the service' },
+    { path: 'locationId', reason: 'an MCR cannot move to another location' },
+    { path: 'diversityZone', reason: 'an MCR cannot move to another diversity zone' },
+  ],
+  computedInputs: ['asn', 'diversityZone', 'costCentre', 'marketplaceVisibility'],
+  stateOnly: ['promoCode'],
+  remoteManaged: Object.keys(mcrComputed),
+  warnings: (inputs) =>
+    inputs.prefixFilterLists === undefined
+      ? []
+      : ['prefixFilterLists is deprecated and will be removed; declare each list as an interconnect:index/mcrPrefixFilterList:McrPrefixFilterList resource instead'],
+  // The API no longer accepts a scheduled cancellation for an MCR.
+  cancelsAtEndOfTerm: () => false,
+  importId: { format: '<product_uid>', parse: parseProductUid },
+
+  async create(ctx, inputs) {
+    const config: Record<string, unknown> = {};
+    if (inputs.asn) config.mcrAsn = inputs.asn;
+    if (inputs.diversityZone) config.diversityZone = inputs.diversityZone;
+    const [uid] = await order(ctx, {
+      locationId: inputs.locationId,
+      productName: inputs.productName,
+      term: inputs.contractTermMonths,
+      portSpeed: inputs.portSpeed,
+      productType: 'MCR2',
+      costCentre: inputs.costCentre ?? '',
+      config,
+      ...(inputs.marketplaceVisibility !== undefined ? { marketplaceVisibility: inputs.marketplaceVisibility } : {}),
+      ...(inputs.promoCode ? { promoCode: inputs.promoCode } : {}),
+      resourceTags: tagList(ctx, inputs.resourceTags),
+    });
+    ctx.recordId(uid);
+    const product = await waitReady(ctx, uid, 'MCR');
+    await syncInlineLists(ctx, uid, undefined, inputs.prefixFilterLists);
+    return { id: uid, outputs: await observe(ctx, product, inputs) };
+  },
+
+  async read(ctx, id, prior) {
+    const product = await readProductOfType(ctx, id, 'MCR2', 'an MCR');
+    return product && observe(ctx, product, prior?.inputs);
+  },
+
+  async update(ctx, id, prior, desired) {
+    const body: Record<string, unknown> = { costCentre: desired.costCentre ?? prior.outputs.costCentre ?? '' };
+    let changed = (desired.costCentre ?? '') !== (prior.inputs.costCentre ?? '');
+    for (const [field, wire] of MODIFIABLE) {
+      if (desired[field] !== undefined && desired[field] !== prior.inputs[field]) {
+        body[wire] = desired[field];
+        changed = true;
+      }
+    }
+    if (changed) await ctx.client.put(`/v2/product/mcr2/${encodeURIComponent(id)}`, body);
+    if (!sameTags(desired.resourceTags, prior.inputs.resourceTags)) {
+      await writeTags(ctx, id, desired.resourceTags);
+    }
+    await syncInlineLists(ctx, id, prior.inputs.prefixFilterLists, desired.prefixFilterLists);
+    const product = await waitReady(ctx, id, 'MCR');
+    return observe(ctx, product, desired);
+  },
+
+  async delete(ctx, id) {
+    await cancel(ctx, id, 'CANCEL_NOW', true);
+  },
+
+  async list(ctx) {
+    const mcrs = await listProducts(ctx, 'MCR2');
+    return Promise.all(mcrs.map(async (p) => ({ id: p.productUid, outputs: { ...mcrObserved(p), resourceTags: await readTags(ctx, p.productUid) } as McrOutputs })));
+  },
+
+  async findOwned(ctx) {
+    const found = await findByToken(ctx, await listProducts(ctx, 'MCR2'));
+    return found && { id: found.productUid, outputs: { ...mcrObserved(found), resourceTags: await readTags(ctx, found.productUid) } as McrOutputs };
+  },
+};
+
+/** An MCR as the API reports it: the inputs it echoes plus every computed field (dates as RFC 3339). */
+export function mcrObserved(p: ApiProduct): Omit<McrOutputs, 'promoCode' | 'resourceTags' | 'prefixFilterLists'> {
+  return {
+    productName: p.productName,
+    portSpeed: p.portSpeed,
+    locationId: p.locationId,
+    contractTermMonths: p.contractTermMonths,
+    asn: p.resources?.virtual_router?.mcrAsn ?? p.asn,
+    diversityZone: p.diversityZone || undefined,
+    marketplaceVisibility: p.marketplaceVisibility,
+    costCentre: p.costCentre ?? '',
+    ...productFacts(p),
+    productType: p.productType,
+    adminLocked: p.adminLocked,
+    buyoutPort: p.buyoutPort,
+    lagPrimary: p.lagPrimary,
+    aggregationId: p.aggregationId ?? undefined,
+    lagId: p.lagId ?? undefined,
+    attributeTags: p.attributeTags ?? undefined,
+    companyName: p.companyName,
+    secondaryName: p.secondaryName ?? undefined,
+  };
+}
+
+async function observe(ctx: Ctx, p: ApiProduct, inputs?: Partial<McrInputs>): Promise<McrOutputs> {
+  return {
+    ...mcrObserved(p),
+    diversityZone: p.diversityZone || inputs?.diversityZone,
+    // The API never returns the promo code; keep what was ordered.
+    promoCode: inputs?.promoCode,
+    resourceTags: await readTags(ctx, p.productUid),
+    prefixFilterLists: inputs?.prefixFilterLists && (await readInlineLists(ctx, p.productUid, inputs.prefixFilterLists)),
+  };
+}
+
+/**
+ * The inline lists as they are now, in the order the inputs name them. Only lists the inputs
+ * name are reported, so standalone McrPrefixFilterList resources on the same MCR never show as
+ * drift here; a named list that is missing is left out (and created again on apply).
+ */
+async function readInlineLists(ctx: Ctx, mcrUid: string, named: PrefixList[]): Promise<PrefixList[]> {
+  const summaries = await listPrefixLists(ctx, mcrUid);
+  const others = summaries.filter((s) => !findByDescription(named, s.description));
+  if (others.length) {
+    ctx.warn(`the MCR also has prefix filter lists not declared inline (${others.map((s) => s.description).join(', ')}); mixing inline and standalone lists is discouraged`);
+  }
+  const out: PrefixList[] = [];
+  for (const want of named) {
+    const summary = findByDescription(summaries, want.description);
+    const current = summary && (await readPrefixList(ctx, mcrUid, summary.id));
+    if (current) out.push({ description: current.description, addressFamily: current.addressFamily, entries: observedEntries(current.entries, want.entries) });
+  }
+  return out;
+}
+
+/**
+ * Makes the inline lists match `desired`: a named list is created or rewritten (only when it
+ * differs), and a list named before but not now is deleted. Lists never named inline are untouched.
+ */
+async function syncInlineLists(ctx: Ctx, mcrUid: string, prior: PrefixList[] | undefined, desired: PrefixList[] | undefined): Promise<void> {
+  if (!prior?.length && !desired?.length) return;
+  const summaries = await listPrefixLists(ctx, mcrUid);
+  for (const want of desired ?? []) {
+    const summary = findByDescription(summaries, want.description);
+    if (!summary) {
+      await createPrefixList(ctx, mcrUid, want);
+      continue;
+    }
+    const current = await readPrefixList(ctx, mcrUid, summary.id);
+    const same = current && current.addressFamily === want.addressFamily && sameEntries(current.entries, want.entries);
+    if (!same) await updatePrefixList(ctx, mcrUid, summary.id, want);
+  }
+  for (const old of prior ?? []) {
+    if (findByDescription(desired ?? [], old.description)) continue;
+    const summary = findByDescription(summaries, old.description);
+    if (summary) await deletePrefixList(ctx, mcrUid, summary.id);
+  }
+}

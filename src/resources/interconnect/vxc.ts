@@ -1,0 +1,293 @@
+import { z } from 'zod';
+import { isRemote } from '../../errors.js';
+import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
+import type { ReplaceDecision, ResourceType } from '../handler.js';
+import { oneOf, tagsSchema } from '../schema.js';
+import { parseProductUid } from './port.js';
+import { CONTRACT_TERMS, GONE, type ApiProduct, type Ctx, cancel, findByToken, isoDate, listVxcs, order, readProduct, readProductOfType, readTags, retryWithin, sameTags, tagList, waitReady, writeTags } from './product.js';
+import { type ApiEnd, type VxcEndInput, aEndSchema, bEndSchema, currentEnd, endCurrent, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
+import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
+
+/** Inputs of a virtual cross connect. */
+export const vxcInputs = z
+  .object({
+    productName: z.string().min(1).describe('Identifiable name of the VXC. Changed in place.'),
+    rateLimit: z.number().int().positive().describe('Speed in Mbps, up to what both ends allow. Changed in place.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+    aEnd: aEndSchema.describe('Where the VXC starts (one of your Ports, MCRs or MVEs).'),
+    bEnd: bEndSchema.optional().describe('Where the VXC goes: one of your products or a partner port.'),
+    aEndPartnerConfig: aEndPartnerConfig.optional(),
+    bEndPartnerConfig: bEndPartnerConfig.optional(),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place.'),
+    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
+    serviceKey: z.string().optional().describe('Service key (secret) for another company\'s port; its port becomes the B-End. A change replaces the VXC.'),
+    shutdown: z.boolean().optional().describe('true shuts the VXC down (temporarily), false enables it. Default false. Changed in place.'),
+  })
+  .strict();
+
+/** What the API reports about a VXC beyond its inputs; set by the API, never a change. */
+export const vxcComputed = {
+  productUid: z.string().describe('Product UID, the VXC\'s id.'),
+  productId: z.number().optional().describe('Numeric product id.'),
+  productType: z.string().optional().describe('VXC.'),
+  provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, DECOMMISSIONING, DECOMMISSIONED...'),
+  aEndCurrent: endCurrent.optional().describe('Where the A-End is now.'),
+  bEndCurrent: endCurrent.optional().describe('Where the B-End is now (a partner port UID may differ from the requested one after a rotation).'),
+  cspConnections: z.array(z.record(z.string(), z.unknown())).optional().describe('Cloud and router connection details of the ends (AWS VIF, Azure peers, MCR interfaces...).'),
+  distanceBand: z.string().optional().describe('METRO, ZONE or INTERCONTINENTAL.'),
+  usageAlgorithm: z.string().optional().describe('Billing usage algorithm.'),
+  secondaryName: z.string().optional().describe('Secondary name, if any.'),
+  adminLocked: z.boolean().optional().describe('Locked by the provider\'s staff.'),
+  locked: z.boolean().optional().describe('Locked against changes and cancellation.'),
+  cancelable: z.boolean().optional().describe('Whether it can be cancelled now.'),
+  attributeTags: z.record(z.string(), z.string()).optional().describe('Attribute tags set by the provider.'),
+  companyName: z.string().optional().describe('Owning company.'),
+  companyUid: z.string().optional().describe('UID of the owning company.'),
+  createdBy: z.string().optional().describe('UID of the user who ordered it.'),
+  createDate: z.string().optional().describe('Order date, RFC 3339.'),
+  liveDate: z.string().optional().describe('Date it first went live, RFC 3339.'),
+  contractStartDate: z.string().optional().describe('Contract start, RFC 3339.'),
+  contractEndDate: z.string().optional().describe('Contract end, RFC 3339.'),
+  terminateDate: z.string().optional().describe('Termination date, RFC 3339, once cancelled.'),
+  lastUpdated: z.string().optional().describe('Last change, RFC 3339.'),
+};
+
+/** Everything a VXC exposes; partner configs are never returned by the API, so they come from the inputs. */
+export const vxcOutputs = vxcInputs.extend(vxcComputed);
+
+type VxcInputs = z.infer<typeof vxcInputs>;
+type VxcOutputs = z.infer<typeof vxcOutputs>;
+
+/** The warning a rotated partner port at the B-End gives (the provider's own words). */
+export const ROTATED_WARNING = 'VXC B-End product UID is from a partner port, therefore it will not be changed';
+
+const SIDES = [
+  { end: 'aEnd', cfg: 'aEndPartnerConfig', current: 'aEndCurrent', uid: 'aEndProductUid', vlan: 'aEndVlan', inner: 'aEndInnerVlan', vnic: 'aVnicIndex', config: 'aEndConfig' },
+  { end: 'bEnd', cfg: 'bEndPartnerConfig', current: 'bEndCurrent', uid: 'bEndProductUid', vlan: 'bEndVlan', inner: 'bEndInnerVlan', vnic: 'bVnicIndex', config: 'bEndConfig' },
+] as const;
+
+const AGAIN = 'the VXC is deleted and ordered again';
+
+/**
+ * Only a vrouter config changes in place. Any other kind is fixed once ordered, and so is a switch
+ * between kinds (CSP to vrouter included). With no prior config (after an import, where the API
+ * returns none) the first value is simply recorded.
+ */
+export function partnerConfigReplace(path: string, prior: PartnerConfig | undefined, desired: PartnerConfig | undefined): ReplaceDecision | undefined {
+  if (!prior || canonicalConfig(prior) === canonicalConfig(desired)) return undefined;
+  const after = desired?.partner;
+  if (prior.partner === 'vrouter' && (after === 'vrouter' || after === undefined)) return undefined;
+  if (after === undefined) return { path, reason: `a ${prior.partner} partner config cannot be removed after ordering; ${AGAIN}` };
+  if (after !== prior.partner) return { path, reason: `switching a partner config from ${prior.partner} to ${after} cannot be done in place; ${AGAIN}` };
+  return { path, reason: `a ${prior.partner} partner config cannot change after ordering; ${AGAIN}` };
+}
+
+/** At a cloud or transit partner end the VLANs belong to the partner: a change cannot be sent ("Only B end owner can change B VLAN"). */
+function partnerVlanReplace(kind: string | undefined, prior: VxcEndInput | undefined, desired: VxcEndInput | undefined): ReplaceDecision[] {
+  if (!kind || (!CSP_KINDS.includes(kind) && kind !== 'transit') || !prior) return [];
+  return (['vlan', 'innerVlan'] as const)
+    .filter((f) => desired?.[f] !== undefined && desired[f] !== prior[f])
+    .map((f) => ({ path: `bEnd.${f}`, reason: `the ${f} at a ${kind} partner end is set when ordering; ${AGAIN}` }));
+}
+
+/** A virtual cross connect between two of your products, or to a partner (cloud) port. */
+export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], InterconnectSettings> = {
+  token: 'interconnect:index/vxc:Vxc',
+  provider: 'interconnect',
+  description: 'A virtual cross connect (VXC) from a Port, MCR or MVE to another product or a partner port. Replaced by deleting first, since the new order needs the same VLAN.',
+  inputs: vxcInputs,
+  outputs: vxcOutputs,
+  secretPaths: ['serviceKey'],
+  replaceOn: [{ path: 'serviceKey', reason: 'the service key chooses the B-End when ordering' }],
+  replaceWhen(prior, desired) {
+    const out: ReplaceDecision[] = [];
+    for (const side of SIDES) {
+      const decision = partnerConfigReplace(side.cfg, prior[side.cfg], desired[side.cfg]);
+      if (decision) out.push(decision);
+    }
+    if (!out.length && prior.bEndPartnerConfig?.partner === desired.bEndPartnerConfig?.partner) {
+      out.push(...partnerVlanReplace(prior.bEndPartnerConfig?.partner, prior.bEnd, desired.bEnd));
+    }
+    return out;
+  },
+  deleteBeforeReplace: true,
+  computedInputs: ['costCentre'],
+  stateOnly: ['promoCode'],
+  remoteManaged: Object.keys(vxcComputed),
+  // Only Ports and LAG Ports honour cancelAtEndOfTerm.
+  cancelsAtEndOfTerm: () => false,
+  importId: { format: '<product_uid>', parse: parseProductUid },
+
+  async create(ctx, inputs) {
+    const aUid = inputs.aEnd.requestedProductUid;
+    const bUid = await resolveBEnd(ctx, inputs.bEnd?.requestedProductUid, inputs.serviceKey, inputs.bEndPartnerConfig, inputs.rateLimit);
+    const aCfg = inputs.aEndPartnerConfig && (await wirePartnerConfig(ctx, inputs.aEndPartnerConfig, aUid));
+    const bCfg = inputs.bEndPartnerConfig && (await wirePartnerConfig(ctx, inputs.bEndPartnerConfig, bUid));
+    const item = {
+      productUid: aUid,
+      associatedVxcs: [
+        {
+          productName: inputs.productName,
+          rateLimit: inputs.rateLimit,
+          term: inputs.contractTermMonths,
+          shutdown: inputs.shutdown ?? false,
+          ...(inputs.costCentre ? { costCentre: inputs.costCentre } : {}),
+          ...(inputs.serviceKey ? { serviceKey: inputs.serviceKey } : {}),
+          ...(inputs.promoCode ? { promoCode: inputs.promoCode } : {}),
+          aEnd: orderEnd(inputs.aEnd, aUid, aCfg),
+          bEnd: orderEnd(inputs.bEnd, bUid, bCfg),
+          resourceTags: tagList(ctx, inputs.resourceTags),
+        },
+      ],
+    };
+    const mine = async () => (await findByToken(ctx, await listVxcs(ctx)))?.productUid;
+    // A VXC just cancelled on the same VLAN (a delete-first replacement) holds it for a while.
+    const ends = [item.associatedVxcs[0].aEnd, item.associatedVxcs[0].bEnd];
+    const [uid] = await retryWithin(ctx, 'waiting for the VLAN to be released', () => order(ctx, item, mine), async (err) => vlanTaken(err) && !(await vlanInUse(ctx, ends)));
+    ctx.recordId(uid);
+    const product = await waitReady(ctx, uid, 'VXC');
+    return { id: uid, outputs: await observe(ctx, product, inputs, false) };
+  },
+
+  async read(ctx, id, prior) {
+    const product = await readProductOfType(ctx, id, 'VXC', 'a VXC');
+    return product && observe(ctx, product, prior?.inputs, !prior);
+  },
+
+  async update(ctx, id, prior, desired) {
+    const before = prior.inputs;
+    const body: Record<string, unknown> = {};
+    if (desired.productName !== before.productName) body.name = desired.productName;
+    if (desired.rateLimit !== before.rateLimit) body.rateLimit = desired.rateLimit;
+    if (desired.contractTermMonths !== before.contractTermMonths) body.term = desired.contractTermMonths;
+    // Sent whenever it changes; leaving it out of the modify call would silently keep the old state.
+    if ((desired.shutdown ?? false) !== (before.shutdown ?? false)) body.shutdown = desired.shutdown ?? false;
+    if ((desired.costCentre ?? '') !== (before.costCentre ?? '')) body.costCentre = desired.costCentre ?? '';
+    for (const side of SIDES) {
+      const was = before[side.end];
+      const want = desired[side.end];
+      const current = (prior.outputs[side.current] as { productUid?: string } | undefined)?.productUid;
+      // Asking for the UID the end is already on (pinning a rotated partner port) needs no move.
+      if (want?.requestedProductUid && want.requestedProductUid !== was?.requestedProductUid && want.requestedProductUid !== current) body[side.uid] = want.requestedProductUid;
+      if (want?.vlan !== undefined && want.vlan !== was?.vlan) body[side.vlan] = want.vlan;
+      if ((want?.innerVlan ?? -1) !== (was?.innerVlan ?? -1)) body[side.inner] = want?.innerVlan ?? -1;
+      if (want?.vnicIndex !== undefined && want.vnicIndex !== was?.vnicIndex) body[side.vnic] = want.vnicIndex;
+      const cfgBefore = before[side.cfg];
+      const cfgAfter = desired[side.cfg];
+      // No prior config (after an import): the first value is recorded, nothing is sent.
+      if (!cfgBefore || canonicalConfig(cfgBefore) === canonicalConfig(cfgAfter)) continue;
+      if (cfgAfter?.partner === 'vrouter' || (!cfgAfter && cfgBefore.partner === 'vrouter')) {
+        const mcrUid = want?.requestedProductUid ?? current;
+        body[side.config] = cfgAfter ? await wirePartnerConfig(ctx, cfgAfter, mcrUid) : { interfaces: [] };
+      }
+    }
+    const modify = Object.keys(body).length > 0;
+    if (modify) await ctx.client.put(`/v3/product/vxc/${encodeURIComponent(id)}`, { costCentre: desired.costCentre ?? prior.outputs.costCentre ?? '', ...body });
+    const retag = !sameTags(desired.resourceTags, before.resourceTags);
+    if (retag) await writeTags(ctx, id, desired.resourceTags);
+    const product = modify ? await waitReady(ctx, id, 'VXC') : await readProduct(ctx, id);
+    if (!product) throw new Error(`VXC ${id} disappeared during the update`);
+    return observe(ctx, product, desired, false);
+  },
+
+  async delete(ctx, id) {
+    await cancel(ctx, id, 'CANCEL_NOW', false);
+  },
+
+  async list(ctx) {
+    const vxcs = await listVxcs(ctx);
+    return Promise.all(vxcs.map(async (p) => ({ id: p.productUid, outputs: await observe(ctx, p, undefined, true) })));
+  },
+
+  async findOwned(ctx) {
+    const found = await findByToken(ctx, await listVxcs(ctx));
+    return found && { id: found.productUid, outputs: await observe(ctx, found, undefined, true) };
+  },
+};
+
+/**
+ * A VLAN clash at validation. The API names it only in its message; a VLAN freed by a VXC cancelled
+ * moments ago reads as taken until the network releases it, so such a clash is retried within
+ * waitTime, unless `vlanInUse` shows a live service really holds the VLAN.
+ */
+function vlanTaken(err: unknown): boolean {
+  return isRemote(err, 'invalid') && /\bVLAN\b[^:]*\bnot available\b/i.test(err.message);
+}
+
+/** Whether a live (not terminating) VXC on one of these ends uses the VLAN asked for: a real clash, not worth waiting on. */
+async function vlanInUse(ctx: Ctx, ends: Array<Record<string, unknown>>): Promise<boolean> {
+  for (const end of ends) {
+    if (typeof end.vlan !== 'number' || typeof end.productUid !== 'string') continue;
+    // Partner ports are not readable products; only own products can be checked.
+    const product = await readProduct(ctx, end.productUid);
+    const live = ((product?.associatedVxcs ?? []) as ApiProduct[]).filter((v) => !GONE.includes(v.provisioningStatus));
+    if (live.some((v) => ([v.aEnd, v.bEnd] as Array<ApiEnd | undefined>).some((e) => e?.productUid === end.productUid && e?.vlan === end.vlan))) return true;
+  }
+  return false;
+}
+
+async function isPartnerPort(ctx: Ctx, uid: string): Promise<boolean> {
+  const { data } = await ctx.client.get<Array<{ productUid: string }>>('/v2/dropdowns/partner/megaports');
+  return (data ?? []).some((p) => p.productUid === uid);
+}
+
+/** A VXC as the API reports it, in output terms (see `observedEnd` for the ends). */
+export function vxcObserved(p: ApiProduct): Omit<VxcOutputs, 'aEnd'> & { aEnd?: VxcEndInput } {
+  const csp = p.resources?.csp_connection;
+  return {
+    productName: p.productName,
+    rateLimit: p.rateLimit,
+    contractTermMonths: p.contractTermMonths,
+    costCentre: p.costCentre ?? '',
+    aEnd: observedEnd(p.aEnd, undefined, true),
+    bEnd: observedEnd(p.bEnd, undefined, true),
+    ...(p.shutdown ? { shutdown: true } : {}),
+    productUid: p.productUid,
+    productId: p.productId,
+    productType: p.productType,
+    provisioningStatus: p.provisioningStatus,
+    aEndCurrent: currentEnd(p.aEnd),
+    bEndCurrent: currentEnd(p.bEnd),
+    // One connection comes as an object, several as an array.
+    cspConnections: csp === undefined || csp === null ? undefined : Array.isArray(csp) ? csp : [csp],
+    distanceBand: p.distanceBand ?? undefined,
+    usageAlgorithm: p.usageAlgorithm ?? undefined,
+    secondaryName: p.secondaryName ?? undefined,
+    adminLocked: p.adminLocked,
+    locked: p.locked,
+    cancelable: p.cancelable,
+    attributeTags: p.attributeTags ?? undefined,
+    companyName: p.companyName,
+    companyUid: p.companyUid,
+    createdBy: p.createdBy,
+    createDate: isoDate(p.createDate),
+    liveDate: isoDate(p.liveDate),
+    contractStartDate: isoDate(p.contractStartDate),
+    contractEndDate: isoDate(p.contractEndDate),
+    terminateDate: isoDate(p.terminateDate),
+    lastUpdated: isoDate(p.lastUpdated),
+  };
+}
+
+async function observe(ctx: Ctx, p: ApiProduct, inputs: Partial<VxcInputs> | undefined, imported: boolean): Promise<VxcOutputs> {
+  const bEnd = observedEnd(p.bEnd as ApiEnd, inputs?.bEnd, imported);
+  const wanted = inputs?.bEnd?.requestedProductUid;
+  // The provider may move a partner end to another port of the same partner; what was asked for stays the input.
+  if (bEnd && wanted && p.bEnd?.productUid !== wanted && (await isPartnerPort(ctx, wanted))) {
+    bEnd.requestedProductUid = wanted;
+    ctx.warn(ROTATED_WARNING);
+  }
+  const shutdown = inputs?.shutdown !== undefined || p.shutdown ? Boolean(p.shutdown) : undefined;
+  return {
+    ...vxcObserved(p),
+    // The A-End always names its product, so the observed end always carries requestedProductUid.
+    aEnd: (observedEnd(p.aEnd as ApiEnd, inputs?.aEnd, imported) ?? inputs?.aEnd) as VxcOutputs['aEnd'],
+    bEnd,
+    shutdown,
+    // Never returned by the API: kept as ordered.
+    promoCode: inputs?.promoCode,
+    serviceKey: inputs?.serviceKey,
+    resourceTags: await readTags(ctx, p.productUid),
+  };
+}
