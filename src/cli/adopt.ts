@@ -3,6 +3,7 @@ import PQueue from 'p-queue';
 import { parse as parseYaml, stringify } from 'yaml';
 import { z } from 'zod';
 import { inputFields, readForImport } from '../engine/import.js';
+import { realId } from '../engine/ids.js';
 import { resourceContext } from '../engine/context.js';
 import { UserError } from '../errors.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
@@ -68,7 +69,7 @@ async function discover(session: Awaited<ReturnType<typeof openSession>>, raw: s
   const type = typeFor(raw);
   if (!type.list) throw new UserError(`${type.token} cannot list its remote objects; import them one by one with plumb import ADDR TOKEN ID`);
   const state = await session.store.read();
-  const known = new Set(Object.values(state.resources).filter((r) => r.type === type.token).map((r) => r.id));
+  const known = new Set(Object.values(state.resources).filter((r) => r.type === type.token).map((r) => realId(r)));
   const ctx = await resourceContext(session.deps, type, 'discover');
   const found = (await type.list(ctx)).filter((o) => !known.has(o.id));
   const taken = new Set([...Object.keys(state.resources), ...Object.keys(session.manifest.resources)]);

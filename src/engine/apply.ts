@@ -6,6 +6,7 @@ import type { StateStore } from '../state/store.js';
 import type { ResourceState, StateSnapshot } from '../state/types.js';
 import { containsUnknown, mask, reveal, secretKeys, wrapSecrets } from '../values.js';
 import { resourceContext } from './context.js';
+import { realId, recordedId } from './ids.js';
 import { effectiveInputs } from './diff/diff.js';
 import { EvalError, evaluate } from './evaluate.js';
 import { Evaluation } from './scope.js';
@@ -93,15 +94,16 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
     const decl = manifest.resources[step.address];
     const timeouts = decl?.options.customTimeouts;
     let id: string | undefined;
+    let createdId: string | undefined;
     if (step.kind === 'delete') {
       const target = step.deposed ? current[`${step.address}~deposed`] : current[step.address];
       if (target) {
         const token = randomUUID();
-        await store.record({ kind: 'intent', address: target.address, type: target.type, action: 'delete', token, id: target.id, at: new Date().toISOString() });
+        await store.record({ kind: 'intent', address: target.address, type: target.type, action: 'delete', token, id: target.id, secretId: target.secretId, at: new Date().toISOString() });
         const retain = change.action === 'delete' && change.retain;
         if (!retain) {
           const ctx = await resourceContext(deps, type, step.address, { ...hooks, operationToken: token, timeoutMs: timeouts?.delete });
-          await type.delete(ctx, target.id, { inputs: reveal(target.inputs), outputs: reveal(target.outputs) });
+          await type.delete(ctx, realId(target), { inputs: reveal(target.inputs), outputs: reveal(target.outputs) });
         }
         await record(target.address, null, token);
         id = target.id;
@@ -120,14 +122,14 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
       }
       if ((change.action === 'update' || (change.action === 'import' && change.patch.length > 0)) && prior) {
         const effective = effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: decl?.options.ignoreChanges });
-        await store.record({ kind: 'intent', address: step.address, type: type.token, action: 'update', token, id: prior.id, at: new Date().toISOString() });
+        await store.record({ kind: 'intent', address: step.address, type: type.token, action: 'update', token, id: prior.id, secretId: prior.secretId, at: new Date().toISOString() });
         const ctx = await resourceContext(deps, type, step.address, { ...hooks, operationToken: token, timeoutMs: timeouts?.update });
         // A change of order-only fields (promoCode) is recorded without a call.
         const recordOnly = change.patch.length > 0 && change.patch.every((op) => (type.stateOnly ?? []).some((f) => op.path === `/${f}` || op.path.startsWith(`/${f}/`)));
         const outputs = recordOnly
           ? { ...prior.outputs, ...effective }
-          : await type.update(ctx, prior.id, { inputs: reveal(prior.inputs), outputs: reveal(prior.outputs) }, reveal(effective));
-        await record(step.address, resourceState(type, step.address, prior.id, effective, outputs, change, decl?.options), token);
+          : await type.update(ctx, realId(prior), { inputs: reveal(prior.inputs), outputs: reveal(prior.outputs) }, reveal(effective));
+        await record(step.address, resourceState(type, step.address, realId(prior), effective, outputs, change, decl?.options), token);
         id = prior.id;
       } else if (change.action !== 'import') {
         if (prior && change.replaceOrder === 'create-first') {
@@ -141,17 +143,18 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
           operationToken: token,
           timeoutMs: timeouts?.create,
           recordId: (newId) => {
-            id = newId;
-            void store.record({ kind: 'id', address: step.address, token, id: newId, at: new Date().toISOString() });
+            createdId = newId;
+            id = recordedId(type, newId).id;
+            void store.record({ kind: 'id', address: step.address, token, ...recordedId(type, newId), at: new Date().toISOString() });
           },
         });
         try {
           const created = await type.create(ctx, reveal(desired));
-          id = created.id;
+          id = recordedId(type, created.id).id;
           await record(step.address, resourceState(type, step.address, created.id, desired, created.outputs, change, decl?.options), token);
         } catch (err) {
           // The order went through but did not finish: keep the object, marked for replacement.
-          if (id) await record(step.address, { ...resourceState(type, step.address, id, desired, {}, change, decl?.options), status: 'tainted' }, token);
+          if (createdId) await record(step.address, { ...resourceState(type, step.address, createdId, desired, {}, change, decl?.options), status: 'tainted' }, token);
           else await store.record({ kind: 'failed', address: step.address, token, at: new Date().toISOString() });
           throw err;
         }
@@ -211,6 +214,13 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
       warnings.push(`output ${name}: ${(err as Error).message}`);
     }
   }
+  // Dependencies are recorded as the manifest says now, for the delete order of later runs.
+  for (const change of plan.changes) {
+    const recorded = current[change.address];
+    if (recorded && change.action !== 'delete' && recorded.dependencies.join() !== change.dependsOn.join()) {
+      current[change.address] = { ...recorded, dependencies: change.dependsOn };
+    }
+  }
   // Each journaled outcome already moved the serial (a plan made meanwhile is stale); the
   // snapshot continues from there.
   await store.write({ ...input.state, serial: input.state.serial + outcomes, resources: current, outputs: plan.mode === 'destroy' ? {} : outputs, pending: [] });
@@ -237,7 +247,7 @@ function resourceState(
   return {
     address,
     type: type.token,
-    id,
+    ...recordedId(type, id),
     inputs,
     outputs: wrapSecrets(outputs, [...(type.secretPaths ?? []), ...secretKeys(inputs)]),
     dependencies: change.dependsOn,

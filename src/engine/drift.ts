@@ -1,7 +1,8 @@
 import PQueue from 'p-queue';
 import type { Manifest } from '../manifest/ast.js';
 import type { StateSnapshot } from '../state/types.js';
-import { Secret, mask, secretKeys } from '../values.js';
+import { Secret, mask, reveal, secretKeys } from '../values.js';
+import { realId } from './ids.js';
 import { resourceContext } from './context.js';
 import { diffInputs, pathMatches } from './diff/diff.js';
 import type { EngineDeps } from './types.js';
@@ -51,7 +52,7 @@ export async function detectDrift(state: StateSnapshot, manifest: Manifest | und
       }
       try {
         const ctx = await resourceContext(deps, type, recorded.address);
-        const observed = (await type.read(ctx, recorded.id, { inputs: recorded.inputs, outputs: recorded.outputs })) as Record<string, unknown> | undefined;
+        const observed = (await type.read(ctx, realId(recorded), { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) })) as Record<string, unknown> | undefined;
         if (!observed) {
           results.push({ ...base, status: 'deleted', fields: [] });
           return;

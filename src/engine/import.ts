@@ -2,6 +2,7 @@ import { UserError } from '../errors.js';
 import type { ResourceType } from '../resources/handler.js';
 import type { ResourceState } from '../state/types.js';
 import { resourceContext } from './context.js';
+import { recordedId } from './ids.js';
 import { wrapSecrets } from '../values.js';
 import type { EngineDeps } from './types.js';
 
@@ -15,7 +16,7 @@ export async function readForImport(type: ResourceType, address: string, rawId: 
   const read = (await type.read(ctx, id)) as Record<string, unknown> | undefined;
   const outputs = read && wrapSecrets(read, type.secretPaths);
   if (!outputs) throw new UserError(`${address}: there is no ${type.token} with id "${id}" to import`);
-  return { address, type: type.token, id, inputs: inputFields(type, outputs), outputs, dependencies: [], status: 'ok' };
+  return { address, type: type.token, ...recordedId(type, id), inputs: inputFields(type, outputs), outputs, dependencies: [], status: 'ok' };
 }
 
 /** The recorded inputs of an imported object: what the API reports, plus manifest values for fields it does not return. */

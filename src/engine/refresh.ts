@@ -1,7 +1,8 @@
 import PQueue from 'p-queue';
 import type { StateSnapshot, ResourceState } from '../state/types.js';
 import { resourceContext } from './context.js';
-import { secretKeys, wrapSecrets } from '../values.js';
+import { reveal, secretKeys, wrapSecrets } from '../values.js';
+import { realId } from './ids.js';
 import type { EngineDeps } from './types.js';
 
 /** The outcome of reading every resource in state. */
@@ -35,7 +36,7 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
   async function readOne(prior: ResourceState): Promise<void> {
       const type = deps.resourceType(prior.type)!;
       const ctx = await resourceContext(deps, type, prior.address, { warn: warn && ((message) => warn(`${prior.address}: ${message}`)) });
-      const observed = await type.read(ctx, prior.id, { inputs: prior.inputs, outputs: prior.outputs });
+      const observed = await type.read(ctx, realId(prior), { inputs: reveal(prior.inputs), outputs: reveal(prior.outputs) });
       if (observed === undefined) {
         gone.push(prior.address);
         delete resources[prior.address];

@@ -1,6 +1,7 @@
 import type { ResourceState, StateSnapshot } from '../state/types.js';
 import { resourceContext } from './context.js';
-import { wrapSecrets } from '../values.js';
+import { reveal, wrapSecrets } from '../values.js';
+import { realId, recordedId } from './ids.js';
 import type { EngineDeps } from './types.js';
 
 /** The state after settling, and a line per settled operation for the plan. */
@@ -25,29 +26,30 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps): Pro
     if (op.action === 'create') {
       let found: { id: string; outputs: Record<string, unknown> } | undefined;
       if (op.id) {
-        const outputs = (await type.read(ctx, op.id)) as Record<string, unknown> | undefined;
-        if (outputs) found = { id: op.id, outputs };
+        const outputs = (await type.read(ctx, realId({ id: op.id, secretId: op.secretId }))) as Record<string, unknown> | undefined;
+        if (outputs) found = { id: realId({ id: op.id, secretId: op.secretId }), outputs };
       } else if (type.findOwned) {
         found = (await type.findOwned(ctx)) as typeof found;
       }
       if (found) found = { ...found, outputs: wrapSecrets(found.outputs, type.secretPaths) };
-      if (found && resources[op.address]?.id !== found.id) {
+      const alreadyRecorded = found && resources[op.address] && realId(resources[op.address]) === found.id;
+      if (found && !alreadyRecorded) {
         const status = isReady(found.outputs) ? 'ok' : 'tainted';
-        resources[op.address] = { address: op.address, type: op.type, id: found.id, inputs: inputsOf(type.inputs, found.outputs), outputs: found.outputs, dependencies: [], status };
-        notes.push(`${op.address}: an interrupted create had ordered ${found.id}; it is adopted${status === 'tainted' ? ' (not ready, so it will be replaced)' : ''}`);
+        resources[op.address] = { address: op.address, type: op.type, ...recordedId(type, found.id), inputs: inputsOf(type.inputs, found.outputs), outputs: found.outputs, dependencies: [], status };
+        notes.push(`${op.address}: an interrupted create had ordered ${recordedId(type, found.id).id}; it is adopted${status === 'tainted' ? ' (not ready, so it will be replaced)' : ''}`);
       } else if (!found) {
         notes.push(`${op.address}: an interrupted create left nothing behind; it will be created`);
       }
     } else {
       const recorded = resources[op.address];
-      const id = op.id ?? recorded?.id;
-      if (!id) continue;
-      const outputs = await type.read(ctx, id, recorded && { inputs: recorded.inputs, outputs: recorded.outputs });
+      const target = op.id ? { id: op.id, secretId: op.secretId } : recorded;
+      if (!target) continue;
+      const outputs = await type.read(ctx, realId(target), recorded && { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) });
       if (outputs === undefined) {
-        if (resources[op.address]?.id === id) delete resources[op.address];
-        notes.push(`${op.address}: an interrupted ${op.action} finished remotely (${id} is gone)`);
+        if (resources[op.address]?.id === target.id) delete resources[op.address];
+        notes.push(`${op.address}: an interrupted ${op.action} finished remotely (${target.id} is gone)`);
       } else {
-        notes.push(`${op.address}: an interrupted ${op.action} was checked against the remote object ${id}`);
+        notes.push(`${op.address}: an interrupted ${op.action} was checked against the remote object ${target.id}`);
       }
     }
   }

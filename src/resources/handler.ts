@@ -67,6 +67,8 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   replaceOn: ReplaceRule[];
   /** Rules that depend on values (e.g. VXC partner configs); called only when prior exists. */
   replaceWhen?(prior: In, desired: In): ReplaceDecision[];
+  /** The id is itself a secret (a service key): state and output show a surrogate. */
+  secretId?: boolean;
   /** Replace by deleting first (e.g. the VLAN would collide). */
   deleteBeforeReplace?: boolean;
   /** Input paths the remote API sets when omitted (not a change when desired leaves them out). */

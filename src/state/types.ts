@@ -1,9 +1,13 @@
+import type { Secret } from '../values.js';
+
 /** One resource as recorded in state. */
 export interface ResourceState {
   address: string;
   type: string;
-  /** Remote id (product UID, key value, ...). */
+  /** Remote id (product UID, ...), or a surrogate when the id is a secret. */
   id: string;
+  /** The real id, encrypted, when the id is a secret (a service key). */
+  secretId?: Secret<string>;
   /** Inputs as last applied (or observed on refresh). */
   inputs: Record<string, unknown>;
   /** Everything the resource exposes, as last read. */
@@ -24,6 +28,7 @@ export interface PendingOperation {
   action: 'create' | 'update' | 'delete';
   token: string;
   id?: string;
+  secretId?: Secret<string>;
   at: string;
 }
 
@@ -42,8 +47,8 @@ export interface StateSnapshot {
 
 /** One journal record: the intent before a side effect, or its outcome after. */
 export type JournalEntry =
-  | { kind: 'intent'; address: string; type: string; action: 'create' | 'update' | 'delete'; token: string; id?: string; at: string }
-  | { kind: 'id'; address: string; token: string; id: string; at: string }
+  | { kind: 'intent'; address: string; type: string; action: 'create' | 'update' | 'delete'; token: string; id?: string; secretId?: Secret<string>; at: string }
+  | { kind: 'id'; address: string; token: string; id: string; secretId?: Secret<string>; at: string }
   | { kind: 'outcome'; address: string; token?: string; resource: ResourceState | null; at: string }
   | { kind: 'failed'; address: string; token: string; at: string };
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest, type CliResult } from '../support/cli.js';
+import { InterconnectApi } from '../support/interconnect-api.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -30,8 +31,17 @@ resources:
       marketplaceVisibility: false
       costCentre:
         fn::secret: ${COST_CENTRE}
+  key:
+    type: interconnect:ServiceKey
+    properties:
+      productUid: \${port.productUid}
+      active: true
+      maxSpeed: 100
+      singleUse: false
+      description: shared with a partner
 outputs:
   hidden: \${hidden}
+  key: \${key.key}
   costCentre: \${port.costCentre}
 `;
 
@@ -70,6 +80,10 @@ describe('secrets never leave in plaintext', () => {
     expect((await run(['refresh', '--yes'])).code).toBe(0);
     expect((await run(['graph', '--format', 'json'])).code).toBe(0);
     expect((await run(['lookup', 'interconnect:index/getLocation:getLocation', '--arg', 'id=2'])).code).toBe(0);
+    const port = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id;
+    const keys = await new InterconnectApi(sandbox.url).call<Array<{ key: string }>>('GET', `/v2/service/key?productIdOrUid=${port}`);
+    expect(keys).toHaveLength(1);
+    const serviceKey = keys[0].key;
     writeManifest(dir, 'plumb.yaml', manifest('secret-port-renamed'));
     expect((await run(['apply', '--yes'])).code).toBe(0);
     expect((await run(['destroy', '--yes'])).code).toBe(0);
@@ -82,7 +96,7 @@ describe('secrets never leave in plaintext', () => {
         .map((f) => readFileSync(f, 'latin1')),
     ];
     expect(readFileSync(log, 'utf8').length).toBeGreaterThan(0);
-    for (const secret of [SECRET_KEY, COST_CENTRE, VARIABLE]) {
+    for (const secret of [SECRET_KEY, COST_CENTRE, VARIABLE, serviceKey]) {
       const leaks = texts.filter((t) => t.includes(secret)).map((t) => t.slice(Math.max(0, t.indexOf(secret) - 300), t.indexOf(secret) + 40));
       expect(leaks, `${secret} leaked`).toEqual([]);
     }

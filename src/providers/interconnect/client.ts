@@ -19,7 +19,7 @@ export interface Envelope<T> {
 }
 
 const USER_AGENT = 'plumb/0.1 (+interconnect)';
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 8;
 
 /**
  * HTTP client for the interconnect API: OAuth2 client-credentials token (exchanged again before
@@ -37,8 +37,9 @@ export class InterconnectClient {
   get<T>(path: string, query?: Record<string, string | string[]>): Promise<Envelope<T>> {
     return this.request<T>('GET', path, undefined, query);
   }
-  post<T>(path: string, body?: unknown, query?: Record<string, string>): Promise<Envelope<T>> {
-    return this.request<T>('POST', path, body, query);
+  /** A POST; `idempotent` ones (validation, lookups) may be repeated after an unavailable reply. */
+  post<T>(path: string, body?: unknown, query?: Record<string, string>, opts: { idempotent?: boolean } = {}): Promise<Envelope<T>> {
+    return this.request<T>('POST', path, body, query, opts.idempotent);
   }
   put<T>(path: string, body?: unknown): Promise<Envelope<T>> {
     return this.request<T>('PUT', path, body);
@@ -48,7 +49,7 @@ export class InterconnectClient {
   }
 
   /** One API call with token handling, classification and bounded retries. */
-  async request<T>(method: string, path: string, body?: unknown, query?: Record<string, string | string[]>): Promise<Envelope<T>> {
+  async request<T>(method: string, path: string, body?: unknown, query?: Record<string, string | string[]>, idempotent = method !== 'POST'): Promise<Envelope<T>> {
     const url = new URL(this.endpoint.baseUrl.replace(/\/$/, '') + path);
     for (const [k, v] of Object.entries(query ?? {})) for (const item of [v].flat()) url.searchParams.append(k, item);
     let reauthorized = false;
@@ -64,7 +65,7 @@ export class InterconnectClient {
         res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       } catch (err) {
         const failure = new RemoteError('unavailable', `${method} ${path}: ${(err as Error).message}`, { provider: 'interconnect', method, path });
-        if (method === 'POST' || attempt >= MAX_ATTEMPTS) throw failure;
+        if (!idempotent || attempt >= MAX_ATTEMPTS) throw failure;
         await sleep(backoff(attempt));
         continue;
       }
@@ -78,7 +79,7 @@ export class InterconnectClient {
         this.token = undefined;
         continue;
       }
-      const retryable = failure.kind === 'rate-limited' || (failure.kind === 'unavailable' && method !== 'POST');
+      const retryable = failure.kind === 'rate-limited' || (failure.kind === 'unavailable' && idempotent);
       if (!retryable || attempt >= MAX_ATTEMPTS) throw failure;
       const wait = failure.details.retryAfterMs ?? backoff(attempt);
       this.log.debug({ method, path, status: res.status, wait }, 'retrying interconnect call');
@@ -94,6 +95,18 @@ export class InterconnectClient {
   }
 
   private async exchange(): Promise<string> {
+    // The token exchange has no side effect: repeat it while the server is busy or down.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.exchangeOnce();
+      } catch (err) {
+        if (!(err instanceof RemoteError) || !['rate-limited', 'unavailable'].includes(err.kind) || attempt >= MAX_ATTEMPTS) throw err;
+        await sleep(err.details.retryAfterMs ?? backoff(attempt));
+      }
+    }
+  }
+
+  private async exchangeOnce(): Promise<string> {
     const basic = Buffer.from(`${this.endpoint.accessKey}:${this.endpoint.secretKey}`).toString('base64');
     let res: Response;
     try {
@@ -113,9 +126,11 @@ export class InterconnectClient {
     const parsed = parseJson(await res.text()) as { access_token?: string; expires_in?: number; error?: string } | undefined;
     if (!res.ok || !parsed?.access_token || parsed.error) {
       const kind = res.ok ? 'unauthorized' : kindForStatus(res.status);
+      const retryAfter = Number(res.headers.get('retry-after'));
       throw new RemoteError(kind, `token exchange failed (${res.status}): ${parsed?.error ?? 'no access token'}; check interconnect:accessKey and interconnect:secretKey`, {
         provider: 'interconnect',
         status: res.status,
+        retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
       });
     }
     this.token = { value: parsed.access_token, expiresAt: Date.now() + (parsed.expires_in ?? 3600) * 1000 };

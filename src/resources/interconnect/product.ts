@@ -65,7 +65,7 @@ export async function waitReady(ctx: Ctx, uid: string, what: string): Promise<Ap
  * whether the first attempt went through.
  */
 export async function order(ctx: Ctx, item: Record<string, unknown>, findExisting?: () => Promise<string | undefined>): Promise<string[]> {
-  await ctx.client.post('/v3/networkdesign/validate', [item]);
+  await ctx.client.post('/v3/networkdesign/validate', [item], undefined, { idempotent: true });
   const existing =
     findExisting ??
     (typeof item.productType === 'string'
@@ -87,19 +87,29 @@ export async function order(ctx: Ctx, item: Record<string, unknown>, findExistin
   }
 }
 
-/** Cancels a product now or at the end of its term; an already-gone product is success. */
+/**
+ * Cancels a product now or at the end of its term; an already-gone product is success. A
+ * cancel whose reply is lost is checked by reading the product again before it is repeated.
+ */
 export async function cancel(ctx: Ctx, uid: string, mode: 'CANCEL' | 'CANCEL_NOW', safeDelete: boolean): Promise<void> {
-  const current = await readProduct(ctx, uid);
-  if (!current) return;
-  if (mode === 'CANCEL' && current.provisioningStatus === 'CANCELLED') return;
-  try {
-    await ctx.client.post(`/v3/product/${encodeURIComponent(uid)}/action/${mode}`, undefined, safeDelete ? { safeDelete: 'true' } : undefined);
-  } catch (err) {
-    if (isRemote(err, 'not-found')) return;
-    if (isRemote(err, 'invalid', 'conflict') && safeDelete) {
-      throw new UserError(`${err.message} (the product still has attached services; delete them first)`);
+  for (let attempt = 1; ; attempt++) {
+    const current = await readProduct(ctx, uid);
+    if (!current) return;
+    if (mode === 'CANCEL' && current.provisioningStatus === 'CANCELLED') return;
+    try {
+      await ctx.client.post(`/v3/product/${encodeURIComponent(uid)}/action/${mode}`, undefined, safeDelete ? { safeDelete: 'true' } : undefined);
+      return;
+    } catch (err) {
+      if (isRemote(err, 'not-found')) return;
+      if (isRemote(err, 'unavailable') && attempt < 4) {
+        await sleep(500 * attempt);
+        continue;
+      }
+      if (isRemote(err, 'invalid', 'conflict') && safeDelete) {
+        throw new UserError(`${err.message} (the product still has attached services; delete them first)`);
+      }
+      throw err;
     }
-    throw err;
   }
 }
 

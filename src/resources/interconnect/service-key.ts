@@ -77,6 +77,7 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
   inputs: serviceKeyInputs,
   outputs: serviceKeyOutputs,
   secretPaths: ['key'],
+  secretId: true,
   replaceOn: [
     { path: 'productUid', reason: 'a key cannot move to another port' },
     { path: 'maxSpeed', reason: 'the API sets the speed of a key only when creating it' },
