@@ -41,6 +41,8 @@ function runFlags(cmd: Command): Command {
   return manifestFlags(cmd)
     .option('--no-refresh', 'do not read remote objects before planning')
     .option('--replace <address>', 'replace this resource even without a change (repeatable)', collect, [])
+    .option('--target <address>', 'plan only this resource and what it needs (repeatable)', collect, [])
+    .option('--exclude <address>', 'leave out this resource and what depends on it (repeatable)', collect, [])
     .option('--compact', 'one line per resource')
     .option('--json', 'machine-readable output')
     .option('--lock-timeout <duration>', 'wait this long for the state lock (e.g. 30s)', duration);

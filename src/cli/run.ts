@@ -5,7 +5,8 @@ import { applyPlan } from '../engine/apply.js';
 import { makePlan } from '../engine/plan.js';
 import type { Plan } from '../engine/types.js';
 import { UserError } from '../errors.js';
-import { renderReport, eventLine } from './render-apply.js';
+import { ProgressView } from './progress.js';
+import { renderReport } from './render-apply.js';
 import { paint, renderPlan } from './render-plan.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions } from './session.js';
 
@@ -18,6 +19,8 @@ export interface RunOptions extends GlobalOptions {
   yes?: boolean;
   parallelism: number;
   replace: string[];
+  target: string[];
+  exclude: string[];
   detailedExitcode?: boolean;
   lockTimeout?: number;
 }
@@ -27,7 +30,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
   const session = await openSession(manifestPath(arg, opts), opts);
   try {
     const state = await session.store.read();
-    const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, { refresh: opts.refresh, destroy, replace: opts.replace });
+    const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, { refresh: opts.refresh, destroy, replace: opts.replace, targets: opts.target, excludes: opts.exclude });
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
     if (opts.out) writeFileSync(opts.out, JSON.stringify(plan, null, 2), { mode: 0o600 });
     if (opts.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
@@ -62,7 +65,9 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     const { plan, diagnostics, prior, imported } = await makePlan(session.manifest, session.graph, state, session.deps, {
       refresh: saved ? false : opts.refresh,
       destroy: mode,
-      replace: opts.replace,
+      replace: saved ? saved.request.replace : opts.replace,
+      targets: saved ? saved.request.targets : opts.target,
+      excludes: saved ? saved.request.excludes : opts.exclude,
     });
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
     if (saved) assertSame(saved, plan);
@@ -74,7 +79,15 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
       process.stdout.write('Apply cancelled.\n');
       return 1;
     }
-    const timestamps = !process.stdout.isTTY;
+    const view = opts.json
+      ? undefined
+      : new ProgressView({
+          write: (text) => process.stdout.write(text),
+          paint: p,
+          live: Boolean(process.stdout.isTTY),
+          total: plan.changes.filter((c) => c.action !== 'noop').reduce((n, c) => n + (c.action === 'replace' ? 2 : 1), 0),
+          stillEveryMs: Number(process.env.PLUMB_PROGRESS_INTERVAL_MS) || undefined,
+        });
     const report = await applyPlan({
       manifest: session.manifest,
       plan,
@@ -86,12 +99,9 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
       parallelism: opts.parallelism,
       emit: (event) => {
         if (opts.json) process.stdout.write(`${JSON.stringify(event)}\n`);
-        else {
-          const line = eventLine(event, p, timestamps);
-          if (line) process.stdout.write(`${line}\n`);
-        }
+        else view?.handle(event);
       },
-    });
+    }).finally(() => view?.finish());
     if (opts.json) process.stdout.write(`${JSON.stringify({ type: 'report', ...report })}\n`);
     else process.stdout.write(`${renderReport(report, p)}\n`);
     return report.ok ? 0 : 1;

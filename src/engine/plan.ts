@@ -10,6 +10,7 @@ import type { ManifestGraph } from './graph/graph.js';
 import { refreshState } from './refresh.js';
 import { Evaluation } from './scope.js';
 import { settlePending } from './settle.js';
+import { applyTargets } from './targets.js';
 import { importedInputs, readForImport } from './import.js';
 import type { Change, EngineDeps, Plan, ReplacePath } from './types.js';
 
@@ -19,6 +20,10 @@ export interface PlanOptions {
   destroy: boolean;
   /** Addresses to replace even without a change (`--replace`). */
   replace: string[];
+  /** Plan only these addresses and what they need (`--target`). */
+  targets?: string[];
+  /** Leave out these addresses and what depends on them (`--exclude`). */
+  excludes?: string[];
 }
 
 /** A plan plus what apply needs that must not be written down (secret values, refreshed state). */
@@ -91,6 +96,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
       change = { ...change, action: 'import', reason: 'import-requested' };
     }
     if (options.destroy) continue;
+    if (change.action === 'replace' && recorded) change.notes.push(...deleteNotes(type, recorded, false, (await deps.connect(type.provider)).settings));
     if (decl.options.protect && (change.action === 'replace' || change.action === 'delete')) {
       error(name, `${name} is protected and cannot be replaced`, `remove "protect: true" from its options first; replaced because: ${replaceWhy(change)}`);
     }
@@ -138,6 +144,16 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   }
   warnings.push(...evaluation.warnings);
   changes.sort((a, b) => a.address.localeCompare(b.address));
+  const targeted = applyTargets(changes, options.targets ?? [], options.excludes ?? []);
+  for (const address of targeted.unknown) {
+    diagnostics.push({ severity: 'error', summary: `--target/--exclude ${address}: no such resource in the manifest or state`, address });
+  }
+  if (targeted.leftOut.length) {
+    warnings.push(`the plan is partial: ${targeted.leftOut.join(', ')} ${targeted.leftOut.length === 1 ? 'has' : 'have'} changes left out by --target/--exclude; run without them to converge`);
+  }
+  const kept = [...targeted.changes];
+  changes.length = 0;
+  changes.push(...kept);
   const count = (action: string) => changes.filter((c) => c.action === action).length;
   const plan: Plan = {
     formatVersion: 1,
@@ -145,6 +161,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     manifest: { file: manifest.file, hash: manifest.hash },
     state: { lineage: state.lineage, serial: state.serial },
     mode: options.destroy ? 'destroy' : 'normal',
+    request: { targets: options.targets ?? [], excludes: options.excludes ?? [], replace: options.replace },
     createdAt: new Date().toISOString(),
     changes,
     summary: { add: count('create'), change: count('update'), replace: count('replace'), destroy: count('delete'), import: count('import'), noop: count('noop') },

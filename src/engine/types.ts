@@ -55,6 +55,8 @@ export interface Plan {
   manifest: { file: string; hash: string };
   state: { lineage: string; serial: number };
   mode: 'normal' | 'destroy';
+  /** What was asked for: a saved plan is applied with the same request. */
+  request: { targets: string[]; excludes: string[]; replace: string[] };
   createdAt: string;
   changes: Change[];
   summary: { add: number; change: number; replace: number; destroy: number; import: number; noop: number };
