@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { port } from '../../src/resources/interconnect/port.js';
+import { vxc } from '../../src/resources/interconnect/vxc.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { interconnectContext } from './context.js';
 import { interconnectProvider } from '../../src/providers/interconnect/index.js';
 import type { ResourceContext } from '../../src/resources/handler.js';
 import { mcr } from '../../src/resources/interconnect/mcr.js';
@@ -97,4 +101,50 @@ describe('import id', () => {
     });
   }
   it('a well-formed id is kept', () => expect(mcrPrefixFilterList.importId!.parse('abcd-1234:0042')).toBe('abcd-1234:42'));
+});
+
+describe('deleting a list still referenced by a BGP connection', () => {
+  it('retries the conflict until the VXC lets go, and a list already gone is done', async () => {
+    const sandbox = await startSandbox({ provisioningMs: 0 });
+    try {
+      const ctx = await interconnectContext(sandbox.url, 'pfl', 20_000);
+      const mcrId = await makeMcr(ctx, 'pfl-busy');
+      const portId = (await port.create(ctx, { productName: 'pfl-port', portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false })).id;
+      const created = await mcrPrefixFilterList.create(ctx, list(mcrId));
+      const user = {
+        productName: 'filtered',
+        rateLimit: 100,
+        contractTermMonths: 1,
+        aEnd: { requestedProductUid: portId, vlan: 900 },
+        bEnd: { requestedProductUid: mcrId },
+        bEndPartnerConfig: {
+          partner: 'vrouter' as const,
+          interfaces: [{ ipAddresses: ['10.2.0.1/30'], bgpConnections: [{ peerAsn: 65002, localIpAddress: '10.2.0.1', peerIpAddress: '10.2.0.2', importWhitelist: 'customer-routes' }] }],
+        },
+      };
+      const filtered = await vxc.create(ctx, user);
+      const removal = mcrPrefixFilterList.delete(ctx, created.id, { inputs: list(mcrId), outputs: created.outputs });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await mcrPrefixFilterList.read(ctx, created.id)).toBeDefined();
+      await vxc.delete(ctx, filtered.id, { inputs: user, outputs: filtered.outputs });
+      await removal;
+      expect(await mcrPrefixFilterList.read(ctx, created.id)).toBeUndefined();
+      await mcrPrefixFilterList.delete(ctx, created.id, { inputs: list(mcrId), outputs: created.outputs });
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('a second list with the same description is refused, naming the import id', async () => {
+    const sandbox = await startSandbox({ provisioningMs: 0 });
+    try {
+      const ctx = await interconnectContext(sandbox.url);
+      const mcrId = await makeMcr(ctx, 'pfl-dupe');
+      const first = await mcrPrefixFilterList.create(ctx, list(mcrId));
+      await expect(mcrPrefixFilterList.create(ctx, list(mcrId))).rejects.toThrow(/already has a prefix filter list named "customer-routes"/);
+      expect(first.id).toMatch(/:\d+$/);
+    } finally {
+      await sandbox.close();
+    }
+  });
 });

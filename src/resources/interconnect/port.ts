@@ -3,14 +3,13 @@ import { UserError } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
 import { oneOf, tagsSchema } from '../schema.js';
+import { PRODUCT_FACTS, productFacts, productFactsShape } from './product-outputs.js';
 import {
   CONTRACT_TERMS,
   type ApiProduct,
   type Ctx,
   cancel,
-  either,
   findByToken,
-  isoDate,
   listProducts,
   order,
   readProduct,
@@ -39,27 +38,7 @@ export const portInputs = z
   .strict();
 
 /** Everything a port exposes: its inputs as the API reports them plus computed fields. */
-export const portOutputs = portInputs.extend({
-  productUid: z.string().describe('Product UID, the port\'s id.'),
-  productId: z.number().optional().describe('Numeric product id.'),
-  provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, CANCELLED, DECOMMISSIONED...'),
-  companyUid: z.string().optional(),
-  createdBy: z.string().optional(),
-  market: z.string().optional(),
-  usageAlgorithm: z.string().optional(),
-  virtual: z.boolean().optional(),
-  locked: z.boolean().optional(),
-  cancelable: z.boolean().optional(),
-  vxcPermitted: z.boolean().optional(),
-  vxcAutoApproval: z.boolean().optional(),
-  createDate: z.string().optional(),
-  contractStartDate: z.string().optional(),
-  contractEndDate: z.string().optional(),
-  liveDate: z.string().optional(),
-  terminateDate: z.string().optional(),
-  lastUpdated: z.string().optional(),
-  resources: z.record(z.string(), z.unknown()).optional().describe('Nested port resources (interface details).'),
-});
+export const portOutputs = portInputs.extend(productFactsShape);
 
 type PortInputs = z.infer<typeof portInputs>;
 type PortOutputs = z.infer<typeof portOutputs>;
@@ -85,7 +64,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   ],
   computedInputs: ['diversityZone', 'costCentre'],
   stateOnly: ['promoCode'],
-  remoteManaged: ['provisioningStatus', 'createDate', 'contractStartDate', 'contractEndDate', 'liveDate', 'terminateDate', 'lastUpdated', 'locked', 'cancelable', 'resources', 'vxcPermitted', 'vxcAutoApproval', 'usageAlgorithm', 'market', 'createdBy', 'companyUid', 'productId', 'virtual'],
+  remoteManaged: PRODUCT_FACTS,
   cancelsAtEndOfTerm: (settings) => settings.cancelAtEndOfTerm === true,
   importId: { format: '<product_uid>', parse: parseProductUid },
 
@@ -169,24 +148,6 @@ function toOutputs(p: ApiProduct, tags: Record<string, string>, inputs?: Partial
     // The API never returns the promo code; keep what was ordered.
     promoCode: inputs?.promoCode,
     resourceTags: tags,
-    productUid: p.productUid,
-    productId: p.productId,
-    provisioningStatus: p.provisioningStatus,
-    companyUid: p.companyUid,
-    createdBy: p.createdBy,
-    market: p.market,
-    usageAlgorithm: p.usageAlgorithm,
-    virtual: p.virtual,
-    locked: p.locked,
-    cancelable: p.cancelable,
-    vxcPermitted: either(p, 'vxcPermitted', 'vxcpermitted') as boolean | undefined,
-    vxcAutoApproval: p.vxcAutoApproval,
-    createDate: isoDate(p.createDate),
-    contractStartDate: isoDate(p.contractStartDate),
-    contractEndDate: isoDate(p.contractEndDate),
-    liveDate: isoDate(p.liveDate),
-    terminateDate: isoDate(p.terminateDate),
-    lastUpdated: isoDate(p.lastUpdated),
-    resources: p.resources,
+    ...productFacts(p),
   };
 }
