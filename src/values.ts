@@ -51,15 +51,29 @@ export function mask(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value ?? null));
 }
 
-/** A copy of `obj` with the values at these top-level paths wrapped as Secret (Unknown stays Unknown). */
+/**
+ * A copy of `obj` with the values at these paths wrapped as Secret (Unknown stays Unknown).
+ * A path is dotted, and `[*]` stands for every item of a list: `peers[*].sharedKey`.
+ */
 export function wrapSecrets<T extends Record<string, unknown>>(obj: T, paths: string[] | undefined): T {
   if (!paths?.length) return obj;
-  const out: Record<string, unknown> = { ...obj };
-  for (const path of paths) {
-    const v = out[path];
-    if (v !== undefined && v !== null && !(v instanceof Secret) && !(v instanceof Unknown)) out[path] = new Secret(v);
-  }
+  let out: unknown = obj;
+  for (const path of paths) out = wrapAt(out, path.split('.'));
   return out as T;
+}
+
+function wrapAt(value: unknown, segments: string[]): unknown {
+  if (segments.length === 0) {
+    return value === undefined || value === null || value instanceof Secret || value instanceof Unknown ? value : new Secret(value);
+  }
+  if (!value || typeof value !== 'object' || value instanceof Secret || value instanceof Unknown) return value;
+  const [head, ...rest] = segments;
+  const each = head.endsWith('[*]');
+  const key = each ? head.slice(0, -3) : head;
+  const current = (value as Record<string, unknown>)[key];
+  if (current === undefined) return value;
+  const next = each ? (Array.isArray(current) ? current.map((item) => wrapAt(item, rest)) : current) : wrapAt(current, rest);
+  return next === current ? value : { ...(value as Record<string, unknown>), [key]: next };
 }
 
 /** Top-level keys whose value is, or holds, a Secret: the same outputs are secret too. */

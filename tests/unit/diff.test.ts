@@ -39,3 +39,13 @@ describe('paths', () => {
   it('a rule does not cover a sibling with a common prefix', () => expect(pathMatches('portSpeedX', 'portSpeed')).toBe(false));
   it('pointers become dotted paths with indexes', () => expect(pointerToPath('/entries/0/prefix')).toBe('entries[0].prefix'));
 });
+
+describe('secret paths', () => {
+  it('wraps nested values, with [*] for every list item, and leaves absent paths alone', async () => {
+    const { wrapSecrets, mask } = await import('../../src/values.js');
+    const config = { partner: 'vrouter', interfaces: [{ bgpConnections: [{ peerAsn: 1, password: 'p1' }, { peerAsn: 2 }] }] };
+    const wrapped = wrapSecrets({ bEndPartnerConfig: config }, ['bEndPartnerConfig.interfaces[*].bgpConnections[*].password', 'aEndPartnerConfig.authKey']);
+    expect(mask(wrapped)).toEqual({ bEndPartnerConfig: { partner: 'vrouter', interfaces: [{ bgpConnections: [{ peerAsn: 1, password: '[secret]' }, { peerAsn: 2 }] }] } });
+    expect(config.interfaces[0].bgpConnections[0].password).toBe('p1');
+  });
+});

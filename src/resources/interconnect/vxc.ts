@@ -98,7 +98,15 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   description: 'A virtual cross connect (VXC) from a Port, MCR or MVE to another product or a partner port. Replaced by deleting first, since the new order needs the same VLAN.',
   inputs: vxcInputs,
   outputs: vxcOutputs,
-  secretPaths: ['serviceKey'],
+  secretPaths: [
+    'serviceKey',
+    ...['aEndPartnerConfig', 'bEndPartnerConfig'].flatMap((end) => [
+      `${end}.authKey`,
+      `${end}.peers[*].sharedKey`,
+      `${end}.interfaces[*].bgpConnections[*].password`,
+      `${end}.interfaces[*].ipSecTunnelOptions.preSharedKey`,
+    ]),
+  ],
   replaceOn: [{ path: 'serviceKey', reason: 'the service key chooses the B-End when ordering' }],
   replaceWhen(prior, desired) {
     const out: ReplaceDecision[] = [];
