@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
@@ -7,14 +8,28 @@ import type { SecretCodec } from './secrets.js';
 import { replay, type StateStore } from './store.js';
 import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
 
+/** A journal line waiting to be made durable, and the caller waiting on it. */
+interface PendingLine {
+  line: string;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
 /**
  * State in a folder: `<root>/<stack>/state.json` (snapshot), `journal.jsonl` (append-only,
- * fsynced per entry) and `lock` (holder pid, host, time, command). Files are mode 0600.
+ * each entry durable before `record` returns) and `lock` (holder pid, host, time, command).
+ * Files are mode 0600.
+ *
+ * Journal appends use group commit: entries recorded while a write+fdatasync is in flight are
+ * written together by the next one, so parallel steps share one sync instead of queueing for
+ * their own, and the event loop never blocks on the disk.
  */
 export class LocalStore implements StateStore {
   readonly location: string;
   private readonly dir: string;
-  private journalFd: number | undefined;
+  private journal: FileHandle | undefined;
+  private waiting: PendingLine[] = [];
+  private committing: Promise<void> | undefined;
   private locked = false;
 
   constructor(private readonly root: string, private readonly stack: string, private readonly codec: SecretCodec) {
@@ -52,7 +67,7 @@ export class LocalStore implements StateStore {
   }
 
   async unlock(): Promise<void> {
-    this.closeJournal();
+    await this.closeJournal();
     if (this.locked) rmSync(join(this.dir, 'lock'), { force: true });
     this.locked = false;
   }
@@ -67,21 +82,62 @@ export class LocalStore implements StateStore {
   async read(): Promise<StateSnapshot> {
     const file = join(this.dir, 'state.json');
     let snapshot: StateSnapshot = { version: 1, stack: this.stack, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] };
-    if (existsSync(file)) snapshot = this.codec.decode(JSON.parse(readFileSync(file, 'utf8'))) as StateSnapshot;
+    if (existsSync(file)) snapshot = this.decode(readFileSync(file, 'utf8')) as StateSnapshot;
     snapshot.pending ??= [];
-    return replay(snapshot, this.journal());
+    return replay(snapshot, this.journalEntries());
   }
 
   async record(entry: JournalEntry): Promise<void> {
-    if (this.journalFd === undefined) {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      this.journalFd = openSync(join(this.dir, 'journal.jsonl'), 'a', 0o600);
+    const line = `${JSON.stringify(this.codec.encode(entry))}\n`;
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ line, resolve, reject });
+      this.committing ??= this.commit();
+    });
+  }
+
+  /**
+   * Writes and syncs every waiting line in one go, then the lines that arrived meanwhile, until
+   * none wait. A caller is released only once its line is on disk; lines keep their call order.
+   */
+  private async commit(): Promise<void> {
+    try {
+      while (this.waiting.length) {
+        const batch = this.waiting;
+        this.waiting = [];
+        try {
+          const journal = await this.openJournal();
+          const data = Buffer.from(batch.map((b) => b.line).join(''), 'utf8');
+          for (let done = 0; done < data.length; ) done += (await journal.write(data, done, data.length - done)).bytesWritten;
+          // Appends only: the data and the file length are what must survive, so fdatasync suffices.
+          await journal.datasync();
+          for (const b of batch) b.resolve();
+        } catch (err) {
+          for (const b of batch) b.reject(err);
+        }
+      }
+    } finally {
+      this.committing = undefined;
     }
-    writeSync(this.journalFd, `${JSON.stringify(this.codec.encode(entry))}\n`);
-    fsyncSync(this.journalFd);
+  }
+
+  private async openJournal(): Promise<FileHandle> {
+    if (this.journal) return this.journal;
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const file = join(this.dir, 'journal.jsonl');
+    const created = !existsSync(file);
+    this.journal = await open(file, 'a', 0o600);
+    // A new file's directory entry must be durable too, or a crash could lose the whole journal.
+    if (created) await syncDir(this.dir);
+    return this.journal;
+  }
+
+  /** Resolves once every recorded entry is on disk. */
+  private async settled(): Promise<void> {
+    while (this.committing) await this.committing;
   }
 
   async write(snapshot: StateSnapshot): Promise<void> {
+    await this.settled();
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     // A stack gets its lineage with its first write; until then it has none.
     const next = { ...snapshot, lineage: snapshot.lineage || randomUUID(), serial: snapshot.serial + 1 };
@@ -93,7 +149,7 @@ export class LocalStore implements StateStore {
     closeSync(fd);
     renameSync(tmp, file);
     // The snapshot now holds everything the journal said; start a fresh journal.
-    this.closeJournal();
+    await this.closeJournal();
     rmSync(join(this.dir, 'journal.jsonl'), { force: true });
     snapshot.serial = next.serial;
     snapshot.lineage = next.lineage;
@@ -111,14 +167,20 @@ export class LocalStore implements StateStore {
     await this.unlock();
   }
 
-  private journal(): JournalEntry[] {
+  /** Parses state JSON; the secret walk (a full copy) is skipped when the text holds no secret. */
+  private decode(text: string): unknown {
+    const parsed = JSON.parse(text) as unknown;
+    return text.includes('"$secret"') ? this.codec.decode(parsed) : parsed;
+  }
+
+  private journalEntries(): JournalEntry[] {
     const file = join(this.dir, 'journal.jsonl');
     if (!existsSync(file)) return [];
     const entries: JournalEntry[] = [];
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line.trim()) continue;
       try {
-        entries.push(this.codec.decode(JSON.parse(line)) as JournalEntry);
+        entries.push(this.decode(line) as JournalEntry);
       } catch {
         // A torn last line from a crash mid-write: everything before it is intact.
         break;
@@ -127,9 +189,24 @@ export class LocalStore implements StateStore {
     return entries;
   }
 
-  private closeJournal(): void {
-    if (this.journalFd !== undefined) closeSync(this.journalFd);
-    this.journalFd = undefined;
+  private async closeJournal(): Promise<void> {
+    await this.settled();
+    const journal = this.journal;
+    this.journal = undefined;
+    await journal?.close();
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms cannot open or sync a directory; the file's own sync is all they offer.
   }
 }
 

@@ -22,11 +22,30 @@ export class SecretCodec {
     return new SecretCodec(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64'));
   }
 
-  /** A copy of `value` with every Secret replaced by `{"$secret": "<ciphertext>"}`. */
+  /**
+   * `value` with every Secret replaced by `{"$secret": "<ciphertext>"}`. Only the objects on the
+   * way to a secret are copied; a value without secrets comes back as it is (never mutated), since
+   * every journal entry passes through here.
+   */
   encode(value: unknown): unknown {
     if (value instanceof Secret) return { $secret: this.seal(JSON.stringify(value.value ?? null)) };
-    if (Array.isArray(value)) return value.map((v) => this.encode(v));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.encode(v)]));
+    if (Array.isArray(value)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const encoded = this.encode(value[i]);
+        if (encoded !== value[i]) (out ??= value.slice())[i] = encoded;
+      }
+      return out ?? value;
+    }
+    if (value && typeof value === 'object') {
+      let out: Record<string, unknown> | undefined;
+      for (const key of Object.keys(value)) {
+        const v = (value as Record<string, unknown>)[key];
+        const encoded = this.encode(v);
+        if (encoded !== v) (out ??= { ...(value as Record<string, unknown>) })[key] = encoded;
+      }
+      return out ?? value;
+    }
     return value;
   }
 

@@ -142,8 +142,13 @@ function classify(method: string, path: string, res: Response, parsed: unknown, 
   const body = (parsed ?? {}) as { message?: string; data?: unknown; error?: string };
   let kind = kindForStatus(res.status);
   const message = body.message ?? text.slice(0, 200);
-  // The API answers some unknown product UIDs with 400 and this text instead of 404.
-  if (res.status === 400 && /Could not find a service with UID/i.test(message)) kind = 'not-found';
+  const all = [message, ...(Array.isArray(body.data) ? body.data.map((d) => JSON.stringify(d)) : [])].join(' ');
+  // The API says some things only in its text; they are classified here, once.
+  // Unknown product UIDs: 400 with this text instead of 404.
+  if (res.status === 400 && /Could not find a service with UID/i.test(all)) kind = 'not-found';
+  // A state the request conflicts with, that goes away with time or other changes: tunnels
+  // still configured on an IPsec add-on (reference §3.14), a VLAN still held on a port.
+  if (res.status === 400 && (/configured tunnels/i.test(all) || /\bVLAN\b[^:"]*\bnot available\b/i.test(all))) kind = 'conflict';
   const reasons = Array.isArray(body.data)
     ? body.data.map((d) => (d && typeof d === 'object' && 'error' in d ? String((d as { error: unknown }).error) : JSON.stringify(d)))
     : typeof body.data === 'string' && body.data

@@ -42,12 +42,12 @@ function addOnPath(mcrUid: string, addOnUid?: string): string {
 }
 
 /**
- * The API refuses to lower the limit below the tunnels still configured on the MCR's VXCs, and
- * says so only in its message (reference §3.14); those tunnels go away as the VXCs that carry them
- * are changed or deleted, so this one refusal is worth waiting for.
+ * The API refuses to lower the limit below the tunnels still configured on the MCR's VXCs (the
+ * client classifies it as a conflict); those tunnels go away as the VXCs that carry them are
+ * changed or deleted, so this refusal is worth waiting for.
  */
 function tunnelsStillConfigured(err: unknown): boolean {
-  return isRemote(err, 'invalid') && /configured tunnels/i.test(err.message);
+  return isRemote(err, 'conflict');
 }
 
 /** The IPsec add-on of an MCR. Its id is `<mcr_uid>:<add_on_uid>`. */

@@ -215,12 +215,12 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
 };
 
 /**
- * A VLAN clash at validation. The API names it only in its message; a VLAN freed by a VXC cancelled
- * moments ago reads as taken until the network releases it, so such a clash is retried within
- * waitTime, unless `vlanInUse` shows a live service really holds the VLAN.
+ * A VLAN clash at validation (the client classifies it as a conflict). A VLAN freed by a VXC
+ * cancelled moments ago reads as taken until the network releases it, so such a clash is retried
+ * within waitTime, unless `vlanInUse` shows a live service really holds the VLAN.
  */
 function vlanTaken(err: unknown): boolean {
-  return isRemote(err, 'invalid') && /\bVLAN\b[^:]*\bnot available\b/i.test(err.message);
+  return isRemote(err, 'conflict');
 }
 
 /** Whether a live (not terminating) VXC on one of these ends uses the VLAN asked for: a real clash, not worth waiting on. */
