@@ -152,4 +152,38 @@ describe('apply', () => {
     const planned = await makePlan(manifest, buildGraph(manifest).graph, await new MemoryStore().read(), fakeDeps(fake.type), { refresh: false, destroy: false, replace: [] });
     expect(planned.diagnostics[0].summary).toBe('importing a would replace existing-2 at once: size (size is fixed)');
   });
+
+  it('replaceOnChanges makes an in-place field force a replacement, with the option named as the reason', async () => {
+    const fake = fakeType();
+    const store = new MemoryStore();
+    const yaml = (name: string) => `resources:\n  a: { type: fake:Thing, properties: { name: ${name} }, options: { replaceOnChanges: [name] } }\n`;
+    await run(yaml('one'), fake, store);
+    const { plan } = await run(yaml('two'), fake, store);
+    expect(plan.changes[0]).toMatchObject({ action: 'replace', replacePaths: [{ path: 'name', reason: 'listed in the replaceOnChanges option' }], replaceOrder: 'create-first' });
+  });
+
+  it('the deleteBeforeReplace option deletes first even when the type would create first', async () => {
+    const fake = fakeType();
+    const store = new MemoryStore();
+    const yaml = (size: number) => `resources:\n  a: { type: fake:Thing, properties: { name: a, size: ${size} }, options: { deleteBeforeReplace: true } }\n`;
+    await run(yaml(1), fake, store);
+    fake.calls.length = 0;
+    const { plan } = await run(yaml(2), fake, store);
+    expect(plan.changes[0].replaceOrder).toBe('delete-first');
+    const verbs = fake.calls.filter((c) => c.verb !== 'read').map((c) => c.verb);
+    expect(verbs).toEqual(['delete', 'create']);
+  });
+
+  it('retainOnDelete forgets the object without deleting it', async () => {
+    const fake = fakeType();
+    const store = new MemoryStore();
+    await run('resources:\n  a: { type: fake:Thing, properties: { name: a }, options: { retainOnDelete: true } }\n', fake, store);
+    const id = (await store.read()).resources.a.id;
+    fake.calls.length = 0;
+    const { plan } = await run('resources: {}\n', fake, store);
+    expect(plan.changes[0]).toMatchObject({ action: 'delete', retain: true, notes: ['retainOnDelete: the object is only removed from state and stays billed'] });
+    expect(fake.calls.filter((c) => c.verb === 'delete')).toEqual([]);
+    expect(fake.objects.has(id)).toBe(true);
+    expect((await store.read()).resources).toEqual({});
+  });
 });
