@@ -14,10 +14,9 @@ import {
   order,
   readProductOfType,
   readTags,
-  sameTags,
   tagList,
   waitReady,
-  writeTags,
+  modifyProduct,
 } from './product.js';
 import { PRODUCT_FACTS, productFacts, productFactsShape } from './product-outputs.js';
 
@@ -116,17 +115,8 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   },
 
   async update(ctx, id, prior, desired) {
-    const body: Record<string, unknown> = { costCentre: desired.costCentre ?? prior.outputs.costCentre ?? '' };
-    let changed = (desired.costCentre ?? '') !== (prior.inputs.costCentre ?? '');
-    for (const [field, wire] of MODIFIABLE) {
-      if (desired[field] !== prior.inputs[field]) {
-        body[wire] = desired[field];
-        changed = true;
-      }
-    }
     // Changes go to the primary member: the API reports the LAG through it.
-    if (changed) await ctx.client.put(`/v2/product/megaport/${encodeURIComponent(id)}`, body);
-    if (!sameTags(desired.resourceTags, prior.inputs.resourceTags)) await writeTags(ctx, id, desired.resourceTags);
+    await modifyProduct(ctx, 'megaport', id, prior, desired, MODIFIABLE);
     const product = await waitReady(ctx, id, 'LAG port');
     const { members } = await lagGroup(ctx, product);
     return toOutputs(product, members, await readTags(ctx, id), desired);

@@ -14,10 +14,9 @@ import {
   order,
   readProductOfType,
   readTags,
-  sameTags,
   tagList,
   waitReady,
-  writeTags,
+  modifyProduct,
 } from './product.js';
 import {
   type PrefixList,
@@ -142,18 +141,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
   },
 
   async update(ctx, id, prior, desired) {
-    const body: Record<string, unknown> = { costCentre: desired.costCentre ?? prior.outputs.costCentre ?? '' };
-    let changed = (desired.costCentre ?? '') !== (prior.inputs.costCentre ?? '');
-    for (const [field, wire] of MODIFIABLE) {
-      if (desired[field] !== undefined && desired[field] !== prior.inputs[field]) {
-        body[wire] = desired[field];
-        changed = true;
-      }
-    }
-    if (changed) await ctx.client.put(`/v2/product/mcr2/${encodeURIComponent(id)}`, body);
-    if (!sameTags(desired.resourceTags, prior.inputs.resourceTags)) {
-      await writeTags(ctx, id, desired.resourceTags);
-    }
+    await modifyProduct(ctx, 'mcr2', id, prior, desired, MODIFIABLE);
     await syncInlineLists(ctx, id, prior.inputs.prefixFilterLists, desired.prefixFilterLists);
     const product = await waitReady(ctx, id, 'MCR');
     return observe(ctx, product, desired);

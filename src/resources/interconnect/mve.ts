@@ -14,10 +14,9 @@ import {
   order,
   readProductOfType,
   readTags,
-  sameTags,
   tagList,
   waitReady,
-  writeTags,
+  modifyProduct,
 } from './product.js';
 import { PRODUCT_FACTS, productFacts, productFactsShape, sameSpelling } from './product-outputs.js';
 
@@ -103,6 +102,12 @@ type MveInputs = z.infer<typeof mveInputs>;
 type MveOutputs = z.infer<typeof mveOutputs>;
 type VendorConfig = MveInputs['vendorConfig'];
 
+/** The fields an MVE change can send in place, and their names in the modify call. */
+const MODIFIABLE: Array<[string, string]> = [
+  ['productName', 'name'],
+  ['contractTermMonths', 'term'],
+];
+
 /** An MVE (Megaport Virtual Edge). */
 export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/mve:Mve',
@@ -154,19 +159,10 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   },
 
   async update(ctx, id, prior, desired) {
-    const body: Record<string, unknown> = {};
-    if (desired.productName !== prior.inputs.productName) body.name = desired.productName;
-    if (desired.contractTermMonths !== prior.inputs.contractTermMonths) body.term = desired.contractTermMonths;
-    if ((desired.costCentre ?? '') !== (prior.inputs.costCentre ?? '')) body.costCentre = desired.costCentre ?? '';
     const wanted = desired.vnics?.map((v) => ({ description: v.description, vlan: v.vlan ?? 0 }));
     const current = prior.inputs.vnics?.map((v) => ({ description: v.description, vlan: v.vlan ?? 0 }));
-    if (wanted && JSON.stringify(wanted) !== JSON.stringify(current)) body.vnics = wanted;
-    if (Object.keys(body).length) {
-      // The modify call always carries the cost centre; an empty one would clear it.
-      body.costCentre ??= desired.costCentre ?? prior.outputs.costCentre ?? '';
-      await ctx.client.put(`/v2/product/mve/${encodeURIComponent(id)}`, body);
-    }
-    if (!sameTags(desired.resourceTags, prior.inputs.resourceTags)) await writeTags(ctx, id, desired.resourceTags);
+    const vnics = wanted && JSON.stringify(wanted) !== JSON.stringify(current) ? { vnics: wanted } : {};
+    await modifyProduct(ctx, 'mve', id, prior, desired, MODIFIABLE, vnics);
     if (!sameFields(desired.vendorConfig, prior.inputs.vendorConfig)) {
       ctx.warn('vendorConfig fields the API never returns are recorded as given; the MVE keeps the configuration it was ordered with');
     }

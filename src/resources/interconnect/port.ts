@@ -16,7 +16,7 @@ import {
   readTags,
   tagList,
   waitReady,
-  writeTags,
+  modifyProduct,
 } from './product.js';
 
 /** Port speeds in Mbps (400000 where the location offers it). */
@@ -96,18 +96,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   },
 
   async update(ctx, id, prior, desired) {
-    const body: Record<string, unknown> = { costCentre: desired.costCentre ?? prior.outputs.costCentre ?? '' };
-    let changed = (desired.costCentre ?? '') !== (prior.inputs.costCentre ?? '');
-    for (const [field, wire] of MODIFIABLE) {
-      if (desired[field] !== prior.inputs[field]) {
-        body[wire] = desired[field];
-        changed = true;
-      }
-    }
-    if (changed) await ctx.client.put(`/v2/product/megaport/${encodeURIComponent(id)}`, body);
-    if (JSON.stringify(desired.resourceTags ?? {}) !== JSON.stringify(prior.inputs.resourceTags ?? {})) {
-      await writeTags(ctx, id, desired.resourceTags);
-    }
+    await modifyProduct(ctx, 'megaport', id, prior, desired, MODIFIABLE);
     const product = await waitReady(ctx, id, 'port');
     return toOutputs(product, await readTags(ctx, id), desired);
   },

@@ -130,6 +130,30 @@ export async function findByToken(ctx: Ctx, candidates: ApiProduct[]): Promise<A
   return undefined;
 }
 
+/**
+ * The modify call of a Port, LAG, MCR or MVE (`PUT /v2/product/{kind}/{uid}`), sent when any of
+ * `fields` (input name → wire name) or `extra` changed, then the tags PUT when they changed. The
+ * cost centre is always in the body: the API clears it when it is left out.
+ */
+export async function modifyProduct(
+  ctx: Ctx,
+  kind: 'megaport' | 'mcr2' | 'mve',
+  uid: string,
+  prior: { inputs: Record<string, any>; outputs: Record<string, any> },
+  desired: Record<string, any>,
+  fields: Array<[string, string]>,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const body: Record<string, unknown> = { ...extra };
+  for (const [field, wire] of fields) if (desired[field] !== undefined && desired[field] !== prior.inputs[field]) body[wire] = desired[field];
+  if ((desired.costCentre ?? '') !== (prior.inputs.costCentre ?? '')) body.costCentre = desired.costCentre ?? '';
+  if (Object.keys(body).length) {
+    body.costCentre ??= desired.costCentre ?? prior.outputs.costCentre ?? '';
+    await ctx.client.put(`/v2/product/${kind}/${encodeURIComponent(uid)}`, body);
+  }
+  if (!sameTags(desired.resourceTags, prior.inputs.resourceTags)) await writeTags(ctx, uid, desired.resourceTags);
+}
+
 /** The product's user tags, without plumb's ownership tags. */
 export async function readTags(ctx: Ctx, uid: string): Promise<Record<string, string>> {
   const { data } = await ctx.client.get<{ resourceTags?: Array<{ key: string; value: string }> }>(`/v2/product/${encodeURIComponent(uid)}/tags`);
