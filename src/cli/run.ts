@@ -5,6 +5,7 @@ import { applyPlan } from '../engine/apply.js';
 import { makePlan } from '../engine/plan.js';
 import type { Plan } from '../engine/types.js';
 import { UserError } from '../errors.js';
+import { mask } from '../values.js';
 import { ProgressView } from './progress.js';
 import { renderReport } from './render-apply.js';
 import { paint, renderPlan } from './render-plan.js';
@@ -72,7 +73,10 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
     if (saved) assertSame(saved, plan);
     if (!opts.json) process.stdout.write(`${renderPlan(plan, p, { compact: opts.compact })}\n`);
-    if (plan.changes.every((c) => c.action === 'noop') && !Object.keys(plan.outputs).length && !plan.settled.length && Object.keys(state.resources).length === Object.keys(prior).length) {
+    // Nothing to do and nothing new to record (outputs, refreshed values, settled operations):
+    // leave the state, and its serial, untouched.
+    const unchanged = (a: unknown, b: unknown) => JSON.stringify(mask(a)) === JSON.stringify(mask(b));
+    if (plan.changes.every((c) => c.action === 'noop') && !plan.settled.length && unchanged(state.resources, prior) && unchanged(state.outputs, plan.outputs)) {
       return 0;
     }
     if (!saved && plan.changes.some((c) => c.action !== 'noop') && !(await confirm(opts))) {
