@@ -41,9 +41,33 @@ export function reveal<T>(value: T): T {
   if (value instanceof Secret) return reveal(value.value) as T;
   if (Array.isArray(value)) return value.map(reveal) as T;
   if (value && typeof value === 'object' && !(value instanceof Unknown)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v)])) as T;
+    // A plain loop: this copies every input and output of every resource a plan looks at.
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const v = reveal((value as Record<string, unknown>)[key]);
+      if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[key] = v;
+    }
+    return out as T;
   }
   return value;
+}
+
+/**
+ * For reading only: the value itself when nothing in it is a Secret, else `reveal(value)`. A plan
+ * reads every resource's inputs several times, and most hold no secret to unwrap.
+ */
+export function revealed<T>(value: T): T {
+  return holdsSecret(value) ? reveal(value) : value;
+}
+
+function holdsSecret(value: unknown): boolean {
+  if (value instanceof Secret) return true;
+  if (Array.isArray(value)) return value.some(holdsSecret);
+  if (value && typeof value === 'object' && !(value instanceof Unknown)) {
+    for (const key of Object.keys(value)) if (holdsSecret((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /** The value with every Secret replaced by `[secret]` and Unknown by its marker (for output). */

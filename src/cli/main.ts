@@ -2,14 +2,18 @@ import { Command, Option } from 'commander';
 import { DiagnosticsError, formatDiagnostic } from '../diagnostics.js';
 import { RemoteError, UserError } from '../errors.js';
 import { parseDuration } from '../manifest/parse.js';
-import { applyCommand, planCommand, type RunOptions } from './run.js';
-import { lookupCommand, schemaCommand } from './inspect.js';
+import type { RunOptions } from './run.js';
 import { stateCommand } from './state.js';
 import { loadManifest, manifestPath, type GlobalOptions } from './session.js';
 import { sandboxCommand } from './sandbox.js';
-import { graphCommand } from './graph.js';
-import { importCommand } from './adopt.js';
-import { driftCommand, refreshCommand } from './drift.js';
+
+// Each command's module is loaded when that command runs: loading every command's code first
+// (the engine, all lookups, the sandbox) made even `plumb validate` take a second.
+const run = () => import('./run.js');
+const inspect = () => import('./inspect.js');
+const graph = () => import('./graph.js');
+const adopt = () => import('./adopt.js');
+const drift = () => import('./drift.js');
 
 const program = new Command('plumb')
   .description('Declarative plan/apply for interconnect, cloud and pipeline products.')
@@ -52,17 +56,17 @@ runFlags(program.command('plan [manifest]').description('show what apply would d
   .option('--out <file>', 'save the plan as JSON for `plumb apply FILE`')
   .option('--destroy', 'plan destroying everything in the stack')
   .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
-  .action(async (manifest: string | undefined, opts) => exit(await planCommand(manifest, merge(opts), Boolean(opts.destroy))));
+  .action(async (manifest: string | undefined, opts) => exit(await (await run()).planCommand(manifest, merge(opts), Boolean(opts.destroy))));
 
 runFlags(program.command('apply [manifestOrPlan]').description('plan (or load a saved plan) and execute it'))
   .option('-y, --yes', 'do not ask for confirmation')
   .addOption(new Option('--parallelism <n>', 'steps run at once').default(10).argParser(Number))
-  .action(async (target: string | undefined, opts) => exit(await applyCommand(target, merge(opts))));
+  .action(async (target: string | undefined, opts) => exit(await (await run()).applyCommand(target, merge(opts))));
 
 runFlags(program.command('destroy [manifest]').description('delete everything in the stack, dependents first'))
   .option('-y, --yes', 'do not ask for confirmation')
   .addOption(new Option('--parallelism <n>', 'steps run at once').default(10).argParser(Number))
-  .action(async (manifest: string | undefined, opts) => exit(await applyCommand(manifest, merge(opts), true)));
+  .action(async (manifest: string | undefined, opts) => exit(await (await run()).applyCommand(manifest, merge(opts), true)));
 
 manifestFlags(program.command('validate [manifest]'))
   .description('check the manifest and every resource input; no remote call')
@@ -84,35 +88,35 @@ program
   .option('--state <url>', 'state location')
   .action(async (args: string[], opts) => {
     const globals = program.opts<GlobalOptions>();
-    exit(await importCommand(args, { ...globals, ...defined(opts), file: globals.file, importFile: opts.file }));
+    exit(await (await adopt()).importCommand(args, { ...globals, ...defined(opts), file: globals.file, importFile: opts.file }));
   });
 manifestFlags(program.command('drift [manifest]'))
   .description('compare remote objects with state; change nothing (exit 0 in sync, 2 drift, 1 error)')
   .option('--json', 'print the report as JSON')
   .option('--format <format>', 'table, json or markdown', 'table')
   .option('--all', 'check every stack at the state location')
-  .action(async (manifest: string | undefined, opts) => exit(await driftCommand(manifest, merge(opts) as never)));
+  .action(async (manifest: string | undefined, opts) => exit(await (await drift()).driftCommand(manifest, merge(opts) as never)));
 manifestFlags(program.command('refresh [manifest]'))
   .description('read every resource and record what the remote API reports')
   .option('-y, --yes', 'do not ask for confirmation')
   .option('--lock-timeout <duration>', 'wait this long for the state lock', duration)
-  .action(async (manifest: string | undefined, opts) => exit(await refreshCommand(manifest, merge(opts) as never)));
+  .action(async (manifest: string | undefined, opts) => exit(await (await drift()).refreshCommand(manifest, merge(opts) as never)));
 stateCommand(program, () => program.opts<GlobalOptions>());
 program
   .command('lookup <token>')
   .description('invoke one lookup function')
   .option('--arg <key=value>', 'an argument (repeatable)', collect, [])
   .option('--json', 'print JSON')
-  .action(async (token: string, opts) => exit(await lookupCommand(token, opts, program.opts<GlobalOptions>())));
+  .action(async (token: string, opts) => exit(await (await inspect()).lookupCommand(token, opts, program.opts<GlobalOptions>())));
 program
   .command('schema [token]')
   .description('list resource types and functions, or describe one')
   .option('--json', 'print JSON')
-  .action(async (token: string | undefined, opts) => exit(schemaCommand(token, opts)));
+  .action(async (token: string | undefined, opts) => exit((await inspect()).schemaCommand(token, opts)));
 manifestFlags(program.command('graph [manifest]'))
   .description('print the dependency graph')
   .option('--format <format>', 'dot, mermaid or json', 'dot')
-  .action(async (manifest: string | undefined, opts) => exit(await graphCommand(manifest, merge(opts) as never)));
+  .action(async (manifest: string | undefined, opts) => exit(await (await graph()).graphCommand(manifest, merge(opts) as never)));
 sandboxCommand(program);
 
 function merge(opts: Record<string, unknown>): RunOptions {

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { startSandbox } from '../sandbox/server.js';
 
 /** `plumb sandbox start`: serves the simulated remote APIs until stopped. */
 export function sandboxCommand(program: Command): void {
@@ -13,6 +12,7 @@ export function sandboxCommand(program: Command): void {
     .option('--provisioning-ms <ms>', 'how long products take to provision (env PLUMB_SANDBOX_PROVISIONING_MS)')
     .action(async (opts: { port: string; data: string; provisioningMs?: string }) => {
       const ms = opts.provisioningMs ?? process.env.PLUMB_SANDBOX_PROVISIONING_MS;
+      const { startSandbox } = await import('../sandbox/server.js');
       const running = await startSandbox({ port: Number(opts.port), dataDir: resolve(opts.data), provisioningMs: ms === undefined ? undefined : Number(ms) });
       process.stdout.write(`sandbox listening on ${running.url}\nexport PLUMB_SANDBOX_URL=${running.url}\n`);
       const stop = async () => {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Diagnostic } from '../diagnostics.js';
 import { DiagnosticsError } from '../diagnostics.js';
 import { checkInputs } from '../engine/check-inputs.js';
@@ -12,8 +13,9 @@ import type { Connection, EngineDeps } from '../engine/types.js';
 import { UserError } from '../errors.js';
 import type { Expr, Manifest } from '../manifest/ast.js';
 import { parseManifest } from '../manifest/parse.js';
-import { functions, providerFor, providers, resourceTypes } from '../registry.js';
-import { startSandbox, type Sandbox } from '../sandbox/server.js';
+import type { LookupFunction } from '../lookups/function.js';
+import { providerFor, providers, resourceTypes } from '../resource-registry.js';
+import type { Sandbox } from '../sandbox/server.js';
 import { isPostgresLocation, openStateStore } from '../state/open.js';
 import { SecretCodec } from '../state/secrets.js';
 import type { StateStore } from '../state/store.js';
@@ -46,6 +48,9 @@ const knownSecrets = new Set<string>();
 /** A pino logger (silent unless --log-level) with secret paths and known secret values redacted. */
 export function makeLogger(opts: GlobalOptions): Logger {
   const level = opts.logLevel ?? process.env.PLUMB_LOG_LEVEL ?? 'silent';
+  if (level === 'silent') return silentLogger();
+  // Loaded here, not at start-up: most runs log nothing, and a command's start-up time counts.
+  const pino = createRequire(import.meta.url)('pino') as typeof import('pino').default;
   const destination = opts.logFile ? pino.destination({ dest: opts.logFile, sync: true, mode: 0o600 }) : pino.destination(2);
   return pino(
     {
@@ -62,6 +67,18 @@ export function makeLogger(opts: GlobalOptions): Logger {
   );
 }
 
+/** A logger that drops everything (what pino does at level silent), without loading pino. */
+function silentLogger(): Logger {
+  const noop = () => {};
+  const log = { level: 'silent', trace: noop, debug: noop, info: noop, warn: noop, error: noop, fatal: noop, silent: noop, flush: noop, isLevelEnabled: () => false, child: () => log };
+  return log as unknown as Logger;
+}
+
+/** The lookup functions, loaded only for a manifest that calls one (they are most of the code to load). */
+async function lookupFunctions(): Promise<Map<string, LookupFunction>> {
+  return (await import('../function-registry.js')).functions;
+}
+
 /** Finds the manifest path: the argument, -f, or plumb.yaml in the current folder. */
 export function manifestPath(arg: string | undefined, opts: GlobalOptions): string {
   const file = arg ?? opts.file ?? 'plumb.yaml';
@@ -72,7 +89,9 @@ export function manifestPath(arg: string | undefined, opts: GlobalOptions): stri
 /** Parses and checks a manifest fully (no remote call); throws DiagnosticsError listing every problem. */
 export async function loadManifest(file: string): Promise<{ manifest: Manifest; graph: ManifestGraph; warnings: string[] }> {
   const text = readFileSync(file, 'utf8');
-  const { manifest, diagnostics } = parseManifest(text, file, { resources: resourceTypes.keys(), functions: functions.keys() });
+  // Function tokens are needed only to resolve fn::invoke.
+  const functions = /fn::invoke/i.test(text) ? (await lookupFunctions()).keys() : [];
+  const { manifest, diagnostics } = parseManifest(text, file, { resources: resourceTypes.keys(), functions });
   if (diagnostics.length) throw new DiagnosticsError(diagnostics);
   const { graph, diagnostics: graphProblems } = buildGraph(manifest);
   const problems: Diagnostic[] = [...graphProblems];
@@ -102,6 +121,7 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
   const diagnostics: Diagnostic[] = [];
   const settings = new Map<string, Record<string, unknown>>();
   const evaluation = new Evaluation(manifest, undefined, () => new Unknown());
+  const used = usedProviders(manifest);
   for (const provider of providers) {
     const raw: Record<string, unknown> = {};
     const positions: Record<string, { line: number; column: number }> = {};
@@ -122,7 +142,7 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
       continue;
     }
     const value = parsed.data as Record<string, unknown>;
-    if (usedProviders(manifest).has(provider.name)) {
+    if (used.has(provider.name)) {
       for (const problem of provider.check?.(value) ?? []) {
         const name = Object.keys(positions)[0];
         diagnostics.push({ severity: 'error', summary: problem, pos: { file: manifest.file, ...(name ? positions[name] : { line: 1, column: 1 }) } });
@@ -138,6 +158,21 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
     }
   }
   return { settings, diagnostics };
+}
+
+/** Whether any expression of the manifest calls a lookup function. */
+function callsFunctions(manifest: Manifest): boolean {
+  const walk = (e: Expr): boolean => {
+    if (e.kind === 'invoke') return true;
+    if (e.kind === 'list') return e.items.some(walk);
+    if (e.kind === 'object') return e.entries.some((x) => walk(x.value));
+    if (e.kind === 'secret') return walk(e.value);
+    if (e.kind === 'builtin') return walk(e.arg);
+    if (e.kind === 'template') return e.parts.some((p) => typeof p !== 'string' && walk(p));
+    return false;
+  };
+  const all = [...Object.values(manifest.config).map((c) => c.value), ...Object.values(manifest.variables), ...Object.values(manifest.outputs), ...Object.values(manifest.resources).map((r) => r.properties)];
+  return all.some(walk);
 }
 
 /** Providers whose resources or functions the manifest uses. */
@@ -185,6 +220,7 @@ export async function openSession(file: string, opts: GlobalOptions, loaded?: Aw
   const { settings } = await checkSettings(manifest, process.env);
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
   const connections = new Map<string, Promise<Connection>>();
+  const functions = callsFunctions(manifest) ? await lookupFunctions() : new Map<string, LookupFunction>();
   const deps: EngineDeps = {
     stack: opts.stack,
     log,
@@ -231,7 +267,8 @@ export function sandboxRuntime(dataDir: string): { url: () => Promise<string>; c
     url: async () => {
       if (process.env.PLUMB_SANDBOX_URL) return process.env.PLUMB_SANDBOX_URL.replace(/\/$/, '');
       const ms = process.env.PLUMB_SANDBOX_PROVISIONING_MS;
-      started ??= startSandbox({ dataDir, provisioningMs: ms === undefined ? undefined : Number(ms) });
+      // Loaded on first use: commands that never call a provider never pay for the simulated APIs.
+      started ??= import('../sandbox/server.js').then(({ startSandbox }) => startSandbox({ dataDir, provisioningMs: ms === undefined ? undefined : Number(ms) }));
       return (await started).url;
     },
     close: async () => {

@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import type { Diagnostic } from '../diagnostics.js';
-import { keyPosAt, posAt, type ObjectExpr } from '../manifest/ast.js';
+import { keyPosAt, posAt, type Expr, type ObjectExpr } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
-import { Unknown, reveal } from '../values.js';
+import { Unknown, revealed } from '../values.js';
+
+/**
+ * Results for properties made only of literals: they evaluate to the same value every time, and
+ * validation then planning check each resource twice, so the second check of those is free.
+ */
+const literalResults = new WeakMap<ObjectExpr, { schema: z.ZodType; file: string; diagnostics: Diagnostic[] }>();
 
 /**
  * Checks desired inputs against a zod schema and turns each issue into a positioned diagnostic.
@@ -14,7 +20,23 @@ export function checkInputs(
   properties: ObjectExpr,
   where: { file: string; address: string; what: string },
 ): Diagnostic[] {
-  const plain = reveal(value);
+  const known = literalResults.get(properties);
+  if (known && known.schema === schema && known.file === where.file) return [...known.diagnostics];
+  const diagnostics = check(schema, value, properties, where);
+  if (onlyLiterals(properties)) literalResults.set(properties, { schema, file: where.file, diagnostics: [...diagnostics] });
+  return diagnostics;
+}
+
+function onlyLiterals(expr: Expr): boolean {
+  if (expr.kind === 'literal') return true;
+  if (expr.kind === 'object') return expr.entries.every((e) => onlyLiterals(e.value));
+  if (expr.kind === 'list') return expr.items.every(onlyLiterals);
+  return false;
+}
+
+function check(schema: z.ZodType, value: unknown, properties: ObjectExpr, where: { file: string; address: string; what: string }): Diagnostic[] {
+  // zod and the walks below only read the value.
+  const plain = revealed(value);
   const result = schema.safeParse(plain, { reportInput: true });
   if (result.success) return [];
   const out: Diagnostic[] = [];

@@ -35,14 +35,16 @@ export async function evaluate(expr: Expr, scope: Scope): Promise<unknown> {
       const text = parts.map((p) => stringify(p instanceof Secret ? p.value : p)).join('');
       return secret ? new Secret(text) : text;
     }
+    // Literal members are taken as they are: an await per literal is most of the cost of
+    // evaluating a large manifest, whose properties are mostly literals.
     case 'list': {
       const out: unknown[] = [];
-      for (const item of expr.items) out.push(await evaluate(item, scope));
+      for (const item of expr.items) out.push(item.kind === 'literal' ? item.value : await evaluate(item, scope));
       return out;
     }
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const e of expr.entries) out[e.key] = await evaluate(e.value, scope);
+      for (const e of expr.entries) out[e.key] = e.value.kind === 'literal' ? e.value.value : await evaluate(e.value, scope);
       return out;
     }
     case 'secret': {

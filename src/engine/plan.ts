@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Manifest } from '../manifest/ast.js';
 import type { ResourceType } from '../resources/handler.js';
 import type { ResourceState, StateSnapshot } from '../state/types.js';
-import { Unknown, mask, reveal, wrapSecrets } from '../values.js';
+import { Unknown, mask, revealed, wrapSecrets } from '../values.js';
 import { checkInputs } from './check-inputs.js';
 import { diffInputs, effectiveInputs, pathMatches } from './diff/diff.js';
 import { EvalError, evaluate } from './evaluate.js';
@@ -207,7 +207,8 @@ function classify(
     if (rule) replacePaths.push({ path, reason: rule.reason });
     else if (declOptions.replaceOnChanges.some((r) => r === '*' || pathMatches(path, r))) replacePaths.push({ path, reason: 'listed in the replaceOnChanges option' });
   }
-  replacePaths.push(...(type.replaceWhen?.(reveal(prior.inputs), reveal(effective)) ?? []));
+  // Rules only read the values: unwrap secrets (copying) only where there are any.
+  replacePaths.push(...(type.replaceWhen?.(revealed(prior.inputs), revealed(effective)) ?? []));
   const order = (declOptions.deleteBeforeReplace ?? type.deleteBeforeReplace) ? 'delete-first' : 'create-first';
   const common = { ...base, id: prior.id, before: mask(prior.inputs), after: mask(effective), patch: diff.patch, unknownPaths: diff.unknown };
   if (prior.status === 'tainted') return { ...common, action: 'replace', reason: 'tainted', replacePaths, replaceOrder: order };

@@ -38,23 +38,22 @@ export function stepGraph(changes: Change[], recorded: Record<string, ResourceSt
     a.needs.push(on);
     b.dependents.push(from);
   };
-  const recordedDependents = (address: string) =>
-    Object.values(recorded)
-      .filter((r) => r.dependencies.includes(address))
-      .map((r) => r.address);
+  // Reverse edges, built once: scanning every record (or change) per change is quadratic.
+  const recordedDependents = dependentsBy(Object.values(recorded), (r) => r.dependencies);
+  const changeDependents = dependentsBy(changes, (c) => c.dependsOn);
   for (const c of changes) {
     const C = `C:${c.address}`;
     const D = `D:${c.address}`;
     for (const dep of c.dependsOn) need(C, `C:${dep}`);
     // Whatever depends on this object is deleted (or moved) before it goes.
-    for (const dependent of recordedDependents(c.address)) need(D, `D:${dependent}`);
+    for (const dependent of recordedDependents.get(c.address) ?? []) need(D, `D:${dependent}`);
     if (c.action === 'replace' && c.replaceOrder === 'delete-first') need(C, D);
     if (c.action === 'replace' && c.replaceOrder === 'create-first') {
       need(D, C);
-      for (const other of changes) if (other.dependsOn.includes(c.address)) need(D, `C:${other.address}`);
+      for (const other of changeDependents.get(c.address) ?? []) need(D, `C:${other}`);
     }
   }
-  const list = [...steps.values()].sort((a, b) => a.key.localeCompare(b.key));
+  const list = [...steps.values()];
   const memo = new Map<string, number>();
   const depth = (s: Step): number => {
     const known = memo.get(s.key);
@@ -66,4 +65,17 @@ export function stepGraph(changes: Change[], recorded: Record<string, ResourceSt
   };
   for (const s of list) s.priority = depth(s);
   return list.sort((a, b) => b.priority - a.priority || a.key.localeCompare(b.key));
+}
+
+/** For each address, the addresses of the items that depend on it, in the items' order. */
+function dependentsBy<T extends { address: string }>(items: T[], dependencies: (item: T) => string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const item of items) {
+    for (const dep of new Set(dependencies(item))) {
+      const list = out.get(dep);
+      if (list) list.push(item.address);
+      else out.set(dep, [item.address]);
+    }
+  }
+  return out;
 }

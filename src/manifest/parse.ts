@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import type { Document, Node, Pair } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
 import type { BuiltinName, Expr, Manifest, ObjectExpr, Pos, RefExpr, ResourceDecl, ResourceOptions } from './ast.js';
+import { isAlias, isMap, isScalar, isSeq, lineStarts, parseBlockYaml } from './block-yaml.js';
 import { InterpolationError, parseInterpolation } from './interpolate.js';
 import { closest, closestName, resolveToken } from './tokens.js';
 
@@ -32,10 +34,31 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
 }
 
+/** How to parse. */
+export interface ParseOptions {
+  /** Read plain block YAML with the fast reader (default true); false always uses `yaml` (tests compare the two). */
+  blockYaml?: boolean;
+}
+
+/** The `yaml` package, loaded only for text the fast reader leaves to it (it takes a while to load). */
+function yamlPackage(): typeof import('yaml') {
+  return createRequire(import.meta.url)('yaml') as typeof import('yaml');
+}
+
 /** Parses manifest text, keeping positions; reports every syntax and structure problem at once. */
-export function parseManifest(text: string, file: string, catalog: Catalog): ParseResult {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+export function parseManifest(text: string, file: string, catalog: Catalog, options: ParseOptions = {}): ParseResult {
+  const fast = options.blockYaml === false ? undefined : parseBlockYaml(text);
+  let linePos: (offset: number) => { line: number; col: number };
+  let doc: Pick<Document, 'contents' | 'errors'>;
+  if (fast) {
+    linePos = lineStarts(text);
+    doc = { contents: fast, errors: [] };
+  } else {
+    const yaml = yamlPackage();
+    const lineCounter = new yaml.LineCounter();
+    doc = yaml.parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+    linePos = lineCounter.linePos;
+  }
   const diagnostics: Diagnostic[] = [];
   const abs = resolve(file);
   const manifest: Manifest = {
@@ -50,7 +73,7 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
   };
   const at = (node: { range?: [number, number, number] | null } | null | undefined): Pos => {
     const offset = node?.range?.[0] ?? 0;
-    const { line, col } = lineCounter.linePos(offset);
+    const { line, col } = linePos(offset);
     return { line, column: col };
   };
   const error = (pos: Pos, summary: string, detail?: string, address?: string) =>
@@ -148,7 +171,7 @@ function resourceDecl(
     return undefined;
   }
   const raw = typeNode.value;
-  const token = resolveToken(raw, resources);
+  const token = resolveResourceToken(raw, resources);
   if (!token) {
     const hint = closest(raw, resources);
     error(
@@ -250,7 +273,7 @@ export function parseDuration(text: string): number | undefined {
   return (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000;
 }
 
-function expression(node: unknown, doc: Document, at: AtFn, error: ErrorFn, functions: string[]): Expr {
+function expression(node: unknown, doc: Pick<Document, 'contents'>, at: AtFn, error: ErrorFn, functions: string[]): Expr {
   const recurse = (n: unknown) => expression(n, doc, at, error, functions);
   if (isAlias(node)) return recurse(node.resolve(doc));
   const pos = at(node as Node);
@@ -352,4 +375,14 @@ function checkNamespace(manifest: Manifest, error: ErrorFn): void {
   for (const [k, c] of Object.entries(manifest.config)) if (!k.includes(':')) claim(k, 'a config key', c.pos);
   for (const [k, v] of Object.entries(manifest.variables)) claim(k, 'a variable', v.pos);
   for (const [k, r] of Object.entries(manifest.resources)) claim(k, 'a resource', r.pos);
+}
+
+/** Resolutions already made, per catalog: a large manifest names the same few types thousands of times. */
+const tokenCache = new WeakMap<string[], Map<string, string | undefined>>();
+
+function resolveResourceToken(raw: string, known: string[]): string | undefined {
+  let cache = tokenCache.get(known);
+  if (!cache) tokenCache.set(known, (cache = new Map()));
+  if (!cache.has(raw)) cache.set(raw, resolveToken(raw, known));
+  return cache.get(raw);
 }

@@ -27,10 +27,11 @@ export interface SandboxWorld {
   provisioningMs(): number;
   /**
    * The provider's persistent data, created by `init` on first use. Mutate it in place and call
-   * `save()`; it is written to the data folder so separate commands see one world.
+   * `save(provider)`; it is written to the data folder so separate commands see one world.
    */
   data<T>(provider: string, init: () => T): T;
-  save(): void;
+  /** Marks that provider's data (every provider's, without an argument) to be written soon. */
+  save(provider?: string): void;
 }
 
 /** One provider's simulated remote API. */

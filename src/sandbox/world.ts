@@ -8,14 +8,17 @@ interface Settings {
 
 /**
  * The sandbox's persistent world: one JSON file per provider plus settings.json in `dir`
- * (or memory only when dir is undefined). Writes are batched: `save()` marks the world dirty
- * and a short timer (or `flush()`) writes it atomically.
+ * (or memory only when dir is undefined). Writes are batched: `save()` marks data dirty and a
+ * timer (or `flush()`) writes it atomically. The timer waits at least 100 ms and at least ten
+ * times as long as the last write took, so a large world costs at most a tenth of the time in
+ * rewrites however fast calls arrive.
  */
 export class FileWorld implements SandboxWorld {
   private readonly cache = new Map<string, unknown>();
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private settings: Settings;
+  private lastFlushMs = 0;
 
   constructor(private readonly dir: string | undefined, defaults: Partial<Settings> = {}) {
     if (dir) mkdirSync(dir, { recursive: true });
@@ -46,8 +49,9 @@ export class FileWorld implements SandboxWorld {
     return this.cache.get(provider) as T;
   }
 
-  save(): void {
-    for (const key of this.cache.keys()) this.dirty.add(key);
+  save(provider?: string): void {
+    if (provider !== undefined) this.dirty.add(provider);
+    else for (const key of this.cache.keys()) this.dirty.add(key);
     this.schedule();
   }
 
@@ -59,6 +63,7 @@ export class FileWorld implements SandboxWorld {
       this.dirty.clear();
       return;
     }
+    const started = Date.now();
     for (const key of this.dirty) {
       const value = key === 'settings' ? this.settings : this.cache.get(key);
       const file = join(this.dir, `${key}.json`);
@@ -66,6 +71,7 @@ export class FileWorld implements SandboxWorld {
       renameSync(`${file}.tmp`, file);
     }
     this.dirty.clear();
+    this.lastFlushMs = Date.now() - started;
   }
 
   private markDirty(key: string): void {
@@ -75,7 +81,7 @@ export class FileWorld implements SandboxWorld {
 
   private schedule(): void {
     if (this.timer || !this.dir) return;
-    this.timer = setTimeout(() => this.flush(), 100);
+    this.timer = setTimeout(() => this.flush(), Math.max(100, this.lastFlushMs * 10));
     this.timer.unref();
   }
 

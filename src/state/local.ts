@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { close, fdatasync, open, write } from 'node:fs';
+import { open as openDir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
@@ -27,7 +28,8 @@ interface PendingLine {
 export class LocalStore implements StateStore {
   readonly location: string;
   private readonly dir: string;
-  private journal: FileHandle | undefined;
+  /** The journal's file descriptor while open (callback fs calls: the promise API costs more per append). */
+  private journal: number | undefined;
   private waiting: PendingLine[] = [];
   private committing: Promise<void> | undefined;
   private locked = false;
@@ -106,10 +108,9 @@ export class LocalStore implements StateStore {
         this.waiting = [];
         try {
           const journal = await this.openJournal();
-          const data = Buffer.from(batch.map((b) => b.line).join(''), 'utf8');
-          for (let done = 0; done < data.length; ) done += (await journal.write(data, done, data.length - done)).bytesWritten;
+          await writeAll(journal, Buffer.from(batch.map((b) => b.line).join(''), 'utf8'));
           // Appends only: the data and the file length are what must survive, so fdatasync suffices.
-          await journal.datasync();
+          await new Promise<void>((resolve, reject) => fdatasync(journal, (err) => (err ? reject(err) : resolve())));
           for (const b of batch) b.resolve();
         } catch (err) {
           for (const b of batch) b.reject(err);
@@ -120,12 +121,12 @@ export class LocalStore implements StateStore {
     }
   }
 
-  private async openJournal(): Promise<FileHandle> {
-    if (this.journal) return this.journal;
+  private async openJournal(): Promise<number> {
+    if (this.journal !== undefined) return this.journal;
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = join(this.dir, 'journal.jsonl');
     const created = !existsSync(file);
-    this.journal = await open(file, 'a', 0o600);
+    this.journal = await new Promise<number>((resolve, reject) => open(file, 'a', 0o600, (err, fd) => (err ? reject(err) : resolve(fd))));
     // A new file's directory entry must be durable too, or a crash could lose the whole journal.
     if (created) await syncDir(this.dir);
     return this.journal;
@@ -193,13 +194,26 @@ export class LocalStore implements StateStore {
     await this.settled();
     const journal = this.journal;
     this.journal = undefined;
-    await journal?.close();
+    if (journal !== undefined) await new Promise<void>((resolve, reject) => close(journal, (err) => (err ? reject(err) : resolve())));
   }
+}
+
+/** Writes all of `data` at the end of an append-only file. */
+function writeAll(fd: number, data: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const from = (offset: number) =>
+      write(fd, data, offset, data.length - offset, null, (err, written) => {
+        if (err) reject(err);
+        else if (offset + written < data.length) from(offset + written);
+        else resolve();
+      });
+    from(0);
+  });
 }
 
 async function syncDir(dir: string): Promise<void> {
   try {
-    const handle = await open(dir, 'r');
+    const handle = await openDir(dir);
     try {
       await handle.sync();
     } finally {

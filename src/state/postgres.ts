@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { UserError } from '../errors.js';
 import type { SecretCodec } from './secrets.js';
 import { replay, type StateStore } from './store.js';
@@ -29,7 +30,7 @@ export class PostgresStore implements StateStore {
   constructor(private readonly url: string, private readonly stack: string, private readonly codec: SecretCodec) {
     this.location = redact(url);
     this.key = `plumb:${stack}`;
-    this.pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000, application_name: 'plumb' });
+    this.pool = new (driver().Pool)({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000, application_name: 'plumb' });
     // An idle pooled connection that drops is replaced on next use; without a listener it would crash the process.
     this.pool.on('error', () => {});
   }
@@ -38,7 +39,7 @@ export class PostgresStore implements StateStore {
     if (this.lockClient && !this.lockLost) return;
     await this.unlock();
     const t = await this.ready();
-    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000, application_name: 'plumb lock', keepAlive: true });
+    const client = new (driver().Client)({ connectionString: this.url, connectionTimeoutMillis: 10_000, application_name: 'plumb lock', keepAlive: true });
     // Only the session that currently holds our lock matters; a previous one ending is expected.
     const lost = (why: string) => {
       if (this.lockClient === client) this.lockLost ??= why;
@@ -325,4 +326,9 @@ function passwords(url: string): string[] {
     // A malformed URL or escape: pg will refuse it too, and the message cannot hold a parsed password.
     return [];
   }
+}
+
+/** The pg driver, loaded when a PostgreSQL state is opened rather than at every start of the CLI. */
+function driver(): typeof pg {
+  return createRequire(import.meta.url)('pg') as typeof pg;
 }

@@ -1,6 +1,6 @@
 import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
-import { Secret, Unknown, mask, reveal } from '../../values.js';
+import { Secret, Unknown, mask } from '../../values.js';
 
 /** What a comparison of prior and desired inputs found. */
 export interface InputDiff {
@@ -34,13 +34,16 @@ export function effectiveInputs(prior: Record<string, unknown> | undefined, desi
 
 /** Compares prior and desired inputs (secrets compared by value, never shown). */
 export function diffInputs(prior: Record<string, unknown>, desired: Record<string, unknown>): InputDiff {
-  const before = normalize(reveal(prior));
-  const after = normalize(revealKeepUnknown(desired));
+  const seen = { unknown: false };
+  const before = normalized(prior, false, seen);
+  const after = normalized(desired, true, seen);
   const ops = jsonpatch.compare(before as object, after as object);
   const changed = new Set<string>();
   const unknown = new Set<string>();
   for (const op of ops) changed.add(pointerToPath(op.path));
-  collectUnknown(desired, [], unknown);
+  // Most inputs hold no Unknown and most plans change little: skip the walks that would find nothing.
+  if (seen.unknown) collectUnknown(desired, [], unknown);
+  if (!ops.length) return { changed: [], patch: [], unknown: [...unknown].sort() };
   const shown = mask(desired) as Record<string, unknown>;
   const patch = ops.map((op) => {
     if (op.op === 'remove') return op;
@@ -89,28 +92,29 @@ function copyPath(from: unknown, to: Record<string, unknown>, path: Array<string
   else dst[last] = src[last];
 }
 
-/** Drops undefined, null, empty maps and empty lists, so `{}` and an absent map compare equal. */
-function normalize(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(normalize);
-  if (value && typeof value === 'object' && !(value instanceof Unknown)) {
+/**
+ * Secrets unwrapped (and with `keepUnknown`, Unknown as its `{"$unknown": source}` marker), then
+ * undefined, null, empty maps and empty lists dropped, so `{}` and an absent map compare equal.
+ * One pass instead of a reveal copy and then a normalize copy; `seen.unknown` notes any Unknown.
+ */
+function normalized(value: unknown, keepUnknown: boolean, seen: { unknown: boolean }): unknown {
+  if (value instanceof Secret) return normalized(value.value, keepUnknown, seen);
+  if (value instanceof Unknown) {
+    seen.unknown = true;
+    return keepUnknown ? { $unknown: value.source ?? '' } : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => normalized(v, keepUnknown, seen));
+  if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const n = normalize(v);
+    for (const k of Object.keys(value)) {
+      const n = normalized((value as Record<string, unknown>)[k], keepUnknown, seen);
       if (n === undefined || n === null) continue;
       if (Array.isArray(n) && n.length === 0) continue;
-      if (n && typeof n === 'object' && !Array.isArray(n) && Object.keys(n).length === 0) continue;
+      if (typeof n === 'object' && !Array.isArray(n) && Object.keys(n).length === 0) continue;
       out[k] = n;
     }
     return out;
   }
-  return value;
-}
-
-function revealKeepUnknown(value: unknown): unknown {
-  if (value instanceof Unknown) return { $unknown: value.source ?? '' };
-  if (value instanceof Secret) return revealKeepUnknown(value.value);
-  if (Array.isArray(value)) return value.map(revealKeepUnknown);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revealKeepUnknown(v)]));
   return value;
 }
 

@@ -65,7 +65,14 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
   }
   for (const o of Object.values(manifest.outputs)) for (const r of refsOf(o)) edge(undefined, r.root, r.pos, 'reference');
 
-  for (const cycle of alg.findCycles(g)) {
+  // Sorting fails exactly when there is a cycle; only then is the (as costly) search for cycles run.
+  let sorted: string[] | undefined;
+  try {
+    sorted = alg.topsort(g) as string[];
+  } catch {
+    sorted = undefined;
+  }
+  for (const cycle of sorted ? [] : alg.findCycles(g)) {
     const path = cyclePath(g, cycle);
     diagnostics.push({
       severity: 'error',
@@ -74,7 +81,7 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
       pos: { file: manifest.file, ...(positions.get(path[0]) ?? { line: 1, column: 1 }) },
     });
   }
-  const order = diagnostics.some((d) => d.summary.startsWith('reference cycle')) ? names : [...alg.topsort(g)].reverse();
+  const order = !sorted || diagnostics.some((d) => d.summary.startsWith('reference cycle')) ? names : [...sorted].reverse();
   const resourceDeps = new Map<string, string[]>();
   const graph: ManifestGraph = {
     order,

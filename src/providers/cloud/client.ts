@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { RemoteError } from '../../errors.js';
+import { RequestLimiter } from '../limiter.js';
 import type { CredentialSource, Keys } from './credentials.js';
 import { backoffMs, isRetryableAction, isRetryableRetCode, isRetryableStatus, kindForHttpStatus, kindForRetCode } from './retcodes.js';
 import { flattenParams, formBody, signParams, type Params } from './signature.js';
@@ -35,6 +36,8 @@ export interface CloudClientOptions {
   timeoutMs?: number;
   /** Delay before retry n; default the SDK's 4^n × 100–199 ms. */
   backoff?: (attempt: number) => number;
+  /** Limits on calls in flight and per second (cloud:maxConcurrency, cloud:requestsPerSecond); default none. */
+  limiter?: RequestLimiter;
 }
 
 /** Per-call choices. */
@@ -63,9 +66,12 @@ export class CloudClient {
   readonly projectId: string;
   private credentials: CredentialSource;
   private readonly opts: CloudClientOptions;
+  /** Every signed call waits here for a slot and a token; throttling answers lower its limits. */
+  readonly limiter: RequestLimiter;
 
   constructor(options: CloudClientOptions) {
     this.opts = options;
+    this.limiter = options.limiter ?? new RequestLimiter({ maxConcurrency: Infinity, requestsPerSecond: Infinity });
     this.credentials = options.credentials;
     this.region = options.region;
     this.projectId = options.projectId;
@@ -146,24 +152,28 @@ export class CloudClient {
       error: new RemoteError(kind, `${action}: ${message}`, { provider: 'cloud', status, retryAfterMs, method: action }),
     });
     let res: Response;
+    let text: string;
     try {
-      res = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded',
-          'user-agent': 'plumb-cloud/0.1',
-          'u-timestamp-ms': String(started),
-        },
-        body: json ? JSON.stringify(flat) : formBody(flat),
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+      [res, text] = await this.limiter.run(async () => {
+        const answer = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded',
+            'user-agent': 'plumb-cloud/0.1',
+            'u-timestamp-ms': String(started),
+          },
+          body: json ? JSON.stringify(flat) : formBody(flat),
+          signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+        });
+        return [answer, await answer.text().catch(() => '')] as const;
       });
     } catch (err) {
       return fail('unavailable', `network error: ${(err as Error).message}`, true);
     }
     const requestId = res.headers.get('x-ucloud-request-uuid') ?? randomUUID();
-    const text = await res.text().catch(() => '');
     if (res.status >= 400) {
       const retryAfterMs = retryAfter(res.headers.get('retry-after'));
+      if (res.status === 429) this.limiter.throttled(retryAfterMs);
       this.opts.log.debug({ action, status: res.status, requestId, ms: Date.now() - started }, 'cloud call failed');
       return fail(kindForHttpStatus(res.status), `HTTP ${res.status} (request ${requestId})`, isRetryableStatus(res.status), res.status, retryAfterMs);
     }
@@ -179,6 +189,7 @@ export class CloudClient {
     this.opts.log.debug({ action, retCode: code, requestId, ms: Date.now() - started }, 'cloud call');
     if (code === 0) return { ok: true, body: { ...body, RetCode: 0 } };
     const message = typeof body.Message === 'string' && body.Message ? body.Message : 'request failed';
+    if (kindForRetCode(code, action) === 'rate-limited') this.limiter.throttled();
     return fail(kindForRetCode(code, action), `${message} (RetCode ${code}, request ${requestId})`, isRetryableRetCode(code, action), res.status);
   }
 }

@@ -7,7 +7,8 @@ import type { ProviderDef, ProviderRuntime } from '../provider.js';
 import { AssumedRoleCredentials } from './assume-role.js';
 import { CloudClient } from './client.js';
 import { resolveBaseKeys, StaticCredentials } from './credentials.js';
-import { checkCloudSettings, cloudEnvVars, cloudSettingsSchema, describeCloudSettings, type CloudSettings } from './settings.js';
+import { limiterFor } from '../limiter.js';
+import { CLOUD_LIMITS, checkCloudSettings, cloudEnvVars, cloudSettingsSchema, describeCloudSettings, type CloudSettings } from './settings.js';
 
 /** The client `connect` returns (handlers and lookups receive it as `ctx.client`). */
 export { CloudClient } from './client.js';
@@ -34,6 +35,7 @@ async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<Cl
     credentials: new StaticCredentials(keys),
     maxRetries: settings.maxRetries,
     log: rt.log.child({ provider: 'cloud' }),
+    limiter: limiterFor(settings, CLOUD_LIMITS, origin === 'sandbox' && !settings.baseUrl),
   });
   if (settings.assumeRole) client.useCredentials(new AssumedRoleCredentials(client, keys, settings.assumeRole));
   return client;

@@ -72,7 +72,21 @@ export const cloudSettingsSchema = z.object({
   assumeRole: assumeRoleSchema.optional().describe('Assume an IAM role with STS before any other call: {roleUrn, sessionName, duration, policy}. Default: none.'),
   region: z.string().min(1).optional().describe('Region every call is made in, e.g. `cn-bj2` (env UCLOUD_REGION). Required.'),
   projectId: z.string().min(1).optional().describe('Project every call is made in, e.g. `org-xxxxxx` (env UCLOUD_PROJECT_ID). Required.'),
+  maxConcurrency: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Most API calls in flight at once, halved while the API throttles (HTTP 429, RetCode 153) and raised back gradually. Default 10 (unlimited against the sandbox).'),
+  requestsPerSecond: z.coerce
+    .number()
+    .positive()
+    .optional()
+    .describe('Sustained API calls per second (token bucket, bursts of up to 10), halved while the API throttles and raised back gradually. Default 10 (unlimited against the sandbox).'),
 });
+
+/** Limits for the real API when the settings give none: it publishes no numbers, so a modest rate that throttling feedback can lower further. */
+export const CLOUD_LIMITS = { maxConcurrency: 10, requestsPerSecond: 10, burst: 10 };
 
 /** Parsed cloud provider settings. */
 export type CloudSettings = z.output<typeof cloudSettingsSchema>;

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { RemoteError, kindForStatus } from '../../errors.js';
+import { sendRequest, type HttpResponse } from '../http.js';
+import { RequestLimiter } from '../limiter.js';
 
 /** Where and as whom the client talks. */
 export interface InterconnectEndpoint {
@@ -26,13 +28,20 @@ const MAX_ATTEMPTS = 8;
  * it expires and once on a 401), bearer calls, the envelope, and failures classified once into
  * a RemoteError kind. Only calls that are safe to repeat are retried: rate-limited replies for
  * any method (the request was not processed), unavailable replies for GET/PUT/DELETE. An order
- * (POST) that fails as unavailable is never repeated blindly.
+ * (POST) that fails as unavailable is never repeated blindly. Every call, the token exchange
+ * included, goes through the provider's limiter (interconnect:maxConcurrency, requestsPerSecond),
+ * which a 429 lowers.
  */
 export class InterconnectClient {
   private token: { value: string; expiresAt: number } | undefined;
   private tokenPromise: Promise<string> | undefined;
 
-  constructor(readonly endpoint: InterconnectEndpoint, private readonly log: Logger, readonly pollBaseMs = 250) {}
+  constructor(
+    readonly endpoint: InterconnectEndpoint,
+    private readonly log: Logger,
+    readonly pollBaseMs = 250,
+    readonly limiter = new RequestLimiter({ maxConcurrency: Infinity, requestsPerSecond: Infinity }),
+  ) {}
 
   get<T>(path: string, query?: Record<string, string | string[]>): Promise<Envelope<T>> {
     return this.request<T>('GET', path, undefined, query);
@@ -60,20 +69,21 @@ export class InterconnectClient {
         'user-agent': USER_AGENT,
       };
       if (method !== 'GET' && method !== 'HEAD') headers['content-type'] = 'application/json';
-      let res: Response;
+      let res: HttpResponse;
       try {
-        res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+        res = await this.limiter.run(() => sendRequest(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
       } catch (err) {
         const failure = new RemoteError('unavailable', `${method} ${path}: ${(err as Error).message}`, { provider: 'interconnect', method, path });
         if (!idempotent || attempt >= MAX_ATTEMPTS) throw failure;
         await sleep(backoff(attempt));
         continue;
       }
-      const text = await res.text();
+      const text = res.text;
       const parsed = parseJson(text);
       this.log.debug({ method, path, status: res.status, attempt }, 'interconnect call');
       if (res.ok) return (parsed ?? { message: '', data: undefined }) as Envelope<T>;
       const failure = classify(method, path, res, parsed, text);
+      if (failure.kind === 'rate-limited') this.limiter.throttled(failure.details.retryAfterMs);
       if (failure.kind === 'unauthorized' && res.status === 401 && !reauthorized) {
         reauthorized = true;
         this.token = undefined;
@@ -108,25 +118,28 @@ export class InterconnectClient {
 
   private async exchangeOnce(): Promise<string> {
     const basic = Buffer.from(`${this.endpoint.accessKey}:${this.endpoint.secretKey}`).toString('base64');
-    let res: Response;
+    let res: HttpResponse;
     try {
-      res = await fetch(this.endpoint.tokenUrl, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${basic}`,
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: 'application/json',
-          'user-agent': USER_AGENT,
-        },
-        body: 'grant_type=client_credentials',
-      });
+      res = await this.limiter.run(() =>
+        sendRequest(new URL(this.endpoint.tokenUrl), {
+          method: 'POST',
+          headers: {
+            authorization: `Basic ${basic}`,
+            'content-type': 'application/x-www-form-urlencoded',
+            accept: 'application/json',
+            'user-agent': USER_AGENT,
+          },
+          body: 'grant_type=client_credentials',
+        }),
+      );
     } catch (err) {
       throw new RemoteError('unavailable', `token exchange failed: ${(err as Error).message}`, { provider: 'interconnect' });
     }
-    const parsed = parseJson(await res.text()) as { access_token?: string; expires_in?: number; error?: string } | undefined;
+    const parsed = parseJson(res.text) as { access_token?: string; expires_in?: number; error?: string } | undefined;
     if (!res.ok || !parsed?.access_token || parsed.error) {
       const kind = res.ok ? 'unauthorized' : kindForStatus(res.status);
       const retryAfter = Number(res.headers.get('retry-after'));
+      if (kind === 'rate-limited') this.limiter.throttled(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
       throw new RemoteError(kind, `token exchange failed (${res.status}): ${parsed?.error ?? 'no access token'}; check interconnect:accessKey and interconnect:secretKey`, {
         provider: 'interconnect',
         status: res.status,
@@ -138,7 +151,7 @@ export class InterconnectClient {
   }
 }
 
-function classify(method: string, path: string, res: Response, parsed: unknown, text: string): RemoteError {
+function classify(method: string, path: string, res: Pick<HttpResponse, 'status' | 'headers'>, parsed: unknown, text: string): RemoteError {
   const body = (parsed ?? {}) as { message?: string; data?: unknown; error?: string };
   let kind = kindForStatus(res.status);
   const message = body.message ?? text.slice(0, 200);

@@ -1,6 +1,7 @@
 import type { ProviderDef } from '../provider.js';
 import { InterconnectClient } from './client.js';
-import { environments, interconnectSettings, type InterconnectSettings } from './settings.js';
+import { limiterFor } from '../limiter.js';
+import { INTERCONNECT_LIMITS, environments, interconnectSettings, type InterconnectSettings } from './settings.js';
 
 /** The interconnect provider: ports, MCRs, VXCs, IX, service keys and their lookups. */
 export const interconnectProvider: ProviderDef<InterconnectSettings, InterconnectClient> = {
@@ -34,10 +35,12 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
       return new InterconnectClient(
         { baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: settings.accessKey || 'sandbox', secretKey: settings.secretKey || 'sandbox', sandbox: true },
         rt.log,
+        undefined,
+        limiterFor(settings, INTERCONNECT_LIMITS, true),
       );
     }
     const env = environments[settings.environment];
-    return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false }, rt.log);
+    return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false }, rt.log, undefined, limiterFor(settings, INTERCONNECT_LIMITS, false));
   },
   describeSettings(settings) {
     return {

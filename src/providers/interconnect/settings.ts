@@ -17,9 +17,23 @@ export const interconnectSettings = z.object({
   environment: z.enum(['production', 'staging', 'development']).default('staging').describe('Remote environment: production, staging (default) or development.'),
   cancelAtEndOfTerm: boolish.default(false).describe('Cancel Ports and LAG Ports at the end of their term (CANCEL) instead of now (CANCEL_NOW). Ignored by other resources. Default false.'),
   waitTime: z.coerce.number().positive().default(10).describe('Minutes to wait for create and update to provision; fractions allowed. Default 10.'),
-  maxConcurrency: z.coerce.number().int().positive().default(10).describe('Most calls in flight at once. Default 10.'),
-  requestsPerSecond: z.coerce.number().positive().default(20).describe('Request rate ceiling, lowered automatically while the API answers 429. Default 20.'),
+  maxConcurrency: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Most API calls in flight at once, halved while the API answers 429 and raised back gradually. Default 10 (unlimited against the sandbox).'),
+  requestsPerSecond: z.coerce
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      'Sustained API calls per second (token bucket, bursts of up to 10), halved while the API answers 429 and raised back gradually. Default 1.6: the API allows 500 calls per 5 minutes per IP address. Unlimited against the sandbox.',
+    ),
 });
+
+/** Limits for a real environment when the settings give none: within 500 calls per rolling 5 minutes (10 + 1.6/s × 300 s). */
+export const INTERCONNECT_LIMITS = { maxConcurrency: 10, requestsPerSecond: 1.6, burst: 10 };
 
 /** Parsed interconnect settings. */
 export type InterconnectSettings = z.infer<typeof interconnectSettings>;

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { RemoteError } from '../../errors.js';
+import { RequestLimiter } from '../limiter.js';
 import { classifyNetworkFailure, classifyResponse, malformedResponse, type CallSite } from './classify.js';
 import { acceptFor, isEnvelope, MAX_PAGE_SIZE, type Page } from './protocol.js';
 
@@ -34,6 +35,8 @@ export interface PipelineClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Appended to the User-Agent. */
   userAgent?: string;
+  /** Limits on calls in flight and per second (pipeline:maxConcurrency, pipeline:requestsPerSecond); default none. */
+  limiter?: RequestLimiter;
 }
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -49,6 +52,8 @@ export class PipelineClient {
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #log: Logger | undefined;
   readonly #userAgent: string;
+  /** Every call waits here for a slot and a token; a 429 lowers its limits. */
+  readonly limiter: RequestLimiter;
 
   constructor(options: PipelineClientOptions) {
     if (!options.apiKey || !options.apiSecret) throw new Error('pipeline client needs a non-empty apiKey and apiSecret');
@@ -69,6 +74,7 @@ export class PipelineClient {
     this.#sleep = options.sleep ?? sleepFor;
     this.#log = options.log;
     this.#userAgent = ['plumb-pipeline/0.1', options.userAgent].filter(Boolean).join(' ');
+    this.limiter = options.limiter ?? new RequestLimiter({ maxConcurrency: Infinity, requestsPerSecond: Infinity });
   }
 
   /** GETs one object and returns the envelope's `data`. */
@@ -105,14 +111,17 @@ export class PipelineClient {
     const url = this.url(site.path, query);
     for (let attempt = 0; ; attempt++) {
       const started = Date.now();
-      const response = await this.send(site, url);
-      const body = await readBody(response);
+      const { response, body } = await this.limiter.run(async () => {
+        const answer = await this.send(site, url);
+        return { response: answer, body: await readBody(answer) };
+      });
       this.#log?.debug({ provider: 'pipeline', method: site.method, path: site.path, status: response.status, ms: Date.now() - started }, 'pipeline call');
       if (response.ok) {
         if (typeof body === 'string') throw malformedResponse(site, response.status, 'is not JSON');
         return { status: response.status, body };
       }
       const error = classifyResponse(site, response.status, body, response.headers.get('retry-after'));
+      if (error.kind === 'rate-limited') this.limiter.throttled(error.details.retryAfterMs);
       const wait = this.retryWait(error, attempt);
       if (wait === undefined) throw error;
       this.#log?.warn({ provider: 'pipeline', path: site.path, attempt: attempt + 1, waitMs: wait }, 'pipeline API rate limit; retrying after Retry-After');

@@ -5,7 +5,8 @@
 import { UserError } from '../../errors.js';
 import type { ProviderDef, ProviderRuntime } from '../provider.js';
 import { PipelineClient } from './client.js';
-import { checkPipelineSettings, describePipelineSettings, pipelineEnvVars, pipelineSettings, type PipelineSettings } from './settings.js';
+import { limiterFor } from '../limiter.js';
+import { PIPELINE_LIMITS, checkPipelineSettings, describePipelineSettings, pipelineEnvVars, pipelineSettings, type PipelineSettings } from './settings.js';
 
 /** The client and its options, for lookups and tests that build one directly. */
 export { PipelineClient, type PipelineClientOptions, type Query } from './client.js';
@@ -23,9 +24,9 @@ export async function connectPipeline(settings: PipelineSettings, rt: ProviderRu
   if (!settings.apiKey || !settings.apiSecret) {
     const baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/pipeline/v1`;
     rt.log.debug({ provider: 'pipeline', baseUrl }, 'no pipeline:apiKey configured; using the sandbox');
-    return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log });
+    return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, true) });
   }
-  return new PipelineClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, apiSecret: settings.apiSecret, log: rt.log });
+  return new PipelineClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, apiSecret: settings.apiSecret, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, false) });
 }
 
 /** The pipeline provider as the registry sees it. */

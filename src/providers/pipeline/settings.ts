@@ -18,7 +18,23 @@ export const pipelineSettings = z.object({
   apiUrl: z
     .preprocess((v) => (v === '' || v === null ? undefined : v), z.url().default(DEFAULT_API_URL))
     .describe(`Base address of the REST API including /v1 (env FIVETRAN_API_URL). Default ${DEFAULT_API_URL}; ignored when the sandbox is used.`),
+  maxConcurrency: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Most API calls in flight at once, halved while the API answers 429 and raised back gradually. Default 5 (unlimited against the sandbox).'),
+  requestsPerSecond: z.coerce
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      'Sustained API calls per second (token bucket, bursts of up to 10), halved while the API answers 429 and raised back gradually. Default 5, within the 20,000 calls per hour of paid accounts; a trial account (500 per hour) should set 0.13. Unlimited against the sandbox.',
+    ),
 });
+
+/** Limits for the real API when the settings give none: within 20,000 calls per hour (10 + 5/s × 3600 s). */
+export const PIPELINE_LIMITS = { maxConcurrency: 5, requestsPerSecond: 5, burst: 10 };
 
 /** Parsed pipeline settings. */
 export type PipelineSettings = z.output<typeof pipelineSettings>;

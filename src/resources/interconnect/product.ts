@@ -33,12 +33,13 @@ export async function readProduct(ctx: Ctx, uid: string): Promise<ApiProduct | u
 }
 
 /**
- * Polls until the product is CONFIGURED or LIVE. Checks at once, then backs off from the
- * client's base interval up to 10 s, never past the provider's waitTime.
+ * Polls until the product is CONFIGURED or LIVE. Checks at once, then waits an eighth of the time
+ * waited so far between checks (from the client's base interval up to 10 s), never past the
+ * provider's waitTime.
  */
 export async function waitReady(ctx: Ctx, uid: string, what: string): Promise<ApiProduct> {
-  const deadline = Date.now() + ctx.waitTimeMs;
-  let interval = ctx.client.pollBaseMs;
+  const started = Date.now();
+  const deadline = started + ctx.waitTimeMs;
   for (;;) {
     const product = await readProduct(ctx, uid);
     if (!product) throw new Error(`${what} ${uid} disappeared while waiting for it to provision`);
@@ -53,8 +54,11 @@ export async function waitReady(ctx: Ctx, uid: string, what: string): Promise<Ap
         `timed out after ${formatMinutes(ctx.waitTimeMs)} waiting for ${what} ${uid} to provision (last status ${product.provisioningStatus}); it is recorded as tainted and will be checked on the next run`,
       );
     }
+    // The next poll comes after an eighth of the time waited so far (at least the base interval,
+    // at most 10 s): a product that becomes ready is noticed within an eighth of the time it took
+    // (or one base interval), while a long provisioning is polled less and less often.
+    const interval = Math.min(10_000, Math.max(ctx.client.pollBaseMs, (Date.now() - started) / 8));
     await sleep(Math.min(interval, left));
-    interval = Math.min(10_000, interval * 1.5);
   }
 }
 

@@ -78,7 +78,7 @@ function handle(raw: SandboxRequest, world: SandboxWorld): SandboxResponse {
     if (!match) throw new ApiError(404, `Resource not found: ${req.method} ${req.path}`);
     if ('methodNotAllowed' in match) throw new ApiError(405, `Method ${req.method} is not allowed on ${req.path}`);
     const response = match.route.handler({ req, params: match.params, db, world, clock: { now, ms: world.provisioningMs() } });
-    if (req.method !== 'GET') world.save();
+    if (req.method !== 'GET') world.save('interconnect');
     return response;
   } catch (err) {
     if (err instanceof ApiError) return err.response();
@@ -94,7 +94,7 @@ function admin(name: string, body: unknown, world: SandboxWorld): SandboxRespons
   else if (name === 'token-settings') response = tokenSettings(body, db);
   else if (name === 'rate-limit') response = rateLimitSettings(body, db);
   else return undefined;
-  if (response.status < 300) world.save();
+  if (response.status < 300) world.save('interconnect');
   return response;
 }
 

@@ -8,6 +8,7 @@ import { isActive, provisioningStatus } from './provisioning.js';
 import type { Handler } from './router.js';
 import { findIxPoint } from './seed-catalog.js';
 import { findLocation } from './seed-locations.js';
+import { indexConnection } from './store.js';
 import { allocateVlan, findClash, holdVlan, vlanUses } from './vlans.js';
 
 /**
@@ -75,5 +76,6 @@ export const modifyIx: Handler = (ctx) => {
   if (moved) holdVlan(ctx.db, { productUid: p.portUid, vNicIndex: 0, vlan: p.vlan, innerVlan: null }, ctx.clock);
   next.modifiedAt = ctx.clock.now;
   ctx.db.products[p.productUid] = next;
+  indexConnection(ctx.db, next);
   return ok(`Product [${p.productUid}] has been updated`, ixView(next, ctx.db, ctx.clock));
 };

@@ -2,7 +2,7 @@ import { badRequest, conflict, ok } from './envelope.js';
 import { findProduct } from './products.js';
 import { isActive, isVisible, provisioningStatus, type ProvisioningStatus } from './provisioning.js';
 import type { Ctx, Handler } from './router.js';
-import { connections, currentTermEnd, endUids, type ProductRecord } from './store.js';
+import { connectionsOn, currentTermEnd, type ProductRecord } from './store.js';
 import { isTransitVxc } from './vxc-view.js';
 
 /** A LAG is one service: an action on any member applies to every member sharing its aggregationId. */
@@ -15,9 +15,10 @@ function serviceGroup(ctx: Ctx, p: ProductRecord): ProductRecord[] {
 
 /** VXCs and IXs landing on any product of the group, with their current status. */
 function attached(ctx: Ctx, group: ProductRecord[]): Array<{ c: ProductRecord; status: ProvisioningStatus }> {
-  const uids = new Set(group.map((g) => g.productUid));
-  return connections(ctx.db)
-    .filter((c) => endUids(c).some((u) => uids.has(u)))
+  const found = new Map<string, ProductRecord>();
+  for (const g of group) for (const c of connectionsOn(ctx.db, g.productUid)) found.set(c.productUid, c);
+  return [...found.values()]
+    .sort((a, b) => a.productId - b.productId)
     .map((c) => ({ c, status: provisioningStatus(c, ctx.db, ctx.clock) }));
 }
 

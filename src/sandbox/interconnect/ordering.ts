@@ -4,7 +4,7 @@ import { checkIxOrder, checkVxcOrder } from './order-connections.js';
 import { checkMcrOrder, checkMveOrder, checkPortOrder } from './order-services.js';
 import type { Clock } from './provisioning.js';
 import type { Handler } from './router.js';
-import type { InterconnectDb } from './store.js';
+import { indexConnection, type InterconnectDb } from './store.js';
 
 /** Which checker an order item needs: by productType, else by the connection list it carries. */
 function checkerFor(item: Record<string, unknown>): OrderChecker | undefined {
@@ -74,7 +74,10 @@ export const buyDesign: Handler = (ctx) => {
   const { scope, plans, errors } = checkDesign(body.networkDesign, ctx.db, ctx.clock);
   if (errors.length) throw validationFailed(errors);
   for (const plan of plans) {
-    for (const record of plan.records) ctx.db.products[record.productUid] = record;
+    for (const record of plan.records) {
+      ctx.db.products[record.productUid] = record;
+      indexConnection(ctx.db, record);
+    }
     for (const effect of plan.effects) effect(ctx.db);
   }
   ctx.db.nextProductId = scope.nextProductId;

@@ -5,7 +5,7 @@ import { decommissionedAt, type Clock } from './provisioning.js';
 import type { Handler } from './router.js';
 import type { PartnerPort } from './seed-partners.js';
 import { findLocation } from './seed-locations.js';
-import { partnerPorts, resolveEnd, type InterconnectDb } from './store.js';
+import { indexConnection, partnerPorts, resolveEnd, type InterconnectDb } from './store.js';
 
 const GOOGLE_REGIONS: Record<string, string> = {
   'australia-southeast1': 'Sydney',
@@ -157,5 +157,6 @@ export function rotatePartnerPort(body: unknown, db: InterconnectDb): SandboxRes
     db.extraPartnerPorts.push(next);
   }
   vxc.bEnd.productUid = next.productUid;
+  indexConnection(db, vxc);
   return { status: 200, body: { productUid: vxc.productUid, previousBEndUid: current.productUid, newBEndUid: next.productUid } };
 }

@@ -3,7 +3,7 @@ import { findLocation, locationDetail } from './seed-locations.js';
 import { ipv4At } from './net.js';
 import { commonFields, mediaFor, virtualRouter } from './product-common.js';
 import { isVisible, provisioningStatus, type Clock } from './provisioning.js';
-import type { AddOnRecord, InterconnectDb, IxRecord, McrRecord, MveRecord, PortRecord, ProductRecord, VxcRecord } from './store.js';
+import { connectionsOn, type AddOnRecord, type InterconnectDb, type IxRecord, type McrRecord, type MveRecord, type PortRecord, type ProductRecord, type VxcRecord } from './store.js';
 import { vxcView } from './vxc-view.js';
 
 /** Vendor config keys safe to echo back; the rest (keys, passwords, licences) are write-only. */
@@ -12,7 +12,7 @@ const PUBLIC_VENDOR_KEYS = ['vendor', 'imageId', 'productSize', 'mveLabel'];
 function associated(p: ProductRecord, db: InterconnectDb, clock: Clock): { associatedVxcs: unknown[]; associatedIxs: unknown[] } {
   const vxcs: unknown[] = [];
   const ixs: unknown[] = [];
-  for (const c of Object.values(db.products)) {
+  for (const c of connectionsOn(db, p.productUid)) {
     if (!isVisible(c, db, clock)) continue;
     if (c.productType === 'VXC' && (c.aEnd.productUid === p.productUid || c.bEnd.productUid === p.productUid)) vxcs.push(vxcView(c, db, clock));
     if (c.productType === 'IX' && c.portUid === p.productUid) ixs.push(ixView(c, db, clock));

@@ -192,13 +192,18 @@ function initDb(): InterconnectDb {
   };
 }
 
+/** Data objects already completed: every request loads the db, and completing it draws random bytes. */
+const completed = new WeakSet<InterconnectDb>();
+
 /** The persistent data, created on first use and completed when an older file lacks a field. */
 export function loadDb(world: SandboxWorld): InterconnectDb {
   const db = world.data<InterconnectDb>('interconnect', initDb);
+  if (completed.has(db)) return db;
   const fresh = initDb();
   for (const key of Object.keys(fresh) as Array<keyof InterconnectDb>) {
     if (db[key] === undefined) (db as unknown as Record<string, unknown>)[key] = fresh[key];
   }
+  completed.add(db);
   return db;
 }
 
@@ -220,6 +225,52 @@ export function findPartnerPort(db: InterconnectDb, uid: unknown): PartnerPort |
 /** The VXCs and IXs in the store. */
 export function connections(db: InterconnectDb): Array<VxcRecord | IxRecord> {
   return Object.values(db.products).filter((p): p is VxcRecord | IxRecord => p.productType === 'VXC' || p.productType === 'IX');
+}
+
+/**
+ * Connection UIDs by the product UIDs they have landed on, beside the plain-JSON data and never
+ * persisted. Reading a port or ordering a VXC asks what lands on one product; scanning every
+ * product for that made each call O(products). Entries are only ever added (built from all
+ * products on first use, then by `indexConnection`); `connectionsOn` checks each candidate's
+ * current ends, so a connection that moved away is simply skipped.
+ */
+const endIndex = new WeakMap<InterconnectDb['products'], Map<string, Set<string>>>();
+
+function indexFor(db: InterconnectDb): Map<string, Set<string>> {
+  let index = endIndex.get(db.products);
+  if (!index) {
+    index = new Map();
+    endIndex.set(db.products, index);
+    for (const p of Object.values(db.products)) addToIndex(index, p);
+  }
+  return index;
+}
+
+function addToIndex(index: Map<string, Set<string>>, p: ProductRecord): void {
+  if (p.productType !== 'VXC' && p.productType !== 'IX') return;
+  for (const uid of endUids(p)) {
+    const set = index.get(uid);
+    if (set) set.add(p.productUid);
+    else index.set(uid, new Set([p.productUid]));
+  }
+}
+
+/** Records where a connection lands now; call after storing a new connection or moving an end. */
+export function indexConnection(db: InterconnectDb, p: ProductRecord): void {
+  // Before the first lookup there is no index yet; it will be built from the products.
+  const index = endIndex.get(db.products);
+  if (index) addToIndex(index, p);
+}
+
+/** The VXCs and IXs that land on `productUid` now, in the store's order (as `connections` lists them). */
+export function connectionsOn(db: InterconnectDb, productUid: string): Array<VxcRecord | IxRecord> {
+  const out: Array<VxcRecord | IxRecord> = [];
+  for (const uid of indexFor(db).get(productUid) ?? []) {
+    const p = db.products[uid];
+    if ((p?.productType === 'VXC' || p?.productType === 'IX') && endUids(p).includes(productUid)) out.push(p);
+  }
+  // Products are stored in the order they were ordered, which is productId order.
+  return out.sort((a, b) => a.productId - b.productId);
 }
 
 /** The product UIDs a VXC or IX lands on (both ends of a VXC, the port of an IX). */

@@ -1,5 +1,5 @@
 import { decommissionedAt, type Clock } from './provisioning.js';
-import { connections, type InterconnectDb } from './store.js';
+import { connectionsOn, type InterconnectDb } from './store.js';
 
 /** One VLAN in use (or held) on a product's vNIC; `vlan: null` is an untagged service. */
 export interface VlanUse {
@@ -23,7 +23,7 @@ export const VLAN_MAX = 4093;
  */
 export function vlanUses(db: InterconnectDb, productUid: string, clock: Clock, exceptOwner?: string): VlanUse[] {
   const uses: VlanUse[] = [];
-  for (const c of connections(db)) {
+  for (const c of connectionsOn(db, productUid)) {
     if (c.productUid === exceptOwner) continue;
     const gone = decommissionedAt(c, db, clock);
     if (gone !== undefined && clock.now >= gone + clock.ms) continue;

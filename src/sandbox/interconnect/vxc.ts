@@ -5,7 +5,7 @@ import { checkPartnerConfig, configuredTunnels, tunnelLimit, tunnelsIn } from '.
 import { findProduct, requireChangeable } from './products.js';
 import { isActive, provisioningStatus } from './provisioning.js';
 import type { Ctx, Handler } from './router.js';
-import { resolveEnd, TERMS_MONTHS, type EndTarget, type VxcEndRecord, type VxcRecord } from './store.js';
+import { indexConnection, resolveEnd, TERMS_MONTHS, type EndTarget, type VxcEndRecord, type VxcRecord } from './store.js';
 import { allocateVlan, findClash, holdVlan, vlanUses } from './vlans.js';
 import { vxcView } from './vxc-view.js';
 
@@ -145,5 +145,6 @@ export const modifyVxc: Handler = (ctx) => {
   }
   next.modifiedAt = ctx.clock.now;
   ctx.db.products[p.productUid] = next;
+  indexConnection(ctx.db, next);
   return ok(`Product [${p.productUid}] has been updated`, vxcView(next, ctx.db, ctx.clock));
 };

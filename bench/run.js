@@ -1,0 +1,243 @@
+// The benchmark (`npm run bench`): generated manifests of 300, 3,000 and 30,000 resources applied
+// and planned by the compiled CLI against a standalone sandbox, each command timed (wall seconds)
+// and measured (peak RSS); then the cost per step of recording state, and the apply makespan
+// against the critical-path lower bound with 200 ms per call. Prints a table and writes
+// bench/results.json.
+//
+//   BENCH_SIZES=300,3000 npm run bench     limit the sizes (default 300,3000,30000)
+//   BENCH_SCHED_SIZE=300                   size of the scheduling run (default 300)
+//   BENCH_KEEP=1                           keep the work folders (printed)
+//   BENCH_KEEP_ENV=1                       keep NODE_EXTRA_CA_CERTS for the CLI runs (see README)
+
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateManifest, generatedGraph } from './generate.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'bin', 'plumb.js');
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const SIZES = (process.env.BENCH_SIZES ?? '300,3000,30000').split(',').map(Number).filter((n) => n >= 3);
+const SCHED_SIZE = Number(process.env.BENCH_SCHED_SIZE ?? 300);
+const LATENCY_MS = 200;
+const PROVISIONING_MS = 2000;
+const RECORDS = 200;
+
+// NODE_EXTRA_CA_CERTS makes every node process parse a certificate bundle before it starts
+// (0.1 s on the benchmark machines): a cost of the machine, not of plumb.
+const childEnv = { ...process.env, NO_COLOR: '1' };
+if (!process.env.BENCH_KEEP_ENV) delete childEnv.NODE_EXTRA_CA_CERTS;
+
+/** Runs the CLI once: exit code, output, wall seconds and peak RSS (MiB) of the child. */
+async function plumb(args, cwd, env) {
+  const timeFile = join(cwd, '.time');
+  const [cmd, argv] = TIME ? [TIME, ['-f', '%M', '-o', timeFile, process.execPath, CLI, ...args]] : [process.execPath, [CLI, ...args]];
+  const started = performance.now();
+  const child = spawn(cmd, argv, { cwd, env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  // Without GNU time, sample the child's high-water mark until it exits.
+  let peakKb = 0;
+  const poll = TIME ? undefined : setInterval(() => (peakKb = Math.max(peakKb, vmHwm(child.pid))), 20);
+  const code = await new Promise((done) => child.on('close', done));
+  const wall = (performance.now() - started) / 1000;
+  if (poll) clearInterval(poll);
+  if (TIME) peakKb = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
+  return { code, stdout, stderr, wall, rss: peakKb / 1024 };
+}
+
+function vmHwm(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs a command that must succeed (and whose output must match), and returns its figures. */
+async function measured(label, args, cwd, env, expect) {
+  const r = await plumb(args, cwd, env);
+  if (r.code !== 0 || (expect && !expect.test(r.stdout))) {
+    throw new Error(`${label} failed (exit ${r.code}):\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
+  }
+  process.stdout.write(`  ${label.padEnd(28)} ${r.wall.toFixed(2).padStart(7)} s ${r.rss.toFixed(0).padStart(6)} MiB\n`);
+  return { wallS: round(r.wall, 3), peakRssMiB: round(r.rss, 1) };
+}
+
+/** Starts the standalone sandbox in its own process. */
+async function startSandbox() {
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'sandbox.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((done, fail) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) done(out.split('\n')[0].trim());
+    });
+    child.on('exit', (code) => fail(new Error(`sandbox exited (${code})`)));
+  });
+  const admin = async (path, method = 'GET', body) => {
+    const res = await fetch(`${url}/_sandbox/${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return text ? JSON.parse(text) : undefined;
+  };
+  return { url, admin, stop: () => new Promise((done) => (child.kill('SIGTERM'), child.on('exit', done))) };
+}
+
+/** Journal appends against the state an apply left, and what one full snapshot rewrite costs. */
+async function stateWrites(workDir, n) {
+  const { LocalStore } = await import('../dist/state/local.js');
+  const { SecretCodec } = await import('../dist/state/secrets.js');
+  const root = join(workDir, '.plumb-copy');
+  cpSync(join(workDir, '.plumb'), root, { recursive: true });
+  const store = new LocalStore(root, 'default', SecretCodec.open(join(root, 'secret.key')));
+  const snapshot = await store.read();
+  const resources = Object.values(snapshot.resources);
+  const entry = (i) => ({ kind: 'outcome', address: resources[i % resources.length].address, resource: resources[i % resources.length], at: new Date().toISOString() });
+  // One at a time: the latency a step waits for its own outcome to be durable.
+  let started = performance.now();
+  for (let i = 0; i < RECORDS; i++) await store.record(entry(i));
+  const sequentialUs = ((performance.now() - started) * 1000) / RECORDS;
+  // Ten at a time, as an apply with --parallelism 10 records them: concurrent appends share a sync.
+  started = performance.now();
+  for (let i = 0; i < RECORDS; i += 10) await Promise.all(Array.from({ length: 10 }, (_, k) => store.record(entry(i + k))));
+  const concurrentUs = ((performance.now() - started) * 1000) / RECORDS;
+  // What a step would cost if it rewrote the whole state, as Terraform does.
+  started = performance.now();
+  await store.write(snapshot);
+  const rewriteMs = performance.now() - started;
+  await store.close();
+  rmSync(root, { recursive: true, force: true });
+  process.stdout.write(`  journal append per step      ${sequentialUs.toFixed(0).padStart(7)} µs alone, ${concurrentUs.toFixed(0)} µs with 10 at once; a full rewrite ${rewriteMs.toFixed(0)} ms\n`);
+  return { resources: n, journalAppendUs: round(sequentialUs, 0), journalAppendConcurrentUs: round(concurrentUs, 0), snapshotRewriteMs: round(rewriteMs, 1) };
+}
+
+/** The sandbox calls one create step makes when nothing waits (no latency, instant provisioning). */
+async function callsPerStep(sandbox, n) {
+  const dir = mkdtempSync(join(tmpdir(), `plumb-bench-calls-`));
+  writeFileSync(join(dir, 'plumb.yaml'), generateManifest(n, { name: `calls-${n}` }));
+  await sandbox.admin('calls', 'DELETE');
+  await measured(`apply (count calls) ${n}`, ['apply', '--yes'], dir, { PLUMB_SANDBOX_URL: sandbox.url }, /Apply complete/);
+  const calls = await sandbox.admin('calls?provider=interconnect');
+  rmSync(dir, { recursive: true, force: true });
+  const tokens = calls.filter((c) => c.path.endsWith('/oauth2/token')).length;
+  return (calls.length - tokens) / n;
+}
+
+/**
+ * Apply makespan with 200 ms per call and 2 s provisioning, parallelism at least the graph's
+ * width, divided by the critical-path lower bound. A step's bound is its calls in series with
+ * the provisioning wait overlapping one poll: validate and buy (2 calls), then the product is
+ * ready 2 s after the buy was handled and a poll answers at that moment at the earliest, then
+ * the remaining calls. Along the longest path (a port, then a VXC on it) plus one token exchange.
+ */
+async function scheduling(sandbox, n) {
+  const calls = await callsPerStep(sandbox, n);
+  const dir = mkdtempSync(join(tmpdir(), `plumb-bench-sched-`));
+  writeFileSync(join(dir, 'plumb.yaml'), generateManifest(n, { name: `sched-${n}` }));
+  await sandbox.admin('settings', 'POST', { provisioningMs: PROVISIONING_MS });
+  await sandbox.admin('faults', 'POST', { provider: 'interconnect', latencyMs: LATENCY_MS });
+  try {
+    const r = await plumb(['apply', '--yes', '--json', '--parallelism', String(n)], dir, { PLUMB_SANDBOX_URL: sandbox.url });
+    if (r.code !== 0) throw new Error(`scheduling apply failed (exit ${r.code}):\n${r.stderr.slice(-2000)}`);
+    const events = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const starts = events.filter((e) => e.type === 'step-start').map((e) => Date.parse(e.at));
+    const ends = events.filter((e) => e.type === 'step-done').map((e) => Date.parse(e.at));
+    const makespanMs = Math.max(...ends) - Math.min(...starts);
+    const graph = generatedGraph(n);
+    const width = Math.max(graph.filter((g) => g.needs.length === 0).length, graph.filter((g) => g.needs.length > 0).length);
+    const step = 2 * LATENCY_MS + Math.max(PROVISIONING_MS, LATENCY_MS) + (calls - 3) * LATENCY_MS;
+    const boundMs = LATENCY_MS + longestPath(graph) * step;
+    const ratio = makespanMs / boundMs;
+    process.stdout.write(`  makespan ${(makespanMs / 1000).toFixed(2)} s / bound ${(boundMs / 1000).toFixed(2)} s = ${ratio.toFixed(3)} (parallelism ${n} >= width ${width}, ${calls.toFixed(2)} calls per step)\n`);
+    return { resources: n, parallelism: n, width, latencyMs: LATENCY_MS, provisioningMs: PROVISIONING_MS, callsPerStep: round(calls, 2), makespanS: round(makespanMs / 1000, 3), boundS: round(boundMs / 1000, 3), ratio: round(ratio, 3) };
+  } finally {
+    await sandbox.admin('faults', 'DELETE');
+    await sandbox.admin('settings', 'POST', { provisioningMs: 0 });
+    if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Steps on the longest dependency path of the generated graph. */
+function longestPath(graph) {
+  const byAddress = new Map(graph.map((g) => [g.address, g]));
+  const memo = new Map();
+  const depth = (g) => {
+    if (!memo.has(g.address)) memo.set(g.address, 1 + Math.max(0, ...g.needs.map((a) => depth(byAddress.get(a)))));
+    return memo.get(g.address);
+  };
+  return Math.max(...graph.map(depth));
+}
+
+async function size(n) {
+  process.stdout.write(`\n${n} resources\n`);
+  const sandbox = await startSandbox();
+  const dir = mkdtempSync(join(tmpdir(), `plumb-bench-${n}-`));
+  const file = join(dir, 'plumb.yaml');
+  const text = generateManifest(n);
+  writeFileSync(file, text);
+  const env = { PLUMB_SANDBOX_URL: sandbox.url };
+  try {
+    const result = { resources: n };
+    result.validate = await measured('validate', ['validate'], dir, env, /valid/);
+    result.apply = await measured('apply (fresh state)', ['apply', '--yes'], dir, env, new RegExp(`Resources: ${n} added`));
+    result.planRefresh = await measured('plan, no change', ['plan'], dir, env, /No changes/);
+    result.planNoRefresh = await measured('plan --no-refresh, no change', ['plan', '--no-refresh'], dir, env, /No changes/);
+    writeFileSync(file, text.replace('productName: bench-port-0\n', 'productName: bench-port-0-renamed\n'));
+    result.planOneChange = await measured('plan --no-refresh, 1 change', ['plan', '--no-refresh'], dir, env, /1 to change/);
+    writeFileSync(file, text);
+    result.stateWrite = await stateWrites(dir, n);
+    return result;
+  } finally {
+    await sandbox.stop();
+    if (process.env.BENCH_KEEP) process.stdout.write(`  kept ${dir}\n`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function round(x, digits) {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function table(results, sched) {
+  const rows = [
+    ['validate', (r) => r.validate],
+    ['apply (fresh state)', (r) => r.apply],
+    ['plan, no change (refresh)', (r) => r.planRefresh],
+    ['plan --no-refresh, no change', (r) => r.planNoRefresh],
+    ['plan --no-refresh, 1 change', (r) => r.planOneChange],
+  ];
+  const head = ['', ...results.map((r) => `${r.resources.toLocaleString('en')} resources`)];
+  const lines = [head, head.map(() => '---')];
+  for (const [label, get] of rows) lines.push([label, ...results.map((r) => `${get(r).wallS.toFixed(2)} s, ${get(r).peakRssMiB.toFixed(0)} MiB`)]);
+  lines.push(['state write per step (journal append)', ...results.map((r) => `${r.stateWrite.journalAppendUs} µs (${r.stateWrite.journalAppendConcurrentUs} µs with 10 at once)`)]);
+  lines.push(['full state rewrite (avoided per step)', ...results.map((r) => `${r.stateWrite.snapshotRewriteMs.toFixed(0)} ms`)]);
+  const md = lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+  const schedLine = sched
+    ? `\nScheduling (${sched.resources} resources, ${sched.latencyMs} ms per call, ${sched.provisioningMs / 1000} s provisioning, parallelism ${sched.parallelism}): makespan ${sched.makespanS.toFixed(2)} s / critical-path bound ${sched.boundS.toFixed(2)} s = **${sched.ratio.toFixed(2)}**`
+    : '';
+  return `${md}\n${schedLine}\n`;
+}
+
+const results = [];
+for (const n of SIZES) results.push(await size(n));
+let sched;
+if (SCHED_SIZE >= 3) {
+  process.stdout.write(`\nscheduling\n`);
+  const sandbox = await startSandbox();
+  try {
+    sched = await scheduling(sandbox, SCHED_SIZE);
+  } finally {
+    await sandbox.stop();
+  }
+}
+const report = table(results, sched);
+process.stdout.write(`\n${report}`);
+const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: loadavg().map((l) => round(l, 2)), extraCaCertsRemoved: !process.env.BENCH_KEEP_ENV && Boolean(process.env.NODE_EXTRA_CA_CERTS) };
+writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, sizes: results, scheduling: sched, table: report }, null, 2)}\n`);
+process.stdout.write(`\nwrote bench/results.json\n`);

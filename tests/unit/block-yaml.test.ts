@@ -1,0 +1,104 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { isMap, isScalar, isSeq, lineStarts, parseBlockYaml } from '../../src/manifest/block-yaml.js';
+import { parseManifest } from '../../src/manifest/parse.js';
+import { functions, resourceTypes } from '../../src/registry.js';
+
+/** A node tree as plain data: what the manifest reader looks at (kind, value, quoting, start offset). */
+function shape(node: unknown): unknown {
+  if (isMap(node)) return { map: node.range?.[0], items: node.items.map((p) => [shape(p.key), shape(p.value)]) };
+  if (isSeq(node)) return { seq: node.range?.[0], items: node.items.map(shape) };
+  if (isScalar(node)) return { value: node.value, type: node.type, at: node.range?.[0] };
+  return { other: String(node) };
+}
+
+/** What `yaml` makes of the text, or undefined when it reports an error. */
+function viaYaml(text: string): unknown {
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  return doc.errors.length ? undefined : shape(doc.contents);
+}
+
+/** Tokens to resolve against (fresh iterators each time: parseManifest consumes them). */
+const catalog = () => ({ resources: resourceTypes.keys(), functions: functions.keys() });
+
+describe('the block YAML reader reads what it accepts exactly as yaml does', () => {
+  const accepted: Array<[string, string]> = [
+    ['core-schema scalars keep yaml types', 'a: ~\nb: Null\nc: true\nd: FALSE\ne: 0o17\nf: 0x1F\ng: +12\nh: -7\ni: 007\nj: 1.5\nk: .5\nl: 1e3\nm: -.inf\nn: .NaN\no: 1.\np: yes\nq: 2001-12-14\nr: 1_000\n'],
+    ['quoted scalars, with doubled single quotes', `a: "x # not a comment"\nb: 'it''s'\nc: ''\nd: "10"\n`],
+    ['comments and blank lines anywhere', '# top\nname: x # trailing\n\n  # indented comment\nresources:\n  # inside\n  a:\n    type: t\n'],
+    ['keys holding colons, values holding colons and hashes', 'config:\n  interconnect:waitTime: 10\n  url: http://example.com/a#b\nfn::x:\n  k: v\n'],
+    ['interpolations stay strings', 'a: ${port.productUid}\nb: "${x}"\nc: $${y}\nd: pre-${a.b[0]["c"]}-post\n'],
+    ['a sequence nested deeper or at the key\'s indentation', 'a:\n  - 1\n  - two\nb:\n- x\n- "y"\nc:\n  -\n    d: 1\n'],
+    ['deep nesting and unicode', 'r:\n  a:\n    b:\n      c:\n        d: ünïcødé ✓\n      e: 2\n  f: 3\n'],
+  ];
+  for (const [name, text] of accepted) {
+    it(name, () => {
+      const fast = parseBlockYaml(text);
+      expect(fast).toBeDefined();
+      expect(shape(fast)).toEqual(viaYaml(text));
+    });
+  }
+
+  const left: Array<[string, string]> = [
+    ['flow collections', 'a: { b: 1 }\n'],
+    ['flow sequences', 'a: [1, 2]\n'],
+    ['block scalars', 'a: |\n  text\n'],
+    ['anchors and aliases', 'a: &x 1\nb: *x\n'],
+    ['tags', 'a: !!str 1\n'],
+    ['multi-line plain scalars', 'a: one\n  two\n'],
+    ['escapes in double quotes', 'a: "x\\ty"\n'],
+    ['a quoted string that does not close on its line', 'a: "x\n  y"\n'],
+    ['duplicate keys', 'a: 1\na: 2\n'],
+    ['tabs', 'a:\n\tb: 1\n'],
+    ['CRLF line ends', 'a: 1\r\nb: 2\r\n'],
+    ['document markers', '---\na: 1\n'],
+    ['mappings inside sequence items', 'a:\n  - b: 1\n'],
+    ['empty values', 'a:\nb: 1\n'],
+    ['indentation that matches no parent', 'a:\n    b: 1\n  c: 2\n'],
+    ['space before the colon of a key', 'a : 1\n'],
+    ['quoted keys', '"a": 1\n'],
+    ['a colon and space inside a plain value', 'a: b: c\n'],
+    ['a top level that is not a mapping', '- 1\n'],
+  ];
+  for (const [name, text] of left) {
+    it(`leaves ${name} to yaml`, () => expect(parseBlockYaml(text)).toBeUndefined());
+  }
+
+  it('gives the line and column yaml gives', () => {
+    const text = 'a: 1\n\n  # c\nbb:\n  ccc: "x"\n';
+    const counter = new LineCounter();
+    parseDocument(text, { lineCounter: counter });
+    const mine = lineStarts(text);
+    for (let offset = 0; offset < text.length; offset++) expect(mine(offset)).toEqual(counter.linePos(offset));
+  });
+
+  it('every example manifest reads the same through either reader', () => {
+    const root = resolve(import.meta.dirname, '../../examples');
+    for (const dir of readdirSync(root)) {
+      for (const name of readdirSync(join(root, dir)).filter((f) => f.endsWith('.yaml'))) {
+        const file = join(root, dir, name);
+        const text = readFileSync(file, 'utf8');
+        expect(parseManifest(text, file, catalog()), file).toEqual(parseManifest(text, file, catalog(), { blockYaml: false }));
+      }
+    }
+  });
+
+  it('a large generated manifest reads the same, with every position', () => {
+    const lines = ['name: big', 'resources:'];
+    for (let i = 0; i < 200; i++) {
+      lines.push(`  port${i}:`, '    type: interconnect:index/port:Port', '    properties:', `      productName: p-${i} # name`, '      portSpeed: 10000', '      locationId: 2');
+      lines.push('      contractTermMonths: 1', '      marketplaceVisibility: false', '      resourceTags:', `        team: "net-${i}"`);
+    }
+    const text = `${lines.join('\n')}\n`;
+    expect(parseBlockYaml(text)).toBeDefined();
+    expect(parseManifest(text, 'big.yaml', catalog())).toEqual(parseManifest(text, 'big.yaml', catalog(), { blockYaml: false }));
+  });
+
+  it('a duplicate resource is still reported by yaml, at its line', () => {
+    const text = 'name: x\nresources:\n  a:\n    type: interconnect:Port\n  a:\n    type: interconnect:Port\n';
+    const { diagnostics } = parseManifest(text, 'dup.yaml', catalog());
+    expect(diagnostics.map((d) => d.summary).join('\n')).toMatch(/unique/i);
+  });
+});
