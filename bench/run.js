@@ -199,12 +199,30 @@ async function size(n) {
   }
 }
 
+/** Start-up: `plumb validate` on a 10-resource manifest, the median of five runs (no remote call). */
+async function startup() {
+  process.stdout.write('\nstart-up\n');
+  const dir = mkdtempSync(join(tmpdir(), 'plumb-bench-startup-'));
+  writeFileSync(join(dir, 'plumb.yaml'), generateManifest(10, { name: 'startup' }));
+  try {
+    const runs = [];
+    for (let i = 0; i < 5; i++) runs.push(await plumb(['validate'], dir, {}));
+    if (runs.some((r) => r.code !== 0)) throw new Error(`validate failed:\n${runs.find((r) => r.code !== 0).stderr}`);
+    const walls = runs.map((r) => r.wall).sort((a, b) => a - b);
+    const result = { resources: 10, wallS: round(walls[2], 3), minWallS: round(walls[0], 3), peakRssMiB: round(Math.max(...runs.map((r) => r.rss)), 1) };
+    process.stdout.write(`  validate, 10 resources        ${result.wallS.toFixed(2).padStart(7)} s (best ${result.minWallS.toFixed(2)} s) ${result.peakRssMiB.toFixed(0).padStart(6)} MiB\n`);
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function round(x, digits) {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }
 
-function table(results, sched) {
+function table(results, sched, start) {
   const rows = [
     ['validate', (r) => r.validate],
     ['apply (fresh state)', (r) => r.apply],
@@ -218,12 +236,14 @@ function table(results, sched) {
   lines.push(['state write per step (journal append)', ...results.map((r) => `${r.stateWrite.journalAppendUs} µs (${r.stateWrite.journalAppendConcurrentUs} µs with 10 at once)`)]);
   lines.push(['full state rewrite (avoided per step)', ...results.map((r) => `${r.stateWrite.snapshotRewriteMs.toFixed(0)} ms`)]);
   const md = lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+  const startLine = `\nStart-up: \`plumb validate\` on 10 resources, median of 5: ${start.wallS.toFixed(2)} s (best ${start.minWallS.toFixed(2)} s), ${start.peakRssMiB.toFixed(0)} MiB`;
   const schedLine = sched
     ? `\nScheduling (${sched.resources} resources, ${sched.latencyMs} ms per call, ${sched.provisioningMs / 1000} s provisioning, parallelism ${sched.parallelism}): makespan ${sched.makespanS.toFixed(2)} s / critical-path bound ${sched.boundS.toFixed(2)} s = **${sched.ratio.toFixed(2)}**`
     : '';
-  return `${md}\n${schedLine}\n`;
+  return `${md}\n${startLine}\n${schedLine}\n`;
 }
 
+const start = await startup();
 const results = [];
 for (const n of SIZES) results.push(await size(n));
 let sched;
@@ -236,8 +256,8 @@ if (SCHED_SIZE >= 3) {
     await sandbox.stop();
   }
 }
-const report = table(results, sched);
+const report = table(results, sched, start);
 process.stdout.write(`\n${report}`);
 const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: loadavg().map((l) => round(l, 2)), extraCaCertsRemoved: !process.env.BENCH_KEEP_ENV && Boolean(process.env.NODE_EXTRA_CA_CERTS) };
-writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, sizes: results, scheduling: sched, table: report }, null, 2)}\n`);
+writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, startup: start, sizes: results, scheduling: sched, table: report }, null, 2)}\n`);
 process.stdout.write(`\nwrote bench/results.json\n`);
