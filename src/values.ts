@@ -70,9 +70,62 @@ function holdsSecret(value: unknown): boolean {
   return false;
 }
 
-/** The value with every Secret replaced by `[secret]` and Unknown by its marker (for output). */
+/**
+ * The value with every Secret replaced by `[secret]` and Unknown by its marker (for output): what
+ * a JSON round trip gives, copied directly, since a plan masks every resource's values.
+ */
 export function mask(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value ?? null));
+  return value === undefined ? null : masked(value);
+}
+
+function masked(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'number' && !Number.isFinite(value)) return null;
+    return typeof value === 'bigint' || typeof value === 'function' ? JSON.parse(JSON.stringify(value) ?? 'null') : value;
+  }
+  if (value instanceof Secret) return '[secret]';
+  if (value instanceof Unknown) return value.toJSON();
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      out[i] = item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : masked(item);
+    }
+    return out;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.parse(JSON.stringify(value));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    if (key === '__proto__') Object.defineProperty(out, key, { value: masked(item), enumerable: true, writable: true, configurable: true });
+    else out[key] = masked(item);
+  }
+  return out;
+}
+
+/**
+ * Whether two values are exactly equal: plain JSON data compared deeply, Secrets by their values.
+ * Unknown equals nothing, not even itself: it is not known yet.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return typeof a !== 'object' || !(a instanceof Unknown);
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (a instanceof Unknown || b instanceof Unknown) return false;
+  if (a instanceof Secret || b instanceof Secret) return a instanceof Secret && b instanceof Secret && sameValue(a.value, b.value);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
+    if (!sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /**
@@ -82,21 +135,28 @@ export function mask(value: unknown): unknown {
 export function wrapSecrets<T extends Record<string, unknown>>(obj: T, paths: string[] | undefined): T {
   if (!paths?.length) return obj;
   let out: unknown = obj;
-  for (const path of paths) out = wrapAt(out, path.split('.'));
+  for (const path of paths) {
+    let segments = splitPaths.get(path);
+    if (!segments) splitPaths.set(path, (segments = path.split('.')));
+    out = wrapAt(out, segments, 0);
+  }
   return out as T;
 }
 
-function wrapAt(value: unknown, segments: string[]): unknown {
-  if (segments.length === 0) {
+/** Secret paths split once: a plan wraps every resource of a type with the same few paths. */
+const splitPaths = new Map<string, string[]>();
+
+function wrapAt(value: unknown, segments: string[], at: number): unknown {
+  if (at === segments.length) {
     return value === undefined || value === null || value instanceof Secret || value instanceof Unknown ? value : new Secret(value);
   }
   if (!value || typeof value !== 'object' || value instanceof Secret || value instanceof Unknown) return value;
-  const [head, ...rest] = segments;
+  const head = segments[at];
   const each = head.endsWith('[*]');
   const key = each ? head.slice(0, -3) : head;
   const current = (value as Record<string, unknown>)[key];
   if (current === undefined) return value;
-  const next = each ? (Array.isArray(current) ? current.map((item) => wrapAt(item, rest)) : current) : wrapAt(current, rest);
+  const next = each ? (Array.isArray(current) ? current.map((item) => wrapAt(item, segments, at + 1)) : current) : wrapAt(current, segments, at + 1);
   return next === current ? value : { ...(value as Record<string, unknown>), [key]: next };
 }
 

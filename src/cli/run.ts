@@ -5,7 +5,7 @@ import { applyPlan } from '../engine/apply.js';
 import { makePlan } from '../engine/plan.js';
 import type { Plan } from '../engine/types.js';
 import { UserError } from '../errors.js';
-import { mask } from '../values.js';
+import { mask, sameValue } from '../values.js';
 import { ProgressView } from './progress.js';
 import { renderReport } from './render-apply.js';
 import { paint, renderPlan } from './render-plan.js';
@@ -28,9 +28,11 @@ export interface RunOptions extends GlobalOptions {
 
 /** `plumb plan`: exit 0 (or 2 with --detailed-exitcode when there are changes). */
 export async function planCommand(arg: string | undefined, opts: RunOptions, destroy = false): Promise<number> {
-  const session = await openSession(manifestPath(arg, opts), opts);
+  // The plan checks every resource's inputs itself (see Session.checkBeforePlan).
+  const session = await openSession(manifestPath(arg, opts), opts, { resources: false });
   try {
     const state = await session.store.read();
+    await session.checkBeforePlan(state, opts.refresh);
     const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, { refresh: opts.refresh, destroy, replace: opts.replace, targets: opts.target, excludes: opts.exclude });
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
     if (opts.out) writeFileSync(opts.out, JSON.stringify(plan, null, 2), { mode: 0o600 });
@@ -48,7 +50,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
 export async function applyCommand(arg: string | undefined, opts: RunOptions, destroy = false): Promise<number> {
   const saved = arg ? readSavedPlan(arg) : undefined;
   const file = saved ? saved.manifest.file : manifestPath(arg, opts);
-  const session = await openSession(file, opts);
+  const session = await openSession(file, opts, { resources: false });
   const p = paint(useColor(opts));
   try {
     if (saved && saved.manifest.hash !== session.manifest.hash) {
@@ -62,6 +64,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
         'run plumb plan again to make a new plan',
       );
     }
+    await session.checkBeforePlan(state, saved ? false : opts.refresh);
     const mode = saved ? saved.mode === 'destroy' : destroy;
     const { plan, diagnostics, prior, imported } = await makePlan(session.manifest, session.graph, state, session.deps, {
       refresh: saved ? false : opts.refresh,
@@ -75,7 +78,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     if (!opts.json) process.stdout.write(`${renderPlan(plan, p, { compact: opts.compact })}\n`);
     // Nothing to do and nothing new to record (outputs, refreshed values, settled operations):
     // leave the state, and its serial, untouched.
-    const unchanged = (a: unknown, b: unknown) => JSON.stringify(mask(a)) === JSON.stringify(mask(b));
+    const unchanged = (a: unknown, b: unknown) => sameValue(a, b) || JSON.stringify(mask(a)) === JSON.stringify(mask(b));
     if (plan.changes.every((c) => c.action === 'noop') && !plan.settled.length && unchanged(state.resources, prior) && unchanged(state.outputs, plan.outputs)) {
       return 0;
     }

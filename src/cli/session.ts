@@ -39,6 +39,11 @@ export interface Session {
   store: StateStore;
   /** The store of another stack at the same location. */
   storeFor(stack: string): StateStore;
+  /**
+   * For a session opened without checking resources: checks them now if planning against this
+   * state would call a remote API first (throws DiagnosticsError on problems).
+   */
+  checkBeforePlan(state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,34 +91,66 @@ export function manifestPath(arg: string | undefined, opts: GlobalOptions): stri
   return file;
 }
 
-/** Parses and checks a manifest fully (no remote call); throws DiagnosticsError listing every problem. */
-export async function loadManifest(file: string): Promise<{ manifest: Manifest; graph: ManifestGraph; warnings: string[] }> {
+/** How much of a manifest `loadManifest` checks. */
+export interface LoadOptions {
+  /**
+   * Check every resource's inputs (default true). Planning checks them too, so plan and apply
+   * leave it to the plan when planning makes no remote call before its own check (see
+   * `checksBeforeRemoteCalls`).
+   */
+  resources?: boolean;
+}
+
+/** Parses and checks a manifest (no remote call); throws DiagnosticsError listing every problem. */
+export async function loadManifest(file: string, options: LoadOptions = {}): Promise<{ manifest: Manifest; graph: ManifestGraph; warnings: string[] }> {
   const text = readFileSync(file, 'utf8');
   // Function tokens are needed only to resolve fn::invoke.
   const functions = /fn::invoke/i.test(text) ? (await lookupFunctions()).keys() : [];
   const { manifest, diagnostics } = parseManifest(text, file, { resources: resourceTypes.keys(), functions });
   if (diagnostics.length) throw new DiagnosticsError(diagnostics);
   const { graph, diagnostics: graphProblems } = buildGraph(manifest);
-  const problems: Diagnostic[] = [...graphProblems];
-  const warnings: string[] = [];
-  if (!problems.length) {
-    // Evaluate without any remote call: lookups and resource outputs are Unknown here.
-    const evaluation = new Evaluation(manifest, undefined, () => new Unknown());
-    for (const decl of Object.values(manifest.resources)) {
-      const type = resourceTypes.get(decl.token)!;
-      try {
-        const desired = await evaluate(decl.properties, evaluation.scope());
-        problems.push(...checkInputs(type.inputs, desired, decl.properties, { file, address: decl.address, what: type.token }));
-        if (!problems.length) warnings.push(...(type.warnings?.(desired as never) ?? []).map((w) => `${decl.address}: ${w}`));
-      } catch (err) {
-        if (!(err instanceof EvalError)) throw err;
-        problems.push({ severity: 'error', summary: err.message, detail: err.detail, address: decl.address, pos: { file, ...err.pos } });
-      }
-    }
-    problems.push(...(await checkSettings(manifest, process.env)).diagnostics);
-  }
+  if (graphProblems.length) throw new DiagnosticsError(graphProblems);
+  const checked = options.resources === false ? { diagnostics: [], warnings: [] } : await checkResources(manifest);
+  const problems = [...checked.diagnostics, ...(await checkSettings(manifest, process.env)).diagnostics];
   if (problems.length) throw new DiagnosticsError(problems);
-  return { manifest, graph, warnings };
+  return { manifest, graph, warnings: checked.warnings };
+}
+
+/**
+ * Checks every resource's inputs as far as they are known without any remote call: lookups and
+ * other resources' outputs are Unknown here, and problems in those parts are left to the plan.
+ */
+export async function checkResources(manifest: Manifest): Promise<{ diagnostics: Diagnostic[]; warnings: string[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const warnings: string[] = [];
+  const evaluation = new Evaluation(manifest, undefined, () => new Unknown());
+  const scope = evaluation.scope();
+  for (const decl of Object.values(manifest.resources)) {
+    const type = resourceTypes.get(decl.token)!;
+    try {
+      const desired = await evaluate(decl.properties, scope);
+      const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: decl.address, what: type.token });
+      diagnostics.push(...problems);
+      if (!problems.length) warnings.push(...(type.warnings?.(desired as never) ?? []).map((w) => `${decl.address}: ${w}`));
+    } catch (err) {
+      if (!(err instanceof EvalError)) throw err;
+      diagnostics.push({ severity: 'error', summary: err.message, detail: err.detail, address: decl.address, pos: { file: manifest.file, ...err.pos } });
+    }
+  }
+  return { diagnostics, warnings };
+}
+
+/**
+ * Whether planning this manifest against this state would call a remote API before it has
+ * evaluated and checked every resource: refreshing recorded objects, settling interrupted
+ * operations, lookups and `options.import` reads all do. Then the inputs are checked first, so
+ * an invalid manifest never reaches an API; otherwise the plan's own check is the only one.
+ */
+export function checksBeforeRemoteCalls(manifest: Manifest, state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean): boolean {
+  if (state.pending.length) return true;
+  if (refresh && Object.keys(state.resources).length) return true;
+  if (Object.values(manifest.resources).some((r) => r.options.import)) return true;
+  return manifest.invoked.length > 0;
 }
 
 /** Parses each used provider's settings from config and env; problems are positioned diagnostics. */
@@ -160,35 +197,9 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
   return { settings, diagnostics };
 }
 
-/** Whether any expression of the manifest calls a lookup function. */
-function callsFunctions(manifest: Manifest): boolean {
-  const walk = (e: Expr): boolean => {
-    if (e.kind === 'invoke') return true;
-    if (e.kind === 'list') return e.items.some(walk);
-    if (e.kind === 'object') return e.entries.some((x) => walk(x.value));
-    if (e.kind === 'secret') return walk(e.value);
-    if (e.kind === 'builtin') return walk(e.arg);
-    if (e.kind === 'template') return e.parts.some((p) => typeof p !== 'string' && walk(p));
-    return false;
-  };
-  const all = [...Object.values(manifest.config).map((c) => c.value), ...Object.values(manifest.variables), ...Object.values(manifest.outputs), ...Object.values(manifest.resources).map((r) => r.properties)];
-  return all.some(walk);
-}
-
 /** Providers whose resources or functions the manifest uses. */
 function usedProviders(manifest: Manifest): Set<string> {
-  const used = new Set<string>();
-  for (const r of Object.values(manifest.resources)) used.add(r.token.split(':')[0]);
-  const walk = (e: Expr) => {
-    if (e.kind === 'invoke') used.add(e.fn.split(':')[0]);
-    if (e.kind === 'list') e.items.forEach(walk);
-    if (e.kind === 'object') e.entries.forEach((x) => walk(x.value));
-    if (e.kind === 'secret') walk(e.value);
-    if (e.kind === 'builtin') walk(e.arg);
-    if (e.kind === 'invoke') walk(e.args);
-  };
-  for (const e of [...Object.values(manifest.variables), ...Object.values(manifest.outputs), ...Object.values(manifest.resources).map((r) => r.properties)]) walk(e);
-  return used;
+  return new Set([...Object.values(manifest.resources).map((r) => r.token), ...manifest.invoked].map((token) => token.split(':')[0]));
 }
 
 /** Where the state of a manifest lives: --state, PLUMB_STATE, or `.plumb` beside the manifest. */
@@ -214,13 +225,13 @@ export function openStore(opts: GlobalOptions, manifestDir: string): StateStore 
 }
 
 /** Builds the runtime for a loaded manifest: connections (sandbox on demand), logger and store. */
-export async function openSession(file: string, opts: GlobalOptions, loaded?: Awaited<ReturnType<typeof loadManifest>>): Promise<Session> {
-  const { manifest, graph } = loaded ?? (await loadManifest(file));
+export async function openSession(file: string, opts: GlobalOptions, load: LoadOptions = {}): Promise<Session> {
+  const { manifest, graph } = await loadManifest(file, load);
   const log = makeLogger(opts);
   const { settings } = await checkSettings(manifest, process.env);
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
   const connections = new Map<string, Promise<Connection>>();
-  const functions = callsFunctions(manifest) ? await lookupFunctions() : new Map<string, LookupFunction>();
+  const functions = manifest.invoked.length ? await lookupFunctions() : new Map<string, LookupFunction>();
   const deps: EngineDeps = {
     stack: opts.stack,
     log,
@@ -243,6 +254,11 @@ export async function openSession(file: string, opts: GlobalOptions, loaded?: Aw
     deps,
     store,
     storeFor: (stack) => openStore({ ...opts, stack }, manifest.dir),
+    async checkBeforePlan(state, refresh) {
+      if (load.resources !== false || !checksBeforeRemoteCalls(manifest, state, refresh)) return;
+      const { diagnostics } = await checkResources(manifest);
+      if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+    },
     async close() {
       await store.close();
       await runtime.close();

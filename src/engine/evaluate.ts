@@ -18,10 +18,81 @@ export interface Scope {
   invoke(fn: string, args: Record<string, unknown>, pos: Pos): Promise<unknown>;
   /** Folder that fn::readFile paths are relative to. */
   dir: string;
+  /** The value of a name when it is at hand without waiting (a resource), else NOT_NOW. */
+  resolveNow?(root: string): unknown;
+}
+
+/** What `Scope.resolveNow` returns for a name it cannot give at once. */
+export const NOT_NOW: unique symbol = Symbol('not now');
+
+/**
+ * Evaluates an expression without waiting, when everything it reads is at hand (literals and
+ * resources, which is most of a large manifest): NOT_NOW otherwise. A plan evaluates every
+ * resource, and a chain of awaits per value was most of that cost.
+ */
+function evaluateNow(expr: Expr, scope: Scope): unknown {
+  switch (expr.kind) {
+    case 'literal':
+      return expr.value;
+    case 'ref': {
+      const root = scope.resolveNow?.(expr.root) ?? NOT_NOW;
+      return root === NOT_NOW ? NOT_NOW : access(root, expr.path, expr.text, expr.pos);
+    }
+    case 'template': {
+      const parts: unknown[] = [];
+      for (const p of expr.parts) {
+        const v = typeof p === 'string' ? p : evaluateNow(p, scope);
+        if (v === NOT_NOW) return NOT_NOW;
+        parts.push(v);
+      }
+      return joinTemplate(expr.parts, parts);
+    }
+    case 'list': {
+      const out: unknown[] = [];
+      for (const item of expr.items) {
+        const v = evaluateNow(item, scope);
+        if (v === NOT_NOW) return NOT_NOW;
+        out.push(v);
+      }
+      return out;
+    }
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const e of expr.entries) {
+        const v = evaluateNow(e.value, scope);
+        if (v === NOT_NOW) return NOT_NOW;
+        out[e.key] = v;
+      }
+      return out;
+    }
+    case 'secret': {
+      const value = evaluateNow(expr.value, scope);
+      if (value === NOT_NOW) return NOT_NOW;
+      return value instanceof Secret || value instanceof Unknown ? value : new Secret(value);
+    }
+    case 'builtin': {
+      const arg = evaluateNow(expr.arg, scope);
+      return arg === NOT_NOW ? NOT_NOW : builtin(expr.name, arg, expr.pos, scope);
+    }
+    default:
+      return NOT_NOW;
+  }
+}
+
+function joinTemplate(template: Array<string | { text: string }>, parts: unknown[]): unknown {
+  if (parts.some((p) => containsUnknown(p))) return new Unknown(templateText(template));
+  const secret = parts.some((p) => p instanceof Secret);
+  const text = parts.map((p) => stringify(p instanceof Secret ? p.value : p)).join('');
+  return secret ? new Secret(text) : text;
 }
 
 /** Evaluates an expression to a plain value, possibly containing Unknown and Secret. */
 export async function evaluate(expr: Expr, scope: Scope): Promise<unknown> {
+  const now = evaluateNow(expr, scope);
+  return now === NOT_NOW ? evaluateLater(expr, scope) : now;
+}
+
+async function evaluateLater(expr: Expr, scope: Scope): Promise<unknown> {
   switch (expr.kind) {
     case 'literal':
       return expr.value;
@@ -30,10 +101,7 @@ export async function evaluate(expr: Expr, scope: Scope): Promise<unknown> {
     case 'template': {
       const parts: unknown[] = [];
       for (const p of expr.parts) parts.push(typeof p === 'string' ? p : await evaluate(p, scope));
-      if (parts.some((p) => containsUnknown(p))) return new Unknown(templateText(expr.parts));
-      const secret = parts.some((p) => p instanceof Secret);
-      const text = parts.map((p) => stringify(p instanceof Secret ? p.value : p)).join('');
-      return secret ? new Secret(text) : text;
+      return joinTemplate(expr.parts, parts);
     }
     // Literal members are taken as they are: an await per literal is most of the cost of
     // evaluating a large manifest, whose properties are mostly literals.

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Manifest } from '../manifest/ast.js';
 import type { ResourceType } from '../resources/handler.js';
 import type { ResourceState, StateSnapshot } from '../state/types.js';
-import { Unknown, mask, revealed, wrapSecrets } from '../values.js';
+import { Unknown, mask, revealed, sameValue, wrapSecrets } from '../values.js';
 import { checkInputs } from './check-inputs.js';
 import { diffInputs, effectiveInputs, pathMatches } from './diff/diff.js';
 import { EvalError, evaluate } from './evaluate.js';
@@ -50,8 +50,19 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   const gone = new Set(refreshed.gone);
   const changes: Change[] = [];
   const imported: Record<string, ResourceState> = {};
+  // What other resources see of each one, made on first reference: most are never referenced.
   const values = new Map<string, unknown>();
-  const evaluation = new Evaluation(manifest, deps, (address) => values.get(address) ?? new Unknown(address));
+  const pending = new Map<string, () => unknown>();
+  const valueOf = (address: string): unknown => {
+    const make = pending.get(address);
+    if (make) {
+      pending.delete(address);
+      values.set(address, make());
+    }
+    return values.get(address) ?? new Unknown(address);
+  };
+  const evaluation = new Evaluation(manifest, deps, valueOf);
+  const scope = evaluation.scope();
   const error = (address: string, summary: string, detail?: string, pos = manifest.resources[address]?.pos) =>
     diagnostics.push({ severity: 'error', summary, detail, address, pos: pos && { file: manifest.file, ...pos } });
 
@@ -62,14 +73,16 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     if (!type) continue;
     let desired: Record<string, unknown>;
     try {
-      desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, type.secretPaths);
+      desired = wrapSecrets((await evaluate(decl.properties, scope)) as Record<string, unknown>, type.secretPaths);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
       error(name, err.message, err.detail, err.pos);
       values.set(name, new Unknown(name));
       continue;
     }
-    const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: name, what: type.token });
+    // Inputs exactly as recorded were checked when they were applied (and accepted remotely).
+    const asRecorded = prior[name] !== undefined && sameValue(prior[name].inputs, desired);
+    const problems = asRecorded ? [] : checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: name, what: type.token });
     if (problems.length) {
       diagnostics.push(...problems);
       values.set(name, new Unknown(name));
@@ -88,7 +101,8 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
         continue;
       }
     }
-    let change = classify(name, type, desired, recorded, gone.has(name), options, decl.options, graph.resourceDependencies(name), deps);
+    const same = recorded === prior[name] ? asRecorded : recorded !== undefined && sameValue(recorded.inputs, desired);
+    let change = classify(name, type, desired, recorded, same, gone.has(name), options, decl.options, graph.resourceDependencies(name));
     if (imported[name]) {
       if (change.action === 'replace') {
         error(name, `importing ${name} would replace ${recorded!.id} at once: ${replaceWhy(change)}`, 'make the manifest match the existing object, import, then change it');
@@ -100,11 +114,16 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     if (decl.options.protect && (change.action === 'replace' || change.action === 'delete')) {
       error(name, `${name} is protected and cannot be replaced`, `remove "protect: true" from its options first; replaced because: ${replaceWhy(change)}`);
     }
-    const planned = plannedValue(type, change, recorded, desired);
     // A new object shows what it will expose, as Terraform does: inputs plus `(known after apply)`.
-    if (change.action === 'create' || change.action === 'replace') change.after = mask({ ...planned, id: undefined, ...(change.after as object) });
+    if (change.action === 'create' || change.action === 'replace') {
+      const planned = plannedValue(type, change, recorded, desired);
+      change.after = shownAfterCreate(planned, change.after as Record<string, unknown>);
+      values.set(name, planned);
+    } else {
+      const known = change;
+      pending.set(name, () => plannedValue(type, known, recorded, desired));
+    }
     changes.push(change);
-    values.set(name, planned);
   }
 
   for (const [address, recorded] of Object.entries(prior)) {
@@ -135,7 +154,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   if (!options.destroy) {
     for (const [name, expr] of Object.entries(manifest.outputs)) {
       try {
-        outputs[name] = mask(await evaluate(expr, evaluation.scope()));
+        outputs[name] = mask(await evaluate(expr, scope));
       } catch (err) {
         if (!(err instanceof EvalError)) throw err;
         diagnostics.push({ severity: 'error', summary: err.message, detail: err.detail, pos: { file: manifest.file, ...err.pos } });
@@ -143,7 +162,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     }
   }
   warnings.push(...evaluation.warnings);
-  changes.sort((a, b) => a.address.localeCompare(b.address));
+  changes.sort((a, b) => byAddress.compare(a.address, b.address));
   const targeted = applyTargets(changes, options.targets ?? [], options.excludes ?? []);
   for (const address of targeted.unknown) {
     diagnostics.push({ severity: 'error', summary: `--target/--exclude ${address}: no such resource in the manifest or state`, address });
@@ -172,6 +191,9 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   return { plan, diagnostics: dedupe(diagnostics), prior, imported };
 }
 
+/** The order of a plan's changes (what `localeCompare` gives, without a collator per call). */
+const byAddress = new Intl.Collator();
+
 /** One failing lookup used in several places is reported once. */
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
@@ -188,19 +210,20 @@ function classify(
   type: ResourceType,
   desired: Record<string, unknown>,
   prior: ResourceState | undefined,
+  /** Whether `desired` is exactly the prior inputs (most resources of a plan): no rules, diff or second copy needed. */
+  same: boolean,
   gone: boolean,
   options: PlanOptions,
   declOptions: { ignoreChanges: string[]; replaceOnChanges: string[]; deleteBeforeReplace?: boolean },
   dependsOn: string[],
-  deps: EngineDeps,
 ): Change {
   const base = { address, type: type.token, dependsOn, notes: [] as string[], unknownPaths: [] as string[] };
   if (!prior) {
     const diff = diffInputs({}, desired);
     return { ...base, action: 'create', reason: gone ? 'gone-remotely' : 'new', after: mask(desired), patch: diff.patch, unknownPaths: diff.unknown };
   }
-  const effective = effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: declOptions.ignoreChanges });
-  const diff = diffInputs(prior.inputs, effective);
+  const effective = same ? desired : effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: declOptions.ignoreChanges });
+  const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(prior.inputs, effective);
   const replacePaths: ReplacePath[] = [];
   for (const path of diff.changed) {
     const rule = type.replaceOn.find((r) => pathMatches(path, r.path));
@@ -210,12 +233,43 @@ function classify(
   // Rules only read the values: unwrap secrets (copying) only where there are any.
   replacePaths.push(...(type.replaceWhen?.(revealed(prior.inputs), revealed(effective)) ?? []));
   const order = (declOptions.deleteBeforeReplace ?? type.deleteBeforeReplace) ? 'delete-first' : 'create-first';
-  const common = { ...base, id: prior.id, before: mask(prior.inputs), after: mask(effective), patch: diff.patch, unknownPaths: diff.unknown };
-  if (prior.status === 'tainted') return { ...common, action: 'replace', reason: 'tainted', replacePaths, replaceOrder: order };
-  if (options.replace.includes(address)) return { ...common, action: 'replace', reason: 'replace-requested', replacePaths, replaceOrder: order };
-  if (replacePaths.length) return { ...common, action: 'replace', reason: 'forced-replace', replacePaths, replaceOrder: order };
-  if (diff.changed.length) return { ...common, action: 'update', reason: 'changed' };
-  return { ...common, action: 'noop', reason: 'no-change', patch: [] };
+  const before = mask(prior.inputs);
+  const after = same ? before : mask(effective);
+  // Keys in the order a saved plan has always had them.
+  const change = (action: Change['action'], reason: Change['reason'], replacing: boolean): Change => ({
+    address,
+    type: type.token,
+    dependsOn,
+    notes: [],
+    unknownPaths: diff.unknown,
+    id: prior.id,
+    before,
+    after,
+    patch: action === 'noop' ? [] : diff.patch,
+    action,
+    reason,
+    ...(replacing ? { replacePaths, replaceOrder: order } : {}),
+  });
+  if (prior.status === 'tainted') return change('replace', 'tainted', true);
+  if (options.replace.includes(address)) return change('replace', 'replace-requested', true);
+  if (replacePaths.length) return change('replace', 'forced-replace', true);
+  if (diff.changed.length) return change('update', 'changed', false);
+  return change('noop', 'no-change', false);
+}
+
+/**
+ * What a new object will expose, for display: its planned value without the id, with the desired
+ * inputs as shown (`after`) in place of the planned ones — `mask({ ...planned, id: undefined,
+ * ...after })`, built without spreading a wide object per resource.
+ */
+function shownAfterCreate(planned: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const shown: Record<string, unknown> = {};
+  for (const key of Object.keys(planned)) {
+    if (Object.hasOwn(after, key)) shown[key] = after[key];
+    else if (key !== 'id' && planned[key] !== undefined) shown[key] = mask(planned[key]);
+  }
+  for (const key of Object.keys(after)) if (!Object.hasOwn(shown, key) && after[key] !== undefined) shown[key] = after[key];
+  return shown;
 }
 
 /** The value other resources see for this one during planning. */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Manifest, Pos } from '../manifest/ast.js';
 import { Unknown, containsUnknown, reveal } from '../values.js';
-import { EvalError, evaluate, type Scope } from './evaluate.js';
+import { EvalError, NOT_NOW, evaluate, type Scope } from './evaluate.js';
 import type { EngineDeps } from './types.js';
 
 /** How the evaluation finds a resource's current value (inputs, outputs and id). */
@@ -29,6 +29,7 @@ export class Evaluation {
       dir: this.manifest.dir,
       resolve: (root, pos) => this.resolve(root, pos),
       invoke: (fn, args, pos) => this.invoke(fn, args, pos),
+      resolveNow: (root) => (root in this.manifest.resources ? this.resources(root) : NOT_NOW),
     };
   }
 

@@ -80,6 +80,8 @@ export interface Manifest {
   variables: Record<string, Expr>;
   resources: Record<string, ResourceDecl>;
   outputs: Record<string, Expr>;
+  /** Function tokens the manifest calls with fn::invoke, anywhere. */
+  invoked: string[];
 }
 
 /** Every reference inside an expression, in source order. */

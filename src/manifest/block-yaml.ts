@@ -34,6 +34,8 @@ export const isAlias = (node: unknown): node is Node & { resolve(doc: unknown): 
 const GIVE_UP = Symbol('give up');
 
 interface Line {
+  /** 1-based line number. */
+  no: number;
   indent: number;
   /** Offset of the first character after the indentation. */
   start: number;
@@ -48,14 +50,16 @@ export function parseBlockYaml(text: string): YAMLMap | undefined {
   if (/[\t\r\u0000\ufeff]/.test(text)) return undefined;
   const lines: Line[] = [];
   let offset = 0;
+  let no = 0;
   for (const raw of text.split('\n')) {
+    no++;
     let indent = 0;
     while (raw.charCodeAt(indent) === 32) indent++;
     const content = raw.slice(indent).trimEnd();
     if (content !== '' && content[0] !== '#') {
       // Document markers and directives belong to yaml.
       if (indent === 0 && (content.startsWith('---') || content.startsWith('...') || content[0] === '%')) return undefined;
-      lines.push({ indent, start: offset + indent, content });
+      lines.push({ no, indent, start: offset + indent, content });
     }
     offset += raw.length + 1;
   }
@@ -100,18 +104,21 @@ class Reader {
   /** A block mapping whose keys sit at `indent`. */
   map(indent: number): YAMLMap {
     const items: Pair[] = [];
-    const seen = new Set<string>();
-    const start = this.lines[this.i].start;
+    // Keys seen so far; most mappings are small, and only large ones get a set.
+    const keys: string[] = [];
+    let seen: Set<string> | undefined;
+    const first = this.lines[this.i];
     while (this.i < this.lines.length && this.lines[this.i].indent === indent) {
       const line = this.lines[this.i];
       if (isSeqItem(line.content)) giveUp();
       const sep = keySeparator(line.content);
       if (sep < 0) giveUp();
       const keyText = line.content.slice(0, sep);
-      const key = plainScalar(keyText, line.start);
+      const key = plainScalar(keyText, line.start, line);
       // yaml decides duplicates by value; equal text is the stricter test, and yaml then reports it.
-      if (seen.has(keyText)) giveUp();
-      seen.add(keyText);
+      if (seen ? seen.has(keyText) : keys.includes(keyText)) giveUp();
+      if (seen) seen.add(keyText);
+      else if (keys.push(keyText) > 16) seen = new Set(keys);
       this.i++;
       let rest = sep + 1;
       while (line.content.charCodeAt(rest) === 32) rest++;
@@ -124,18 +131,18 @@ class Reader {
         // An empty value (null) gets a position only yaml knows how to give.
         else giveUp();
       } else {
-        value = inlineScalar(valueText, line.start + rest);
+        value = inlineScalar(valueText, line.start + rest, line);
         this.noContinuation(indent);
       }
       items.push(pair(key, value));
     }
-    return collection(MAP, items, start) as YAMLMap;
+    return collection(MAP, items, first) as YAMLMap;
   }
 
   /** A block sequence whose dashes sit at `indent`. */
   seq(indent: number): YAMLSeq {
     const items: Node[] = [];
-    const start = this.lines[this.i].start;
+    const first = this.lines[this.i];
     while (this.i < this.lines.length && this.lines[this.i].indent === indent && isSeqItem(this.lines[this.i].content)) {
       const line = this.lines[this.i];
       this.i++;
@@ -149,11 +156,11 @@ class Reader {
       } else {
         // `- key: value` (a mapping in a sequence item) and `- - x` are left to yaml.
         if (isSeqItem(valueText) || keySeparator(valueText) >= 0) giveUp();
-        items.push(inlineScalar(valueText, line.start + rest));
+        items.push(inlineScalar(valueText, line.start + rest, line));
         this.noContinuation(indent);
       }
     }
-    return collection(SEQ, items, start) as YAMLSeq;
+    return collection(SEQ, items, first) as YAMLSeq;
   }
 
   private block(indent: number): Node {
@@ -188,7 +195,7 @@ function keySeparator(content: string): number {
 const INDICATORS = new Set(['[', ']', '{', '}', ',', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`']);
 
 /** A scalar that fills the rest of a line: quoted, or plain up to a comment. */
-function inlineScalar(text: string, start: number): Scalar {
+function inlineScalar(text: string, start: number, line: Line): Scalar {
   const quote = text[0];
   if (quote === '"' || quote === "'") {
     let value = '';
@@ -214,22 +221,31 @@ function inlineScalar(text: string, start: number): Scalar {
     }
     const after = text.slice(j);
     if (after !== '' && !/^ +(#.*)?$/.test(after)) giveUp();
-    return scalar(value, quote === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', start, j);
+    return scalar(value, quote === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', start, j, line);
   }
   const comment = text.indexOf(' #');
-  return plainScalar(comment < 0 ? text : text.slice(0, comment).trimEnd(), start);
+  return plainScalar(comment < 0 ? text : text.slice(0, comment).trimEnd(), start, line);
 }
 
 /** A plain scalar with its core-schema value (null, bool, int, float or string). */
-function plainScalar(text: string, start: number): Scalar {
-  if (text === '' || text !== text.trim() || INDICATORS.has(text[0])) giveUp();
+function plainScalar(text: string, start: number, line: Line): Scalar {
+  if (text === '' || isSpace(text.charCodeAt(0)) || isSpace(text.charCodeAt(text.length - 1)) || INDICATORS.has(text[0])) giveUp();
   if ((text[0] === '-' || text[0] === '?' || text[0] === ':') && (text.length === 1 || text[1] === ' ')) giveUp();
   if (text.includes(': ') || text.endsWith(':') || text.includes(' #')) giveUp();
-  return scalar(coreValue(text), 'PLAIN', start, text.length);
+  return scalar(coreValue(text), 'PLAIN', start, text.length, line);
+}
+
+/** What `String.prototype.trim` would remove at an end (tabs and CRs have been refused already). */
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 0xa0 || code === 0x2028 || code === 0x2029 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x1680 || code === 0x3000 || code === 0x202f || code === 0x205f || code === 0x0b || code === 0x0c;
 }
 
 /** The YAML 1.2 core schema, tested in `yaml`'s order. */
 function coreValue(text: string): unknown {
+  // Text starting with any other letter is a string under every rule below; most text is.
+  const first = text.charCodeAt(0);
+  const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
+  if (letter && !'nNtTfF'.includes(text[0])) return text;
   if (/^(?:~|[Nn]ull|NULL)$/.test(text)) return null;
   if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(text)) return text[0] === 't' || text[0] === 'T';
   if (/^0o[0-7]+$/.test(text)) return parseInt(text.substring(2), 8);
@@ -243,14 +259,63 @@ function coreValue(text: string): unknown {
   return text;
 }
 
-function scalar(value: unknown, type: string, start: number, length: number): Scalar {
-  return { [NODE_TYPE]: SCALAR, value, type, range: [start, start + length, start + length] } as unknown as Scalar;
+/*
+ * Node classes with the identity symbol on the prototype (an object literal with a computed
+ * symbol key is built slowly, one property at a time) and the range and position kept as plain
+ * numbers: a manifest has a node per value, and each extra object is garbage to collect.
+ */
+class ScalarNode {
+  constructor(
+    readonly value: unknown,
+    readonly type: string,
+    private readonly start: number,
+    private readonly length: number,
+    readonly line: number,
+    readonly column: number,
+  ) {}
+
+  get range(): [number, number, number] {
+    return [this.start, this.start + this.length, this.start + this.length];
+  }
+}
+class PairNode {
+  constructor(
+    readonly key: Node,
+    readonly value: Node,
+  ) {}
+}
+class CollectionNode {
+  constructor(
+    readonly items: unknown[],
+    private readonly start: number,
+    readonly line: number,
+    readonly column: number,
+  ) {}
+
+  get range(): [number, number, number] {
+    return [this.start, this.start, this.start];
+  }
+}
+class MapNode extends CollectionNode {}
+class SeqNode extends CollectionNode {}
+Object.defineProperty(ScalarNode.prototype, NODE_TYPE, { value: SCALAR });
+Object.defineProperty(PairNode.prototype, NODE_TYPE, { value: PAIR });
+Object.defineProperty(MapNode.prototype, NODE_TYPE, { value: MAP });
+Object.defineProperty(SeqNode.prototype, NODE_TYPE, { value: SEQ });
+
+/** 1-based line and column of a node this reader made (what `lineStarts` would compute), else undefined. */
+export function positionOf(node: unknown): { line: number; column: number } | undefined {
+  return node instanceof ScalarNode || node instanceof CollectionNode ? { line: node.line, column: node.column } : undefined;
+}
+
+function scalar(value: unknown, type: string, start: number, length: number, line: Line): Scalar {
+  return new ScalarNode(value, type, start, length, line.no, start - (line.start - line.indent) + 1) as unknown as Scalar;
 }
 
 function pair(key: Node, value: Node): Pair {
-  return { [NODE_TYPE]: PAIR, key, value } as unknown as Pair;
+  return new PairNode(key, value) as unknown as Pair;
 }
 
-function collection(type: symbol, items: unknown[], start: number): Node {
-  return { [NODE_TYPE]: type, items, range: [start, start, start] } as unknown as Node;
+function collection(type: symbol, items: unknown[], first: Line): Node {
+  return (type === MAP ? new MapNode(items, first.start, first.no, first.indent + 1) : new SeqNode(items, first.start, first.no, first.indent + 1)) as unknown as Node;
 }

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { Document, Node, Pair } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
 import type { BuiltinName, Expr, Manifest, ObjectExpr, Pos, RefExpr, ResourceDecl, ResourceOptions } from './ast.js';
-import { isAlias, isMap, isScalar, isSeq, lineStarts, parseBlockYaml } from './block-yaml.js';
+import { isAlias, isMap, isScalar, isSeq, lineStarts, parseBlockYaml, positionOf } from './block-yaml.js';
 import { InterpolationError, parseInterpolation } from './interpolate.js';
 import { closest, closestName, resolveToken } from './tokens.js';
 
@@ -70,8 +70,11 @@ export function parseManifest(text: string, file: string, catalog: Catalog, opti
     variables: {},
     resources: {},
     outputs: {},
+    invoked: [],
   };
   const at = (node: { range?: [number, number, number] | null } | null | undefined): Pos => {
+    const known = positionOf(node);
+    if (known) return known;
     const offset = node?.range?.[0] ?? 0;
     const { line, col } = linePos(offset);
     return { line, column: col };
@@ -92,7 +95,8 @@ export function parseManifest(text: string, file: string, catalog: Catalog, opti
 
   const functions = [...catalog.functions];
   const resources = [...catalog.resources];
-  const toExpr = (node: unknown): Expr => expression(node, doc, at, error, functions);
+  const invoked = new Set<string>();
+  const toExpr = (node: unknown): Expr => expression(node, doc, at, error, functions, invoked);
 
   for (const pair of root.items as Pair[]) {
     const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
@@ -128,6 +132,7 @@ export function parseManifest(text: string, file: string, catalog: Catalog, opti
     }
   }
   checkNamespace(manifest, error);
+  manifest.invoked = [...invoked];
   return { manifest, diagnostics };
 }
 
@@ -273,14 +278,16 @@ export function parseDuration(text: string): number | undefined {
   return (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000;
 }
 
-function expression(node: unknown, doc: Pick<Document, 'contents'>, at: AtFn, error: ErrorFn, functions: string[]): Expr {
-  const recurse = (n: unknown) => expression(n, doc, at, error, functions);
+function expression(node: unknown, doc: Pick<Document, 'contents'>, at: AtFn, error: ErrorFn, functions: string[], invoked: Set<string>): Expr {
+  const recurse = (n: unknown) => expression(n, doc, at, error, functions, invoked);
   if (isAlias(node)) return recurse(node.resolve(doc));
   const pos = at(node as Node);
   if (node === null || node === undefined) return { kind: 'literal', value: null, pos };
   if (isScalar(node)) {
     const v = node.value;
     if (typeof v !== 'string') return { kind: 'literal', value: v as number | boolean | null, pos };
+    // Only a `$` can start an interpolation (or an escape).
+    if (!v.includes('$')) return { kind: 'literal', value: v, pos };
     const valuePos = isQuoted(node) ? { line: pos.line, column: pos.column + 1 } : pos;
     try {
       const parts = parseInterpolation(v, valuePos);
@@ -297,7 +304,7 @@ function expression(node: unknown, doc: Pick<Document, 'contents'>, at: AtFn, er
   if (isMap(node)) {
     const pairs = node.items as Pair[];
     const keys = pairs.map((p) => String(isScalar(p.key) ? p.key.value : p.key));
-    const fnIndex = keys.findIndex((k) => k.toLowerCase().startsWith('fn::'));
+    const fnIndex = keys.findIndex(isFunctionKey);
     if (fnIndex >= 0) {
       const key = keys[fnIndex];
       const keyPos = at(pairs[fnIndex].key as Node);
@@ -305,7 +312,7 @@ function expression(node: unknown, doc: Pick<Document, 'contents'>, at: AtFn, er
         error(keyPos, `"${key}" must be the only key of its mapping`, 'a function call is a mapping with exactly one fn:: key');
         return { kind: 'literal', value: null, pos };
       }
-      return callExpr(key, pairs[0].value, keyPos, pos, recurse, at, error, functions);
+      return callExpr(key, pairs[0].value, keyPos, pos, recurse, at, error, functions, invoked);
     }
     return {
       kind: 'object',
@@ -316,7 +323,17 @@ function expression(node: unknown, doc: Pick<Document, 'contents'>, at: AtFn, er
   return { kind: 'literal', value: null, pos };
 }
 
-function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, recurse: (n: unknown) => Expr, at: AtFn, error: ErrorFn, functions: string[]): Expr {
+function callExpr(
+  key: string,
+  value: unknown,
+  keyPos: Pos,
+  pos: Pos,
+  recurse: (n: unknown) => Expr,
+  at: AtFn,
+  error: ErrorFn,
+  functions: string[],
+  invoked: Set<string>,
+): Expr {
   const lower = key.toLowerCase();
   if (lower === 'fn::secret') return { kind: 'secret', value: recurse(value), pos };
   if (BUILTINS[lower]) return { kind: 'builtin', name: BUILTINS[lower], arg: recurse(value), pos };
@@ -357,7 +374,13 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, recurse: (
     }
   }
   if (!fn) return { kind: 'literal', value: null, pos };
+  invoked.add(fn);
   return { kind: 'invoke', fn, args: args.kind === 'object' ? args : { kind: 'object', entries: [], pos }, ret, pos };
+}
+
+/** Whether a key starts with `fn::` in any case (without a lower-cased copy of every key). */
+function isFunctionKey(key: string): boolean {
+  return key.length >= 4 && (key.charCodeAt(0) | 32) === 102 && (key.charCodeAt(1) | 32) === 110 && key[2] === ':' && key[3] === ':';
 }
 
 function isQuoted(node: { type?: string }): boolean {

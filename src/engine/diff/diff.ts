@@ -36,8 +36,12 @@ export function effectiveInputs(prior: Record<string, unknown> | undefined, desi
 export function diffInputs(prior: Record<string, unknown>, desired: Record<string, unknown>): InputDiff {
   const seen = { unknown: false };
   const before = normalized(prior, false, seen);
-  const after = normalized(desired, true, seen);
-  const ops = jsonpatch.compare(before as object, after as object);
+  const after = normalized(desired, true, seen) as Record<string, unknown>;
+  // From nothing (a new object), the patch adds each top-level input: what jsonpatch would
+  // produce, without its deep copies (a first apply diffs every resource this way).
+  const ops: Operation[] = Object.keys(before as object).length
+    ? jsonpatch.compare(before as object, after)
+    : Object.keys(after).map((key) => ({ op: 'add', path: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, value: after[key] }));
   const changed = new Set<string>();
   const unknown = new Set<string>();
   for (const op of ops) changed.add(pointerToPath(op.path));

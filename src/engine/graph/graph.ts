@@ -16,12 +16,14 @@ export interface ManifestGraph {
   dependencies(name: string): string[];
   /** Resources a resource needs first, looking through variables. */
   resourceDependencies(address: string): string[];
-  graph: InstanceType<typeof Graph>;
 }
 
-/** Builds the graph from `${...}` references and dependsOn; reports unknown names and cycles. */
+/**
+ * Builds the graph from `${...}` references and dependsOn; reports unknown names and cycles.
+ * Edges live in plain adjacency lists: a large manifest has tens of thousands of them, and the
+ * order is one depth-first walk; graphlib's cycle search runs only when that walk finds a cycle.
+ */
 export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnostics: Diagnostic[] } {
-  const g = new Graph({ directed: true });
   const kinds = new Map<string, NodeKind>();
   const diagnostics: Diagnostic[] = [];
   const positions = new Map<string, Pos>();
@@ -37,8 +39,9 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
     kinds.set(k, 'resource');
     positions.set(k, r.pos);
   }
-  for (const name of kinds.keys()) g.setNode(name);
   const names = [...kinds.keys()];
+  const successors = new Map<string, string[]>(names.map((n) => [n, []]));
+  const predecessors = new Map<string, string[]>(names.map((n) => [n, []]));
   const edge = (from: string | undefined, to: string, pos: Pos, what: string) => {
     if (!kinds.has(to)) {
       const hint = closestName(to, names);
@@ -51,7 +54,11 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
       });
       return;
     }
-    if (from) g.setEdge(from, to);
+    if (!from) return;
+    const out = successors.get(from)!;
+    if (out.includes(to)) return;
+    out.push(to);
+    predecessors.get(to)!.push(from);
   };
   for (const [k, v] of Object.entries(manifest.variables)) for (const r of refsOf(v)) edge(k, r.root, r.pos, 'reference');
   for (const [k, r] of Object.entries(manifest.resources)) {
@@ -65,29 +72,27 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
   }
   for (const o of Object.values(manifest.outputs)) for (const r of refsOf(o)) edge(undefined, r.root, r.pos, 'reference');
 
-  // Sorting fails exactly when there is a cycle; only then is the (as costly) search for cycles run.
-  let sorted: string[] | undefined;
-  try {
-    sorted = alg.topsort(g) as string[];
-  } catch {
-    sorted = undefined;
+  const sorted = dependenciesFirst(names, successors, predecessors);
+  if (!sorted) {
+    const g = new Graph({ directed: true });
+    for (const name of names) g.setNode(name);
+    for (const [from, tos] of successors) for (const to of tos) g.setEdge(from, to);
+    for (const cycle of alg.findCycles(g)) {
+      const path = cyclePath(successors, cycle);
+      diagnostics.push({
+        severity: 'error',
+        summary: `reference cycle: ${path.join(' -> ')}`,
+        detail: 'break the cycle: a value cannot depend on itself',
+        pos: { file: manifest.file, ...(positions.get(path[0]) ?? { line: 1, column: 1 }) },
+      });
+    }
   }
-  for (const cycle of sorted ? [] : alg.findCycles(g)) {
-    const path = cyclePath(g, cycle);
-    diagnostics.push({
-      severity: 'error',
-      summary: `reference cycle: ${path.join(' -> ')}`,
-      detail: 'break the cycle: a value cannot depend on itself',
-      pos: { file: manifest.file, ...(positions.get(path[0]) ?? { line: 1, column: 1 }) },
-    });
-  }
-  const order = !sorted || diagnostics.some((d) => d.summary.startsWith('reference cycle')) ? names : [...sorted].reverse();
+  const order = sorted ?? names;
   const resourceDeps = new Map<string, string[]>();
   const graph: ManifestGraph = {
     order,
-    graph: g,
     kindOf: (name) => kinds.get(name),
-    dependencies: (name) => (g.successors(name) as string[] | undefined) ?? [],
+    dependencies: (name) => successors.get(name) ?? [],
     resourceDependencies(address) {
       const cached = resourceDeps.get(address);
       if (cached) return cached;
@@ -110,14 +115,41 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
   return { graph, diagnostics };
 }
 
+/**
+ * Names with every dependency before its dependents, or undefined when there is a cycle. From
+ * each name that needs nothing, a depth-first walk visits its dependents and places a name after
+ * all of them; the reverse of that is the order (graphlib's topsort, on plain lists).
+ */
+function dependenciesFirst(names: string[], successors: Map<string, string[]>, predecessors: Map<string, string[]>): string[] | undefined {
+  const done = new Set<string>();
+  const active = new Set<string>();
+  const placed: string[] = [];
+  let cycle = false;
+  const visit = (name: string) => {
+    if (active.has(name)) {
+      cycle = true;
+      return;
+    }
+    if (done.has(name)) return;
+    active.add(name);
+    done.add(name);
+    for (const dependent of predecessors.get(name)!) visit(dependent);
+    active.delete(name);
+    placed.push(name);
+  };
+  for (const name of names) if (successors.get(name)!.length === 0) visit(name);
+  if (cycle || done.size !== names.length) return undefined;
+  return placed.reverse();
+}
+
 /** Orders the members of a strongly connected component as one walk a -> b -> ... -> a. */
-function cyclePath(g: InstanceType<typeof Graph>, members: string[]): string[] {
+function cyclePath(successors: Map<string, string[]>, members: string[]): string[] {
   const inCycle = new Set(members);
   const start = [...members].sort()[0];
   const path = [start];
   const seen = new Set([start]);
   const dfs = (node: string): boolean => {
-    for (const next of ((g.successors(node) as string[]) ?? []).filter((n) => inCycle.has(n)).sort()) {
+    for (const next of (successors.get(node) ?? []).filter((n) => inCycle.has(n)).sort()) {
       if (next === start) {
         path.push(start);
         return true;
