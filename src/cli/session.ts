@@ -199,7 +199,9 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
 
 /** Providers whose resources or functions the manifest uses. */
 function usedProviders(manifest: Manifest): Set<string> {
-  return new Set([...Object.values(manifest.resources).map((r) => r.token), ...manifest.invoked].map((token) => token.split(':')[0]));
+  const tokens = new Set(manifest.invoked);
+  for (const name in manifest.resources) tokens.add(manifest.resources[name].token);
+  return new Set([...tokens].map((token) => token.split(':')[0]));
 }
 
 /** Where the state of a manifest lives: --state, PLUMB_STATE, or `.plumb` beside the manifest. */

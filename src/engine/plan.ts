@@ -45,7 +45,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   const warnings: string[] = [];
   const settled = state.pending.length ? await settlePending(state, deps) : { resources: state.resources, notes: [] };
   const base = { ...state, resources: settled.resources };
-  const refreshed = options.refresh ? await refreshState(base, deps, 10, (m) => warnings.push(m)) : { resources: { ...base.resources }, gone: [] };
+  const refreshed = options.refresh ? await refreshState(base, deps, 10, (m) => warnings.push(m)) : { resources: base.resources, gone: [] };
   const prior = refreshed.resources;
   const gone = new Set(refreshed.gone);
   const changes: Change[] = [];
@@ -115,19 +115,15 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
       error(name, `${name} is protected and cannot be replaced`, `remove "protect: true" from its options first; replaced because: ${replaceWhy(change)}`);
     }
     // A new object shows what it will expose, as Terraform does: inputs plus `(known after apply)`.
-    if (change.action === 'create' || change.action === 'replace') {
-      const planned = plannedValue(type, change, recorded, desired);
-      change.after = shownAfterCreate(planned, change.after as Record<string, unknown>);
-      values.set(name, planned);
-    } else {
-      const known = change;
-      pending.set(name, () => plannedValue(type, known, recorded, desired));
-    }
+    if (change.action === 'create' || change.action === 'replace') change.after = shownAfterCreate(type, name, change.after as Record<string, unknown>);
+    const known = change;
+    pending.set(name, () => plannedValue(type, known, recorded, desired));
     changes.push(change);
   }
 
-  for (const [address, recorded] of Object.entries(prior)) {
+  for (const address of Object.keys(prior)) {
     if (!options.destroy && manifest.resources[address]) continue;
+    const recorded = prior[address];
     const type = deps.resourceType(recorded.type);
     const protect = manifest.resources[address]?.options.protect ?? recorded.protect;
     if (protect) error(address, `${address} is protected and cannot be destroyed`, 'remove "protect: true" from its options (and apply) before destroying it');
@@ -219,8 +215,9 @@ function classify(
 ): Change {
   const base = { address, type: type.token, dependsOn, notes: [] as string[], unknownPaths: [] as string[] };
   if (!prior) {
-    const diff = diffInputs({}, desired);
-    return { ...base, action: 'create', reason: gone ? 'gone-remotely' : 'new', after: mask(desired), patch: diff.patch, unknownPaths: diff.unknown };
+    const after = mask(desired) as Record<string, unknown>;
+    const diff = diffInputs({}, desired, after);
+    return { ...base, action: 'create', reason: gone ? 'gone-remotely' : 'new', after, patch: diff.patch, unknownPaths: diff.unknown };
   }
   const effective = same ? desired : effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: declOptions.ignoreChanges });
   const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(prior.inputs, effective);
@@ -258,28 +255,32 @@ function classify(
 }
 
 /**
- * What a new object will expose, for display: its planned value without the id, with the desired
- * inputs as shown (`after`) in place of the planned ones — `mask({ ...planned, id: undefined,
- * ...after })`, built without spreading a wide object per resource.
+ * What a new object will expose, for display: the inputs as shown (`after`), and every output
+ * plannedValue makes Unknown as its `(known after apply)` marker, in the order of the type's
+ * outputs — `mask({ ...plannedValue(...), id: undefined, ...after })`, made directly.
  */
-function shownAfterCreate(planned: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+function shownAfterCreate(type: ResourceType, address: string, after: Record<string, unknown>): Record<string, unknown> {
   const shown: Record<string, unknown> = {};
-  for (const key of Object.keys(planned)) {
+  if (Object.hasOwn(after, 'id')) shown.id = after.id;
+  for (const key of outputKeys(type)) {
+    if (key === 'id') continue;
     if (Object.hasOwn(after, key)) shown[key] = after[key];
-    else if (key !== 'id' && planned[key] !== undefined) shown[key] = mask(planned[key]);
+    else if (!Object.hasOwn(inputShape(type), key) || (type.computedInputs ?? []).includes(key)) shown[key] = { $unknown: `${address}.${key}` };
   }
-  for (const key of Object.keys(after)) if (!Object.hasOwn(shown, key) && after[key] !== undefined) shown[key] = after[key];
+  for (const key of Object.keys(after)) if (!Object.hasOwn(shown, key)) shown[key] = after[key];
   return shown;
 }
+
+const outputKeys = (type: ResourceType): string[] => Object.keys((type.outputs as { shape?: Record<string, unknown> }).shape ?? {});
+const inputShape = (type: ResourceType): Record<string, unknown> => (type.inputs as { shape?: Record<string, unknown> }).shape ?? {};
 
 /** The value other resources see for this one during planning. */
 function plannedValue(type: ResourceType, change: Change, prior: ResourceState | undefined, desired: Record<string, unknown>): Record<string, unknown> {
   if ((change.action === 'noop' || change.action === 'import') && prior) return { ...prior.outputs, ...desired, id: prior.id };
   if (change.action === 'update' && prior) return { ...prior.outputs, ...desired, id: prior.id };
   const value: Record<string, unknown> = { id: new Unknown(`${change.address}.id`) };
-  const shape = (type.outputs as { shape?: Record<string, unknown> }).shape ?? {};
-  const inputs = (type.inputs as { shape?: Record<string, unknown> }).shape ?? {};
-  for (const key of Object.keys(shape)) {
+  const inputs = inputShape(type);
+  for (const key of outputKeys(type)) {
     if (desired[key] !== undefined) value[key] = desired[key];
     // An optional input left out stays out, unless the remote API fills it in.
     else if (!(key in inputs) || (type.computedInputs ?? []).includes(key)) value[key] = new Unknown(`${change.address}.${key}`);

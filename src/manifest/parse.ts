@@ -96,7 +96,8 @@ export function parseManifest(text: string, file: string, catalog: Catalog, opti
   const functions = [...catalog.functions];
   const resources = [...catalog.resources];
   const invoked = new Set<string>();
-  const toExpr = (node: unknown): Expr => expression(node, doc, at, error, functions, invoked);
+  const context: ExprContext = { doc, at, error, functions, invoked, toExpr: (node) => expression(node, context) };
+  const toExpr = context.toExpr;
 
   for (const pair of root.items as Pair[]) {
     const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
@@ -111,16 +112,16 @@ export function parseManifest(text: string, file: string, catalog: Catalog, opti
         else if (key === 'description') manifest.description = value.value;
         break;
       case 'config':
-        for (const [name, node, pos] of entries(value, at, error, 'config')) manifest.config[name] = { value: toExpr(node), pos };
+        for (const { name, node, pos } of entries(value, at, error, 'config')) manifest.config[name] = { value: toExpr(node), pos };
         break;
       case 'variables':
-        for (const [name, node] of entries(value, at, error, 'variables')) manifest.variables[name] = toExpr(node);
+        for (const { name, node } of entries(value, at, error, 'variables')) manifest.variables[name] = toExpr(node);
         break;
       case 'outputs':
-        for (const [name, node] of entries(value, at, error, 'outputs')) manifest.outputs[name] = toExpr(node);
+        for (const { name, node } of entries(value, at, error, 'outputs')) manifest.outputs[name] = toExpr(node);
         break;
       case 'resources':
-        for (const [address, node, pos] of entries(value, at, error, 'resources')) {
+        for (const { name: address, node, pos } of entries(value, at, error, 'resources')) {
           const decl = resourceDecl(address, node, pos, at, error, toExpr, resources);
           if (decl) manifest.resources[address] = decl;
         }
@@ -139,13 +140,13 @@ export function parseManifest(text: string, file: string, catalog: Catalog, opti
 type ErrorFn = (pos: Pos, summary: string, detail?: string, address?: string) => void;
 type AtFn = (node: { range?: [number, number, number] | null } | null | undefined) => Pos;
 
-function entries(value: Node | null, at: AtFn, error: ErrorFn, section: string): Array<[string, unknown, Pos]> {
+function entries(value: Node | null, at: AtFn, error: ErrorFn, section: string): Array<{ name: string; node: unknown; pos: Pos }> {
   if (value === null || (isScalar(value) && value.value === null)) return [];
   if (!isMap(value)) {
     error(at(value), `${section} must be a mapping of names to values`);
     return [];
   }
-  return (value.items as Pair[]).map((p) => [String(isScalar(p.key) ? p.key.value : p.key), p.value, at(p.key as Node)]);
+  return (value.items as Pair[]).map((p) => ({ name: String(isScalar(p.key) ? p.key.value : p.key), node: p.value, pos: at(p.key as Node) }));
 }
 
 function resourceDecl(
@@ -278,8 +279,18 @@ export function parseDuration(text: string): number | undefined {
   return (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000;
 }
 
-function expression(node: unknown, doc: Pick<Document, 'contents'>, at: AtFn, error: ErrorFn, functions: string[], invoked: Set<string>): Expr {
-  const recurse = (n: unknown) => expression(n, doc, at, error, functions, invoked);
+/** What reading expressions needs, made once per manifest (not a closure per node). */
+interface ExprContext {
+  doc: Pick<Document, 'contents'>;
+  at: AtFn;
+  error: ErrorFn;
+  functions: string[];
+  invoked: Set<string>;
+  toExpr: (node: unknown) => Expr;
+}
+
+function expression(node: unknown, context: ExprContext): Expr {
+  const { doc, at, error, functions, invoked, toExpr: recurse } = context;
   if (isAlias(node)) return recurse(node.resolve(doc));
   const pos = at(node as Node);
   if (node === null || node === undefined) return { kind: 'literal', value: null, pos };

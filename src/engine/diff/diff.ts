@@ -32,8 +32,8 @@ export function effectiveInputs(prior: Record<string, unknown> | undefined, desi
   return out;
 }
 
-/** Compares prior and desired inputs (secrets compared by value, never shown). */
-export function diffInputs(prior: Record<string, unknown>, desired: Record<string, unknown>): InputDiff {
+/** Compares prior and desired inputs (secrets compared by value, never shown); `shownDesired` is `mask(desired)` if the caller has it. */
+export function diffInputs(prior: Record<string, unknown>, desired: Record<string, unknown>, shownDesired?: Record<string, unknown>): InputDiff {
   const seen = { unknown: false };
   const before = normalized(prior, false, seen);
   const after = normalized(desired, true, seen) as Record<string, unknown>;
@@ -48,7 +48,7 @@ export function diffInputs(prior: Record<string, unknown>, desired: Record<strin
   // Most inputs hold no Unknown and most plans change little: skip the walks that would find nothing.
   if (seen.unknown) collectUnknown(desired, [], unknown);
   if (!ops.length) return { changed: [], patch: [], unknown: [...unknown].sort() };
-  const shown = mask(desired) as Record<string, unknown>;
+  const shown = shownDesired ?? (mask(desired) as Record<string, unknown>);
   const patch = ops.map((op) => {
     if (op.op === 'remove') return op;
     const value = valueAt(shown, op.path);

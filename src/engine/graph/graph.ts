@@ -24,53 +24,50 @@ export interface ManifestGraph {
  * order is one depth-first walk; graphlib's cycle search runs only when that walk finds a cycle.
  */
 export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnostics: Diagnostic[] } {
-  const kinds = new Map<string, NodeKind>();
+  const { config, variables, resources } = manifest;
+  // A resource shadows a variable, which shadows a plain config key (the parser reports such clashes).
+  const kindOf = (name: string): NodeKind | undefined =>
+    Object.hasOwn(resources, name) ? 'resource' : Object.hasOwn(variables, name) ? 'variable' : Object.hasOwn(config, name) && !name.includes(':') ? 'config' : undefined;
   const diagnostics: Diagnostic[] = [];
-  const positions = new Map<string, Pos>();
-  for (const [k, c] of Object.entries(manifest.config)) {
-    if (!k.includes(':')) kinds.set(k, 'config');
-    positions.set(k, c.pos);
-  }
-  for (const [k, v] of Object.entries(manifest.variables)) {
-    kinds.set(k, 'variable');
-    positions.set(k, v.pos);
-  }
-  for (const [k, r] of Object.entries(manifest.resources)) {
-    kinds.set(k, 'resource');
-    positions.set(k, r.pos);
-  }
-  const names = [...kinds.keys()];
-  const successors = new Map<string, string[]>(names.map((n) => [n, []]));
-  const predecessors = new Map<string, string[]>(names.map((n) => [n, []]));
+  const listed = [...Object.keys(config).filter((k) => !k.includes(':')), ...Object.keys(variables), ...Object.keys(resources)];
+  const names = new Set(listed).size === listed.length ? listed : [...new Set(listed)];
+  const successors = new Map<string, string[]>();
+  const predecessors = new Map<string, string[]>();
   const edge = (from: string | undefined, to: string, pos: Pos, what: string) => {
-    if (!kinds.has(to)) {
+    if (kindOf(to) === undefined) {
       const hint = closestName(to, names);
       diagnostics.push({
         severity: 'error',
         summary: `${what} "${to}" is not defined`,
         detail: hint ? `did you mean "${hint}"?` : `defined names: ${names.join(', ') || '(none)'}`,
         pos: { file: manifest.file, ...pos },
-        address: from && kinds.get(from) === 'resource' ? from : undefined,
+        address: from && kindOf(from) === 'resource' ? from : undefined,
       });
       return;
     }
     if (!from) return;
-    const out = successors.get(from)!;
+    let out = successors.get(from);
+    if (!out) successors.set(from, (out = []));
     if (out.includes(to)) return;
     out.push(to);
-    predecessors.get(to)!.push(from);
+    let into = predecessors.get(to);
+    if (!into) predecessors.set(to, (into = []));
+    into.push(from);
   };
-  for (const [k, v] of Object.entries(manifest.variables)) for (const r of refsOf(v)) edge(k, r.root, r.pos, 'reference');
-  for (const [k, r] of Object.entries(manifest.resources)) {
+  for (const k in variables) for (const r of refsOf(variables[k])) edge(k, r.root, r.pos, 'reference');
+  for (const k in resources) {
+    const r = resources[k];
     for (const ref of refsOf(r.properties)) edge(k, ref.root, ref.pos, 'reference');
     for (const dep of r.options.dependsOn) {
       edge(k, dep, r.pos, 'dependsOn target');
-      if (kinds.has(dep) && kinds.get(dep) !== 'resource') {
+      const kind = kindOf(dep);
+      if (kind !== undefined && kind !== 'resource') {
         diagnostics.push({ severity: 'error', summary: `dependsOn "${dep}" is not a resource`, pos: { file: manifest.file, ...r.pos }, address: k });
       }
     }
   }
-  for (const o of Object.values(manifest.outputs)) for (const r of refsOf(o)) edge(undefined, r.root, r.pos, 'reference');
+  for (const k in manifest.outputs) for (const r of refsOf(manifest.outputs[k])) edge(undefined, r.root, r.pos, 'reference');
+  const position = (name: string): Pos | undefined => resources[name]?.pos ?? variables[name]?.pos ?? config[name]?.pos;
 
   const sorted = dependenciesFirst(names, successors, predecessors);
   if (!sorted) {
@@ -83,7 +80,7 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
         severity: 'error',
         summary: `reference cycle: ${path.join(' -> ')}`,
         detail: 'break the cycle: a value cannot depend on itself',
-        pos: { file: manifest.file, ...(positions.get(path[0]) ?? { line: 1, column: 1 }) },
+        pos: { file: manifest.file, ...(position(path[0]) ?? { line: 1, column: 1 }) },
       });
     }
   }
@@ -91,7 +88,7 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
   const resourceDeps = new Map<string, string[]>();
   const graph: ManifestGraph = {
     order,
-    kindOf: (name) => kinds.get(name),
+    kindOf,
     dependencies: (name) => successors.get(name) ?? [],
     resourceDependencies(address) {
       const cached = resourceDeps.get(address);
@@ -102,7 +99,7 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
         for (const dep of graph.dependencies(name)) {
           if (seen.has(dep)) continue;
           seen.add(dep);
-          if (kinds.get(dep) === 'resource') found.add(dep);
+          if (kindOf(dep) === 'resource') found.add(dep);
           else walk(dep);
         }
       };
@@ -133,11 +130,11 @@ function dependenciesFirst(names: string[], successors: Map<string, string[]>, p
     if (done.has(name)) return;
     active.add(name);
     done.add(name);
-    for (const dependent of predecessors.get(name)!) visit(dependent);
+    for (const dependent of predecessors.get(name) ?? []) visit(dependent);
     active.delete(name);
     placed.push(name);
   };
-  for (const name of names) if (successors.get(name)!.length === 0) visit(name);
+  for (const name of names) if (!successors.has(name)) visit(name);
   if (cycle || done.size !== names.length) return undefined;
   return placed.reverse();
 }
