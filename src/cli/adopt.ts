@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import PQueue from 'p-queue';
 import { parse as parseYaml, stringify } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { inputFields, readForImport } from '../engine/import.js';
 import { realId } from '../engine/ids.js';
 import { resourceContext } from '../engine/context.js';

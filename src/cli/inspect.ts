@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { UserError } from '../errors.js';
 import { resolveToken, closest } from '../manifest/tokens.js';
 import { functions, resourceTypes } from '../registry.js';

@@ -4,11 +4,13 @@ import { RemoteError, UserError } from '../errors.js';
 import { parseDuration } from '../manifest/parse.js';
 import type { RunOptions } from './run.js';
 import { stateCommand } from './state.js';
-import { loadManifest, manifestPath, type GlobalOptions } from './session.js';
+import type { GlobalOptions } from './session.js';
 import { sandboxCommand } from './sandbox.js';
 
 // Each command's module is loaded when that command runs: loading every command's code first
-// (the engine, all lookups, the sandbox) made even `plumb validate` take a second.
+// (the engine, all lookups, the sandbox) made even `plumb validate` take a second. The session
+// (manifest checks, every resource type's schemas) too, so `plumb --help` does not load it.
+const session = () => import('./session.js');
 const run = () => import('./run.js');
 const inspect = () => import('./inspect.js');
 const graph = () => import('./graph.js');
@@ -72,6 +74,7 @@ manifestFlags(program.command('validate [manifest]'))
   .description('check the manifest and every resource input; no remote call')
   .action(async (manifest: string | undefined, opts) => {
     const globals = merge(opts);
+    const { loadManifest, manifestPath } = await session();
     const { manifest: m, warnings } = await loadManifest(manifestPath(manifest, globals));
     for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
     process.stdout.write(`${m.file}: valid (${Object.keys(m.resources).length} resources, ${Object.keys(m.variables).length} variables)\n`);

@@ -3,20 +3,27 @@ import { existsSync, readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { mask } from '../values.js';
 import type { StateSnapshot } from '../state/types.js';
-import { lockInfo, manifestDir, openStore, stateCodec, type GlobalOptions } from './session.js';
+import type { GlobalOptions } from './session.js';
+
+// Loaded when a state command runs, not when the CLI starts: every other command's start-up
+// (`plumb --help` most of all) would otherwise load the manifest checks and resource types.
+const session = () => import('./session.js');
 
 /** `plumb state list | show ADDR | pull | push FILE | rm ADDR | mv FROM TO | unlock --force`. */
 export function stateCommand(program: Command, globals: () => GlobalOptions): void {
   const state = program.command('state').description('inspect and repair state').option('-f, --file <manifest>', 'manifest whose state to use').option('--stack <name>', 'stack name').option('--state <url>', 'state location');
-  const where = () => {
+  const where = async () => {
     const own = Object.fromEntries(Object.entries(state.opts()).filter(([, v]) => v !== undefined));
     const g = { ...globals(), ...own } as GlobalOptions;
     const file = g.file ?? 'plumb.yaml';
-    return { opts: g, dir: existsSync(file) ? manifestDir(file) : process.cwd() };
+    return { opts: g, dir: existsSync(file) ? (await session()).manifestDir(file) : process.cwd() };
   };
-  const storeFor = () => openStore(where().opts, where().dir);
+  const storeFor = async () => {
+    const { opts, dir } = await where();
+    return (await session()).openStore(opts, dir);
+  };
   const readState = async () => {
-    const store = storeFor();
+    const store = await storeFor();
     try {
       return await store.read();
     } finally {
@@ -25,9 +32,9 @@ export function stateCommand(program: Command, globals: () => GlobalOptions): vo
   };
   /** Runs a change of state under the lock and writes it as a new serial. */
   const change = async (command: string, edit: (snapshot: StateSnapshot) => StateSnapshot | Promise<StateSnapshot>) => {
-    const store = storeFor();
+    const store = await storeFor();
     try {
-      await store.lock(lockInfo(`state ${command}`));
+      await store.lock((await session()).lockInfo(`state ${command}`));
       const snapshot = await store.read();
       if (snapshot.pending.length) throw new UserError('the state has interrupted operations; run plumb plan or apply first so they are settled');
       await store.write(await edit(snapshot));
@@ -63,16 +70,17 @@ export function stateCommand(program: Command, globals: () => GlobalOptions): vo
     .command('pull')
     .description('print the state (secrets stay encrypted)')
     .action(async () => {
-      const { opts, dir } = where();
+      const { opts, dir } = await where();
       const snapshot = await readState();
-      process.stdout.write(`${JSON.stringify(stateCodec(opts, dir).encode(snapshot), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify((await session()).stateCodec(opts, dir).encode(snapshot), null, 2)}\n`);
     });
   state
     .command('push <file>')
     .description('replace the state with FILE (refuses another lineage or an older serial unless --force)')
     .option('--force', 'push even if the lineage differs or the serial is older')
     .action(async (file: string, flags: { force?: boolean }) => {
-      const { opts, dir } = where();
+      const { opts, dir } = await where();
+      const { stateCodec } = await session();
       let pushed: StateSnapshot;
       try {
         pushed = stateCodec(opts, dir).decode(JSON.parse(readFileSync(file, 'utf8'))) as StateSnapshot;
@@ -129,7 +137,7 @@ export function stateCommand(program: Command, globals: () => GlobalOptions): vo
     .option('--force', 'remove the lock whoever holds it')
     .action(async (opts: { force?: boolean }) => {
       if (!opts.force) throw new UserError('state unlock needs --force (make sure no plumb process is running on this stack)');
-      const store = storeFor();
+      const store = await storeFor();
       const holder = await store.forceUnlock().finally(() => store.close());
       process.stdout.write(holder ? `removed the lock held by pid ${holder.pid} on ${holder.host} (${holder.command})\n` : 'the stack was not locked\n');
     });

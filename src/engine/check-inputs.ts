@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Diagnostic } from '../diagnostics.js';
 import { keyPosAt, posAt, type Expr, type ObjectExpr } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';

@@ -6,6 +6,7 @@ import { realId } from './ids.js';
 import { resourceContext } from './context.js';
 import { diffInputs, pathMatches } from './diff/diff.js';
 import type { EngineDeps } from './types.js';
+import { compareAddresses } from './order.js';
 
 /** One field that differs between the record and the remote object. */
 export interface DriftedField {
@@ -77,7 +78,7 @@ export async function detectDrift(state: StateSnapshot, manifest: Manifest | und
     });
   }
   await queue.onIdle();
-  results.sort((a, b) => a.address.localeCompare(b.address));
+  results.sort((a, b) => compareAddresses(a.address, b.address));
   const count = (s: DriftResult['status']) => results.filter((r) => r.status === s).length;
   return {
     stack: state.stack,

@@ -11,6 +11,7 @@ import { refreshState } from './refresh.js';
 import { Evaluation } from './scope.js';
 import { settlePending } from './settle.js';
 import { applyTargets } from './targets.js';
+import { compareAddresses } from './order.js';
 import { importedInputs, readForImport } from './import.js';
 import type { Change, EngineDeps, Plan, ReplacePath } from './types.js';
 
@@ -158,7 +159,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     }
   }
   warnings.push(...evaluation.warnings);
-  changes.sort((a, b) => byAddress.compare(a.address, b.address));
+  changes.sort((a, b) => compareAddresses(a.address, b.address));
   const targeted = applyTargets(changes, options.targets ?? [], options.excludes ?? []);
   for (const address of targeted.unknown) {
     diagnostics.push({ severity: 'error', summary: `--target/--exclude ${address}: no such resource in the manifest or state`, address });
@@ -186,9 +187,6 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   };
   return { plan, diagnostics: dedupe(diagnostics), prior, imported };
 }
-
-/** The order of a plan's changes (what `localeCompare` gives, without a collator per call). */
-const byAddress = new Intl.Collator();
 
 /** One failing lookup used in several places is reported once. */
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A number restricted to a set of values; the error names every allowed value. */
 export function oneOf<T extends number>(values: readonly T[], description: string) {

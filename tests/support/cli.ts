@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
-/** The CLI entry point, compiled (tests run after `tsc`, as a user would). */
+/** The CLI entry point, built (tests run after `npm run build`, as a user would). */
 export const PLUMB = resolve(import.meta.dirname, '../../bin/plumb.js');
 
 /** What one CLI run printed and returned. */

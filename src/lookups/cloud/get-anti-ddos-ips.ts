@@ -1,5 +1,5 @@
 /** getAntiDdosIps: the protected (high-defence) IPs of one anti-DDoS instance. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { str } from '../../providers/cloud/wire.js';
 import { cloudLookup, listResultBase, outputFileArg, summary, writeOutputFile } from './common.js';
 

@@ -1,5 +1,5 @@
 /** getBaremetalImages: images for bare-metal (physical) hosts. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int, snake, str } from '../../providers/cloud/wire.js';
 import { availabilityZoneArg, cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 

@@ -1,5 +1,5 @@
 /** getDbBackups: backups of the database instances. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int, rfc3339, str } from '../../providers/cloud/wire.js';
 import { availabilityZoneArg, cloudLookup, filterItems, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 

@@ -1,5 +1,5 @@
 /** getDbParameterGroups: database parameter groups, per zone or region-wide (multi-zone). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { str } from '../../providers/cloud/wire.js';
 import { availabilityZoneArg, cloudLookup, filterItems, hashIds, listResultBase, nameRegexArg, outputFileArg, writeOutputFile } from './common.js';
 import { splitDbType } from './get-db-instances.js';

@@ -1,5 +1,5 @@
 /** getDisks: cloud disks. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { availabilityZoneArg, cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 

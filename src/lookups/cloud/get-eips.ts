@@ -1,5 +1,5 @@
 /** getEips: elastic IPs. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 

@@ -1,5 +1,5 @@
 /** getIamGroups: IAM user groups of the account. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, hashIds, nameRegexArg } from './common.js';
 

@@ -1,5 +1,5 @@
 /** getIamPolicy: one IAM policy, system or custom, by name. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRemote, RemoteError } from '../../errors.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { cloudLookup } from './common.js';

@@ -1,5 +1,5 @@
 /** getInstances: cloud hosts. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { availabilityZoneArg, cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
 

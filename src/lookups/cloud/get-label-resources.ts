@@ -1,5 +1,5 @@
 /** getLabelResources: resources carrying one label. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { str } from '../../providers/cloud/wire.js';
 import { cloudLookup, listResultBase, outputFileArg, summary, writeOutputFile } from './common.js';
 

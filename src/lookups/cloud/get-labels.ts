@@ -1,5 +1,5 @@
 /** getLabels: custom labels with the projects that use them. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, hashIds, listResultBase, outputFileArg, regexArg, writeOutputFile } from './common.js';
 

@@ -1,5 +1,5 @@
 /** getLbAttachments: the backends attached to one load balancer listener. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, listResultBase, outputFileArg, summary, writeOutputFile } from './common.js';
 import { readListener } from './lb-listener.js';

@@ -1,5 +1,5 @@
 /** getLbListeners: the listeners (VServers) of one load balancer. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int, snake, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 import type { VServer } from './lb-listener.js';

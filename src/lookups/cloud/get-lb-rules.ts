@@ -1,5 +1,5 @@
 /** getLbRules: the forwarding rules (path and domain policies) of one listener. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { cloudLookup, filterItems, idsArg, listResultBase, outputFileArg, summary, writeOutputFile } from './common.js';
 import { readListener } from './lb-listener.js';
 

@@ -1,5 +1,5 @@
 /** getLbSsls: TLS certificates of the load balancer service. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 

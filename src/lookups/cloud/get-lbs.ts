@@ -1,5 +1,5 @@
 /** getLbs: load balancers. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 

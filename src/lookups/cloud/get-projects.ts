@@ -1,5 +1,5 @@
 /** getProjects: the projects of the account. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int, rfc3339, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 

@@ -1,5 +1,5 @@
 /** getUs3Buckets: object storage buckets. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 

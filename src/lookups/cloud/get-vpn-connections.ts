@@ -1,5 +1,5 @@
 /** getVpnConnections: IPSec VPN tunnels with their IKE and IPSec settings. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { RemoteError } from '../../errors.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { Secret } from '../../values.js';

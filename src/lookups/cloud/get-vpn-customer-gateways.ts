@@ -1,5 +1,5 @@
 /** getVpnCustomerGateways: customer (remote) gateways of IPSec VPN. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
 

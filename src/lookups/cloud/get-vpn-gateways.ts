@@ -1,5 +1,5 @@
 /** getVpnGateways: IPSec VPN gateways. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
 

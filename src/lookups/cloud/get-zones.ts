@@ -1,5 +1,5 @@
 /** getZones: the zones of the provider's region. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { str } from '../../providers/cloud/wire.js';
 import { cloudLookup, listResultBase, outputFileArg, summary, writeOutputFile } from './common.js';
 

@@ -1,5 +1,5 @@
 /** The provider method `cloud:providers:cloud/terraformConfig`: the effective settings, upstream names, secrets masked. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import { describeCloudSettings, type CloudSettings } from '../../providers/cloud/settings.js';
 import type { LookupFunction } from '../function.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRemote } from '../../errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { mcrComputed, mcrObserved } from '../../resources/interconnect/mcr.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import type { LookupFunction } from '../function.js';
 

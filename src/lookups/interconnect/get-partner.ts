@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RemoteError } from '../../errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import type { LookupFunction } from '../function.js';

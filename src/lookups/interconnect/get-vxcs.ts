@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRemote } from '../../errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { type ApiProduct, GONE, OWNER_TAGS, listVxcs } from '../../resources/interconnect/product.js';

@@ -1,7 +1,7 @@
 /**
  * getConnectionCertificates: the TLS certificates approved for one connection.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, pipelineLookup } from './shapes/lookup.js';
 import { CONNECTION_OWNER, certificatesField, listCertificates } from './shapes/trust.js';
 

@@ -1,7 +1,7 @@
 /**
  * getConnection: one connection by id, with its status and where it writes in the destination.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { connectionFields, fetchConnection, statusOf, toConnectionSummary } from './shapes/connection.js';
 import { connectionStatusSchema, destinationSchemaArg, destinationSchemaSchema, toDestinationSchema } from './shapes/connection-status.js';
 import { idArg, pipelineLookup } from './shapes/lookup.js';

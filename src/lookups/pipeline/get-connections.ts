@@ -2,7 +2,7 @@
  * getConnections: every connection of the account, optionally of one group, one schema name,
  * or one paused state.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { connectionSummarySchema, toConnectionSummary, type WireConnection } from './shapes/connection.js';
 import { booleanArg, filterArg, LIST_ID, listId, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 

@@ -1,7 +1,7 @@
 /**
  * getConnectorCertificates: the TLS certificates approved for one connection (connector-era name of getConnectionCertificates).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, pipelineLookup } from './shapes/lookup.js';
 import { CONNECTION_OWNER, certificatesField, listCertificates } from './shapes/trust.js';
 

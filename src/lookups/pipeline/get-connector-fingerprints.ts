@@ -1,7 +1,7 @@
 /**
  * getConnectorFingerprints: the SSH host-key fingerprints approved for one connection (connector-era name of getConnectionFingerprints).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, pipelineLookup } from './shapes/lookup.js';
 import { CONNECTION_OWNER, fingerprintsField, listFingerprints } from './shapes/trust.js';
 

@@ -2,7 +2,7 @@
  * getConnector: the connector-era name of getConnection, with the service config added
  * (secrets masked as the API masks them).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { connectionFields, fetchConnection, statusOf, toConnectionSummary } from './shapes/connection.js';
 import { connectionStatusSchema, destinationSchemaArg, destinationSchemaSchema, toDestinationSchema } from './shapes/connection-status.js';
 import { idArg, pipelineLookup } from './shapes/lookup.js';

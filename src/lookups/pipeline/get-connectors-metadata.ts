@@ -1,7 +1,7 @@
 /**
  * getConnectorsMetadata: the catalogue of connector (source) types.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 
 interface WireConnectorType {

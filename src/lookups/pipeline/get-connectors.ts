@@ -1,7 +1,7 @@
 /**
  * getConnectors: the connector-era name of getConnections, without filters.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { connectionSummarySchema, toConnectionSummary, type WireConnection } from './shapes/connection.js';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 

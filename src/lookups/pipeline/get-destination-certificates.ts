@@ -1,7 +1,7 @@
 /**
  * getDestinationCertificates: the TLS certificates approved for one destination.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, pipelineLookup } from './shapes/lookup.js';
 import { DESTINATION_OWNER, certificatesField, listCertificates } from './shapes/trust.js';
 

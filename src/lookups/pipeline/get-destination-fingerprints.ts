@@ -1,7 +1,7 @@
 /**
  * getDestinationFingerprints: the SSH host-key fingerprints approved for one destination.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, pipelineLookup } from './shapes/lookup.js';
 import { DESTINATION_OWNER, fingerprintsField, listFingerprints } from './shapes/trust.js';
 

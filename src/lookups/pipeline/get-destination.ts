@@ -2,7 +2,7 @@
  * getDestination: one destination by id, with its service config (secrets masked as the API
  * masks them).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { destinationFields, toDestinationSummary, type WireDestination } from './shapes/destination.js';
 import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 import { camelKeys, configSchema } from './shapes/wire.js';

@@ -1,7 +1,7 @@
 /**
  * getDestinations: every destination of the account.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { destinationSummarySchema, toDestinationSummary, type WireDestination } from './shapes/destination.js';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 

@@ -1,7 +1,7 @@
 /**
  * getGroupConnections: the connections of one group, with their status.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { connectionFields, statusOf, toConnectionSummary, type WireConnection } from './shapes/connection.js';
 import { connectionStatusSchema } from './shapes/connection-status.js';
 import { filterArg, idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';

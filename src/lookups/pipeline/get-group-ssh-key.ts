@@ -1,7 +1,7 @@
 /**
  * getGroupSshKey: the public key the vendor uses for SSH tunnels of one group.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 
 /** Arguments of getGroupSshKey. */

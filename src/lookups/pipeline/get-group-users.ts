@@ -1,7 +1,7 @@
 /**
  * getGroupUsers: the members of one group, each with their role in it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 import { toUser, userSchema, type WireUser } from './shapes/people.js';
 

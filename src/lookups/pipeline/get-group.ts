@@ -1,7 +1,7 @@
 /**
  * getGroup: one group by id.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 import { groupSchema, toGroup, type WireGroup } from './shapes/people.js';
 

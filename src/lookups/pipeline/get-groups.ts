@@ -1,7 +1,7 @@
 /**
  * getGroups: every group of the account.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 import { groupSchema, toGroup, type WireGroup } from './shapes/people.js';
 

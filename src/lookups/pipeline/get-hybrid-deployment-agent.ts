@@ -1,7 +1,7 @@
 /**
  * getHybridDeploymentAgent: one hybrid deployment agent by id.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { hybridAgentSchema, toHybridAgent, type WireHybridAgent } from './shapes/agents.js';
 import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 

@@ -1,7 +1,7 @@
 /**
  * getHybridDeploymentAgents: every hybrid deployment agent of the account.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { hybridAgentSchema, toHybridAgent, type WireHybridAgent } from './shapes/agents.js';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 

@@ -1,7 +1,7 @@
 /**
  * getPrivateLink: one private link by id, with its service-specific config map.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { privateLinkFields, toPrivateLinkSummary, type WirePrivateLink } from './shapes/agents.js';
 import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 

@@ -1,7 +1,7 @@
 /**
  * getPrivateLinks: every private link of the account.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { privateLinkSummarySchema, toPrivateLinkSummary, type WirePrivateLink } from './shapes/agents.js';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 

@@ -1,7 +1,7 @@
 /**
  * getProxyAgent: one proxy agent by id.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { proxyAgentSchema, toProxyAgent, type WireProxyAgent } from './shapes/agents.js';
 import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 

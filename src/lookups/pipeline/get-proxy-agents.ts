@@ -1,7 +1,7 @@
 /**
  * getProxyAgents: every proxy agent of the account.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { proxyAgentSchema, toProxyAgent, type WireProxyAgent } from './shapes/agents.js';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 

@@ -1,7 +1,7 @@
 /**
  * getQuickstartPackage: one quickstart transformation package definition by id.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 import { packageSchema, toPackage, type WirePackage } from './shapes/packages.js';
 

@@ -1,7 +1,7 @@
 /**
  * getQuickstartPackages: every quickstart transformation package definition.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 import { packageSchema, toPackage, type WirePackage } from './shapes/packages.js';
 

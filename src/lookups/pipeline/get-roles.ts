@@ -1,7 +1,7 @@
 /**
  * getRoles: every predefined and custom role of the account.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 
 interface WireRole {

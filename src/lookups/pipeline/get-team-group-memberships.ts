@@ -1,7 +1,7 @@
 /**
  * getTeamGroupMemberships: the group memberships of one team.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, pipelineLookup } from './shapes/lookup.js';
 import { listTeamMemberships, membershipFields, teamIdDescription } from './shapes/memberships.js';
 

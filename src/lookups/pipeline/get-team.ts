@@ -1,7 +1,7 @@
 /**
  * getTeam: one team by id.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 
 interface WireTeam {

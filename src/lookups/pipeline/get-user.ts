@@ -1,7 +1,7 @@
 /**
  * getUser: one user by id.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 import { toUser, userSchema, type WireUser } from './shapes/people.js';
 

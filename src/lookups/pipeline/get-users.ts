@@ -1,7 +1,7 @@
 /**
  * getUsers: every user of the account.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 import { toUser, userSchema, type WireUser } from './shapes/people.js';
 

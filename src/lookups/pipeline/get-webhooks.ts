@@ -1,7 +1,7 @@
 /**
  * getWebhooks: every account and group webhook.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 import { timestamp } from './shapes/wire.js';
 

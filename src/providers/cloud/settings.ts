@@ -3,7 +3,7 @@
  * variables that override it, the checks that need no remote call, and the upstream-style view
  * used by the `terraformConfig` method.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Secret } from '../../values.js';
 
 /** Default number of retries for retryable failures (the upstream provider's code default). */

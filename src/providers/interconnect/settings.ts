@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The remote environments and their API base and token URLs. */
 export const environments = {

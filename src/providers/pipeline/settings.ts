@@ -2,7 +2,7 @@
  * The pipeline provider's settings: manifest keys `pipeline:<setting>`, overridden by the
  * environment variables the Terraform provider reads. With no apiKey the sandbox is used.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_API_URL } from './protocol.js';
 
 /** An empty string (an exported but blank env variable) means "not set", not "empty credential". */

@@ -4,7 +4,7 @@
  * Adding is asynchronous (Adding → Success, or Failure when the platform refuses the domain);
  * only the comment changes in place. The id is `<instance_id>/<domain>`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';

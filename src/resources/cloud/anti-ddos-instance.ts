@@ -7,7 +7,7 @@
  * state recorded them at purchase: adopting an existing instance never forces a new purchase.
  */
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
 import { oneOf, tagsSchema } from '../schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRemote } from '../../errors.js';
 import { oneOfText } from '../schema.js';
 import { familyBits, parseCidr, prefixProblem, type Family } from './cidr.js';

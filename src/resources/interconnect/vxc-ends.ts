@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UserError } from '../../errors.js';
 import type { Ctx } from './product.js';
 import type { PartnerConfig } from './vxc-partner-config.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UserError } from '../../errors.js';
 import { reveal } from '../../values.js';
 import { oneOfText } from '../schema.js';

@@ -2,7 +2,7 @@
  * Private links, proxy agents and hybrid deployment agents: each has a single and a list
  * lookup returning the same fields, so the shapes and mappings live here once.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { orNull, timestamp } from './wire.js';
 
 /** A private link as the API sends it (config only in details). */

@@ -3,7 +3,7 @@
  * `destinationSchema` (derived from the wire `schema` string, as the upstream provider does;
  * the API has no such object).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { orNull } from './wire.js';
 
 /** The wire `status` object of a connection. */

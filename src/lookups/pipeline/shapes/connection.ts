@@ -2,7 +2,7 @@
  * The connection fields shared by getConnection, getConnector, getConnections, getConnectors
  * and getGroupConnections: the wire shape, the result fields, and the mapping between them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { RemoteError } from '../../../errors.js';
 import type { PipelineClient } from '../../../providers/pipeline/client.js';
 import { toStatus, type WireStatus } from './connection-status.js';

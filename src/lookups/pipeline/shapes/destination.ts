@@ -1,7 +1,7 @@
 /**
  * Destination fields shared by getDestination (with config) and getDestinations (without).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { orNull } from './wire.js';
 
 /** A destination as the API sends it. */

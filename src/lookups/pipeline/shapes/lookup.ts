@@ -2,7 +2,7 @@
  * What every pipeline lookup shares: its token, argument and result validation, naming the
  * lookup in its errors, and the helpers for arguments that arrive as strings from the CLI.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRemote, RemoteError, UserError } from '../../../errors.js';
 import type { PipelineClient } from '../../../providers/pipeline/client.js';
 import type { LookupContext, LookupFunction } from '../../function.js';

@@ -3,7 +3,7 @@
  * the team. The four membership lookups share the fetch and the role/createdAt fields; only
  * the name of the member id differs (connectionId, connectorId, groupId, userId).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PipelineClient } from '../../../providers/pipeline/client.js';
 import { orNotFound, seg } from './lookup.js';
 

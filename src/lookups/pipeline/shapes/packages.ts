@@ -1,7 +1,7 @@
 /**
  * Quickstart transformation packages, as getQuickstartPackage and getQuickstartPackages return them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A package definition as the API sends it. */
 export interface WirePackage {

@@ -2,7 +2,7 @@
  * Users and groups as several lookups return them (getUser, getUsers, getGroupUsers; getGroup,
  * getGroups): one wire shape, one result shape, one mapping each.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { maybeTimestamp, orNull, timestamp } from './wire.js';
 
 /** A user as the API sends it. */

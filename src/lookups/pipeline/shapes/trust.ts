@@ -2,7 +2,7 @@
  * Approved TLS certificates and SSH fingerprints: one shape each, shared by the connection,
  * connector and destination lookups, and the paged calls that fetch them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PipelineClient } from '../../../providers/pipeline/client.js';
 import { orNotFound, seg } from './lookup.js';
 

@@ -2,7 +2,7 @@
  * Small conversions from the API's wire values to lookup results: lowerCamelCase keys for
  * free-form objects, and one spelling (null) for "the API did not say".
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `schema_prefix` → `schemaPrefix`; keys already in camelCase are left alone. */
 export function camel(key: string): string {
