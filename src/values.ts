@@ -105,6 +105,28 @@ function masked(value: unknown): unknown {
 }
 
 /**
+ * `mask(value)` for values only read and serialized afterwards: the value itself when it is
+ * already plain JSON (no Secret, Unknown, undefined or other special value inside), which is
+ * every recorded input without a secret — a plan shows every resource's inputs.
+ */
+export function shown(value: unknown): unknown {
+  return isPlainJson(value) ? value : mask(value);
+}
+
+function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || value instanceof Secret || value instanceof Unknown) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!isPlainJson(item)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key of Object.keys(value)) if (key === '__proto__' || !isPlainJson((value as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+/**
  * Whether two values are exactly equal: plain JSON data compared deeply, Secrets by their values.
  * Unknown equals nothing, not even itself: it is not known yet.
  */

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Manifest } from '../manifest/ast.js';
 import type { ResourceType } from '../resources/handler.js';
 import type { ResourceState, StateSnapshot } from '../state/types.js';
-import { Unknown, mask, revealed, sameValue, wrapSecrets } from '../values.js';
+import { Unknown, mask, revealed, sameValue, shown, wrapSecrets } from '../values.js';
 import { checkInputs } from './check-inputs.js';
 import { diffInputs, effectiveInputs, pathMatches } from './diff/diff.js';
 import { EvalError, evaluate } from './evaluate.js';
@@ -228,8 +228,8 @@ function classify(
   // Rules only read the values: unwrap secrets (copying) only where there are any.
   replacePaths.push(...(type.replaceWhen?.(revealed(prior.inputs), revealed(effective)) ?? []));
   const order = (declOptions.deleteBeforeReplace ?? type.deleteBeforeReplace) ? 'delete-first' : 'create-first';
-  const before = mask(prior.inputs);
-  const after = same ? before : mask(effective);
+  const before = shown(prior.inputs);
+  const after = same ? before : shown(effective);
   // Keys in the order a saved plan has always had them.
   const change = (action: Change['action'], reason: Change['reason'], replacing: boolean): Change => ({
     address,
@@ -258,15 +258,15 @@ function classify(
  * outputs — `mask({ ...plannedValue(...), id: undefined, ...after })`, made directly.
  */
 function shownAfterCreate(type: ResourceType, address: string, after: Record<string, unknown>): Record<string, unknown> {
-  const shown: Record<string, unknown> = {};
-  if (Object.hasOwn(after, 'id')) shown.id = after.id;
+  const out: Record<string, unknown> = {};
+  if (Object.hasOwn(after, 'id')) out.id = after.id;
   for (const key of outputKeys(type)) {
     if (key === 'id') continue;
-    if (Object.hasOwn(after, key)) shown[key] = after[key];
-    else if (!Object.hasOwn(inputShape(type), key) || (type.computedInputs ?? []).includes(key)) shown[key] = { $unknown: `${address}.${key}` };
+    if (Object.hasOwn(after, key)) out[key] = after[key];
+    else if (!Object.hasOwn(inputShape(type), key) || (type.computedInputs ?? []).includes(key)) out[key] = { $unknown: `${address}.${key}` };
   }
-  for (const key of Object.keys(after)) if (!Object.hasOwn(shown, key)) shown[key] = after[key];
-  return shown;
+  for (const key of Object.keys(after)) if (!Object.hasOwn(out, key)) out[key] = after[key];
+  return out;
 }
 
 const outputKeys = (type: ResourceType): string[] => Object.keys((type.outputs as { shape?: Record<string, unknown> }).shape ?? {});
