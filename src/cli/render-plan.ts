@@ -18,26 +18,46 @@ export function paint(on: boolean): Paint {
 
 const SYMBOL: Record<string, string> = { create: '+', update: '~', replace: '-/+', delete: '-', import: '<=', read: '<=', noop: ' ' };
 
-/** Renders a plan the way Terraform users read one. */
-export function renderPlan(plan: Plan, p: Paint, opts: { compact?: boolean } = {}): string {
-  const lines: string[] = [];
-  for (const s of plan.settled) lines.push(p.yellow(`Settled: ${s}`));
+/**
+ * Writes a plan the way Terraform users read one, and a final newline, in pieces of about 64 KB:
+ * the text of a plan creating tens of thousands of objects is tens of megabytes.
+ */
+export function writePlan(plan: Plan, p: Paint, opts: { compact?: boolean }, write: (text: string) => void): void {
+  let pending = '';
+  let first = true;
+  emitPlan(plan, p, opts, (line) => {
+    pending += first ? line : `\n${line}`;
+    first = false;
+    if (pending.length >= 65536) {
+      write(pending);
+      pending = '';
+    }
+  });
+  write(`${pending}\n`);
+}
+
+function emitPlan(plan: Plan, p: Paint, opts: { compact?: boolean }, line: (text: string) => void): void {
+  for (const s of plan.settled) line(p.yellow(`Settled: ${s}`));
   const active = plan.changes.filter((c) => c.action !== 'noop');
   if (active.length === 0) {
-    lines.push(p.green('No changes. Your infrastructure matches the manifest.'));
+    line(p.green('No changes. Your infrastructure matches the manifest.'));
   } else {
-    lines.push('plumb will perform these actions:', '');
-    for (const c of active) lines.push(...(opts.compact ? [compactLine(c, p)] : renderChange(c, p)));
-    if (opts.compact) lines.push('');
-    lines.push(summaryLine(plan));
+    line('plumb will perform these actions:');
+    line('');
+    for (const c of active) {
+      if (opts.compact) line(compactLine(c, p));
+      else for (const text of renderChange(c, p)) line(text);
+    }
+    if (opts.compact) line('');
+    line(summaryLine(plan));
   }
-  for (const w of plan.warnings) lines.push(p.yellow(`Warning: ${w}`));
+  for (const w of plan.warnings) line(p.yellow(`Warning: ${w}`));
   const outputs = Object.entries(plan.outputs);
   if (outputs.length) {
-    lines.push('', 'Outputs:');
-    for (const [k, v] of outputs) lines.push(`  ${k} = ${showFull(v)}`);
+    line('');
+    line('Outputs:');
+    for (const [k, v] of outputs) line(`  ${k} = ${showFull(v)}`);
   }
-  return lines.join('\n');
 }
 
 /** A value in full (outputs are never shortened), unknowns as `(known after apply)`. */

@@ -8,7 +8,7 @@ import { UserError } from '../errors.js';
 import { mask, sameValue } from '../values.js';
 import { ProgressView } from './progress.js';
 import { renderReport } from './render-apply.js';
-import { paint, renderPlan } from './render-plan.js';
+import { paint, writePlan } from './render-plan.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions } from './session.js';
 
 /** Flags of plan, apply and destroy. */
@@ -37,7 +37,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
     if (opts.out) writeFileSync(opts.out, JSON.stringify(plan, null, 2), { mode: 0o600 });
     if (opts.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
-    else process.stdout.write(`${renderPlan(plan, paint(useColor(opts)), { compact: opts.compact })}\n`);
+    else writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, (text) => process.stdout.write(text));
     if (opts.out && !opts.json) process.stdout.write(`\nSaved the plan to ${opts.out}. Run \`plumb apply ${opts.out}\` to apply exactly these actions.\n`);
     const changes = plan.changes.some((c) => c.action !== 'noop');
     return opts.detailedExitcode && changes ? 2 : 0;
@@ -75,7 +75,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     });
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
     if (saved) assertSame(saved, plan);
-    if (!opts.json) process.stdout.write(`${renderPlan(plan, p, { compact: opts.compact })}\n`);
+    if (!opts.json) writePlan(plan, p, { compact: opts.compact }, (text) => process.stdout.write(text));
     // Nothing to do and nothing new to record (outputs, refreshed values, settled operations):
     // leave the state, and its serial, untouched.
     const unchanged = (a: unknown, b: unknown) => sameValue(a, b) || JSON.stringify(mask(a)) === JSON.stringify(mask(b));

@@ -211,11 +211,11 @@ function classify(
   declOptions: { ignoreChanges: string[]; replaceOnChanges: string[]; deleteBeforeReplace?: boolean },
   dependsOn: string[],
 ): Change {
-  const base = { address, type: type.token, dependsOn, notes: [] as string[], unknownPaths: [] as string[] };
   if (!prior) {
     const after = mask(desired) as Record<string, unknown>;
     const diff = diffInputs({}, desired, after);
-    return { ...base, action: 'create', reason: gone ? 'gone-remotely' : 'new', after, patch: diff.patch, unknownPaths: diff.unknown };
+    const reason = gone ? 'gone-remotely' : 'new';
+    return { address, type: type.token, dependsOn, notes: [], unknownPaths: diff.unknown, action: 'create', reason, after, patch: diff.patch };
   }
   const effective = same ? desired : effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: declOptions.ignoreChanges });
   const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(prior.inputs, effective);
@@ -260,28 +260,44 @@ function classify(
 function shownAfterCreate(type: ResourceType, address: string, after: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (Object.hasOwn(after, 'id')) out.id = after.id;
-  for (const key of outputKeys(type)) {
+  const { outputs, unknownUnlessSet } = shapeOf(type);
+  for (const key of outputs) {
     if (key === 'id') continue;
     if (Object.hasOwn(after, key)) out[key] = after[key];
-    else if (!Object.hasOwn(inputShape(type), key) || (type.computedInputs ?? []).includes(key)) out[key] = { $unknown: `${address}.${key}` };
+    else if (unknownUnlessSet.has(key)) out[key] = { $unknown: `${address}.${key}` };
   }
   for (const key of Object.keys(after)) if (!Object.hasOwn(out, key)) out[key] = after[key];
   return out;
 }
 
-const outputKeys = (type: ResourceType): string[] => Object.keys((type.outputs as { shape?: Record<string, unknown> }).shape ?? {});
-const inputShape = (type: ResourceType): Record<string, unknown> => (type.inputs as { shape?: Record<string, unknown> }).shape ?? {};
+/**
+ * A type's output keys, and those a new object has only once it exists unless the manifest sets
+ * them: outputs that are not inputs, and inputs the remote API fills in when left out (an
+ * optional input left out otherwise stays out). Worked out once per type.
+ */
+function shapeOf(type: ResourceType): { outputs: string[]; unknownUnlessSet: Set<string> } {
+  let shape = shapes.get(type);
+  if (!shape) {
+    const outputs = Object.keys((type.outputs as { shape?: Record<string, unknown> }).shape ?? {});
+    const inputs = (type.inputs as { shape?: Record<string, unknown> }).shape ?? {};
+    const computed = type.computedInputs ?? [];
+    shape = { outputs, unknownUnlessSet: new Set(outputs.filter((key) => !Object.hasOwn(inputs, key) || computed.includes(key))) };
+    shapes.set(type, shape);
+  }
+  return shape;
+}
+
+const shapes = new WeakMap<ResourceType, { outputs: string[]; unknownUnlessSet: Set<string> }>();
 
 /** The value other resources see for this one during planning. */
 function plannedValue(type: ResourceType, change: Change, prior: ResourceState | undefined, desired: Record<string, unknown>): Record<string, unknown> {
   if ((change.action === 'noop' || change.action === 'import') && prior) return { ...prior.outputs, ...desired, id: prior.id };
   if (change.action === 'update' && prior) return { ...prior.outputs, ...desired, id: prior.id };
   const value: Record<string, unknown> = { id: new Unknown(`${change.address}.id`) };
-  const inputs = inputShape(type);
-  for (const key of outputKeys(type)) {
+  const { outputs, unknownUnlessSet } = shapeOf(type);
+  for (const key of outputs) {
     if (desired[key] !== undefined) value[key] = desired[key];
-    // An optional input left out stays out, unless the remote API fills it in.
-    else if (!(key in inputs) || (type.computedInputs ?? []).includes(key)) value[key] = new Unknown(`${change.address}.${key}`);
+    else if (unknownUnlessSet.has(key)) value[key] = new Unknown(`${change.address}.${key}`);
   }
   return value;
 }

@@ -35,26 +35,28 @@ export function effectiveInputs(prior: Record<string, unknown> | undefined, desi
 /** Compares prior and desired inputs (secrets compared by value, never shown); `shownDesired` is `mask(desired)` if the caller has it. */
 export function diffInputs(prior: Record<string, unknown>, desired: Record<string, unknown>, shownDesired?: Record<string, unknown>): InputDiff {
   const seen = { unknown: false };
-  const before = normalized(prior, false, seen);
+  const before = normalized(prior, false, seen) as Record<string, unknown>;
   const after = normalized(desired, true, seen) as Record<string, unknown>;
-  // From nothing (a new object), the patch adds each top-level input: what jsonpatch would
-  // produce, without its deep copies (a first apply diffs every resource this way).
-  const ops: Operation[] = Object.keys(before as object).length
-    ? jsonpatch.compare(before as object, after)
-    : Object.keys(after).map((key) => ({ op: 'add', path: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, value: after[key] }));
-  const changed = new Set<string>();
   const unknown = new Set<string>();
-  for (const op of ops) changed.add(pointerToPath(op.path));
   // Most inputs hold no Unknown and most plans change little: skip the walks that would find nothing.
   if (seen.unknown) collectUnknown(desired, [], unknown);
-  if (!ops.length) return { changed: [], patch: [], unknown: [...unknown].sort() };
-  const shown = shownDesired ?? (mask(desired) as Record<string, unknown>);
-  const patch = ops.map((op) => {
-    if (op.op === 'remove') return op;
-    const value = valueAt(shown, op.path);
-    return { ...op, value } as Operation;
-  });
-  return { changed: [...changed].sort(), patch, unknown: [...unknown].sort() };
+  const unknownPaths = [...unknown].sort();
+  const shown = () => shownDesired ?? (mask(desired) as Record<string, unknown>);
+  if (!Object.keys(before).length) {
+    // From nothing (a new object) the patch adds each top-level input, as jsonpatch would,
+    // without its deep copies: a first apply diffs every resource this way.
+    const keys = Object.keys(after);
+    if (!keys.length) return { changed: [], patch: [], unknown: unknownPaths };
+    const values = shown();
+    const patch = keys.map((key): Operation => ({ op: 'add', path: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, value: values[key] }));
+    return { changed: keys.map((key) => (/^\d+$/.test(key) ? `[${key}]` : key)).sort(), patch, unknown: unknownPaths };
+  }
+  const ops = jsonpatch.compare(before, after);
+  if (!ops.length) return { changed: [], patch: [], unknown: unknownPaths };
+  const changed = new Set(ops.map((op) => pointerToPath(op.path)));
+  const values = shown();
+  const patch = ops.map((op) => (op.op === 'remove' ? op : ({ ...op, value: valueAt(values, op.path) } as Operation)));
+  return { changed: [...changed].sort(), patch, unknown: unknownPaths };
 }
 
 /** Whether `path` equals `rule` or lies beneath it (`aEnd.vlan` under `aEnd`). */
