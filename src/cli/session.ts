@@ -200,7 +200,7 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
 /** Providers whose resources or functions the manifest uses. */
 function usedProviders(manifest: Manifest): Set<string> {
   const tokens = new Set(manifest.invoked);
-  for (const name in manifest.resources) tokens.add(manifest.resources[name].token);
+  for (const resource of Object.values(manifest.resources)) tokens.add(resource.token);
   return new Set([...tokens].map((token) => token.split(':')[0]));
 }
 
