@@ -38,7 +38,8 @@ async function stage(dir: string, name: string, yaml: string, applyCode = 0) {
   expectGolden(`${name}.compact.txt`, (await plumb(['plan', '--compact'], { cwd: dir, env })).stdout);
   const json = JSON.parse((await plumb(['plan', '--json'], { cwd: dir, env })).stdout);
   expectGolden(`${name}.plan.json`, JSON.stringify({ ...json, createdAt: 'x' }, null, 2));
-  const applied = await plumb(['apply', '--yes'], { cwd: dir, env });
+  // One step at a time: independent steps finishing in either order would change the text.
+  const applied = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env });
   expectGolden(`${name}.apply.txt`, applied.stdout + (applied.stderr ? `\n--- stderr ---\n${applied.stderr}` : ''));
   if (applied.code !== applyCode) throw new Error(`apply exited ${applied.code}:\n${applied.stdout}\n${applied.stderr}`);
 }
