@@ -6,7 +6,7 @@ import { makePlan } from '../engine/plan.js';
 import type { Plan } from '../engine/types.js';
 import { UserError } from '../errors.js';
 import { mask, sameValue } from '../values.js';
-import { ProgressView } from './progress.js';
+import { OutputBatch, ProgressView } from './progress.js';
 import { renderReport } from './render-apply.js';
 import { paint, writePlan } from './render-plan.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions } from './session.js';
@@ -86,10 +86,12 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
       process.stdout.write('Apply cancelled.\n');
       return 1;
     }
+    // Events arrive several per step; their text is written once per turn of the event loop.
+    const output = new OutputBatch((text) => process.stdout.write(text));
     const view = opts.json
       ? undefined
       : new ProgressView({
-          write: (text) => process.stdout.write(text),
+          write: (text) => output.write(text),
           paint: p,
           live: Boolean(process.stdout.isTTY),
           total: plan.changes.filter((c) => c.action !== 'noop').reduce((n, c) => n + (c.action === 'replace' ? 2 : 1), 0),
@@ -105,10 +107,13 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
       deps: session.deps,
       parallelism: opts.parallelism,
       emit: (event) => {
-        if (opts.json) process.stdout.write(`${JSON.stringify(event)}\n`);
+        if (opts.json) output.write(`${JSON.stringify(event)}\n`);
         else view?.handle(event);
       },
-    }).finally(() => view?.finish());
+    }).finally(() => {
+      view?.finish();
+      output.close();
+    });
     if (opts.json) process.stdout.write(`${JSON.stringify({ type: 'report', ...report })}\n`);
     else process.stdout.write(`${renderReport(report, p)}\n`);
     return report.ok ? 0 : 1;

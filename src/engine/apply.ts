@@ -56,9 +56,19 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
   let emit = input.emit;
   // Entries are replaced, never mutated, so a shallow copy keeps Secret values intact.
   const current: Record<string, ResourceState> = { ...input.prior };
-  const live = new Map<string, unknown>();
-  for (const r of Object.values(current)) live.set(r.address, { ...r.outputs, id: r.id });
-  const evaluation = new Evaluation(manifest, deps, (address) => live.get(address));
+  // What expressions see of a resource: the outputs and id of the last state a step produced for
+  // it, else of its prior state (a delete leaves that in place). Built when first referenced:
+  // most resources never are, and copying every resource's outputs was a large share of the
+  // garbage of a big apply.
+  const produced = new Map<string, ResourceState>();
+  const values = new Map<string, unknown>();
+  const evaluation = new Evaluation(manifest, deps, (address) => {
+    const state = produced.get(address) ?? input.prior[address];
+    if (!state) return undefined;
+    let value = values.get(address);
+    if (value === undefined) values.set(address, (value = { ...state.outputs, id: state.id }));
+    return value;
+  });
   const warnings: string[] = [];
   const changes = new Map(plan.changes.map((c) => [c.address, c]));
   const steps = stepGraph(plan.changes, current);
@@ -110,7 +120,8 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
       }
     } else {
       const desired = await evaluateDesired(step.address, manifest, evaluation, type);
-      deps.log.debug({ address: step.address, inputs: mask(desired) }, 'desired inputs');
+      // Masking copies the inputs: only worth it when the line is logged.
+      if (deps.log.isLevelEnabled('debug')) deps.log.debug({ address: step.address, inputs: mask(desired) }, 'desired inputs');
       let prior = current[step.address];
       const token = randomUUID();
       if (change.action === 'import') {
@@ -159,8 +170,8 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
           throw err;
         }
       }
-      const state = current[step.address];
-      live.set(step.address, { ...state.outputs, id: state.id });
+      produced.set(step.address, current[step.address]);
+      values.delete(step.address);
     }
     emit({ type: 'step-done', address: step.address, action: step.action, id, at: new Date().toISOString(), elapsedMs: Date.now() - started });
   };

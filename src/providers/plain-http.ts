@@ -12,112 +12,152 @@ import type { HttpRequestInit, HttpResponse } from './http.js';
 /** An idle connection closes after this long, before a server's usual 5 s keep-alive ends it. */
 const IDLE_MS = 4000;
 
-const idle = new Map<string, Socket[]>();
-/** What keeps an idle connection in the pool (and closes it when idle too long), removed when it is taken. */
-const idleHooks = new WeakMap<Socket, () => void>();
+/** Idle connections by origin (`host:port`), the most recently used last. */
+const idle = new Map<string, Connection[]>();
 
 /** Sends one request to an `http:` URL over a kept-alive connection. */
 export function plainRequest(url: URL, init: HttpRequestInit): Promise<HttpResponse> {
-  const body = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
   let head = `${init.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
-  for (const [name, value] of Object.entries(init.headers)) {
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) return Promise.reject(new Error(`header ${name} holds a line break`));
+  for (const name of Object.keys(init.headers)) {
+    const value = init.headers[name];
+    if (LINE_BREAK.test(name) || LINE_BREAK.test(value)) return Promise.reject(new Error(`header ${name} holds a line break`));
     head += `${name}: ${value}\r\n`;
   }
+  const body = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
   if (body) head += `content-length: ${body.length}\r\n`;
   else if (!['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(init.method)) head += 'content-length: 0\r\n';
-  const request = body ? Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), body]) : Buffer.from(`${head}\r\n`, 'latin1');
+  head += '\r\n';
+  // One write per request. The head goes out as latin1, as HTTP reads it; the body as utf8.
+  const request = body ? Buffer.concat([Buffer.from(head, 'latin1'), body]) : Buffer.from(head, 'latin1');
   const key = url.host;
-  const socket = takeIdle(key) ?? open(url);
-  return exchange(socket, key, request, init.method === 'HEAD', init.timeoutMs ?? 300_000);
+  const connection = takeIdle(key) ?? new Connection(url, key);
+  return connection.send(request, init.method === 'HEAD', init.timeoutMs ?? 300_000);
 }
 
-function takeIdle(key: string): Socket | undefined {
-  const sockets = idle.get(key);
-  while (sockets?.length) {
-    const socket = sockets.pop() as Socket;
-    idleHooks.get(socket)?.();
-    if (!socket.destroyed && socket.readyState === 'open') return socket;
+const LINE_BREAK = /[\r\n]/;
+
+function takeIdle(key: string): Connection | undefined {
+  const connections = idle.get(key);
+  while (connections?.length) {
+    const connection = connections.pop() as Connection;
+    if (connection.open) return connection;
   }
   return undefined;
 }
 
-function open(url: URL): Socket {
-  const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 80) });
-  socket.setNoDelay(true);
-  return socket;
+/** What one request waits for on its connection. */
+interface Exchange {
+  parser: ResponseParser;
+  timeoutMs: number;
+  /** When bytes last moved for this exchange (the write, then each packet of the answer). */
+  activeAt: number;
+  resolve(response: HttpResponse): void;
+  reject(err: Error): void;
 }
 
-function release(socket: Socket, key: string): void {
-  socket.unref();
-  const drop = () => {
-    unhook();
-    const sockets = idle.get(key);
-    const at = sockets?.indexOf(socket) ?? -1;
-    if (sockets && at >= 0) sockets.splice(at, 1);
-  };
-  const expire = () => socket.destroy();
-  const unhook = () => {
-    socket.removeListener('close', drop);
-    socket.removeListener('error', drop);
-    socket.removeListener('timeout', expire);
-    socket.setTimeout(0);
-    idleHooks.delete(socket);
-  };
-  socket.on('close', drop);
-  socket.on('error', drop);
-  socket.on('timeout', expire);
-  socket.setTimeout(IDLE_MS);
-  idleHooks.set(socket, unhook);
-  const sockets = idle.get(key);
-  if (sockets) sockets.push(socket);
-  else idle.set(key, [socket]);
-}
+/**
+ * One kept-alive connection, carrying one exchange at a time. Its listeners and its inactivity
+ * timer are set up once for the connection's life rather than per request: with a local server,
+ * adding and removing them for every call was a noticeable part of the client's cost.
+ */
+class Connection {
+  private readonly socket: Socket;
+  private exchange: Exchange | undefined;
 
-/** Writes the request and reads one response from the socket. */
-function exchange(socket: Socket, key: string, request: Buffer, head: boolean, timeoutMs: number): Promise<HttpResponse> {
-  return new Promise((resolve, reject) => {
-    const parser = new ResponseParser(head);
-    let done = false;
-    const finish = (err: Error | undefined, response?: HttpResponse) => {
-      if (done) return;
-      done = true;
-      socket.removeListener('data', onData);
-      socket.removeListener('error', onError);
-      socket.removeListener('close', onClose);
-      socket.removeListener('timeout', onTimeout);
-      socket.setTimeout(0);
-      if (err) {
-        socket.destroy();
-        reject(err);
-        return;
-      }
-      if (parser.reusable) release(socket, key);
-      else socket.destroy();
-      resolve(response as HttpResponse);
-    };
-    const onData = (chunk: Buffer) => {
-      try {
-        const response = parser.push(chunk);
-        if (response) finish(undefined, response);
-      } catch (err) {
-        finish(err as Error);
-      }
-    };
-    const onError = (err: Error) => finish(err);
-    const onClose = () => {
-      const response = parser.end();
-      finish(response ? undefined : new Error('socket hang up'), response);
-    };
-    const onTimeout = () => finish(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`));
-    socket.on('data', onData);
-    socket.on('error', onError);
-    socket.on('close', onClose);
-    socket.on('timeout', onTimeout);
-    socket.ref();
-    socket.setTimeout(timeoutMs);
-    socket.write(request);
-  });
+  constructor(url: URL, private readonly key: string) {
+    this.socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 80) });
+    this.socket.setNoDelay(true);
+    // Fires after IDLE_MS without traffic: closes an idle connection, and lets a waiting
+    // exchange check its own (longer) time limit.
+    this.socket.setTimeout(IDLE_MS);
+    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.socket.on('error', (err) => this.onEnd(err));
+    this.socket.on('close', () => this.onEnd());
+    this.socket.on('timeout', () => this.onTimeout());
+  }
+
+  /** Whether the connection can take another request. */
+  get open(): boolean {
+    return !this.socket.destroyed && this.socket.readyState === 'open';
+  }
+
+  /** Writes the request and resolves with the response read back. */
+  send(request: Buffer, head: boolean, timeoutMs: number): Promise<HttpResponse> {
+    return new Promise((resolve, reject) => {
+      this.exchange = { parser: new ResponseParser(head), timeoutMs, activeAt: Date.now(), resolve, reject };
+      // A waiting exchange keeps the process alive; an idle connection does not.
+      this.socket.ref();
+      if (timeoutMs < IDLE_MS) this.socket.setTimeout(timeoutMs);
+      this.socket.write(request);
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    const exchange = this.exchange;
+    if (!exchange) {
+      // Bytes nobody asked for: the connection is out of step with the server.
+      this.socket.destroy();
+      return;
+    }
+    exchange.activeAt = Date.now();
+    let response: HttpResponse | undefined;
+    try {
+      response = exchange.parser.push(chunk);
+    } catch (err) {
+      this.fail(err as Error);
+      return;
+    }
+    if (response) this.finish(response, exchange.parser.reusable);
+  }
+
+  private onEnd(err?: Error): void {
+    this.dropFromPool();
+    const exchange = this.exchange;
+    if (!exchange) return;
+    const response = err ? undefined : exchange.parser.end();
+    if (response) this.finish(response, false);
+    else this.fail(err ?? new Error('socket hang up'));
+  }
+
+  private onTimeout(): void {
+    const exchange = this.exchange;
+    if (!exchange) {
+      this.socket.destroy();
+      return;
+    }
+    if (Date.now() - exchange.activeAt >= exchange.timeoutMs) {
+      this.fail(new Error(`no answer within ${Math.round(exchange.timeoutMs / 1000)} s`));
+      return;
+    }
+    // A fired socket timer only comes back with traffic: arm it again for a silent server.
+    this.socket.setTimeout(Math.min(IDLE_MS, exchange.timeoutMs));
+  }
+
+  private finish(response: HttpResponse, reusable: boolean): void {
+    const exchange = this.exchange as Exchange;
+    this.exchange = undefined;
+    if (this.socket.timeout !== IDLE_MS) this.socket.setTimeout(IDLE_MS);
+    if (reusable && this.open) {
+      this.socket.unref();
+      const connections = idle.get(this.key);
+      if (connections) connections.push(this);
+      else idle.set(this.key, [this]);
+    } else this.socket.destroy();
+    exchange.resolve(response);
+  }
+
+  private fail(err: Error): void {
+    const exchange = this.exchange;
+    this.exchange = undefined;
+    this.socket.destroy();
+    exchange?.reject(err);
+  }
+
+  private dropFromPool(): void {
+    const connections = idle.get(this.key);
+    const at = connections?.indexOf(this) ?? -1;
+    if (connections && at >= 0) connections.splice(at, 1);
+  }
 }
 
 /**
@@ -128,7 +168,7 @@ class ResponseParser {
   /** Unconsumed bytes of a head or chunk-size line cut across packets. */
   private pending: Buffer = Buffer.alloc(0);
   private status = 0;
-  private headers: Record<string, string> | undefined;
+  private headers: Map<string, string> | undefined;
   private framing: 'none' | 'length' | 'chunked' | 'close' = 'none';
   private body: Buffer[] = [];
   private received = 0;
@@ -175,23 +215,27 @@ class ResponseParser {
     const m = /^HTTP\/1\.([01]) (\d{3})/.exec(lines[0]);
     if (!m) throw new Error(`not an HTTP response: ${lines[0].slice(0, 60)}`);
     this.status = Number(m[2]);
-    const headers: Record<string, string> = {};
+    // A Map rather than an object: storing keys not known in advance into a fresh object each
+    // time is a slow, megamorphic path in a large process (it showed in profiles of big applies).
+    const headers = new Map<string, string>();
     for (const line of lines.slice(1)) {
       const colon = line.indexOf(':');
       if (colon <= 0) continue;
       const name = line.slice(0, colon).trim().toLowerCase();
       const value = line.slice(colon + 1).trim();
-      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+      const earlier = headers.get(name);
+      headers.set(name, earlier === undefined ? value : `${earlier}, ${value}`);
     }
     this.headers = headers;
-    const close = /\bclose\b/i.test(headers.connection ?? '');
-    this.reusable = m[1] === '1' ? !close : /\bkeep-alive\b/i.test(headers.connection ?? '');
+    const connection = headers.get('connection') ?? '';
+    this.reusable = m[1] === '1' ? !/\bclose\b/i.test(connection) : /\bkeep-alive\b/i.test(connection);
+    const length = headers.get('content-length');
     if (this.head || this.status === 204 || this.status === 304 || this.status < 200) this.framing = 'none';
-    else if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) this.framing = 'chunked';
-    else if (headers['content-length'] !== undefined) {
+    else if (/\bchunked\b/i.test(headers.get('transfer-encoding') ?? '')) this.framing = 'chunked';
+    else if (length !== undefined) {
       this.framing = 'length';
-      this.expected = Number(headers['content-length']);
-      if (!Number.isInteger(this.expected) || this.expected < 0) throw new Error(`bad content-length ${headers['content-length']}`);
+      this.expected = Number(length);
+      if (!Number.isInteger(this.expected) || this.expected < 0) throw new Error(`bad content-length ${length}`);
     } else {
       // No framing: the body runs until the server closes the connection.
       this.framing = 'close';
@@ -242,12 +286,12 @@ class ResponseParser {
 
   private response(): HttpResponse {
     this.done = true;
-    const headers = this.headers as Record<string, string>;
+    const headers = this.headers as Map<string, string>;
     const body = this.framing === 'length' ? Buffer.concat(this.body).subarray(0, this.expected) : Buffer.concat(this.body);
     return {
       status: this.status,
       ok: this.status >= 200 && this.status < 300,
-      headers: { get: (name) => headers[name.toLowerCase()] ?? null },
+      headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
       text: body.toString('utf8'),
     };
   }

@@ -14,6 +14,21 @@ export interface CallRecord {
   at: string;
 }
 
+/** A call as logged: kept cheap to record, turned into a CallRecord only when the log is read. */
+interface ReceivedCall extends Omit<CallRecord, 'query' | 'at'> {
+  query: URLSearchParams;
+  at: number;
+}
+
+function callRecord(call: ReceivedCall): CallRecord {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(call.query.keys())) {
+    const all = call.query.getAll(key);
+    query[key] = all.length === 1 ? all[0] : all;
+  }
+  return { ...call, query, at: new Date(call.at).toISOString() };
+}
+
 interface Faults {
   provider?: string;
   latencyMs?: number;
@@ -47,7 +62,7 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const apis = options.apis ?? sandboxApis;
   const world = new FileWorld(options.dataDir, options.provisioningMs === undefined ? {} : { provisioningMs: options.provisioningMs });
-  const calls: CallRecord[] = [];
+  const calls: ReceivedCall[] = [];
   let faults: Faults | undefined;
 
   const server: Server = createServer((req, res) => {
@@ -60,13 +75,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const rawBody = await readBody(req);
-    const [, first = '', ...rest] = url.pathname.split('/');
-    if (first === '_sandbox') return send(res, await admin(rest.join('/'), req.method ?? 'GET', url, parseBody(rawBody, req.headers['content-type'])));
+    // `/<first>/<rest...>`: the provider (or `_sandbox`) and the path below it.
+    const slash = url.pathname.indexOf('/', 1);
+    const first = slash < 0 ? url.pathname.slice(1) : url.pathname.slice(1, slash);
+    const rest = slash < 0 ? '' : url.pathname.slice(slash + 1);
+    if (first === '_sandbox') return send(res, await admin(rest, req.method ?? 'GET', url, parseBody(rawBody, req.headers['content-type'])));
     const api = apis.find((a) => a.provider === first);
     if (!api) return send(res, { status: 404, body: { message: `no simulated API at /${first}` } });
     const request: SandboxRequest = {
       method: req.method ?? 'GET',
-      path: `/${rest.join('/')}`,
+      path: `/${rest}`,
       query: url.searchParams,
       headers: req.headers,
       rawBody,
@@ -107,18 +125,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   function record(provider: string, req: SandboxRequest, status: number): void {
-    const query: Record<string, string | string[]> = {};
-    for (const key of new Set(req.query.keys())) {
-      const all = req.query.getAll(key);
-      query[key] = all.length === 1 ? all[0] : all;
-    }
-    calls.push({ provider, method: req.method, path: req.path, query, status, at: new Date().toISOString() });
+    calls.push({ provider, method: req.method, path: req.path, query: req.query, status, at: Date.now() });
   }
 
   async function admin(name: string, method: string, url: URL, body: unknown): Promise<SandboxResponse> {
     if (name === 'calls' && method === 'GET') {
       const provider = url.searchParams.get('provider');
-      return { status: 200, body: provider ? calls.filter((c) => c.provider === provider) : calls };
+      return { status: 200, body: (provider ? calls.filter((c) => c.provider === provider) : calls).map(callRecord) };
     }
     if (name === 'calls' && method === 'DELETE') {
       calls.length = 0;
@@ -183,12 +196,16 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
 }
 
 function send(res: ServerResponse, response: SandboxResponse): void {
-  const headers: Record<string, string> = { ...response.headers };
+  const headers: Record<string, string | number> = { ...response.headers };
   let payload = '';
   if (response.body !== undefined) {
     payload = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
     headers['content-type'] ??= typeof response.body === 'string' ? 'text/plain' : 'application/json';
   }
+  // An explicit length, as the real API sends: writeHead before end would otherwise make node
+  // frame every answer as chunked, which costs both ends a parse per chunk.
+  // (204 and 304 carry no body and, by RFC 9110, no length either.)
+  if (response.status !== 204 && response.status !== 304) headers['content-length'] = Buffer.byteLength(payload);
   res.writeHead(response.status, headers);
   res.end(payload);
 }

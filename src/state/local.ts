@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { close, fdatasync, open, write } from 'node:fs';
+import { close, fdatasync, open } from 'node:fs';
 import { open as openDir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -21,9 +21,9 @@ interface PendingLine {
  * each entry durable before `record` returns) and `lock` (holder pid, host, time, command).
  * Files are mode 0600.
  *
- * Journal appends use group commit: entries recorded while a write+fdatasync is in flight are
- * written together by the next one, so parallel steps share one sync instead of queueing for
- * their own, and the event loop never blocks on the disk.
+ * Journal appends use group commit: entries recorded in the same turn of the event loop, or while
+ * a write+fdatasync is in flight, are written together by the next one, so parallel steps share
+ * one sync instead of queueing for their own, and the event loop never waits for the disk.
  */
 export class LocalStore implements StateStore {
   readonly location: string;
@@ -90,10 +90,12 @@ export class LocalStore implements StateStore {
   }
 
   async record(entry: JournalEntry): Promise<void> {
-    const line = `${JSON.stringify(this.codec.encode(entry))}\n`;
+    const line = `${this.encode(entry)}\n`;
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ line, resolve, reject });
-      this.committing ??= this.commit();
+      // The first line waits for the end of this turn of the event loop, so that every line
+      // recorded in the same turn (answers that arrived together) shares its write and sync.
+      this.committing ??= new Promise((next) => setImmediate(next)).then(() => this.commit());
     });
   }
 
@@ -108,7 +110,10 @@ export class LocalStore implements StateStore {
         this.waiting = [];
         try {
           const journal = await this.openJournal();
-          await writeAll(journal, Buffer.from(batch.map((b) => b.line).join(''), 'utf8'));
+          // Written in place: appending a few KB only copies them into the page cache, and a
+          // thread-pool round trip per batch cost more than that. The sync waits on the disk, so
+          // it runs off the event loop.
+          writeAll(journal, Buffer.from(batch.map((b) => b.line).join(''), 'utf8'));
           // Appends only: the data and the file length are what must survive, so fdatasync suffices.
           await new Promise<void>((resolve, reject) => fdatasync(journal, (err) => (err ? reject(err) : resolve())));
           for (const b of batch) b.resolve();
@@ -145,7 +150,9 @@ export class LocalStore implements StateStore {
     const file = join(this.dir, 'state.json');
     const tmp = `${file}.${process.pid}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
-    writeSync(fd, JSON.stringify(this.codec.encode(next), null, 2));
+    // Compact: every reader parses it, and indenting a large state doubled its size and the time
+    // to write it. `plumb state pull` prints it indented.
+    writeSync(fd, this.encode(next));
     fsyncSync(fd);
     closeSync(fd);
     renameSync(tmp, file);
@@ -166,6 +173,16 @@ export class LocalStore implements StateStore {
 
   async close(): Promise<void> {
     await this.unlock();
+  }
+
+  /**
+   * State JSON with every secret sealed. A Secret serializes as "[secret]" (values.ts), so a text
+   * without that marker holds none and the sealing walk (a copy of everything on the way to a
+   * secret) is skipped; a plain "[secret]" string only costs the walk.
+   */
+  private encode(value: unknown): string {
+    const text = JSON.stringify(value);
+    return text.includes('"[secret]"') ? JSON.stringify(this.codec.encode(value)) : text;
   }
 
   /** Parses state JSON; the secret walk (a full copy) is skipped when the text holds no secret. */
@@ -199,16 +216,8 @@ export class LocalStore implements StateStore {
 }
 
 /** Writes all of `data` at the end of an append-only file. */
-function writeAll(fd: number, data: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const from = (offset: number) =>
-      write(fd, data, offset, data.length - offset, null, (err, written) => {
-        if (err) reject(err);
-        else if (offset + written < data.length) from(offset + written);
-        else resolve();
-      });
-    from(0);
-  });
+function writeAll(fd: number, data: Buffer): void {
+  for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset, data.length - offset, null);
 }
 
 async function syncDir(dir: string): Promise<void> {

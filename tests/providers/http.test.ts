@@ -78,4 +78,21 @@ describe('the plain-HTTP client', () => {
       await expect(sendRequest(new URL('http://127.0.0.1:1/x'), { method: 'GET', headers: {} })).rejects.toThrow(/ECONNREFUSED/);
     });
   });
+
+  describe('when a server never answers', () => {
+    let silent: TcpServer;
+    let silentBase: string;
+    beforeAll(async () => {
+      silent = createTcpServer(() => {});
+      await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+      silentBase = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      silent.close();
+    });
+
+    it('gives up once the exchange has been silent for its time limit', async () => {
+      await expect(sendRequest(new URL(`${silentBase}/x`), { method: 'GET', headers: {}, timeoutMs: 200 })).rejects.toThrow(/no answer within/);
+    });
+  });
 });

@@ -12,6 +12,7 @@ import {
   findByToken,
   listProducts,
   order,
+  orderedTags,
   readProductOfType,
   readTags,
   tagList,
@@ -104,7 +105,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
     }
     const { members } = await lagGroup(ctx, ready);
     for (const member of members) if (member.productUid !== primary.productUid) await waitReady(ctx, member.productUid, 'LAG member port');
-    return { id: primary.productUid, outputs: toOutputs(ready, members, await readTags(ctx, primary.productUid), inputs) };
+    return { id: primary.productUid, outputs: toOutputs(ready, members, orderedTags(inputs.resourceTags), inputs) };
   },
 
   async read(ctx, id, prior) {

@@ -12,6 +12,7 @@ import {
   findByToken,
   listProducts,
   order,
+  orderedTags,
   readProductOfType,
   readTags,
   tagList,
@@ -132,7 +133,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
     ctx.recordId(uid);
     const product = await waitReady(ctx, uid, 'MCR');
     await syncInlineLists(ctx, uid, undefined, inputs.prefixFilterLists);
-    return { id: uid, outputs: await observe(ctx, product, inputs) };
+    return { id: uid, outputs: await observe(ctx, product, inputs, orderedTags(inputs.resourceTags)) };
   },
 
   async read(ctx, id, prior) {
@@ -186,13 +187,14 @@ export function mcrObserved(p: ApiProduct): Omit<McrOutputs, 'promoCode' | 'reso
   };
 }
 
-async function observe(ctx: Ctx, p: ApiProduct, inputs?: Partial<McrInputs>): Promise<McrOutputs> {
+/** The MCR's outputs; `tags` when they are known already (just ordered), else they are read. */
+async function observe(ctx: Ctx, p: ApiProduct, inputs?: Partial<McrInputs>, tags?: Record<string, string>): Promise<McrOutputs> {
   return {
     ...mcrObserved(p),
     diversityZone: p.diversityZone || inputs?.diversityZone,
     // The API never returns the promo code; keep what was ordered.
     promoCode: inputs?.promoCode,
-    resourceTags: await readTags(ctx, p.productUid),
+    resourceTags: tags ?? (await readTags(ctx, p.productUid)),
     prefixFilterLists: inputs?.prefixFilterLists && (await readInlineLists(ctx, p.productUid, inputs.prefixFilterLists)),
   };
 }

@@ -12,6 +12,7 @@ import {
   findByToken,
   listProducts,
   order,
+  orderedTags,
   readProductOfType,
   readTags,
   tagList,
@@ -149,7 +150,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
     });
     ctx.recordId(uid);
     const product = await waitReady(ctx, uid, 'MVE');
-    return { id: uid, outputs: toOutputs(product, await readTags(ctx, uid), inputs) };
+    return { id: uid, outputs: toOutputs(product, orderedTags(inputs.resourceTags), inputs) };
   },
 
   async read(ctx, id, prior) {

@@ -12,6 +12,7 @@ import {
   findByToken,
   listProducts,
   order,
+  orderedTags,
   readProduct,
   readTags,
   tagList,
@@ -86,7 +87,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
     });
     ctx.recordId(uid);
     const product = await waitReady(ctx, uid, 'port');
-    return { id: uid, outputs: toOutputs(product, await readTags(ctx, uid), inputs) };
+    return { id: uid, outputs: toOutputs(product, orderedTags(inputs.resourceTags), inputs) };
   },
 
   async read(ctx, id, prior) {

@@ -165,6 +165,15 @@ export async function readTags(ctx: Ctx, uid: string): Promise<Record<string, st
   return Object.fromEntries((data?.resourceTags ?? []).filter((t) => !owned.has(t.key)).map((t) => [t.key, t.value]));
 }
 
+/**
+ * The user tags of a product this operation just ordered with `tagList(ctx, tags)`. The API
+ * stores an order's tags as sent (reference §3.11), so reading them back right after the order
+ * (a GET per created product) would only return these again.
+ */
+export function orderedTags(tags: Record<string, string> | undefined): Record<string, string> {
+  return { ...tags };
+}
+
 /** Replaces the product's tags with the user's tags plus plumb's ownership tags. */
 export async function writeTags(ctx: Ctx, uid: string, tags: Record<string, string> | undefined): Promise<void> {
   await ctx.client.put(`/v2/product/${encodeURIComponent(uid)}/tags`, { resourceTags: tagList(ctx, tags) });

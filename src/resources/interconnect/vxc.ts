@@ -4,7 +4,7 @@ import type { InterconnectSettings } from '../../providers/interconnect/settings
 import type { ReplaceDecision, ResourceType } from '../handler.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
-import { CONTRACT_TERMS, GONE, type ApiProduct, type Ctx, cancel, findByToken, isoDate, listVxcs, order, readProduct, readProductOfType, readTags, retryWithin, sameTags, tagList, waitReady, writeTags } from './product.js';
+import { CONTRACT_TERMS, GONE, type ApiProduct, type Ctx, cancel, findByToken, isoDate, listVxcs, order, orderedTags, readProduct, readProductOfType, readTags, retryWithin, sameTags, tagList, waitReady, writeTags } from './product.js';
 import { type ApiEnd, type VxcEndInput, aEndSchema, bEndSchema, currentEnd, endCurrent, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
 
@@ -155,7 +155,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
     const [uid] = await retryWithin(ctx, 'waiting for the VLAN to be released', () => order(ctx, item, mine), async (err) => vlanTaken(err) && !(await vlanInUse(ctx, ends)));
     ctx.recordId(uid);
     const product = await waitReady(ctx, uid, 'VXC');
-    return { id: uid, outputs: await observe(ctx, product, inputs, false) };
+    return { id: uid, outputs: await observe(ctx, product, inputs, false, orderedTags(inputs.resourceTags)) };
   },
 
   async read(ctx, id, prior) {
@@ -278,7 +278,8 @@ export function vxcObserved(p: ApiProduct): Omit<VxcOutputs, 'aEnd'> & { aEnd?: 
   };
 }
 
-async function observe(ctx: Ctx, p: ApiProduct, inputs: Partial<VxcInputs> | undefined, imported: boolean): Promise<VxcOutputs> {
+/** The VXC's outputs; `tags` when they are known already (just ordered), else they are read. */
+async function observe(ctx: Ctx, p: ApiProduct, inputs: Partial<VxcInputs> | undefined, imported: boolean, tags?: Record<string, string>): Promise<VxcOutputs> {
   const bEnd = observedEnd(p.bEnd as ApiEnd, inputs?.bEnd, imported);
   const wanted = inputs?.bEnd?.requestedProductUid;
   // The provider may move a partner end to another port of the same partner; what was asked for stays the input.
@@ -296,6 +297,6 @@ async function observe(ctx: Ctx, p: ApiProduct, inputs: Partial<VxcInputs> | und
     // Never returned by the API: kept as ordered.
     promoCode: inputs?.promoCode,
     serviceKey: inputs?.serviceKey,
-    resourceTags: await readTags(ctx, p.productUid),
+    resourceTags: tags ?? (await readTags(ctx, p.productUid)),
   };
 }
