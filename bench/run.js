@@ -173,9 +173,23 @@ function longestPath(graph) {
   return Math.max(...graph.map(depth));
 }
 
+/**
+ * Applies a small graph against a new sandbox before anything is measured: a remote API is a
+ * server that has been running, and a just-started sandbox answers its first few thousand calls
+ * while its own code is still being compiled.
+ */
+async function warmUp(sandbox) {
+  const dir = mkdtempSync(join(tmpdir(), 'plumb-bench-warm-'));
+  writeFileSync(join(dir, 'plumb.yaml'), generateManifest(600, { name: 'warm-up' }));
+  const r = await plumb(['apply', '--yes'], dir, { PLUMB_SANDBOX_URL: sandbox.url });
+  rmSync(dir, { recursive: true, force: true });
+  if (r.code !== 0) throw new Error(`warm-up apply failed (exit ${r.code}):\n${r.stderr.slice(-2000)}`);
+}
+
 async function size(n) {
   process.stdout.write(`\n${n} resources\n`);
   const sandbox = await startSandbox();
+  await warmUp(sandbox);
   const dir = mkdtempSync(join(tmpdir(), `plumb-bench-${n}-`));
   const file = join(dir, 'plumb.yaml');
   const text = generateManifest(n);

@@ -30,36 +30,44 @@ export interface ProgressOptions {
 }
 
 /**
- * Output gathered during one turn of the event loop and written at the end of that turn in one
- * call. A large apply emits several lines per step, and a write per line was a large share of
- * its CPU time. Text keeps its order; `flush` writes what waits at once, and so does the process
- * exiting (an error, process.exit) while text still waits — stdout to a file or pipe is written
- * synchronously then. Only a kill that gives no 'exit' event (SIGKILL) loses the last turn's text.
+ * Output gathered for a moment (50 ms, or until 64 KB wait) and written in one call. A large apply
+ * emits several lines per step, and a write per line — or per turn of the event loop, which is
+ * about one per answer — was a large share of its CPU time. Text keeps its order; `flush` writes
+ * what waits at once, and so does the process exiting (an error, process.exit) while text still
+ * waits — stdout to a file or pipe is written synchronously then. Only a kill that gives no 'exit'
+ * event (SIGKILL) loses the last moment's text.
  */
 export class OutputBatch {
   private pending: string[] = [];
-  private due: NodeJS.Immediate | undefined;
+  private size = 0;
+  private due: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly onExit = () => this.flush();
 
-  constructor(private readonly sink: (text: string) => void) {
+  constructor(
+    private readonly sink: (text: string) => void,
+    private readonly windowMs = 50,
+  ) {
     process.on('exit', this.onExit);
   }
 
-  /** Queues text for the end of this turn. */
+  /** Queues text, written within the window. */
   write(text: string): void {
     if (this.closed) return this.sink(text);
     this.pending.push(text);
-    this.due ??= setImmediate(() => this.flush());
+    this.size += text.length;
+    if (this.size >= 65536) this.flush();
+    else this.due ??= setTimeout(() => this.flush(), this.windowMs);
   }
 
   /** Writes everything queued now. */
   flush(): void {
-    if (this.due) clearImmediate(this.due);
+    if (this.due) clearTimeout(this.due);
     this.due = undefined;
     if (!this.pending.length) return;
     const text = this.pending.join('');
     this.pending = [];
+    this.size = 0;
     this.sink(text);
   }
 

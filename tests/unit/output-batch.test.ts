@@ -1,19 +1,29 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { OutputBatch, ProgressView } from '../../src/cli/progress.js';
 import { paint } from '../../src/cli/render-plan.js';
 
 describe('apply output', () => {
-  it('writes the text of one turn of the event loop in one call, in order', async () => {
+  it('writes the text gathered within its window in one call, in order', async () => {
     const writes: string[] = [];
-    const batch = new OutputBatch((text) => writes.push(text));
+    const batch = new OutputBatch((text) => writes.push(text), 20);
     batch.write('a\n');
+    await nextTurn();
     batch.write('b\n');
     expect(writes).toEqual([]);
-    await nextTurn();
+    await sleep(40);
     batch.write('c\n');
-    await nextTurn();
+    await sleep(40);
     expect(writes).toEqual(['a\nb\n', 'c\n']);
+    batch.close();
+  });
+
+  it('writes at once when a lot of text waits', () => {
+    const writes: string[] = [];
+    const batch = new OutputBatch((text) => writes.push(text));
+    const line = `${'x'.repeat(1023)}\n`;
+    for (let i = 0; i < 64; i++) batch.write(line);
+    expect(writes).toEqual([line.repeat(64)]);
     batch.close();
   });
 
