@@ -27,13 +27,15 @@ const RECORDS = 200;
 
 // NODE_EXTRA_CA_CERTS makes every node process parse a certificate bundle before it starts
 // (0.1 s on the benchmark machines): a cost of the machine, not of plumb.
-const childEnv = { ...process.env, NO_COLOR: '1' };
+// The node that runs the benchmark runs the CLI too (its #! line finds node on PATH).
+const childEnv = { ...process.env, NO_COLOR: '1', PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
 if (!process.env.BENCH_KEEP_ENV) delete childEnv.NODE_EXTRA_CA_CERTS;
 
 /** Runs the CLI once: exit code, output, wall seconds and peak RSS (MiB) of the child. */
 async function plumb(args, cwd, env) {
   const timeFile = join(cwd, '.time');
-  const [cmd, argv] = TIME ? [TIME, ['-f', '%M', '-o', timeFile, process.execPath, CLI, ...args]] : [process.execPath, [CLI, ...args]];
+  // The CLI runs as the installed `plumb` command does: through its #! line (and its node flags).
+  const [cmd, argv] = TIME ? [TIME, ['-f', '%M', '-o', timeFile, CLI, ...args]] : [CLI, args];
   const started = performance.now();
   const child = spawn(cmd, argv, { cwd, env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

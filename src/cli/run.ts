@@ -86,7 +86,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
       process.stdout.write('Apply cancelled.\n');
       return 1;
     }
-    // Events arrive several per step; their text is written once per turn of the event loop.
+    // Events arrive several per step; their text is written in batches (see OutputBatch).
     const output = new OutputBatch((text) => process.stdout.write(text));
     const view = opts.json
       ? undefined
