@@ -44,13 +44,17 @@ export function reveal<T>(value: T): T {
     // A plain loop: this copies every input and output of every resource a plan looks at.
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      const v = reveal((value as Record<string, unknown>)[key]);
-      if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-      else out[key] = v;
+      put(out, key, reveal((value as Record<string, unknown>)[key]));
     }
     return out as T;
   }
   return value;
+}
+
+/** Sets a copied property, a key named `__proto__` included (as JSON.parse would keep it). */
+function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 /**
@@ -98,8 +102,7 @@ function masked(value: unknown): unknown {
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, unknown>)[key];
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-    if (key === '__proto__') Object.defineProperty(out, key, { value: masked(item), enumerable: true, writable: true, configurable: true });
-    else out[key] = masked(item);
+    put(out, key, masked(item));
   }
   return out;
 }
@@ -144,7 +147,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   for (const key of keys) {
-    if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
+    if (!Object.hasOwn(b, key)) return false;
     if (!sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
   }
   return true;

@@ -11,7 +11,7 @@ import { buildGraph, type ManifestGraph } from '../engine/graph/graph.js';
 import { Evaluation } from '../engine/scope.js';
 import type { Connection, EngineDeps } from '../engine/types.js';
 import { UserError } from '../errors.js';
-import type { Expr, Manifest } from '../manifest/ast.js';
+import type { Manifest } from '../manifest/ast.js';
 import { parseManifest } from '../manifest/parse.js';
 import type { LookupFunction } from '../lookups/function.js';
 import { providerFor, providers, resourceTypes } from '../resource-registry.js';
@@ -102,7 +102,10 @@ export interface LoadOptions {
 }
 
 /** Parses and checks a manifest (no remote call); throws DiagnosticsError listing every problem. */
-export async function loadManifest(file: string, options: LoadOptions = {}): Promise<{ manifest: Manifest; graph: ManifestGraph; warnings: string[] }> {
+export async function loadManifest(
+  file: string,
+  options: LoadOptions = {},
+): Promise<{ manifest: Manifest; graph: ManifestGraph; warnings: string[]; settings: Map<string, Record<string, unknown>> }> {
   const text = readFileSync(file, 'utf8');
   // Function tokens are needed only to resolve fn::invoke.
   const functions = /fn::invoke/i.test(text) ? (await lookupFunctions()).keys() : [];
@@ -111,9 +114,10 @@ export async function loadManifest(file: string, options: LoadOptions = {}): Pro
   const { graph, diagnostics: graphProblems } = buildGraph(manifest);
   if (graphProblems.length) throw new DiagnosticsError(graphProblems);
   const checked = options.resources === false ? { diagnostics: [], warnings: [] } : await checkResources(manifest);
-  const problems = [...checked.diagnostics, ...(await checkSettings(manifest, process.env)).diagnostics];
+  const { settings, diagnostics: settingProblems } = await checkSettings(manifest, process.env);
+  const problems = [...checked.diagnostics, ...settingProblems];
   if (problems.length) throw new DiagnosticsError(problems);
-  return { manifest, graph, warnings: checked.warnings };
+  return { manifest, graph, warnings: checked.warnings, settings };
 }
 
 /**
@@ -146,7 +150,7 @@ export async function checkResources(manifest: Manifest): Promise<{ diagnostics:
  * operations, lookups and `options.import` reads all do. Then the inputs are checked first, so
  * an invalid manifest never reaches an API; otherwise the plan's own check is the only one.
  */
-export function checksBeforeRemoteCalls(manifest: Manifest, state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean): boolean {
+function checksBeforeRemoteCalls(manifest: Manifest, state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean): boolean {
   if (state.pending.length) return true;
   if (refresh && Object.keys(state.resources).length) return true;
   if (Object.values(manifest.resources).some((r) => r.options.import)) return true;
@@ -228,9 +232,8 @@ export function openStore(opts: GlobalOptions, manifestDir: string): StateStore 
 
 /** Builds the runtime for a loaded manifest: connections (sandbox on demand), logger and store. */
 export async function openSession(file: string, opts: GlobalOptions, load: LoadOptions = {}): Promise<Session> {
-  const { manifest, graph } = await loadManifest(file, load);
+  const { manifest, graph, settings } = await loadManifest(file, load);
   const log = makeLogger(opts);
-  const { settings } = await checkSettings(manifest, process.env);
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
   const connections = new Map<string, Promise<Connection>>();
   const functions = manifest.invoked.length ? await lookupFunctions() : new Map<string, LookupFunction>();

@@ -6,7 +6,8 @@ import { Unknown, revealed } from '../values.js';
 
 /**
  * Results for properties made only of literals: they evaluate to the same value every time, and
- * validation then planning check each resource twice, so the second check of those is free.
+ * when planning checks inputs before its first remote call and again in the plan, the second
+ * check of those is free.
  */
 const literalResults = new WeakMap<ObjectExpr, { schema: z.ZodType; file: string; diagnostics: Diagnostic[] }>();
 

@@ -290,7 +290,7 @@ interface ExprContext {
 }
 
 function expression(node: unknown, context: ExprContext): Expr {
-  const { doc, at, error, functions, invoked, toExpr: recurse } = context;
+  const { doc, at, error, toExpr: recurse } = context;
   if (isAlias(node)) return recurse(node.resolve(doc));
   const pos = at(node as Node);
   if (node === null || node === undefined) return { kind: 'literal', value: null, pos };
@@ -323,7 +323,7 @@ function expression(node: unknown, context: ExprContext): Expr {
         error(keyPos, `"${key}" must be the only key of its mapping`, 'a function call is a mapping with exactly one fn:: key');
         return { kind: 'literal', value: null, pos };
       }
-      return callExpr(key, pairs[0].value, keyPos, pos, recurse, at, error, functions, invoked);
+      return callExpr(key, pairs[0].value, keyPos, pos, context);
     }
     return {
       kind: 'object',
@@ -334,17 +334,8 @@ function expression(node: unknown, context: ExprContext): Expr {
   return { kind: 'literal', value: null, pos };
 }
 
-function callExpr(
-  key: string,
-  value: unknown,
-  keyPos: Pos,
-  pos: Pos,
-  recurse: (n: unknown) => Expr,
-  at: AtFn,
-  error: ErrorFn,
-  functions: string[],
-  invoked: Set<string>,
-): Expr {
+function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: ExprContext): Expr {
+  const { at, error, functions, invoked, toExpr: recurse } = context;
   const lower = key.toLowerCase();
   if (lower === 'fn::secret') return { kind: 'secret', value: recurse(value), pos };
   if (BUILTINS[lower]) return { kind: 'builtin', name: BUILTINS[lower], arg: recurse(value), pos };
