@@ -84,6 +84,11 @@ export interface Manifest {
   invoked: string[];
 }
 
+/** Whether a mapping key calls a function: `fn::` in any case (without a lower-cased copy of every key). */
+export function isFunctionKey(key: string): boolean {
+  return key.length >= 4 && (key.charCodeAt(0) | 32) === 102 && (key.charCodeAt(1) | 32) === 110 && key[2] === ':' && key[3] === ':';
+}
+
 /** Every reference inside an expression, in source order. */
 export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
   switch (expr.kind) {

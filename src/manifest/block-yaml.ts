@@ -2,7 +2,9 @@
  * A fast reader for the plain block-style YAML most manifests are written in: nested mappings and
  * sequences by indentation, plain and single-line quoted scalars, comments. It builds nodes the
  * `yaml` package's type checks recognise (the same `Symbol.for` identities, `items`, `range`,
- * `type`), so the manifest reader walks either kind of tree the same way.
+ * `type`), so the manifest reader walks either kind of tree the same way. Given an
+ * ExpressionReader, it reads the parts that are expressions straight into them instead: most of
+ * a large manifest is resource properties, and a node per value was a second copy of it all.
  *
  * It accepts only what it is sure to read exactly as `yaml` (YAML 1.2 core schema) would, and
  * gives up on anything else — flow collections, block scalars, anchors, tags, multi-line or
@@ -11,62 +13,122 @@
  * key check is quadratic in the size of a mapping (80 s for 30,000 resources).
  */
 import type { Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { type Expr, isFunctionKey, type ObjectExpr, type Pos } from './ast.js';
+import { MAP, MapNode, PairNode, ScalarNode, SEQ, SeqNode } from './yaml-nodes.js';
 
-const NODE_TYPE = Symbol.for('yaml.node.type');
-const MAP = Symbol.for('yaml.map');
-const SEQ = Symbol.for('yaml.seq');
-const SCALAR = Symbol.for('yaml.scalar');
-const PAIR = Symbol.for('yaml.pair');
-const ALIAS = Symbol.for('yaml.alias');
-
-const kind = (node: unknown): unknown => (node !== null && typeof node === 'object' ? (node as Record<symbol, unknown>)[NODE_TYPE] : undefined);
-
-/** Whether a node (from this reader or from `yaml`) is a mapping. */
-export const isMap = (node: unknown): node is YAMLMap => kind(node) === MAP;
-/** Whether a node is a sequence. */
-export const isSeq = (node: unknown): node is YAMLSeq => kind(node) === SEQ;
-/** Whether a node is a scalar. */
-export const isScalar = (node: unknown): node is Scalar => kind(node) === SCALAR;
-/** Whether a node is an alias (only `yaml` makes these). */
-export const isAlias = (node: unknown): node is Node & { resolve(doc: unknown): unknown } => kind(node) === ALIAS;
 
 /** Thrown inside the reader when the text is beyond it; caught at the top. */
 const GIVE_UP = Symbol('give up');
 
-interface Line {
+/**
+ * The lines that hold content (not blank, not only a comment), as offsets into the text: a
+ * manifest has tens of thousands, and an object and a few strings per line would all be kept
+ * (and copied by the collector) until the reading is done.
+ */
+class Lines {
+  count = 0;
   /** 1-based line number. */
-  no: number;
-  indent: number;
+  no: Int32Array;
+  indent: Int32Array;
   /** Offset of the first character after the indentation. */
-  start: number;
-  content: string;
+  start: Int32Array;
+  /** Offset just after the last character that is not a space. */
+  end: Int32Array;
+
+  constructor(readonly text: string) {
+    let capacity = 64;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) capacity++;
+    this.no = new Int32Array(capacity);
+    this.indent = new Int32Array(capacity);
+    this.start = new Int32Array(capacity);
+    this.end = new Int32Array(capacity);
+  }
+
+  /** Whether the line at `k` is a sequence item (`-` alone or followed by a space). */
+  isSeqItem(k: number): boolean {
+    const start = this.start[k];
+    return this.text.charCodeAt(start) === 45 && (this.end[k] === start + 1 || this.text.charCodeAt(start + 1) === 32);
+  }
+}
+
+/** The content lines of `text`, or undefined when one belongs to yaml (a document marker or directive). */
+function contentLines(text: string): Lines | undefined {
+  const lines = new Lines(text);
+  let no = 0;
+  for (let offset = 0; offset <= text.length; ) {
+    no++;
+    let next = text.indexOf('\n', offset);
+    if (next < 0) next = text.length;
+    let start = offset;
+    while (text.charCodeAt(start) === 32) start++;
+    let end = next;
+    while (end > start && text.charCodeAt(end - 1) === 32) end--;
+    if (end > start && text.charCodeAt(start) !== 35) {
+      // Document markers and directives belong to yaml.
+      if (start === offset && (text.startsWith('---', start) || text.startsWith('...', start) || text.charCodeAt(start) === 37)) return undefined;
+      const k = lines.count++;
+      lines.no[k] = no;
+      lines.indent[k] = start - offset;
+      lines.start[k] = start;
+      lines.end[k] = end;
+    }
+    offset = next + 1;
+  }
+  return lines;
+}
+
+/**
+ * How the parts of a manifest that are expressions (resource properties, and the values of
+ * config, variables and outputs) are read straight into expressions, without a node per value
+ * in between. Lists and plain mappings are built here; the rest is the caller's.
+ */
+export interface ExpressionReader {
+  /** The expression a scalar stands for; `quoted` when it was written in quotes. */
+  scalar(value: unknown, quoted: boolean, pos: Pos): Expr;
+  /** The expression of a mapping with a function key, read as nodes (rare, and the caller's to check). */
+  call(node: YAMLMap): Expr;
+  /** What the tree holds in place of a whole expression (the caller recognises it later). */
+  done(expr: Expr): unknown;
+}
+
+/** Where a mapping sits, which says whether its values are expressions. */
+const NODES = 0;
+const ROOT = 1;
+const RESOURCES = 2;
+const RESOURCE = 3;
+const EXPRESSIONS = 4;
+type Role = typeof NODES | typeof ROOT | typeof RESOURCES | typeof RESOURCE | typeof EXPRESSIONS;
+/** Marks a value that is an expression. */
+const EXPRESSION = 5;
+
+/** The role of the value under `key` in a mapping of role `role`. */
+function childRole(role: Role, key: string): Role | typeof EXPRESSION {
+  switch (role) {
+    case ROOT:
+      return key === 'resources' ? RESOURCES : key === 'config' || key === 'variables' || key === 'outputs' ? EXPRESSIONS : NODES;
+    case RESOURCES:
+      return RESOURCE;
+    case RESOURCE:
+      return key === 'properties' ? EXPRESSION : NODES;
+    case EXPRESSIONS:
+      return EXPRESSION;
+    default:
+      return NODES;
+  }
 }
 
 /**
  * The root mapping of `text`, or undefined when the text uses anything this reader does not
- * handle exactly as `yaml` does (the caller then uses `yaml`).
+ * handle exactly as `yaml` does (the caller then uses `yaml`). With `expressions`, the values
+ * that are expressions come back as whatever its `done` made of them.
  */
-export function parseBlockYaml(text: string): YAMLMap | undefined {
+export function parseBlockYaml(text: string, expressions?: ExpressionReader): YAMLMap | undefined {
   if (/[\t\r\u0000\ufeff]/.test(text)) return undefined;
-  const lines: Line[] = [];
-  let offset = 0;
-  let no = 0;
-  for (const raw of text.split('\n')) {
-    no++;
-    let indent = 0;
-    while (raw.charCodeAt(indent) === 32) indent++;
-    const content = raw.slice(indent).trimEnd();
-    if (content !== '' && content[0] !== '#') {
-      // Document markers and directives belong to yaml.
-      if (indent === 0 && (content.startsWith('---') || content.startsWith('...') || content[0] === '%')) return undefined;
-      lines.push({ no, indent, start: offset + indent, content });
-    }
-    offset += raw.length + 1;
-  }
-  if (lines.length === 0 || lines[0].indent !== 0) return undefined;
-  const reader = new Reader(lines);
+  const lines = contentLines(text);
+  if (!lines || lines.count === 0 || lines.indent[0] !== 0) return undefined;
+  const reader = new Reader(lines, expressions);
   try {
-    const root = reader.map(0);
+    const root = reader.map(0, expressions ? ROOT : NODES);
     return reader.done() ? root : undefined;
   } catch (err) {
     if (err === GIVE_UP) return undefined;
@@ -93,111 +155,199 @@ export function lineStarts(text: string): (offset: number) => { line: number; co
 }
 
 class Reader {
-  private i = 0;
+  /** The line being read. */
+  private k = 0;
+  private readonly text: string;
+  /** Set by `inlineValue`: whether the scalar was quoted, and where it ends in its text. */
+  private quoted = false;
+  private end = 0;
 
-  constructor(private readonly lines: Line[]) {}
+  constructor(
+    private readonly lines: Lines,
+    private readonly expressions?: ExpressionReader,
+  ) {
+    this.text = lines.text;
+  }
 
   done(): boolean {
-    return this.i === this.lines.length;
+    return this.k === this.lines.count;
   }
 
   /** A block mapping whose keys sit at `indent`. */
-  map(indent: number): YAMLMap {
+  map(indent: number, role: Role): YAMLMap {
     const items: Pair[] = [];
-    // Keys seen so far; most mappings are small, and only large ones get a set.
-    const keys: string[] = [];
-    let seen: Set<string> | undefined;
-    const first = this.lines[this.i];
-    while (this.i < this.lines.length && this.lines[this.i].indent === indent) {
-      const line = this.lines[this.i];
-      if (isSeqItem(line.content)) giveUp();
-      const sep = keySeparator(line.content);
-      if (sep < 0) giveUp();
-      const keyText = line.content.slice(0, sep);
-      const key = plainScalar(keyText, line.start, line);
-      // yaml decides duplicates by value; equal text is the stricter test, and yaml then reports it.
-      if (seen ? seen.has(keyText) : keys.includes(keyText)) giveUp();
-      if (seen) seen.add(keyText);
-      else if (keys.push(keyText) > 16) seen = new Set(keys);
-      this.i++;
-      let rest = sep + 1;
-      while (line.content.charCodeAt(rest) === 32) rest++;
-      const valueText = line.content.slice(rest);
-      let value: Node;
-      if (valueText === '' || valueText[0] === '#') {
-        const next = this.lines[this.i];
-        if (next && next.indent > indent) value = this.block(next.indent);
-        else if (next && next.indent === indent && isSeqItem(next.content)) value = this.seq(indent);
-        // An empty value (null) gets a position only yaml knows how to give.
-        else giveUp();
-      } else {
-        value = inlineScalar(valueText, line.start + rest, line);
-        this.noContinuation(indent);
-      }
-      items.push(pair(key, value));
+    const keys = new KeySet();
+    const first = this.k;
+    while (this.at(indent)) {
+      const k = this.k;
+      const sep = this.keyOf(k, keys);
+      const keyText = this.text.slice(this.lines.start[k], sep);
+      const key = scalar(plainValue(keyText), 'PLAIN', this.lines.start[k], keyText.length, this.lines, k);
+      this.k++;
+      const next = childRole(role, keyText);
+      const value = next === EXPRESSION ? this.expressionValue(k, sep, indent) : this.value(k, sep, indent, next);
+      items.push(pair(key, value as Node));
     }
-    return collection(MAP, items, first) as YAMLMap;
+    return collection(MAP, items, this.lines, first) as YAMLMap;
   }
 
   /** A block sequence whose dashes sit at `indent`. */
   seq(indent: number): YAMLSeq {
     const items: Node[] = [];
-    const first = this.lines[this.i];
-    while (this.i < this.lines.length && this.lines[this.i].indent === indent && isSeqItem(this.lines[this.i].content)) {
-      const line = this.lines[this.i];
-      this.i++;
-      let rest = 1;
-      while (line.content.charCodeAt(rest) === 32) rest++;
-      const valueText = line.content.slice(rest);
-      if (valueText === '' || valueText[0] === '#') {
-        const next = this.lines[this.i];
-        if (!next || next.indent <= indent) giveUp();
-        items.push(this.block(next.indent));
-      } else {
-        // `- key: value` (a mapping in a sequence item) and `- - x` are left to yaml.
-        if (isSeqItem(valueText) || keySeparator(valueText) >= 0) giveUp();
-        items.push(inlineScalar(valueText, line.start + rest, line));
-        this.noContinuation(indent);
-      }
+    const first = this.k;
+    while (this.atSeqItem(indent)) {
+      const k = this.k++;
+      const rest = this.itemStart(k);
+      items.push(rest < 0 ? this.block(this.lines.indent[this.k], NODES) : this.scalar(k, rest, indent));
     }
-    return collection(SEQ, items, first) as YAMLSeq;
+    return collection(SEQ, items, this.lines, first) as YAMLSeq;
   }
 
-  private block(indent: number): Node {
-    return isSeqItem(this.lines[this.i].content) ? this.seq(indent) : this.map(indent);
+  /** The value after `key:` as nodes: a scalar on the line, or the block below it. */
+  private value(k: number, sep: number, indent: number, role: Role): Node {
+    const rest = this.valueStart(k, sep);
+    if (rest >= 0) return this.scalar(k, rest, indent);
+    return this.blockBelow(indent) ? this.block(this.lines.indent[this.k], role) : this.seq(indent);
   }
 
-  /** A deeper line after a scalar would continue it (a multi-line scalar) or be an error. */
-  private noContinuation(indent: number): void {
-    const next = this.lines[this.i];
-    if (next && next.indent > indent) giveUp();
+  /** The value after `key:` read as an expression, and left in the tree as the caller made it. */
+  private expressionValue(k: number, sep: number, indent: number): unknown {
+    return (this.expressions as ExpressionReader).done(this.expressionAfter(k, sep, indent));
   }
-}
 
-function giveUp(): never {
-  throw GIVE_UP;
-}
-
-function isSeqItem(content: string): boolean {
-  return content[0] === '-' && (content.length === 1 || content[1] === ' ');
-}
-
-/** Where `key: value` splits (a colon followed by a space or the end), or -1; quoted keys are left to yaml. */
-function keySeparator(content: string): number {
-  if (content[0] === '"' || content[0] === "'") return -1;
-  for (let i = content.indexOf(':'); i >= 0; i = content.indexOf(':', i + 1)) {
-    if (i + 1 === content.length || content[i + 1] === ' ') return i;
+  private expressionAfter(k: number, sep: number, indent: number): Expr {
+    const rest = this.valueStart(k, sep);
+    if (rest >= 0) return this.scalarExpression(k, rest, indent);
+    return this.blockBelow(indent) ? this.expression(this.lines.indent[this.k]) : this.expressionSeq(indent);
   }
-  return -1;
-}
 
-/** Characters that cannot start a plain scalar (c-indicators), except the three handled below. */
-const INDICATORS = new Set(['[', ']', '{', '}', ',', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`']);
+  private block(indent: number, role: Role): Node {
+    return this.lines.isSeqItem(this.k) ? this.seq(indent) : this.map(indent, role);
+  }
 
-/** A scalar that fills the rest of a line: quoted, or plain up to a comment. */
-function inlineScalar(text: string, start: number, line: Line): Scalar {
-  const quote = text[0];
-  if (quote === '"' || quote === "'") {
+  /** A block read straight into an expression. */
+  private expression(indent: number): Expr {
+    return this.lines.isSeqItem(this.k) ? this.expressionSeq(indent) : this.expressionMap(indent);
+  }
+
+  /** A mapping read as an expression; one with a function key is read again as nodes for the caller. */
+  private expressionMap(indent: number): Expr {
+    const entries: ObjectExpr['entries'] = [];
+    const keys = new KeySet();
+    const first = this.k;
+    while (this.at(indent)) {
+      const k = this.k;
+      const sep = this.keyOf(k, keys);
+      // The key as yaml's core schema reads it, then as the text a manifest key is.
+      const key = String(plainValue(this.text.slice(this.lines.start[k], sep)));
+      if (isFunctionKey(key)) {
+        this.k = first;
+        return (this.expressions as ExpressionReader).call(this.map(indent, NODES));
+      }
+      this.k++;
+      entries.push({ key, keyPos: { line: this.lines.no[k], column: indent + 1 }, value: this.expressionAfter(k, sep, indent) });
+    }
+    return { kind: 'object', entries, pos: { line: this.lines.no[first], column: indent + 1 } };
+  }
+
+  private expressionSeq(indent: number): Expr {
+    const items: Expr[] = [];
+    const first = this.k;
+    while (this.atSeqItem(indent)) {
+      const k = this.k++;
+      const rest = this.itemStart(k);
+      items.push(rest < 0 ? this.expression(this.lines.indent[this.k]) : this.scalarExpression(k, rest, indent));
+    }
+    return { kind: 'list', items, pos: { line: this.lines.no[first], column: indent + 1 } };
+  }
+
+  /** Whether the current line is at `indent` (another entry of the block being read). */
+  private at(indent: number): boolean {
+    return this.k < this.lines.count && this.lines.indent[this.k] === indent;
+  }
+
+  private atSeqItem(indent: number): boolean {
+    return this.at(indent) && this.lines.isSeqItem(this.k);
+  }
+
+  /**
+   * Checks a mapping line's key and returns the offset of its colon: the first one followed by
+   * a space or the end. Quoted keys, sequence items and duplicate keys are left to yaml (which
+   * decides duplicates by value; equal text is the stricter test, and yaml then reports it).
+   */
+  private keyOf(k: number, keys: KeySet): number {
+    const text = this.text;
+    const start = this.lines.start[k];
+    const end = this.lines.end[k];
+    const first = text.charCodeAt(start);
+    if (this.lines.isSeqItem(k) || first === 34 || first === 39) giveUp();
+    let sep = text.indexOf(':', start);
+    while (sep >= 0 && sep < end && sep + 1 < end && text.charCodeAt(sep + 1) !== 32) sep = text.indexOf(':', sep + 1);
+    if (sep < 0 || sep >= end) giveUp();
+    if (!keys.add(text.slice(start, sep))) giveUp();
+    return sep;
+  }
+
+  /** Where the value after the colon at `sep` starts, or -1 when the line holds none (only maybe a comment). */
+  private valueStart(k: number, sep: number): number {
+    let rest = sep + 1;
+    while (this.text.charCodeAt(rest) === 32) rest++;
+    return rest >= this.lines.end[k] || this.text.charCodeAt(rest) === 35 ? -1 : rest;
+  }
+
+  /** After `key:` with nothing on the line: whether a deeper block follows (else it must be a sequence at the key's indentation). */
+  private blockBelow(indent: number): boolean {
+    if (this.k < this.lines.count) {
+      if (this.lines.indent[this.k] > indent) return true;
+      if (this.lines.indent[this.k] === indent && this.lines.isSeqItem(this.k)) return false;
+    }
+    // An empty value (null) gets a position only yaml knows how to give.
+    return giveUp();
+  }
+
+  /** Where a sequence item's value starts, or -1 when it is the deeper block below. */
+  private itemStart(k: number): number {
+    let rest = this.lines.start[k] + 1;
+    while (this.text.charCodeAt(rest) === 32) rest++;
+    if (rest >= this.lines.end[k] || this.text.charCodeAt(rest) === 35) {
+      if (this.k >= this.lines.count || this.lines.indent[this.k] <= this.lines.indent[k]) giveUp();
+      return -1;
+    }
+    // `- key: value` (a mapping in a sequence item) and `- - x` are left to yaml.
+    const valueText = this.text.slice(rest, this.lines.end[k]);
+    const quoted = valueText[0] === '"' || valueText[0] === "'";
+    if ((valueText[0] === '-' && (valueText.length === 1 || valueText[1] === ' ')) || (!quoted && /:( |$)/.test(valueText))) giveUp();
+    return rest;
+  }
+
+  /** The scalar from `rest` to the end of line `k`, as a node. */
+  private scalar(k: number, rest: number, indent: number): Node {
+    const text = this.text.slice(rest, this.lines.end[k]);
+    const value = this.inlineValue(text, indent);
+    return scalar(value, this.quoted ? (text[0] === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE') : 'PLAIN', rest, this.end, this.lines, k) as unknown as Node;
+  }
+
+  /** The scalar from `rest` to the end of line `k`, as an expression. */
+  private scalarExpression(k: number, rest: number, indent: number): Expr {
+    const value = this.inlineValue(this.text.slice(rest, this.lines.end[k]), indent);
+    return (this.expressions as ExpressionReader).scalar(value, this.quoted, { line: this.lines.no[k], column: columnOf(this.lines, k, rest) });
+  }
+
+  /**
+   * The value of a scalar that fills the rest of a line: quoted, or plain up to a comment. Sets
+   * `quoted` and `end` (its length in `text`). The next line must not continue it: a deeper line
+   * would make it a multi-line scalar (or an error).
+   */
+  private inlineValue(text: string, indent: number): unknown {
+    if (this.k < this.lines.count && this.lines.indent[this.k] > indent) giveUp();
+    const quote = text[0];
+    this.quoted = quote === '"' || quote === "'";
+    if (!this.quoted) {
+      const comment = text.indexOf(' #');
+      const plain = comment < 0 ? text : text.slice(0, comment).trimEnd();
+      this.end = plain.length;
+      return plainValue(plain);
+    }
     let value = '';
     let j = 1;
     for (;;) {
@@ -221,18 +371,42 @@ function inlineScalar(text: string, start: number, line: Line): Scalar {
     }
     const after = text.slice(j);
     if (after !== '' && !/^ +(#.*)?$/.test(after)) giveUp();
-    return scalar(value, quote === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', start, j, line);
+    this.end = j;
+    return value;
   }
-  const comment = text.indexOf(' #');
-  return plainScalar(comment < 0 ? text : text.slice(0, comment).trimEnd(), start, line);
 }
 
-/** A plain scalar with its core-schema value (null, bool, int, float or string). */
-function plainScalar(text: string, start: number, line: Line): Scalar {
+/** The keys of one mapping so far; most mappings are small, and only large ones get a set. */
+class KeySet {
+  private readonly keys: string[] = [];
+  private set: Set<string> | undefined;
+
+  /** Adds a key; false when it was already there. */
+  add(key: string): boolean {
+    if (this.set) {
+      if (this.set.has(key)) return false;
+      this.set.add(key);
+    } else {
+      if (this.keys.includes(key)) return false;
+      if (this.keys.push(key) > 16) this.set = new Set(this.keys);
+    }
+    return true;
+  }
+}
+
+function giveUp(): never {
+  throw GIVE_UP;
+}
+
+/** Characters that cannot start a plain scalar (c-indicators), except the three handled below. */
+const INDICATORS = new Set(['[', ']', '{', '}', ',', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`']);
+
+/** A plain scalar's core-schema value (null, bool, int, float or string); gives up on text that is not a plain scalar. */
+function plainValue(text: string): unknown {
   if (text === '' || isSpace(text.charCodeAt(0)) || isSpace(text.charCodeAt(text.length - 1)) || INDICATORS.has(text[0])) giveUp();
   if ((text[0] === '-' || text[0] === '?' || text[0] === ':') && (text.length === 1 || text[1] === ' ')) giveUp();
   if (text.includes(': ') || text.endsWith(':') || text.includes(' #')) giveUp();
-  return scalar(coreValue(text), 'PLAIN', start, text.length, line);
+  return coreValue(text);
 }
 
 /** What `String.prototype.trim` would remove at an end (tabs and CRs have been refused already). */
@@ -246,6 +420,8 @@ function coreValue(text: string): unknown {
   const first = text.charCodeAt(0);
   const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
   if (letter && !'nNtTfF'.includes(text[0])) return text;
+  // Plain decimal digits are an int under every rule that could match them first.
+  if (first >= 48 && first <= 57 && isDigits(text)) return parseInt(text, 10);
   if (/^(?:~|[Nn]ull|NULL)$/.test(text)) return null;
   if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(text)) return text[0] === 't' || text[0] === 'T';
   if (/^0o[0-7]+$/.test(text)) return parseInt(text.substring(2), 8);
@@ -259,63 +435,28 @@ function coreValue(text: string): unknown {
   return text;
 }
 
-/*
- * Node classes with the identity symbol on the prototype (an object literal with a computed
- * symbol key is built slowly, one property at a time) and the range and position kept as plain
- * numbers: a manifest has a node per value, and each extra object is garbage to collect.
- */
-class ScalarNode {
-  constructor(
-    readonly value: unknown,
-    readonly type: string,
-    private readonly start: number,
-    private readonly length: number,
-    readonly line: number,
-    readonly column: number,
-  ) {}
-
-  get range(): [number, number, number] {
-    return [this.start, this.start + this.length, this.start + this.length];
+function isDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
   }
-}
-class PairNode {
-  constructor(
-    readonly key: Node,
-    readonly value: Node,
-  ) {}
-}
-class CollectionNode {
-  constructor(
-    readonly items: unknown[],
-    private readonly start: number,
-    readonly line: number,
-    readonly column: number,
-  ) {}
-
-  get range(): [number, number, number] {
-    return [this.start, this.start, this.start];
-  }
-}
-class MapNode extends CollectionNode {}
-class SeqNode extends CollectionNode {}
-Object.defineProperty(ScalarNode.prototype, NODE_TYPE, { value: SCALAR });
-Object.defineProperty(PairNode.prototype, NODE_TYPE, { value: PAIR });
-Object.defineProperty(MapNode.prototype, NODE_TYPE, { value: MAP });
-Object.defineProperty(SeqNode.prototype, NODE_TYPE, { value: SEQ });
-
-/** 1-based line and column of a node this reader made (what `lineStarts` would compute), else undefined. */
-export function positionOf(node: unknown): { line: number; column: number } | undefined {
-  return node instanceof ScalarNode || node instanceof CollectionNode ? { line: node.line, column: node.column } : undefined;
+  return true;
 }
 
-function scalar(value: unknown, type: string, start: number, length: number, line: Line): Scalar {
-  return new ScalarNode(value, type, start, length, line.no, start - (line.start - line.indent) + 1) as unknown as Scalar;
+/** 1-based column of `offset` on content line `k`. */
+function columnOf(lines: Lines, k: number, offset: number): number {
+  return offset - (lines.start[k] - lines.indent[k]) + 1;
+}
+
+function scalar(value: unknown, type: string, start: number, length: number, lines: Lines, k: number): Scalar {
+  return new ScalarNode(value, type, start, length, lines.no[k], columnOf(lines, k, start)) as unknown as Scalar;
 }
 
 function pair(key: Node, value: Node): Pair {
   return new PairNode(key, value) as unknown as Pair;
 }
 
-function collection(type: symbol, items: unknown[], first: Line): Node {
-  return (type === MAP ? new MapNode(items, first.start, first.no, first.indent + 1) : new SeqNode(items, first.start, first.no, first.indent + 1)) as unknown as Node;
+function collection(type: symbol, items: unknown[], lines: Lines, k: number): Node {
+  const start = lines.start[k];
+  return (type === MAP ? new MapNode(items, start, lines.no[k], lines.indent[k] + 1) : new SeqNode(items, start, lines.no[k], lines.indent[k] + 1)) as unknown as Node;
 }

@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type { Document, Node, Pair } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
-import type { BuiltinName, Expr, Manifest, ObjectExpr, Pos, RefExpr, ResourceDecl, ResourceOptions } from './ast.js';
-import { isAlias, isMap, isScalar, isSeq, lineStarts, parseBlockYaml, positionOf } from './block-yaml.js';
+import { type BuiltinName, type Expr, isFunctionKey, type Manifest, type ObjectExpr, type Pos, type RefExpr, type ResourceDecl, type ResourceOptions } from './ast.js';
+import { type ExpressionReader, lineStarts, parseBlockYaml } from './block-yaml.js';
+import { isAlias, isMap, isScalar, isSeq, positionOf } from './yaml-nodes.js';
 import { InterpolationError, parseInterpolation } from './interpolate.js';
 import { closest, closestName, resolveToken } from './tokens.js';
 
@@ -47,18 +48,6 @@ function yamlPackage(): typeof import('yaml') {
 
 /** Parses manifest text, keeping positions; reports every syntax and structure problem at once. */
 export function parseManifest(text: string, file: string, catalog: Catalog, options: ParseOptions = {}): ParseResult {
-  const fast = options.blockYaml === false ? undefined : parseBlockYaml(text);
-  let linePos: (offset: number) => { line: number; col: number };
-  let doc: Pick<Document, 'contents' | 'errors'>;
-  if (fast) {
-    linePos = lineStarts(text);
-    doc = { contents: fast, errors: [] };
-  } else {
-    const yaml = yamlPackage();
-    const lineCounter = new yaml.LineCounter();
-    doc = yaml.parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
-    linePos = lineCounter.linePos;
-  }
   const diagnostics: Diagnostic[] = [];
   const abs = resolve(file);
   const manifest: Manifest = {
@@ -72,15 +61,31 @@ export function parseManifest(text: string, file: string, catalog: Catalog, opti
     outputs: {},
     invoked: [],
   };
+  // Offsets are turned into lines only for nodes from `yaml` (the fast reader's carry their own).
+  let linePos: ((offset: number) => { line: number; col: number }) | undefined;
   const at = (node: { range?: [number, number, number] | null } | null | undefined): Pos => {
     const known = positionOf(node);
     if (known) return known;
     const offset = node?.range?.[0] ?? 0;
-    const { line, col } = linePos(offset);
+    const { line, col } = (linePos ??= lineStarts(text))(offset);
     return { line, column: col };
   };
   const error = (pos: Pos, summary: string, detail?: string, address?: string) =>
     diagnostics.push({ severity: 'error', summary, detail, address, pos: { file, ...pos } });
+  const invoked = new Set<string>();
+  const context: ExprContext = { doc: { contents: null }, at, error, functions: [...catalog.functions], invoked, toExpr: (node) => expression(node, context) };
+
+  const fast = options.blockYaml === false ? undefined : parseBlockYaml(text, expressionReader(context));
+  let doc: Pick<Document, 'contents' | 'errors'>;
+  if (fast) {
+    doc = { contents: fast, errors: [] };
+  } else {
+    const yaml = yamlPackage();
+    const lineCounter = new yaml.LineCounter();
+    doc = yaml.parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+    linePos = lineCounter.linePos;
+  }
+  context.doc = doc;
 
   for (const e of doc.errors) {
     const { line, col } = e.linePos?.[0] ?? { line: 1, col: 1 };
@@ -93,10 +98,7 @@ export function parseManifest(text: string, file: string, catalog: Catalog, opti
     return { manifest, diagnostics };
   }
 
-  const functions = [...catalog.functions];
   const resources = [...catalog.resources];
-  const invoked = new Set<string>();
-  const context: ExprContext = { doc, at, error, functions, invoked, toExpr: (node) => expression(node, context) };
   const toExpr = context.toExpr;
 
   for (const pair of root.items as Pair[]) {
@@ -289,28 +291,46 @@ interface ExprContext {
   toExpr: (node: unknown) => Expr;
 }
 
+/**
+ * An expression the fast reader built as it read, with the problems it found and the functions
+ * it calls. They are reported when the manifest reader reaches the expression, as they would
+ * have been had it been read from nodes: in the same order, and not at all where it is skipped.
+ */
+class ReadExpression {
+  constructor(
+    readonly expr: Expr,
+    readonly problems: Array<Parameters<ErrorFn>> | undefined,
+    readonly invoked: string[] | undefined,
+  ) {}
+}
+
+/** Reads expressions for the fast reader, holding back what they report (see ReadExpression). */
+function expressionReader(context: ExprContext): ExpressionReader {
+  const problems: Array<Parameters<ErrorFn>> = [];
+  const invoked = new Set<string>();
+  const held: ExprContext = { ...context, error: (...problem) => problems.push(problem), invoked, toExpr: (node) => expression(node, held) };
+  return {
+    scalar: (value, quoted, pos) => scalarExpr(value, quoted, pos, held.error),
+    call: (node) => expression(node, held),
+    done(expr) {
+      const read = new ReadExpression(expr, problems.length ? problems.splice(0) : undefined, invoked.size ? [...invoked] : undefined);
+      invoked.clear();
+      return read;
+    },
+  };
+}
+
 function expression(node: unknown, context: ExprContext): Expr {
   const { doc, at, error, toExpr: recurse } = context;
+  if (node instanceof ReadExpression) {
+    for (const problem of node.problems ?? []) error(...problem);
+    for (const fn of node.invoked ?? []) context.invoked.add(fn);
+    return node.expr;
+  }
   if (isAlias(node)) return recurse(node.resolve(doc));
   const pos = at(node as Node);
   if (node === null || node === undefined) return { kind: 'literal', value: null, pos };
-  if (isScalar(node)) {
-    const v = node.value;
-    if (typeof v !== 'string') return { kind: 'literal', value: v as number | boolean | null, pos };
-    // Only a `$` can start an interpolation (or an escape).
-    if (!v.includes('$')) return { kind: 'literal', value: v, pos };
-    const valuePos = isQuoted(node) ? { line: pos.line, column: pos.column + 1 } : pos;
-    try {
-      const parts = parseInterpolation(v, valuePos);
-      if (parts.length === 1 && typeof parts[0] !== 'string') return { ...(parts[0] as RefExpr), pos };
-      if (parts.every((p) => typeof p === 'string')) return { kind: 'literal', value: parts.join(''), pos };
-      return { kind: 'template', parts, pos };
-    } catch (e) {
-      if (!(e instanceof InterpolationError)) throw e;
-      error({ line: valuePos.line, column: valuePos.column + e.offset }, e.message);
-      return { kind: 'literal', value: v, pos };
-    }
-  }
+  if (isScalar(node)) return scalarExpr(node.value, isQuoted(node), pos, error);
   if (isSeq(node)) return { kind: 'list', items: node.items.map(recurse), pos };
   if (isMap(node)) {
     const pairs = node.items as Pair[];
@@ -332,6 +352,24 @@ function expression(node: unknown, context: ExprContext): Expr {
     };
   }
   return { kind: 'literal', value: null, pos };
+}
+
+/** The expression of a scalar: a literal, or a reference or template where it interpolates. */
+function scalarExpr(v: unknown, quoted: boolean, pos: Pos, error: ErrorFn): Expr {
+  if (typeof v !== 'string') return { kind: 'literal', value: v as number | boolean | null, pos };
+  // Only a `$` can start an interpolation (or an escape).
+  if (!v.includes('$')) return { kind: 'literal', value: v, pos };
+  const valuePos = quoted ? { line: pos.line, column: pos.column + 1 } : pos;
+  try {
+    const parts = parseInterpolation(v, valuePos);
+    if (parts.length === 1 && typeof parts[0] !== 'string') return { ...(parts[0] as RefExpr), pos };
+    if (parts.every((p) => typeof p === 'string')) return { kind: 'literal', value: parts.join(''), pos };
+    return { kind: 'template', parts, pos };
+  } catch (e) {
+    if (!(e instanceof InterpolationError)) throw e;
+    error({ line: valuePos.line, column: valuePos.column + e.offset }, e.message);
+    return { kind: 'literal', value: v, pos };
+  }
 }
 
 function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: ExprContext): Expr {
@@ -378,11 +416,6 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: E
   if (!fn) return { kind: 'literal', value: null, pos };
   invoked.add(fn);
   return { kind: 'invoke', fn, args: args.kind === 'object' ? args : { kind: 'object', entries: [], pos }, ret, pos };
-}
-
-/** Whether a key starts with `fn::` in any case (without a lower-cased copy of every key). */
-function isFunctionKey(key: string): boolean {
-  return key.length >= 4 && (key.charCodeAt(0) | 32) === 102 && (key.charCodeAt(1) | 32) === 110 && key[2] === ':' && key[3] === ':';
 }
 
 function isQuoted(node: { type?: string }): boolean {

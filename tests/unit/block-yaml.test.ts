@@ -2,7 +2,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { isMap, isScalar, isSeq, lineStarts, parseBlockYaml } from '../../src/manifest/block-yaml.js';
+import { lineStarts, parseBlockYaml } from '../../src/manifest/block-yaml.js';
+import { isMap, isScalar, isSeq } from '../../src/manifest/yaml-nodes.js';
 import { parseManifest } from '../../src/manifest/parse.js';
 import { functions, resourceTypes } from '../../src/registry.js';
 
@@ -25,12 +26,13 @@ const catalog = () => ({ resources: resourceTypes.keys(), functions: functions.k
 
 describe('the block YAML reader reads what it accepts exactly as yaml does', () => {
   const accepted: Array<[string, string]> = [
-    ['core-schema scalars keep yaml types', 'a: ~\nb: Null\nc: true\nd: FALSE\ne: 0o17\nf: 0x1F\ng: +12\nh: -7\ni: 007\nj: 1.5\nk: .5\nl: 1e3\nm: -.inf\nn: .NaN\no: 1.\np: yes\nq: 2001-12-14\nr: 1_000\n'],
+    ['core-schema scalars keep yaml types', 'a: ~\nb: Null\nc: true\nd: FALSE\ne: 0o17\nf: 0x1F\ng: +12\nh: -7\ni: 007\nj: 1.5\nk: .5\nl: 1e3\nm: -.inf\nn: .NaN\no: 1.\np: yes\nq: 2001-12-14\nr: 1_000\ns: 10000\nt: 123456789012345678901\nu: 0\n'],
     ['quoted scalars, with doubled single quotes', `a: "x # not a comment"\nb: 'it''s'\nc: ''\nd: "10"\n`],
     ['comments and blank lines anywhere', '# top\nname: x # trailing\n\n  # indented comment\nresources:\n  # inside\n  a:\n    type: t\n'],
     ['keys holding colons, values holding colons and hashes', 'config:\n  interconnect:waitTime: 10\n  url: http://example.com/a#b\nfn::x:\n  k: v\n'],
     ['interpolations stay strings', 'a: ${port.productUid}\nb: "${x}"\nc: $${y}\nd: pre-${a.b[0]["c"]}-post\n'],
-    ['a sequence nested deeper or at the key\'s indentation', 'a:\n  - 1\n  - two\nb:\n- x\n- "y"\nc:\n  -\n    d: 1\n'],
+    ['a sequence nested deeper or at the key\'s indentation', 'a:\n  - 1\n  - two\nb:\n- x\n- "y: z"\n- \'p: q\'\nc:\n  -\n    d: 1\n'],
+    ['trailing spaces after values, keys and comments', 'a: x   \nb:   \n  c: "y"  \n  d: 1 # n  \n  e:\n    - z  \n'],
     ['deep nesting and unicode', 'r:\n  a:\n    b:\n      c:\n        d: ünïcødé ✓\n      e: 2\n  f: 3\n'],
   ];
   for (const [name, text] of accepted) {
@@ -94,6 +96,64 @@ describe('the block YAML reader reads what it accepts exactly as yaml does', () 
     const text = `${lines.join('\n')}\n`;
     expect(parseBlockYaml(text)).toBeDefined();
     expect(parseManifest(text, 'big.yaml', catalog())).toEqual(parseManifest(text, 'big.yaml', catalog(), { blockYaml: false }));
+  });
+
+  it('expressions read straight from the text match yaml, problems and their order included', () => {
+    const text = [
+      'name: exprs',
+      'config:',
+      '  interconnect:waitTime: 10',
+      '  region: "${bad"',
+      'variables:',
+      '  loc:',
+      '    fn::invoke:',
+      '      function: interconnect:getLocation',
+      '      arguments:',
+      '        name: "Equinix ${city}"',
+      '      return: id',
+      '  list:',
+      '    - one',
+      '    - "${loc}"',
+      '    -',
+      '      - nested',
+      '  empty: ${}',
+      'resources:',
+      '  a:',
+      '    type: interconnect:index/port:Port',
+      '    properties:',
+      '      productName: "p-${loc}-$${x}"',
+      '      locationId: ${loc}',
+      '      resourceTags:',
+      '        fn::join:',
+      '          - nope',
+      '      extra:',
+      '        1.0: a',
+      '        true: b',
+      '        k: \'it\'\'s ${list[0]}\'',
+      '      bad: ${a.b',
+      '      call:',
+      '        x: 1',
+      '        FN::Unknown: 2',
+      '  b:',
+      '    type: interconnect:index/notAType:Nope',
+      '    properties:',
+      '      never: ${reported',
+      'outputs:',
+      '  out: ${a.productUid}',
+      '  secret:',
+      '    fn::secret: ${loc}',
+      '',
+    ].join('\n');
+    expect(parseBlockYaml(text)).toBeDefined();
+    const fast = parseManifest(text, 'exprs.yaml', catalog());
+    const slow = parseManifest(text, 'exprs.yaml', catalog(), { blockYaml: false });
+    expect(slow.diagnostics.map((d) => d.summary)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/unterminated/), expect.stringMatching(/empty/), expect.stringMatching(/only key/), expect.stringMatching(/unknown resource type/)]),
+    );
+    expect(slow.diagnostics.some((d) => d.summary.includes('fn::join'))).toBe(false);
+    expect(fast).toEqual(slow);
+    expect(fast.diagnostics.map((d) => [d.summary, d.pos?.line, d.pos?.column])).toEqual(slow.diagnostics.map((d) => [d.summary, d.pos?.line, d.pos?.column]));
+    expect(fast.manifest.invoked).toEqual(['interconnect:index/getLocation:getLocation']);
   });
 
   it('a duplicate resource is still reported by yaml, at its line', () => {
