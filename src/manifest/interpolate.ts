@@ -7,11 +7,20 @@ export class InterpolationError extends Error {
   }
 }
 
+/** A whole string that is one reference of dotted names, which the general reading below gives the same result for. */
+const PLAIN_REFERENCE = /^\$\{([^.[\]\s"{}$\\]+(?:\.[^.[\]\s"{}$\\]+)*)\}$/;
+
 /**
  * Splits a string into literal text and `${...}` references, following Pulumi YAML:
  * `$$` is a literal `$` (so `$${x}` is the text `${x}`), `${}` and an unterminated `${` are errors.
  */
 export function parseInterpolation(text: string, pos: Pos): Array<string | RefExpr> {
+  // Most interpolations in a large manifest are one plain reference, `${port.productUid}`.
+  const plain = PLAIN_REFERENCE.exec(text);
+  if (plain) {
+    const [root, ...path] = plain[1].split('.');
+    return [{ kind: 'ref', root, path, text: plain[1], pos: { line: pos.line, column: pos.column } }];
+  }
   const parts: Array<string | RefExpr> = [];
   let literal = '';
   let i = 0;

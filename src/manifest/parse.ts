@@ -362,7 +362,12 @@ function scalarExpr(v: unknown, quoted: boolean, pos: Pos, error: ErrorFn): Expr
   const valuePos = quoted ? { line: pos.line, column: pos.column + 1 } : pos;
   try {
     const parts = parseInterpolation(v, valuePos);
-    if (parts.length === 1 && typeof parts[0] !== 'string') return { ...(parts[0] as RefExpr), pos };
+    const first = parts[0];
+    if (parts.length === 1 && typeof first !== 'string') {
+      // The reference is ours to keep: it takes the scalar's position.
+      first.pos = pos;
+      return first;
+    }
     if (parts.every((p) => typeof p === 'string')) return { kind: 'literal', value: parts.join(''), pos };
     return { kind: 'template', parts, pos };
   } catch (e) {

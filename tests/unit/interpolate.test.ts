@@ -12,6 +12,10 @@ describe('interpolation syntax', () => {
     ['$$ is a literal dollar, so $${x} is text', 'cost $${x}', ['cost ${x}']],
     ['text around a reference', 'a-${b}-c', ['a-', { root: 'b', path: [] }, '-c']],
     ['indexes and quoted keys', '${x.a[0]["b.c"]}', [{ root: 'x', path: ['a', 0, 'b.c'] }]],
+    ['a dotted reference with dashes and digits', '${my-port_2.aEnd.vlan}', [{ root: 'my-port_2', path: ['aEnd', 'vlan'] }]],
+    ['spaces inside the braces are trimmed', '${ port.productUid }', [{ root: 'port', path: ['productUid'] }]],
+    ['a reference then text is a template', '${port.id}/x', [{ root: 'port', path: ['id'] }, '/x']],
+    ['a dollar inside a name belongs to the name', '${a$b.c}', [{ root: 'a$b', path: ['c'] }]],
   ];
   for (const [name, text, expected] of cases) {
     it(name, () => {
@@ -28,6 +32,15 @@ describe('interpolation syntax', () => {
     }
   });
   it('an empty ${} is an error', () => expect(() => parseInterpolation('${}', pos)).toThrow(/empty/));
+  it('an empty name between dots is an error', () => {
+    expect(() => parseInterpolation('${a..b}', pos)).toThrow(/property name/);
+    expect(() => parseInterpolation('${a.}', pos)).toThrow(/property name/);
+    expect(() => parseInterpolation('${.a}', pos)).toThrow(/not a valid reference/);
+  });
+  it('a reference keeps the text between the braces and its column', () => {
+    expect(parseInterpolation('${port.productUid}', { line: 3, column: 7 })).toEqual([{ kind: 'ref', root: 'port', path: ['productUid'], text: 'port.productUid', pos: { line: 3, column: 7 } }]);
+    expect(parseInterpolation('x ${ port.id }', { line: 3, column: 7 })).toEqual(['x ', { kind: 'ref', root: 'port', path: ['id'], text: 'port.id', pos: { line: 3, column: 9 } }]);
+  });
   it('an index cannot start a reference', () => expect(() => parseAccess('[0].a')).toThrow(/cannot start/));
 });
 
