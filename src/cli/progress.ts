@@ -34,8 +34,9 @@ export interface ProgressOptions {
  * emits several lines per step, and a write per line — or per turn of the event loop, which is
  * about one per answer — was a large share of its CPU time. Text keeps its order; `flush` writes
  * what waits at once, and so does the process exiting (an error, process.exit) while text still
- * waits — stdout to a file or pipe is written synchronously then. Only a kill that gives no 'exit'
- * event (SIGKILL) loses the last moment's text.
+ * waits — stdout to a file or pipe is written synchronously then. Ctrl-C (SIGINT) and SIGTERM
+ * write it too, then end the process by that signal as they would have. Only a kill that can't be
+ * caught (SIGKILL) loses the last moment's text; state never depends on it.
  */
 export class OutputBatch {
   private pending: string[] = [];
@@ -43,12 +44,18 @@ export class OutputBatch {
   private due: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly onExit = () => this.flush();
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    this.close();
+    process.kill(process.pid, signal);
+  };
 
   constructor(
     private readonly sink: (text: string) => void,
     private readonly windowMs = 50,
   ) {
     process.on('exit', this.onExit);
+    process.once('SIGINT', this.onSignal);
+    process.once('SIGTERM', this.onSignal);
   }
 
   /** Queues text, written within the window. */
@@ -71,10 +78,12 @@ export class OutputBatch {
     this.sink(text);
   }
 
-  /** Flushes and stops watching for exit; later writes go straight through. */
+  /** Flushes and stops watching for exit and signals; later writes go straight through. */
   close(): void {
     this.flush();
     process.removeListener('exit', this.onExit);
+    process.removeListener('SIGINT', this.onSignal);
+    process.removeListener('SIGTERM', this.onSignal);
     this.closed = true;
   }
 }

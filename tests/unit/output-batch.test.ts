@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { OutputBatch, ProgressView } from '../../src/cli/progress.js';
@@ -35,6 +37,22 @@ describe('apply output', () => {
     batch.write('report\n');
     expect(writes).toEqual(['pending\n', 'report\n']);
   });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`writes what waits when the process gets ${signal}, then ends by that signal`, () => {
+      // A process of its own: the signal ends it. The text waits in its window when the signal comes.
+      const progress = resolve(import.meta.dirname, '../../dist/cli/progress.js');
+      const script = `const { OutputBatch } = await import(${JSON.stringify(progress)});
+        const batch = new OutputBatch((text) => process.stdout.write(text), 10000);
+        batch.write('step one done\\n');
+        batch.write('step two done\\n');
+        setTimeout(() => {}, 10000);
+        process.kill(process.pid, '${signal}');`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20000 });
+      expect(child.stdout).toBe('step one done\nstep two done\n');
+      expect(child.signal).toBe(signal);
+    });
+  }
 
   it('on a terminal, redraws the footer once for the events of one turn', async () => {
     const writes: string[] = [];
