@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { close, fdatasync, open } from 'node:fs';
@@ -6,6 +7,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import type { SecretCodec } from './secrets.js';
+import { readSnapshotText, snapshotText } from './snapshot-text.js';
 import { replay, type StateStore } from './store.js';
 import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
 
@@ -84,7 +86,7 @@ export class LocalStore implements StateStore {
   async read(): Promise<StateSnapshot> {
     const file = join(this.dir, 'state.json');
     let snapshot: StateSnapshot = { version: 1, stack: this.stack, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] };
-    if (existsSync(file)) snapshot = this.decode(readFileSync(file, 'utf8')) as StateSnapshot;
+    if (existsSync(file)) snapshot = this.decodeSnapshot(readText(file));
     snapshot.pending ??= [];
     return replay(snapshot, this.journalEntries());
   }
@@ -152,7 +154,7 @@ export class LocalStore implements StateStore {
     const fd = openSync(tmp, 'w', 0o600);
     // Compact: every reader parses it, and indenting a large state doubled its size and the time
     // to write it. `plumb state pull` prints it indented.
-    writeSync(fd, this.encode(next));
+    writeSync(fd, this.encodeSnapshot(next));
     fsyncSync(fd);
     closeSync(fd);
     renameSync(tmp, file);
@@ -185,6 +187,21 @@ export class LocalStore implements StateStore {
     return text.includes('"[secret]"') ? JSON.stringify(this.codec.encode(value)) : text;
   }
 
+  /** The snapshot's text (snapshot-text.ts), with every secret sealed as `encode` does. */
+  private encodeSnapshot(snapshot: StateSnapshot): string {
+    const text = snapshotText(snapshot);
+    return text.includes('"[secret]"') ? snapshotText(this.codec.encode(snapshot) as StateSnapshot) : text;
+  }
+
+  /** Reads a snapshot; outputs are left to be parsed on first read unless a secret needs opening. */
+  private decodeSnapshot(text: string): StateSnapshot {
+    if (!text.includes('"$secret"')) {
+      const lazy = readSnapshotText(text);
+      if (lazy) return lazy;
+    }
+    return this.decode(text) as StateSnapshot;
+  }
+
   /** Parses state JSON; the secret walk (a full copy) is skipped when the text holds no secret. */
   private decode(text: string): unknown {
     const parsed = JSON.parse(text) as unknown;
@@ -213,6 +230,12 @@ export class LocalStore implements StateStore {
     this.journal = undefined;
     if (journal !== undefined) await new Promise<void>((resolve, reject) => close(journal, (err) => (err ? reject(err) : resolve())));
   }
+}
+
+/** A file's text; one that is all ASCII (most states) is taken without a UTF-8 decoding pass. */
+function readText(file: string): string {
+  const bytes = readFileSync(file);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /** Writes all of `data` at the end of an append-only file. */

@@ -54,3 +54,82 @@ function deadPid(): number {
   if (!child.pid) throw new Error('could not start a short-lived process');
   return child.pid;
 }
+
+describe('the local snapshot', () => {
+  const resource = (address: string, extra: Record<string, unknown> = {}) => ({
+    address,
+    type: 'interconnect:index/vxc:Vxc',
+    id: `uid-${address}`,
+    inputs: { productName: `név ${address}`, outputs: 0, aEnd: { requestedProductUid: 'p' } },
+    outputs: { productUid: `uid-${address}`, provisioningStatus: 'LIVE', aEndCurrent: { vlan: 2, name: 'line\nbreak "quoted"' } },
+    dependencies: ['port0'],
+    status: 'ok' as const,
+    ...extra,
+  });
+  const snapshot = () => ({
+    version: 1 as const,
+    stack: 'dev',
+    lineage: 'lineage-1',
+    serial: 4,
+    resources: {
+      port0: resource('port0', { protect: true }),
+      'odd "name": {x}': resource('odd "name": {x}'),
+      bare: { address: 'bare', type: 't', id: 'b', inputs: {}, dependencies: [], status: 'ok' as const, retainOnDelete: undefined },
+    },
+    outputs: { url: 'x' },
+    pending: [],
+  });
+  const folder = () => {
+    const root = mkdtempSync(join(tmpdir(), 'plumb-snapshot-'));
+    return { root, file: join(root, 'dev', 'state.json'), store: new LocalStore(root, 'dev', codec) };
+  };
+
+  it('is plain JSON, and reads back equal, keys in the same order', async () => {
+    const { root, file, store } = folder();
+    const written = snapshot();
+    await store.write(written);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ ...written, serial: 5, resources: JSON.parse(JSON.stringify(written.resources)) });
+    const read = await store.read();
+    expect(JSON.stringify(read)).toBe(JSON.stringify({ ...written, serial: 5 }));
+    expect(Object.keys(read.resources.port0)).toEqual(['address', 'type', 'id', 'inputs', 'outputs', 'dependencies', 'status', 'protect']);
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('reads a snapshot written whole on one line, as earlier versions wrote it', async () => {
+    const { root, file, store } = folder();
+    await store.write(snapshot());
+    writeFileSync(file, JSON.stringify({ ...snapshot(), serial: 9 }));
+    expect(JSON.stringify(await store.read())).toBe(JSON.stringify({ ...snapshot(), serial: 9 }));
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('writes outputs changed after reading, whether replaced or edited in place', async () => {
+    const { root, store } = folder();
+    await store.write(snapshot());
+    const read = await store.read();
+    read.resources.port0.outputs = { productUid: 'replaced' };
+    (read.resources['odd "name": {x}'].outputs.aEndCurrent as { vlan: number }).vlan = 99;
+    await store.write(read);
+    const again = await store.read();
+    expect(again.resources.port0.outputs).toEqual({ productUid: 'replaced' });
+    expect(again.resources['odd "name": {x}'].outputs).toMatchObject({ aEndCurrent: { vlan: 99 } });
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('reports damaged outputs with the address they belong to, when they are read', async () => {
+    const { root, file, store } = folder();
+    await store.write(snapshot());
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const damaged = lines.findIndex((l) => l.startsWith('"port0"')) + 1;
+    lines[damaged] = lines[damaged].slice(0, 20);
+    writeFileSync(file, lines.join('\n'));
+    const read = await store.read();
+    expect(read.resources.bare.id).toBe('b');
+    expect(() => read.resources.port0.outputs).toThrow(/record of port0 is damaged/);
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+});

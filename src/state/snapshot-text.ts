@@ -1,0 +1,142 @@
+/**
+ * The text of a local state snapshot: plain JSON, laid out so that each resource's outputs sit
+ * on a line of their own and are parsed only when something reads them.
+ *
+ * Outputs are most of a state's bytes (a VXC's are four times its inputs), and a plan reads the
+ * outputs of the resources others refer to, not of every one; parsing them all was the largest
+ * part of reading a large state. The layout, one resource per group of lines:
+ *
+ *   {"version":1,"stack":"default","lineage":"…","serial":7,"resources":{
+ *   "port0":{"address":"port0","type":"…","id":"…","inputs":{…},"outputs":
+ *   {"productUid":"…",…}
+ *   ,"dependencies":[],"status":"ok"},
+ *   …
+ *   },"outputs":{},"pending":[]}
+ *
+ * JSON.stringify never writes a line break inside a value, so lines are a safe frame. Any other
+ * text (an older compact snapshot, a file edited by hand) is read as a whole.
+ */
+import { UserError } from '../errors.js';
+import type { StateSnapshot } from './types.js';
+
+const OPEN_RESOURCES = '"resources":{';
+const OUTPUTS_KEY = '"outputs":';
+
+/** The snapshot as text in the layout above (the key order of every object is kept). */
+export function snapshotText(snapshot: StateSnapshot): string {
+  const [before, after] = membersAround(snapshot as unknown as Record<string, unknown>, 'resources');
+  const parts = [`{${before}${before ? ',' : ''}${OPEN_RESOURCES}`];
+  const addresses = Object.keys(snapshot.resources);
+  addresses.forEach((address, i) => {
+    const resource = snapshot.resources[address] as unknown as Record<string, unknown>;
+    const separator = i < addresses.length - 1 ? ',' : '';
+    const key = JSON.stringify(address);
+    // Outputs nothing has read are written as they were read.
+    const outputs = unread.get(resource)?.() ?? (resource.outputs === undefined ? undefined : JSON.stringify(resource.outputs));
+    if (outputs === undefined) {
+      parts.push(`\n${key}:${JSON.stringify(resource)}${separator}`);
+      return;
+    }
+    const [head, tail] = membersAround(resource, 'outputs');
+    parts.push(`\n${key}:{${head}${head ? ',' : ''}${OUTPUTS_KEY}\n${outputs}\n${tail ? ',' : ''}${tail}}${separator}`);
+  });
+  parts.push(`\n}${after ? ',' : ''}${after}}`);
+  return parts.join('');
+}
+
+/**
+ * Reads text written by `snapshotText`, leaving each resource's outputs unparsed until first
+ * read; undefined when the text is laid out any other way (the caller parses it whole).
+ */
+export function readSnapshotText(text: string): StateSnapshot | undefined {
+  const lines = text.split('\n');
+  const first = lines[0];
+  const last = lines[lines.length - 1];
+  if (lines.length < 2 || !first.endsWith(OPEN_RESOURCES) || last[0] !== '}') return undefined;
+  try {
+    const snapshot = JSON.parse(`${first.slice(0, -OPEN_RESOURCES.length)}"resources":0${last.slice(1)}`) as StateSnapshot;
+    const resources: Record<string, unknown> = {};
+    for (let i = 1; i < lines.length - 1; i++) {
+      const line = lines[i];
+      const keyEnd = endOfKey(line);
+      const address = JSON.parse(line.slice(0, keyEnd)) as string;
+      if (line[keyEnd] !== ':') return undefined;
+      if (!line.endsWith(OUTPUTS_KEY)) {
+        resources[address] = JSON.parse(withoutComma(line.slice(keyEnd + 1)));
+        continue;
+      }
+      if (i + 2 >= lines.length - 1) return undefined;
+      // The outputs' place is held by a 0, so that the resource keeps its key order.
+      const resource = JSON.parse(`${line.slice(keyEnd + 1)}0${withoutComma(lines[i + 2])}`) as Record<string, unknown>;
+      lazyOutputs(resource, address, lines[i + 1]);
+      resources[address] = resource;
+      i += 2;
+    }
+    snapshot.resources = resources as StateSnapshot['resources'];
+    return snapshot;
+  } catch (err) {
+    if (err instanceof SyntaxError) return undefined;
+    throw err;
+  }
+}
+
+/** The JSON members of `object` before and after `key`, each joined as they appear inside braces. */
+function membersAround(object: Record<string, unknown>, key: string): [string, string] {
+  const before: string[] = [];
+  const after: string[] = [];
+  let seen = false;
+  // Keys, not entries: reading `outputs` here would parse outputs still waiting as text.
+  for (const name of Object.keys(object)) {
+    if (name === key) {
+      seen = true;
+      continue;
+    }
+    // What JSON.stringify leaves out of an object (undefined, functions) is left out here too.
+    const json = JSON.stringify(object[name]) as string | undefined;
+    if (json !== undefined) (seen ? after : before).push(`${JSON.stringify(name)}:${json}`);
+  }
+  return [before.join(','), after.join(',')];
+}
+
+/** The text of outputs still unparsed, per resource read from a snapshot (undefined once read or set). */
+const unread = new WeakMap<object, () => string | undefined>();
+
+/** Makes `outputs` a property that parses its line on first read (and takes a value as usual). */
+function lazyOutputs(resource: Record<string, unknown>, address: string, line: string): void {
+  let raw: string | undefined = line;
+  let value: unknown;
+  unread.set(resource, () => raw);
+  Object.defineProperty(resource, 'outputs', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (raw !== undefined) {
+        try {
+          value = JSON.parse(raw);
+        } catch (err) {
+          throw new UserError(`the state's record of ${address} is damaged: its outputs cannot be read (${(err as Error).message})`, 'restore state.json from a copy, or `plumb state push` a good one');
+        }
+        raw = undefined;
+      }
+      return value;
+    },
+    set(next: unknown) {
+      raw = undefined;
+      value = next;
+    },
+  });
+}
+
+/** Where the JSON string that starts `line` ends (the index after its closing quote). */
+function endOfKey(line: string): number {
+  if (line[0] !== '"') throw new SyntaxError('expected a resource address');
+  for (let i = 1; i < line.length; i++) {
+    if (line[i] === '\\') i++;
+    else if (line[i] === '"') return i + 1;
+  }
+  throw new SyntaxError('unterminated resource address');
+}
+
+function withoutComma(text: string): string {
+  return text.endsWith(',') ? text.slice(0, -1) : text;
+}
