@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { close, fdatasync, open } from 'node:fs';
 import { open as openDir } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -152,10 +152,18 @@ export class LocalStore implements StateStore {
     const file = join(this.dir, 'state.json');
     const tmp = `${file}.${process.pid}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
-    // Compact: every reader parses it, and indenting a large state doubled its size and the time
-    // to write it. `plumb state pull` prints it indented.
-    writeSync(fd, this.encodeSnapshot(next));
-    fsyncSync(fd);
+    try {
+      // Sealing copies the whole state: done only when there turns out to be a secret to seal.
+      if (!writeSnapshot(fd, next, true)) {
+        ftruncateSync(fd, 0);
+        writeSnapshot(fd, this.codec.encode(next) as StateSnapshot, false);
+      }
+      fsyncSync(fd);
+    } catch (err) {
+      closeSync(fd);
+      rmSync(tmp, { force: true });
+      throw err;
+    }
     closeSync(fd);
     renameSync(tmp, file);
     // The snapshot now holds everything the journal said; start a fresh journal.
@@ -185,12 +193,6 @@ export class LocalStore implements StateStore {
   private encode(value: unknown): string {
     const text = JSON.stringify(value);
     return text.includes('"[secret]"') ? JSON.stringify(this.codec.encode(value)) : text;
-  }
-
-  /** The snapshot's text (snapshot-text.ts), with every secret sealed as `encode` does. */
-  private encodeSnapshot(snapshot: StateSnapshot): string {
-    const text = snapshotText(snapshot);
-    return text.includes('"[secret]"') ? snapshotText(this.codec.encode(snapshot) as StateSnapshot) : text;
   }
 
   /** Reads a snapshot; outputs are left to be parsed on first read unless a secret needs opening. */
@@ -236,6 +238,23 @@ export class LocalStore implements StateStore {
 function readText(file: string): string {
   const bytes = readFileSync(file);
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
+/**
+ * Writes a snapshot's text (snapshot-text.ts; compact, as every reader parses it, while `plumb
+ * state pull` prints it indented) from the start of `fd`. A Secret writes itself as "[secret]"
+ * (values.ts): with `unsealed`, meeting that marker stops the write and returns false, so the
+ * caller writes the sealed snapshot instead.
+ */
+function writeSnapshot(fd: number, snapshot: StateSnapshot, unsealed: boolean): boolean {
+  let position = 0;
+  for (const piece of snapshotText(snapshot)) {
+    if (unsealed && piece.includes('"[secret]"')) return false;
+    const bytes = Buffer.from(piece, 'utf8');
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset, position + offset);
+    position += bytes.length;
+  }
+  return true;
 }
 
 /** Writes all of `data` at the end of an append-only file. */

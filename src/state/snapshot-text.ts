@@ -22,26 +22,44 @@ import type { StateSnapshot } from './types.js';
 const OPEN_RESOURCES = '"resources":{';
 const OUTPUTS_KEY = '"outputs":';
 
-/** The snapshot as text in the layout above (the key order of every object is kept). */
-export function snapshotText(snapshot: StateSnapshot): string {
+/**
+ * The snapshot as text in the layout above (the key order of every object is kept), in pieces
+ * of about `size` characters that each end between two JSON values: a large state is written
+ * piece by piece rather than held whole, twice (as text and as bytes), at the end of an apply.
+ */
+export function* snapshotText(snapshot: StateSnapshot, size = 65536): Generator<string> {
+  let parts: string[] = [];
+  let length = 0;
+  const add = (text: string) => {
+    parts.push(text);
+    length += text.length;
+  };
   const [before, after] = membersAround(snapshot as unknown as Record<string, unknown>, 'resources');
-  const parts = [`{${before}${before ? ',' : ''}${OPEN_RESOURCES}`];
+  add(`{${before}${before ? ',' : ''}${OPEN_RESOURCES}`);
   const addresses = Object.keys(snapshot.resources);
-  addresses.forEach((address, i) => {
+  for (let i = 0; i < addresses.length; i++) {
+    const address = addresses[i];
     const resource = snapshot.resources[address] as unknown as Record<string, unknown>;
     const separator = i < addresses.length - 1 ? ',' : '';
     const key = JSON.stringify(address);
     // Outputs nothing has read are written as they were read.
     const outputs = unread.get(resource)?.() ?? (resource.outputs === undefined ? undefined : JSON.stringify(resource.outputs));
     if (outputs === undefined) {
-      parts.push(`\n${key}:${JSON.stringify(resource)}${separator}`);
-      return;
+      add(`\n${key}:${JSON.stringify(resource)}${separator}`);
+    } else {
+      const [head, tail] = membersAround(resource, 'outputs');
+      add(`\n${key}:{${head}${head ? ',' : ''}${OUTPUTS_KEY}\n`);
+      add(outputs);
+      add(`\n${tail ? ',' : ''}${tail}}${separator}`);
     }
-    const [head, tail] = membersAround(resource, 'outputs');
-    parts.push(`\n${key}:{${head}${head ? ',' : ''}${OUTPUTS_KEY}\n${outputs}\n${tail ? ',' : ''}${tail}}${separator}`);
-  });
-  parts.push(`\n}${after ? ',' : ''}${after}}`);
-  return parts.join('');
+    if (length >= size) {
+      yield parts.join('');
+      parts = [];
+      length = 0;
+    }
+  }
+  add(`\n}${after ? ',' : ''}${after}}`);
+  yield parts.join('');
 }
 
 /**

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LocalStore } from '../../src/state/local.js';
 import { openStateStore } from '../../src/state/open.js';
 import { SecretCodec } from '../../src/state/secrets.js';
+import { Secret } from '../../src/values.js';
 import type { StateStore } from '../../src/state/store.js';
 import { describeStateStore } from '../support/state-conformance.js';
 
@@ -115,6 +116,24 @@ describe('the local snapshot', () => {
     const again = await store.read();
     expect(again.resources.port0.outputs).toEqual({ productUid: 'replaced' });
     expect(again.resources['odd "name": {x}'].outputs).toMatchObject({ aEndCurrent: { vlan: 99 } });
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('writes a large state in pieces, and seals a secret met only near its end', async () => {
+    const { root, file, store } = folder();
+    const large = snapshot();
+    for (let i = 0; i < 1000; i++) (large.resources as Record<string, unknown>)[`vxc${i}`] = resource(`vxc${i}`);
+    (large.resources as Record<string, unknown>).vxc999 = resource('vxc999', { outputs: { serviceKey: new Secret('plaintext-key-0042') } });
+    await store.write(large);
+    const text = readFileSync(file, 'utf8');
+    expect(text.length).toBeGreaterThan(3 * 65536);
+    expect(text).not.toContain('plaintext-key-0042');
+    expect(text).not.toContain('[secret]');
+    const read = await store.read();
+    expect(Object.keys(read.resources)).toHaveLength(1003);
+    expect((read.resources.vxc999.outputs.serviceKey as Secret<string>).value).toBe('plaintext-key-0042');
+    expect(read.resources.vxc7).toEqual(JSON.parse(JSON.stringify(resource('vxc7'))));
     await store.close();
     rmSync(root, { recursive: true, force: true });
   });
