@@ -43,7 +43,8 @@ export function* snapshotText(snapshot: StateSnapshot, size = 65536): Generator<
     const separator = i < addresses.length - 1 ? ',' : '';
     const key = JSON.stringify(address);
     // Outputs nothing has read are written as they were read.
-    const outputs = unread.get(resource)?.() ?? (resource.outputs === undefined ? undefined : JSON.stringify(resource.outputs));
+    const untouched = Object.hasOwn(resource, 'outputs') ? unread.get(resource)?.() : undefined;
+    const outputs = untouched ?? (resource.outputs === undefined ? undefined : JSON.stringify(resource.outputs));
     if (outputs === undefined) {
       add(`\n${key}:${JSON.stringify(resource)}${separator}`);
     } else {

@@ -138,6 +138,17 @@ describe('the local snapshot', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
+  it('writes no outputs for a resource whose outputs were removed unread', async () => {
+    const { root, store } = folder();
+    await store.write(snapshot());
+    const read = await store.read();
+    delete (read.resources.port0 as { outputs?: unknown }).outputs;
+    await store.write(read);
+    expect((await store.read()).resources.port0).not.toHaveProperty('outputs');
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it('reports damaged outputs with the address they belong to, when they are read', async () => {
     const { root, file, store } = folder();
     await store.write(snapshot());
