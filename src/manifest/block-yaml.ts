@@ -85,8 +85,13 @@ function contentLines(text: string): Lines | undefined {
 export interface ExpressionReader {
   /** The expression a scalar stands for; `quoted` when it was written in quotes. */
   scalar(value: unknown, quoted: boolean, pos: Pos): Expr;
-  /** The expression of a mapping with a function key, read as nodes (rare, and the caller's to check). */
-  call(node: YAMLMap): Expr;
+  /** How much has been found (problems, calls) so far: where a mapping read as an expression began. */
+  mark(): number;
+  /**
+   * The expression of a mapping with a function key, read again as nodes (rare, and the caller's
+   * to check); what reading it as an expression found since `mark` is dropped.
+   */
+  call(node: YAMLMap, mark: number): Expr;
   /** What the tree holds in place of a whole expression (the caller recognises it later). */
   done(expr: Expr): unknown;
 }
@@ -232,9 +237,11 @@ class Reader {
 
   /** A mapping read as an expression; one with a function key is read again as nodes for the caller. */
   private expressionMap(indent: number): Expr {
+    const expressions = this.expressions as ExpressionReader;
     const entries: ObjectExpr['entries'] = [];
     const keys = new KeySet();
     const first = this.k;
+    const mark = expressions.mark();
     while (this.at(indent)) {
       const k = this.k;
       const sep = this.keyOf(k, keys);
@@ -242,7 +249,7 @@ class Reader {
       const key = String(plainValue(this.text.slice(this.lines.start[k], sep)));
       if (isFunctionKey(key)) {
         this.k = first;
-        return (this.expressions as ExpressionReader).call(this.map(indent, NODES));
+        return expressions.call(this.map(indent, NODES), mark);
       }
       this.k++;
       entries.push({ key, keyPos: { line: this.lines.no[k], column: indent + 1 }, value: this.expressionAfter(k, sep, indent) });

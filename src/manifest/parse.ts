@@ -287,44 +287,53 @@ interface ExprContext {
   at: AtFn;
   error: ErrorFn;
   functions: string[];
-  invoked: Set<string>;
+  /** Where function tokens called with fn::invoke go. */
+  invoked: { add(fn: string): unknown };
   toExpr: (node: unknown) => Expr;
 }
 
 /**
- * An expression the fast reader built as it read, with the problems it found and the functions
- * it calls. They are reported when the manifest reader reaches the expression, as they would
- * have been had it been read from nodes: in the same order, and not at all where it is skipped.
+ * An expression the fast reader built as it read, with what it found there: problems, and
+ * functions called. They are reported when the manifest reader reaches the expression, as they
+ * would have been had it been read from nodes: in the same order, and not at all where it is
+ * skipped.
  */
 class ReadExpression {
   constructor(
     readonly expr: Expr,
-    readonly problems: Array<Parameters<ErrorFn>> | undefined,
-    readonly invoked: string[] | undefined,
+    /** Problems (the arguments of an error) and invoked function tokens, in the order found. */
+    readonly found: Array<Parameters<ErrorFn> | string> | undefined,
   ) {}
 }
 
 /** Reads expressions for the fast reader, holding back what they report (see ReadExpression). */
 function expressionReader(context: ExprContext): ExpressionReader {
-  const problems: Array<Parameters<ErrorFn>> = [];
-  const invoked = new Set<string>();
-  const held: ExprContext = { ...context, error: (...problem) => problems.push(problem), invoked, toExpr: (node) => expression(node, held) };
+  const found: Array<Parameters<ErrorFn> | string> = [];
+  const held: ExprContext = {
+    ...context,
+    error: (...problem) => found.push(problem),
+    invoked: { add: (fn: string) => found.push(fn) },
+    toExpr: (node) => expression(node, held),
+  };
   return {
     scalar: (value, quoted, pos) => scalarExpr(value, quoted, pos, held.error),
-    call: (node) => expression(node, held),
-    done(expr) {
-      const read = new ReadExpression(expr, problems.length ? problems.splice(0) : undefined, invoked.size ? [...invoked] : undefined);
-      invoked.clear();
-      return read;
+    mark: () => found.length,
+    call(node, mark) {
+      // What reading the mapping as an expression found before its function key is void.
+      found.length = mark;
+      return expression(node, held);
     },
+    done: (expr) => new ReadExpression(expr, found.length ? found.splice(0) : undefined),
   };
 }
 
 function expression(node: unknown, context: ExprContext): Expr {
   const { doc, at, error, toExpr: recurse } = context;
   if (node instanceof ReadExpression) {
-    for (const problem of node.problems ?? []) error(...problem);
-    for (const fn of node.invoked ?? []) context.invoked.add(fn);
+    for (const item of node.found ?? []) {
+      if (typeof item === 'string') context.invoked.add(item);
+      else error(...item);
+    }
     return node.expr;
   }
   if (isAlias(node)) return recurse(node.resolve(doc));

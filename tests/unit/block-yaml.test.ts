@@ -156,6 +156,63 @@ describe('the block YAML reader reads what it accepts exactly as yaml does', () 
     expect(fast.manifest.invoked).toEqual(['interconnect:index/getLocation:getLocation']);
   });
 
+  it('a mapping found to call a function only at its last key reports what yaml reports, nothing from its other keys', () => {
+    const text = [
+      'name: late-call',
+      'resources:',
+      '  a:',
+      '    type: interconnect:index/port:Port',
+      '    properties:',
+      '      productName:',
+      '        first: ${a..b}',
+      '        nested:',
+      '          fn::invoke:',
+      '            function: interconnect:getLocation',
+      '            arguments:',
+      '              name: x',
+      '        fn::secret: s',
+      '',
+    ].join('\n');
+    expect(parseBlockYaml(text)).toBeDefined();
+    const fast = parseManifest(text, 'late.yaml', catalog());
+    expect(fast).toEqual(parseManifest(text, 'late.yaml', catalog(), { blockYaml: false }));
+    expect(fast.diagnostics.map((d) => d.summary)).toEqual(['"fn::secret" must be the only key of its mapping']);
+    expect(fast.manifest.invoked).toEqual([]);
+  });
+
+  it('generated manifests, valid and not, read the same through either reader', () => {
+    let seed = 20261122;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)];
+    const scalars = ['x', 'two words', '10', '-7', '1.5', 'true', 'null', '~', '0x1F', '1e3', '"quoted"', "'it''s'", '"a: b"', "'c # d'", '${port0.productUid}', 'p-${port0.id}', '$${x}', '"${q}"', '${}', '${a..b}', 'a # note', 'a:b', 'http://h/p#f', 'ünï ✓', '- x', '[1]', '"\\t"'];
+    const keys = ['k', 'productName', '1', 'true', 'fn::join', 'fn::secret', 'Fn::Secret', 'fn::nope', 'fn::invoke', 'dup'];
+    const block = (indent: number, depth: number): string[] => {
+      const pad = ' '.repeat(indent);
+      const lines: string[] = [];
+      const count = 1 + Math.floor(random() * 3);
+      const sequence = depth > 0 && random() < 0.2;
+      for (let i = 0; i < count; i++) {
+        const nested = depth < 4 && random() < 0.3;
+        const head = sequence ? `${pad}-` : `${pad}${random() < 0.7 ? `k${i}` : pick(keys)}:`;
+        if (nested) lines.push(head, ...block(indent + pick([2, 2, 4]), depth + 1));
+        else lines.push(`${head} ${random() < 0.9 ? pick(scalars.slice(0, 24)) : pick(scalars)}`);
+      }
+      return lines;
+    };
+    let fastRead = 0;
+    for (let n = 0; n < 400; n++) {
+      const lines = ['name: generated', 'variables:', ...block(2, 1), 'resources:'];
+      for (const address of ['port0', 'vxc1']) {
+        lines.push(`  ${address}:`, `    type: ${pick(['interconnect:index/port:Port', 'interconnect:index/vxc:Vxc', 'nope:Nope'])}`, '    properties:', ...block(6, 1));
+      }
+      lines.push('outputs:', ...block(2, 1));
+      const text = `${lines.join('\n')}\n`;
+      if (parseBlockYaml(text)) fastRead++;
+      expect(parseManifest(text, 'g.yaml', catalog()), text).toEqual(parseManifest(text, 'g.yaml', catalog(), { blockYaml: false }));
+    }
+    expect(fastRead).toBeGreaterThan(100);
+  });
+
   it('a duplicate resource is still reported by yaml, at its line', () => {
     const text = 'name: x\nresources:\n  a:\n    type: interconnect:Port\n  a:\n    type: interconnect:Port\n';
     const { diagnostics } = parseManifest(text, 'dup.yaml', catalog());
