@@ -185,8 +185,8 @@ class Reader {
     const first = this.k;
     while (this.at(indent)) {
       const k = this.k;
-      const sep = this.keyOf(k, keys);
-      const keyText = this.text.slice(this.lines.start[k], sep);
+      const keyText = this.keyOf(k, keys);
+      const sep = this.lines.start[k] + keyText.length;
       const key = scalar(plainValue(keyText), 'PLAIN', this.lines.start[k], keyText.length, this.lines, k);
       this.k++;
       const next = childRole(role, keyText);
@@ -244,9 +244,10 @@ class Reader {
     const mark = expressions.mark();
     while (this.at(indent)) {
       const k = this.k;
-      const sep = this.keyOf(k, keys);
+      const keyText = this.keyOf(k, keys);
+      const sep = this.lines.start[k] + keyText.length;
       // The key as yaml's core schema reads it, then as the text a manifest key is.
-      const key = String(plainValue(this.text.slice(this.lines.start[k], sep)));
+      const key = String(plainValue(keyText));
       if (isFunctionKey(key)) {
         this.k = first;
         return expressions.call(this.map(indent, NODES), mark);
@@ -278,21 +279,22 @@ class Reader {
   }
 
   /**
-   * Checks a mapping line's key and returns the offset of its colon: the first one followed by
-   * a space or the end. Quoted keys, sequence items and duplicate keys are left to yaml (which
-   * decides duplicates by value; equal text is the stricter test, and yaml then reports it).
+   * The text of a mapping line's key: up to the first colon followed by a space or the end.
+   * Quoted keys, sequence items and duplicate keys are left to yaml (which decides duplicates by
+   * value; equal text is the stricter test, and yaml then reports it).
    */
-  private keyOf(k: number, keys: KeySet): number {
+  private keyOf(k: number, keys: KeySet): string {
     const text = this.text;
     const start = this.lines.start[k];
     const end = this.lines.end[k];
     const first = text.charCodeAt(start);
     if (this.lines.isSeqItem(k) || first === 34 || first === 39) giveUp();
     let sep = text.indexOf(':', start);
-    while (sep >= 0 && sep < end && sep + 1 < end && text.charCodeAt(sep + 1) !== 32) sep = text.indexOf(':', sep + 1);
+    while (sep >= 0 && sep + 1 < end && text.charCodeAt(sep + 1) !== 32) sep = text.indexOf(':', sep + 1);
     if (sep < 0 || sep >= end) giveUp();
-    if (!keys.add(text.slice(start, sep))) giveUp();
-    return sep;
+    const key = text.slice(start, sep);
+    if (!keys.add(key)) giveUp();
+    return key;
   }
 
   /** Where the value after the colon at `sep` starts, or -1 when the line holds none (only maybe a comment). */

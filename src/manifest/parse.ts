@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type { Document, Node, Pair } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
-import { type BuiltinName, type Expr, isFunctionKey, type Manifest, type ObjectExpr, type Pos, type RefExpr, type ResourceDecl, type ResourceOptions } from './ast.js';
+import { type BuiltinName, type Expr, isFunctionKey, type Manifest, type ObjectExpr, type Pos, type ResourceDecl, type ResourceOptions } from './ast.js';
 import { type ExpressionReader, lineStarts, parseBlockYaml } from './block-yaml.js';
 import { isAlias, isMap, isScalar, isSeq, positionOf } from './yaml-nodes.js';
 import { InterpolationError, parseInterpolation } from './interpolate.js';

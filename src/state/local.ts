@@ -86,7 +86,7 @@ export class LocalStore implements StateStore {
   async read(): Promise<StateSnapshot> {
     const file = join(this.dir, 'state.json');
     let snapshot: StateSnapshot = { version: 1, stack: this.stack, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] };
-    if (existsSync(file)) snapshot = this.decodeSnapshot(readText(file));
+    if (existsSync(file)) snapshot = this.decodeSnapshot(readText(file), file);
     snapshot.pending ??= [];
     return replay(snapshot, this.journalEntries());
   }
@@ -196,9 +196,9 @@ export class LocalStore implements StateStore {
   }
 
   /** Reads a snapshot; outputs are left to be parsed on first read unless a secret needs opening. */
-  private decodeSnapshot(text: string): StateSnapshot {
+  private decodeSnapshot(text: string, file: string): StateSnapshot {
     if (!text.includes('"$secret"')) {
-      const lazy = readSnapshotText(text);
+      const lazy = readSnapshotText(text, file);
       if (lazy) return lazy;
     }
     return this.decode(text) as StateSnapshot;
@@ -251,15 +251,15 @@ function writeSnapshot(fd: number, snapshot: StateSnapshot, unsealed: boolean): 
   for (const piece of snapshotText(snapshot)) {
     if (unsealed && piece.includes('"[secret]"')) return false;
     const bytes = Buffer.from(piece, 'utf8');
-    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset, position + offset);
+    writeAll(fd, bytes, position);
     position += bytes.length;
   }
   return true;
 }
 
-/** Writes all of `data` at the end of an append-only file. */
-function writeAll(fd: number, data: Buffer): void {
-  for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset, data.length - offset, null);
+/** Writes all of `data` at `position`, or at the end of an append-only file. */
+function writeAll(fd: number, data: Buffer, position: number | null = null): void {
+  for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset, data.length - offset, position === null ? null : position + offset);
 }
 
 async function syncDir(dir: string): Promise<void> {

@@ -65,9 +65,10 @@ export function* snapshotText(snapshot: StateSnapshot, size = 65536): Generator<
 
 /**
  * Reads text written by `snapshotText`, leaving each resource's outputs unparsed until first
- * read; undefined when the text is laid out any other way (the caller parses it whole).
+ * read; undefined when the text is laid out any other way (the caller parses it whole). `file`
+ * is named, with the line, if outputs turn out to be damaged when read.
  */
-export function readSnapshotText(text: string): StateSnapshot | undefined {
+export function readSnapshotText(text: string, file: string): StateSnapshot | undefined {
   const lines = text.split('\n');
   const first = lines[0];
   const last = lines[lines.length - 1];
@@ -87,7 +88,7 @@ export function readSnapshotText(text: string): StateSnapshot | undefined {
       if (i + 2 >= lines.length - 1) return undefined;
       // The outputs' place is held by a 0, so that the resource keeps its key order.
       const resource = JSON.parse(`${line.slice(keyEnd + 1)}0${withoutComma(lines[i + 2])}`) as Record<string, unknown>;
-      lazyOutputs(resource, address, lines[i + 1]);
+      lazyOutputs(resource, lines[i + 1], `${file}:${i + 2}`, address);
       resources[address] = resource;
       i += 2;
     }
@@ -120,8 +121,8 @@ function membersAround(object: Record<string, unknown>, key: string): [string, s
 /** The text of outputs still unparsed, per resource read from a snapshot (undefined once read or set). */
 const unread = new WeakMap<object, () => string | undefined>();
 
-/** Makes `outputs` a property that parses its line on first read (and takes a value as usual). */
-function lazyOutputs(resource: Record<string, unknown>, address: string, line: string): void {
+/** Makes `outputs` a property that parses its line (`where`, as file:line) on first read, and takes a value as usual. */
+function lazyOutputs(resource: Record<string, unknown>, line: string, where: string, address: string): void {
   let raw: string | undefined = line;
   let value: unknown;
   unread.set(resource, () => raw);
@@ -133,7 +134,7 @@ function lazyOutputs(resource: Record<string, unknown>, address: string, line: s
         try {
           value = JSON.parse(raw);
         } catch (err) {
-          throw new UserError(`the state's record of ${address} is damaged: its outputs cannot be read (${(err as Error).message})`, 'restore state.json from a copy, or `plumb state push` a good one');
+          throw new UserError(`${where}: the record of ${address} is damaged: its outputs cannot be read (${(err as Error).message})`, 'restore state.json from a copy, or `plumb state push` a good one');
         }
         raw = undefined;
       }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalStore } from '../../src/state/local.js';
 import { openStateStore } from '../../src/state/open.js';
 import { SecretCodec } from '../../src/state/secrets.js';
@@ -80,34 +80,33 @@ describe('the local snapshot', () => {
     outputs: { url: 'x' },
     pending: [],
   });
-  const folder = () => {
-    const root = mkdtempSync(join(tmpdir(), 'plumb-snapshot-'));
-    return { root, file: join(root, 'dev', 'state.json'), store: new LocalStore(root, 'dev', codec) };
-  };
+  let root: string;
+  let file: string;
+  let store: LocalStore;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'plumb-snapshot-'));
+    file = join(root, 'dev', 'state.json');
+    store = new LocalStore(root, 'dev', codec);
+  });
+  afterEach(async () => {
+  });
 
   it('is plain JSON, and reads back equal, keys in the same order', async () => {
-    const { root, file, store } = folder();
     const written = snapshot();
     await store.write(written);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ ...written, serial: 5, resources: JSON.parse(JSON.stringify(written.resources)) });
     const read = await store.read();
     expect(JSON.stringify(read)).toBe(JSON.stringify({ ...written, serial: 5 }));
     expect(Object.keys(read.resources.port0)).toEqual(['address', 'type', 'id', 'inputs', 'outputs', 'dependencies', 'status', 'protect']);
-    await store.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   it('reads a snapshot written whole on one line, as earlier versions wrote it', async () => {
-    const { root, file, store } = folder();
     await store.write(snapshot());
     writeFileSync(file, JSON.stringify({ ...snapshot(), serial: 9 }));
     expect(JSON.stringify(await store.read())).toBe(JSON.stringify({ ...snapshot(), serial: 9 }));
-    await store.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   it('writes outputs changed after reading, whether replaced or edited in place', async () => {
-    const { root, store } = folder();
     await store.write(snapshot());
     const read = await store.read();
     read.resources.port0.outputs = { productUid: 'replaced' };
@@ -116,12 +115,9 @@ describe('the local snapshot', () => {
     const again = await store.read();
     expect(again.resources.port0.outputs).toEqual({ productUid: 'replaced' });
     expect(again.resources['odd "name": {x}'].outputs).toMatchObject({ aEndCurrent: { vlan: 99 } });
-    await store.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   it('writes a large state in pieces, and seals a secret met only near its end', async () => {
-    const { root, file, store } = folder();
     const large = snapshot();
     for (let i = 0; i < 1000; i++) (large.resources as Record<string, unknown>)[`vxc${i}`] = resource(`vxc${i}`);
     (large.resources as Record<string, unknown>).vxc999 = resource('vxc999', { outputs: { serviceKey: new Secret('plaintext-key-0042') } });
@@ -134,23 +130,17 @@ describe('the local snapshot', () => {
     expect(Object.keys(read.resources)).toHaveLength(1003);
     expect((read.resources.vxc999.outputs.serviceKey as Secret<string>).value).toBe('plaintext-key-0042');
     expect(read.resources.vxc7).toEqual(JSON.parse(JSON.stringify(resource('vxc7'))));
-    await store.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   it('writes no outputs for a resource whose outputs were removed unread', async () => {
-    const { root, store } = folder();
     await store.write(snapshot());
     const read = await store.read();
     delete (read.resources.port0 as { outputs?: unknown }).outputs;
     await store.write(read);
     expect((await store.read()).resources.port0).not.toHaveProperty('outputs');
-    await store.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   it('reports damaged outputs with the address they belong to, when they are read', async () => {
-    const { root, file, store } = folder();
     await store.write(snapshot());
     const lines = readFileSync(file, 'utf8').split('\n');
     const damaged = lines.findIndex((l) => l.startsWith('"port0"')) + 1;
@@ -159,7 +149,6 @@ describe('the local snapshot', () => {
     const read = await store.read();
     expect(read.resources.bare.id).toBe('b');
     expect(() => read.resources.port0.outputs).toThrow(/record of port0 is damaged/);
-    await store.close();
-    rmSync(root, { recursive: true, force: true });
+    expect(() => read.resources.port0.outputs).toThrow(`${file}:${damaged + 1}:`);
   });
 });

@@ -24,6 +24,12 @@ function viaYaml(text: string): unknown {
 /** Tokens to resolve against (fresh iterators each time: parseManifest consumes them). */
 const catalog = () => ({ resources: resourceTypes.keys(), functions: functions.keys() });
 
+/** The manifest as the fast reader reads it (which must accept the text) and as `yaml` does. */
+function throughBoth(text: string, file: string) {
+  expect(parseBlockYaml(text)).toBeDefined();
+  return { fast: parseManifest(text, file, catalog()), slow: parseManifest(text, file, catalog(), { blockYaml: false }) };
+}
+
 describe('the block YAML reader reads what it accepts exactly as yaml does', () => {
   const accepted: Array<[string, string]> = [
     ['core-schema scalars keep yaml types', 'a: ~\nb: Null\nc: true\nd: FALSE\ne: 0o17\nf: 0x1F\ng: +12\nh: -7\ni: 007\nj: 1.5\nk: .5\nl: 1e3\nm: -.inf\nn: .NaN\no: 1.\np: yes\nq: 2001-12-14\nr: 1_000\ns: 10000\nt: 123456789012345678901\nu: 0\n'],
@@ -94,8 +100,8 @@ describe('the block YAML reader reads what it accepts exactly as yaml does', () 
       lines.push('      contractTermMonths: 1', '      marketplaceVisibility: false', '      resourceTags:', `        team: "net-${i}"`);
     }
     const text = `${lines.join('\n')}\n`;
-    expect(parseBlockYaml(text)).toBeDefined();
-    expect(parseManifest(text, 'big.yaml', catalog())).toEqual(parseManifest(text, 'big.yaml', catalog(), { blockYaml: false }));
+    const { fast, slow } = throughBoth(text, 'big.yaml');
+    expect(fast).toEqual(slow);
   });
 
   it('expressions read straight from the text match yaml, problems and their order included', () => {
@@ -144,9 +150,7 @@ describe('the block YAML reader reads what it accepts exactly as yaml does', () 
       '    fn::secret: ${loc}',
       '',
     ].join('\n');
-    expect(parseBlockYaml(text)).toBeDefined();
-    const fast = parseManifest(text, 'exprs.yaml', catalog());
-    const slow = parseManifest(text, 'exprs.yaml', catalog(), { blockYaml: false });
+    const { fast, slow } = throughBoth(text, 'exprs.yaml');
     expect(slow.diagnostics.map((d) => d.summary)).toEqual(
       expect.arrayContaining([expect.stringMatching(/unterminated/), expect.stringMatching(/empty/), expect.stringMatching(/only key/), expect.stringMatching(/unknown resource type/)]),
     );
@@ -173,9 +177,8 @@ describe('the block YAML reader reads what it accepts exactly as yaml does', () 
       '        fn::secret: s',
       '',
     ].join('\n');
-    expect(parseBlockYaml(text)).toBeDefined();
-    const fast = parseManifest(text, 'late.yaml', catalog());
-    expect(fast).toEqual(parseManifest(text, 'late.yaml', catalog(), { blockYaml: false }));
+    const { fast, slow } = throughBoth(text, 'late.yaml');
+    expect(fast).toEqual(slow);
     expect(fast.diagnostics.map((d) => d.summary)).toEqual(['"fn::secret" must be the only key of its mapping']);
     expect(fast.manifest.invoked).toEqual([]);
   });
