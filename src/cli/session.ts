@@ -173,6 +173,9 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
       positions[name] = entry.pos;
     }
     for (const [variable, name] of Object.entries(provider.envVars)) if (env[variable] !== undefined && env[variable] !== '') raw[name] = env[variable];
+    // Neither used nor configured: its defaults are worked out if it is ever connected (a
+    // resource of it left in state), and its schema is not built for nothing.
+    if (!used.has(provider.name) && !Object.keys(raw).length) continue;
     const parsed = provider.settings.safeParse(raw);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -246,7 +249,7 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
     connect(name) {
       let connection = connections.get(name);
       if (!connection) {
-        connection = connectProvider(name, settings.get(name) ?? {}, runtime.url, log);
+        connection = connectProvider(name, settings.get(name) ?? defaultSettings(name), runtime.url, log);
         connections.set(name, connection);
       }
       return connection;
@@ -269,6 +272,11 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
       await runtime.close();
     },
   };
+}
+
+/** The settings of a provider the manifest neither uses nor configures: its defaults. */
+function defaultSettings(name: string): Record<string, unknown> {
+  return (providerFor(`${name}:`)?.settings.parse({}) ?? {}) as Record<string, unknown>;
 }
 
 /** Connects one provider by name, refusing settings that fail the provider's own checks. */

@@ -89,6 +89,25 @@ describe('a port through its whole life', () => {
     });
   }
 
+  it('a port whose manifest no longer names the provider at all is still cancelled, with its default settings', async () => {
+    const dir = workdir();
+    const env = sandbox.env;
+    writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm: true }));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
+    const uid = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id as string;
+
+    // No interconnect resource, lookup or setting is left: cancelAtEndOfTerm falls back to false.
+    writeManifest(dir, 'plumb.yaml', 'name: edge\nresources: {}\n');
+    await sandbox.clearCalls();
+    const removed = await plumb(['apply', '--yes'], { cwd: dir, env });
+    expect(removed.stderr).toBe('');
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain('Plan: 0 to add, 0 to change, 0 to replace, 1 to destroy.');
+    const cancels = (await sandbox.calls('interconnect')).filter((c) => c.path.includes('/action/'));
+    expect(cancels.map((c) => c.path)).toEqual([`/v3/product/${uid}/action/CANCEL_NOW`]);
+    expect((await plumb(['state', 'list'], { cwd: dir, env })).stdout).toBe('');
+  });
+
   it('a saved plan is refused once the state has moved', async () => {
     const dir = workdir();
     const env = sandbox.env;

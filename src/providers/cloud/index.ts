@@ -45,7 +45,9 @@ async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<Cl
 export const cloudProvider: ProviderDef<CloudSettings, CloudClient> = {
   name: 'cloud',
   description: 'A cloud platform reached through one signed action endpoint: anti-DDoS resources and read-only lookups across compute, network, database, storage, identity and labels.',
-  settings: cloudSettingsSchema,
+  get settings() {
+    return cloudSettingsSchema();
+  },
   envVars: cloudEnvVars,
   secretSettings: ['privateKey'],
   check: checkCloudSettings,

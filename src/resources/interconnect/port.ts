@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { UserError } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
+import { lazy } from '../../lazy.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { PRODUCT_FACTS, productFacts, productFactsShape } from './product-outputs.js';
 import {
@@ -24,8 +25,8 @@ import {
 export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
 
 /** Inputs of a single physical port. */
-export const portInputs = z
-  .object({
+export const portInputs = lazy(() =>
+  z.object({
     productName: z.string().min(1).describe('Identifiable name of the port. Changed in place.'),
     portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available. A change replaces the port.'),
     locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the port.'),
@@ -34,15 +35,15 @@ export const portInputs = z
     costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
     diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the port.'),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
-    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
-  })
-  .strict();
+    resourceTags: tagsSchema().optional().describe('Tags on the product. Changed in place.'),
+  }).strict(),
+);
 
 /** Everything a port exposes: its inputs as the API reports them plus computed fields. */
-export const portOutputs = portInputs.extend(productFactsShape);
+export const portOutputs = lazy(() => portInputs().extend(productFactsShape()));
 
-type PortInputs = z.infer<typeof portInputs>;
-type PortOutputs = z.infer<typeof portOutputs>;
+type PortInputs = z.infer<ReturnType<typeof portInputs>>;
+type PortOutputs = z.infer<ReturnType<typeof portOutputs>>;
 
 /** The fields a port change can send in place, and their names in the modify call. */
 const MODIFIABLE: Array<[keyof PortInputs, string]> = [
@@ -56,8 +57,12 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   token: 'interconnect:index/port:Port',
   provider: 'interconnect',
   description: 'A single physical port at a location. Cancelled at the end of its term when interconnect:cancelAtEndOfTerm is true.',
-  inputs: portInputs,
-  outputs: portOutputs,
+  get inputs() {
+    return portInputs();
+  },
+  get outputs() {
+    return portOutputs();
+  },
   replaceOn: [
     { path: 'portSpeed', reason: 'the speed of a physical port is fixed once ordered' },
     { path: 'locationId', reason: 'a port cannot move to another location' },
@@ -65,7 +70,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   ],
   computedInputs: ['diversityZone', 'costCentre'],
   stateOnly: ['promoCode'],
-  remoteManaged: PRODUCT_FACTS,
+  remoteManaged: [...PRODUCT_FACTS],
   cancelsAtEndOfTerm: (settings) => settings.cancelAtEndOfTerm === true,
   importId: { format: '<product_uid>', parse: parseProductUid },
 

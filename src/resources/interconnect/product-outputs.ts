@@ -1,11 +1,35 @@
 import * as z from 'zod';
+import { lazy } from '../../lazy.js';
 import { type ApiProduct, either, isoDate } from './product.js';
+
+/** Output paths of productFactsShape, all set by the remote API. */
+export const PRODUCT_FACTS = [
+  'productUid',
+  'productId',
+  'provisioningStatus',
+  'companyUid',
+  'createdBy',
+  'market',
+  'usageAlgorithm',
+  'virtual',
+  'locked',
+  'cancelable',
+  'vxcPermitted',
+  'vxcAutoApproval',
+  'createDate',
+  'contractStartDate',
+  'contractEndDate',
+  'liveDate',
+  'terminateDate',
+  'lastUpdated',
+  'resources',
+] as const;
 
 /**
  * The computed fields every top-level product (LAG port, MVE) reports, as output schema fields.
  * Dates are RFC 3339; the API sets all of them, so none is ever a change or drift.
  */
-export const productFactsShape = {
+export const productFactsShape = lazy(() => ({
   productUid: z.string().describe('Product UID, the id of the product.'),
   productId: z.number().optional().describe('Numeric product id.'),
   provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, CANCELLED, DECOMMISSIONED...; CONFIGURED and LIVE are ready.'),
@@ -25,13 +49,12 @@ export const productFactsShape = {
   terminateDate: z.string().optional().describe('When the product is or was terminated (RFC 3339, set by the API).'),
   lastUpdated: z.string().optional().describe('When the product last changed (RFC 3339, set by the API).'),
   resources: z.record(z.string(), z.unknown()).optional().describe('Nested product resources as the API reports them (interfaces, virtual machines).'),
-};
+}) satisfies Record<(typeof PRODUCT_FACTS)[number], z.ZodType>);
 
-/** Output paths of productFactsShape, all set by the remote API. */
-export const PRODUCT_FACTS = Object.keys(productFactsShape);
+type ProductFactsShape = ReturnType<typeof productFactsShape>;
 
 /** The computed fields of a product as `GET /v2/product/{uid}` reports them. */
-export function productFacts(p: ApiProduct): { [K in keyof typeof productFactsShape]: z.infer<(typeof productFactsShape)[K]> } {
+export function productFacts(p: ApiProduct): { [K in keyof ProductFactsShape]: z.infer<ProductFactsShape[K]> } {
   return {
     productUid: p.productUid,
     productId: p.productId,

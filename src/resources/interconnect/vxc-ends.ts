@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazy } from '../../lazy.js';
 import { UserError } from '../../errors.js';
 import type { Ctx } from './product.js';
 import type { PartnerConfig } from './vxc-partner-config.js';
@@ -9,15 +10,17 @@ import type { PartnerConfig } from './vxc-partner-config.js';
  * found by service key) never show as changes.
  */
 
-const vlan = z
-  .number()
-  .int()
-  .min(-1)
-  .max(4093)
-  .refine((v) => v !== 1, { message: 'VLAN 1 is reserved; use 2 to 4093, -1 (untagged) or 0 (allocate)' });
+const vlanSchema = lazy(() =>
+  z
+    .number()
+    .int()
+    .min(-1)
+    .max(4093)
+    .refine((v) => v !== 1, { message: 'VLAN 1 is reserved; use 2 to 4093, -1 (untagged) or 0 (allocate)' }),
+);
 
-const endFields = {
-  vlan: vlan.optional().describe('VLAN at this end: 2 to 4093, -1 for untagged; omitted or 0 = allocated by the API. Changed in place, except at a cloud partner end (replace).'),
+const endFields = lazy(() => ({
+  vlan: vlanSchema().optional().describe('VLAN at this end: 2 to 4093, -1 for untagged; omitted or 0 = allocated by the API. Changed in place, except at a cloud partner end (replace).'),
   innerVlan: z
     .number()
     .int()
@@ -27,52 +30,58 @@ const endFields = {
     .optional()
     .describe('Inner (QinQ) VLAN: 2 to 4093, or -1 for none (the default). Changed in place.'),
   vnicIndex: z.number().int().min(0).optional().describe('vNIC of an MVE end. Default 0. Changed in place.'),
-};
+}));
 
 /** The A-End as the user declares it. */
-export const aEndSchema = z
-  .object({
-    requestedProductUid: z.string().min(1).describe('UID of the Port, MCR or MVE the VXC starts from. Changed in place (the VXC moves).'),
-    ...endFields,
-  })
-  .strict();
+export const aEndSchema = lazy(() =>
+  z
+    .object({
+      requestedProductUid: z.string().min(1).describe('UID of the Port, MCR or MVE the VXC starts from. Changed in place (the VXC moves).'),
+      ...endFields(),
+    })
+    .strict(),
+);
 
 /** The B-End as the user declares it; the product may be found from a service key or a cloud key instead. */
-export const bEndSchema = z
-  .object({
-    requestedProductUid: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('UID of the product or partner port the VXC goes to. Optional with serviceKey or an azure/google/oracle partner config (the port is then looked up). Changed in place (the VXC moves).'),
-    ...endFields,
-  })
-  .strict();
+export const bEndSchema = lazy(() =>
+  z
+    .object({
+      requestedProductUid: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('UID of the product or partner port the VXC goes to. Optional with serviceKey or an azure/google/oracle partner config (the port is then looked up). Changed in place (the VXC moves).'),
+      ...endFields(),
+    })
+    .strict(),
+);
 
 /** One declared end. */
-export type VxcEndInput = z.infer<typeof bEndSchema>;
+export type VxcEndInput = z.infer<ReturnType<typeof bEndSchema>>;
 
 /** Where an end is now, as the API reports it (outputs only). */
-export const endCurrent = z
-  .object({
-    productUid: z.string().describe('UID of the product the end is on now; a partner port may have been rotated by the provider.'),
-    productName: z.string().optional().describe('Name of that product or partner port.'),
-    locationId: z.number().optional().describe('Location id of that product.'),
-    location: z.string().optional().describe('Location name.'),
-    vlan: z.number().optional().describe('VLAN in use; absent when untagged.'),
-    innerVlan: z.number().optional().describe('Inner VLAN in use, if any.'),
-    vnicIndex: z.number().optional().describe('vNIC index on an MVE.'),
-    ownerUid: z.string().optional().describe('UID of the company that owns that product.'),
-  })
-  .strict();
+export const endCurrent = lazy(() =>
+  z
+    .object({
+      productUid: z.string().describe('UID of the product the end is on now; a partner port may have been rotated by the provider.'),
+      productName: z.string().optional().describe('Name of that product or partner port.'),
+      locationId: z.number().optional().describe('Location id of that product.'),
+      location: z.string().optional().describe('Location name.'),
+      vlan: z.number().optional().describe('VLAN in use; absent when untagged.'),
+      innerVlan: z.number().optional().describe('Inner VLAN in use, if any.'),
+      vnicIndex: z.number().optional().describe('vNIC index on an MVE.'),
+      ownerUid: z.string().optional().describe('UID of the company that owns that product.'),
+    })
+    .strict(),
+);
 
 /** An end of a VXC in the API's words. */
 export type ApiEnd = { productUid: string; productName?: string | null; locationId?: number | null; location?: string | null; vlan?: number | null; innerVlan?: number | null; vNicIndex?: number | null; ownerUid?: string | null };
 
 /** The current-end output of an API end. */
-export function currentEnd(api: ApiEnd | undefined): z.infer<typeof endCurrent> | undefined {
+export function currentEnd(api: ApiEnd | undefined): z.infer<ReturnType<typeof endCurrent>> | undefined {
   if (!api?.productUid) return undefined;
-  const out: z.infer<typeof endCurrent> = { productUid: api.productUid };
+  const out: z.infer<ReturnType<typeof endCurrent>> = { productUid: api.productUid };
   if (api.productName) out.productName = api.productName;
   if (typeof api.locationId === 'number') out.locationId = api.locationId;
   if (api.location) out.location = api.location;

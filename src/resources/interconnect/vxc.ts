@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ReplaceDecision, ResourceType } from '../handler.js';
+import { lazy } from '../../lazy.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { CONTRACT_TERMS, GONE, type ApiProduct, type Ctx, cancel, findByToken, isoDate, listVxcs, order, orderedTags, readProduct, readProductOfType, readTags, retryWithin, sameTags, tagList, waitReady, writeTags } from './product.js';
@@ -9,55 +10,59 @@ import { type ApiEnd, type VxcEndInput, aEndSchema, bEndSchema, currentEnd, endC
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
 
 /** Inputs of a virtual cross connect. */
-export const vxcInputs = z
-  .object({
-    productName: z.string().min(1).describe('Identifiable name of the VXC. Changed in place.'),
-    rateLimit: z.number().int().positive().describe('Speed in Mbps, up to what both ends allow. Changed in place.'),
-    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-    aEnd: aEndSchema.describe('Where the VXC starts (one of your Ports, MCRs or MVEs).'),
-    bEnd: bEndSchema.optional().describe('Where the VXC goes: one of your products or a partner port.'),
-    aEndPartnerConfig: aEndPartnerConfig.optional(),
-    bEndPartnerConfig: bEndPartnerConfig.optional(),
-    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place.'),
-    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
-    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
-    serviceKey: z.string().optional().describe('Service key (secret) for another company\'s port; its port becomes the B-End. A change replaces the VXC.'),
-    shutdown: z.boolean().optional().describe('true shuts the VXC down (temporarily), false enables it. Default false. Changed in place.'),
-  })
-  .strict();
+export const vxcInputs = lazy(() =>
+  z
+    .object({
+      productName: z.string().min(1).describe('Identifiable name of the VXC. Changed in place.'),
+      rateLimit: z.number().int().positive().describe('Speed in Mbps, up to what both ends allow. Changed in place.'),
+      contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+      aEnd: aEndSchema().describe('Where the VXC starts (one of your Ports, MCRs or MVEs).'),
+      bEnd: bEndSchema().optional().describe('Where the VXC goes: one of your products or a partner port.'),
+      aEndPartnerConfig: aEndPartnerConfig().optional(),
+      bEndPartnerConfig: bEndPartnerConfig().optional(),
+      costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place.'),
+      promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
+      resourceTags: tagsSchema().optional().describe('Tags on the product. Changed in place.'),
+      serviceKey: z.string().optional().describe('Service key (secret) for another company\'s port; its port becomes the B-End. A change replaces the VXC.'),
+      shutdown: z.boolean().optional().describe('true shuts the VXC down (temporarily), false enables it. Default false. Changed in place.'),
+    })
+    .strict(),
+);
 
 /** What the API reports about a VXC beyond its inputs; set by the API, never a change. */
-export const vxcComputed = {
-  productUid: z.string().describe('Product UID, the VXC\'s id.'),
-  productId: z.number().optional().describe('Numeric product id.'),
-  productType: z.string().optional().describe('VXC.'),
-  provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, DECOMMISSIONING, DECOMMISSIONED...'),
-  aEndCurrent: endCurrent.optional().describe('Where the A-End is now.'),
-  bEndCurrent: endCurrent.optional().describe('Where the B-End is now (a partner port UID may differ from the requested one after a rotation).'),
-  cspConnections: z.array(z.record(z.string(), z.unknown())).optional().describe('Cloud and router connection details of the ends (AWS VIF, Azure peers, MCR interfaces...).'),
-  distanceBand: z.string().optional().describe('METRO, ZONE or INTERCONTINENTAL.'),
-  usageAlgorithm: z.string().optional().describe('Billing usage algorithm.'),
-  secondaryName: z.string().optional().describe('Secondary name, if any.'),
-  adminLocked: z.boolean().optional().describe('Locked by the provider\'s staff.'),
-  locked: z.boolean().optional().describe('Locked against changes and cancellation.'),
-  cancelable: z.boolean().optional().describe('Whether it can be cancelled now.'),
-  attributeTags: z.record(z.string(), z.string()).optional().describe('Attribute tags set by the provider.'),
-  companyName: z.string().optional().describe('Owning company.'),
-  companyUid: z.string().optional().describe('UID of the owning company.'),
-  createdBy: z.string().optional().describe('UID of the user who ordered it.'),
-  createDate: z.string().optional().describe('Order date, RFC 3339.'),
-  liveDate: z.string().optional().describe('Date it first went live, RFC 3339.'),
-  contractStartDate: z.string().optional().describe('Contract start, RFC 3339.'),
-  contractEndDate: z.string().optional().describe('Contract end, RFC 3339.'),
-  terminateDate: z.string().optional().describe('Termination date, RFC 3339, once cancelled.'),
-  lastUpdated: z.string().optional().describe('Last change, RFC 3339.'),
-};
+export const vxcComputed = lazy(() =>
+  ({
+    productUid: z.string().describe('Product UID, the VXC\'s id.'),
+    productId: z.number().optional().describe('Numeric product id.'),
+    productType: z.string().optional().describe('VXC.'),
+    provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, DECOMMISSIONING, DECOMMISSIONED...'),
+    aEndCurrent: endCurrent().optional().describe('Where the A-End is now.'),
+    bEndCurrent: endCurrent().optional().describe('Where the B-End is now (a partner port UID may differ from the requested one after a rotation).'),
+    cspConnections: z.array(z.record(z.string(), z.unknown())).optional().describe('Cloud and router connection details of the ends (AWS VIF, Azure peers, MCR interfaces...).'),
+    distanceBand: z.string().optional().describe('METRO, ZONE or INTERCONTINENTAL.'),
+    usageAlgorithm: z.string().optional().describe('Billing usage algorithm.'),
+    secondaryName: z.string().optional().describe('Secondary name, if any.'),
+    adminLocked: z.boolean().optional().describe('Locked by the provider\'s staff.'),
+    locked: z.boolean().optional().describe('Locked against changes and cancellation.'),
+    cancelable: z.boolean().optional().describe('Whether it can be cancelled now.'),
+    attributeTags: z.record(z.string(), z.string()).optional().describe('Attribute tags set by the provider.'),
+    companyName: z.string().optional().describe('Owning company.'),
+    companyUid: z.string().optional().describe('UID of the owning company.'),
+    createdBy: z.string().optional().describe('UID of the user who ordered it.'),
+    createDate: z.string().optional().describe('Order date, RFC 3339.'),
+    liveDate: z.string().optional().describe('Date it first went live, RFC 3339.'),
+    contractStartDate: z.string().optional().describe('Contract start, RFC 3339.'),
+    contractEndDate: z.string().optional().describe('Contract end, RFC 3339.'),
+    terminateDate: z.string().optional().describe('Termination date, RFC 3339, once cancelled.'),
+    lastUpdated: z.string().optional().describe('Last change, RFC 3339.'),
+  }),
+);
 
 /** Everything a VXC exposes; partner configs are never returned by the API, so they come from the inputs. */
-export const vxcOutputs = vxcInputs.extend(vxcComputed);
+export const vxcOutputs = lazy(() => vxcInputs().extend(vxcComputed()));
 
-type VxcInputs = z.infer<typeof vxcInputs>;
-type VxcOutputs = z.infer<typeof vxcOutputs>;
+type VxcInputs = z.infer<ReturnType<typeof vxcInputs>>;
+type VxcOutputs = z.infer<ReturnType<typeof vxcOutputs>>;
 
 /** The warning a rotated partner port at the B-End gives (the provider's own words). */
 export const ROTATED_WARNING = 'VXC B-End product UID is from a partner port, therefore it will not be changed';
@@ -96,8 +101,12 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   token: 'interconnect:index/vxc:Vxc',
   provider: 'interconnect',
   description: 'A virtual cross connect (VXC) from a Port, MCR or MVE to another product or a partner port. Replaced by deleting first, since the new order needs the same VLAN.',
-  inputs: vxcInputs,
-  outputs: vxcOutputs,
+  get inputs() {
+    return vxcInputs();
+  },
+  get outputs() {
+    return vxcOutputs();
+  },
   secretPaths: [
     'serviceKey',
     ...['aEndPartnerConfig', 'bEndPartnerConfig'].flatMap((end) => [
@@ -122,7 +131,9 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   deleteBeforeReplace: true,
   computedInputs: ['costCentre'],
   stateOnly: ['promoCode'],
-  remoteManaged: Object.keys(vxcComputed),
+  get remoteManaged() {
+    return Object.keys(vxcComputed());
+  },
   // Only Ports and LAG Ports honour cancelAtEndOfTerm.
   cancelsAtEndOfTerm: () => false,
   importId: { format: '<product_uid>', parse: parseProductUid },
