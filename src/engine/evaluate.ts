@@ -88,6 +88,14 @@ function joinTemplate(template: Array<string | { text: string }>, parts: unknown
 
 /** Evaluates an expression to a plain value, possibly containing Unknown and Secret. */
 export async function evaluate(expr: Expr, scope: Scope): Promise<unknown> {
+  return evaluateSoon(expr, scope);
+}
+
+/**
+ * `evaluate`, with the value itself rather than a promise when nothing had to be waited for (a
+ * plan evaluates every resource, and most need nothing that is not at hand).
+ */
+export function evaluateSoon(expr: Expr, scope: Scope): unknown {
   const now = evaluateNow(expr, scope);
   return now === NOT_NOW ? evaluateLater(expr, scope) : now;
 }

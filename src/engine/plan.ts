@@ -5,7 +5,7 @@ import type { ResourceState, StateSnapshot } from '../state/types.js';
 import { Unknown, mask, revealed, sameValue, shown, wrapSecrets } from '../values.js';
 import { checkInputs } from './check-inputs.js';
 import { diffInputs, effectiveInputs, pathMatches } from './diff/diff.js';
-import { EvalError, evaluate } from './evaluate.js';
+import { EvalError, evaluate, evaluateSoon } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
 import { refreshState } from './refresh.js';
 import { Evaluation } from './scope.js';
@@ -74,7 +74,8 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     if (!type) continue;
     let desired: Record<string, unknown>;
     try {
-      desired = wrapSecrets((await evaluate(decl.properties, scope)) as Record<string, unknown>, type.secretPaths);
+      const value = evaluateSoon(decl.properties, scope);
+      desired = wrapSecrets((value instanceof Promise ? await value : value) as Record<string, unknown>, type.secretPaths);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
       error(name, err.message, err.detail, err.pos);
@@ -225,8 +226,9 @@ function classify(
     if (rule) replacePaths.push({ path, reason: rule.reason });
     else if (declOptions.replaceOnChanges.some((r) => r === '*' || pathMatches(path, r))) replacePaths.push({ path, reason: 'listed in the replaceOnChanges option' });
   }
-  // Rules only read the values: unwrap secrets (copying) only where there are any.
-  replacePaths.push(...(type.replaceWhen?.(revealed(prior.inputs), revealed(effective)) ?? []));
+  // Rules only read the values: unwrap secrets (copying) only where there are any. They decide
+  // about changes, so inputs exactly as recorded need none.
+  if (!same) replacePaths.push(...(type.replaceWhen?.(revealed(prior.inputs), revealed(effective)) ?? []));
   const order = (declOptions.deleteBeforeReplace ?? type.deleteBeforeReplace) ? 'delete-first' : 'create-first';
   const before = shown(prior.inputs);
   const after = same ? before : shown(effective);

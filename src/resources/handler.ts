@@ -65,7 +65,7 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   secretPaths?: string[];
   /** Static replace rules. */
   replaceOn: ReplaceRule[];
-  /** Rules that depend on values (e.g. VXC partner configs); called only when prior exists. */
+  /** Rules that depend on values (e.g. VXC partner configs); called only when prior inputs exist and differ. */
   replaceWhen?(prior: In, desired: In): ReplaceDecision[];
   /** The id is itself a secret (a service key): state and output show a surrogate. */
   secretId?: boolean;

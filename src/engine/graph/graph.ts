@@ -93,6 +93,13 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
     resourceDependencies(address) {
       const cached = resourceDeps.get(address);
       if (cached) return cached;
+      // Most resources need only other resources: their direct dependencies, sorted.
+      const direct = successors.get(address) ?? [];
+      if (direct.every((dep) => kindOf(dep) === 'resource')) {
+        const result = [...direct].sort();
+        resourceDeps.set(address, result);
+        return result;
+      }
       const found = new Set<string>();
       const seen = new Set<string>();
       const walk = (name: string) => {
