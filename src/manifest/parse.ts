@@ -200,9 +200,18 @@ function resourceDecl(
   return { address, token, properties, options, pos, typePos: at(typeNode) };
 }
 
+/** The options of a resource that gives none: one frozen value shared by all of them. */
+const NO_OPTIONS: ResourceOptions = Object.freeze({
+  dependsOn: Object.freeze([]) as unknown as string[],
+  protect: false,
+  ignoreChanges: Object.freeze([]) as unknown as string[],
+  replaceOnChanges: Object.freeze([]) as unknown as string[],
+  retainOnDelete: false,
+});
+
 function resourceOptions(node: Node | undefined, address: string, at: AtFn, error: ErrorFn, toExpr: (n: unknown) => Expr): ResourceOptions {
+  if (node === undefined || node === null) return NO_OPTIONS;
   const options: ResourceOptions = { dependsOn: [], protect: false, ignoreChanges: [], replaceOnChanges: [], retainOnDelete: false };
-  if (node === undefined || node === null) return options;
   if (!isMap(node)) {
     error(at(node), `options of "${address}" must be a mapping`, undefined, address);
     return options;

@@ -43,7 +43,7 @@ export function* snapshotText(snapshot: StateSnapshot, size = 65536): Generator<
     const separator = i < addresses.length - 1 ? ',' : '';
     const key = JSON.stringify(address);
     // Outputs nothing has read are written as they were read.
-    const untouched = Object.hasOwn(resource, 'outputs') ? unread.get(resource)?.() : undefined;
+    const untouched = Object.hasOwn(resource, 'outputs') ? heldOutputs.get(resource)?.raw : undefined;
     const outputs = untouched ?? (resource.outputs === undefined ? undefined : JSON.stringify(resource.outputs));
     if (outputs === undefined) {
       add(`\n${key}:${JSON.stringify(resource)}${separator}`);
@@ -88,7 +88,7 @@ export function readSnapshotText(text: string, file: string): StateSnapshot | un
       if (i + 2 >= lines.length - 1) return undefined;
       // The outputs' place is held by a 0, so that the resource keeps its key order.
       const resource = JSON.parse(`${line.slice(keyEnd + 1)}0${withoutComma(lines[i + 2])}`) as Record<string, unknown>;
-      lazyOutputs(resource, lines[i + 1], `${file}:${i + 2}`, address);
+      lazyOutputs(resource, lines[i + 1], file, i + 2, address);
       resources[address] = resource;
       i += 2;
     }
@@ -118,33 +118,48 @@ function membersAround(object: Record<string, unknown>, key: string): [string, s
   return [before.join(','), after.join(',')];
 }
 
-/** The text of outputs still unparsed, per resource read from a snapshot (undefined once read or set). */
-const unread = new WeakMap<object, () => string | undefined>();
+/** The outputs of a resource read from a snapshot: their text until first read or set, then their value. */
+interface LazyOutputs {
+  raw: string | undefined;
+  value: unknown;
+  /** Where the text came from, for the message if it is damaged. */
+  file: string;
+  line: number;
+  address: string;
+}
 
-/** Makes `outputs` a property that parses its line (`where`, as file:line) on first read, and takes a value as usual. */
-function lazyOutputs(resource: Record<string, unknown>, line: string, where: string, address: string): void {
-  let raw: string | undefined = line;
-  let value: unknown;
-  unread.set(resource, () => raw);
-  Object.defineProperty(resource, 'outputs', {
-    enumerable: true,
-    configurable: true,
-    get() {
-      if (raw !== undefined) {
-        try {
-          value = JSON.parse(raw);
-        } catch (err) {
-          throw new UserError(`${where}: the record of ${address} is damaged: its outputs cannot be read (${(err as Error).message})`, 'restore state.json from a copy, or `plumb state push` a good one');
-        }
-        raw = undefined;
+const heldOutputs = new WeakMap<object, LazyOutputs>();
+
+/** One accessor for every resource's `outputs`; what differs between them is kept in `heldOutputs`. */
+const OUTPUTS_ACCESSOR: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: object): unknown {
+    const held = heldOutputs.get(this)!;
+    if (held.raw !== undefined) {
+      try {
+        held.value = JSON.parse(held.raw);
+      } catch (err) {
+        throw new UserError(
+          `${held.file}:${held.line}: the record of ${held.address} is damaged: its outputs cannot be read (${(err as Error).message})`,
+          'restore state.json from a copy, or `plumb state push` a good one',
+        );
       }
-      return value;
-    },
-    set(next: unknown) {
-      raw = undefined;
-      value = next;
-    },
-  });
+      held.raw = undefined;
+    }
+    return held.value;
+  },
+  set(this: object, next: unknown): void {
+    const held = heldOutputs.get(this)!;
+    held.raw = undefined;
+    held.value = next;
+  },
+};
+
+/** Makes `outputs` a property that parses its text (line `line` of `file`) on first read, and takes a value as usual. */
+function lazyOutputs(resource: Record<string, unknown>, raw: string, file: string, line: number, address: string): void {
+  heldOutputs.set(resource, { raw, value: undefined, file, line, address });
+  Object.defineProperty(resource, 'outputs', OUTPUTS_ACCESSOR);
 }
 
 /** Where the JSON string that starts `line` ends (the index after its closing quote). */
