@@ -87,9 +87,13 @@ export function parseManifest(text: string, file: string, catalog: Catalog, opti
   }
   context.doc = doc;
 
+  // One mistake can make yaml report several errors on its line; the first says where it is.
+  const reported = new Set<number>();
   for (const e of doc.errors) {
-    const { line, col } = e.linePos?.[0] ?? { line: 1, col: 1 };
-    diagnostics.push({ severity: 'error', summary: `YAML syntax error: ${e.message.split('\n')[0]}`, pos: { file, line, column: col } });
+    const { line, col } = e.linePos?.[0] ?? (linePos && e.pos ? linePos(e.pos[0]) : { line: 1, col: 1 });
+    if (reported.has(line)) continue;
+    reported.add(line);
+    diagnostics.push({ severity: 'error', summary: `YAML syntax error: ${e.message.split('\n')[0]}`, detail: syntaxHint(text, line), pos: { file, line, column: col } });
   }
   if (doc.errors.length) return { manifest, diagnostics };
   const root = doc.contents;
@@ -466,4 +470,14 @@ function resolveResourceToken(raw: string, known: string[]): string | undefined 
   if (!cache) tokenCache.set(known, (cache = new Map()));
   if (!cache.has(raw)) cache.set(raw, resolveToken(raw, known));
   return cache.get(raw);
+}
+
+/**
+ * What to do about a YAML syntax error on `line`, when its cause is a common one: an unquoted
+ * `${...}` inside a flow mapping or list, where `{` and `}` are YAML's own punctuation.
+ */
+function syntaxHint(text: string, line: number): string | undefined {
+  const content = text.split('\n')[line - 1] ?? '';
+  if (!/[{[][^#'"]*\$\{/.test(content)) return undefined;
+  return 'a reference inside { } or [ ] must be quoted, as in { requestedProductUid: "${port.productUid}" }; or write the mapping as an indented block';
 }

@@ -22,7 +22,12 @@ const validProps = `      productName: p
 
 /** Each bad manifest, the position and the text its error must carry. */
 const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
-  { name: 'YAML syntax error', yaml: 'name: x\nresources:\n  port: [unclosed\n', expect: [/m\.yaml:\d+:\d+: error: YAML syntax error/] },
+  { name: 'YAML syntax error', yaml: 'name: x\nresources:\n  port: [unclosed\n', expect: [/m\.yaml:4:1: error: YAML syntax error/] },
+  {
+    name: 'an unquoted reference in a flow mapping is one error, at its line, saying to quote it',
+    yaml: 'name: x\nresources:\n  vxc:\n    type: interconnect:Vxc\n    properties:\n      aEnd: { requestedProductUid: ${port.productUid} }\n',
+    expect: [/m\.yaml:6:37: error: YAML syntax error/, /a reference inside \{ \} or \[ \] must be quoted/, /\n1 error; nothing was changed/],
+  },
   { name: 'unknown top-level key', yaml: 'name: x\nresorces: {}\n', expect: [/m\.yaml:2:1: error: unknown top-level key "resorces"/, /did you mean "resources"\?/] },
   {
     name: 'unknown resource type suggests the closest token',
