@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { generateManifest, generatedGraph } from './generate.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'bin', 'plumb.js');
+const CLI = join(ROOT, 'bin', 'plumb.cjs');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const SIZES = (process.env.BENCH_SIZES ?? '300,3000,30000').split(',').map(Number).filter((n) => n >= 3);
 const SCHED_SIZE = Number(process.env.BENCH_SCHED_SIZE ?? 300);

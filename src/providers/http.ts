@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { createRequire } from 'node:module';
 import { plainRequest } from './plain-http.js';
 
 /** A response as a client reads it: status, headers and the whole body as text. */
@@ -18,7 +19,7 @@ export interface HttpRequestInit {
   timeoutMs?: number;
 }
 
-let https: Promise<typeof import('node:https')> | undefined;
+let https: typeof import('node:https') | undefined;
 let httpsAgent: import('node:https').Agent | undefined;
 
 /**
@@ -48,7 +49,7 @@ export async function sendRequest(url: URL, init: HttpRequestInit): Promise<Http
 
 async function tlsRequest(url: URL, init: HttpRequestInit): Promise<HttpResponse> {
   // Loaded on first use: TLS takes a while to load and most commands never need it.
-  const { Agent, request: send } = await (https ??= import('node:https'));
+  const { Agent, request: send } = (https ??= createRequire(import.meta.url)('node:https') as typeof import('node:https'));
   // Free connections close after 4 s, before a server's usual 5 s keep-alive ends them.
   httpsAgent ??= new Agent({ keepAlive: true, timeout: 4000 });
   const agent = httpsAgent;
