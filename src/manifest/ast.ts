@@ -25,9 +25,40 @@ export interface RefExpr {
 /** Built-in functions other than invoke and secret. */
 export type BuiltinName = 'join' | 'split' | 'select' | 'toJSON' | 'toBase64' | 'fromBase64' | 'readFile';
 
+/**
+ * A literal value. Its position is kept as two numbers and made into a Pos when asked for: a
+ * large manifest has tens of thousands of literals, kept until the command ends.
+ */
+export class LiteralExpr {
+  readonly kind = 'literal';
+  constructor(
+    readonly value: null | boolean | number | string,
+    readonly line: number,
+    readonly column: number,
+  ) {}
+
+  get pos(): Pos {
+    return { line: this.line, column: this.column };
+  }
+}
+
+/** One key of a mapping and its value; the key's position is kept as LiteralExpr keeps its own. */
+export class ObjectEntry {
+  constructor(
+    readonly key: string,
+    readonly value: Expr,
+    readonly keyLine: number,
+    readonly keyColumn: number,
+  ) {}
+
+  get keyPos(): Pos {
+    return { line: this.keyLine, column: this.keyColumn };
+  }
+}
+
 /** Any expression in the manifest. */
 export type Expr =
-  | { kind: 'literal'; value: null | boolean | number | string; pos: Pos }
+  | LiteralExpr
   | RefExpr
   | { kind: 'template'; parts: Array<string | RefExpr>; pos: Pos }
   | { kind: 'list'; items: Expr[]; pos: Pos }
@@ -39,7 +70,7 @@ export type Expr =
 /** A YAML mapping of expressions, with the position of every key. */
 export interface ObjectExpr {
   kind: 'object';
-  entries: Array<{ key: string; keyPos: Pos; value: Expr }>;
+  entries: ObjectEntry[];
   pos: Pos;
 }
 

@@ -13,7 +13,7 @@
  * key check is quadratic in the size of a mapping (80 s for 30,000 resources).
  */
 import type { Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
-import { type Expr, isFunctionKey, type ObjectExpr, type Pos } from './ast.js';
+import { type Expr, isFunctionKey, ObjectEntry, type ObjectExpr, type Pos } from './ast.js';
 import { MAP, MapNode, PairNode, ScalarNode, SEQ, SeqNode } from './yaml-nodes.js';
 
 
@@ -84,7 +84,7 @@ function contentLines(text: string): Lines | undefined {
  */
 export interface ExpressionReader {
   /** The expression a scalar stands for; `quoted` when it was written in quotes. */
-  scalar(value: unknown, quoted: boolean, pos: Pos): Expr;
+  scalar(value: unknown, quoted: boolean, line: number, column: number): Expr;
   /** How much has been found (problems, calls) so far: where a mapping read as an expression began. */
   mark(): number;
   /**
@@ -253,7 +253,7 @@ class Reader {
         return expressions.call(this.map(indent, NODES), mark);
       }
       this.k++;
-      entries.push({ key, keyPos: { line: this.lines.no[k], column: indent + 1 }, value: this.expressionAfter(k, sep, indent) });
+      entries.push(new ObjectEntry(key, this.expressionAfter(k, sep, indent), this.lines.no[k], indent + 1));
     }
     return { kind: 'object', entries, pos: { line: this.lines.no[first], column: indent + 1 } };
   }
@@ -339,7 +339,7 @@ class Reader {
   /** The scalar from `rest` to the end of line `k`, as an expression. */
   private scalarExpression(k: number, rest: number, indent: number): Expr {
     const value = this.inlineValue(this.text.slice(rest, this.lines.end[k]), indent);
-    return (this.expressions as ExpressionReader).scalar(value, this.quoted, { line: this.lines.no[k], column: columnOf(this.lines, k, rest) });
+    return (this.expressions as ExpressionReader).scalar(value, this.quoted, this.lines.no[k], columnOf(this.lines, k, rest));
   }
 
   /**
@@ -423,6 +423,16 @@ function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13 || code === 0xa0 || code === 0x2028 || code === 0x2029 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x1680 || code === 0x3000 || code === 0x202f || code === 0x205f || code === 0x0b || code === 0x0c;
 }
 
+/** The YAML 1.2 core schema's patterns, in `yaml`'s order (made once: a regex literal is a new object each time it is evaluated). */
+const NULL = /^(?:~|[Nn]ull|NULL)$/;
+const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const OCTAL = /^0o[0-7]+$/;
+const INT = /^[-+]?[0-9]+$/;
+const HEX = /^0x[0-9a-fA-F]+$/;
+const SPECIAL_FLOAT = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const EXP_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+
 /** The YAML 1.2 core schema, tested in `yaml`'s order. */
 function coreValue(text: string): unknown {
   // Text starting with any other letter is a string under every rule below; most text is.
@@ -431,16 +441,16 @@ function coreValue(text: string): unknown {
   if (letter && !'nNtTfF'.includes(text[0])) return text;
   // Plain decimal digits are an int under every rule that could match them first.
   if (first >= 48 && first <= 57 && isDigits(text)) return parseInt(text, 10);
-  if (/^(?:~|[Nn]ull|NULL)$/.test(text)) return null;
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(text)) return text[0] === 't' || text[0] === 'T';
-  if (/^0o[0-7]+$/.test(text)) return parseInt(text.substring(2), 8);
-  if (/^[-+]?[0-9]+$/.test(text)) return parseInt(text, 10);
-  if (/^0x[0-9a-fA-F]+$/.test(text)) return parseInt(text.substring(2), 16);
-  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(text)) {
+  if (NULL.test(text)) return null;
+  if (BOOL.test(text)) return text[0] === 't' || text[0] === 'T';
+  if (OCTAL.test(text)) return parseInt(text.substring(2), 8);
+  if (INT.test(text)) return parseInt(text, 10);
+  if (HEX.test(text)) return parseInt(text.substring(2), 16);
+  if (SPECIAL_FLOAT.test(text)) {
     return text.slice(-3).toLowerCase() === 'nan' ? NaN : text[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
   }
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(text)) return parseFloat(text);
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(text)) return parseFloat(text);
+  if (EXP_FLOAT.test(text)) return parseFloat(text);
+  if (FLOAT.test(text)) return parseFloat(text);
   return text;
 }
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type { Document, Node, Pair } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
-import { type BuiltinName, type Expr, isFunctionKey, type Manifest, type ObjectExpr, type Pos, type ResourceDecl, type ResourceOptions } from './ast.js';
+import { type BuiltinName, type Expr, isFunctionKey, LiteralExpr, type Manifest, ObjectEntry, type ObjectExpr, type Pos, type ResourceDecl, type ResourceOptions } from './ast.js';
 import { type ExpressionReader, lineStarts, parseBlockYaml } from './block-yaml.js';
 import { isAlias, isMap, isScalar, isSeq, positionOf } from './yaml-nodes.js';
 import { InterpolationError, parseInterpolation } from './interpolate.js';
@@ -329,7 +329,7 @@ function expressionReader(context: ExprContext): ExpressionReader {
     toExpr: (node) => expression(node, held),
   };
   return {
-    scalar: (value, quoted, pos) => scalarExpr(value, quoted, pos, held.error),
+    scalar: (value, quoted, line, column) => scalarExpr(value, quoted, line, column, held.error),
     mark: () => found.length,
     call(node, mark) {
       // What reading the mapping as an expression found before its function key is void.
@@ -351,8 +351,8 @@ function expression(node: unknown, context: ExprContext): Expr {
   }
   if (isAlias(node)) return recurse(node.resolve(doc));
   const pos = at(node as Node);
-  if (node === null || node === undefined) return { kind: 'literal', value: null, pos };
-  if (isScalar(node)) return scalarExpr(node.value, isQuoted(node), pos, error);
+  if (node === null || node === undefined) return new LiteralExpr(null, pos.line, pos.column);
+  if (isScalar(node)) return scalarExpr(node.value, isQuoted(node), pos.line, pos.column, error);
   if (isSeq(node)) return { kind: 'list', items: node.items.map(recurse), pos };
   if (isMap(node)) {
     const pairs = node.items as Pair[];
@@ -363,39 +363,42 @@ function expression(node: unknown, context: ExprContext): Expr {
       const keyPos = at(pairs[fnIndex].key as Node);
       if (keys.length > 1) {
         error(keyPos, `"${key}" must be the only key of its mapping`, 'a function call is a mapping with exactly one fn:: key');
-        return { kind: 'literal', value: null, pos };
+        return new LiteralExpr(null, pos.line, pos.column);
       }
       return callExpr(key, pairs[0].value, keyPos, pos, context);
     }
     return {
       kind: 'object',
-      entries: pairs.map((p, i) => ({ key: keys[i], keyPos: at(p.key as Node), value: recurse(p.value) })),
+      entries: pairs.map((p, i) => {
+        const keyPos = at(p.key as Node);
+        return new ObjectEntry(keys[i], recurse(p.value), keyPos.line, keyPos.column);
+      }),
       pos,
     };
   }
-  return { kind: 'literal', value: null, pos };
+  return new LiteralExpr(null, pos.line, pos.column);
 }
 
-/** The expression of a scalar: a literal, or a reference or template where it interpolates. */
-function scalarExpr(v: unknown, quoted: boolean, pos: Pos, error: ErrorFn): Expr {
-  if (typeof v !== 'string') return { kind: 'literal', value: v as number | boolean | null, pos };
+/** The expression of a scalar at `line`:`column`: a literal, or a reference or template where it interpolates. */
+function scalarExpr(v: unknown, quoted: boolean, line: number, column: number, error: ErrorFn): Expr {
+  if (typeof v !== 'string') return new LiteralExpr(v as number | boolean | null, line, column);
   // Only a `$` can start an interpolation (or an escape).
-  if (!v.includes('$')) return { kind: 'literal', value: v, pos };
-  const valuePos = quoted ? { line: pos.line, column: pos.column + 1 } : pos;
+  if (!v.includes('$')) return new LiteralExpr(v, line, column);
+  const valuePos = { line, column: quoted ? column + 1 : column };
   try {
     const parts = parseInterpolation(v, valuePos);
     const first = parts[0];
     if (parts.length === 1 && typeof first !== 'string') {
       // The reference is ours to keep: it takes the scalar's position.
-      first.pos = pos;
+      first.pos = { line, column };
       return first;
     }
-    if (parts.every((p) => typeof p === 'string')) return { kind: 'literal', value: parts.join(''), pos };
-    return { kind: 'template', parts, pos };
+    if (parts.every((p) => typeof p === 'string')) return new LiteralExpr(parts.join(''), line, column);
+    return { kind: 'template', parts, pos: { line, column } };
   } catch (e) {
     if (!(e instanceof InterpolationError)) throw e;
     error({ line: valuePos.line, column: valuePos.column + e.offset }, e.message);
-    return { kind: 'literal', value: v, pos };
+    return new LiteralExpr(v, line, column);
   }
 }
 
@@ -407,11 +410,11 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: E
   if (lower !== 'fn::invoke') {
     const hint = closestName(key, SUPPORTED_FNS);
     error(keyPos, `"${key}" is not supported`, `supported functions: ${SUPPORTED_FNS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
-    return { kind: 'literal', value: null, pos };
+    return new LiteralExpr(null, pos.line, pos.column);
   }
   if (!isMap(value)) {
     error(keyPos, 'fn::invoke needs a mapping with function, arguments and optionally return');
-    return { kind: 'literal', value: null, pos };
+    return new LiteralExpr(null, pos.line, pos.column);
   }
   let fn: string | undefined;
   let args: Expr = { kind: 'object', entries: [], pos };
@@ -440,7 +443,7 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: E
       error(at(p.key as Node), `fn::invoke has no "${k}"`, 'valid keys: function, arguments, return');
     }
   }
-  if (!fn) return { kind: 'literal', value: null, pos };
+  if (!fn) return new LiteralExpr(null, pos.line, pos.column);
   invoked.add(fn);
   return { kind: 'invoke', fn, args: args.kind === 'object' ? args : { kind: 'object', entries: [], pos }, ret, pos };
 }
