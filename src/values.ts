@@ -121,11 +121,12 @@ function isPlainJson(value: unknown): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
   if (typeof value !== 'object' || value instanceof Secret || value instanceof Unknown) return false;
   if (Array.isArray(value)) {
-    for (const item of value) if (!isPlainJson(item)) return false;
+    for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i])) return false;
     return true;
   }
   if (Object.getPrototypeOf(value) !== Object.prototype) return false;
-  for (const key of Object.keys(value)) if (key === '__proto__' || !isPlainJson((value as Record<string, unknown>)[key])) return false;
+  // for-in over a plain object sees its own keys only (and no list of them is made).
+  for (const key in value) if (key === '__proto__' || !isPlainJson((value as Record<string, unknown>)[key])) return false;
   return true;
 }
 
@@ -144,13 +145,17 @@ export function sameValue(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) {
+  // Counted with for-in rather than compared as Object.keys lists: a plan compares every
+  // resource's inputs, and the lists were a good part of what it allocated.
+  let count = 0;
+  for (const key in a) {
+    if (!Object.hasOwn(a, key)) continue;
     if (!Object.hasOwn(b, key)) return false;
     if (!sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+    count++;
   }
-  return true;
+  for (const key in b) if (Object.hasOwn(b, key) && --count < 0) return false;
+  return count === 0;
 }
 
 /**
@@ -160,7 +165,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
 export function wrapSecrets<T extends Record<string, unknown>>(obj: T, paths: string[] | undefined): T {
   if (!paths?.length) return obj;
   let out: unknown = obj;
-  for (const path of paths) {
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
     let segments = splitPaths.get(path);
     if (!segments) splitPaths.set(path, (segments = path.split('.')));
     out = wrapAt(out, segments, 0);

@@ -153,7 +153,7 @@ export async function checkResources(manifest: Manifest): Promise<{ diagnostics:
 function checksBeforeRemoteCalls(manifest: Manifest, state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean): boolean {
   if (state.pending.length) return true;
   if (refresh && Object.keys(state.resources).length) return true;
-  if (Object.values(manifest.resources).some((r) => r.options.import)) return true;
+  for (const address in manifest.resources) if (manifest.resources[address].options.import) return true;
   return manifest.invoked.length > 0;
 }
 
@@ -207,7 +207,7 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
 /** Providers whose resources or functions the manifest uses. */
 function usedProviders(manifest: Manifest): Set<string> {
   const tokens = new Set(manifest.invoked);
-  for (const resource of Object.values(manifest.resources)) tokens.add(resource.token);
+  for (const address in manifest.resources) tokens.add(manifest.resources[address].token);
   return new Set([...tokens].map((token) => token.split(':')[0]));
 }
 

@@ -47,10 +47,12 @@ function evaluateNow(expr: Expr, scope: Scope): unknown {
       }
       return joinTemplate(expr.parts, parts);
     }
+    // Indexed loops: every resource's properties pass through here, mostly before the engine
+    // has compiled it, and an iterator allocates on each step until then.
     case 'list': {
       const out: unknown[] = [];
-      for (const item of expr.items) {
-        const v = evaluateNow(item, scope);
+      for (let i = 0; i < expr.items.length; i++) {
+        const v = evaluateNow(expr.items[i], scope);
         if (v === NOT_NOW) return NOT_NOW;
         out.push(v);
       }
@@ -58,7 +60,8 @@ function evaluateNow(expr: Expr, scope: Scope): unknown {
     }
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const e of expr.entries) {
+      for (let i = 0; i < expr.entries.length; i++) {
+        const e = expr.entries[i];
         const v = evaluateNow(e.value, scope);
         if (v === NOT_NOW) return NOT_NOW;
         out[e.key] = v;

@@ -120,20 +120,26 @@ export function isFunctionKey(key: string): boolean {
   return key.length >= 4 && (key.charCodeAt(0) | 32) === 102 && (key.charCodeAt(1) | 32) === 110 && key[2] === ':' && key[3] === ':';
 }
 
-/** Every reference inside an expression, in source order. */
+/**
+ * Every reference inside an expression, in source order. Plain indexed loops: the graph is built
+ * from every resource's references, mostly before the engine has compiled this function.
+ */
 export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
   switch (expr.kind) {
     case 'ref':
       into.push(expr);
       break;
     case 'template':
-      for (const p of expr.parts) if (typeof p !== 'string') into.push(p);
+      for (let i = 0; i < expr.parts.length; i++) {
+        const part = expr.parts[i];
+        if (typeof part !== 'string') into.push(part);
+      }
       break;
     case 'list':
-      expr.items.forEach((i) => refsOf(i, into));
+      for (let i = 0; i < expr.items.length; i++) refsOf(expr.items[i], into);
       break;
     case 'object':
-      expr.entries.forEach((e) => refsOf(e.value, into));
+      for (let i = 0; i < expr.entries.length; i++) refsOf(expr.entries[i].value, into);
       break;
     case 'invoke':
       refsOf(expr.args, into);

@@ -166,6 +166,7 @@ class Reader {
   /** Set by `inlineValue`: whether the scalar was quoted, and where it ends in its text. */
   private quoted = false;
   private end = 0;
+  private readonly keys = new KeyStack();
 
   constructor(
     private readonly lines: Lines,
@@ -181,7 +182,7 @@ class Reader {
   /** A block mapping whose keys sit at `indent`. */
   map(indent: number, role: Role): YAMLMap {
     const items: Pair[] = [];
-    const keys = new KeySet();
+    const keys = this.keys.begin();
     const first = this.k;
     while (this.at(indent)) {
       const k = this.k;
@@ -193,6 +194,7 @@ class Reader {
       const value = next === EXPRESSION ? this.expressionValue(k, sep, indent) : this.value(k, sep, indent, next);
       items.push(pair(key, value as Node));
     }
+    this.keys.end(keys);
     return collection(MAP, items, this.lines, first) as YAMLMap;
   }
 
@@ -239,7 +241,7 @@ class Reader {
   private expressionMap(indent: number): Expr {
     const expressions = this.expressions as ExpressionReader;
     const entries: ObjectExpr['entries'] = [];
-    const keys = new KeySet();
+    const keys = this.keys.begin();
     const first = this.k;
     const mark = expressions.mark();
     while (this.at(indent)) {
@@ -250,11 +252,13 @@ class Reader {
       const key = String(plainValue(keyText));
       if (isFunctionKey(key)) {
         this.k = first;
+        this.keys.end(keys);
         return expressions.call(this.map(indent, NODES), mark);
       }
       this.k++;
       entries.push(new ObjectEntry(key, this.expressionAfter(k, sep, indent), this.lines.no[k], indent + 1));
     }
+    this.keys.end(keys);
     return { kind: 'object', entries, pos: { line: this.lines.no[first], column: indent + 1 } };
   }
 
@@ -283,7 +287,7 @@ class Reader {
    * Quoted keys, sequence items and duplicate keys are left to yaml (which decides duplicates by
    * value; equal text is the stricter test, and yaml then reports it).
    */
-  private keyOf(k: number, keys: KeySet): string {
+  private keyOf(k: number, keys: number): string {
     const text = this.text;
     const start = this.lines.start[k];
     const end = this.lines.end[k];
@@ -293,7 +297,7 @@ class Reader {
     while (sep >= 0 && sep + 1 < end && text.charCodeAt(sep + 1) !== 32) sep = text.indexOf(':', sep + 1);
     if (sep < 0 || sep >= end) giveUp();
     const key = text.slice(start, sep);
-    if (!keys.add(key)) giveUp();
+    if (!this.keys.add(keys, key)) giveUp();
     return key;
   }
 
@@ -385,21 +389,39 @@ class Reader {
   }
 }
 
-/** The keys of one mapping so far; most mappings are small, and only large ones get a set. */
-class KeySet {
+/**
+ * The keys of the mappings being read, the innermost one's last: one list serves them all, so a
+ * small mapping (most are) checks its keys for duplicates without a collection of its own; one
+ * with many keys gets a set.
+ */
+class KeyStack {
   private readonly keys: string[] = [];
-  private set: Set<string> | undefined;
+  /** Sets of the large mappings being read, by where their keys start. */
+  private readonly large = new Map<number, Set<string>>();
 
-  /** Adds a key; false when it was already there. */
-  add(key: string): boolean {
-    if (this.set) {
-      if (this.set.has(key)) return false;
-      this.set.add(key);
+  /** Starts a mapping; what it returns names it to `add` and `end`. */
+  begin(): number {
+    return this.keys.length;
+  }
+
+  /** Adds a key to the mapping that starts at `from`; false when it was already there. */
+  add(from: number, key: string): boolean {
+    const set = this.large.get(from);
+    if (set) {
+      if (set.has(key)) return false;
+      set.add(key);
     } else {
-      if (this.keys.includes(key)) return false;
-      if (this.keys.push(key) > 16) this.set = new Set(this.keys);
+      for (let i = from; i < this.keys.length; i++) if (this.keys[i] === key) return false;
+      if (this.keys.length - from >= 16) this.large.set(from, new Set(this.keys.slice(from)).add(key));
     }
+    this.keys.push(key);
     return true;
+  }
+
+  /** Ends the mapping that starts at `from`. */
+  end(from: number): void {
+    this.keys.length = from;
+    this.large.delete(from);
   }
 }
 

@@ -18,7 +18,8 @@ export function parseInterpolation(text: string, pos: Pos): Array<string | RefEx
   // Most interpolations in a large manifest are one plain reference, `${port.productUid}`.
   const plain = PLAIN_REFERENCE.exec(text);
   if (plain) {
-    const [root, ...path] = plain[1].split('.');
+    const path: Accessor[] = plain[1].split('.');
+    const root = path.shift() as string;
     return [{ kind: 'ref', root, path, text: plain[1], pos: { line: pos.line, column: pos.column } }];
   }
   const parts: Array<string | RefExpr> = [];

@@ -462,7 +462,11 @@ function checkNamespace(manifest: Manifest, error: ErrorFn): void {
   };
   for (const [k, c] of Object.entries(manifest.config)) if (!k.includes(':')) claim(k, 'a config key', c.pos);
   for (const [k, v] of Object.entries(manifest.variables)) claim(k, 'a variable', v.pos);
-  for (const [k, r] of Object.entries(manifest.resources)) claim(k, 'a resource', r.pos);
+  // Resource names are the keys of one mapping, so only a clash with the names above is possible.
+  for (const k in manifest.resources) {
+    const other = seen.get(k);
+    if (other) error(manifest.resources[k].pos, `"${k}" is declared as both ${other} and a resource`, 'config keys, variables and resources share one namespace');
+  }
 }
 
 /** Resolutions already made, per catalog: a large manifest names the same few types thousands of times. */

@@ -59,6 +59,8 @@ describe('the block YAML reader reads what it accepts exactly as yaml does', () 
     ['escapes in double quotes', 'a: "x\\ty"\n'],
     ['a quoted string that does not close on its line', 'a: "x\n  y"\n'],
     ['duplicate keys', 'a: 1\na: 2\n'],
+    ['a duplicate key in a large mapping', `${Array.from({ length: 20 }, (_, i) => `k${i}: ${i}\n`).join('')}k3: 0\n`],
+    ['a duplicate key after a nested mapping', 'a:\n  b: 1\nc: 2\na: 3\n'],
     ['tabs', 'a:\n\tb: 1\n'],
     ['CRLF line ends', 'a: 1\r\nb: 2\r\n'],
     ['document markers', '---\na: 1\n'],
@@ -73,6 +75,14 @@ describe('the block YAML reader reads what it accepts exactly as yaml does', () 
   for (const [name, text] of left) {
     it(`leaves ${name} to yaml`, () => expect(parseBlockYaml(text)).toBeUndefined());
   }
+
+  it('reads the same key in a nested or a sibling mapping, small or large', () => {
+    const many = (indent: string) => Array.from({ length: 20 }, (_, i) => `${indent}k${i}: ${i}\n`).join('');
+    const text = `a:\n  a: 1\n  b:\n    a: 2\nb:\n  a: 3\nk0:\n${many('  ')}  k20:\n${many('    ')}${many('').slice(6)}`;
+    const fast = parseBlockYaml(text);
+    expect(fast).toBeDefined();
+    expect(shape(fast)).toEqual(shape(parseDocument(text).contents));
+  });
 
   it('gives the line and column yaml gives', () => {
     const text = 'a: 1\n\n  # c\nbb:\n  ccc: "x"\n';

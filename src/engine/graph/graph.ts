@@ -1,6 +1,6 @@
 import { Graph, alg } from '@dagrejs/graphlib';
 import type { Diagnostic } from '../../diagnostics.js';
-import { refsOf, type Manifest, type Pos } from '../../manifest/ast.js';
+import { refsOf, type Manifest, type Pos, type RefExpr } from '../../manifest/ast.js';
 import { closestName } from '../../manifest/tokens.js';
 
 
@@ -55,9 +55,13 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
     into.push(from);
   };
   for (const k in variables) for (const r of refsOf(variables[k])) edge(k, r.root, r.pos, 'reference');
+  // One list of references, refilled for each resource, walked by index (see refsOf).
+  const refs: RefExpr[] = [];
   for (const k in resources) {
     const r = resources[k];
-    for (const ref of refsOf(r.properties)) edge(k, ref.root, ref.pos, 'reference');
+    refs.length = 0;
+    refsOf(r.properties, refs);
+    for (let i = 0; i < refs.length; i++) edge(k, refs[i].root, refs[i].pos, 'reference');
     for (const dep of r.options.dependsOn) {
       edge(k, dep, r.pos, 'dependsOn target');
       const kind = kindOf(dep);
@@ -96,7 +100,7 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
       // Most resources need only other resources: their direct dependencies, sorted.
       const direct = successors.get(address) ?? [];
       if (direct.every((dep) => kindOf(dep) === 'resource')) {
-        const result = [...direct].sort();
+        const result = sortNames(direct.slice());
         resourceDeps.set(address, result);
         return result;
       }
@@ -111,12 +115,27 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
         }
       };
       walk(address);
-      const result = [...found].sort();
+      const result = sortNames([...found]);
       resourceDeps.set(address, result);
       return result;
     },
   };
   return { graph, diagnostics };
+}
+
+/**
+ * Sorts names in place as `sort()` does. Most lists are a few names long, and for those the
+ * built-in sort's working storage was most of what planning allocated.
+ */
+function sortNames(names: string[]): string[] {
+  if (names.length > 16) return names.sort();
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i];
+    let j = i - 1;
+    for (; j >= 0 && names[j] > name; j--) names[j + 1] = names[j];
+    names[j + 1] = name;
+  }
+  return names;
 }
 
 /**
