@@ -1,13 +1,14 @@
 import { isAscii } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { close, fdatasync, open } from 'node:fs';
 import { open as openDir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { UserError } from '../errors.js';
 import type { SecretCodec } from './secrets.js';
-import { readSnapshotText, snapshotText } from './snapshot-text.js';
+import { readSnapshotLines, snapshotText } from './snapshot-text.js';
 import { replay, type StateStore } from './store.js';
 import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
 
@@ -86,7 +87,7 @@ export class LocalStore implements StateStore {
   async read(): Promise<StateSnapshot> {
     const file = join(this.dir, 'state.json');
     let snapshot: StateSnapshot = { version: 1, stack: this.stack, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] };
-    if (existsSync(file)) snapshot = this.decodeSnapshot(readText(file), file);
+    if (existsSync(file)) snapshot = this.decodeSnapshot(readLines(file), file);
     snapshot.pending ??= [];
     return replay(snapshot, this.journalEntries());
   }
@@ -195,13 +196,13 @@ export class LocalStore implements StateStore {
     return text.includes('"[secret]"') ? JSON.stringify(this.codec.encode(value)) : text;
   }
 
-  /** Reads a snapshot; outputs are left to be parsed on first read unless a secret needs opening. */
-  private decodeSnapshot(text: string, file: string): StateSnapshot {
-    if (!text.includes('"$secret"')) {
-      const lazy = readSnapshotText(text, file);
+  /** Reads a snapshot from its lines; outputs are left to be parsed on first read unless a secret needs opening. */
+  private decodeSnapshot(lines: string[], file: string): StateSnapshot {
+    if (!lines.some((line) => line.includes('"$secret"'))) {
+      const lazy = readSnapshotLines(lines, file);
       if (lazy) return lazy;
     }
-    return this.decode(text) as StateSnapshot;
+    return this.decode(lines.join('\n')) as StateSnapshot;
   }
 
   /** Parses state JSON; the secret walk (a full copy) is skipped when the text holds no secret. */
@@ -234,10 +235,35 @@ export class LocalStore implements StateStore {
   }
 }
 
-/** A file's text; one that is all ASCII (most states) is taken without a UTF-8 decoding pass. */
-function readText(file: string): string {
-  const bytes = readFileSync(file);
-  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+/** The size of the pieces a snapshot is read in. */
+export const READ_PIECE = 256 * 1024;
+
+/**
+ * A file's lines (as `split('\n')` makes them), read in pieces through one buffer: the whole
+ * file is never also held as bytes beside its text, and a command pays for every megabyte of
+ * memory it touches. Pieces that are all ASCII (most states) are taken without UTF-8 decoding;
+ * from the first that is not, a decoder keeps characters split between pieces whole.
+ */
+function readLines(file: string): string[] {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(READ_PIECE);
+    const lines: string[] = [];
+    let decoder: StringDecoder | undefined;
+    let partial = '';
+    for (let size; (size = readSync(fd, buffer, 0, READ_PIECE, null)) > 0; ) {
+      const bytes = buffer.subarray(0, size);
+      if (!decoder && !isAscii(bytes)) decoder = new StringDecoder('utf8');
+      const pieces = (decoder ? decoder.write(bytes) : bytes.toString('latin1')).split('\n');
+      pieces[0] = partial + pieces[0];
+      partial = pieces.pop() as string;
+      for (let i = 0; i < pieces.length; i++) lines.push(pieces[i]);
+    }
+    lines.push(partial + (decoder?.end() ?? ''));
+    return lines;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

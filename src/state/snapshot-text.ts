@@ -64,12 +64,11 @@ export function* snapshotText(snapshot: StateSnapshot, size = 65536): Generator<
 }
 
 /**
- * Reads text written by `snapshotText`, leaving each resource's outputs unparsed until first
- * read; undefined when the text is laid out any other way (the caller parses it whole). `file`
- * is named, with the line, if outputs turn out to be damaged when read.
+ * Reads text written by `snapshotText`, given as its lines, leaving each resource's outputs
+ * unparsed until first read; undefined when the text is laid out any other way (the caller
+ * parses it whole). `file` is named, with the line, if outputs turn out to be damaged when read.
  */
-export function readSnapshotText(text: string, file: string): StateSnapshot | undefined {
-  const lines = text.split('\n');
+export function readSnapshotLines(lines: string[], file: string): StateSnapshot | undefined {
   const first = lines[0];
   const last = lines[lines.length - 1];
   if (lines.length < 2 || !first.endsWith(OPEN_RESOURCES) || last[0] !== '}') return undefined;

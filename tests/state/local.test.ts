@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalStore } from '../../src/state/local.js';
+import { LocalStore, READ_PIECE } from '../../src/state/local.js';
 import { openStateStore } from '../../src/state/open.js';
 import { SecretCodec } from '../../src/state/secrets.js';
 import { Secret } from '../../src/values.js';
@@ -130,6 +130,27 @@ describe('the local snapshot', () => {
     expect(Object.keys(read.resources)).toHaveLength(1003);
     expect((read.resources.vxc999.outputs.serviceKey as Secret<string>).value).toBe('plaintext-key-0042');
     expect(read.resources.vxc7).toEqual(JSON.parse(JSON.stringify(resource('vxc7'))));
+  });
+
+  it('reads a state of several read pieces, ASCII at first, with a character split between two pieces', async () => {
+    const large = { ...snapshot(), resources: {} as ReturnType<typeof snapshot>['resources'] };
+    // Names of several bytes per character from the second piece on; padding one of them moves
+    // the rest a byte at a time until one character straddles the end of the second piece.
+    let straddles = false;
+    for (let pad = 0; pad < 1000 && !straddles; pad++) {
+      for (let i = 0; i < 1600; i++) {
+        const name = i < 1200 ? `vxc${i}` : `${i === 1200 ? '-'.repeat(pad) : ''}東京 ${'🔌'.repeat(50)} Zürich ${i}`;
+        (large.resources as Record<string, unknown>)[`vxc${i}`] = resource(`vxc${i}`, { inputs: { productName: name } });
+      }
+      await store.write(large);
+      const bytes = readFileSync(file);
+      expect(bytes.subarray(0, READ_PIECE).every((b) => b < 0x80)).toBe(true);
+      straddles = (bytes[2 * READ_PIECE] & 0xc0) === 0x80;
+    }
+    expect(straddles).toBe(true);
+    const read = await store.read();
+    expect(JSON.stringify(read.resources)).toBe(JSON.stringify(large.resources));
+    expect(read.resources.vxc1599.outputs).toEqual(large.resources.vxc1599.outputs);
   });
 
   it('writes no outputs for a resource whose outputs were removed unread', async () => {
