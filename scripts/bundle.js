@@ -11,6 +11,7 @@
 //
 // The tsc output in dist/ stays: the benchmark imports modules from it and `npm run docs` runs it.
 
+import { isAscii } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,6 +75,10 @@ if (locales.length) {
     `the bundle contains ${locales.length} zod locales (${locales[0]}, ...): a module imports { z } from 'zod' and uses it as a value; write import * as z from 'zod'`,
   );
 }
+
+// bin/plumb.cjs reads the bundle as Latin-1, which is exact only for ASCII: esbuild escapes
+// every other character in code, and minifying leaves no comments to hold one.
+if (!isAscii(readFileSync(join(root, 'dist', 'bundle', 'plumb.cjs')))) throw new Error('the bundle is not all ASCII; bin/plumb.cjs reads it as Latin-1');
 
 // The code cache: what V8 compiled while running `validate` and a plan on a small manifest of
 // ports and VXCs, the code most commands run. It is made with the flags of bin/plumb.cjs's

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
@@ -106,7 +107,7 @@ export async function loadManifest(
   file: string,
   options: LoadOptions = {},
 ): Promise<{ manifest: Manifest; graph: ManifestGraph; warnings: string[]; settings: Map<string, Record<string, unknown>> }> {
-  const text = readFileSync(file, 'utf8');
+  const text = readText(file);
   // Function tokens are needed only to resolve fn::invoke.
   const functions = /fn::invoke/i.test(text) ? (await lookupFunctions()).keys() : [];
   const { manifest, diagnostics } = parseManifest(text, file, { resources: resourceTypes.keys(), functions });
@@ -118,6 +119,12 @@ export async function loadManifest(
   const problems = [...checked.diagnostics, ...settingProblems];
   if (problems.length) throw new DiagnosticsError(problems);
   return { manifest, graph, warnings: checked.warnings, settings };
+}
+
+/** A file's text; one that is all ASCII (most manifests) is taken without a UTF-8 decoding pass. */
+function readText(file: string): string {
+  const bytes = readFileSync(file);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /**

@@ -108,6 +108,20 @@ describe('a port through its whole life', () => {
     expect((await plumb(['state', 'list'], { cwd: dir, env })).stdout).toBe('');
   });
 
+  it('a name outside ASCII is read, ordered and recorded exactly, and plans no change afterwards', async () => {
+    const dir = workdir();
+    const name = 'Zürich – 東京 🔌';
+    writeManifest(dir, 'plumb.yaml', manifest({ name: `"${name}"` }));
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain(`productName = "${name}"`);
+    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+    expect(state.resources.port.outputs.productName).toBe(name);
+    const again = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(again.stdout).toContain('No changes.');
+    expect(again.code).toBe(0);
+  });
+
   it('a saved plan is refused once the state has moved', async () => {
     const dir = workdir();
     const env = sandbox.env;
