@@ -167,6 +167,12 @@ class Reader {
   private quoted = false;
   private end = 0;
   private readonly keys = new KeyStack();
+  /**
+   * The items of the collections being read, the innermost one's last; each is copied out whole
+   * when it ends. Built by pushing, a collection's own list would keep room for 17 items
+   * however few it holds, and a large manifest keeps tens of thousands of them to the end.
+   */
+  private readonly items: unknown[] = [];
 
   constructor(
     private readonly lines: Lines,
@@ -181,7 +187,7 @@ class Reader {
 
   /** A block mapping whose keys sit at `indent`. */
   map(indent: number, role: Role): YAMLMap {
-    const items: Pair[] = [];
+    const items = this.items.length;
     const keys = this.keys.begin();
     const first = this.k;
     while (this.at(indent)) {
@@ -192,22 +198,22 @@ class Reader {
       this.k++;
       const next = childRole(role, keyText);
       const value = next === EXPRESSION ? this.expressionValue(k, sep, indent) : this.value(k, sep, indent, next);
-      items.push(pair(key, value as Node));
+      this.items.push(pair(key, value as Node));
     }
     this.keys.end(keys);
-    return collection(MAP, items, this.lines, first) as YAMLMap;
+    return collection(MAP, this.itemsFrom(items), this.lines, first) as YAMLMap;
   }
 
   /** A block sequence whose dashes sit at `indent`. */
   seq(indent: number): YAMLSeq {
-    const items: Node[] = [];
+    const items = this.items.length;
     const first = this.k;
     while (this.atSeqItem(indent)) {
       const k = this.k++;
       const rest = this.itemStart(k);
-      items.push(rest < 0 ? this.block(this.lines.indent[this.k], NODES) : this.scalar(k, rest, indent));
+      this.items.push(rest < 0 ? this.block(this.lines.indent[this.k], NODES) : this.scalar(k, rest, indent));
     }
-    return collection(SEQ, items, this.lines, first) as YAMLSeq;
+    return collection(SEQ, this.itemsFrom(items), this.lines, first) as YAMLSeq;
   }
 
   /** The value after `key:` as nodes: a scalar on the line, or the block below it. */
@@ -240,7 +246,7 @@ class Reader {
   /** A mapping read as an expression; one with a function key is read again as nodes for the caller. */
   private expressionMap(indent: number): Expr {
     const expressions = this.expressions as ExpressionReader;
-    const entries: ObjectExpr['entries'] = [];
+    const entries = this.items.length;
     const keys = this.keys.begin();
     const first = this.k;
     const mark = expressions.mark();
@@ -253,24 +259,32 @@ class Reader {
       if (isFunctionKey(key)) {
         this.k = first;
         this.keys.end(keys);
+        this.items.length = entries;
         return expressions.call(this.map(indent, NODES), mark);
       }
       this.k++;
-      entries.push(new ObjectEntry(key, this.expressionAfter(k, sep, indent), this.lines.no[k], indent + 1));
+      this.items.push(new ObjectEntry(key, this.expressionAfter(k, sep, indent), this.lines.no[k], indent + 1));
     }
     this.keys.end(keys);
-    return { kind: 'object', entries, pos: { line: this.lines.no[first], column: indent + 1 } };
+    return { kind: 'object', entries: this.itemsFrom(entries) as ObjectEntry[], pos: { line: this.lines.no[first], column: indent + 1 } };
   }
 
   private expressionSeq(indent: number): Expr {
-    const items: Expr[] = [];
+    const items = this.items.length;
     const first = this.k;
     while (this.atSeqItem(indent)) {
       const k = this.k++;
       const rest = this.itemStart(k);
-      items.push(rest < 0 ? this.expression(this.lines.indent[this.k]) : this.scalarExpression(k, rest, indent));
+      this.items.push(rest < 0 ? this.expression(this.lines.indent[this.k]) : this.scalarExpression(k, rest, indent));
     }
-    return { kind: 'list', items, pos: { line: this.lines.no[first], column: indent + 1 } };
+    return { kind: 'list', items: this.itemsFrom(items) as Expr[], pos: { line: this.lines.no[first], column: indent + 1 } };
+  }
+
+  /** The items of the collection whose first item is at `from` (see `items`), taken off the stack. */
+  private itemsFrom(from: number): unknown[] {
+    const items = this.items.slice(from);
+    this.items.length = from;
+    return items;
   }
 
   /** Whether the current line is at `indent` (another entry of the block being read). */
