@@ -14,6 +14,7 @@
  */
 import type { Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { type Expr, isFunctionKey, ObjectEntry, type ObjectExpr, type Pos } from './ast.js';
+import { coreValue } from './core-schema.js';
 import { MAP, MapNode, PairNode, ScalarNode, SEQ, SeqNode } from './yaml-nodes.js';
 
 
@@ -457,45 +458,6 @@ function plainValue(text: string): unknown {
 /** What `String.prototype.trim` would remove at an end (tabs and CRs have been refused already). */
 function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13 || code === 0xa0 || code === 0x2028 || code === 0x2029 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x1680 || code === 0x3000 || code === 0x202f || code === 0x205f || code === 0x0b || code === 0x0c;
-}
-
-/** The YAML 1.2 core schema's patterns, in `yaml`'s order (made once: a regex literal is a new object each time it is evaluated). */
-const NULL = /^(?:~|[Nn]ull|NULL)$/;
-const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const OCTAL = /^0o[0-7]+$/;
-const INT = /^[-+]?[0-9]+$/;
-const HEX = /^0x[0-9a-fA-F]+$/;
-const SPECIAL_FLOAT = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-const EXP_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
-const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
-
-/** The YAML 1.2 core schema, tested in `yaml`'s order. */
-function coreValue(text: string): unknown {
-  // Text starting with any other letter is a string under every rule below; most text is.
-  const first = text.charCodeAt(0);
-  const letter = (first >= 97 && first <= 122) || (first >= 65 && first <= 90);
-  if (letter && !'nNtTfF'.includes(text[0])) return text;
-  // Plain decimal digits are an int under every rule that could match them first.
-  if (first >= 48 && first <= 57 && isDigits(text)) return parseInt(text, 10);
-  if (NULL.test(text)) return null;
-  if (BOOL.test(text)) return text[0] === 't' || text[0] === 'T';
-  if (OCTAL.test(text)) return parseInt(text.substring(2), 8);
-  if (INT.test(text)) return parseInt(text, 10);
-  if (HEX.test(text)) return parseInt(text.substring(2), 16);
-  if (SPECIAL_FLOAT.test(text)) {
-    return text.slice(-3).toLowerCase() === 'nan' ? NaN : text[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  }
-  if (EXP_FLOAT.test(text)) return parseFloat(text);
-  if (FLOAT.test(text)) return parseFloat(text);
-  return text;
-}
-
-function isDigits(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
 }
 
 /** 1-based column of `offset` on content line `k`. */
