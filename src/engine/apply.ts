@@ -148,7 +148,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
           await record(`${step.address}~deposed`, { ...prior, address: `${step.address}~deposed` });
           await record(step.address, null);
         }
-        await store.record({ kind: 'intent', address: step.address, type: type.token, action: 'create', token, at: new Date().toISOString() });
+        await store.record({ kind: 'intent', address: step.address, type: type.token, action: 'create', token, inputs: desired, at: new Date().toISOString() });
         const ctx = await resourceContext(deps, type, step.address, {
           ...hooks,
           operationToken: token,

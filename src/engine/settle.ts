@@ -13,8 +13,8 @@ export interface Settled {
 /**
  * Settles operations a crash interrupted between intent and outcome. A pending create is
  * looked up remotely — by the id recorded once the order was accepted, else by the ownership
- * tags carrying its operation token — and adopted if found (tainted if not ready), or left
- * for the plan to create. A pending delete or update is read again: gone means gone.
+ * tags carrying its operation token or by the inputs it was ordered with (see findOwned) — and
+ * adopted if found (tainted if not ready), or left for the plan to create. A pending delete or update is read again: gone means gone.
  */
 export async function settlePending(state: StateSnapshot, deps: EngineDeps): Promise<Settled> {
   const resources = { ...state.resources };
@@ -29,13 +29,15 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps): Pro
         const outputs = (await type.read(ctx, realId({ id: op.id, secretId: op.secretId }))) as Record<string, unknown> | undefined;
         if (outputs) found = { id: realId({ id: op.id, secretId: op.secretId }), outputs };
       } else if (type.findOwned) {
-        found = (await type.findOwned(ctx)) as typeof found;
+        found = (await type.findOwned(ctx, op.inputs && (reveal(op.inputs) as never))) as typeof found;
       }
       if (found) found = { ...found, outputs: wrapSecrets(found.outputs, type.secretPaths) };
       const alreadyRecorded = found && resources[op.address] && realId(resources[op.address]) === found.id;
       if (found && !alreadyRecorded) {
         const status = isReady(found.outputs) ? 'ok' : 'tainted';
-        resources[op.address] = { address: op.address, type: op.type, ...recordedId(type, found.id), inputs: inputsOf(type.inputs, found.outputs), outputs: found.outputs, dependencies: [], status };
+        // The inputs it was ordered with, when the intent kept them (as a finished create records).
+        const inputs = op.inputs ?? inputsOf(type.inputs, found.outputs);
+        resources[op.address] = { address: op.address, type: op.type, ...recordedId(type, found.id), inputs, outputs: found.outputs, dependencies: [], status };
         notes.push(`${op.address}: an interrupted create had ordered ${recordedId(type, found.id).id}; it is adopted${status === 'tainted' ? ' (not ready, so it will be replaced)' : ''}`);
       } else if (!found) {
         notes.push(`${op.address}: an interrupted create left nothing behind; it will be created`);

@@ -89,6 +89,10 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   delete(ctx: ResourceContext<C, S>, id: string, prior: { inputs: In; outputs: Out }): Promise<void>;
   /** Lists the remote objects of this type the account can see (import discovery). */
   list?(ctx: ResourceContext<C, S>): Promise<Array<Created<Out>>>;
-  /** Finds an object this stack created (by ownership tags) after an interrupted create. */
-  findOwned?(ctx: ResourceContext<C, S>): Promise<Created<Out> | undefined>;
+  /**
+   * Finds the object an interrupted create left, when no id was recorded: by the ownership tags
+   * carrying the operation's token, or, for a type whose objects carry none, by what identifies
+   * one among the inputs it was ordered with (undefined for a create journaled without them).
+   */
+  findOwned?(ctx: ResourceContext<C, S>, inputs: In | undefined): Promise<Created<Out> | undefined>;
 }

@@ -28,7 +28,7 @@ export function replay(snapshot: StateSnapshot, entries: JournalEntry[]): StateS
   let outcomes = 0;
   for (const e of entries) {
     if (e.kind === 'intent') {
-      pending.set(e.token, { address: e.address, type: e.type, action: e.action, token: e.token, id: e.id, secretId: e.secretId, at: e.at });
+      pending.set(e.token, { address: e.address, type: e.type, action: e.action, token: e.token, id: e.id, secretId: e.secretId, inputs: e.inputs, at: e.at });
     } else if (e.kind === 'id') {
       const p = pending.get(e.token);
       if (p) {

@@ -29,6 +29,11 @@ export interface PendingOperation {
   token: string;
   id?: string;
   secretId?: Secret<string>;
+  /**
+   * A create's inputs, as ordered: a type whose objects carry no ownership tags finds the object
+   * an interrupted create left by them (a VLAN on its port, a name on its router).
+   */
+  inputs?: Record<string, unknown>;
   at: string;
 }
 
@@ -47,7 +52,7 @@ export interface StateSnapshot {
 
 /** One journal record: the intent before a side effect, or its outcome after. */
 export type JournalEntry =
-  | { kind: 'intent'; address: string; type: string; action: 'create' | 'update' | 'delete'; token: string; id?: string; secretId?: Secret<string>; at: string }
+  | { kind: 'intent'; address: string; type: string; action: 'create' | 'update' | 'delete'; token: string; id?: string; secretId?: Secret<string>; inputs?: Record<string, unknown>; at: string }
   | { kind: 'id'; address: string; token: string; id: string; secretId?: Secret<string>; at: string }
   | { kind: 'outcome'; address: string; token?: string; resource: ResourceState | null; at: string }
   | { kind: 'failed'; address: string; token: string; at: string };

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
@@ -45,4 +47,50 @@ describe('a killed apply loses nothing and duplicates nothing', () => {
       expect(settled.code).toBe(0);
     });
   }
+});
+
+describe('an interrupted create of an object that carries no ownership tags', () => {
+  const IX = { productName: 'crash-ix', networkServiceType: 'Sydney IX', asn: 64496, macAddress: '00:11:22:33:44:55', rateLimit: 500, vlan: 2002 };
+  const manifest = `name: crash-ix
+resources:
+  port:
+    type: interconnect:index/port:Port
+    properties: { productName: crash-ix-port, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+  ix:
+    type: interconnect:index/ix:Ix
+    properties:
+      productName: ${IX.productName}
+      requestedProductUid: \${port.productUid}
+      networkServiceType: ${IX.networkServiceType}
+      asn: ${IX.asn}
+      macAddress: "${IX.macAddress}"
+      rateLimit: ${IX.rateLimit}
+      vlan: ${IX.vlan}
+`;
+
+  it('an IX ordered just before the crash is found by its port, VLAN and name, adopted, and not ordered again', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest);
+    // The port's intent, id and outcome, then the IX's intent: killed before its order is sent.
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } });
+    expect(killed.code).not.toBe(0);
+    const portUid = (await api.liveProducts('crash-ix-port'))[0].productUid as string;
+    // The order reaches the API, but its reply never reaches plumb: nothing records the IX's id.
+    await api.call('POST', '/v4/networkdesign/buy', { networkDesign: [{ productUid: portUid, associatedIxs: [{ ...IX, shutdown: false }] }], discountCodes: [] });
+
+    const plan = await plumb(['plan'], { cwd: dir, env: sandbox.env });
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/ix: an interrupted create had ordered [0-9a-f-]+; it is adopted/);
+    expect(plan.stdout).toContain('No changes.');
+
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const port = (await api.call<Array<Record<string, any>>>('GET', '/v2/products')).find((p) => p.productUid === portUid);
+    const live = (port?.associatedIxs ?? []).filter((i: Record<string, any>) => !['CANCELLED', 'DECOMMISSIONED'].includes(i.provisioningStatus));
+    expect(live).toHaveLength(1);
+    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+    expect(state.resources.ix.id).toBe(live[0].productUid);
+    expect(state.pending).toEqual([]);
+  });
 });

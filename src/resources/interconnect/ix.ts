@@ -123,12 +123,7 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
         },
       ],
     };
-    // An IX carries no tags, but a VLAN is unique on its port: an IX there with this name and
-    // VLAN after a lost buy reply is the one this order made.
-    const [uid] = await order(ctx, item, async () => {
-      const mine = (await listIxs(ctx)).find((i) => ixPort(i) === inputs.requestedProductUid && i.vlan === inputs.vlan && i.productName === inputs.productName);
-      return mine?.productUid;
-    });
+    const [uid] = await order(ctx, item, async () => (await orderedIx(ctx, inputs))?.productUid);
     ctx.recordId(uid);
     let product = await waitReady(ctx, uid, 'IX');
     // Fields the order may not carry everywhere are applied by one update once the IX is ready.
@@ -170,7 +165,21 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   async list(ctx) {
     return (await listIxs(ctx)).map((p) => ({ id: p.productUid, outputs: toOutputs(p) }));
   },
+
+  async findOwned(ctx, inputs) {
+    const found = inputs && (await orderedIx(ctx, inputs));
+    return found && { id: found.productUid, outputs: toOutputs(found, inputs) };
+  },
 };
+
+/**
+ * The IX an order with these inputs made. An IX carries no tags, but a VLAN is unique on its
+ * port: after a lost buy reply or an interrupted create, the IX there with this name and VLAN
+ * is the one ordered.
+ */
+async function orderedIx(ctx: Ctx, inputs: IxInputs): Promise<ApiProduct | undefined> {
+  return (await listIxs(ctx)).find((i) => ixPort(i) === inputs.requestedProductUid && i.vlan === inputs.vlan && i.productName === inputs.productName);
+}
 
 /** The port an IX is on, as its GET reports it. */
 function ixPort(p: ApiProduct): string | undefined {

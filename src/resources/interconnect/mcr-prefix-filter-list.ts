@@ -110,6 +110,15 @@ export const mcrPrefixFilterList: ResourceType<Inputs, Outputs, Ctx['client'], I
     const { mcrUid, listId } = parsePrefixListId(id);
     await deletePrefixList(ctx, mcrUid, listId);
   },
+
+  // A list carries no tags, but its description is unique on its MCR (create refuses a second):
+  // after an interrupted create, the list there of that description is the one it made.
+  async findOwned(ctx, inputs) {
+    if (!inputs) return undefined;
+    const existing = findByDescription(await listPrefixLists(ctx, inputs.mcrId), inputs.description);
+    const current = existing && (await readPrefixList(ctx, inputs.mcrId, existing.id));
+    return current && { id: `${inputs.mcrId}:${current.id}`, outputs: toOutputs(inputs.mcrId, current, inputs) };
+  },
 };
 
 function toOutputs(mcrUid: string, list: ApiPrefixList, prior?: Partial<Inputs>): Outputs {
