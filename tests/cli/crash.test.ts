@@ -94,3 +94,43 @@ resources:
     expect(state.pending).toEqual([]);
   });
 });
+
+describe('an interrupted create of a prefix filter list', () => {
+  it('a list made just before the crash is found on its MCR by its description and adopted, not refused as a clash', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: crash-list
+resources:
+  router:
+    type: interconnect:Mcr
+    properties: { productName: crash-list-mcr, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }
+  routes:
+    type: interconnect:McrPrefixFilterList
+    properties:
+      mcrId: \${router.productUid}
+      description: crash-routes
+      addressFamily: IPv4
+      entries:
+        - { action: permit, prefix: 10.0.0.0/8 }
+`,
+    );
+    // The MCR's intent, id and outcome, then the list's intent: killed before the list is made.
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } });
+    expect(killed.code).not.toBe(0);
+    const mcrUid = (await api.liveProducts('crash-list-mcr'))[0].productUid as string;
+    // The list is made, but the reply never reaches plumb.
+    const made = await api.call<{ id: number }>('POST', `/v2/product/mcr2/${mcrUid}/prefixList`, { id: 0, description: 'crash-routes', addressFamily: 'IPv4', entries: [{ action: 'permit', prefix: '10.0.0.0/8' }] });
+
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain(`routes: an interrupted create had ordered ${mcrUid}:${made.id}; it is adopted`);
+    const lists = await api.call<Array<{ id: number; description: string }>>('GET', `/v2/product/mcr2/${mcrUid}/prefixLists`);
+    expect(lists.filter((l) => l.description === 'crash-routes')).toHaveLength(1);
+    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+    expect(state.resources.routes.id).toBe(`${mcrUid}:${made.id}`);
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+});
