@@ -130,6 +130,19 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
     await antiDdosInstance.delete(h.resourceCtx(), created.id, { inputs: antiDdosInstance.inputs.parse(base), outputs: created.outputs });
   });
 
+  it('finds an instance it named, bought by an interrupted create, by the token of that order; never one named in the manifest', async () => {
+    const ctx = h.resourceCtx('edge.shield');
+    const inputs = antiDdosInstance.inputs.parse(base);
+    const bought = await antiDdosInstance.create(ctx, inputs);
+    // The settling context carries the interrupted operation's token, as this one does.
+    expect(await antiDdosInstance.findOwned?.({ ...h.resourceCtx('edge.shield'), operationToken: ctx.operationToken }, inputs)).toEqual({ id: bought.id, outputs: bought.outputs });
+    expect(await antiDdosInstance.findOwned?.(h.resourceCtx('edge.shield'), inputs)).toBeUndefined();
+    expect(await antiDdosInstance.findOwned?.(ctx, undefined)).toBeUndefined();
+    const named = antiDdosInstance.inputs.parse({ ...base, name: bought.outputs.name });
+    expect(await antiDdosInstance.findOwned?.(ctx, named)).toBeUndefined();
+    await antiDdosInstance.delete(ctx, bought.id, { inputs, outputs: bought.outputs });
+  });
+
   it('imports by id and reads only what the API reports', async () => {
     const list = await h.client.call<{ ServiceInfo: { ResourceId: string; Name: string }[] }>('DescribeNapServiceInfo', { NapType: 1 });
     const seeded = list.ServiceInfo.find((s) => s.Name === 'north-shield')!;

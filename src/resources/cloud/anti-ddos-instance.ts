@@ -6,7 +6,6 @@
  * no duration, and its ChargeType is left out as upstream does), so they are compared only when
  * state recorded them at purchase: adopting an existing instance never forces a new purchase.
  */
-import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { lazy } from '../../lazy.js';
 import { isRemote, RemoteError, UserError } from '../../errors.js';
@@ -32,7 +31,7 @@ export const antiDdosInstanceInputs = lazy(() =>
         .string()
         .regex(NAME, 'name must be 1-63 characters: Chinese characters, letters, digits, - and _')
         .optional()
-        .describe('Instance name: 1–63 Chinese characters, letters, digits, `-` or `_`. Updated in place. Default: the resource address plus a random suffix.'),
+        .describe('Instance name: 1–63 Chinese characters, letters, digits, `-` or `_`. Updated in place. Default: the resource address plus a suffix unique to the order.'),
       area: z.enum(['EastChina', 'NorthChina']).describe('Area: `EastChina` or `NorthChina`. Required. Changing it replaces the instance.'),
       dataCenter: z
         .enum(['Zaozhuang', 'Yangzhou', 'Taizhou', 'Shijiazhuang'])
@@ -128,6 +127,11 @@ function toOutputs(info: ServiceInfo): AntiDdosInstanceOutputs {
   };
 }
 
+/** Every instance of the project. */
+function allInstances(ctx: Ctx): Promise<ServiceInfo[]> {
+  return ctx.client.pageAll<ServiceInfo>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
+}
+
 /** Reads one instance; undefined when the API lists nothing for the id (that is how it says "gone"). */
 async function describe(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs | undefined> {
   // The single-instance describe must not carry ProjectId, or instances of other projects vanish.
@@ -149,10 +153,14 @@ function sizing(inputs: { area: string; dataCenter: string; bandwidth: number; b
   };
 }
 
-/** A default name from the address, limited to the characters and length the API accepts. */
-function autoName(address: string): string {
+/**
+ * A default name: the address, limited to the characters and length the API accepts, and the
+ * start of the order's operation token, so that an instance bought by an interrupted create can
+ * be found by its name (see findOwned).
+ */
+function autoName(address: string, operationToken: string): string {
   const base = address.replace(/[^A-Za-z0-9\p{Script=Han}_-]/gu, '-').slice(0, 54) || 'anti-ddos';
-  return `${base}-${randomBytes(4).toString('hex')}`;
+  return `${base}-${operationToken.replace(/[^0-9a-f]/g, '').slice(0, 8)}`;
 }
 
 /** Polls until the instance is visible or gone. */
@@ -207,7 +215,7 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
   },
 
   async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address);
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     // Buying is never retried by the client: a retry could buy (and bill) a second instance.
     const body = await ctx.client.call<{ ResourceInfo?: { ResourceId?: string } }>('BuyHighProtectGameService', {
       HighProtectGameServiceName: name,
@@ -228,8 +236,16 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
   },
 
   async list(ctx) {
-    const all = await ctx.client.pageAll<ServiceInfo>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
-    return all.map((info) => ({ id: info.ResourceId, outputs: toOutputs(info) }));
+    return (await allInstances(ctx)).map((info) => ({ id: info.ResourceId, outputs: toOutputs(info) }));
+  },
+
+  // An instance carries no tags. One plumb named carries its order's token in the name, so
+  // after an interrupted create the instance of that name is the one bought. One named in the
+  // manifest cannot be told from another of the same name: it is left to `plumb import`.
+  async findOwned(ctx, inputs) {
+    if (!inputs || inputs.name !== undefined) return undefined;
+    const info = (await allInstances(ctx)).find((i) => i.Name === autoName(ctx.address, ctx.operationToken));
+    return info && { id: info.ResourceId, outputs: toOutputs(info) };
   },
 
   async update(ctx, id, _prior, desired) {
