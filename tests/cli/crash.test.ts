@@ -95,18 +95,11 @@ resources:
   });
 });
 
-describe('an interrupted create of a prefix filter list', () => {
-  it('a list made just before the crash is found on its MCR by its description and adopted, not refused as a clash', async () => {
-    const dir = workdir();
-    writeManifest(
-      dir,
-      'plumb.yaml',
-      `name: crash-list
-resources:
-  router:
-    type: interconnect:Mcr
-    properties: { productName: crash-list-mcr, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }
-  routes:
+describe('an interrupted create of something an MCR holds only one of by that identity', () => {
+  const cases = [
+    {
+      what: 'a prefix filter list, by its description',
+      child: `  routes:
     type: interconnect:McrPrefixFilterList
     properties:
       mcrId: \${router.productUid}
@@ -115,22 +108,67 @@ resources:
       entries:
         - { action: permit, prefix: 10.0.0.0/8 }
 `,
-    );
-    // The MCR's intent, id and outcome, then the list's intent: killed before the list is made.
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } });
-    expect(killed.code).not.toBe(0);
-    const mcrUid = (await api.liveProducts('crash-list-mcr'))[0].productUid as string;
-    // The list is made, but the reply never reaches plumb.
-    const made = await api.call<{ id: number }>('POST', `/v2/product/mcr2/${mcrUid}/prefixList`, { id: 0, description: 'crash-routes', addressFamily: 'IPv4', entries: [{ action: 'permit', prefix: '10.0.0.0/8' }] });
+      address: 'routes',
+      // Made directly, as the interrupted create would have; returns the id plumb records.
+      async make(mcrUid: string) {
+        const made = await api.call<{ id: number }>('POST', `/v2/product/mcr2/${mcrUid}/prefixList`, { id: 0, description: 'crash-routes', addressFamily: 'IPv4', entries: [{ action: 'permit', prefix: '10.0.0.0/8' }] });
+        return `${mcrUid}:${made.id}`;
+      },
+      async count(mcrUid: string) {
+        const lists = await api.call<Array<{ description: string }>>('GET', `/v2/product/mcr2/${mcrUid}/prefixLists`);
+        return lists.filter((l) => l.description === 'crash-routes').length;
+      },
+    },
+    {
+      what: 'an IPsec add-on, the only one an MCR has',
+      child: `  ipsec:
+    type: interconnect:McrIpsecAddon
+    properties:
+      mcrId: \${router.productUid}
+      tunnelCount: 10
+`,
+      address: 'ipsec',
+      async make(mcrUid: string) {
+        await api.call('POST', `/v3/product/${mcrUid}/addon`, { addOnType: 'IP_SEC', tunnelCount: 10 });
+        const mcr = await api.call<{ addOns?: Array<{ addOnUid: string; addOnType: string }> }>('GET', `/v2/product/${mcrUid}`);
+        return `${mcrUid}:${mcr.addOns?.find((a) => a.addOnType === 'IP_SEC')?.addOnUid}`;
+      },
+      async count(mcrUid: string) {
+        const mcr = await api.call<{ addOns?: Array<{ addOnType: string }> }>('GET', `/v2/product/${mcrUid}`);
+        return (mcr.addOns ?? []).filter((a) => a.addOnType === 'IP_SEC').length;
+      },
+    },
+  ];
 
-    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
-    expect(applied.stderr).toBe('');
-    expect(applied.code).toBe(0);
-    expect(applied.stdout).toContain(`routes: an interrupted create had ordered ${mcrUid}:${made.id}; it is adopted`);
-    const lists = await api.call<Array<{ id: number; description: string }>>('GET', `/v2/product/mcr2/${mcrUid}/prefixLists`);
-    expect(lists.filter((l) => l.description === 'crash-routes')).toHaveLength(1);
-    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
-    expect(state.resources.routes.id).toBe(`${mcrUid}:${made.id}`);
-    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-  });
+  for (const [n, c] of cases.entries()) {
+    it(`${c.what}: made just before the crash, it is found and adopted, not refused as a clash`, async () => {
+      const dir = workdir();
+      const mcrName = `crash-mcr-${n}`;
+      writeManifest(
+        dir,
+        'plumb.yaml',
+        `name: crash-mcr
+resources:
+  router:
+    type: interconnect:Mcr
+    properties: { productName: ${mcrName}, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }
+${c.child}`,
+      );
+      // The MCR's intent, id and outcome, then the child's intent: killed before it is made.
+      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } });
+      expect(killed.code).not.toBe(0);
+      const mcrUid = (await api.liveProducts(mcrName))[0].productUid as string;
+      // It is made, but the reply never reaches plumb.
+      const id = await c.make(mcrUid);
+
+      const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+      expect(applied.stderr).toBe('');
+      expect(applied.code).toBe(0);
+      expect(applied.stdout).toContain(`${c.address}: an interrupted create had ordered ${id}; it is adopted`);
+      expect(await c.count(mcrUid)).toBe(1);
+      const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+      expect(state.resources[c.address].id).toBe(id);
+      expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    });
+  }
 });

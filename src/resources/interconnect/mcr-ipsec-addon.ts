@@ -125,6 +125,15 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
     // Whatever is next on this MCR (often its own deletion) needs it ready again.
     await waitReady(ctx, mcrUid, 'MCR');
   },
+
+  // An add-on carries no tags, but an MCR has one IPsec add-on (create refuses a second): after
+  // an interrupted create, the MCR's add-on is the one it made.
+  async findOwned(ctx, inputs) {
+    if (!inputs) return undefined;
+    const mcr = await readProduct(ctx, inputs.mcrId);
+    const addOn = mcr && ipsecAddOns(mcr)[0];
+    return addOn && { id: `${inputs.mcrId}:${addOn.addOnUid}`, outputs: toOutputs(inputs.mcrId, addOn) };
+  },
 };
 
 function toOutputs(mcrUid: string, addOn: ApiAddOn): Outputs {
