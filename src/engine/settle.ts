@@ -14,7 +14,8 @@ export interface Settled {
  * Settles operations a crash interrupted between intent and outcome. A pending create is
  * looked up remotely — by the id recorded once the order was accepted, else by the ownership
  * tags carrying its operation token or by the inputs it was ordered with (see findOwned) — and
- * adopted if found (tainted if not ready), or left for the plan to create. A pending delete or update is read again: gone means gone.
+ * adopted if found (tainted if not ready), or left for the plan to create. A pending delete or
+ * update is read again: gone means gone.
  */
 export async function settlePending(state: StateSnapshot, deps: EngineDeps): Promise<Settled> {
   const resources = { ...state.resources };
