@@ -9,6 +9,8 @@
 //   own, and inlining made it compile more without running faster. A no-change plan of 3,000
 //   resources takes about a twelfth less time and 4 MiB less memory, one of 30,000 a little
 //   less; applies are unchanged.
+// Any V8 flag makes node compile the built-in modules a command loads afresh (its compiled copies
+// are made under the default flags): about 15 ms of a small command, less than these save.
 //
 // Runs the bundled CLI that `npm run build` writes, one CommonJS file, with the V8 code cache
 // the build made by running it (scripts/bundle.js says why). The cache is used only while the
