@@ -72,7 +72,7 @@ export function schemaCommand(raw: string | undefined, opts: { json?: boolean })
 }
 
 /** How a change of a field is applied, in words. */
-export const CHANGE_WORDS = { replace: 'replace', update: 'in place', recorded: 'recorded only (sent with the order)' } as const;
+export const CHANGE_WORDS = { replace: 'replace', sometimes: 'replace or in place, by value (see description)', update: 'in place', recorded: 'recorded only (sent with the order)' } as const;
 
 /** A field as `plumb schema` and the reference docs describe it. */
 export interface FieldDoc {
@@ -82,7 +82,7 @@ export interface FieldDoc {
   description?: string;
   default?: unknown;
   allowed?: unknown[];
-  change?: 'replace' | 'update' | 'recorded';
+  change?: keyof typeof CHANGE_WORDS;
 }
 
 /** The documentation of one type or function, generated from its schemas. */
@@ -102,8 +102,15 @@ function fields(schema: z.ZodType, type?: ResourceType): FieldDoc[] {
     description: prop.description,
     default: prop.default,
     allowed: prop.allowed ?? prop.enum,
-    change: type ? (type.replaceOn.some((r) => r.path === name || r.path.startsWith(`${name}.`)) ? 'replace' : type.stateOnly?.includes(name) ? 'recorded' : 'update') : undefined,
+    change: type && changeOf(type, name),
   }));
+}
+
+/** What a change to one input does: static replace rules first, then value-dependent ones. */
+function changeOf(type: ResourceType, name: string): FieldDoc['change'] {
+  if (type.replaceOn.some((r) => r.path === name || r.path.startsWith(`${name}.`))) return 'replace';
+  if (type.replaceSometimes?.includes(name)) return 'sometimes';
+  return type.stateOnly?.includes(name) ? 'recorded' : 'update';
 }
 
 function typeName(prop: any): string {

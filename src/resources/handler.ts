@@ -67,6 +67,8 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   replaceOn: ReplaceRule[];
   /** Rules that depend on values (e.g. VXC partner configs); called only when prior inputs exist and differ. */
   replaceWhen?(prior: In, desired: In): ReplaceDecision[];
+  /** The top-level inputs replaceWhen may name: a change to one replaces the object for some values only. */
+  replaceSometimes?: string[];
   /** The id is itself a secret (a service key): state and output show a surrogate. */
   secretId?: boolean;
   /** Replace by deleting first (e.g. the VLAN would collide). */

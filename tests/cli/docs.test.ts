@@ -26,4 +26,12 @@ describe('reference docs', () => {
     expect(stdout).toContain('productName (required): string [in place]');
     expect(stdout).toContain('promoCode: string [recorded only (sent with the order)]');
   });
+
+  it('a field whose change replaces for some values only says so, not "in place"', async () => {
+    const vxc = await plumb(['schema', 'interconnect:Vxc'], { cwd: root });
+    expect(vxc.stdout).toMatch(/bEndPartnerConfig: .* \[replace or in place, by value \(see description\)\]/);
+    expect(vxc.stdout).toContain('productName (required): string [in place]');
+    const instance = await plumb(['schema', 'cloud:AntiDdosInstance'], { cwd: root });
+    expect(instance.stdout).toContain('chargeType: string [replace or in place, by value (see description)]');
+  });
 });

@@ -63,6 +63,7 @@ describe('AntiDdosInstance replace rules', () => {
     ['a different chargeType than state recorded', () => antiDdosInstance.replaceWhen!(prior, { ...prior, chargeType: 'year' }).map((d) => d.path), ['chargeType']],
     ['a different duration than state recorded', () => antiDdosInstance.replaceWhen!(prior, { ...prior, duration: 3 }).map((d) => d.path), ['duration']],
     ['nothing when state never knew them (imported)', () => antiDdosInstance.replaceWhen!({ ...prior, chargeType: undefined, duration: undefined } as unknown as AntiDdosInstanceInputs, { ...prior, chargeType: 'year', duration: 2 }), []],
+    ['the docs say both may replace', () => antiDdosInstance.replaceSometimes, ['chargeType', 'duration']],
     ['nothing for in-place fields', () => antiDdosInstance.replaceWhen!(prior, { ...prior, name: 'x', bandwidth: 100, maxDefenceValue: 90 }), []],
   ])('%s', (_name, run, expected) => {
     expect(run()).toEqual(expected);

@@ -54,6 +54,8 @@ describe('MVE replace rules', () => {
   for (const c of cases) {
     it(c.name, () => {
       expect(mve.replaceWhen!(prior, c.desired).map((d) => d.path)).toEqual(c.paths);
+      // The docs' "on change" column says a change to this field may replace.
+      for (const path of c.paths) expect(mve.replaceSometimes).toContain(path.split(/[.[]/)[0]);
     });
   }
 

@@ -91,6 +91,9 @@ describe('partner config replace rule', () => {
     expect(vxc.replaceWhen!(base, { ...base, bEndPartnerConfig: aws('210987654321') }).map((d) => d.path)).toEqual(['bEndPartnerConfig']);
     expect(vxc.replaceWhen!(base, { ...base, bEnd: { requestedProductUid: 'b', vlan: 11 } }).map((d) => d.path)).toEqual(['bEnd.vlan']);
     expect(vxc.replaceWhen!(base, { ...base, aEnd: { requestedProductUid: 'a2', vlan: 7 } })).toEqual([]);
+    expect(vxc.replaceWhen!({ ...base, aEndPartnerConfig: aws() }, base).map((d) => d.path)).toEqual(['aEndPartnerConfig']);
+    // The docs' "on change" column says a change to each of these may replace.
+    expect(vxc.replaceSometimes).toEqual(['aEndPartnerConfig', 'bEndPartnerConfig', 'bEnd']);
     expect(vxc.deleteBeforeReplace).toBe(true);
     expect(vxc.secretPaths).toEqual(expect.arrayContaining(['serviceKey', 'bEndPartnerConfig.interfaces[*].bgpConnections[*].password', 'aEndPartnerConfig.peers[*].sharedKey']));
   });

@@ -198,6 +198,7 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     }
     return decisions;
   },
+  replaceSometimes: ['chargeType', 'duration'],
   // When state does not know them (an instance imported with `plumb import`), setting them is
   // only recorded: there is nothing to send, and replaceWhen above asks for no replacement.
   stateOnly: ['chargeType', 'duration'],

@@ -143,6 +143,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
     const [before, after] = [reveal(prior), reveal(desired)];
     return [...vendorFieldChanges(before.vendorConfig, after.vendorConfig), ...vnicChanges(before.vnics, after.vnics)];
   },
+  replaceSometimes: ['vendorConfig', 'vnics'],
   computedInputs: ['diversityZone', 'costCentre', 'vnics'],
   stateOnly: ['promoCode'],
   remoteManaged: [...PRODUCT_FACTS, 'vendor', 'imageId', 'mveSize', 'mveLabel'],

@@ -17,7 +17,7 @@ export const vxcInputs = lazy(() =>
       rateLimit: z.number().int().positive().describe('Speed in Mbps, up to what both ends allow. Changed in place.'),
       contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
       aEnd: aEndSchema().describe('Where the VXC starts (one of your Ports, MCRs or MVEs).'),
-      bEnd: bEndSchema().optional().describe('Where the VXC goes: one of your products or a partner port.'),
+      bEnd: bEndSchema().optional().describe('Where the VXC goes: one of your products or a partner port. Changed in place, except its VLAN and inner VLAN at a cloud or transit partner end (the partner owns them): a change there replaces the VXC.'),
       aEndPartnerConfig: aEndPartnerConfig().optional(),
       bEndPartnerConfig: bEndPartnerConfig().optional(),
       costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place.'),
@@ -128,6 +128,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
     }
     return out;
   },
+  replaceSometimes: ['aEndPartnerConfig', 'bEndPartnerConfig', 'bEnd'],
   deleteBeforeReplace: true,
   computedInputs: ['costCentre'],
   stateOnly: ['promoCode'],
