@@ -20,17 +20,21 @@ export interface Settled {
 export async function settlePending(state: StateSnapshot, deps: EngineDeps): Promise<Settled> {
   const resources = { ...state.resources };
   const notes: string[] = [];
+  let recordedIds: Set<string> | undefined;
   for (const op of state.pending) {
     const type = deps.resourceType(op.type);
     if (!type) continue;
-    const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token });
+    const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`) });
     if (op.action === 'create') {
+      const noted = notes.length;
       let found: { id: string; outputs: Record<string, unknown> } | undefined;
       if (op.id) {
         const outputs = (await type.read(ctx, realId({ id: op.id, secretId: op.secretId }))) as Record<string, unknown> | undefined;
         if (outputs) found = { id: realId({ id: op.id, secretId: op.secretId }), outputs };
       } else if (type.findOwned) {
-        found = (await type.findOwned(ctx, op.inputs && (reveal(op.inputs) as never))) as typeof found;
+        recordedIds ??= new Set(Object.values(resources).map((r) => realId(r)));
+        const known = recordedIds;
+        found = (await type.findOwned(ctx, op.inputs && (reveal(op.inputs) as never), { at: op.at, recorded: (id) => known.has(id) })) as typeof found;
       }
       if (found) found = { ...found, outputs: wrapSecrets(found.outputs, type.secretPaths) };
       const alreadyRecorded = found && resources[op.address] && realId(resources[op.address]) === found.id;
@@ -39,8 +43,9 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps): Pro
         // The inputs it was ordered with, when the intent kept them (as a finished create records).
         const inputs = op.inputs ?? inputsOf(type.inputs, found.outputs);
         resources[op.address] = { address: op.address, type: op.type, ...recordedId(type, found.id), inputs, outputs: found.outputs, dependencies: [], status };
+        recordedIds?.add(found.id);
         notes.push(`${op.address}: an interrupted create had ordered ${recordedId(type, found.id).id}; it is adopted${status === 'tainted' ? ' (not ready, so it will be replaced)' : ''}`);
-      } else if (!found) {
+      } else if (!found && notes.length === noted) {
         notes.push(`${op.address}: an interrupted create left nothing behind; it will be created`);
       }
     } else {

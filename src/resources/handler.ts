@@ -96,5 +96,13 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
    * carrying the operation's token, or, for a type whose objects carry none, by what identifies
    * one among the inputs it was ordered with (undefined for a create journaled without them).
    */
-  findOwned?(ctx: ResourceContext<C, S>, inputs: In | undefined): Promise<Created<Out> | undefined>;
+  findOwned?(ctx: ResourceContext<C, S>, inputs: In | undefined, order: InterruptedOrder): Promise<Created<Out> | undefined>;
+}
+
+/** What is known of an interrupted create besides its inputs. */
+export interface InterruptedOrder {
+  /** When its intent was journaled (RFC 3339, this machine's clock): the object cannot be older. */
+  at: string;
+  /** Whether state already records an object with this id, at any address (so it is not the one). */
+  recorded(id: string): boolean;
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudProvider } from '../../src/providers/cloud/index.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
 
@@ -171,4 +173,70 @@ ${c.child}`,
       expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
     });
   }
+});
+
+describe('an interrupted buy of an anti-DDoS instance named in the manifest', () => {
+  const config = 'config:\n  cloud:region: cn-bj2\n  cloud:projectId: org-sandbox\n';
+  const manifest = (name: string, area: string, dataCenter: string) => `name: crash-shield
+${config}resources:
+  shield:
+    type: cloud:AntiDdosInstance
+    properties: { name: ${name}, area: ${area}, dataCenter: ${dataCenter}, bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 50 }
+`;
+  const cloud = async () => {
+    const settings = cloudProvider.settings.parse({ region: 'cn-bj2', projectId: 'org-sandbox' });
+    return cloudProvider.connect(settings, { sandboxUrl: async () => sandbox.url, log: pino({ level: 'silent' }), env: {} });
+  };
+  const named = async (name: string) => {
+    const listed = await (await cloud()).call<{ ServiceInfo: Array<{ ResourceId: string; Name: string }> }>('DescribeNapServiceInfo', { NapType: 1, Limit: 100 });
+    return listed.ServiceInfo.filter((i) => i.Name === name).map((i) => i.ResourceId);
+  };
+
+  it('bought just before the crash, it is the only one of its name since the order: adopted, not bought twice', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest('crash-shield', 'EastChina', 'Yangzhou'));
+    // Killed after the intent, before the buy is sent.
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } });
+    expect(killed.code).not.toBe(0);
+    expect(await named('crash-shield')).toEqual([]);
+    // The buy reaches the API, but its reply never reaches plumb.
+    const { ResourceInfo } = await (await cloud()).call<{ ResourceInfo: { ResourceId: string } }>('BuyHighProtectGameService', {
+      HighProtectGameServiceName: 'crash-shield',
+      AreaLine: 'EastChina',
+      EngineRoom: ['Yangzhou'],
+      SrcBandwidth: 50,
+      DefenceDDosBaseFlowArr: ['30'],
+      DefenceDDosMaxFlowArr: ['50'],
+      LineType: 'BGP',
+      DefenceType: 'TypeDynamic',
+      ChargeType: 'Month',
+      Quantity: 1,
+    });
+
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain(`shield: an interrupted create had ordered ${ResourceInfo.ResourceId}; it is adopted`);
+    expect(await named('crash-shield')).toEqual([ResourceInfo.ResourceId]);
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+
+  it('one of that name bought long before the order is not taken for it: a new one is bought', async () => {
+    const dir = workdir();
+    // The sandbox's account has held an instance named north-shield there since 2024.
+    const before = await named('north-shield');
+    expect(before).toHaveLength(1);
+    writeManifest(dir, 'plumb.yaml', manifest('north-shield', 'NorthChina', 'Shijiazhuang'));
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } });
+    expect(killed.code).not.toBe(0);
+
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('shield: an interrupted create left nothing behind; it will be created');
+    const after = await named('north-shield');
+    expect(after).toHaveLength(2);
+    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+    expect(state.resources.shield.id).not.toBe(before[0]);
+    expect(after).toContain(state.resources.shield.id);
+  });
 });

@@ -131,17 +131,38 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
     await antiDdosInstance.delete(h.resourceCtx(), created.id, { inputs: antiDdosInstance.inputs.parse(base), outputs: created.outputs });
   });
 
-  it('finds an instance it named, bought by an interrupted create, by the token of that order; never one named in the manifest', async () => {
+  it('finds an instance it named, bought by an interrupted create, by the token of that order', async () => {
     const ctx = h.resourceCtx('edge.shield');
     const inputs = antiDdosInstance.inputs.parse(base);
+    const order = { at: new Date().toISOString(), recorded: () => false };
     const bought = await antiDdosInstance.create(ctx, inputs);
     // The settling context carries the interrupted operation's token, as this one does.
-    expect(await antiDdosInstance.findOwned?.({ ...h.resourceCtx('edge.shield'), operationToken: ctx.operationToken }, inputs)).toEqual({ id: bought.id, outputs: bought.outputs });
-    expect(await antiDdosInstance.findOwned?.(h.resourceCtx('edge.shield'), inputs)).toBeUndefined();
-    expect(await antiDdosInstance.findOwned?.(ctx, undefined)).toBeUndefined();
-    const named = antiDdosInstance.inputs.parse({ ...base, name: bought.outputs.name });
-    expect(await antiDdosInstance.findOwned?.(ctx, named)).toBeUndefined();
+    expect(await antiDdosInstance.findOwned?.({ ...h.resourceCtx('edge.shield'), operationToken: ctx.operationToken }, inputs, order)).toEqual({ id: bought.id, outputs: bought.outputs });
+    expect(await antiDdosInstance.findOwned?.(h.resourceCtx('edge.shield'), inputs, order)).toBeUndefined();
+    expect(await antiDdosInstance.findOwned?.(ctx, undefined, order)).toBeUndefined();
     await antiDdosInstance.delete(ctx, bought.id, { inputs, outputs: bought.outputs });
+  });
+
+  it('finds an instance named in the manifest only when it alone of that name, area and centre was bought since the order and is not in state', async () => {
+    const named = antiDdosInstance.inputs.parse({ ...base, name: 'named-shield' });
+    const order = { at: new Date().toISOString(), recorded: () => false };
+    const first = await antiDdosInstance.create(h.resourceCtx('edge.shield'), named);
+    const ctx = h.resourceCtx('edge.shield');
+    expect(await antiDdosInstance.findOwned?.(ctx, named, order)).toEqual({ id: first.id, outputs: first.outputs });
+    // Already recorded at some address; bought long before the order; another centre.
+    expect(await antiDdosInstance.findOwned?.(ctx, named, { ...order, recorded: (id: string) => id === first.id })).toBeUndefined();
+    expect(await antiDdosInstance.findOwned?.(ctx, named, { ...order, at: new Date(Date.now() + 3_600_000).toISOString() })).toBeUndefined();
+    expect(await antiDdosInstance.findOwned?.(ctx, { ...named, dataCenter: 'Taizhou' }, order)).toBeUndefined();
+
+    // Two of that name since the order: neither is taken for it, and the warning names both.
+    const second = await antiDdosInstance.create(h.resourceCtx('edge.shield'), named);
+    h.warnings.length = 0;
+    expect(await antiDdosInstance.findOwned?.(ctx, named, order)).toBeUndefined();
+    expect(h.warnings).toHaveLength(1);
+    expect(h.warnings[0]).toContain(first.id);
+    expect(h.warnings[0]).toContain(second.id);
+    expect(h.warnings[0]).toContain('plumb import');
+    for (const made of [first, second]) await antiDdosInstance.delete(ctx, made.id, { inputs: named, outputs: made.outputs });
   });
 
   it('imports by id and reads only what the API reports', async () => {

@@ -140,6 +140,9 @@ async function describe(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs |
   return info ? toOutputs(info) : undefined;
 }
 
+/** How far the API's clock may run behind this machine's, when telling what was bought since an order (seconds). */
+const CLOCK_SKEW_S = 300;
+
 /** Sizing parameters shared by buy and upgrade (defence values go as strings, as the API wants). */
 function sizing(inputs: { area: string; dataCenter: string; bandwidth: number; baseDefenceValue: number; maxDefenceValue: number }) {
   return {
@@ -242,11 +245,28 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
 
   // An instance carries no tags. One plumb named carries its order's token in the name, so
   // after an interrupted create the instance of that name is the one bought. One named in the
-  // manifest cannot be told from another of the same name: it is left to `plumb import`.
-  async findOwned(ctx, inputs) {
-    if (!inputs || inputs.name !== undefined) return undefined;
-    const info = (await allInstances(ctx)).find((i) => i.Name === autoName(ctx.address, ctx.operationToken));
-    return info && { id: info.ResourceId, outputs: toOutputs(info) };
+  // manifest is the instance of that name, area and data centre bought since the order was
+  // journaled that state does not already hold, when there is just one: with several, none is
+  // taken for it, and the plan names them all.
+  async findOwned(ctx, inputs, order) {
+    if (!inputs) return undefined;
+    const all = await allInstances(ctx);
+    if (inputs.name === undefined) {
+      const info = all.find((i) => i.Name === autoName(ctx.address, ctx.operationToken));
+      return info && { id: info.ResourceId, outputs: toOutputs(info) };
+    }
+    const since = Date.parse(order.at) / 1000 - CLOCK_SKEW_S;
+    const bought = all.filter(
+      (i) => i.Name === inputs.name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter && i.CreateTime >= since && !order.recorded(i.ResourceId),
+    );
+    if (bought.length > 1) {
+      const listed = bought.map((i) => `${i.ResourceId} (bought ${rfc3339(i.CreateTime)})`).join(', ');
+      ctx.warn(
+        `an interrupted create may have bought one of the instances named "${inputs.name}" bought since it began: ${listed}; none is adopted, so a new one will be created. If one of them is the one ordered, adopt it with plumb import instead (and delete any not needed)`,
+      );
+      return undefined;
+    }
+    return bought[0] && { id: bought[0].ResourceId, outputs: toOutputs(bought[0]) };
   },
 
   async update(ctx, id, _prior, desired) {
