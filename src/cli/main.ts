@@ -17,6 +17,15 @@ const graph = () => import('./graph.js');
 const adopt = () => import('./adopt.js');
 const drift = () => import('./drift.js');
 
+// A reader that goes away (`plumb plan | head`) ends what plumb prints, not what it does: an
+// apply already confirmed runs to its end and records every outcome, and the exit code still
+// says how it went.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
+}
+
 const program = new Command('plumb')
   .description('Declarative plan/apply for interconnect, cloud and pipeline products.')
   .option('-f, --file <manifest>', 'manifest file (default plumb.yaml)')

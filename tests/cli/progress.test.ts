@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLUMB, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { NODE_FLAGS, PLUMB, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -53,5 +53,22 @@ describe('apply progress', () => {
     expect(stdout).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z a: Creating\.\.\.$/m);
     expect(stdout).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z a: still creating\.\.\. \[DEPLOYABLE\] \(\d+s elapsed\)$/m);
     expect(stdout).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z b: Creation complete after [\d.]+s \[id=[0-9a-f-]+\]$/m);
+  });
+
+  it('a reader that goes away ends the output, not the apply: no stack trace, every product made and recorded', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest.replace(/live-/g, 'gone-'));
+    // As `plumb apply --yes | head -1`: the reader leaves after the first output, while the
+    // products are still provisioning and there is more to print.
+    const child = spawn(process.execPath, [...NODE_FLAGS, PLUMB, 'apply', '--yes'], { cwd: dir, env: { ...process.env, ...sandbox.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise((done) => child.on('close', done));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const after = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(after.stdout).toContain('No changes.');
+    expect(after.code).toBe(0);
   });
 });
