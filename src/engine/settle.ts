@@ -4,6 +4,9 @@ import { reveal, wrapSecrets } from '../values.js';
 import { realId, recordedId } from './ids.js';
 import type { EngineDeps } from './types.js';
 
+/** How far a remote API's clock may run behind this machine's, when telling what was made since an order. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
 /** The state after settling, and a line per settled operation for the plan. */
 export interface Settled {
   resources: Record<string, ResourceState>;
@@ -34,7 +37,7 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps): Pro
       } else if (type.findOwned) {
         recordedIds ??= new Set(Object.values(resources).map((r) => realId(r)));
         const known = recordedIds;
-        found = (await type.findOwned(ctx, op.inputs && (reveal(op.inputs) as never), { at: op.at, recorded: (id) => known.has(id) })) as typeof found;
+        found = (await type.findOwned(ctx, op.inputs && (reveal(op.inputs) as never), { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id) => known.has(id) })) as typeof found;
       }
       if (found) found = { ...found, outputs: wrapSecrets(found.outputs, type.secretPaths) };
       const alreadyRecorded = found && resources[op.address] && realId(resources[op.address]) === found.id;

@@ -101,8 +101,11 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
 
 /** What is known of an interrupted create besides its inputs. */
 export interface InterruptedOrder {
-  /** When its intent was journaled (RFC 3339, this machine's clock): the object cannot be older. */
-  at: string;
+  /**
+   * The earliest the remote API can have made the object, in epoch milliseconds: when the intent
+   * was journaled, less a margin for the API's clock running behind this machine's.
+   */
+  earliestMs: number;
   /** Whether state already records an object with this id, at any address (so it is not the one). */
   recorded(id: string): boolean;
 }

@@ -240,3 +240,37 @@ ${config}resources:
     expect(after).toContain(state.resources.shield.id);
   });
 });
+
+describe('an interrupted create of a service key', () => {
+  it('made just before the crash, it is the only new key of that use and VLAN on its port: adopted, never shown, not made twice', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: crash-key
+resources:
+  port:
+    type: interconnect:Port
+    properties: { productName: crash-key-port, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+  key:
+    type: interconnect:ServiceKey
+    properties: { productUid: "\${port.productUid}", active: true, maxSpeed: 1000, singleUse: true, vlan: 300, description: crash key }
+`,
+    );
+    // The port's intent, id and outcome, then the key's intent: killed before the key is made.
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } });
+    expect(killed.code).not.toBe(0);
+    const portUid = (await api.liveProducts('crash-key-port'))[0].productUid as string;
+    // It is made, but the reply never reaches plumb.
+    const made = await api.call<{ key: string }>('POST', '/v2/service/key', { productUid: portUid, active: true, maxSpeed: 1000, singleUse: true, vlan: 300, description: 'crash key' });
+
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toMatch(/key: an interrupted create had ordered \S+; it is adopted/);
+    expect(applied.stdout).not.toContain(made.key);
+    const keys = await api.call<Array<{ key: string; active: boolean }>>('GET', `/v2/service/key?productIdOrUid=${portUid}`);
+    expect(keys.filter((k) => k.active).map((k) => k.key)).toEqual([made.key]);
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+});

@@ -134,7 +134,7 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
   it('finds an instance it named, bought by an interrupted create, by the token of that order', async () => {
     const ctx = h.resourceCtx('edge.shield');
     const inputs = antiDdosInstance.inputs.parse(base);
-    const order = { at: new Date().toISOString(), recorded: () => false };
+    const order = { earliestMs: Date.now(), recorded: () => false };
     const bought = await antiDdosInstance.create(ctx, inputs);
     // The settling context carries the interrupted operation's token, as this one does.
     expect(await antiDdosInstance.findOwned?.({ ...h.resourceCtx('edge.shield'), operationToken: ctx.operationToken }, inputs, order)).toEqual({ id: bought.id, outputs: bought.outputs });
@@ -145,13 +145,14 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
 
   it('finds an instance named in the manifest only when it alone of that name, area and centre was bought since the order and is not in state', async () => {
     const named = antiDdosInstance.inputs.parse({ ...base, name: 'named-shield' });
-    const order = { at: new Date().toISOString(), recorded: () => false };
+    // The sandbox's clock counts whole seconds.
+    const order = { earliestMs: Math.floor(Date.now() / 1000) * 1000, recorded: () => false };
     const first = await antiDdosInstance.create(h.resourceCtx('edge.shield'), named);
     const ctx = h.resourceCtx('edge.shield');
     expect(await antiDdosInstance.findOwned?.(ctx, named, order)).toEqual({ id: first.id, outputs: first.outputs });
     // Already recorded at some address; bought long before the order; another centre.
     expect(await antiDdosInstance.findOwned?.(ctx, named, { ...order, recorded: (id: string) => id === first.id })).toBeUndefined();
-    expect(await antiDdosInstance.findOwned?.(ctx, named, { ...order, at: new Date(Date.now() + 3_600_000).toISOString() })).toBeUndefined();
+    expect(await antiDdosInstance.findOwned?.(ctx, named, { ...order, earliestMs: Date.now() + 3_600_000 })).toBeUndefined();
     expect(await antiDdosInstance.findOwned?.(ctx, { ...named, dataCenter: 'Taizhou' }, order)).toBeUndefined();
 
     // Two of that name since the order: neither is taken for it, and the warning names both.

@@ -85,3 +85,36 @@ describe('a service key someone deactivated', () => {
     await serviceKey.delete(c, created.id, { inputs, outputs: on });
   });
 });
+
+describe('a service key made by an interrupted create', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ provisioningMs: 0 });
+  });
+  afterAll(async () => sandbox.close());
+  const warnings: string[] = [];
+  const ctx = async (address: string): Promise<ResourceContext> => {
+    const settings = interconnectProvider.settings.parse({});
+    const log = pino({ level: 'silent' });
+    const client = await interconnectProvider.connect(settings, { sandboxUrl: async () => sandbox.url, log, env: {} });
+    return { client, settings, log, address, stack: 's', operationToken: 't', waitTimeMs: 30_000, progress: () => {}, warn: (m) => warnings.push(m), recordId: () => {} };
+  };
+
+  it('is found when it alone on the port, of that use and VLAN, was made since the order and is not in state; two are named by time, never by value', async () => {
+    const c = await ctx('k');
+    const inputs = { ...base, productUid: await makePort(ctx, 'found-key-port') };
+    const order = { earliestMs: Date.now(), recorded: () => false };
+    const first = await serviceKey.create(c, inputs);
+    expect(await serviceKey.findOwned!(c, inputs, order)).toEqual({ id: first.id, outputs: first.outputs });
+    expect(await serviceKey.findOwned!(c, inputs, { ...order, recorded: (id: string) => id === first.id })).toBeUndefined();
+    expect(await serviceKey.findOwned!(c, inputs, { ...order, earliestMs: Date.now() + 3_600_000 })).toBeUndefined();
+    expect(await serviceKey.findOwned!(c, { ...inputs, vlan: 101 }, order)).toBeUndefined();
+
+    const second = await serviceKey.create(c, inputs);
+    expect(await serviceKey.findOwned!(c, inputs, order)).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('2 active service keys');
+    expect(warnings[0]).not.toContain(first.id);
+    expect(warnings[0]).not.toContain(second.id);
+  });
+});

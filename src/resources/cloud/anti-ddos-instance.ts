@@ -140,9 +140,6 @@ async function describe(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs |
   return info ? toOutputs(info) : undefined;
 }
 
-/** How far the API's clock may run behind this machine's, when telling what was bought since an order (seconds). */
-const CLOCK_SKEW_S = 300;
-
 /** Sizing parameters shared by buy and upgrade (defence values go as strings, as the API wants). */
 function sizing(inputs: { area: string; dataCenter: string; bandwidth: number; baseDefenceValue: number; maxDefenceValue: number }) {
   return {
@@ -255,9 +252,8 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
       const info = all.find((i) => i.Name === autoName(ctx.address, ctx.operationToken));
       return info && { id: info.ResourceId, outputs: toOutputs(info) };
     }
-    const since = Date.parse(order.at) / 1000 - CLOCK_SKEW_S;
     const bought = all.filter(
-      (i) => i.Name === inputs.name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter && i.CreateTime >= since && !order.recorded(i.ResourceId),
+      (i) => i.Name === inputs.name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter && i.CreateTime * 1000 >= order.earliestMs && !order.recorded(i.ResourceId),
     );
     if (bought.length > 1) {
       const listed = bought.map((i) => `${i.ResourceId} (bought ${rfc3339(i.CreateTime)})`).join(', ');

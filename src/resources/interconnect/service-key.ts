@@ -154,6 +154,27 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
     const { data } = await ctx.client.get<ApiKey[]>('/v2/service/key');
     return (data ?? []).filter((k) => k.active).map((k) => ({ id: k.key, outputs: toOutputs(k) }));
   },
+
+  // A key carries no tags. The one an interrupted create made is the only active key on that
+  // port, of that use and VLAN, created since the order began, that state does not already hold
+  // (the API's echo of speed and description is unreliable, so they are not compared). With
+  // several, none is taken for it: the plan says when each was made (never its value), since
+  // each works until it is deactivated.
+  async findOwned(ctx, inputs, order) {
+    if (!inputs) return undefined;
+    const { data } = await ctx.client.get<ApiKey[]>('/v2/service/key', { productIdOrUid: inputs.productUid });
+    const made = (data ?? []).filter(
+      (k) => k.active && Boolean(k.singleUse) === inputs.singleUse && (k.vlan ?? undefined) === inputs.vlan && Number(k.createDate) >= order.earliestMs && !order.recorded(k.key),
+    );
+    if (made.length > 1) {
+      const when = made.map((k) => isoDate(k.createDate)).join(', ');
+      ctx.warn(
+        `an interrupted create may have made one of ${made.length} active service keys on ${inputs.productUid} created since it began (at ${when}); none is adopted, so a new one will be created. Import the one ordered with plumb import instead, or deactivate the ones not needed (each can be used until then)`,
+      );
+      return undefined;
+    }
+    return made[0] && { id: made[0].key, outputs: toOutputs(made[0], inputs) };
+  },
 };
 
 /** A service key import id: the key value, a UUID. */
