@@ -157,14 +157,14 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
 
   // A key carries no tags. The one an interrupted create made is the only active key on that
   // port, of that use and VLAN, created since the order began, that state does not already hold
-  // (the API's echo of speed and description is unreliable, so they are not compared). With
-  // several, none is taken for it: the plan says when each was made (never its value), since
-  // each works until it is deactivated.
+  // (the API's echo of speed and description is unreliable, so they are not compared; a key
+  // without a VLAN may come back with 0). With several, none is taken for it: the plan says
+  // when each was made (never its value), since each works until it is deactivated.
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const { data } = await ctx.client.get<ApiKey[]>('/v2/service/key', { productIdOrUid: inputs.productUid });
     const made = (data ?? []).filter(
-      (k) => k.active && Boolean(k.singleUse) === inputs.singleUse && (k.vlan ?? undefined) === inputs.vlan && Number(k.createDate) >= order.earliestMs && !order.recorded(k.key),
+      (k) => k.active && Boolean(k.singleUse) === inputs.singleUse && (k.vlan || undefined) === inputs.vlan && Number(k.createDate) >= order.earliestMs && !order.recorded(k.key),
     );
     if (made.length > 1) {
       const when = made.map((k) => isoDate(k.createDate)).join(', ');
