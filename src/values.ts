@@ -3,6 +3,8 @@
  * Secret (never shown, encrypted at rest). Both serialize to plain JSON markers.
  */
 
+import { noteSecretText } from './secret-mask.js';
+
 /** A value that is not known until apply; `source` says where it will come from (for display). */
 export class Unknown {
   constructor(readonly source?: string) {}
@@ -13,13 +15,23 @@ export class Unknown {
 
 /** A value that must never be shown; `value` is the plaintext, only for handlers. */
 export class Secret<T = unknown> {
-  constructor(readonly value: T) {}
+  constructor(readonly value: T) {
+    // Its text is masked in whatever plumb writes, should it escape this wrapper.
+    noteSecret(value);
+  }
   toJSON(): string {
     return '[secret]';
   }
   toString(): string {
     return '[secret]';
   }
+}
+
+/** Every string and number in a secret value, for the output mask (an Unknown's source is not a value). */
+function noteSecret(value: unknown): void {
+  if (typeof value === 'string' || typeof value === 'number') noteSecretText(value);
+  else if (Array.isArray(value)) for (const item of value) noteSecret(item);
+  else if (value && typeof value === 'object' && !(value instanceof Unknown)) for (const item of Object.values(value)) noteSecret(item);
 }
 
 /** Whether a value is the Unknown marker. */
@@ -65,7 +77,8 @@ export function revealed<T>(value: T): T {
   return holdsSecret(value) ? reveal(value) : value;
 }
 
-function holdsSecret(value: unknown): boolean {
+/** Whether a value, or anything inside it, is a Secret. */
+export function holdsSecret(value: unknown): boolean {
   if (value instanceof Secret) return true;
   if (Array.isArray(value)) return value.some(holdsSecret);
   if (value && typeof value === 'object' && !(value instanceof Unknown)) {

@@ -68,6 +68,8 @@ export async function importCommand(
 async function discover(session: Awaited<ReturnType<typeof openSession>>, raw: string, out: string | undefined): Promise<number> {
   const type = typeFor(raw);
   if (!type.list) throw new UserError(`${type.token} cannot list its remote objects; import them one by one with plumb import ADDR TOKEN ID`);
+  // An id that is itself a secret (a service key) goes only to a file only the user can read.
+  if (type.secretId && !out) throw new UserError(`the ids of ${type.token} are secrets, so they are not printed`, 'pass --out FILE to write the import manifest to a file only you can read');
   const state = await session.store.read();
   const known = new Set(Object.values(state.resources).filter((r) => r.type === type.token).map((r) => realId(r)));
   const ctx = await resourceContext(session.deps, type, 'discover');
@@ -75,11 +77,13 @@ async function discover(session: Awaited<ReturnType<typeof openSession>>, raw: s
   const taken = new Set([...Object.keys(state.resources), ...Object.keys(session.manifest.resources)]);
   const resources: Record<string, unknown> = {};
   for (const o of found) {
-    const address = uniqueAddress(String((o.outputs as Record<string, unknown>).productName ?? o.id), taken);
+    const outputs = o.outputs as Record<string, unknown>;
+    const name = outputs.productName ?? outputs.description ?? (type.secretId ? type.token.split(':').pop() : o.id);
+    const address = uniqueAddress(String(name), taken);
     resources[address] = { type: type.token, properties: mask(inputFields(type, o.outputs as Record<string, unknown>)), options: { import: o.id } };
   }
   const text = stringify({ resources });
-  if (out) writeFileSync(out, text);
+  if (out) writeFileSync(out, text, type.secretId ? { mode: 0o600 } : undefined);
   else process.stdout.write(text);
   process.stderr.write(`${found.length} ${type.token} not yet in state${out ? `; written to ${out}` : ''}.\n`);
   return 0;

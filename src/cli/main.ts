@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { DiagnosticsError, formatDiagnostic } from '../diagnostics.js';
 import { RemoteError, UserError } from '../errors.js';
 import { parseDuration } from '../manifest/parse.js';
+import { anySecretKnown, maskSecrets } from '../secret-mask.js';
 import type { RunOptions } from './run.js';
 import { stateCommand } from './state.js';
 import type { GlobalOptions } from './session.js';
@@ -17,13 +18,20 @@ const graph = () => import('./graph.js');
 const adopt = () => import('./adopt.js');
 const drift = () => import('./drift.js');
 
-// A reader that goes away (`plumb plan | head`) ends what plumb prints, not what it does: an
-// apply already confirmed runs to its end and records every outcome, and the exit code still
-// says how it went.
 for (const stream of [process.stdout, process.stderr]) {
+  // A reader that goes away (`plumb plan | head`) ends what plumb prints, not what it does: an
+  // apply already confirmed runs to its end and records every outcome, and the exit code still
+  // says how it went.
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
   });
+  // Whatever is printed passes the secret mask (see secret-mask.ts).
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (!anySecretKnown()) return write(chunk, ...rest);
+    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : undefined;
+    return write(text === undefined ? chunk : maskSecrets(text), ...rest);
+  }) as typeof stream.write;
 }
 
 const program = new Command('plumb')

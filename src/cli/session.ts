@@ -19,6 +19,7 @@ import { providerFor, providers, resourceTypes } from '../resource-registry.js';
 import type { Sandbox } from '../sandbox/server.js';
 import { isPostgresLocation, openStateStore } from '../state/open.js';
 import { SecretCodec } from '../state/secrets.js';
+import { maskSecrets, noteSecretText } from '../secret-mask.js';
 import type { StateStore } from '../state/store.js';
 import { Unknown, reveal } from '../values.js';
 
@@ -48,29 +49,16 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** The secret values a session knows (settings, fn::secret), so logs can redact them. */
-const knownSecrets = new Set<string>();
-
-/** A pino logger (silent unless --log-level) with secret paths and known secret values redacted. */
+/** A pino logger (silent unless --log-level) with secret paths redacted and every known secret value masked. */
 export function makeLogger(opts: GlobalOptions): Logger {
   const level = opts.logLevel ?? process.env.PLUMB_LOG_LEVEL ?? 'silent';
   if (level === 'silent') return silentLogger();
   // Loaded here, not at start-up: most runs log nothing, and a command's start-up time counts.
   const pino = createRequire(import.meta.url)('pino') as typeof import('pino').default;
   const destination = opts.logFile ? pino.destination({ dest: opts.logFile, sync: true, mode: 0o600 }) : pino.destination(2);
-  return pino(
-    {
-      level,
-      redact: { paths: ['*.secretKey', '*.privateKey', '*.apiSecret', '*.password', '*.key', '*.serviceKey', 'secretKey', 'authorization'], censor: '[secret]' },
-      hooks: {
-        logMethod(args, method) {
-          const scrub = (v: unknown): unknown => (typeof v === 'string' ? [...knownSecrets].reduce((s, secret) => s.split(secret).join('[secret]'), v) : v);
-          method.apply(this, args.map((a) => (typeof a === 'string' ? scrub(a) : a)) as Parameters<typeof method>);
-        },
-      },
-    },
-    destination,
-  );
+  // Each log line, message and fields alike, passes the secret mask on its way out.
+  const masked = { write: (line: string) => destination.write(maskSecrets(line)) };
+  return pino({ level, redact: { paths: ['*.secretKey', '*.privateKey', '*.apiSecret', '*.password', '*.key', '*.serviceKey', 'secretKey', 'authorization'], censor: '[secret]' } }, masked);
 }
 
 /** A logger that drops everything (what pino does at level silent), without loading pino. */
@@ -140,7 +128,7 @@ export async function checkResources(manifest: Manifest): Promise<{ diagnostics:
     const type = resourceTypes.get(decl.token)!;
     try {
       const desired = await evaluate(decl.properties, scope);
-      const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: decl.address, what: type.token });
+      const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
       diagnostics.push(...problems);
       if (!problems.length) warnings.push(...(type.warnings?.(desired as never) ?? []).map((w) => `${decl.address}: ${w}`));
     } catch (err) {
@@ -199,7 +187,10 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
         diagnostics.push({ severity: 'error', summary: problem, pos: { file: manifest.file, ...(name ? positions[name] : { line: 1, column: 1 }) } });
       }
     }
-    for (const secret of provider.secretSettings) if (typeof value[secret] === 'string') knownSecrets.add(value[secret] as string);
+    for (const secret of provider.secretSettings) {
+      const text = value[secret];
+      if (typeof text === 'string') noteSecretText(text);
+    }
     settings.set(provider.name, value);
   }
   for (const key of Object.keys(manifest.config)) {

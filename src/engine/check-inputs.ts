@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Diagnostic } from '../diagnostics.js';
 import { keyPosAt, posAt, type Expr, type ObjectExpr } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
-import { Unknown, revealed } from '../values.js';
+import { Secret, Unknown, revealed, wrapSecrets } from '../values.js';
 
 /**
  * Results for properties made only of literals: they evaluate to the same value every time, and
@@ -19,7 +19,7 @@ export function checkInputs(
   schema: z.ZodType,
   value: unknown,
   properties: ObjectExpr,
-  where: { file: string; address: string; what: string },
+  where: { file: string; address: string; what: string; secretPaths?: string[] },
 ): Diagnostic[] {
   const known = literalResults.get(properties);
   if (known && known.schema === schema && known.file === where.file) return [...known.diagnostics];
@@ -35,9 +35,20 @@ function onlyLiterals(expr: Expr): boolean {
   return false;
 }
 
-function check(schema: z.ZodType, value: unknown, properties: ObjectExpr, where: { file: string; address: string; what: string }): Diagnostic[] {
+function check(schema: z.ZodType, value: unknown, properties: ObjectExpr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
   // zod and the walks below only read the value.
   const plain = revealed(value);
+  // A message names a wrong value, unless it is secret (or inside one): then only its kind.
+  let guarded: unknown;
+  const secretAt = (path: Array<string | number>) => {
+    guarded ??= where.secretPaths && value && typeof value === 'object' ? wrapSecrets(value as Record<string, unknown>, where.secretPaths) : value;
+    let cur: any = guarded;
+    for (const step of path) {
+      if (cur instanceof Secret) return true;
+      cur = cur?.[step];
+    }
+    return cur instanceof Secret;
+  };
   const result = schema.safeParse(plain, { reportInput: true });
   if (result.success) return [];
   const out: Diagnostic[] = [];
@@ -67,10 +78,10 @@ function check(schema: z.ZodType, value: unknown, properties: ObjectExpr, where:
     } else if (issue.code === 'invalid_type' && issue.input === undefined) {
       out.push(d(`missing required property "${name}" for ${where.what}`, `expected ${issue.expected}`, posAt(properties, path.slice(0, -1))));
     } else if (issue.code === 'invalid_type') {
-      out.push(d(`${name} must be ${article(issue.expected)}, not ${describe(issue.input)}`));
+      out.push(d(`${name} must be ${article(issue.expected)}, not ${describe(issue.input, secretAt(path))}`));
     } else {
       const input = valueAt(plain, path);
-      const shown = input === undefined || typeof input === 'object' ? '' : ` ${JSON.stringify(input)}`;
+      const shown = input === undefined || typeof input === 'object' || secretAt(path) ? '' : ` ${JSON.stringify(input)}`;
       out.push(d(`${name}${shown} is not valid: ${issue.message}`));
     }
   }
@@ -126,9 +137,9 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-function describe(input: unknown): string {
+function describe(input: unknown, secret: boolean): string {
   if (input === null) return 'null';
   if (Array.isArray(input)) return 'a list';
   if (typeof input === 'object') return 'a mapping';
-  return `${article(typeof input)} (${JSON.stringify(input)})`;
+  return secret ? `${article(typeof input)} (secret)` : `${article(typeof input)} (${JSON.stringify(input)})`;
 }

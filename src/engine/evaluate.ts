@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Accessor, Expr, Pos } from '../manifest/ast.js';
-import { Secret, Unknown, containsUnknown } from '../values.js';
+import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../values.js';
 
 /** An evaluation failure at a manifest position. */
 export class EvalError extends Error {
@@ -71,7 +71,7 @@ function evaluateNow(expr: Expr, scope: Scope): unknown {
     case 'secret': {
       const value = evaluateNow(expr.value, scope);
       if (value === NOT_NOW) return NOT_NOW;
-      return value instanceof Secret || value instanceof Unknown ? value : new Secret(value);
+      return secretOf(value);
     }
     case 'builtin': {
       const arg = evaluateNow(expr.arg, scope);
@@ -80,6 +80,15 @@ function evaluateNow(expr: Expr, scope: Scope): unknown {
     default:
       return NOT_NOW;
   }
+}
+
+/**
+ * The value of an fn::secret. One not known until apply stays Unknown, but says only that it is
+ * a secret: its source text may hold the secret's literal parts.
+ */
+function secretOf(value: unknown): unknown {
+  if (value instanceof Unknown) return new Unknown('fn::secret');
+  return value instanceof Secret ? value : new Secret(value);
 }
 
 function joinTemplate(template: Array<string | { text: string }>, parts: unknown[]): unknown {
@@ -127,8 +136,7 @@ async function evaluateLater(expr: Expr, scope: Scope): Promise<unknown> {
       return out;
     }
     case 'secret': {
-      const value = await evaluate(expr.value, scope);
-      return value instanceof Secret || value instanceof Unknown ? value : new Secret(value);
+      return secretOf(await evaluate(expr.value, scope));
     }
     case 'invoke': {
       const args = (await evaluate(expr.args, scope)) as Record<string, unknown>;
@@ -167,7 +175,9 @@ export function access(value: unknown, path: Accessor[], text: string, pos: Pos)
 
 function builtin(name: string, arg: unknown, pos: Pos, scope: Scope): unknown {
   if (containsUnknown(arg)) return new Unknown(`fn::${name}`);
-  const secret = arg instanceof Secret || (Array.isArray(arg) && arg.some((a) => a instanceof Secret));
+  // A secret anywhere in the argument (an item of a list, a field of an object in it) makes the
+  // whole result secret: joining, selecting or encoding it must not reveal it.
+  const secret = holdsSecret(arg);
   const plain = reveal(arg);
   const pair = (): [unknown, unknown] => {
     if (!Array.isArray(plain) || plain.length !== 2) throw new EvalError(pos, `fn::${name} takes a list of two values`);
@@ -221,11 +231,6 @@ function builtin(name: string, arg: unknown, pos: Pos, scope: Scope): unknown {
   return secret ? new Secret(result) : result;
 }
 
-function reveal(value: unknown): unknown {
-  if (value instanceof Secret) return reveal(value.value);
-  if (Array.isArray(value)) return value.map(reveal);
-  return value;
-}
 
 function stringify(value: unknown): string {
   if (typeof value === 'string') return value;

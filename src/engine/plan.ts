@@ -84,7 +84,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     }
     // Inputs exactly as recorded were checked when they were applied (and accepted remotely).
     const asRecorded = prior[name] !== undefined && sameValue(prior[name].inputs, desired);
-    const problems = asRecorded ? [] : checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: name, what: type.token });
+    const problems = asRecorded ? [] : checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: name, what: type.token, secretPaths: type.secretPaths });
     if (problems.length) {
       diagnostics.push(...problems);
       values.set(name, new Unknown(name));

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Manifest, Pos } from '../manifest/ast.js';
-import { Unknown, containsUnknown, reveal } from '../values.js';
+import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../values.js';
 import { EvalError, NOT_NOW, evaluate, type Scope } from './evaluate.js';
 import type { EngineDeps } from './types.js';
 
@@ -55,10 +55,13 @@ export class Evaluation {
     const fn = this.deps.lookup(token);
     if (!fn) throw new EvalError(pos, `unknown function "${token}"`);
     const plain = reveal(args);
-    const key = `${token} ${JSON.stringify(plain)}`;
+    // What a lookup finds from a secret is secret too (a name it was asked for, say).
+    const secret = holdsSecret(args);
+    const key = `${secret ? 'secret ' : ''}${token} ${JSON.stringify(plain)}`;
     let result = this.invokes.get(key);
     if (!result) {
       result = this.call(fn.token, fn.provider, fn.args, fn.invoke.bind(fn), plain, pos);
+      if (secret) result = result.then((found) => new Secret(found));
       this.invokes.set(key, result);
     }
     return result;

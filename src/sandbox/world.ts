@@ -21,7 +21,8 @@ export class FileWorld implements SandboxWorld {
   private lastFlushMs = 0;
 
   constructor(private readonly dir: string | undefined, defaults: Partial<Settings> = {}) {
-    if (dir) mkdirSync(dir, { recursive: true });
+    // What the simulated APIs hold includes the keys and passwords they were sent: owner only.
+    if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stored = this.load<Partial<Settings>>('settings') ?? {};
     this.settings = { provisioningMs: 2000, ...stored, ...defaults };
     if (defaults.provisioningMs !== undefined) this.markDirty('settings');
@@ -67,7 +68,7 @@ export class FileWorld implements SandboxWorld {
     for (const key of this.dirty) {
       const value = key === 'settings' ? this.settings : this.cache.get(key);
       const file = join(this.dir, `${key}.json`);
-      writeFileSync(`${file}.tmp`, JSON.stringify(value));
+      writeFileSync(`${file}.tmp`, JSON.stringify(value), { mode: 0o600 });
       renameSync(`${file}.tmp`, file);
     }
     this.dirty.clear();

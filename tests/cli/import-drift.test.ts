@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +102,29 @@ describe('discovery', () => {
       expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: own.env })).code).toBe(0);
       const none = await plumb(['import', '--discover', 'interconnect:Port'], { cwd: dir, env: own.env });
       expect(none.stderr).toContain('0 interconnect:index/port:Port not yet in state');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('service keys, whose ids are secrets, are written only to a file only the user can read, named by description', async () => {
+    const own = await testSandbox();
+    const ownApi = new InterconnectApi(own.url);
+    try {
+      const dir = workdir();
+      const port = await ownApi.orderPort('keyed');
+      const { key } = await ownApi.call<{ key: string }>('POST', '/v2/service/key', { productUid: port, active: true, maxSpeed: 100, singleUse: false, description: 'for partner' });
+      writeManifest(dir, 'plumb.yaml', header);
+      const printed = await plumb(['import', '--discover', 'interconnect:ServiceKey'], { cwd: dir, env: own.env });
+      expect(printed.code).toBe(1);
+      expect(printed.stderr).toContain('pass --out FILE');
+      expect(printed.stdout + printed.stderr).not.toContain(key);
+      const written = await plumb(['import', '--discover', 'interconnect:ServiceKey', '--out', 'keys.yaml'], { cwd: dir, env: own.env });
+      expect(written.code).toBe(0);
+      expect(written.stdout + written.stderr).not.toContain(key);
+      expect(statSync(join(dir, 'keys.yaml')).mode & 0o077).toBe(0);
+      const fragment = parse(readFileSync(join(dir, 'keys.yaml'), 'utf8'));
+      expect(fragment.resources.forPartner.options.import).toBe(key);
     } finally {
       await own.close();
     }

@@ -13,6 +13,7 @@ afterAll(async () => sandbox.close());
 const SECRET_KEY = 'sk-never-show-4f1c9a';
 const COST_CENTRE = 'cc-confidential-77e2';
 const VARIABLE = 'var-hidden-b91d';
+const AUTH_KEY = 'bgp-auth-5c0ffee';
 
 const manifest = (name: string) => `name: secrets
 config:
@@ -20,6 +21,17 @@ config:
 variables:
   hidden:
     fn::secret: ${VARIABLE}
+  # A secret inside a list or an object keeps the whole result secret.
+  joined:
+    fn::join: ["-", ["pre", "\${hidden}"]]
+  picked:
+    fn::select: [0, ["\${hidden}"]]
+  encoded:
+    fn::toJSON: [["\${hidden}"]]
+  aws:
+    fn::invoke:
+      function: interconnect:getPartner
+      arguments: { connectType: AWS, locationId: 2 }
 resources:
   port:
     type: interconnect:Port
@@ -31,6 +43,17 @@ resources:
       marketplaceVisibility: false
       costCentre:
         fn::secret: ${COST_CENTRE}
+      resourceTags: { joined: "\${joined}", picked: "\${picked}", encoded: "\${encoded}" }
+  toAws:
+    type: interconnect:Vxc
+    properties:
+      productName: secret-aws
+      rateLimit: 100
+      contractTermMonths: 1
+      aEnd: { requestedProductUid: "\${port.productUid}", vlan: 120 }
+      bEnd: { requestedProductUid: "\${aws.productUid}" }
+      # The API echoes the auth key back among the connection's details.
+      bEndPartnerConfig: { partner: aws, type: private, ownerAccount: "123456789012", asn: 64512, authKey: ${AUTH_KEY} }
   key:
     type: interconnect:ServiceKey
     properties:
@@ -41,6 +64,7 @@ resources:
       description: shared with a partner
 outputs:
   hidden: \${hidden}
+  joined: \${joined}
   key: \${key.key}
   costCentre: \${port.costCentre}
 `;
@@ -96,12 +120,80 @@ describe('secrets never leave in plaintext', () => {
         .map((f) => readFileSync(f, 'latin1')),
     ];
     expect(readFileSync(log, 'utf8').length).toBeGreaterThan(0);
-    for (const secret of [SECRET_KEY, COST_CENTRE, VARIABLE, serviceKey]) {
+    for (const secret of [SECRET_KEY, COST_CENTRE, VARIABLE, AUTH_KEY, serviceKey]) {
       const leaks = texts.filter((t) => t.includes(secret)).map((t) => t.slice(Math.max(0, t.indexOf(secret) - 300), t.indexOf(secret) + 40));
       expect(leaks, `${secret} leaked`).toEqual([]);
     }
     for (const file of allFiles(join(dir, '.plumb')).filter((f) => !f.includes('sandbox'))) {
       expect(statSync(file).mode & 0o077, `${file} is readable by others`).toBe(0);
+    }
+  });
+});
+
+describe('a secret that turns up in a message', () => {
+  const header = `name: secret-messages
+variables:
+  hidden:
+    fn::secret: ${VARIABLE}
+`;
+  const port = (speed: string) => `  port:
+    type: interconnect:Port
+    properties: { productName: message-port, portSpeed: ${speed}, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+`;
+
+  it('is not shown: a check of a secret input, a remote error about a secret, a lookup asked with a secret', async () => {
+    const dir = workdir();
+    const texts: string[] = [];
+    const run = async (args: string[]) => {
+      const result = await plumb(args, { cwd: dir, env: sandbox.env });
+      texts.push(result.stdout, result.stderr);
+      return result;
+    };
+
+    writeManifest(dir, 'plumb.yaml', `${header}resources:\n${port('"${hidden}"')}`);
+    const checked = await run(['validate']);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain('portSpeed must be a number, not a string (secret)');
+
+    // The API names the service key it could not find; a nested secret in MVE settings is checked too.
+    const missingKey = '1b2329a5-56dc-45d0-8a0d-87b706297777';
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `${header}resources:
+${port('1000')}  toPartner:
+    type: interconnect:Vxc
+    properties:
+      productName: message-vxc
+      rateLimit: 100
+      contractTermMonths: 1
+      aEnd: { requestedProductUid: "\${port.productUid}", vlan: 130 }
+      serviceKey: ${missingKey}
+`,
+    );
+    const failed = await run(['apply', '--yes']);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout + failed.stderr).toContain('[secret]');
+
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `${header}  where:
+    fn::invoke:
+      function: interconnect:getLocation
+      arguments: { name: "\${hidden}" }
+resources:
+  located:
+    type: interconnect:Port
+    properties: { productName: message-port-2, portSpeed: 1000, locationId: "\${where.id}", contractTermMonths: 1, marketplaceVisibility: false }
+`,
+    );
+    const looked = await run(['plan']);
+    expect(looked.code).toBe(1);
+
+    for (const secret of [VARIABLE, missingKey]) {
+      const leaks = texts.filter((t) => t.includes(secret)).map((t) => t.slice(Math.max(0, t.indexOf(secret) - 200), t.indexOf(secret) + 40));
+      expect(leaks, `${secret} leaked`).toEqual([]);
     }
   });
 });

@@ -8,6 +8,8 @@ import { resolveBaseKeys, SANDBOX_KEYS } from '../../src/providers/cloud/credent
 import { durationSeconds } from '../../src/providers/cloud/settings.js';
 import { terraformConfig } from '../../src/lookups/cloud/terraform-config.js';
 import { Secret } from '../../src/values.js';
+import { cloudApi } from '../../src/sandbox/cloud/index.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { silent } from './harness.js';
 
 const parse = (raw: Record<string, unknown>) => cloudProvider.settings.parse(raw);
@@ -132,5 +134,24 @@ describe('cloud credentials', () => {
   it('uses keys from settings, and the sandbox account when there are none', () => {
     expect(resolveBaseKeys(parse({ publicKey: 'a', privateKey: 'b' }), {})).toEqual({ keys: { publicKey: 'a', privateKey: 'b' }, origin: 'settings' });
     expect(resolveBaseKeys(parse({}), {})).toEqual({ keys: SANDBOX_KEYS, origin: 'sandbox' });
+  });
+});
+
+describe('PLUMB_SANDBOX_URL', () => {
+  it('points the cloud provider at that sandbox even with keys configured, as it does every provider', async () => {
+    const sandbox = await startSandbox({ provisioningMs: 0, apis: [cloudApi] });
+    try {
+      // The sandbox knows only the keys it is given, as the real API knows only its accounts'.
+      const keys = { publicKey: 'real-looking-public', privateKey: 'real-looking-private' };
+      await fetch(`${sandbox.url}/_sandbox/cloud-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(keys) });
+      let asked = false;
+      const rt = { sandboxUrl: async () => ((asked = true), sandbox.url), log: silent, env: { PLUMB_SANDBOX_URL: sandbox.url } };
+      const client = await cloudProvider.connect(parse({ region: 'cn-bj2', projectId: 'org-sandbox', ...keys }), rt);
+      expect(asked).toBe(true);
+      const listed = await client.call<{ ServiceInfo: unknown[] }>('DescribeNapServiceInfo', { NapType: 1 });
+      expect(Array.isArray(listed.ServiceInfo)).toBe(true);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

@@ -23,11 +23,13 @@ async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<Cl
   const problems = checkCloudSettings(settings);
   if (problems.length > 0) throw new UserError(problems.join('; '));
   const { keys, origin } = resolveBaseKeys(settings, rt.env);
+  // PLUMB_SANDBOX_URL points every provider at a standalone sandbox, credentials or not.
+  const sandbox = !settings.baseUrl && (origin === 'sandbox' || Boolean(rt.env.PLUMB_SANDBOX_URL));
   let baseUrl: string;
   if (settings.baseUrl) baseUrl = settings.baseUrl;
-  else if (origin === 'sandbox') baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/cloud/`;
+  else if (sandbox) baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/cloud/`;
   else baseUrl = settings.insecure ? DEFAULT_BASE_URL.replace('https:', 'http:') : DEFAULT_BASE_URL;
-  if (origin === 'sandbox') rt.log.info({ baseUrl }, 'cloud: no credentials configured, using the sandbox');
+  if (sandbox) rt.log.info({ baseUrl }, 'cloud: using the sandbox');
   const client = new CloudClient({
     baseUrl,
     region: settings.region as string,
@@ -35,7 +37,7 @@ async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<Cl
     credentials: new StaticCredentials(keys),
     maxRetries: settings.maxRetries,
     log: rt.log.child({ provider: 'cloud' }),
-    limiter: limiterFor(settings, CLOUD_LIMITS, origin === 'sandbox' && !settings.baseUrl),
+    limiter: limiterFor(settings, CLOUD_LIMITS, sandbox),
   });
   if (settings.assumeRole) client.useCredentials(new AssumedRoleCredentials(client, keys, settings.assumeRole));
   return client;

@@ -21,9 +21,10 @@ const SANDBOX_SECRET = 'sandbox-secret';
 export async function connectPipeline(settings: PipelineSettings, rt: ProviderRuntime): Promise<PipelineClient> {
   const problems = checkPipelineSettings(settings);
   if (problems.length > 0) throw new UserError(problems.join('; '));
-  if (!settings.apiKey || !settings.apiSecret) {
+  // PLUMB_SANDBOX_URL points every provider at a standalone sandbox, credentials or not.
+  if (!settings.apiKey || !settings.apiSecret || rt.env.PLUMB_SANDBOX_URL) {
     const baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/pipeline/v1`;
-    rt.log.debug({ provider: 'pipeline', baseUrl }, 'no pipeline:apiKey configured; using the sandbox');
+    rt.log.debug({ provider: 'pipeline', baseUrl }, 'using the sandbox');
     return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, true) });
   }
   return new PipelineClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, apiSecret: settings.apiSecret, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, false) });

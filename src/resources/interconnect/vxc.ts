@@ -3,6 +3,7 @@ import { isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ReplaceDecision, ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
+import { Secret } from '../../values.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { CONTRACT_TERMS, GONE, type ApiProduct, type Ctx, cancel, findByToken, isoDate, listVxcs, order, orderedTags, readProduct, readProductOfType, readTags, retryWithin, sameTags, tagList, waitReady, writeTags } from './product.js';
@@ -111,6 +112,10 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
     'serviceKey',
     ...['aEndPartnerConfig', 'bEndPartnerConfig'].flatMap((end) => [
       `${end}.authKey`,
+      // An ExpressRoute service key or a Partner Interconnect pairing key lets whoever holds it
+      // connect to that circuit: the clouds ask for them to be kept private.
+      `${end}.serviceKey`,
+      `${end}.pairingKey`,
       `${end}.peers[*].sharedKey`,
       `${end}.interfaces[*].bgpConnections[*].password`,
       `${end}.interfaces[*].ipSecTunnelOptions.preSharedKey`,
@@ -252,6 +257,16 @@ async function isPartnerPort(ctx: Ctx, uid: string): Promise<boolean> {
   return (data ?? []).some((p) => p.productUid === uid);
 }
 
+/** Fields of a connection's details that hold a credential: an auth, service, shared or pairing key, a BGP password, an IPsec key. */
+const CREDENTIAL = /^(auth_?key|service_?key|shared_?key|pairing_?key|password|pre_?shared_?key)$/i;
+
+/** A copy of connection details with every credential in it sealed as a Secret. */
+function sealCredentials(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sealCredentials);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, CREDENTIAL.test(key) && field !== null && field !== undefined ? new Secret(field) : sealCredentials(field)]));
+}
+
 /** A VXC as the API reports it, in output terms (see `observedEnd` for the ends). */
 export function vxcObserved(p: ApiProduct): Omit<VxcOutputs, 'aEnd'> & { aEnd?: VxcEndInput } {
   const csp = p.resources?.csp_connection;
@@ -269,8 +284,9 @@ export function vxcObserved(p: ApiProduct): Omit<VxcOutputs, 'aEnd'> & { aEnd?: 
     provisioningStatus: p.provisioningStatus,
     aEndCurrent: currentEnd(p.aEnd),
     bEndCurrent: currentEnd(p.bEnd),
-    // One connection comes as an object, several as an array.
-    cspConnections: csp === undefined || csp === null ? undefined : Array.isArray(csp) ? csp : [csp],
+    // One connection comes as an object, several as an array. The API echoes the credentials
+    // it was given there: they are sealed as the inputs they came from are.
+    cspConnections: csp === undefined || csp === null ? undefined : (sealCredentials(Array.isArray(csp) ? csp : [csp]) as Array<Record<string, unknown>>),
     distanceBand: p.distanceBand ?? undefined,
     usageAlgorithm: p.usageAlgorithm ?? undefined,
     secondaryName: p.secondaryName ?? undefined,
