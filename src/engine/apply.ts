@@ -166,7 +166,15 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
         } catch (err) {
           // The order went through but did not finish: keep the object, marked for replacement.
           if (createdId) await record(step.address, { ...resourceState(type, step.address, createdId, desired, {}, change, decl?.options), status: 'tainted' }, token);
-          else await store.record({ kind: 'failed', address: step.address, token, at: new Date().toISOString() });
+          else {
+            await store.record({ kind: 'failed', address: step.address, token, at: new Date().toISOString() });
+            // Nothing was made, so the object it was to replace stays current (its delete waits on
+            // this create and will not run): the next plan starts from what is really there.
+            if (prior && change.replaceOrder === 'create-first') {
+              await record(step.address, prior);
+              await record(`${step.address}~deposed`, null);
+            }
+          }
           throw err;
         }
       }

@@ -48,6 +48,12 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps): Pro
         resources[op.address] = { address: op.address, type: op.type, ...recordedId(type, found.id), inputs, outputs: found.outputs, dependencies: [], status };
         recordedIds?.add(found.id);
         notes.push(`${op.address}: an interrupted create had ordered ${recordedId(type, found.id).id}; it is adopted${status === 'tainted' ? ' (not ready, so it will be replaced)' : ''}`);
+      } else if (!found && !resources[op.address] && resources[`${op.address}~deposed`]) {
+        // An interrupted create-first replacement that made nothing: the old object is current again.
+        const deposed = resources[`${op.address}~deposed`];
+        resources[op.address] = { ...deposed, address: op.address };
+        delete resources[deposed.address];
+        notes.push(`${op.address}: an interrupted replacement made nothing; ${deposed.id}, which it was replacing, is current again`);
       } else if (!found && notes.length === noted) {
         notes.push(`${op.address}: an interrupted create left nothing behind; it will be created`);
       }

@@ -166,3 +166,50 @@ describe('a port through its whole life', () => {
     expect(again.code).toBe(0);
   });
 });
+
+describe('a replacement whose new object cannot be made', () => {
+  const port = (speed: number) => `name: unmade
+resources:
+  port:
+    type: interconnect:Port
+    properties: { productName: unmade-port, portSpeed: ${speed}, locationId: 3, contractTermMonths: 1, marketplaceVisibility: false }
+`;
+
+  it('leaves the old object current, not set aside for deletion: putting the manifest back plans nothing', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', port(10000));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const id = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id;
+
+    // No 400G port can be had at this site: the order of the replacement is refused.
+    writeManifest(dir, 'plumb.yaml', port(400000));
+    const failed = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/not available/);
+
+    writeManifest(dir, 'plumb.yaml', port(10000));
+    const after = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(after.stdout).toContain('No changes.');
+    expect(after.code).toBe(0);
+    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+    expect(state.resources.port.id).toBe(id);
+    expect(Object.keys(state.resources)).toEqual(['port']);
+  });
+
+  it('after a crash between setting the old object aside and ordering the new one, the old one is current again', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', port(10000).replace('unmade-port', 'unmade-port-2'));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const id = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id;
+    // The old port set aside, the address cleared, the new order's intent: then killed.
+    writeManifest(dir, 'plumb.yaml', port(100000).replace('unmade-port', 'unmade-port-2'));
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '3' } });
+    expect(killed.code).not.toBe(0);
+
+    writeManifest(dir, 'plumb.yaml', port(10000).replace('unmade-port', 'unmade-port-2'));
+    const after = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(after.stdout).toContain(`port: an interrupted replacement made nothing; ${id}, which it was replacing, is current again`);
+    expect(after.stdout).toContain('No changes.');
+    expect(after.code).toBe(0);
+  });
+});
