@@ -229,7 +229,9 @@ function classify(
   // Rules only read the values: unwrap secrets (copying) only where there are any. They decide
   // about changes, so inputs exactly as recorded need none.
   if (!same) replacePaths.push(...(type.replaceWhen?.(revealed(prior.inputs), revealed(effective)) ?? []));
-  const order = (declOptions.deleteBeforeReplace ?? type.deleteBeforeReplace) ? 'delete-first' : 'create-first';
+  const typeOrder = type.deleteBeforeReplace;
+  const deleteFirst = declOptions.deleteBeforeReplace ?? (typeof typeOrder === 'function' ? typeOrder(revealed(prior.inputs), revealed(effective)) : typeOrder);
+  const order = deleteFirst ? 'delete-first' : 'create-first';
   const before = shown(prior.inputs);
   const after = same ? before : shown(effective);
   // Keys in the order a saved plan has always had them.

@@ -71,8 +71,11 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   replaceSometimes?: string[];
   /** The id is itself a secret (a service key): state and output show a surrogate. */
   secretId?: boolean;
-  /** Replace by deleting first (e.g. the VLAN would collide). */
-  deleteBeforeReplace?: boolean;
+  /**
+   * Replace by deleting first: always (a VXC's VLAN would collide), or when this says so for the
+   * recorded and desired inputs (the new object would have the old one's identity).
+   */
+  deleteBeforeReplace?: boolean | ((prior: In, desired: In) => boolean);
   /** Input paths the remote API sets when omitted (not a change when desired leaves them out). */
   computedInputs?: string[];
   /** Inputs sent only with the order (promoCode): a later change is recorded without a call. */

@@ -157,3 +157,43 @@ describe('examples/interconnect', () => {
     });
   }
 });
+
+describe('replacing what is unique where it lives', () => {
+  it('an IX (its VLAN on its port), a prefix filter list (its description on its MCR) and an IPsec add-on (one per MCR) are deleted first, so --replace succeeds', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: unique
+resources:
+${portYaml('unique-port')}  ix:
+    type: interconnect:index/ix:Ix
+    properties: { productName: unique-ix, requestedProductUid: "\${port.productUid}", networkServiceType: Sydney IX, asn: 64496, macAddress: "00:11:22:33:44:66", rateLimit: 500, vlan: 2011 }
+  router:
+    type: interconnect:Mcr
+    properties: { productName: unique-mcr, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }
+  routes:
+    type: interconnect:McrPrefixFilterList
+    properties:
+      mcrId: \${router.productUid}
+      description: unique-routes
+      addressFamily: IPv4
+      entries:
+        - { action: permit, prefix: 10.0.0.0/8 }
+  ipsec:
+    type: interconnect:McrIpsecAddon
+    properties: { mcrId: "\${router.productUid}", tunnelCount: 10 }
+`,
+    );
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const before = state(dir).resources;
+
+    const replaced = await plumb(['apply', '--yes', '--replace', 'ix', '--replace', 'routes', '--replace', 'ipsec'], { cwd: dir, env: sandbox.env });
+    expect(replaced.stdout).toContain('Resources: 0 added, 0 changed, 3 replaced, 0 destroyed.');
+    expect(replaced.code).toBe(0);
+    const after = state(dir).resources;
+    for (const address of ['ix', 'routes', 'ipsec']) expect(after[address].id, address).not.toBe(before[address].id);
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    expect((await plumb(['destroy', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+});

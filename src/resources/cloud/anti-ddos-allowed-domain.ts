@@ -120,6 +120,9 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
     { path: 'instanceId', reason: 'an allow-list entry belongs to one instance' },
     { path: 'domain', reason: 'the domain is the identity of the entry' },
   ],
+  // The same domain on the same instance is the same entry: replaced as it is (--replace), it
+  // is removed first and then added again.
+  deleteBeforeReplace: (prior, desired) => prior.instanceId === desired.instanceId && prior.domain === desired.domain,
   computedInputs: ['comment'],
   remoteManaged: ['status', 'createTime'],
   importId: {

@@ -99,6 +99,8 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
     return ixOutputs();
   },
   replaceOn: [{ path: 'networkServiceType', reason: 'the IX update cannot change the exchange; joining another exchange is a new IX connection' }],
+  // A VLAN is unique on its port: the new IX can have it only once the old one has let it go.
+  deleteBeforeReplace: (prior, desired) => prior.requestedProductUid === desired.requestedProductUid && prior.vlan === desired.vlan,
   computedInputs: ['asn', 'costCentre', 'publicGraph', 'attributeTags'],
   stateOnly: ['promoCode'],
   remoteManaged: ['productUid', 'productId', 'provisioningStatus', 'locationId', 'term', 'secondaryName', 'ixPeerMacro', 'usageAlgorithm', 'createDate', 'deployDate', 'resources', 'attributeTags'],
