@@ -17,7 +17,7 @@ import { parseManifest } from '../manifest/parse.js';
 import type { LookupFunction } from '../lookups/function.js';
 import { providerFor, providers, resourceTypes } from '../resource-registry.js';
 import type { Sandbox } from '../sandbox/server.js';
-import { isPostgresLocation, openStateStore } from '../state/open.js';
+import { checkStackName, isPostgresLocation, openStateStore } from '../state/open.js';
 import { SecretCodec } from '../state/secrets.js';
 import { maskSecrets, noteSecretText } from '../secret-mask.js';
 import type { StateStore } from '../state/store.js';
@@ -211,8 +211,11 @@ function usedProviders(manifest: Manifest): Set<string> {
 
 /** Where the state of a manifest lives: --state, PLUMB_STATE, or `.plumb` beside the manifest. */
 export function stateLocation(opts: GlobalOptions, manifestDir: string): string {
-  const location = opts.state ?? process.env.PLUMB_STATE ?? join(manifestDir, '.plumb');
-  return isPostgresLocation(location) ? location : resolve(location);
+  const location = opts.state ?? (process.env.PLUMB_STATE || join(manifestDir, '.plumb'));
+  if (location === '') throw new UserError('--state is empty', 'give a folder path or a postgres:// URL');
+  if (isPostgresLocation(location)) return location;
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(location)) throw new UserError(`state location ${location}: not a folder path or a postgres:// URL`, 'state lives in a folder (the default .plumb beside the manifest) or in PostgreSQL');
+  return resolve(location);
 }
 
 /** The codec for secrets in that state: PLUMB_PASSPHRASE, or the key file of a local state folder. */
@@ -228,6 +231,8 @@ export function stateCodec(opts: GlobalOptions, manifestDir: string): SecretCode
 
 /** Opens the state store of a stack. */
 export function openStore(opts: GlobalOptions, manifestDir: string): StateStore {
+  // Checked before the key file of the location is made.
+  checkStackName(opts.stack);
   return openStateStore(stateLocation(opts, manifestDir), opts.stack, stateCodec(opts, manifestDir));
 }
 

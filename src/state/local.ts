@@ -9,7 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { UserError } from '../errors.js';
 import type { SecretCodec } from './secrets.js';
 import { readSnapshotLines, snapshotText } from './snapshot-text.js';
-import { replay, type StateStore } from './store.js';
+import { checkEntry, checkSnapshot, replay, type StateStore } from './store.js';
 import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
 
 /** A journal line waiting to be made durable, and the caller waiting on it. */
@@ -89,6 +89,7 @@ export class LocalStore implements StateStore {
     let snapshot: StateSnapshot = { version: 1, stack: this.stack, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] };
     if (existsSync(file)) snapshot = this.decodeSnapshot(readLines(file), file);
     snapshot.pending ??= [];
+    snapshot.outputs ??= {};
     return replay(snapshot, this.journalEntries());
   }
 
@@ -198,11 +199,15 @@ export class LocalStore implements StateStore {
 
   /** Reads a snapshot from its lines; outputs are left to be parsed on first read unless a secret needs opening. */
   private decodeSnapshot(lines: string[], file: string): StateSnapshot {
-    if (!lines.some((line) => line.includes('"$secret"'))) {
-      const lazy = readSnapshotLines(lines, file);
-      if (lazy) return lazy;
+    let parsed: unknown;
+    try {
+      if (!lines.some((line) => line.includes('"$secret"'))) parsed = readSnapshotLines(lines, file);
+      parsed ??= this.decode(lines.join('\n'));
+    } catch (err) {
+      if (err instanceof SyntaxError) throw new UserError(`${file} is damaged: ${err.message}`, 'restore it from a backup or a `plumb state pull` copy (plumb state push FILE); nothing was changed');
+      throw err;
     }
-    return this.decode(lines.join('\n')) as StateSnapshot;
+    return checkSnapshot(parsed, file);
   }
 
   /** Parses state JSON; the secret walk (a full copy) is skipped when the text holds no secret. */
@@ -215,14 +220,21 @@ export class LocalStore implements StateStore {
     const file = join(this.dir, 'journal.jsonl');
     if (!existsSync(file)) return [];
     const entries: JournalEntry[] = [];
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
+    const lines = readFileSync(file, 'utf8').split('\n');
+    // Only the last line can be torn (a crash mid-write); a damaged line before it means lost
+    // outcomes, and reading on without them could order products again.
+    let last = lines.length - 1;
+    while (last >= 0 && !lines[last].trim()) last--;
+    for (let i = 0; i <= last; i++) {
+      if (!lines[i].trim()) continue;
+      let entry: unknown;
       try {
-        entries.push(this.decode(line) as JournalEntry);
+        entry = JSON.parse(lines[i]);
       } catch {
-        // A torn last line from a crash mid-write: everything before it is intact.
-        break;
+        if (i === last) break;
+        throw new UserError(`${file}:${i + 1} is damaged: the line is not JSON, and outcomes recorded after it follow`, 'restore the state from a backup, or repair the line; nothing was changed');
       }
+      entries.push(checkEntry(lines[i].includes('"$secret"') ? this.codec.decode(entry) : entry, `${file}:${i + 1}`));
     }
     return entries;
   }

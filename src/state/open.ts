@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { UserError } from '../errors.js';
 import { LocalStore } from './local.js';
 import { PostgresStore } from './postgres.js';
 import type { SecretCodec } from './secrets.js';
@@ -14,6 +15,14 @@ export function isPostgresLocation(location: string): boolean {
  * PostgresStore, anything else is a folder (relative paths resolve against the working directory).
  */
 export function openStateStore(location: string, stack: string, codec: SecretCodec): StateStore {
+  checkStackName(stack);
   if (isPostgresLocation(location)) return new PostgresStore(location, stack, codec);
   return new LocalStore(resolve(location), stack, codec);
+}
+
+/** A stack names a folder (or a row): nothing that could reach outside the state location. */
+export function checkStackName(stack: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(stack)) {
+    throw new UserError(`invalid stack name "${stack}"`, 'a stack name is up to 100 letters, digits, ".", "_" and "-", starting with a letter or digit');
+  }
 }

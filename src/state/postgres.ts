@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { UserError } from '../errors.js';
 import type { SecretCodec } from './secrets.js';
-import { replay, type StateStore } from './store.js';
+import { checkEntry, checkSnapshot, replay, type StateStore } from './store.js';
 import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
 
 /**
@@ -126,12 +126,12 @@ export class PostgresStore implements StateStore {
       const journal = await c.query(`SELECT seq, entry FROM ${t.journal} WHERE stack = $1 ORDER BY seq`, [this.stack]);
       // A stack gets its lineage with its first write; until then it has none.
       let snapshot: StateSnapshot = { version: 1, stack: this.stack, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] };
-      if (row.rows.length) snapshot = { ...(this.codec.decode(row.rows[0].snapshot) as StateSnapshot), serial: Number(row.rows[0].serial) };
+      if (row.rows.length) snapshot = { ...checkSnapshot({ ...(this.codec.decode(row.rows[0].snapshot) as object), serial: Number(row.rows[0].serial) }, `stack ${this.stack} in ${this.location}`) };
       snapshot.pending ??= [];
       const seqs = journal.rows.map((r) => Number(r.seq));
       this.base = { serial: row.rows.length ? Number(row.rows[0].serial) : undefined, seq: Math.max(0, ...seqs) };
       this.ownSeqs.clear();
-      return replay(snapshot, journal.rows.map((r) => this.codec.decode(r.entry) as JournalEntry));
+      return replay(snapshot, journal.rows.map((r) => checkEntry(this.codec.decode(r.entry), `journal entry ${r.seq} of stack ${this.stack}`)));
     });
   }
 

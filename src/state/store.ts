@@ -1,3 +1,4 @@
+import { UserError } from '../errors.js';
 import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
 
 /**
@@ -46,4 +47,45 @@ export function replay(snapshot: StateSnapshot, entries: JournalEntry[]): StateS
   }
   // Each recorded outcome is a change of state: a saved plan made before it is stale.
   return { ...snapshot, serial: snapshot.serial + outcomes, pending: [...pending.values()] };
+}
+
+/** How to mend a state that cannot be read. */
+const MEND = 'restore it from a backup or a `plumb state pull` copy (plumb state push FILE); nothing was changed';
+
+/**
+ * Checks the shape of a snapshot before anything is planned from it: a damaged state read as
+ * "nothing recorded" would order everything again. `where` names the file or row.
+ */
+export function checkSnapshot(snapshot: unknown, where: string): StateSnapshot {
+  const s = snapshot as Record<string, unknown> | null;
+  const fail = (what: string): never => {
+    throw new UserError(`${where} is damaged: ${what}`, MEND);
+  };
+  if (!s || typeof s !== 'object' || Array.isArray(s)) fail('it is not a JSON object');
+  if (s!.version !== 1) fail(`"version" is ${JSON.stringify(s!.version)}, and this plumb reads version 1`);
+  if (typeof s!.lineage !== 'string') fail('"lineage" must be a string');
+  if (!Number.isInteger(s!.serial) || (s!.serial as number) < 0) fail('"serial" must be a whole number');
+  if (!isRecord(s!.resources)) fail('"resources" must be an object of addresses');
+  const resources = s!.resources as Record<string, unknown>;
+  for (const address in resources) {
+    const r = resources[address];
+    if (!isRecord(r) || typeof r.type !== 'string' || typeof r.id !== 'string') fail(`resource "${address}" must be an object with a type and an id`);
+  }
+  if (s!.outputs !== undefined && !isRecord(s!.outputs)) fail('"outputs" must be an object');
+  if (s!.pending !== undefined && !Array.isArray(s!.pending)) fail('"pending" must be a list');
+  return s as unknown as StateSnapshot;
+}
+
+/** Checks one journal entry's shape; `where` names the file and line (or row). */
+export function checkEntry(entry: unknown, where: string): JournalEntry {
+  const e = entry as Record<string, unknown> | null;
+  const kinds = ['intent', 'id', 'outcome', 'failed'];
+  if (!isRecord(e) || !kinds.includes(e.kind as string) || typeof e.address !== 'string') {
+    throw new UserError(`${where} is damaged: not a journal entry (${kinds.join(', ')})`, MEND);
+  }
+  return e as unknown as JournalEntry;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
@@ -65,5 +65,65 @@ describe('state commands', () => {
     const unlocked = await plumb(['state', 'unlock', '--force'], { cwd: dir, env: sandbox.env });
     expect(unlocked.stdout).toContain('removed the lock held by pid 1 on elsewhere (apply)');
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+});
+
+describe('a state that cannot be trusted is refused, never read as empty', () => {
+  const setUp = async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest(['a', 'b']));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    return dir;
+  };
+
+  it('a damaged journal line with outcomes after it names the file and line; a torn last line is tolerated', async () => {
+    const dir = await setUp();
+    // Killed after the first port's intent, id and outcome and the second's intent.
+    writeManifest(dir, 'plumb.yaml', manifest(['a', 'b', 'c', 'd']));
+    const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } });
+    expect(killed.code).not.toBe(0);
+    const journal = join(dir, '.plumb/default/journal.jsonl');
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    writeFileSync(journal, [lines[0].slice(0, 20), ...lines.slice(1)].join('\n'));
+    const refused = await plumb(['plan'], { cwd: dir, env: sandbox.env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${journal}:1 is damaged`);
+    expect(refused.stdout).not.toContain('will be created');
+
+    // The same damage on the last line is a write torn by the crash: what came before stands.
+    writeFileSync(journal, [...lines.slice(0, -2), lines.at(-2)!.slice(0, 20)].join('\n'));
+    expect((await plumb(['plan'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+
+  it('a state.json of the wrong shape or cut short names the file and what is wrong', async () => {
+    const dir = await setUp();
+    const file = join(dir, '.plumb/default/state.json');
+    const good = readFileSync(file, 'utf8');
+    const cases: Array<[string, string]> = [
+      [good.replace(/"serial":\d+/, '"serial":"ten"'), '"serial" must be a whole number'],
+      [JSON.stringify({ ...JSON.parse(good), resources: 5 }), '"resources" must be an object of addresses'],
+      [JSON.stringify({ ...JSON.parse(good), version: 7 }), '"version" is 7'],
+      ['null', 'it is not a JSON object'],
+      [good.slice(0, 200), `${file} is damaged`],
+    ];
+    for (const [text, message] of cases) {
+      writeFileSync(file, text);
+      const refused = await plumb(['plan'], { cwd: dir, env: sandbox.env });
+      expect(refused.code, message).toBe(1);
+      expect(refused.stderr).toContain(message);
+      expect(refused.stderr).toContain(file);
+    }
+  });
+
+  it('a stack name that would leave the state folder, and a location that is neither a folder nor PostgreSQL, are refused', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest(['a']));
+    const escaped = await plumb(['--stack', '../../escaped', 'plan'], { cwd: dir, env: sandbox.env });
+    expect(escaped.code).toBe(1);
+    expect(escaped.stderr).toContain('invalid stack name "../../escaped"');
+    const mysql = await plumb(['--state', 'mysql://127.0.0.1/db', 'plan'], { cwd: dir, env: sandbox.env });
+    expect(mysql.code).toBe(1);
+    expect(mysql.stderr).toContain('not a folder path or a postgres:// URL');
+    expect(readdirSync(dir).sort()).toEqual(['plumb.yaml']);
   });
 });
