@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DiagnosticsError, formatDiagnostic } from '../diagnostics.js';
 import { RemoteError, UserError } from '../errors.js';
 import { parseDuration } from '../manifest/parse.js';
@@ -39,7 +39,7 @@ const program = new Command('plumb')
   .option('-f, --file <manifest>', 'manifest file (default plumb.yaml)')
   .option('--stack <name>', 'stack name', 'default')
   .option('--state <url>', 'state location: a folder, or env PLUMB_STATE')
-  .option('--log-level <level>', 'pino log level (trace, debug, info, warn, error)')
+  .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
   .option('--log-file <file>', 'write logs to this file instead of stderr')
   .option('--no-color', 'never colour output')
   .enablePositionalOptions()
@@ -54,6 +54,10 @@ function manifestFlags(cmd: Command): Command {
 }
 
 const collect = (value: string, all: string[]) => [...all, value];
+const wholeNumber = (value: string) => {
+  if (!/^[1-9]\d*$/.test(value.trim())) throw new InvalidArgumentError('expected a whole number, 1 or more');
+  return Number(value);
+};
 const duration = (value: string) => {
   const ms = parseDuration(value);
   if (ms === undefined) throw new UserError(`--lock-timeout ${value}: expected a duration like 30s or 2m`);
@@ -79,12 +83,12 @@ runFlags(program.command('plan [manifest]').description('show what apply would d
 
 runFlags(program.command('apply [manifestOrPlan]').description('plan (or load a saved plan) and execute it'))
   .option('-y, --yes', 'do not ask for confirmation')
-  .addOption(new Option('--parallelism <n>', 'steps run at once').default(10).argParser(Number))
+  .addOption(new Option('--parallelism <n>', 'steps run at once').default(10).argParser(wholeNumber))
   .action(async (target: string | undefined, opts) => exit(await (await run()).applyCommand(target, merge(opts))));
 
 runFlags(program.command('destroy [manifest]').description('delete everything in the stack, dependents first'))
   .option('-y, --yes', 'do not ask for confirmation')
-  .addOption(new Option('--parallelism <n>', 'steps run at once').default(10).argParser(Number))
+  .addOption(new Option('--parallelism <n>', 'steps run at once').default(10).argParser(wholeNumber))
   .action(async (manifest: string | undefined, opts) => exit(await (await run()).applyCommand(manifest, merge(opts), true)));
 
 manifestFlags(program.command('validate [manifest]'))

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { DiagnosticsError } from '../diagnostics.js';
 import { applyPlan } from '../engine/apply.js';
@@ -55,6 +55,9 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
   try {
     if (saved && saved.manifest.hash !== session.manifest.hash) {
       throw new UserError(`the manifest ${file} changed since the plan was saved; run plumb plan again`);
+    }
+    if (saved && saved.stack !== opts.stack) {
+      throw new UserError(`${arg} is a plan for stack "${saved.stack}", not "${opts.stack}"`, `apply it with --stack ${saved.stack}, or make a plan for this stack`);
     }
     await session.store.lock(lockInfo(destroy ? 'destroy' : 'apply'), opts.lockTimeout);
     const state = await session.store.read();
@@ -136,14 +139,24 @@ async function confirm(opts: RunOptions): Promise<boolean> {
 
 function readSavedPlan(arg: string): Plan | undefined {
   if (!/\.json$/i.test(arg)) return undefined;
+  if (!existsSync(arg)) throw new UserError(`plan file ${arg} not found`, 'make one with plumb plan --out FILE');
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(arg, 'utf8'));
   } catch {
-    throw new UserError(`${arg} is not a readable plan file`);
+    throw new UserError(`${arg} is not a readable plan file`, 'make one with plumb plan --out FILE');
   }
   const plan = parsed as Plan;
-  if (plan?.formatVersion !== 1 || !plan.manifest?.file) throw new UserError(`${arg} is not a plumb plan (formatVersion 1)`);
+  const wellFormed =
+    plan?.formatVersion === 1 &&
+    typeof plan.manifest?.file === 'string' &&
+    typeof plan.stack === 'string' &&
+    Array.isArray(plan.changes) &&
+    (plan.mode === 'normal' || plan.mode === 'destroy') &&
+    typeof plan.state?.serial === 'number' &&
+    ['targets', 'excludes', 'replace'].every((k) => Array.isArray((plan.request as Record<string, unknown> | undefined)?.[k]));
+  if (!wellFormed) throw new UserError(`${arg} is not a plumb plan (formatVersion 1)`, 'make one with plumb plan --out FILE');
+  if (!existsSync(plan.manifest.file)) throw new UserError(`${arg} was made from ${plan.manifest.file}, which is not found`, 'run plumb apply where that manifest is, or make a new plan');
   return plan;
 }
 

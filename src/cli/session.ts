@@ -14,6 +14,7 @@ import type { Connection, EngineDeps } from '../engine/types.js';
 import { UserError } from '../errors.js';
 import type { Manifest } from '../manifest/ast.js';
 import { parseManifest } from '../manifest/parse.js';
+import { closestName } from '../manifest/tokens.js';
 import type { LookupFunction } from '../lookups/function.js';
 import { providerFor, providers, resourceTypes } from '../resource-registry.js';
 import type { Sandbox } from '../sandbox/server.js';
@@ -53,6 +54,7 @@ export interface Session {
 export function makeLogger(opts: GlobalOptions): Logger {
   const level = opts.logLevel ?? process.env.PLUMB_LOG_LEVEL ?? 'silent';
   if (level === 'silent') return silentLogger();
+  if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal'].includes(level)) throw new UserError(`log level ${level}: expected trace, debug, info, warn, error, fatal or silent`);
   // Loaded here, not at start-up: most runs log nothing, and a command's start-up time counts.
   const pino = createRequire(import.meta.url)('pino') as typeof import('pino').default;
   const destination = opts.logFile ? pino.destination({ dest: opts.logFile, sync: true, mode: 0o600 }) : pino.destination(2);
@@ -171,6 +173,21 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
     // Neither used nor configured: its defaults are worked out if it is ever connected (a
     // resource of it left in state), and its schema is not built for nothing.
     if (!used.has(provider.name) && !Object.keys(raw).length) continue;
+    // A misspelt setting (cancelAtEndofTerm) would be dropped without a word, and the product
+    // billed on: every name written in config must be one the provider has.
+    const known = Object.keys((provider.settings as unknown as { shape?: Record<string, unknown> }).shape ?? {});
+    for (const name of Object.keys(positions)) {
+      if (known.length && !known.includes(name)) {
+        const hint = closestName(name, known);
+        diagnostics.push({
+          severity: 'error',
+          summary: `config ${provider.name}:${name}: unknown setting`,
+          detail: `${hint ? `did you mean ${provider.name}:${hint}? ` : ''}settings: ${known.join(', ')}`,
+          pos: { file: manifest.file, ...positions[name] },
+        });
+        delete raw[name];
+      }
+    }
     const parsed = provider.settings.safeParse(raw);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {

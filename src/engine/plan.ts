@@ -10,6 +10,7 @@ import type { ManifestGraph } from './graph/graph.js';
 import { refreshState } from './refresh.js';
 import { Evaluation } from './scope.js';
 import { settlePending } from './settle.js';
+import { closestName } from '../manifest/tokens.js';
 import { applyTargets } from './targets.js';
 import { compareAddresses } from './order.js';
 import { importedInputs, readForImport } from './import.js';
@@ -162,8 +163,11 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   warnings.push(...evaluation.warnings);
   changes.sort((a, b) => compareAddresses(a.address, b.address));
   const targeted = applyTargets(changes, options.targets ?? [], options.excludes ?? []);
-  for (const address of targeted.unknown) {
-    diagnostics.push({ severity: 'error', summary: `--target/--exclude ${address}: no such resource in the manifest or state`, address });
+  const requested = [...targeted.unknown.map((address) => ['--target/--exclude', address]), ...options.replace.filter((a) => !changes.some((c) => c.address === a)).map((address) => ['--replace', address])];
+  for (const [flag, address] of requested) {
+    const known = changes.map((c) => c.address);
+    const hint = closestName(address, known);
+    diagnostics.push({ severity: 'error', summary: `${flag} ${address}: no such resource in the manifest or state`, detail: `${hint ? `did you mean ${hint}? ` : ''}resources: ${known.join(', ') || '(none)'}` });
   }
   if (targeted.leftOut.length) {
     warnings.push(`the plan is partial: ${targeted.leftOut.join(', ')} ${targeted.leftOut.length === 1 ? 'has' : 'have'} changes left out by --target/--exclude; run without them to converge`);

@@ -45,6 +45,11 @@ const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
   { name: 'reference to an unknown name', yaml: port(`${validProps}\n      costCentre: \${nowhere.x}`), expect: [/m\.yaml:11:19: error: reference "nowhere" is not defined/] },
   { name: 'reference cycle prints the path', yaml: 'variables:\n  a: ${b}\n  b: ${a}\n', expect: [/error: reference cycle: a -> b -> a/] },
   { name: 'unsupported fn::', yaml: 'variables:\n  a:\n    fn::sha1: x\n', expect: [/m\.yaml:3:5: error: "fn::sha1" is not supported/, /supported functions: fn::invoke/] },
+  {
+    name: 'a misspelt provider setting is not dropped in silence',
+    yaml: `name: x\nconfig:\n  interconnect:cancelAtEndofTerm: true\n${port(validProps).replace('name: errors\n', '')}`,
+    expect: [/m\.yaml:3:3: error: config interconnect:cancelAtEndofTerm: unknown setting/, /did you mean interconnect:cancelAtEndOfTerm\?/],
+  },
   { name: 'unsupported option', yaml: port(validProps).replace('    properties:', '    options:\n      parent: x\n    properties:'), expect: [/m\.yaml:6:7: error: option "parent" is not supported/, /supported options: dependsOn, protect/] },
 ];
 
@@ -81,5 +86,29 @@ describe('bad manifests', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/interconnect:acceptPurchaseTerms must be true/);
     expect(await sandbox.calls()).toEqual([]);
+  });
+});
+
+describe('bad flags and plan files', () => {
+  it('an unknown --replace address, a bad --parallelism or --log-level, a plan for another stack or none at all: a clear error, exit 1, nothing done', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', port(validProps));
+    const cases: Array<[string[], RegExp]> = [
+      [['plan', '--replace', 'prot'], /--replace prot: no such resource in the manifest or state\n\s+did you mean port\? resources: port/],
+      [['apply', '--yes', '--parallelism', 'abc'], /--parallelism <n>' argument 'abc' is invalid. expected a whole number, 1 or more/],
+      [['apply', '--yes', '--parallelism', '0'], /expected a whole number, 1 or more/],
+      [['--log-level', 'loud', 'validate'], /argument 'loud' is invalid. Allowed choices are trace, debug/],
+      [['apply', 'missing.json'], /plan file missing.json not found/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await plumb(args, { cwd: dir, env: sandbox.env });
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr).toMatch(message);
+    }
+    expect((await plumb(['plan', '--out', 'plan.json'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const other = await plumb(['--stack', 'other', 'apply', 'plan.json', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('plan.json is a plan for stack "default", not "other"');
+    expect((await plumb(['--stack', 'other', 'state', 'list'], { cwd: dir, env: sandbox.env })).stdout).toBe('');
   });
 });
