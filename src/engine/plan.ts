@@ -204,6 +204,24 @@ function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
   });
 }
 
+/**
+ * The recorded inputs, with each input the API sets when it is left out (computedInputs) that
+ * the manifest now sets but state never had taken from what the API reports: writing down the
+ * value a product already has (its diversity zone, say) is no change, and a different one is
+ * compared with what is really there.
+ */
+function withObservedComputed(prior: ResourceState, desired: Record<string, unknown>, computed: string[] | undefined): Record<string, unknown> {
+  let out = prior.inputs;
+  for (const key of computed ?? []) {
+    if (prior.inputs[key] !== undefined || desired[key] === undefined) continue;
+    const observed = prior.outputs[key];
+    if (observed === undefined || observed === null) continue;
+    if (out === prior.inputs) out = { ...prior.inputs };
+    out[key] = observed;
+  }
+  return out;
+}
+
 function classify(
   address: string,
   type: ResourceType,
@@ -222,8 +240,9 @@ function classify(
     const reason = gone ? 'gone-remotely' : 'new';
     return { address, type: type.token, dependsOn, notes: [], unknownPaths: diff.unknown, action: 'create', reason, after, patch: diff.patch };
   }
-  const effective = same ? desired : effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: declOptions.ignoreChanges });
-  const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(prior.inputs, effective);
+  const recorded = same ? prior.inputs : withObservedComputed(prior, desired, type.computedInputs);
+  const effective = same ? desired : effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore: declOptions.ignoreChanges });
+  const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(recorded, effective);
   const replacePaths: ReplacePath[] = [];
   for (const path of diff.changed) {
     const rule = type.replaceOn.find((r) => pathMatches(path, r.path));
@@ -232,11 +251,11 @@ function classify(
   }
   // Rules only read the values: unwrap secrets (copying) only where there are any. They decide
   // about changes, so inputs exactly as recorded need none.
-  if (!same) replacePaths.push(...(type.replaceWhen?.(revealed(prior.inputs), revealed(effective)) ?? []));
+  if (!same) replacePaths.push(...(type.replaceWhen?.(revealed(recorded), revealed(effective)) ?? []));
   const typeOrder = type.deleteBeforeReplace;
-  const deleteFirst = declOptions.deleteBeforeReplace ?? (typeof typeOrder === 'function' ? typeOrder(revealed(prior.inputs), revealed(effective)) : typeOrder);
+  const deleteFirst = declOptions.deleteBeforeReplace ?? (typeof typeOrder === 'function' ? typeOrder(revealed(recorded), revealed(effective)) : typeOrder);
   const order = deleteFirst ? 'delete-first' : 'create-first';
-  const before = shown(prior.inputs);
+  const before = shown(recorded);
   const after = same ? before : shown(effective);
   // Keys in the order a saved plan has always had them.
   const change = (action: Change['action'], reason: Change['reason'], replacing: boolean): Change => ({

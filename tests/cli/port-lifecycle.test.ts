@@ -213,3 +213,32 @@ resources:
     expect(after.code).toBe(0);
   });
 });
+
+describe('a setting the API chose, written into the manifest later', () => {
+  it('is no change at the value the product has (zone, pre-approval); another value is compared with what is there', async () => {
+    const dir = workdir();
+    const manifest = (extraPort = '', extraKey = '') => `name: chosen
+resources:
+  port:
+    type: interconnect:Port
+    properties: { productName: chosen-port, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false${extraPort} }
+  key:
+    type: interconnect:ServiceKey
+    properties: { productUid: "\${port.productUid}", active: true, maxSpeed: 100, singleUse: false${extraKey} }
+`;
+    writeManifest(dir, 'plumb.yaml', manifest());
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const zone = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.outputs.diversityZone as string;
+    expect(['red', 'blue']).toContain(zone);
+
+    writeManifest(dir, 'plumb.yaml', manifest(`, diversityZone: ${zone}`, ', preApproved: false'));
+    const same = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(same.stdout).toContain('No changes.');
+    expect(same.code).toBe(0);
+
+    const other = zone === 'red' ? 'blue' : 'red';
+    writeManifest(dir, 'plumb.yaml', manifest(`, diversityZone: ${other}`));
+    const moved = await plumb(['plan'], { cwd: dir, env: sandbox.env });
+    expect(moved.stdout).toContain(`~ diversityZone = "${zone}" -> "${other}"  # forces replacement`);
+  });
+});

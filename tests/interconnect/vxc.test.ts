@@ -90,6 +90,8 @@ describe('partner config replace rule', () => {
     const base = { productName: 'v', rateLimit: 1, contractTermMonths: 1, aEnd: { requestedProductUid: 'a' }, bEnd: { requestedProductUid: 'b', vlan: 10 }, bEndPartnerConfig: aws() };
     expect(vxc.replaceWhen!(base, { ...base, bEndPartnerConfig: aws('210987654321') }).map((d) => d.path)).toEqual(['bEndPartnerConfig']);
     expect(vxc.replaceWhen!(base, { ...base, bEnd: { requestedProductUid: 'b', vlan: 11 } }).map((d) => d.path)).toEqual(['bEnd.vlan']);
+    // An inner VLAN of -1 is the documented "none": writing it down is no change.
+    expect(vxc.replaceWhen!(base, { ...base, bEnd: { requestedProductUid: 'b', vlan: 10, innerVlan: -1 } })).toEqual([]);
     expect(vxc.replaceWhen!(base, { ...base, aEnd: { requestedProductUid: 'a2', vlan: 7 } })).toEqual([]);
     expect(vxc.replaceWhen!({ ...base, aEndPartnerConfig: aws() }, base).map((d) => d.path)).toEqual(['aEndPartnerConfig']);
     // The docs' "on change" column says a change to each of these may replace.

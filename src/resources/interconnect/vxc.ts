@@ -92,8 +92,10 @@ export function partnerConfigReplace(path: string, prior: PartnerConfig | undefi
 /** At a cloud or transit partner end the VLANs belong to the partner: a change cannot be sent ("Only B end owner can change B VLAN"). */
 function partnerVlanReplace(kind: string | undefined, prior: VxcEndInput | undefined, desired: VxcEndInput | undefined): ReplaceDecision[] {
   if (!kind || (!CSP_KINDS.includes(kind) && kind !== 'transit') || !prior) return [];
+  // An inner VLAN of -1 is the documented "none", as is leaving it out.
+  const value = (f: 'vlan' | 'innerVlan', v: number | undefined) => (f === 'innerVlan' && v === -1 ? undefined : v);
   return (['vlan', 'innerVlan'] as const)
-    .filter((f) => desired?.[f] !== undefined && desired[f] !== prior[f])
+    .filter((f) => desired?.[f] !== undefined && value(f, desired[f]) !== value(f, prior[f]))
     .map((f) => ({ path: `bEnd.${f}`, reason: `the ${f} at a ${kind} partner end is set when ordering; ${AGAIN}` }));
 }
 
