@@ -272,3 +272,73 @@ describe('examples', () => {
     });
   }
 });
+
+describe('a router config sent when it must be', () => {
+  const manifest = (o: { config: boolean; mcrSpeed?: number }) => `name: vrouter-sent
+resources:
+  port:
+    type: interconnect:Port
+    properties: { productName: vs-port, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+  router:
+    type: interconnect:Mcr
+    properties: { productName: vs-mcr, portSpeed: ${o.mcrSpeed ?? 1000}, locationId: 2, contractTermMonths: 1 }
+  fromPeer:
+    type: interconnect:McrPrefixFilterList
+    properties:
+      mcrId: \${router.productUid}
+      description: from-peer
+      addressFamily: IPv4
+      entries:
+        - { action: permit, prefix: 10.0.0.0/8, le: 24 }
+  toRouter:
+    type: interconnect:Vxc
+    properties:
+      productName: vs-vxc
+      rateLimit: 100
+      contractTermMonths: 1
+      aEnd: { requestedProductUid: "\${port.productUid}", vlan: 300 }
+      bEnd: { requestedProductUid: "\${router.productUid}" }${
+        o.config
+          ? `
+      bEndPartnerConfig:
+        partner: vrouter
+        interfaces:
+          - ipAddresses: [10.7.0.1/30]
+            bgpConnections: [{ peerAsn: 65007, localIpAddress: 10.7.0.1, peerIpAddress: 10.7.0.2, importWhitelist: from-peer }]`
+          : ''
+      }
+    options:
+      dependsOn: ["\${fromPeer}"]
+`;
+  /** The BGP connections the API reports on the VXC's router end, with the prefix list ids they use. */
+  const bgp = async (vxc: string) => {
+    const product = await api.call<{ resources?: { csp_connection?: unknown } }>('GET', `/v2/product/${vxc}`);
+    const csp = product.resources?.csp_connection;
+    const connections = (Array.isArray(csp) ? csp : [csp]) as Array<{ connectType?: string; interfaces?: Array<{ bgpConnections?: Array<Record<string, unknown>> }> }>;
+    return connections.find((c) => c?.connectType === 'VROUTER')?.interfaces?.flatMap((i) => i.bgpConnections ?? []) ?? [];
+  };
+  const lists = async (mcr: string) => api.call<Array<{ id: number; description: string }>>('GET', `/v2/product/mcr2/${mcr}/prefixLists`);
+
+  it('a first config on a VXC made without one is sent; after the router is replaced, it is sent again with the new router list ids', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest({ config: false }));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const vxc = stateOf(dir).resources.toRouter.id as string;
+    expect(await bgp(vxc)).toEqual([]);
+
+    writeManifest(dir, 'plumb.yaml', manifest({ config: true }));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const first = stateOf(dir).resources.router.id as string;
+    const [firstList] = await lists(first);
+    expect((await bgp(vxc)).map((c) => [c.peerAsn, c.importWhitelist])).toEqual([[65007, firstList.id]]);
+
+    writeManifest(dir, 'plumb.yaml', manifest({ config: true, mcrSpeed: 2500 }));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const second = stateOf(dir).resources.router.id as string;
+    expect(second).not.toBe(first);
+    const [secondList] = await lists(second);
+    expect((await bgp(vxc)).map((c) => [c.peerAsn, c.importWhitelist])).toEqual([[65007, secondList.id]]);
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    expect((await plumb(['destroy', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+});

@@ -202,11 +202,15 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
       if (want?.vnicIndex !== undefined && want.vnicIndex !== was?.vnicIndex) body[side.vnic] = want.vnicIndex;
       const cfgBefore = before[side.cfg];
       const cfgAfter = desired[side.cfg];
-      // No prior config (after an import): the first value is recorded, nothing is sent.
-      if (!cfgBefore || canonicalConfig(cfgBefore) === canonicalConfig(cfgAfter)) continue;
-      if (cfgAfter?.partner === 'vrouter' || (!cfgAfter && cfgBefore.partner === 'vrouter')) {
-        const mcrUid = want?.requestedProductUid ?? current;
-        body[side.config] = cfgAfter ? await wirePartnerConfig(ctx, cfgAfter, mcrUid) : { interfaces: [] };
+      // Only a vrouter config changes in place (replaceWhen replaces for any other). It is sent
+      // when it changes, a first one included (on a VXC made without one, or imported, whose
+      // config the API does not report), and again when its end moves to another MCR, whose
+      // prefix lists have other ids.
+      const changed = canonicalConfig(cfgBefore) !== canonicalConfig(cfgAfter);
+      if (cfgAfter?.partner === 'vrouter' && (changed || body[side.uid] !== undefined)) {
+        body[side.config] = await wirePartnerConfig(ctx, cfgAfter, want?.requestedProductUid ?? current);
+      } else if (!cfgAfter && cfgBefore?.partner === 'vrouter') {
+        body[side.config] = { interfaces: [] };
       }
     }
     const modify = Object.keys(body).length > 0;
