@@ -148,7 +148,7 @@ describe('Vxc against the sandbox', () => {
     await vxc.delete(ctx, created.id, { inputs: desired, outputs: created.outputs });
   });
 
-  it('with no prior partner config (after plumb import) the first value is recorded without any call', async () => {
+  it('a first router config, on a VXC recorded without one, is sent in one modify call', async () => {
     const created = await vxc.create(ctx, toMcr());
     const { bEndPartnerConfig: _, ...imported } = toMcr();
     const desired = toMcr(vrouter(64999));
@@ -159,12 +159,15 @@ describe('Vxc against the sandbox', () => {
       puts++;
       return put(path, body);
     }) as typeof ctx.client.put;
+    let updated;
     try {
-      await vxc.update(ctx, created.id, { inputs: imported, outputs: created.outputs }, desired);
+      updated = await vxc.update(ctx, created.id, { inputs: imported, outputs: created.outputs }, desired);
     } finally {
       ctx.client.put = put;
     }
-    expect(puts).toBe(0);
+    expect(puts).toBe(1);
+    const interfaces = (updated.cspConnections ?? []).flatMap((c) => (c.interfaces as Array<{ bgpConnections: Array<{ peerAsn: number }> }> | undefined) ?? []);
+    expect(interfaces.flatMap((i) => i.bgpConnections.map((b) => b.peerAsn))).toEqual([64999]);
     await vxc.delete(ctx, created.id, { inputs: desired, outputs: created.outputs });
   });
 
