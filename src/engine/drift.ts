@@ -4,7 +4,7 @@ import type { StateSnapshot } from '../state/types.js';
 import { Secret, mask, reveal, secretKeys } from '../values.js';
 import { realId } from './ids.js';
 import { resourceContext } from './context.js';
-import { diffInputs, pathMatches } from './diff/diff.js';
+import { diffInputs, pathMatches, withChosenInputs } from './diff/diff.js';
 import type { EngineDeps } from './types.js';
 import { compareAddresses } from './order.js';
 
@@ -61,7 +61,8 @@ export async function detectDrift(state: StateSnapshot, manifest: Manifest | und
         const ignore = manifest?.resources[recorded.address]?.options.ignoreChanges ?? [];
         const compared: Record<string, unknown> = {};
         const remote: Record<string, unknown> = {};
-        for (const [key, value] of Object.entries(recorded.inputs)) {
+        // Inputs the API chose count too: their recorded value is what it reported then.
+        for (const [key, value] of Object.entries(withChosenInputs(recorded.inputs, recorded.outputs, type.computedInputs))) {
           if (observed[key] === undefined || (type.remoteManaged ?? []).includes(key)) continue;
           compared[key] = value;
           // What is secret in state stays secret in the report.

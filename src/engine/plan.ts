@@ -4,7 +4,7 @@ import type { ResourceType } from '../resources/handler.js';
 import type { ResourceState, StateSnapshot } from '../state/types.js';
 import { Unknown, mask, revealed, sameValue, shown, wrapSecrets } from '../values.js';
 import { checkInputs } from './check-inputs.js';
-import { diffInputs, effectiveInputs, pathMatches } from './diff/diff.js';
+import { diffInputs, effectiveInputs, pathMatches, withChosenInputs } from './diff/diff.js';
 import { EvalError, evaluate, evaluateSoon } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
 import { refreshState } from './refresh.js';
@@ -204,24 +204,6 @@ function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
   });
 }
 
-/**
- * The recorded inputs, with each input the API sets when it is left out (computedInputs) that
- * the manifest now sets but state never had taken from what the API reports: writing down the
- * value a product already has (its diversity zone, say) is no change, and a different one is
- * compared with what is really there.
- */
-function withObservedComputed(prior: ResourceState, desired: Record<string, unknown>, computed: string[] | undefined): Record<string, unknown> {
-  let out = prior.inputs;
-  for (const key of computed ?? []) {
-    if (prior.inputs[key] !== undefined || desired[key] === undefined) continue;
-    const observed = prior.outputs[key];
-    if (observed === undefined || observed === null) continue;
-    if (out === prior.inputs) out = { ...prior.inputs };
-    out[key] = observed;
-  }
-  return out;
-}
-
 function classify(
   address: string,
   type: ResourceType,
@@ -240,7 +222,9 @@ function classify(
     const reason = gone ? 'gone-remotely' : 'new';
     return { address, type: type.token, dependsOn, notes: [], unknownPaths: diff.unknown, action: 'create', reason, after, patch: diff.patch };
   }
-  const recorded = same ? prior.inputs : withObservedComputed(prior, desired, type.computedInputs);
+  // An input the API chose, written into the manifest later, is compared with what the product
+  // has: its own value (a port's zone, say) is no change.
+  const recorded = same ? prior.inputs : withChosenInputs(prior.inputs, prior.outputs, type.computedInputs, (key) => desired[key] !== undefined);
   const effective = same ? desired : effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore: declOptions.ignoreChanges });
   const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(recorded, effective);
   const replacePaths: ReplacePath[] = [];

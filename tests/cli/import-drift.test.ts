@@ -166,6 +166,18 @@ describe('drift', () => {
     expect(plan.stdout).toContain('# b will be created');
   });
 
+  it('a setting the API chose (an MCR left to its default ASN) changed out of band is drift too', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', `${header}resources:\n  router:\n    type: interconnect:Mcr\n    properties: { productName: drift-mcr, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }\n`);
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const router = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.router;
+    expect((await plumb(['drift'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    await api.call('PUT', `/v2/product/mcr2/${router.id}`, { asn: 65000, costCentre: '' });
+    const drift = await plumb(['drift'], { cwd: dir, env: sandbox.env });
+    expect(drift.stdout).toMatch(new RegExp(`router\\s+drifted\\n\\s+asn: state ${router.outputs.asn}, remote 65000`));
+    expect(drift.code).toBe(2);
+  });
+
   it('a field in ignoreChanges changed out of band is not drift', async () => {
     const { dir, a } = await applied('    options:\n      ignoreChanges: [productName]\n');
     await api.call('PUT', `/v2/product/megaport/${a}`, { name: 'renamed-by-hand', costCentre: '' });

@@ -32,6 +32,28 @@ export function effectiveInputs(prior: Record<string, unknown> | undefined, desi
   return out;
 }
 
+/**
+ * Recorded inputs with each computed input state never had (left out, so the API chose it)
+ * taken from the recorded outputs, for the keys `wanted` accepts: what the product has is what
+ * a value written later, or a change made out of band, is compared with.
+ */
+export function withChosenInputs(
+  inputs: Record<string, unknown>,
+  outputs: Record<string, unknown>,
+  computed: string[] | undefined,
+  wanted: (key: string) => boolean = () => true,
+): Record<string, unknown> {
+  let out = inputs;
+  for (const key of computed ?? []) {
+    if (inputs[key] !== undefined || !wanted(key)) continue;
+    const observed = outputs[key];
+    if (observed === undefined || observed === null) continue;
+    if (out === inputs) out = { ...inputs };
+    out[key] = observed;
+  }
+  return out;
+}
+
 /** Compares prior and desired inputs (secrets compared by value, never shown); `shownDesired` is `mask(desired)` if the caller has it. */
 export function diffInputs(prior: Record<string, unknown>, desired: Record<string, unknown>, shownDesired?: Record<string, unknown>): InputDiff {
   const seen = { unknown: false };
