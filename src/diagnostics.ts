@@ -29,3 +29,14 @@ export function formatDiagnostic(d: Diagnostic): string {
   const detail = d.detail ? `\n    ${d.detail.split('\n').join('\n    ')}` : '';
   return `${where}${addr}${d.severity}: ${d.summary}${detail}`;
 }
+
+/** Diagnostics without repeats: one mistake met through several paths (a lookup used twice) is reported once. */
+export function uniqueDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.pos?.line}:${d.pos?.column}:${d.summary}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -5,14 +5,14 @@ import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Diagnostic } from '../diagnostics.js';
-import { DiagnosticsError } from '../diagnostics.js';
+import { DiagnosticsError, uniqueDiagnostics } from '../diagnostics.js';
 import { checkInputs } from '../engine/check-inputs.js';
 import { EvalError, evaluate } from '../engine/evaluate.js';
 import { buildGraph, type ManifestGraph } from '../engine/graph/graph.js';
 import { Evaluation } from '../engine/scope.js';
 import type { Connection, EngineDeps } from '../engine/types.js';
 import { UserError } from '../errors.js';
-import type { Manifest } from '../manifest/ast.js';
+import type { Manifest, RefExpr } from '../manifest/ast.js';
 import { parseManifest } from '../manifest/parse.js';
 import { closestName } from '../manifest/tokens.js';
 import type { LookupFunction } from '../lookups/function.js';
@@ -102,7 +102,11 @@ export async function loadManifest(
   const functions = /fn::invoke/i.test(text) ? (await lookupFunctions()).keys() : [];
   const { manifest, diagnostics } = parseManifest(text, file, { resources: resourceTypes.keys(), functions });
   if (diagnostics.length) throw new DiagnosticsError(diagnostics);
-  const { graph, diagnostics: graphProblems } = buildGraph(manifest);
+  // References to resources are checked against their types' fields while the graph walks them:
+  // read from the text alone, so for every command, a plan with nothing to call included.
+  const resourceRefs: RefExpr[] = [];
+  const { graph, diagnostics: graphProblems } = buildGraph(manifest, (ref) => resourceRefs.push(ref));
+  graphProblems.push(...unknownFields(manifest, resourceRefs));
   if (graphProblems.length) throw new DiagnosticsError(graphProblems);
   const checked = options.resources === false ? { diagnostics: [], warnings: [] } : await checkResources(manifest);
   const { settings, diagnostics: settingProblems } = await checkSettings(manifest, process.env);
@@ -138,8 +142,53 @@ export async function checkResources(manifest: Manifest): Promise<{ diagnostics:
       diagnostics.push({ severity: 'error', summary: err.message, detail: err.detail, address: decl.address, pos: { file: manifest.file, ...err.pos } });
     }
   }
-  return { diagnostics, warnings };
+  // Variables and outputs that no resource uses are checked as well: their mistakes too are
+  // found before any remote call.
+  for (const expr of [...Object.values(manifest.variables), ...Object.values(manifest.outputs)]) {
+    try {
+      await evaluate(expr, scope);
+    } catch (err) {
+      if (!(err instanceof EvalError)) throw err;
+      diagnostics.push({ severity: 'error', summary: err.message, detail: err.detail, pos: { file: manifest.file, ...err.pos } });
+    }
+  }
+  return { diagnostics: uniqueDiagnostics(diagnostics), warnings };
 }
+
+/** References to a field a resource's type does not have (`${port.nonexistent}`). */
+function unknownFields(manifest: Manifest, refs: RefExpr[]): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const fieldsOf = new Map<string, string[]>();
+  for (const ref of refs) {
+    const target = manifest.resources[ref.root];
+    const step = ref.path[0];
+    if (!target || typeof step !== 'string') continue;
+    const type = resourceTypes.get(target.token)!;
+    let fields = fieldsOf.get(type.token);
+    if (!fields) fieldsOf.set(type.token, (fields = [...new Set(['id', ...shapeKeys(type.outputs), ...shapeKeys(type.inputs)])]));
+    if (fields.length > 1 && !fields.includes(step)) {
+      const hint = closestName(step, fields);
+      diagnostics.push({
+        severity: 'error',
+        summary: `\${${ref.text}}: ${ref.root} (${type.token}) has no field "${step}"`,
+        detail: `${hint ? `did you mean "${hint}"? ` : ''}fields: ${fields.join(', ')}`,
+        pos: { file: manifest.file, ...ref.pos },
+      });
+    }
+  }
+  return diagnostics;
+}
+
+/** The keys of an object schema (through refinements and pipes); none when it is not one. */
+function shapeKeys(schema: unknown): string[] {
+  let cur = schema as { shape?: Record<string, unknown>; def?: { in?: unknown; innerType?: unknown; schema?: unknown } } | undefined;
+  for (let i = 0; i < 5 && cur; i++) {
+    if (cur.shape) return Object.keys(cur.shape);
+    cur = (cur.def?.in ?? cur.def?.innerType ?? cur.def?.schema) as typeof cur;
+  }
+  return [];
+}
+
 
 /**
  * Whether planning this manifest against this state would call a remote API before it has

@@ -54,7 +54,8 @@ function check(schema: z.ZodType, value: unknown, properties: ObjectExpr, where:
   const out: Diagnostic[] = [];
   for (const issue of result.error.issues) {
     const path = issue.path as Array<string | number>;
-    if (touchesUnknown(plain, path)) continue;
+    // A property name is known whatever its neighbours' values: an unknown one is reported now.
+    if (issue.code !== 'unrecognized_keys' && touchesUnknown(plain, path)) continue;
     const name = path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[') || 'properties';
     const d = (summary: string, detail?: string, pos = posAt(properties, path)): Diagnostic => ({
       severity: 'error',

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../diagnostics.js';
+import { type Diagnostic, uniqueDiagnostics } from '../diagnostics.js';
 import type { Manifest } from '../manifest/ast.js';
 import type { ResourceType } from '../resources/handler.js';
 import type { ResourceState, StateSnapshot } from '../state/types.js';
@@ -190,18 +190,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     settled: settled.notes,
     outputs,
   };
-  return { plan, diagnostics: dedupe(diagnostics), prior, imported };
-}
-
-/** One failing lookup used in several places is reported once. */
-function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return diagnostics.filter((d) => {
-    const key = `${d.pos?.line}:${d.pos?.column}:${d.summary}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return { plan, diagnostics: uniqueDiagnostics(diagnostics), prior, imported };
 }
 
 function classify(

@@ -46,6 +46,21 @@ const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
   { name: 'reference cycle prints the path', yaml: 'variables:\n  a: ${b}\n  b: ${a}\n', expect: [/error: reference cycle: a -> b -> a/] },
   { name: 'unsupported fn::', yaml: 'variables:\n  a:\n    fn::sha1: x\n', expect: [/m\.yaml:3:5: error: "fn::sha1" is not supported/, /supported functions: fn::invoke/] },
   {
+    name: 'a field its resource type does not have',
+    yaml: `${port(validProps)}  other:\n    type: interconnect:Port\n    properties:\n${validProps}\n      costCentre: \${port.nonexistent}\n`,
+    expect: [/m\.yaml:\d+:19: error: \$\{port\.nonexistent\}: port \(interconnect:index\/port:Port\) has no field "nonexistent"/, /fields: id, productName/],
+  },
+  {
+    name: 'an unknown property beside a value known only after apply',
+    yaml: `${port(validProps)}  vxc:\n    type: interconnect:Vxc\n    properties:\n      productName: v\n      rateLimit: 100\n      contractTermMonths: 1\n      aEnd: { requestedProductUid: "\${port.productUid}", vlan: 100, bogus: 1 }\n`,
+    expect: [/m\.yaml:\d+:\d+: error: unknown property "aEnd\.bogus"/, /valid properties: requestedProductUid, vlan/],
+  },
+  {
+    name: 'a mistake in a variable only an output uses',
+    yaml: `name: x\nvariables:\n  picked:\n    fn::select: [5, [a, b]]\n${port(validProps).replace('name: errors\n', '')}outputs:\n  o: \${picked}\n`,
+    expect: [/m\.yaml:4:5: error: fn::select index 5 is out of range \(the list has 2 items\)/],
+  },
+  {
     name: 'a misspelt provider setting is not dropped in silence',
     yaml: `name: x\nconfig:\n  interconnect:cancelAtEndofTerm: true\n${port(validProps).replace('name: errors\n', '')}`,
     expect: [/m\.yaml:3:3: error: config interconnect:cancelAtEndofTerm: unknown setting/, /did you mean interconnect:cancelAtEndOfTerm\?/],

@@ -22,8 +22,9 @@ export interface ManifestGraph {
  * Builds the graph from `${...}` references and dependsOn; reports unknown names and cycles.
  * Edges live in plain adjacency lists: a large manifest has tens of thousands of them, and the
  * order is one depth-first walk; graphlib's cycle search runs only when that walk finds a cycle.
+ * `onResourceRef` sees each reference to a resource on the way, for checks of its own.
  */
-export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnostics: Diagnostic[] } {
+export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) => void): { graph: ManifestGraph; diagnostics: Diagnostic[] } {
   const { config, variables, resources } = manifest;
   // A resource shadows a variable, which shadows a plain config key (the parser reports such clashes).
   const kindOf = (name: string): NodeKind | undefined =>
@@ -33,8 +34,10 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
   const names = new Set(listed).size === listed.length ? listed : [...new Set(listed)];
   const successors = new Map<string, string[]>();
   const predecessors = new Map<string, string[]>();
-  const edge = (from: string | undefined, to: string, pos: Pos, what: string) => {
-    if (kindOf(to) === undefined) {
+  const edge = (from: string | undefined, to: string, pos: Pos, what: string, ref?: RefExpr) => {
+    const kind = kindOf(to);
+    if (ref && kind === 'resource') onResourceRef?.(ref);
+    if (kind === undefined) {
       const hint = closestName(to, names);
       diagnostics.push({
         severity: 'error',
@@ -54,14 +57,14 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
     if (!into) predecessors.set(to, (into = []));
     into.push(from);
   };
-  for (const k in variables) for (const r of refsOf(variables[k])) edge(k, r.root, r.pos, 'reference');
+  for (const k in variables) for (const r of refsOf(variables[k])) edge(k, r.root, r.pos, 'reference', r);
   // One list of references, refilled for each resource, walked by index (see refsOf).
   const refs: RefExpr[] = [];
   for (const k in resources) {
     const r = resources[k];
     refs.length = 0;
     refsOf(r.properties, refs);
-    for (let i = 0; i < refs.length; i++) edge(k, refs[i].root, refs[i].pos, 'reference');
+    for (let i = 0; i < refs.length; i++) edge(k, refs[i].root, refs[i].pos, 'reference', refs[i]);
     for (const dep of r.options.dependsOn) {
       edge(k, dep, r.pos, 'dependsOn target');
       const kind = kindOf(dep);
@@ -70,7 +73,7 @@ export function buildGraph(manifest: Manifest): { graph: ManifestGraph; diagnost
       }
     }
   }
-  for (const k in manifest.outputs) for (const r of refsOf(manifest.outputs[k])) edge(undefined, r.root, r.pos, 'reference');
+  for (const k in manifest.outputs) for (const r of refsOf(manifest.outputs[k])) edge(undefined, r.root, r.pos, 'reference', r);
   const position = (name: string): Pos | undefined => resources[name]?.pos ?? variables[name]?.pos ?? config[name]?.pos;
 
   const sorted = dependenciesFirst(names, successors, predecessors);
