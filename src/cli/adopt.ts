@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import PQueue from 'p-queue';
-import { parse as parseYaml, stringify } from 'yaml';
+import { LineCounter, parseDocument, stringify } from 'yaml';
 import * as z from 'zod';
 import { inputFields, readForImport } from '../engine/import.js';
 import { realId } from '../engine/ids.js';
@@ -114,9 +114,22 @@ function single(args: string[]) {
 
 function readImportFile(file: string) {
   if (!existsSync(file)) throw new UserError(`import file ${file} not found`);
-  const parsed = importList.safeParse(parseYaml(readFileSync(file, 'utf8')));
+  if (statSync(file).isDirectory()) throw new UserError(`${file} is a folder, not an import file`);
+  const lines = new LineCounter();
+  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines });
+  const at = (offset: number | undefined) => {
+    const pos = lines.linePos(offset ?? 0);
+    return `${file}:${pos.line}:${pos.col}`;
+  };
+  if (doc.errors.length) throw new UserError(`${at(doc.errors[0].pos[0])}: YAML syntax error: ${doc.errors[0].message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
+  const parsed = importList.safeParse(doc.toJS(), { reportInput: true });
   if (!parsed.success) {
-    throw new UserError(`${file}: expected a list of {address, type, id}: ${parsed.error.issues.map((i) => `[${i.path.join('.')}] ${i.message}`).join('; ')}`);
+    const problems = parsed.error.issues.map((i) => {
+      const node = (doc.getIn(i.path, true) ?? doc.getIn(i.path.slice(0, -1), true)) as { range?: [number, number, number] } | undefined;
+      const missing = i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined;
+      return `${at(node?.range?.[0])}: ${missing ? `item ${String(i.path[0])} has no "${String(i.path.at(-1))}"` : `${i.path.join('.') || 'the file'}: ${i.message}`}`;
+    });
+    throw new UserError(problems.join('\n'), 'expected a list of {address, type, id}, e.g. - { address: edge, type: interconnect:Port, id: <product uid> }');
   }
   const seen = new Set<string>();
   for (const r of parsed.data) {

@@ -164,6 +164,8 @@ program.parseAsync(process.argv).catch((err: unknown) => {
     process.stderr.write(`Error: ${err.message}\n${err.hint ? `  ${err.hint}\n` : ''}`);
   } else if (err instanceof RemoteError) {
     process.stderr.write(`Error: ${err.message}\n`);
+  } else if (fileProblem(err)) {
+    process.stderr.write(`Error: ${fileProblem(err)}\n`);
   } else {
     const e = err as Error;
     process.stderr.write(`Error: ${e.message}\n`);
@@ -171,3 +173,24 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   }
   process.exitCode = 1;
 });
+
+/** A file or folder that cannot be used, said of its path (a folder given as a manifest, say); undefined for other errors. */
+function fileProblem(err: unknown): string | undefined {
+  const e = err as NodeJS.ErrnoException;
+  if (!e || typeof e.path !== 'string') return undefined;
+  switch (e.code) {
+    case 'ENOENT':
+      return `${e.path} does not exist`;
+    case 'EISDIR':
+      return `${e.path} is a folder, not a file`;
+    case 'ENOTDIR':
+      return `${e.path}: part of that path is a file, not a folder`;
+    case 'EEXIST':
+      return `${e.path} is a file, where a folder is needed`;
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied: ${e.path}`;
+    default:
+      return undefined;
+  }
+}

@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -79,6 +79,7 @@ async function lookupFunctions(): Promise<Map<string, LookupFunction>> {
 export function manifestPath(arg: string | undefined, opts: GlobalOptions): string {
   const file = arg ?? opts.file ?? 'plumb.yaml';
   if (!existsSync(file)) throw new UserError(`manifest ${file} not found`, 'pass the manifest path as the first argument or with -f');
+  if (statSync(file).isDirectory()) throw new UserError(`${file} is a folder, not a manifest`, `pass the manifest file, e.g. ${join(file, 'plumb.yaml')}`);
   return file;
 }
 

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 
@@ -108,7 +110,12 @@ describe('bad flags and plan files', () => {
   it('an unknown --replace address, a bad --parallelism or --log-level, a plan for another stack or none at all: a clear error, exit 1, nothing done', async () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', port(validProps));
+    writeManifest(dir, 'imports.yaml', '- { address: a, type: interconnect:Port }\n');
+    mkdirSync(join(dir, 'folder'));
     const cases: Array<[string[], RegExp]> = [
+      [['validate', 'folder'], /Error: folder is a folder, not a manifest/],
+      [['--state', 'plumb.yaml', 'plan'], /plumb\.yaml is a file, where a folder is needed/],
+      [['import', '--file', 'imports.yaml'], /imports\.yaml:1:3: item 0 has no "id"/],
       [['plan', '--replace', 'prot'], /--replace prot: no such resource in the manifest or state\n\s+did you mean port\? resources: port/],
       [['apply', '--yes', '--parallelism', 'abc'], /--parallelism <n>' argument 'abc' is invalid. expected a whole number, 1 or more/],
       [['apply', '--yes', '--parallelism', '0'], /expected a whole number, 1 or more/],
@@ -119,6 +126,7 @@ describe('bad flags and plan files', () => {
       const result = await plumb(args, { cwd: dir, env: sandbox.env });
       expect(result.code, args.join(' ')).toBe(1);
       expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toMatch(/\n\s+at |EISDIR|EEXIST/);
     }
     expect((await plumb(['plan', '--out', 'plan.json'], { cwd: dir, env: sandbox.env })).code).toBe(0);
     const other = await plumb(['--stack', 'other', 'apply', 'plan.json', '--yes'], { cwd: dir, env: sandbox.env });
