@@ -61,9 +61,12 @@ describeLifecycle<Parameters<typeof ix.create>[1], Ports>({
 });
 
 describe('IX rules', () => {
-  it('the exchange is the only replace rule; attribute tags, which the API sets, are refused with a reason', () => {
-    expect(ix.replaceOn.map((r) => r.path)).toEqual(['networkServiceType']);
+  it('another exchange is the only replacement, not the same name in other letter case; attribute tags, which the API sets, are refused with a reason', () => {
     const input = { ...base, requestedProductUid: 'p' };
+    expect(ix.replaceOn).toEqual([]);
+    expect(ix.replaceWhen!(input, { ...input, networkServiceType: 'Melbourne IX' }).map((d) => d.path)).toEqual(['networkServiceType']);
+    expect(ix.replaceWhen!(input, { ...input, networkServiceType: input.networkServiceType.toLowerCase() })).toEqual([]);
+    expect(ix.replaceSometimes).toEqual(['networkServiceType']);
     expect(ix.inputs.safeParse({ ...input, attributeTags: {} }).success).toBe(true);
     const refused = ix.inputs.safeParse({ ...input, attributeTags: { a: 'b' } });
     expect(refused.success).toBe(false);

@@ -21,7 +21,7 @@ const ixFields = lazy(() =>
       networkServiceType: z
         .string()
         .min(1)
-        .describe('The exchange to join, by name as GET /v2/ixp lists it, e.g. "Sydney IX"; it must be in the port\'s metro. The IX update has no field for it, so a change replaces the IX.'),
+        .describe('The exchange to join, by name as GET /v2/ixp lists it, e.g. "Sydney IX"; it must be in the port\'s metro. The IX update has no field for it, so another exchange replaces the IX; the same name in other letter case is only recorded.'),
       rateLimit: z.number().int().positive().describe('Rate limit in Mbps, at most the port speed. Changed in place.'),
       vlan: z.number().int().min(2).max(4093).describe('VLAN id on the port, 2 to 4093, free on that port. Changed in place.'),
       macAddress: z.string().regex(MAC, 'must be a MAC address such as 00:11:22:33:44:55').describe('MAC address of your IX interface, e.g. 00:11:22:33:44:55. Changed in place.'),
@@ -98,7 +98,15 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   get outputs() {
     return ixOutputs();
   },
-  replaceOn: [{ path: 'networkServiceType', reason: 'the IX update cannot change the exchange; joining another exchange is a new IX connection' }],
+  replaceOn: [],
+  // The API names exchanges without regard to case: "sydney ix" is the IX the port is on, a
+  // change recorded without a call; another exchange is a new IX connection.
+  replaceWhen: (prior, desired) => {
+    const [was, want] = [prior.networkServiceType, desired.networkServiceType];
+    const same = typeof want === 'string' && typeof was === 'string' ? was.toLowerCase() === want.toLowerCase() : was === want;
+    return same ? [] : [{ path: 'networkServiceType', reason: 'the IX update cannot change the exchange; joining another exchange is a new IX connection' }];
+  },
+  replaceSometimes: ['networkServiceType'],
   // A VLAN is unique on its port: the new IX can have it only once the old one has let it go.
   deleteBeforeReplace: (prior, desired) => prior.requestedProductUid === desired.requestedProductUid && prior.vlan === desired.vlan,
   computedInputs: ['asn', 'costCentre', 'publicGraph', 'attributeTags'],
