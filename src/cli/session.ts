@@ -129,7 +129,8 @@ function readText(file: string): string {
 export async function checkResources(manifest: Manifest): Promise<{ diagnostics: Diagnostic[]; warnings: string[] }> {
   const diagnostics: Diagnostic[] = [];
   const warnings: string[] = [];
-  const evaluation = new Evaluation(manifest, undefined, () => new Unknown());
+  const functions = manifest.invoked.length ? await lookupFunctions() : undefined;
+  const evaluation = new Evaluation(manifest, undefined, () => new Unknown(), functions);
   const scope = evaluation.scope();
   for (const decl of Object.values(manifest.resources)) {
     const type = resourceTypes.get(decl.token)!;

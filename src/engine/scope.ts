@@ -21,6 +21,8 @@ export class Evaluation {
     private readonly manifest: Manifest,
     private readonly deps: EngineDeps | undefined,
     private readonly resources: ResourceValues,
+    /** Without deps (checks before any call): the functions whose arguments can still be checked. */
+    private readonly functions?: ReadonlyMap<string, { args: z.ZodType }>,
   ) {}
 
   /** The scope handed to `evaluate`. */
@@ -50,8 +52,12 @@ export class Evaluation {
 
   private async invoke(token: string, args: Record<string, unknown>, pos: Pos): Promise<unknown> {
     // Without a way to call the remote API (validate), and while arguments are unknown, the
-    // result is known only at apply.
-    if (!this.deps || containsUnknown(args)) return new Unknown(token);
+    // result is known only at apply; arguments already known are checked all the same.
+    if (!this.deps || containsUnknown(args)) {
+      const fn = this.functions?.get(token);
+      if (fn && !containsUnknown(args)) checkArgs(token, fn.args, reveal(args), pos);
+      return new Unknown(token);
+    }
     const fn = this.deps.lookup(token);
     if (!fn) throw new EvalError(pos, `unknown function "${token}"`);
     const plain = reveal(args);
@@ -75,11 +81,7 @@ export class Evaluation {
     args: Record<string, unknown>,
     pos: Pos,
   ): Promise<unknown> {
-    const parsed = schema.safeParse(args);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`);
-      throw new EvalError(pos, `invalid arguments for ${token}`, problems.join('\n'));
-    }
+    const parsed = checkArgs(token, schema, args, pos);
     const deps = this.deps as EngineDeps;
     const connection = await deps.connect(provider);
     try {
@@ -91,10 +93,18 @@ export class Evaluation {
           warn: (message: string) => this.warnings.push(message),
           workDir: deps.workDir,
         },
-        parsed.data,
+        parsed,
       );
     } catch (err) {
       throw new EvalError(pos, (err as Error).message);
     }
   }
+}
+
+/** The arguments as the function takes them; an EvalError at the call names each that does not fit. */
+function checkArgs(token: string, schema: z.ZodType, args: Record<string, unknown>, pos: Pos): unknown {
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`);
+  throw new EvalError(pos, `invalid arguments for ${token}`, problems.join('\n'));
 }

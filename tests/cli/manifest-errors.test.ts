@@ -58,6 +58,11 @@ const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
     expect: [/m\.yaml:\d+:\d+: error: unknown property "aEnd\.bogus"/, /valid properties: requestedProductUid, vlan/],
   },
   {
+    name: 'a lookup given an argument it does not take',
+    yaml: `name: x\nvariables:\n  loc:\n    fn::invoke:\n      function: interconnect:getLocation\n      arguments: { idx: 2 }\n${port(validProps.replace('locationId: 2', 'locationId: \${loc.id}')).replace('name: errors\n', '')}`,
+    expect: [/m\.yaml:4:5: error: invalid arguments for interconnect:index\/getLocation:getLocation/, /Unrecognized key: "idx"/],
+  },
+  {
     name: 'a mistake in a variable only an output uses',
     yaml: `name: x\nvariables:\n  picked:\n    fn::select: [5, [a, b]]\n${port(validProps).replace('name: errors\n', '')}outputs:\n  o: \${picked}\n`,
     expect: [/m\.yaml:4:5: error: fn::select index 5 is out of range \(the list has 2 items\)/],
