@@ -2,7 +2,7 @@ import { type Diagnostic, uniqueDiagnostics } from '../diagnostics.js';
 import type { Manifest } from '../manifest/ast.js';
 import type { ResourceType } from '../resources/handler.js';
 import type { ResourceState, StateSnapshot } from '../state/types.js';
-import { Unknown, mask, revealed, sameValue, shown, wrapSecrets } from '../values.js';
+import { Unknown, mask, revealed, sameValue, secretKeys, shown, wrapSecrets } from '../values.js';
 import { checkInputs } from './check-inputs.js';
 import { diffInputs, effectiveInputs, pathMatches, withChosenInputs } from './diff/diff.js';
 import { EvalError, evaluate, evaluateSoon } from './evaluate.js';
@@ -96,7 +96,9 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     if (decl.options.import && !recorded && !options.destroy) {
       try {
         const found = await readForImport(type, name, decl.options.import, deps);
-        recorded = { ...found, inputs: importedInputs(found.inputs, desired) };
+        // What the manifest marks secret is secret in what is read too, the plan's "before" included.
+        const secret = secretKeys(desired);
+        recorded = { ...found, inputs: wrapSecrets(importedInputs(found.inputs, desired), secret), outputs: wrapSecrets(found.outputs, secret) };
         imported[name] = recorded;
       } catch (err) {
         error(name, (err as Error).message, type.importId ? `import id format: ${type.importId.format}` : undefined);

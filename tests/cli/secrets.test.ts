@@ -197,3 +197,37 @@ resources:
     }
   });
 });
+
+describe('importing into an input marked secret', () => {
+  it('shows what the object has there as [secret] too', async () => {
+    const dir = workdir();
+    const api = new InterconnectApi(sandbox.url);
+    const uid = await api.orderPort('secret-import');
+    await api.call('PUT', `/v2/product/megaport/${uid}`, { name: 'secret-import', costCentre: 'cc-remote-9f3a77' });
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: secret-import
+resources:
+  port:
+    type: interconnect:Port
+    properties:
+      productName: secret-import
+      portSpeed: 10000
+      locationId: 2
+      contractTermMonths: 12
+      marketplaceVisibility: false
+      costCentre: { fn::secret: cc-manifest-51d0 }
+    options:
+      import: ${uid}
+`,
+    );
+    const plan = await plumb(['plan', '--json'], { cwd: dir, env: sandbox.env });
+    expect(plan.code).toBe(0);
+    const change = JSON.parse(plan.stdout).changes[0];
+    expect(change.action).toBe('import');
+    expect(change.before.costCentre).toBe('[secret]');
+    expect(plan.stdout).not.toContain('cc-remote-9f3a77');
+    expect(plan.stdout).not.toContain('cc-manifest-51d0');
+  });
+});
