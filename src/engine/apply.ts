@@ -8,6 +8,7 @@ import { containsUnknown, mask, reveal, secretKeys, wrapSecrets } from '../value
 import { resourceContext } from './context.js';
 import { realId, recordedId } from './ids.js';
 import { effectiveInputs } from './diff/diff.js';
+import { onlyRecorded } from './plan.js';
 import { EvalError, evaluate } from './evaluate.js';
 import { Evaluation } from './scope.js';
 import { stepGraph, type Step } from './steps.js';
@@ -136,8 +137,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
         await store.record({ kind: 'intent', address: step.address, type: type.token, action: 'update', token, id: prior.id, secretId: prior.secretId, at: new Date().toISOString() });
         const ctx = await resourceContext(deps, type, step.address, { ...hooks, operationToken: token, timeoutMs: timeouts?.update });
         // A change of order-only fields (promoCode) is recorded without a call.
-        const recordOnly = change.patch.length > 0 && change.patch.every((op) => (type.stateOnly ?? []).some((f) => op.path === `/${f}` || op.path.startsWith(`/${f}/`)));
-        const outputs = recordOnly
+        const outputs = onlyRecorded(type, change.patch)
           ? { ...prior.outputs, ...effective }
           : await type.update(ctx, realId(prior), { inputs: reveal(prior.inputs), outputs: reveal(prior.outputs) }, reveal(effective));
         await record(step.address, resourceState(type, step.address, realId(prior), effective, outputs, change, decl?.options), token);

@@ -250,7 +250,14 @@ function classify(
   if (prior.status === 'tainted') return change('replace', 'tainted', true);
   if (options.replace.includes(address)) return change('replace', 'replace-requested', true);
   if (replacePaths.length) return change('replace', 'forced-replace', true);
-  if (diff.changed.length) return change('update', 'changed', false);
+  if (diff.changed.length) {
+    const update = change('update', 'changed', false);
+    if (onlyRecorded(type, update.patch)) {
+      const fields = [...new Set(update.patch.map((op) => op.path.split('/')[1]))];
+      update.notes.push(`only recorded: ${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} sent only with an order, so nothing is sent now`);
+    }
+    return update;
+  }
   return change('noop', 'no-change', false);
 }
 
@@ -323,4 +330,10 @@ function replaceWhy(change: Change): string {
   if (change.reason === 'tainted') return 'the object is tainted';
   if (change.reason === 'replace-requested') return '--replace';
   return (change.replacePaths ?? []).map((p) => `${p.path} (${p.reason})`).join(', ');
+}
+
+/** Whether a change touches only inputs sent with an order (promoCode): recorded, without a call. */
+export function onlyRecorded(type: ResourceType, patch: Change['patch']): boolean {
+  const fields = type.stateOnly ?? [];
+  return patch.length > 0 && patch.every((op) => fields.some((f) => op.path === `/${f}` || op.path.startsWith(`/${f}/`)));
 }

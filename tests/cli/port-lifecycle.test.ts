@@ -242,3 +242,25 @@ resources:
     expect(moved.stdout).toContain(`~ diversityZone = "${zone}" -> "${other}"  # forces replacement`);
   });
 });
+
+describe('a field sent only with an order', () => {
+  it('a promoCode added later is planned as recorded only, and applying it sends nothing', async () => {
+    const dir = workdir();
+    const port = (extra = '') => `name: promo
+resources:
+  port:
+    type: interconnect:Port
+    properties: { productName: promo-port, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false${extra} }
+`;
+    writeManifest(dir, 'plumb.yaml', port());
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    writeManifest(dir, 'plumb.yaml', port(', promoCode: SPRING'));
+    const plan = await plumb(['plan'], { cwd: dir, env: sandbox.env });
+    expect(plan.stdout).toContain('! only recorded: promoCode is sent only with an order, so nothing is sent now');
+    await sandbox.clearCalls();
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const writes = (await sandbox.calls('interconnect')).filter((c) => c.method !== 'GET' && !c.path.includes('oauth2'));
+    expect(writes).toEqual([]);
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+});
