@@ -163,6 +163,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     }
   }
   warnings.push(...evaluation.warnings);
+  noteDeletedUnderfoot(changes);
   changes.sort((a, b) => compareAddresses(a.address, b.address));
   const targeted = applyTargets(changes, options.targets ?? [], options.excludes ?? []);
   const requested = [...targeted.unknown.map((address) => ['--target/--exclude', address]), ...options.replace.filter((a) => !changes.some((c) => c.address === a)).map((address) => ['--replace', address])];
@@ -336,4 +337,19 @@ function replaceWhy(change: Change): string {
 export function onlyRecorded(type: ResourceType, patch: Change['patch']): boolean {
   const fields = type.stateOnly ?? [];
   return patch.length > 0 && patch.every((op) => fields.some((f) => op.path === `/${f}` || op.path.startsWith(`/${f}/`)));
+}
+
+/**
+ * A replacement that deletes first while other resources stay on the old object (moved in place
+ * only once the new one exists): the delete comes first and the API may refuse it, a port still
+ * carrying a VXC for one. The plan says so on the change.
+ */
+function noteDeletedUnderfoot(changes: Change[]): void {
+  for (const c of changes) {
+    if (c.action !== 'replace' || c.replaceOrder !== 'delete-first') continue;
+    const using = changes.filter((d) => d.dependsOn.includes(c.address) && d.action !== 'delete' && !(d.action === 'replace' && d.replaceOrder === 'delete-first')).map((d) => d.address);
+    if (using.length) {
+      c.notes.push(`deleted before its replacement exists, while ${using.join(', ')} still ${using.length === 1 ? 'uses' : 'use'} it: the remote API may refuse the delete (a product in use); replacing it create-first avoids that`);
+    }
+  }
 }

@@ -264,3 +264,32 @@ resources:
     expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
   });
 });
+
+describe('a delete-first replacement under a resource that stays', () => {
+  it('says the delete may be refused while the VXC on it still uses it', async () => {
+    const dir = workdir();
+    const manifest = (speed: number) => `name: underfoot
+resources:
+  port:
+    type: interconnect:Port
+    properties: { productName: underfoot-a, portSpeed: ${speed}, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+    options: { deleteBeforeReplace: true }
+  other:
+    type: interconnect:Port
+    properties: { productName: underfoot-b, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+  vxc:
+    type: interconnect:Vxc
+    properties:
+      productName: underfoot-vxc
+      rateLimit: 100
+      contractTermMonths: 1
+      aEnd: { requestedProductUid: "\${port.productUid}" }
+      bEnd: { requestedProductUid: "\${other.productUid}" }
+`;
+    writeManifest(dir, 'plumb.yaml', manifest(10000));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    writeManifest(dir, 'plumb.yaml', manifest(1000));
+    const plan = await plumb(['plan'], { cwd: dir, env: sandbox.env });
+    expect(plan.stdout).toContain('! deleted before its replacement exists, while vxc still uses it: the remote API may refuse the delete');
+  });
+});
