@@ -33,11 +33,17 @@ export async function importCommand(
     const queue = new PQueue({ concurrency: opts.parallelism ?? 10 });
     const failures: string[] = [];
     const imported: ResourceState[] = [];
+    // One object under two addresses would be managed (and deleted) twice.
+    const holder = new Map(Object.values(state.resources).map((r) => [`${r.type} ${realId(r)}`, r.address]));
     for (const r of requests) {
       void queue.add(async () => {
         try {
           const type = typeFor(r.type);
           const found = await readForImport(type, r.address, r.id, session.deps);
+          const key = `${found.type} ${realId(found)}`;
+          const other = holder.get(key);
+          if (other) throw new UserError(`${found.id} is already in state as ${other} (plumb state mv ${other} ${r.address} gives it this address)`);
+          holder.set(key, r.address);
           await session.store.record({ kind: 'outcome', address: r.address, resource: found, at: new Date().toISOString() });
           imported.push(found);
         } catch (err) {

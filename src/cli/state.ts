@@ -122,6 +122,7 @@ export function stateCommand(program: Command, globals: () => GlobalOptions): vo
         const r = snapshot.resources[from];
         if (!r) throw new UserError(`no resource "${from}" in state`);
         if (snapshot.resources[to]) throw new UserError(`"${to}" is already in state`);
+        if (!to.trim() || to.includes('~')) throw new UserError(`"${to}" is not an address`, 'an address is the resource name the manifest uses; "~" is kept for objects set aside during a replacement');
         const resources: StateSnapshot['resources'] = {};
         for (const [k, v] of Object.entries(snapshot.resources)) {
           const moved = { ...v, dependencies: v.dependencies.map((d) => (d === from ? to : d)) };

@@ -78,6 +78,14 @@ describe('import', () => {
     expect(result.stdout).toContain('Imported 50 of 50.');
     const list = await plumb(['state', 'list'], { cwd: dir, env: sandbox.env });
     expect(list.stdout.trim().split('\n')).toHaveLength(50);
+
+    // The same product under a second address would be managed, and cancelled, twice.
+    const again = await plumb(['import', 'twice', 'interconnect:Port', uids[0]], { cwd: dir, env: sandbox.env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`${uids[0]} is already in state as bulk0 (plumb state mv bulk0 twice gives it this address)`);
+    const moved = await plumb(['state', 'mv', 'bulk0', 'bulk~0'], { cwd: dir, env: sandbox.env });
+    expect(moved.code).toBe(1);
+    expect(moved.stderr).toContain('"bulk~0" is not an address');
   });
 });
 
