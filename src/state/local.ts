@@ -61,7 +61,7 @@ export class LocalStore implements StateStore {
         continue;
       }
       if (Date.now() >= deadline) {
-        const who = holder ? `pid ${holder.pid} on ${holder.host} since ${holder.time} (${holder.command})` : 'another process';
+        const who = holder ? `pid ${holder.pid} on ${holder.host} since ${holder.time} (${holder.command})` : `a holder its lock file does not name (${file} is empty or damaged)`;
         throw new UserError(
           `state for stack "${this.stack}" is locked by ${who}`,
           'wait for it to finish, pass --lock-timeout 30s to wait, or run `plumb state unlock --force` if that process is gone',
