@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Diagnostic } from '../diagnostics.js';
 import { DiagnosticsError, uniqueDiagnostics } from '../diagnostics.js';
-import { checkInputs } from '../engine/check-inputs.js';
+import { checkInputs, objectKeys } from '../engine/check-inputs.js';
 import { EvalError, evaluate } from '../engine/evaluate.js';
 import { buildGraph, type ManifestGraph } from '../engine/graph/graph.js';
 import { Evaluation } from '../engine/scope.js';
@@ -167,7 +167,7 @@ function unknownFields(manifest: Manifest, refs: RefExpr[]): Diagnostic[] {
     if (!target || typeof step !== 'string') continue;
     const type = resourceTypes.get(target.token)!;
     let fields = fieldsOf.get(type.token);
-    if (!fields) fieldsOf.set(type.token, (fields = [...new Set(['id', ...shapeKeys(type.outputs), ...shapeKeys(type.inputs)])]));
+    if (!fields) fieldsOf.set(type.token, (fields = [...new Set(['id', ...objectKeys(type.outputs), ...objectKeys(type.inputs)])]));
     if (fields.length > 1 && !fields.includes(step)) {
       const hint = closestName(step, fields);
       diagnostics.push({
@@ -179,16 +179,6 @@ function unknownFields(manifest: Manifest, refs: RefExpr[]): Diagnostic[] {
     }
   }
   return diagnostics;
-}
-
-/** The keys of an object schema (through refinements and pipes); none when it is not one. */
-function shapeKeys(schema: unknown): string[] {
-  let cur = schema as { shape?: Record<string, unknown>; def?: { in?: unknown; innerType?: unknown; schema?: unknown } } | undefined;
-  for (let i = 0; i < 5 && cur; i++) {
-    if (cur.shape) return Object.keys(cur.shape);
-    cur = (cur.def?.in ?? cur.def?.innerType ?? cur.def?.schema) as typeof cur;
-  }
-  return [];
 }
 
 
@@ -226,7 +216,7 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
     if (!used.has(provider.name) && !Object.keys(raw).length) continue;
     // A misspelt setting (cancelAtEndofTerm) would be dropped without a word, and the product
     // billed on: every name written in config must be one the provider has.
-    const known = Object.keys((provider.settings as unknown as { shape?: Record<string, unknown> }).shape ?? {});
+    const known = objectKeys(provider.settings);
     for (const name of Object.keys(positions)) {
       if (known.length && !known.includes(name)) {
         const hint = closestName(name, known);

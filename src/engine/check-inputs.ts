@@ -106,7 +106,8 @@ function containsUnknownDeep(v: unknown): boolean {
   return false;
 }
 
-function objectKeys(schema: z.ZodType, path: Array<string | number>): string[] {
+/** The property names of the object schema at `path` (through optionals, refinements and pipes); none when it is not an object. */
+export function objectKeys(schema: z.ZodType, path: Array<string | number> = []): string[] {
   let cur: any = schema;
   for (const step of path) {
     cur = unwrap(cur);
