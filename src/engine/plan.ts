@@ -166,9 +166,9 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   noteDeletedUnderfoot(changes);
   changes.sort((a, b) => compareAddresses(a.address, b.address));
   const targeted = applyTargets(changes, options.targets ?? [], options.excludes ?? []);
-  const requested = [...targeted.unknown.map((address) => ['--target/--exclude', address]), ...options.replace.filter((a) => !changes.some((c) => c.address === a)).map((address) => ['--replace', address])];
+  const known = changes.map((c) => c.address);
+  const requested = [...targeted.unknown.map((address) => ['--target/--exclude', address]), ...options.replace.filter((a) => !known.includes(a)).map((address) => ['--replace', address])];
   for (const [flag, address] of requested) {
-    const known = changes.map((c) => c.address);
     const hint = closestName(address, known);
     diagnostics.push({ severity: 'error', summary: `${flag} ${address}: no such resource in the manifest or state`, detail: `${hint ? `did you mean ${hint}? ` : ''}resources: ${known.join(', ') || '(none)'}` });
   }

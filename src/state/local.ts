@@ -9,7 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { UserError } from '../errors.js';
 import type { SecretCodec } from './secrets.js';
 import { readSnapshotLines, snapshotText } from './snapshot-text.js';
-import { checkEntry, checkSnapshot, replay, type StateStore } from './store.js';
+import { checkEntry, checkSnapshot, damaged, replay, type StateStore } from './store.js';
 import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
 
 /** A journal line waiting to be made durable, and the caller waiting on it. */
@@ -204,8 +204,7 @@ export class LocalStore implements StateStore {
       if (!lines.some((line) => line.includes('"$secret"'))) parsed = readSnapshotLines(lines, file);
       parsed ??= this.decode(lines.join('\n'));
     } catch (err) {
-      if (err instanceof SyntaxError) throw new UserError(`${file} is damaged: ${err.message}`, 'restore it from a backup or a `plumb state pull` copy (plumb state push FILE); nothing was changed');
-      throw err;
+      throw err instanceof SyntaxError ? damaged(file, err.message) : err;
     }
     return checkSnapshot(parsed, file);
   }
@@ -229,12 +228,13 @@ export class LocalStore implements StateStore {
       if (!lines[i].trim()) continue;
       let entry: unknown;
       try {
-        entry = JSON.parse(lines[i]);
-      } catch {
+        entry = this.decode(lines[i]);
+      } catch (err) {
+        if (!(err instanceof SyntaxError)) throw err;
         if (i === last) break;
-        throw new UserError(`${file}:${i + 1} is damaged: the line is not JSON, and outcomes recorded after it follow`, 'restore the state from a backup, or repair the line; nothing was changed');
+        throw damaged(`${file}:${i + 1}`, 'the line is not JSON, and outcomes recorded after it follow');
       }
-      entries.push(checkEntry(lines[i].includes('"$secret"') ? this.codec.decode(entry) : entry, `${file}:${i + 1}`));
+      entries.push(checkEntry(entry, `${file}:${i + 1}`));
     }
     return entries;
   }

@@ -126,7 +126,7 @@ export class PostgresStore implements StateStore {
       const journal = await c.query(`SELECT seq, entry FROM ${t.journal} WHERE stack = $1 ORDER BY seq`, [this.stack]);
       // A stack gets its lineage with its first write; until then it has none.
       let snapshot: StateSnapshot = { version: 1, stack: this.stack, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] };
-      if (row.rows.length) snapshot = { ...checkSnapshot({ ...(this.codec.decode(row.rows[0].snapshot) as object), serial: Number(row.rows[0].serial) }, `stack ${this.stack} in ${this.location}`) };
+      if (row.rows.length) snapshot = checkSnapshot({ ...(this.codec.decode(row.rows[0].snapshot) as object), serial: Number(row.rows[0].serial) }, `stack ${this.stack} in ${this.location}`);
       snapshot.pending ??= [];
       const seqs = journal.rows.map((r) => Number(r.seq));
       this.base = { serial: row.rows.length ? Number(row.rows[0].serial) : undefined, seq: Math.max(0, ...seqs) };

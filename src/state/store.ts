@@ -49,8 +49,10 @@ export function replay(snapshot: StateSnapshot, entries: JournalEntry[]): StateS
   return { ...snapshot, serial: snapshot.serial + outcomes, pending: [...pending.values()] };
 }
 
-/** How to mend a state that cannot be read. */
-const MEND = 'restore it from a backup or a `plumb state pull` copy (plumb state push FILE); nothing was changed';
+/** A state that cannot be read as it is: `where` names the file (and line) or row. */
+export function damaged(where: string, what: string): UserError {
+  return new UserError(`${where} is damaged: ${what}`, 'restore it from a backup or a `plumb state pull` copy (plumb state push FILE); nothing was changed');
+}
 
 /**
  * Checks the shape of a snapshot before anything is planned from it: a damaged state read as
@@ -59,7 +61,7 @@ const MEND = 'restore it from a backup or a `plumb state pull` copy (plumb state
 export function checkSnapshot(snapshot: unknown, where: string): StateSnapshot {
   const s = snapshot as Record<string, unknown> | null;
   const fail = (what: string): never => {
-    throw new UserError(`${where} is damaged: ${what}`, MEND);
+    throw damaged(where, what);
   };
   if (!s || typeof s !== 'object' || Array.isArray(s)) fail('it is not a JSON object');
   if (s!.version !== 1) fail(`"version" is ${JSON.stringify(s!.version)}, and this plumb reads version 1`);
@@ -81,7 +83,7 @@ export function checkEntry(entry: unknown, where: string): JournalEntry {
   const e = entry as Record<string, unknown> | null;
   const kinds = ['intent', 'id', 'outcome', 'failed'];
   if (!isRecord(e) || !kinds.includes(e.kind as string) || typeof e.address !== 'string') {
-    throw new UserError(`${where} is damaged: not a journal entry (${kinds.join(', ')})`, MEND);
+    throw damaged(where, `not a journal entry (${kinds.join(', ')})`);
   }
   return e as unknown as JournalEntry;
 }
