@@ -17,6 +17,8 @@ resources:
   b:
     type: interconnect:Port
     properties: { productName: live-b, portSpeed: 1000, locationId: 3, contractTermMonths: 1, marketplaceVisibility: false }
+    # After a: every count from none done to both is on the screen for a while.
+    options: { dependsOn: ["\${a}"] }
 `;
 
 /** Runs the CLI inside a real pseudo-terminal (util-linux `script`) and returns what the terminal received. */
@@ -38,8 +40,8 @@ describe('apply progress', () => {
     expect(redraws).toBeGreaterThan(3);
     expect(screen).toMatch(/creating a \[DEPLOYABLE\]/);
     expect(screen).toMatch(/creating b \[DEPLOYABLE\].*\x1b\[2m[12]s/);
-    expect(screen).toMatch(/0\/2 done, 2 running, 0 waiting/);
-    expect(screen).toMatch(/1\/2 done/);
+    expect(screen).toMatch(/0\/2 done, 1 running, 1 waiting/);
+    expect(screen).toMatch(/1\/2 done, 1 running, 0 waiting/);
     expect(screen).toContain('\x1b[32m');
     const end = screen.slice(screen.lastIndexOf('2/2 done'));
     expect(end).toMatch(/Apply complete! Resources: 2 added, 0 changed, 0 replaced, 0 destroyed\./);
