@@ -8,6 +8,7 @@ const VERBS: Record<string, string> = {
   update: 'modifying',
   delete: 'destroying',
   'delete-old': 'destroying old object',
+  'delete-deposed': 'destroying object set aside',
   import: 'importing',
 };
 

@@ -92,9 +92,10 @@ function heading(c: Change): string {
     case 'replace':
       return `${c.address} must be replaced (${c.replaceOrder === 'delete-first' ? 'delete first, then create' : 'create first, then delete'}): ${replaceSummary(c)}`;
     case 'delete':
+      if (c.reason === 'deposed') return `${displayAddress(c.address)} will be destroyed (set aside by an earlier replacement)`;
       return c.retain ? `${c.address} will be removed from state (retainOnDelete)` : `${c.address} will be destroyed${c.reason === 'removed-from-manifest' ? ' (no longer in the manifest)' : ''}`;
     case 'import':
-      return `${c.address} will be imported`;
+      return c.patch.length ? `${c.address} will be imported, then updated in place` : `${c.address} will be imported`;
     default:
       return `${c.address}`;
   }
@@ -110,7 +111,7 @@ function renderChange(c: Change, p: Paint): string[] {
   const tint = colour(c.action, p);
   const out = [`  ${p.bold(`# ${heading(c)}`)}`, `${tint(SYMBOL[c.action].padStart(3))} ${c.address} (${c.type})${c.id ? p.dim(` id=${c.id}`) : ''} {`];
   const forces = new Map((c.replacePaths ?? []).map((r) => [r.path, r.reason]));
-  if (c.action === 'create' || c.action === 'import') {
+  if (c.action === 'create' || (c.action === 'import' && !c.patch.length)) {
     for (const [k, v] of Object.entries((c.after ?? {}) as Record<string, unknown>)) if (v !== undefined) out.push(`      ${tint('+')} ${k} = ${show(v)}`);
   } else if (c.action === 'delete') {
     for (const [k, v] of Object.entries((c.before ?? {}) as Record<string, unknown>)) if (v !== undefined) out.push(`      ${tint('-')} ${k} = ${show(v)}`);
@@ -130,6 +131,12 @@ function renderChange(c: Change, p: Paint): string[] {
   for (const n of c.notes) out.push(`    ${p.yellow(`! ${n}`)}`);
   out.push('');
   return out;
+}
+
+/** A state key as people read it: a deposed object's `port~<id>` is `port (deposed <id>)`. */
+export function displayAddress(key: string): string {
+  const at = key.indexOf('~');
+  return at < 0 ? key : `${key.slice(0, at)} (deposed ${key.slice(at + 1)})`;
 }
 
 /** A value as the plan shows it: unknowns as `(known after apply)`, secrets as `[secret]`. */

@@ -14,6 +14,7 @@ import { closestName } from '../manifest/tokens.js';
 import { applyTargets } from './targets.js';
 import { compareAddresses } from './order.js';
 import { importedInputs, readForImport } from './import.js';
+import { isDeposed } from './deposed.js';
 import type { Change, EngineDeps, Plan, ReplacePath } from './types.js';
 
 /** How to plan. */
@@ -45,7 +46,7 @@ export interface PlanResult {
 export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: StateSnapshot, deps: EngineDeps, options: PlanOptions): Promise<PlanResult> {
   const diagnostics: Diagnostic[] = [];
   const warnings: string[] = [];
-  const settled = state.pending.length ? await settlePending(state, deps) : { resources: state.resources, notes: [] };
+  const settled = await settlePending(state, deps);
   const base = { ...state, resources: settled.resources };
   const refreshed = options.refresh ? await refreshState(base, deps, 10, (m) => warnings.push(m)) : { resources: base.resources, gone: [] };
   const prior = refreshed.resources;
@@ -65,6 +66,8 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   };
   const evaluation = new Evaluation(manifest, deps, valueOf);
   const scope = evaluation.scope();
+  // Refusals of protected resources, raised only for the changes the plan keeps (see --target).
+  const guarded = new Map<string, () => void>();
   const error = (address: string, summary: string, detail?: string, pos = manifest.resources[address]?.pos) =>
     diagnostics.push({ severity: 'error', summary, detail, address, pos: pos && { file: manifest.file, ...pos } });
 
@@ -117,7 +120,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     if (options.destroy) continue;
     if (change.action === 'replace' && recorded) change.notes.push(...deleteNotes(type, recorded, false, (await deps.connect(type.provider)).settings));
     if (decl.options.protect && (change.action === 'replace' || change.action === 'delete')) {
-      error(name, `${name} is protected and cannot be replaced`, `remove "protect: true" from its options first; replaced because: ${replaceWhy(change)}`);
+      guarded.set(name, () => error(name, `${name} is protected and cannot be replaced`, `remove "protect: true" from its options first; replaced because: ${replaceWhy(change)}`));
     }
     // A new object shows what it will expose, as Terraform does: inputs plus `(known after apply)`.
     if (change.action === 'create' || change.action === 'replace') change.after = shownAfterCreate(type, name, change.after as Record<string, unknown>);
@@ -130,14 +133,16 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     if (!options.destroy && manifest.resources[address]) continue;
     const recorded = prior[address];
     const type = deps.resourceType(recorded.type);
-    const protect = manifest.resources[address]?.options.protect ?? recorded.protect;
-    if (protect) error(address, `${address} is protected and cannot be destroyed`, 'remove "protect: true" from its options (and apply) before destroying it');
+    // An object a replacement set aside goes whatever the options: the replacement was allowed.
+    const deposed = isDeposed(address);
+    const protect = !deposed && (manifest.resources[address]?.options.protect ?? recorded.protect);
+    if (protect) guarded.set(address, () => error(address, `${address} is protected and cannot be destroyed`, 'remove "protect: true" from its options (and apply) before destroying it'));
     const retain = manifest.resources[address]?.options.retainOnDelete ?? recorded.retainOnDelete ?? false;
     changes.push({
       address,
       type: recorded.type,
       action: 'delete',
-      reason: options.destroy ? 'destroy-requested' : 'removed-from-manifest',
+      reason: deposed ? 'deposed' : options.destroy ? 'destroy-requested' : 'removed-from-manifest',
       id: recorded.id,
       before: mask(recorded.inputs),
       patch: [],
@@ -175,6 +180,8 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   if (targeted.leftOut.length) {
     warnings.push(`the plan is partial: ${targeted.leftOut.join(', ')} ${targeted.leftOut.length === 1 ? 'has' : 'have'} changes left out by --target/--exclude; run without them to converge`);
   }
+  // Protection refuses only what this plan would do: a destroy of one target is not blocked by another resource.
+  for (const c of targeted.changes) guarded.get(c.address)?.();
   const kept = [...targeted.changes];
   changes.length = 0;
   changes.push(...kept);
@@ -188,7 +195,15 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     request: { targets: options.targets ?? [], excludes: options.excludes ?? [], replace: options.replace },
     createdAt: new Date().toISOString(),
     changes,
-    summary: { add: count('create'), change: count('update'), replace: count('replace'), destroy: count('delete'), import: count('import'), noop: count('noop') },
+    // An import that differs from the manifest is also a change: it is updated once adopted.
+    summary: {
+      add: count('create'),
+      change: count('update') + changes.filter((c) => c.action === 'import' && c.patch.length > 0).length,
+      replace: count('replace'),
+      destroy: count('delete'),
+      import: count('import'),
+      noop: count('noop'),
+    },
     warnings: [...new Set(warnings)],
     settled: settled.notes,
     outputs,
@@ -254,6 +269,7 @@ function classify(
   if (diff.changed.length) {
     const update = change('update', 'changed', false);
     if (onlyRecorded(type, update.patch)) {
+      update.recordOnly = true;
       const fields = [...new Set(update.patch.map((op) => op.path.split('/')[1]))];
       update.notes.push(`only recorded: ${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} sent only with an order, so nothing is sent now`);
     }
@@ -334,7 +350,7 @@ function replaceWhy(change: Change): string {
 }
 
 /** Whether a change touches only inputs sent with an order (promoCode): recorded, without a call. */
-export function onlyRecorded(type: ResourceType, patch: Change['patch']): boolean {
+function onlyRecorded(type: ResourceType, patch: Change['patch']): boolean {
   const fields = type.stateOnly ?? [];
   return patch.length > 0 && patch.every((op) => fields.some((f) => op.path === `/${f}` || op.path.startsWith(`/${f}/`)));
 }

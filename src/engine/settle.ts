@@ -1,6 +1,9 @@
-import type { ResourceState, StateSnapshot } from '../state/types.js';
-import { resourceContext } from './context.js';
+import { UserError } from '../errors.js';
+import type { ResourceType } from '../resources/handler.js';
+import type { PendingOperation, ResourceState, StateSnapshot } from '../state/types.js';
 import { reveal, wrapSecrets } from '../values.js';
+import { resourceContext } from './context.js';
+import { deposedKey, normalizeDeposed } from './deposed.js';
 import { realId, recordedId } from './ids.js';
 import type { EngineDeps } from './types.js';
 
@@ -14,68 +17,108 @@ export interface Settled {
 }
 
 /**
- * Settles operations a crash interrupted between intent and outcome. A pending create is
- * looked up remotely — by the id recorded once the order was accepted, else by the ownership
- * tags carrying its operation token or by the inputs it was ordered with (see findOwned) — and
- * adopted if found (tainted if not ready), or left for the plan to create. A pending delete or
- * update is read again: gone means gone.
+ * Settles what an apply left unfinished: operations between intent and outcome (a crash, or a call
+ * whose answer was lost), and records older versions could leave doubled (see normalizeDeposed).
+ *
+ * A pending create is looked up remotely — by the id recorded once the order was accepted, else
+ * by the ownership tags carrying its operation token or by the inputs it was ordered with (see
+ * findOwned) — and adopted if found (tainted if not ready); a replacement's old object is then
+ * set aside in the same step. Found nothing: the create never happened, and the object it would
+ * have replaced is still current. A pending delete or update is read again: gone means gone.
+ * A read that fails fails the plan, naming the resource: nothing is assumed.
  */
 export async function settlePending(state: StateSnapshot, deps: EngineDeps): Promise<Settled> {
-  const resources = { ...state.resources };
-  const notes: string[] = [];
+  const legacy = legacyAsideSlots(state.resources);
+  const { resources, notes } = normalizeDeposed(state.resources);
   let recordedIds: Set<string> | undefined;
   for (const op of state.pending) {
     const type = deps.resourceType(op.type);
     if (!type) continue;
-    const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`) });
-    if (op.action === 'create') {
-      const noted = notes.length;
-      let found: { id: string; outputs: Record<string, unknown> } | undefined;
-      if (op.id) {
-        const outputs = (await type.read(ctx, realId({ id: op.id, secretId: op.secretId }))) as Record<string, unknown> | undefined;
-        if (outputs) found = { id: realId({ id: op.id, secretId: op.secretId }), outputs };
-      } else if (type.findOwned) {
+    try {
+      if (op.action === 'create') {
         recordedIds ??= new Set(Object.values(resources).map((r) => realId(r)));
-        const known = recordedIds;
-        found = (await type.findOwned(ctx, op.inputs && (reveal(op.inputs) as never), { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id) => known.has(id) })) as typeof found;
-      }
-      if (found) found = { ...found, outputs: wrapSecrets(found.outputs, type.secretPaths) };
-      const alreadyRecorded = found && resources[op.address] && realId(resources[op.address]) === found.id;
-      if (found && !alreadyRecorded) {
-        const status = isReady(found.outputs) ? 'ok' : 'tainted';
-        // The inputs it was ordered with, when the intent kept them (as a finished create records).
-        const inputs = op.inputs ?? inputsOf(type.inputs, found.outputs);
-        resources[op.address] = { address: op.address, type: op.type, ...recordedId(type, found.id), inputs, outputs: found.outputs, dependencies: [], status };
-        recordedIds?.add(found.id);
-        notes.push(`${op.address}: an interrupted create had ordered ${recordedId(type, found.id).id}; it is adopted${status === 'tainted' ? ' (not ready, so it will be replaced)' : ''}`);
-      } else if (!found && !resources[op.address] && resources[`${op.address}~deposed`]) {
-        // An interrupted create-first replacement that made nothing: the old object is current again.
-        const deposed = resources[`${op.address}~deposed`];
-        resources[op.address] = { ...deposed, address: op.address };
-        delete resources[deposed.address];
-        notes.push(`${op.address}: an interrupted replacement made nothing; ${deposed.id}, which it was replacing, is current again`);
-      } else if (!found && notes.length === noted) {
-        notes.push(`${op.address}: an interrupted create left nothing behind; it will be created`);
-      }
-    } else {
-      const recorded = resources[op.address];
-      const target = op.id ? { id: op.id, secretId: op.secretId } : recorded;
-      if (!target) continue;
-      const outputs = await type.read(ctx, realId(target), recorded && { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) });
-      if (outputs === undefined) {
-        if (resources[op.address]?.id === target.id) delete resources[op.address];
-        notes.push(`${op.address}: an interrupted ${op.action} finished remotely (${target.id} is gone)`);
+        await settleCreate(op, type, resources, notes, recordedIds, deps);
+        restoreLegacyAside(op, legacy, resources, notes);
       } else {
-        notes.push(`${op.address}: an interrupted ${op.action} was checked against the remote object ${target.id}`);
+        await settleChange(op, type, resources, notes, deps);
       }
+    } catch (err) {
+      if (err instanceof UserError) throw err;
+      throw new UserError(`${op.address}: could not settle an interrupted ${op.action}: ${(err as Error).message}`, 'nothing was changed; run the command again once the remote API answers');
     }
   }
   return { resources, notes };
 }
 
-function isReady(outputs: Record<string, unknown>): boolean {
-  const status = outputs.provisioningStatus;
-  return status === undefined || status === 'CONFIGURED' || status === 'LIVE';
+async function settleCreate(op: PendingOperation, type: ResourceType, resources: Record<string, ResourceState>, notes: string[], recordedIds: Set<string>, deps: EngineDeps): Promise<void> {
+  const noted = notes.length;
+  const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`) });
+  let found: { id: string; outputs: Record<string, unknown> } | undefined;
+  if (op.id) {
+    const id = realId({ id: op.id, secretId: op.secretId });
+    const outputs = (await type.read(ctx, id)) as Record<string, unknown> | undefined;
+    if (outputs) found = { id, outputs };
+  } else if (type.findOwned) {
+    const inputs = op.inputs && (reveal(op.inputs) as never);
+    found = (await type.findOwned(ctx, inputs, { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id) => recordedIds.has(id) })) as typeof found;
+  }
+  const current = resources[op.address];
+  if (found && !(current && realId(current) === found.id)) {
+    const outputs = wrapSecrets(found.outputs, type.secretPaths);
+    const status = (type.isReady?.(outputs) ?? true) ? 'ok' : 'tainted';
+    // The inputs it was ordered with, when the intent kept them (as a finished create records).
+    const inputs = op.inputs ?? inputsOf(type.inputs, outputs);
+    if (current && op.replacing === current.id) resources[deposedKey(op.address, current.id)] = { ...current, address: deposedKey(op.address, current.id) };
+    resources[op.address] = { address: op.address, type: op.type, ...recordedId(type, found.id), inputs, outputs, dependencies: current?.dependencies ?? [], status };
+    recordedIds.add(found.id);
+    const replaced = current && op.replacing === current.id ? `, and ${current.id}, which it replaces, is set aside for deletion` : '';
+    notes.push(`${op.address}: an interrupted create had ordered ${recordedId(type, found.id).id}; it is adopted${status === 'tainted' ? ' (not ready, so it will be replaced)' : ''}${replaced}`);
+  } else if (!found && notes.length === noted) {
+    notes.push(
+      op.replacing && current?.id === op.replacing
+        ? `${op.address}: an interrupted replacement made nothing; ${current.id} is still current`
+        : `${op.address}: an interrupted create left nothing behind; it will be created`,
+    );
+  }
+}
+
+async function settleChange(op: PendingOperation, type: ResourceType, resources: Record<string, ResourceState>, notes: string[], deps: EngineDeps): Promise<void> {
+  const recorded = resources[op.address];
+  const target = op.id ? { id: op.id, secretId: op.secretId } : recorded;
+  if (!target) return;
+  const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`) });
+  const outputs = await type.read(ctx, realId(target), recorded && { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) });
+  if (outputs === undefined) {
+    if (resources[op.address]?.id === target.id) delete resources[op.address];
+    notes.push(`${op.address}: an interrupted ${op.action} finished remotely (${target.id} is gone)`);
+  } else {
+    notes.push(`${op.address}: an interrupted ${op.action} was checked against the remote object ${target.id}`);
+  }
+}
+
+/**
+ * Older versions set a replaced object aside in a `<address>~deposed` slot and cleared the address
+ * before ordering the new one. The addresses left that way, with the id set aside at each.
+ */
+function legacyAsideSlots(resources: Record<string, ResourceState>): Map<string, string> {
+  const slots = new Map<string, string>();
+  for (const key of Object.keys(resources)) {
+    const address = key.endsWith('~deposed') ? key.slice(0, -'~deposed'.length) : undefined;
+    if (address && !resources[address]) slots.set(address, resources[key].id);
+  }
+  return slots;
+}
+
+/** Such an interrupted replacement that made nothing leaves the old object current again. */
+function restoreLegacyAside(op: PendingOperation, legacy: Map<string, string>, resources: Record<string, ResourceState>, notes: string[]): void {
+  const id = legacy.get(op.address);
+  const key = id && deposedKey(op.address, id);
+  if (!key || resources[op.address] || !resources[key]) return;
+  resources[op.address] = { ...resources[key], address: op.address };
+  delete resources[key];
+  const at = notes.lastIndexOf(`${op.address}: an interrupted create left nothing behind; it will be created`);
+  if (at >= 0) notes.splice(at, 1);
+  notes.push(`${op.address}: an interrupted replacement made nothing; ${id}, which it was replacing, is current again`);
 }
 
 /** The input fields of an adopted object, taken from what the API reports. */

@@ -1,90 +1,189 @@
+import type { ResourceContext, ResourceType } from '../resources/handler.js';
 import type { ResourceState } from '../state/types.js';
-import type { Change } from './types.js';
-import { compareAddresses } from './order.js';
+import { reveal, secretKeys, wrapSecrets } from '../values.js';
+import { baseAddress, deposedKey, isDeposed } from './deposed.js';
+import { effectiveInputs } from './diff/diff.js';
+import type { WalkNode } from './graph/walk.js';
+import { realId, recordedId } from './ids.js';
+import { outcomeUnknown, type Journal, type Records } from './journal.js';
+import type { Change, StepAction } from './types.js';
 
-/** One unit of execution: creating/updating an address, or deleting (the old object at) it. */
-export interface Step {
-  key: string;
-  address: string;
-  kind: 'apply' | 'delete';
-  action: Change['action'] | 'delete-old' | 'create-new';
-  /** Delete the object recorded as `<address>~deposed` (create-first replacement). */
-  deposed?: boolean;
-  needs: string[];
-  dependents: string[];
-  /** Longest path to the end of the graph: higher starts first. */
-  priority: number;
+/** What a step needs from the apply it runs in. */
+export interface StepRun {
+  journal: Journal;
+  /** Objects read at plan time for `options.import`. */
+  imported: Record<string, ResourceState>;
+  type(token: string): ResourceType;
+  /** The inputs the manifest wants for an address now, every reference resolved. */
+  desired(address: string, type: ResourceType): Promise<Record<string, unknown>>;
+  /** The handler context for one operation of a step. */
+  context(step: Step, type: ResourceType, operation: { token: string; timeout?: 'create' | 'update' | 'delete'; recordId?(id: string): void }): Promise<ResourceContext>;
+  /** The options the manifest gives an address (absent for one it no longer declares). */
+  options(address: string): { protect?: boolean; retainOnDelete?: boolean; ignoreChanges?: string[] };
 }
 
 /**
- * Turns changes into steps with their ordering: creates and updates after what they depend on;
- * deletes after the deletes of what depends on them; a create-first replacement deletes the old
- * object only after its dependents have moved to the new one.
+ * One unit of an apply: a create, an update, an import, a delete, or one half of a replacement.
+ * `apply` does it — journaling every remote call through `run.journal` — and returns the id of the
+ * object it acted on, for the report.
  */
-export function stepGraph(changes: Change[], recorded: Record<string, ResourceState>): Step[] {
-  const steps = new Map<string, Step>();
-  // A literal, not a spread: every step then shares one hidden class, which keeps the scheduler's
-  // property reads fast.
-  const add = ({ key, address, kind, action, deposed }: Omit<Step, 'needs' | 'dependents' | 'priority'>) =>
-    steps.set(key, { key, address, kind, action, deposed, needs: [], dependents: [], priority: 0 });
-  for (const c of changes) {
-    if (c.action === 'noop' || c.action === 'read') continue;
-    if (c.action === 'delete') add({ key: `D:${c.address}`, address: c.address, kind: 'delete', action: 'delete' });
-    else if (c.action === 'replace') {
-      add({ key: `C:${c.address}`, address: c.address, kind: 'apply', action: 'create-new' });
-      add({ key: `D:${c.address}`, address: c.address, kind: 'delete', action: 'delete-old', deposed: c.replaceOrder === 'create-first' });
-    } else add({ key: `C:${c.address}`, address: c.address, kind: 'apply', action: c.action });
+export abstract class Step implements WalkNode {
+  readonly key: string;
+  readonly needs: string[] = [];
+  priority = 0;
+
+  constructor(
+    readonly change: Change,
+    readonly action: StepAction,
+  ) {
+    this.key = `${action.startsWith('delete') ? 'D' : 'C'}:${change.address}`;
   }
-  const need = (from: string, on: string) => {
-    const a = steps.get(from);
-    const b = steps.get(on);
-    if (!a || !b || a === b || a.needs.includes(on)) return;
-    a.needs.push(on);
-    b.dependents.push(from);
-  };
-  // Reverse edges, built once: scanning every record (or change) per change is quadratic.
-  const recordedDependents = dependentsBy(Object.values(recorded), (r) => r.dependencies);
-  const changeDependents = dependentsBy(changes, (c) => c.dependsOn);
-  for (const c of changes) {
-    const C = `C:${c.address}`;
-    const D = `D:${c.address}`;
-    for (const dep of c.dependsOn) need(C, `C:${dep}`);
-    // Whatever depends on this object is deleted (or moved) before it goes.
-    for (const dependent of recordedDependents.get(c.address) ?? []) need(D, `D:${dependent}`);
-    if (c.action === 'replace' && c.replaceOrder === 'delete-first') need(C, D);
-    if (c.action === 'replace' && c.replaceOrder === 'create-first') {
-      need(D, C);
-      for (const other of changeDependents.get(c.address) ?? []) need(D, `C:${other}`);
-    }
+
+  /** The manifest address this step serves (a deposed object's is the address it was set aside from). */
+  get address(): string {
+    return baseAddress(this.change.address);
   }
-  const list = [...steps.values()];
-  const memo = new Map<string, number>();
-  const depth = (s: Step): number => {
-    const known = memo.get(s.key);
-    if (known !== undefined) return known;
-    memo.set(s.key, 0);
-    const value = 1 + Math.max(0, ...s.dependents.map((d) => depth(steps.get(d) as Step)));
-    memo.set(s.key, value);
-    return value;
-  };
-  for (const s of list) s.priority = depth(s);
-  return list.sort((a, b) => b.priority - a.priority || compareKeys(a.key, b.key));
+
+  abstract apply(run: StepRun): Promise<string | undefined>;
 }
 
-/** Step keys (`C:address`, `D:address`) in `localeCompare` order: by their letter, then address. */
-function compareKeys(a: string, b: string): number {
-  return a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : compareAddresses(a.slice(2), b.slice(2));
+/** Creates an object: a new resource, or the new half of a replacement (before or after the old one goes). */
+export class CreateStep extends Step {
+  async apply(run: StepRun): Promise<string> {
+    const { address, change } = this;
+    const type = run.type(change.type);
+    const desired = await run.desired(address, type);
+    // A create-first replacement keeps the old object current until the new one is recorded; both
+    // are then recorded in one journal entry, so no crash can leave one id at two keys.
+    const old = change.action === 'replace' && change.replaceOrder === 'create-first' ? run.journal.current[address] : undefined;
+    const made = (id: string, outputs: Record<string, unknown>, status: ResourceState['status']): Records => {
+      const records: Records = { [address]: { ...resourceState(type, address, id, desired, outputs, change, run.options(address)), status } };
+      if (old && realId(old) !== id) records[deposedKey(address, old.id)] = { ...old, address: deposedKey(address, old.id) };
+      return records;
+    };
+    let ordered: string | undefined;
+    const created = await run.journal.journaled(
+      { address, type: type.token, action: 'create', inputs: desired, replacing: old?.id },
+      async (token) => {
+        const recordId = (id: string) => {
+          ordered = id;
+          run.journal.recordId(token, address, recordedId(type, id));
+        };
+        return type.create(await run.context(this, type, { token, timeout: 'create', recordId }), reveal(desired));
+      },
+      {
+        done: (result) => made(result.id, result.outputs as Record<string, unknown>, 'ok'),
+        // An order that went through but did not finish is kept, marked for replacement; one whose
+        // fate is unknown (no answer, or none readable) is settled by the next plan, never bought again.
+        failed: (err) => (outcomeUnknown(err) ? 'unknown' : ordered ? { records: made(ordered, {}, 'tainted') } : 'nothing'),
+      },
+    );
+    return recordedId(type, created.id).id;
+  }
 }
 
-/** For each address, the addresses of the items that depend on it, in the items' order. */
-function dependentsBy<T extends { address: string }>(items: T[], dependencies: (item: T) => string[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const item of items) {
-    for (const dep of new Set(dependencies(item))) {
-      const list = out.get(dep);
-      if (list) list.push(item.address);
-      else out.set(dep, [item.address]);
-    }
+/** Changes an object in place (or only records the change, for fields sent only with an order). */
+export class UpdateStep extends Step {
+  async apply(run: StepRun): Promise<string> {
+    return updateInPlace(this, run);
   }
-  return out;
+}
+
+/** Records an object read for `options.import`, then changes what differs from the manifest. */
+export class ImportStep extends Step {
+  async apply(run: StepRun): Promise<string> {
+    const { address, change } = this;
+    const found = run.imported[address];
+    if (!found) throw new Error(`${address}: nothing was read for import`);
+    const { protect, retainOnDelete } = run.options(address);
+    await run.journal.record({ [address]: { ...found, dependencies: change.dependsOn, protect: protect || undefined, retainOnDelete: retainOnDelete || undefined } });
+    if (change.patch.length) await updateInPlace(this, run);
+    return found.id;
+  }
+}
+
+/**
+ * Deletes one recorded object: a resource that left the manifest, the old half of a replacement,
+ * or an object set aside earlier. Every delete is a real call on that object's own id.
+ */
+export class DeleteStep extends Step {
+  /** The state key of the object this step deletes. */
+  get target(): string {
+    const c = this.change;
+    if (this.action !== 'delete-old' || !c.id) return c.address;
+    return c.replaceOrder === 'create-first' ? deposedKey(c.address, c.id) : c.address;
+  }
+
+  async apply(run: StepRun): Promise<string | undefined> {
+    const key = this.target;
+    const target = run.journal.current[key];
+    // The new half reused the old object's id (nothing was set aside): there is nothing to delete.
+    if (!target) return undefined;
+    if (this.action === 'delete-old' && target.id !== this.change.id) {
+      throw new Error(`${key} now records ${target.id}, not ${this.change.id} which the plan would delete; run plumb plan again`);
+    }
+    // An id that is current somewhere is live: a duplicate record of it is dropped, never deleted.
+    if (isDeposed(key) && Object.entries(run.journal.current).some(([k, r]) => !isDeposed(k) && r.id === target.id)) {
+      await run.journal.record({ [key]: null });
+      return target.id;
+    }
+    const type = run.type(target.type);
+    const retain = this.change.action === 'delete' && this.change.retain;
+    await run.journal.journaled(
+      { address: key, type: target.type, action: 'delete', id: target.id, secretId: target.secretId },
+      async (token) => {
+        if (retain) return;
+        const ctx = await run.context(this, type, { token, timeout: 'delete' });
+        await type.delete(ctx, realId(target), { inputs: reveal(target.inputs), outputs: reveal(target.outputs) });
+      },
+      { done: () => ({ [key]: null }), failed: (err) => (outcomeUnknown(err) ? 'unknown' : 'nothing') },
+    );
+    return target.id;
+  }
+}
+
+async function updateInPlace(step: Step, run: StepRun): Promise<string> {
+  const { address, change } = step;
+  const type = run.type(change.type);
+  const prior = run.journal.current[address];
+  if (!prior) throw new Error(`${address}: nothing is recorded to update`);
+  const desired = await run.desired(address, type);
+  const effective = effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: run.options(address).ignoreChanges });
+  const made = (outputs: Record<string, unknown>): Records => ({ [address]: resourceState(type, address, realId(prior), effective, outputs, change, run.options(address)) });
+  if (change.recordOnly) {
+    await run.journal.record(made({ ...prior.outputs, ...effective }));
+    return prior.id;
+  }
+  await run.journal.journaled(
+    { address, type: type.token, action: 'update', id: prior.id, secretId: prior.secretId },
+    async (token) => {
+      const ctx = await run.context(step, type, { token, timeout: 'update' });
+      return type.update(ctx, realId(prior), { inputs: reveal(prior.inputs), outputs: reveal(prior.outputs) }, reveal(effective));
+    },
+    { done: (outputs) => made(outputs as Record<string, unknown>), failed: (err) => (outcomeUnknown(err) ? 'unknown' : 'nothing') },
+  );
+  return prior.id;
+}
+
+/** The record of an object as an apply leaves it. */
+function resourceState(
+  type: ResourceType,
+  address: string,
+  id: string,
+  inputs: Record<string, unknown>,
+  outputs: Record<string, unknown>,
+  change: Change,
+  options: { protect?: boolean; retainOnDelete?: boolean },
+): ResourceState {
+  return {
+    address,
+    type: type.token,
+    ...recordedId(type, id),
+    inputs,
+    outputs: wrapSecrets(outputs, [...(type.secretPaths ?? []), ...secretKeys(inputs)]),
+    dependencies: change.dependsOn,
+    status: 'ok',
+    protect: options.protect || undefined,
+    retainOnDelete: options.retainOnDelete || undefined,
+  };
 }

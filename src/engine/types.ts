@@ -18,7 +18,12 @@ export type Reason =
   | 'gone-remotely'
   | 'removed-from-manifest'
   | 'destroy-requested'
-  | 'import-requested';
+  | 'import-requested'
+  /** An object an earlier replacement set aside, deleted now. */
+  | 'deposed';
+
+/** What one apply step does: the halves of a replacement are steps of their own. */
+export type StepAction = 'create' | 'update' | 'import' | 'delete' | 'create-new' | 'delete-old' | 'delete-deposed';
 
 /** A field whose change forces replacement, and the rule that says so. */
 export interface ReplacePath {
@@ -46,6 +51,8 @@ export interface Change {
   notes: string[];
   /** Delete only forgets the object (retainOnDelete). */
   retain?: boolean;
+  /** An update of fields sent only with an order (promoCode): recorded, with no remote call. */
+  recordOnly?: boolean;
 }
 
 /** A complete plan. Plain, versioned, serializable data. */
@@ -86,11 +93,11 @@ export interface EngineDeps {
 /** Every event the engine emits while planning and applying; the CLI renders them. */
 export type EngineEvent =
   | { type: 'refresh-start'; count: number }
-  | { type: 'step-start'; address: string; action: Action | 'delete-old' | 'create-new'; at: string }
+  | { type: 'step-start'; address: string; action: StepAction; at: string }
   | { type: 'step-progress'; address: string; status: string; at: string }
-  | { type: 'step-done'; address: string; action: Action | 'delete-old' | 'create-new'; id?: string; at: string; elapsedMs: number }
-  | { type: 'step-failed'; address: string; action: Action | 'delete-old' | 'create-new'; error: string; at: string }
-  | { type: 'step-skipped'; address: string; action: Action | 'delete-old' | 'create-new'; cause: string; at: string }
+  | { type: 'step-done'; address: string; action: StepAction; id?: string; at: string; elapsedMs: number }
+  | { type: 'step-failed'; address: string; action: StepAction; error: string; at: string }
+  | { type: 'step-skipped'; address: string; action: StepAction; cause: string; at: string }
   | { type: 'warning'; message: string; address?: string };
 
 /** Diagnostics plus whatever could be produced. */

@@ -84,6 +84,8 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   remoteManaged?: string[];
   /** Deprecation and usage warnings for desired inputs. */
   warnings?(inputs: In): string[];
+  /** Whether an object the API reports is ready for use (a product still provisioning is not); default ready. */
+  isReady?(outputs: Record<string, unknown>): boolean;
   /** Whether `delete` cancels at the end of the term for these settings (shown in plans). */
   cancelsAtEndOfTerm?(settings: S): boolean;
   importId?: ImportIdFormat;

@@ -29,7 +29,7 @@ export function replay(snapshot: StateSnapshot, entries: JournalEntry[]): StateS
   let outcomes = 0;
   for (const e of entries) {
     if (e.kind === 'intent') {
-      pending.set(e.token, { address: e.address, type: e.type, action: e.action, token: e.token, id: e.id, secretId: e.secretId, inputs: e.inputs, at: e.at });
+      pending.set(e.token, { address: e.address, type: e.type, action: e.action, token: e.token, id: e.id, secretId: e.secretId, inputs: e.inputs, replacing: e.replacing, at: e.at });
     } else if (e.kind === 'id') {
       const p = pending.get(e.token);
       if (p) {
@@ -41,8 +41,10 @@ export function replay(snapshot: StateSnapshot, entries: JournalEntry[]): StateS
     } else {
       outcomes++;
       if (e.token) pending.delete(e.token);
-      if (e.resource) snapshot.resources[e.address] = e.resource;
-      else delete snapshot.resources[e.address];
+      for (const { address, resource } of [{ address: e.address, resource: e.resource }, ...(e.also ?? [])]) {
+        if (resource) snapshot.resources[address] = resource;
+        else delete snapshot.resources[address];
+      }
     }
   }
   // Each recorded outcome is a change of state: a saved plan made before it is stale.

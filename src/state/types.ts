@@ -34,6 +34,8 @@ export interface PendingOperation {
    * an interrupted create left by them (a VLAN on its port, a name on its router).
    */
   inputs?: Record<string, unknown>;
+  /** For a create-first replacement: the id of the object it replaces, still current until the outcome. */
+  replacing?: string;
   at: string;
 }
 
@@ -52,9 +54,21 @@ export interface StateSnapshot {
 
 /** One journal record: the intent before a side effect, or its outcome after. */
 export type JournalEntry =
-  | { kind: 'intent'; address: string; type: string; action: 'create' | 'update' | 'delete'; token: string; id?: string; secretId?: Secret<string>; inputs?: Record<string, unknown>; at: string }
+  | {
+      kind: 'intent';
+      address: string;
+      type: string;
+      action: 'create' | 'update' | 'delete';
+      token: string;
+      id?: string;
+      secretId?: Secret<string>;
+      inputs?: Record<string, unknown>;
+      replacing?: string;
+      at: string;
+    }
   | { kind: 'id'; address: string; token: string; id: string; secretId?: Secret<string>; at: string }
-  | { kind: 'outcome'; address: string; token?: string; resource: ResourceState | null; at: string }
+  /** `also` records other keys in the same entry: a replacement's new object and the old one it sets aside. */
+  | { kind: 'outcome'; address: string; token?: string; resource: ResourceState | null; also?: Array<{ address: string; resource: ResourceState | null }>; at: string }
   | { kind: 'failed'; address: string; token: string; at: string };
 
 /** Who holds a stack's lock. */

@@ -196,19 +196,19 @@ resources:
     expect(Object.keys(state.resources)).toEqual(['port']);
   });
 
-  it('after a crash between setting the old object aside and ordering the new one, the old one is current again', async () => {
+  it('after a crash between the intent of the new order and the order, the old one is still current', async () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', port(10000).replace('unmade-port', 'unmade-port-2'));
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
     const id = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id;
-    // The old port set aside, the address cleared, the new order's intent: then killed.
+    // The new order's intent, naming the port it replaces: then killed, before the order.
     writeManifest(dir, 'plumb.yaml', port(100000).replace('unmade-port', 'unmade-port-2'));
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '3' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } });
     expect(killed.code).not.toBe(0);
 
     writeManifest(dir, 'plumb.yaml', port(10000).replace('unmade-port', 'unmade-port-2'));
     const after = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
-    expect(after.stdout).toContain(`port: an interrupted replacement made nothing; ${id}, which it was replacing, is current again`);
+    expect(after.stdout).toContain(`port: an interrupted replacement made nothing; ${id} is still current`);
     expect(after.stdout).toContain('No changes.');
     expect(after.code).toBe(0);
   });

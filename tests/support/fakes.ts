@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { z } from 'zod';
 import type { EngineDeps } from '../../src/engine/types.js';
+import { RemoteError } from '../../src/errors.js';
 import type { ResourceType } from '../../src/resources/handler.js';
 import { replay, type StateStore } from '../../src/state/store.js';
 import type { JournalEntry, StateSnapshot } from '../../src/state/types.js';
@@ -14,7 +15,19 @@ export interface FakeCall {
 }
 
 /** A trivial resource type backed by a map, with optional failures, and a call log. */
-export function fakeType(options: { failCreate?: (inputs: any) => boolean; replaceOn?: string[]; deleteBeforeReplace?: boolean } = {}) {
+export function fakeType(
+  options: {
+    failCreate?: (inputs: any) => boolean;
+    /** The order goes through (its id is recorded), then the wait for it times out. */
+    timeoutCreate?: (inputs: any) => boolean;
+    /** The order goes through (its id is recorded), then no answer can be read (the API is unavailable). */
+    loseCreateReply?: (inputs: any) => boolean;
+    /** Reads fail as unavailable while this says so. */
+    failRead?: (id: string) => boolean;
+    replaceOn?: string[];
+    deleteBeforeReplace?: boolean;
+  } = {},
+) {
   const objects = new Map<string, Record<string, unknown>>();
   const calls: FakeCall[] = [];
   let next = 1;
@@ -32,10 +45,14 @@ export function fakeType(options: { failCreate?: (inputs: any) => boolean; repla
       const id = `thing-${next++}`;
       const outputs = { ...inputs, uid: id };
       objects.set(id, outputs);
+      ctx.recordId(id);
+      if (options.timeoutCreate?.(inputs)) throw new Error(`timed out waiting for ${id}`);
+      if (options.loseCreateReply?.(inputs)) throw new RemoteError('unavailable', `GET /thing/${id}: 503 unavailable`);
       return { id, outputs };
     },
     async read(ctx, id) {
       calls.push({ verb: 'read', address: ctx.address, id });
+      if (options.failRead?.(id)) throw new RemoteError('unavailable', `GET /thing/${id}: 503 unavailable`);
       return objects.get(id) as any;
     },
     async update(ctx, id, _prior, desired) {
@@ -77,7 +94,10 @@ export class MemoryStore implements StateStore {
   async read(): Promise<StateSnapshot> {
     return replay(structuredClone(this.snapshot), this.journal);
   }
+  /** When set, the journal refuses entries from this many on (a full disk). */
+  failFrom: number | undefined;
   async record(entry: JournalEntry): Promise<void> {
+    if (this.failFrom !== undefined && this.journal.length >= this.failFrom) throw new Error('ENOSPC: no space left on device');
     this.journal.push(structuredClone(entry));
   }
   async write(snapshot: StateSnapshot): Promise<void> {

@@ -138,6 +138,9 @@ describe('apply', () => {
     const yaml = 'resources:\n  a: { type: fake:Thing, properties: { name: new-name, size: 5 }, options: { import: existing-1 } }\n';
     const { plan, report } = await run(yaml, fake, store);
     expect(plan.changes[0]).toMatchObject({ action: 'import', reason: 'import-requested', id: 'existing-1' });
+    // Said and counted as what it is: an import, then an update of the name.
+    expect(plan.changes[0].patch).toEqual([{ op: 'replace', path: '/name', value: 'new-name' }]);
+    expect(plan.summary).toMatchObject({ import: 1, change: 1, add: 0 });
     expect(report.results).toEqual([{ address: 'a', action: 'import', status: 'done' }]);
     expect(fake.calls.filter((c) => c.verb === 'create')).toEqual([]);
     expect(fake.objects.get('existing-1')).toMatchObject({ name: 'new-name' });

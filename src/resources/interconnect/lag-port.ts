@@ -21,6 +21,7 @@ import {
   modifyProduct,
 } from './product.js';
 import { PRODUCT_FACTS, productFacts, productFactsShape } from './product-outputs.js';
+import { productReady } from './readiness.js';
 
 /** LAG member speeds in Mbps (400000 where the location offers it); 1 Gbps ports cannot be aggregated. */
 export const LAG_SPEEDS = [10000, 100000, 400000] as const;
@@ -67,6 +68,7 @@ const MODIFIABLE: Array<[keyof LagPortInputs, string]> = [
 export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/lagPort:LagPort',
   provider: 'interconnect',
+  isReady: productReady,
   description:
     'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled at the end of its term when interconnect:cancelAtEndOfTerm is true.',
   get inputs() {

@@ -32,6 +32,7 @@ import {
   sameEntries,
   updatePrefixList,
 } from './prefix-lists.js';
+import { productReady } from './readiness.js';
 
 /** MCR speeds in Mbps. */
 export const MCR_SPEEDS = [1000, 2500, 5000, 10000, 25000, 50000, 100000] as const;
@@ -100,6 +101,7 @@ const MODIFIABLE: Array<[keyof McrInputs, string]> = [
 export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/mcr:Mcr',
   provider: 'interconnect',
+  isReady: productReady,
   description: 'A cloud router (MCR) at a location. Always cancelled at once (interconnect:cancelAtEndOfTerm does not apply), and only when no VXC is attached.',
   get inputs() {
     return mcrInputs();

@@ -21,6 +21,7 @@ import {
   modifyProduct,
 } from './product.js';
 import { PRODUCT_FACTS, productFacts, productFactsShape, sameSpelling } from './product-outputs.js';
+import { productReady } from './readiness.js';
 
 /** MVE instance sizes (vCPU/GB RAM): SMALL 2/8, MEDIUM 4/16, LARGE 8/32, X_LARGE_12 12/48. */
 export const MVE_SIZES = ['SMALL', 'MEDIUM', 'LARGE', 'X_LARGE_12'] as const;
@@ -122,6 +123,7 @@ const MODIFIABLE: Array<[string, string]> = [
 export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/mve:Mve',
   provider: 'interconnect',
+  isReady: productReady,
   description: 'An MVE (virtual edge): a vendor SD-WAN or firewall appliance at a location; find images with getMveImages and sizes with getMveSizes.',
   get inputs() {
     return mveInputs();

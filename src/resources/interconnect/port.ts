@@ -20,6 +20,7 @@ import {
   waitReady,
   modifyProduct,
 } from './product.js';
+import { productReady } from './readiness.js';
 
 /** Port speeds in Mbps (400000 where the location offers it). */
 export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
@@ -56,6 +57,7 @@ const MODIFIABLE: Array<[keyof PortInputs, string]> = [
 export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/port:Port',
   provider: 'interconnect',
+  isReady: productReady,
   description: 'A single physical port at a location. Cancelled at the end of its term when interconnect:cancelAtEndOfTerm is true.',
   get inputs() {
     return portInputs();

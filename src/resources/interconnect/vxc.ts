@@ -9,6 +9,7 @@ import { parseProductUid } from './port.js';
 import { CONTRACT_TERMS, GONE, type ApiProduct, type Ctx, cancel, findByToken, isoDate, listVxcs, order, orderedTags, readProduct, readProductOfType, readTags, retryWithin, sameTags, tagList, waitReady, writeTags } from './product.js';
 import { type ApiEnd, type VxcEndInput, aEndSchema, bEndSchema, currentEnd, endCurrent, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
+import { productReady } from './readiness.js';
 
 /** Inputs of a virtual cross connect. */
 export const vxcInputs = lazy(() =>
@@ -103,6 +104,7 @@ function partnerVlanReplace(kind: string | undefined, prior: VxcEndInput | undef
 export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/vxc:Vxc',
   provider: 'interconnect',
+  isReady: productReady,
   description: 'A virtual cross connect (VXC) from a Port, MCR or MVE to another product or a partner port. Replaced by deleting first, since the new order needs the same VLAN.',
   get inputs() {
     return vxcInputs();

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { isRemote } from '../errors.js';
+import type { StateStore } from '../state/store.js';
+import type { JournalEntry, PendingOperation, ResourceState } from '../state/types.js';
+
+/** What one remote operation is about to do, recorded before the call. */
+export type Intent = Omit<Extract<JournalEntry, { kind: 'intent' }>, 'kind' | 'token' | 'at'>;
+
+/** State keys and what each holds after an operation (null: nothing any more). */
+export type Records = Record<string, ResourceState | null>;
+
+/**
+ * What a failed call left: `records` when its result is known (an order that went through but
+ * did not finish), `nothing` when nothing was made or changed, `unknown` when the failure hides
+ * what happened (no answer, or no way to read the result): the intent then stays pending and the
+ * next plan settles it as it settles a crash.
+ */
+export type Aftermath = { records: Records } | 'nothing' | 'unknown';
+
+/**
+ * The journal of one apply: the one way a step records what it does. Every remote side effect is
+ * journaled as intent → call → outcome (`journaled`), each entry durable before the next action,
+ * so a crash at any point leaves either the outcome or a pending intent that settling resolves.
+ * `current` is the state as journaled so far; a failed write halts the apply (`failure`).
+ */
+export class Journal {
+  /** Operations whose outcome is unknown: kept pending in the snapshot for the next plan. */
+  readonly unresolved: PendingOperation[] = [];
+  /** How many outcomes were recorded (each moves the state's serial). */
+  outcomes = 0;
+  /** The first journal write that failed: nothing more may be done once state cannot be written. */
+  failure: Error | undefined;
+
+  constructor(
+    private readonly store: StateStore,
+    readonly current: Record<string, ResourceState>,
+  ) {}
+
+  /**
+   * Runs `call` between its intent and its outcome: `done` says what state holds after success,
+   * `failed` what a failure left (see Aftermath). The call's error is rethrown after it is recorded.
+   */
+  async journaled<T>(intent: Intent, call: (token: string) => Promise<T>, after: { done(result: T): Records; failed(err: unknown): Aftermath }): Promise<T> {
+    const token = randomUUID();
+    const at = new Date().toISOString();
+    await this.write({ kind: 'intent', ...intent, token, at });
+    let result: T;
+    try {
+      result = await call(token);
+    } catch (err) {
+      const aftermath = this.failure ? 'unknown' : after.failed(err);
+      if (aftermath === 'unknown') this.unresolved.push({ ...intent, token, at, ...this.ids.get(token) });
+      else if (aftermath === 'nothing') await this.write({ kind: 'failed', address: intent.address, token, at: new Date().toISOString() });
+      else await this.record(aftermath.records, token);
+      throw err;
+    }
+    await this.record(after.done(result), token);
+    return result;
+  }
+
+  /**
+   * Records the remote id an order was given, before waiting for it to provision. The handler
+   * does not wait for the write; a failed one halts the apply and the order stays pending.
+   */
+  recordId(token: string, address: string, id: { id: string; secretId?: ResourceState['secretId'] }): void {
+    this.ids.set(token, id);
+    this.written = this.written.then(() => this.write({ kind: 'id', address, token, ...id, at: new Date().toISOString() }).catch(() => {}));
+  }
+
+  /** Records what state holds at these keys, in one entry, with no remote call. */
+  async record(records: Records, token?: string): Promise<void> {
+    await this.written;
+    const [first, ...rest] = Object.entries(records);
+    if (!first) return;
+    const also = rest.map(([address, resource]) => ({ address, resource }));
+    try {
+      await this.write({ kind: 'outcome', address: first[0], token, resource: first[1], ...(also.length ? { also } : {}), at: new Date().toISOString() });
+      this.outcomes++;
+    } finally {
+      // Held even when the entry could not be written: the snapshot written at the end may still
+      // keep it, and if that fails too, the intent left in the journal is settled by the next plan.
+      for (const [key, resource] of Object.entries(records)) {
+        if (resource) this.current[key] = resource;
+        else delete this.current[key];
+      }
+    }
+  }
+
+  private readonly ids = new Map<string, { id: string; secretId?: ResourceState['secretId'] }>();
+  private written: Promise<void> = Promise.resolve();
+
+  private async write(entry: JournalEntry): Promise<void> {
+    if (this.failure) throw this.failure;
+    try {
+      await this.store.record(entry);
+    } catch (err) {
+      this.failure ??= new Error(`state could not be written (${this.store.location}): ${(err as Error).message}`);
+      throw this.failure;
+    }
+  }
+}
+
+/** Whether a failed call may have left something behind that nobody saw: no answer, or none that could be read. */
+export function outcomeUnknown(err: unknown): boolean {
+  return isRemote(err, 'unavailable', 'rate-limited');
+}

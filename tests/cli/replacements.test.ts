@@ -1,0 +1,178 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudProvider } from '../../src/providers/cloud/index.js';
+import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { InterconnectApi } from '../support/interconnect-api.js';
+
+let sandbox: Awaited<ReturnType<typeof testSandbox>>;
+let api: InterconnectApi;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+  api = new InterconnectApi(sandbox.url);
+});
+afterAll(async () => sandbox.close());
+
+const settings = (body: Record<string, unknown>) => fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** The state as `plumb state pull` prints it. */
+async function stateOf(dir: string): Promise<{ resources: Record<string, { id: string; status: string }>; pending: unknown[] }> {
+  const pulled = await plumb(['state', 'pull'], { cwd: dir, env: sandbox.env });
+  expect(pulled.code).toBe(0);
+  return JSON.parse(pulled.stdout);
+}
+
+const livePorts = async (prefix: string) => (await api.liveProducts(prefix)).filter((p) => p.productType === 'MEGAPORT').map((p) => p.productUid as string);
+
+describe('a create-first replacement that times out, then another', () => {
+  it('keeps every port tracked and deletes each by a real call: none stays billed untracked', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: slow-replace
+resources:
+  port:
+    type: interconnect:Port
+    properties: { productName: slow-replace, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+    options:
+      customTimeouts: { create: 2s }
+`,
+    );
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const [first] = await livePorts('slow-replace');
+
+    await settings({ provisioningMs: 60_000 });
+    try {
+      const timedOut = await plumb(['apply', '--yes', '--replace', 'port'], { cwd: dir, env: sandbox.env });
+      expect(timedOut.code).toBe(1);
+      expect(timedOut.stdout).toMatch(/timed out/);
+    } finally {
+      await settings({ provisioningMs: 0 });
+    }
+    const second = (await stateOf(dir)).resources.port;
+    expect(second.status).toBe('tainted');
+    expect((await stateOf(dir)).resources[`port~${first}`]).toMatchObject({ id: first });
+
+    const converged = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(converged.code).toBe(0);
+    expect(converged.stdout).toContain(`port (deposed ${first}) will be destroyed`);
+    expect(converged.stdout).toMatch(new RegExp(`port \\(deposed ${first}\\): Destruction complete .*\\[id=${first}\\]`));
+    expect(converged.stdout).toMatch(new RegExp(`port: Old object destroyed .*\\[id=${second.id}\\]`));
+    const third = (await stateOf(dir)).resources.port.id;
+    expect(await livePorts('slow-replace')).toEqual([third]);
+    expect(Object.keys((await stateOf(dir)).resources)).toEqual(['port']);
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+});
+
+describe('kill -9 during apply --replace', () => {
+  const cloud = async () => {
+    const parsed = cloudProvider.settings.parse({ region: 'cn-bj2', projectId: 'org-sandbox' });
+    return cloudProvider.connect(parsed, { sandboxUrl: async () => sandbox.url, log: pino({ level: 'silent' }), env: {} });
+  };
+  const liveShields = async (name: string) => {
+    const listed = await (await cloud()).call<{ ServiceInfo: Array<{ ResourceId: string; Name: string }> }>('DescribeNapServiceInfo', { NapType: 1, Limit: 100 });
+    return listed.ServiceInfo.filter((i) => i.Name === name).map((i) => i.ResourceId);
+  };
+  const cases = [
+    {
+      what: 'a port with VXCs',
+      parent: 'port',
+      kills: [1, 2, 3, 4, 5, 6, 8],
+      manifest: (p: string) => `name: ${p}
+resources:
+  port:
+    type: interconnect:Port
+    properties: { productName: ${p}-a, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+  far:
+    type: interconnect:Port
+    properties: { productName: ${p}-b, portSpeed: 10000, locationId: 3, contractTermMonths: 1, marketplaceVisibility: false }
+  one:
+    type: interconnect:Vxc
+    properties:
+      productName: ${p}-one
+      rateLimit: 100
+      contractTermMonths: 1
+      aEnd: { requestedProductUid: "\${port.productUid}", vlan: 100 }
+      bEnd: { requestedProductUid: "\${far.productUid}", vlan: 200 }
+  two:
+    type: interconnect:Vxc
+    properties:
+      productName: ${p}-two
+      rateLimit: 100
+      contractTermMonths: 1
+      aEnd: { requestedProductUid: "\${port.productUid}", vlan: 101 }
+      bEnd: { requestedProductUid: "\${far.productUid}", vlan: 201 }
+`,
+      live: async (p: string) => (await api.liveProducts(p)).filter((x) => x.productType === 'MEGAPORT' && x.productName === `${p}-a`).map((x) => x.productUid as string),
+      kept: ['one', 'two', 'far'],
+    },
+    {
+      what: 'an MCR with prefix lists',
+      parent: 'router',
+      kills: [1, 2, 3, 5, 7, 9, 11],
+      manifest: (p: string) => `name: ${p}
+resources:
+  router:
+    type: interconnect:Mcr
+    properties: { productName: ${p}-mcr, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }
+  inbound:
+    type: interconnect:McrPrefixFilterList
+    properties: { mcrId: "\${router.productUid}", description: inbound, addressFamily: IPv4, entries: [{ action: permit, prefix: 10.0.0.0/8, le: 24 }] }
+  outbound:
+    type: interconnect:McrPrefixFilterList
+    properties: { mcrId: "\${router.productUid}", description: outbound, addressFamily: IPv4, entries: [{ action: deny, prefix: 192.168.0.0/16 }] }
+`,
+      live: async (p: string) => (await api.liveProducts(p)).filter((x) => x.productType === 'MCR2').map((x) => x.productUid as string),
+      kept: [],
+    },
+    {
+      what: 'an anti-DDoS instance with allowed domains',
+      parent: 'shield',
+      kills: [1, 2, 3, 4, 6, 8],
+      manifest: (p: string) => `name: ${p}
+config:
+  cloud:region: cn-bj2
+  cloud:projectId: org-sandbox
+resources:
+  shield:
+    type: cloud:AntiDdosInstance
+    properties: { name: ${p}, area: EastChina, dataCenter: Yangzhou, bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 50 }
+  site:
+    type: cloud:AntiDdosAllowedDomain
+    properties: { instanceId: "\${shield.antiDdosInstanceId}", domain: ${p}.com }
+  shop:
+    type: cloud:AntiDdosAllowedDomain
+    properties: { instanceId: "\${shield.antiDdosInstanceId}", domain: shop-${p}.com }
+`,
+      live: liveShields,
+      kept: [],
+    },
+  ];
+  for (const c of cases) {
+    for (const after of c.kills) {
+      it(`${c.what}, killed after ${after} journal records: the next apply converges, nothing live the manifest wants is deleted, nothing billed is untracked`, async () => {
+        const dir = workdir();
+        const prefix = `kill-${c.parent}-${after}`;
+        writeManifest(dir, 'plumb.yaml', c.manifest(prefix));
+        expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+        const before = await stateOf(dir);
+
+        const killed = await plumb(['apply', '--yes', '--replace', c.parent], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: String(after) } });
+        expect(killed.code).not.toBe(0);
+
+        const again = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+        expect(again.stderr).toBe('');
+        expect(again.code).toBe(0);
+        const state = await stateOf(dir);
+        expect(Object.keys(state.resources).sort()).toEqual(Object.keys(before.resources).sort());
+        expect(state.pending).toEqual([]);
+        // The one object of the replaced kind that is live is the one state records.
+        expect(await c.live(prefix)).toEqual([state.resources[c.parent].id]);
+        // What moves with the replacement in place is never replaced.
+        for (const address of c.kept) expect(state.resources[address].id).toBe(before.resources[address].id);
+        expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+      });
+    }
+  }
+});
