@@ -347,7 +347,7 @@ export async function connectProvider(name: string, settings: Record<string, unk
   const problems = provider.check?.(settings) ?? [];
   if (problems.length) throw new UserError(problems.join('\n'));
   const client = await provider.connect(settings, { sandboxUrl, log, env: process.env });
-  return { client, settings };
+  return { client, settings, waitTimeMs: provider.waitTimeMs?.(settings) };
 }
 
 /** Starts the built-in sandbox on first use (or uses PLUMB_SANDBOX_URL). */

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { ResourceContext, ResourceType } from '../resources/handler.js';
 import type { EngineDeps } from './types.js';
 
+/** How long an operation waits for its object when neither the provider nor customTimeouts says. */
+const DEFAULT_WAIT_MS = 10 * 60_000;
+
 /** Hooks an operation offers its handler beyond the connection. */
 export interface ContextHooks {
   operationToken?: string;
@@ -14,7 +17,6 @@ export interface ContextHooks {
 /** Builds the context a handler verb receives for one operation on one address. */
 export async function resourceContext(deps: EngineDeps, type: ResourceType, address: string, hooks: ContextHooks = {}): Promise<ResourceContext> {
   const connection = await deps.connect(type.provider);
-  const waitMinutes = Number((connection.settings as { waitTime?: unknown }).waitTime ?? 10);
   return {
     client: connection.client,
     settings: connection.settings,
@@ -22,7 +24,7 @@ export async function resourceContext(deps: EngineDeps, type: ResourceType, addr
     address,
     stack: deps.stack,
     operationToken: hooks.operationToken ?? randomUUID(),
-    waitTimeMs: hooks.timeoutMs ?? waitMinutes * 60_000,
+    waitTimeMs: hooks.timeoutMs ?? connection.waitTimeMs ?? DEFAULT_WAIT_MS,
     progress: hooks.progress ?? (() => {}),
     warn: hooks.warn ?? ((message) => deps.log.warn({ address }, message)),
     recordId: hooks.recordId ?? (() => {}),

@@ -330,17 +330,7 @@ function plannedValue(type: ResourceType, change: Change, prior: ResourceState |
 
 function deleteNotes(type: ResourceType, recorded: ResourceState, retain: boolean, settings: Record<string, unknown>): string[] {
   if (retain) return ['retainOnDelete: the object is only removed from state and stays billed'];
-  const notes: string[] = [];
-  const end = recorded.outputs.contractEndDate;
-  const atEnd = type.cancelsAtEndOfTerm?.(settings) ?? false;
-  if (typeof end === 'string' && Date.parse(end) > Date.now()) {
-    notes.push(
-      atEnd
-        ? `cancelled at the end of its term: it stays live until ${end.slice(0, 10)}`
-        : `contract ends ${end.slice(0, 10)}; cancelling now may incur early termination`,
-    );
-  }
-  return notes;
+  return type.deleteNotes?.({ inputs: revealed(recorded.inputs), outputs: revealed(recorded.outputs) }, settings) ?? [];
 }
 
 function replaceWhy(change: Change): string {

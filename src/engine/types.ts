@@ -77,6 +77,8 @@ export interface Plan {
 export interface Connection {
   client: unknown;
   settings: Record<string, unknown>;
+  /** How long a create or update may wait for its object to be ready, unless customTimeouts says otherwise. */
+  waitTimeMs?: number;
 }
 
 /** What the engine needs from the outside: types, functions, connections and a logger. */

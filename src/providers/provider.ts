@@ -27,6 +27,8 @@ export interface ProviderDef<S = any, C = any> {
   /** Checks settings that need no remote call (e.g. terms accepted); returns problems as text. */
   check?(settings: S): string[];
   connect(settings: S, rt: ProviderRuntime): Promise<C>;
+  /** How long a create or update may wait for an object to be ready, for these settings (default 10 minutes). */
+  waitTimeMs?(settings: S): number;
   /** The settings as the upstream provider names them, secrets masked (terraformConfig method). */
   describeSettings?(settings: S): Record<string, unknown>;
 }

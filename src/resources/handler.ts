@@ -86,8 +86,8 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   warnings?(inputs: In): string[];
   /** Whether an object the API reports is ready for use (a product still provisioning is not); default ready. */
   isReady?(outputs: Record<string, unknown>): boolean;
-  /** Whether `delete` cancels at the end of the term for these settings (shown in plans). */
-  cancelsAtEndOfTerm?(settings: S): boolean;
+  /** What deleting this object means beyond its removal (a contract cancelled now or at the end of its term), for the plan. */
+  deleteNotes?(recorded: { inputs: In; outputs: Out }, settings: S): string[];
   importId?: ImportIdFormat;
   create(ctx: ResourceContext<C, S>, inputs: In): Promise<Created<Out>>;
   /** Reads the object; undefined when it is gone (deleted, decommissioned). */

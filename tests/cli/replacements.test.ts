@@ -65,6 +65,32 @@ resources:
   });
 });
 
+describe('how long a create waits', () => {
+  it('is the provider\'s waitTime unless customTimeouts says otherwise', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: wait-time
+config:
+  interconnect:waitTime: 0.03
+resources:
+  port:
+    type: interconnect:Port
+    properties: { productName: wait-time, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+`,
+    );
+    await settings({ provisioningMs: 60_000 });
+    try {
+      const timedOut = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+      expect(timedOut.code).toBe(1);
+      expect(timedOut.stdout).toContain('timed out after 2 s waiting for port');
+    } finally {
+      await settings({ provisioningMs: 0 });
+    }
+  });
+});
+
 describe('kill -9 during apply --replace', () => {
   const cloud = async () => {
     const parsed = cloudProvider.settings.parse({ region: 'cn-bj2', projectId: 'org-sandbox' });

@@ -54,7 +54,8 @@ describe('Mcr rules', () => {
   });
 
   it('never cancels at the end of the term, whatever the setting', () => {
-    expect(mcr.cancelsAtEndOfTerm?.({ cancelAtEndOfTerm: true } as never)).toBe(false);
+    const recorded = { inputs: base, outputs: { contractEndDate: '2999-01-31T00:00:00Z' } } as never;
+    expect(mcr.deleteNotes?.(recorded, { cancelAtEndOfTerm: true } as never)).toEqual(['contract ends 2999-01-31; cancelling now may incur early termination']);
   });
 
   it('rejects an MCR speed the API does not sell', () => {

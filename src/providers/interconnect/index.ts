@@ -44,6 +44,7 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
     const env = environments[settings.environment];
     return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false }, rt.log, undefined, limiterFor(settings, INTERCONNECT_LIMITS, false));
   },
+  waitTimeMs: (settings) => settings.waitTime * 60_000,
   describeSettings(settings) {
     return {
       access_key: settings.accessKey ?? null,

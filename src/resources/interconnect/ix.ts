@@ -6,7 +6,7 @@ import { tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { type ApiProduct, type Ctx, cancel, isoDate, listIxs, order, readProductOfType, waitReady } from './product.js';
 import { sameSpelling } from './product-outputs.js';
-import { productReady } from './readiness.js';
+import { contractNotes, productReady } from './product-hooks.js';
 
 const MAC = /^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){5}$/;
 
@@ -93,6 +93,7 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   token: 'interconnect:index/ix:Ix',
   provider: 'interconnect',
   isReady: productReady,
+  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An Internet Exchange (IX) connection on a port. Every setting but the exchange itself changes in place; shutdown toggles a temporary shutdown.',
   get inputs() {
     return ixInputs();

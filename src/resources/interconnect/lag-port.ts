@@ -21,7 +21,7 @@ import {
   modifyProduct,
 } from './product.js';
 import { PRODUCT_FACTS, productFacts, productFactsShape } from './product-outputs.js';
-import { productReady } from './readiness.js';
+import { contractNotes, productReady } from './product-hooks.js';
 
 /** LAG member speeds in Mbps (400000 where the location offers it); 1 Gbps ports cannot be aggregated. */
 export const LAG_SPEEDS = [10000, 100000, 400000] as const;
@@ -86,7 +86,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   computedInputs: ['diversityZone', 'costCentre'],
   stateOnly: ['promoCode'],
   remoteManaged: [...PRODUCT_FACTS, 'lagPortUids', 'aggregationId'],
-  cancelsAtEndOfTerm: (settings) => settings.cancelAtEndOfTerm === true,
+  deleteNotes: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
   importId: { format: '<product_uid>', parse: parseProductUid },
 
   async create(ctx, inputs) {

@@ -32,7 +32,7 @@ import {
   sameEntries,
   updatePrefixList,
 } from './prefix-lists.js';
-import { productReady } from './readiness.js';
+import { contractNotes, productReady } from './product-hooks.js';
 
 /** MCR speeds in Mbps. */
 export const MCR_SPEEDS = [1000, 2500, 5000, 10000, 25000, 50000, 100000] as const;
@@ -124,7 +124,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
       ? []
       : ['prefixFilterLists is deprecated and will be removed; declare each list as an interconnect:index/mcrPrefixFilterList:McrPrefixFilterList resource instead'],
   // The API no longer accepts a scheduled cancellation for an MCR.
-  cancelsAtEndOfTerm: () => false,
+  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   importId: { format: '<product_uid>', parse: parseProductUid },
 
   async create(ctx, inputs) {

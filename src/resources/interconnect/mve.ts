@@ -21,7 +21,7 @@ import {
   modifyProduct,
 } from './product.js';
 import { PRODUCT_FACTS, productFacts, productFactsShape, sameSpelling } from './product-outputs.js';
-import { productReady } from './readiness.js';
+import { contractNotes, productReady } from './product-hooks.js';
 
 /** MVE instance sizes (vCPU/GB RAM): SMALL 2/8, MEDIUM 4/16, LARGE 8/32, X_LARGE_12 12/48. */
 export const MVE_SIZES = ['SMALL', 'MEDIUM', 'LARGE', 'X_LARGE_12'] as const;
@@ -124,6 +124,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   token: 'interconnect:index/mve:Mve',
   provider: 'interconnect',
   isReady: productReady,
+  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An MVE (virtual edge): a vendor SD-WAN or firewall appliance at a location; find images with getMveImages and sizes with getMveSizes.',
   get inputs() {
     return mveInputs();

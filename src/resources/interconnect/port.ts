@@ -20,7 +20,7 @@ import {
   waitReady,
   modifyProduct,
 } from './product.js';
-import { productReady } from './readiness.js';
+import { contractNotes, productReady } from './product-hooks.js';
 
 /** Port speeds in Mbps (400000 where the location offers it). */
 export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
@@ -73,7 +73,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   computedInputs: ['diversityZone', 'costCentre'],
   stateOnly: ['promoCode'],
   remoteManaged: [...PRODUCT_FACTS],
-  cancelsAtEndOfTerm: (settings) => settings.cancelAtEndOfTerm === true,
+  deleteNotes: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
   importId: { format: '<product_uid>', parse: parseProductUid },
 
   async create(ctx, inputs) {

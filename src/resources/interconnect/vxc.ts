@@ -9,7 +9,7 @@ import { parseProductUid } from './port.js';
 import { CONTRACT_TERMS, GONE, type ApiProduct, type Ctx, cancel, findByToken, isoDate, listVxcs, order, orderedTags, readProduct, readProductOfType, readTags, retryWithin, sameTags, tagList, waitReady, writeTags } from './product.js';
 import { type ApiEnd, type VxcEndInput, aEndSchema, bEndSchema, currentEnd, endCurrent, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
-import { productReady } from './readiness.js';
+import { contractNotes, productReady } from './product-hooks.js';
 
 /** Inputs of a virtual cross connect. */
 export const vxcInputs = lazy(() =>
@@ -145,7 +145,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
     return Object.keys(vxcComputed());
   },
   // Only Ports and LAG Ports honour cancelAtEndOfTerm.
-  cancelsAtEndOfTerm: () => false,
+  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   importId: { format: '<product_uid>', parse: parseProductUid },
 
   async create(ctx, inputs) {
