@@ -53,7 +53,6 @@ export function reveal<T>(value: T): T {
   if (value instanceof Secret) return reveal(value.value) as T;
   if (Array.isArray(value)) return value.map(reveal) as T;
   if (value && typeof value === 'object' && !(value instanceof Unknown)) {
-    // A plain loop: this copies every input and output of every resource a plan looks at.
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       put(out, key, reveal((value as Record<string, unknown>)[key]));
@@ -69,14 +68,6 @@ function put(out: Record<string, unknown>, key: string, value: unknown): void {
   else out[key] = value;
 }
 
-/**
- * For reading only: the value itself when nothing in it is a Secret, else `reveal(value)`. A plan
- * reads every resource's inputs several times, and most hold no secret to unwrap.
- */
-export function revealed<T>(value: T): T {
-  return holdsSecret(value) ? reveal(value) : value;
-}
-
 /** Whether a value, or anything inside it, is a Secret. */
 export function holdsSecret(value: unknown): boolean {
   if (value instanceof Secret) return true;
@@ -87,60 +78,9 @@ export function holdsSecret(value: unknown): boolean {
   return false;
 }
 
-/**
- * The value with every Secret replaced by `[secret]` and Unknown by its marker (for output): what
- * a JSON round trip gives, copied directly, since a plan masks every resource's values.
- */
+/** The value as plain JSON for output: every Secret as `[secret]`, every Unknown as its marker, undefined as null. */
 export function mask(value: unknown): unknown {
-  return value === undefined ? null : masked(value);
-}
-
-function masked(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'number' && !Number.isFinite(value)) return null;
-    return typeof value === 'bigint' || typeof value === 'function' ? JSON.parse(JSON.stringify(value) ?? 'null') : value;
-  }
-  if (value instanceof Secret) return '[secret]';
-  if (value instanceof Unknown) return value.toJSON();
-  if (Array.isArray(value)) {
-    const out = new Array(value.length);
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i];
-      out[i] = item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : masked(item);
-    }
-    return out;
-  }
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.parse(JSON.stringify(value));
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const item = (value as Record<string, unknown>)[key];
-    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-    put(out, key, masked(item));
-  }
-  return out;
-}
-
-/**
- * `mask(value)` for values only read and serialized afterwards: the value itself when it is
- * already plain JSON (no Secret, Unknown, undefined or other special value inside), which is
- * every recorded input without a secret — a plan shows every resource's inputs.
- */
-export function shown(value: unknown): unknown {
-  return isPlainJson(value) ? value : mask(value);
-}
-
-function isPlainJson(value: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (typeof value !== 'object' || value instanceof Secret || value instanceof Unknown) return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i])) return false;
-    return true;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
-  // for-in over a plain object sees its own keys only (and no list of them is made).
-  for (const key in value) if (key === '__proto__' || !isPlainJson((value as Record<string, unknown>)[key])) return false;
-  return true;
+  return value === undefined ? null : (JSON.parse(JSON.stringify(value) ?? 'null') as unknown);
 }
 
 /**
@@ -158,17 +98,9 @@ export function sameValue(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  // Counted with for-in rather than compared as Object.keys lists: a plan compares every
-  // resource's inputs, and the lists were a good part of what it allocated.
-  let count = 0;
-  for (const key in a) {
-    if (!Object.hasOwn(a, key)) continue;
-    if (!Object.hasOwn(b, key)) return false;
-    if (!sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
-    count++;
-  }
-  for (const key in b) if (Object.hasOwn(b, key) && --count < 0) return false;
-  return count === 0;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 /**
@@ -178,17 +110,9 @@ export function sameValue(a: unknown, b: unknown): boolean {
 export function wrapSecrets<T extends Record<string, unknown>>(obj: T, paths: string[] | undefined): T {
   if (!paths?.length) return obj;
   let out: unknown = obj;
-  for (let i = 0; i < paths.length; i++) {
-    const path = paths[i];
-    let segments = splitPaths.get(path);
-    if (!segments) splitPaths.set(path, (segments = path.split('.')));
-    out = wrapAt(out, segments, 0);
-  }
+  for (const path of paths) out = wrapAt(out, path.split('.'), 0);
   return out as T;
 }
-
-/** Secret paths split once: a plan wraps every resource of a type with the same few paths. */
-const splitPaths = new Map<string, string[]>();
 
 function wrapAt(value: unknown, segments: string[], at: number): unknown {
   if (at === segments.length) {

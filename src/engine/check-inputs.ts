@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Diagnostic } from '../diagnostics.js';
 import { keyPosAt, posAt, type Expr, type ObjectExpr } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
-import { Secret, Unknown, revealed, wrapSecrets } from '../values.js';
+import { Secret, Unknown, reveal, wrapSecrets } from '../values.js';
 
 /**
  * Results for properties made only of literals: they evaluate to the same value every time, and
@@ -37,7 +37,7 @@ function onlyLiterals(expr: Expr): boolean {
 
 function check(schema: z.ZodType, value: unknown, properties: ObjectExpr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
   // zod and the walks below only read the value.
-  const plain = revealed(value);
+  const plain = reveal(value);
   // A message names a wrong value, unless it is secret (or inside one): then only its kind.
   let guarded: unknown;
   const secretAt = (path: Array<string | number>) => {

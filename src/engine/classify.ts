@@ -1,0 +1,134 @@
+import type { ResourceType } from '../resources/handler.js';
+import type { ResourceState } from '../state/types.js';
+import { Unknown, mask, reveal } from '../values.js';
+import { diffInputs, effectiveInputs, pathMatches, withChosenInputs } from './diff/diff.js';
+import type { Change, ReplacePath } from './types.js';
+
+/** What decides a change besides the inputs: the manifest's options for the address and the request. */
+export interface ClassifyContext {
+  /** Whether the object was deleted outside plumb (planned as a create with that reason). */
+  gone: boolean;
+  /** `--replace` asks for this address. */
+  replaceRequested: boolean;
+  options: { ignoreChanges: string[]; replaceOnChanges: string[]; deleteBeforeReplace?: boolean };
+  dependsOn: string[];
+}
+
+/**
+ * The change for one address: create when nothing is recorded; otherwise the recorded inputs are
+ * diffed with the desired ones and the type's rules (and replaceOnChanges) say whether a changed
+ * field replaces the object, and in which order. `same` says the desired inputs are exactly the
+ * recorded ones: no rules or diff needed.
+ */
+export function classify(address: string, type: ResourceType, desired: Record<string, unknown>, prior: ResourceState | undefined, same: boolean, context: ClassifyContext): Change {
+  const { dependsOn } = context;
+  if (!prior) {
+    const after = mask(desired) as Record<string, unknown>;
+    const diff = diffInputs({}, desired, after);
+    return { address, type: type.token, dependsOn, notes: [], unknownPaths: diff.unknown, action: 'create', reason: context.gone ? 'gone-remotely' : 'new', after, patch: diff.patch };
+  }
+  // An input the API chose, written into the manifest later, is compared with what the product
+  // has: its own value (a port's zone, say) is no change.
+  const recorded = same ? prior.inputs : withChosenInputs(prior.inputs, prior.outputs, type.computedInputs, (key) => desired[key] !== undefined);
+  const effective = same ? desired : effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore: context.options.ignoreChanges });
+  const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(recorded, effective);
+  const replacePaths = same ? [] : replacePathsFor(type, diff.changed, recorded, effective, context.options.replaceOnChanges);
+  const typeOrder = type.deleteBeforeReplace;
+  const deleteFirst = context.options.deleteBeforeReplace ?? (typeof typeOrder === 'function' ? typeOrder(reveal(recorded), reveal(effective)) : typeOrder);
+  const before = mask(recorded);
+  const change = (action: Change['action'], reason: Change['reason'], replacing: boolean): Change => ({
+    address,
+    type: type.token,
+    dependsOn,
+    notes: [],
+    unknownPaths: diff.unknown,
+    id: prior.id,
+    before,
+    after: same ? before : mask(effective),
+    patch: action === 'noop' ? [] : diff.patch,
+    action,
+    reason,
+    ...(replacing ? { replacePaths, replaceOrder: deleteFirst ? 'delete-first' : 'create-first' } : {}),
+  });
+  if (prior.status === 'tainted') return change('replace', 'tainted', true);
+  if (context.replaceRequested) return change('replace', 'replace-requested', true);
+  if (replacePaths.length) return change('replace', 'forced-replace', true);
+  if (!diff.changed.length) return change('noop', 'no-change', false);
+  const update = change('update', 'changed', false);
+  if (onlyRecorded(type, update.patch)) {
+    update.recordOnly = true;
+    const fields = [...new Set(update.patch.map((op) => op.path.split('/')[1]))];
+    update.notes.push(`only recorded: ${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} sent only with an order, so nothing is sent now`);
+  }
+  return update;
+}
+
+/** The changed paths that force a replacement, each with the rule that says so. */
+function replacePathsFor(type: ResourceType, changed: string[], recorded: Record<string, unknown>, effective: Record<string, unknown>, replaceOnChanges: string[]): ReplacePath[] {
+  const out: ReplacePath[] = [];
+  for (const path of changed) {
+    const rule = type.replaceOn.find((r) => pathMatches(path, r.path));
+    if (rule) out.push({ path, reason: rule.reason });
+    else if (replaceOnChanges.some((r) => r === '*' || pathMatches(path, r))) out.push({ path, reason: 'listed in the replaceOnChanges option' });
+  }
+  out.push(...(type.replaceWhen?.(reveal(recorded), reveal(effective)) ?? []));
+  return out;
+}
+
+/** Whether a change touches only inputs sent with an order (promoCode): recorded, without a call. */
+function onlyRecorded(type: ResourceType, patch: Change['patch']): boolean {
+  const fields = type.stateOnly ?? [];
+  return patch.length > 0 && patch.every((op) => fields.some((f) => op.path === `/${f}` || op.path.startsWith(`/${f}/`)));
+}
+
+/** Why a change replaces its object, in a few words for an error or note. */
+export function replaceWhy(change: Change): string {
+  if (change.reason === 'tainted') return 'the object is tainted';
+  if (change.reason === 'replace-requested') return '--replace';
+  return (change.replacePaths ?? []).map((p) => `${p.path} (${p.reason})`).join(', ');
+}
+
+/**
+ * What a new object will expose, for display as Terraform shows it: the inputs as shown (`after`),
+ * then every output not known until it exists as `(known after apply)`, in the type's order.
+ */
+export function shownAfterCreate(type: ResourceType, address: string, after: Record<string, unknown>): Record<string, unknown> {
+  const value = plannedValue(type, { address, action: 'create' }, undefined, after);
+  const out: Record<string, unknown> = {};
+  if (Object.hasOwn(after, 'id')) out.id = after.id;
+  for (const [key, v] of Object.entries(value)) if (key !== 'id') out[key] = v instanceof Unknown ? v.toJSON() : v;
+  for (const key of Object.keys(after)) if (!Object.hasOwn(out, key)) out[key] = after[key];
+  return out;
+}
+
+/**
+ * The value other resources see of this one while planning: what is recorded with the desired
+ * inputs over it, or, for a new object, the desired inputs and Unknown for each output it has only
+ * once it exists (outputs that are not inputs, and inputs the API fills in when left out).
+ */
+export function plannedValue(type: ResourceType, change: Pick<Change, 'address' | 'action'>, prior: ResourceState | undefined, desired: Record<string, unknown>): Record<string, unknown> {
+  if (prior && (change.action === 'noop' || change.action === 'import' || change.action === 'update')) return { ...prior.outputs, ...desired, id: prior.id };
+  const value: Record<string, unknown> = { id: new Unknown(`${change.address}.id`) };
+  const outputs = Object.keys((type.outputs as { shape?: Record<string, unknown> }).shape ?? {});
+  const inputs = (type.inputs as { shape?: Record<string, unknown> }).shape ?? {};
+  for (const key of outputs) {
+    if (desired[key] !== undefined) value[key] = desired[key];
+    else if (!Object.hasOwn(inputs, key) || type.computedInputs?.includes(key)) value[key] = new Unknown(`${change.address}.${key}`);
+  }
+  return value;
+}
+
+/**
+ * A replacement that deletes first while other resources stay on the old object (moved in place
+ * only once the new one exists): the delete comes first and the API may refuse it, a port still
+ * carrying a VXC for one. The plan says so on the change.
+ */
+export function noteDeletedUnderfoot(changes: Change[]): void {
+  for (const c of changes) {
+    if (c.action !== 'replace' || c.replaceOrder !== 'delete-first') continue;
+    const using = changes.filter((d) => d.dependsOn.includes(c.address) && d.action !== 'delete' && !(d.action === 'replace' && d.replaceOrder === 'delete-first')).map((d) => d.address);
+    if (using.length) {
+      c.notes.push(`deleted before its replacement exists, while ${using.join(', ')} still ${using.length === 1 ? 'uses' : 'use'} it: the remote API may refuse the delete (a product in use); replacing it create-first avoids that`);
+    }
+  }
+}
