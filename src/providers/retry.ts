@@ -43,9 +43,14 @@ export const DEFAULT_RETRY: RetrySettings = {
 };
 
 /** One call as the policy runs it. */
-export interface RetryCall<T> {
+export interface RetryCall<T, P = void> {
+  /**
+   * Runs before each send, outside the limiter, and hands its result to send (a token or keys,
+   * whose own calls need limiter slots). Its failures end the call as they are.
+   */
+  prepare?: () => Promise<P>;
   /** One send: resolves with the answer or rejects with the client's classified RemoteError. */
-  send: () => Promise<T>;
+  send: (prepared: P) => Promise<T>;
   /** Whether the call may be repeated after the API may have processed it (reads, PUT, DELETE, lookups). */
   safe: boolean;
   /**
@@ -62,13 +67,14 @@ export interface RetryCall<T> {
 }
 
 /** Runs one call under the policy; rejects with the last RemoteError once it gives up. */
-export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
+export async function withRetry<T, P = void>(call: RetryCall<T, P>): Promise<T> {
   const settings = { ...DEFAULT_RETRY, ...call.settings };
   const attempts = Math.max(1, Math.floor(settings.attempts));
   for (let attempt = 1; ; attempt++) {
+    const prepared = (call.prepare ? await call.prepare() : undefined) as P;
     let error: RemoteError;
     try {
-      return await (call.limiter ? call.limiter.run(call.send) : call.send());
+      return await (call.limiter ? call.limiter.run(() => call.send(prepared)) : call.send(prepared));
     } catch (err) {
       if (!(err instanceof RemoteError)) throw err;
       error = err;
