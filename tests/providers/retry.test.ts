@@ -126,6 +126,8 @@ describe('Retry-After', () => {
   const now = Date.parse('2025-01-01T00:00:00Z');
   it.each([
     ['whole seconds', '120', 120_000],
+    ['zero: at once', '0', 0],
+    ['seconds with whitespace around', ' 12 ', 12_000],
     ['fractional seconds', '0.5', 500],
     ['an HTTP date', 'Wed, 01 Jan 2025 00:00:30 GMT', 30_000],
     ['an HTTP date already past: no wait', 'Tue, 31 Dec 2024 23:59:00 GMT', 0],
