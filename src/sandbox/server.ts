@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { sandboxApis } from './apis.js';
 import type { SandboxApi, SandboxRequest, SandboxResponse } from './types.js';
@@ -92,7 +93,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   };
   // node:https is loaded only for a TLS sandbox: most runs never need it.
-  const server: Server = options.tls ? (await import('node:https')).createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createServer(listener);
+  const https = options.tls && (createRequire(import.meta.url)('node:https') as typeof import('node:https'));
+  const server: Server = https && options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createServer(listener);
   server.keepAliveTimeout = 5000;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
