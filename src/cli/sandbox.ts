@@ -1,6 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from '../errors.js';
+
+/** What `plumb sandbox start` accepts. */
+interface StartOptions {
+  port: string;
+  data: string;
+  provisioningMs?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+}
 
 /** `plumb sandbox start`: serves the simulated remote APIs until stopped. */
 export function sandboxCommand(program: Command): void {
@@ -11,14 +21,21 @@ export function sandboxCommand(program: Command): void {
     .option('--port <n>', 'port (0 = any free port)', '4567')
     .option('--data <dir>', 'folder for the simulated world', '.plumb/sandbox')
     .option('--provisioning-ms <ms>', 'how long products take to provision (env PLUMB_SANDBOX_PROVISIONING_MS)')
-    .action(async (opts: { port: string; data: string; provisioningMs?: string }) => {
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM); needs --tls-key')
+    .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
+    .action(async (opts: StartOptions) => {
       const ms = opts.provisioningMs ?? process.env.PLUMB_SANDBOX_PROVISIONING_MS;
       const port = Number(opts.port);
       if (!/^\d+$/.test(opts.port) || port > 65535) throw new UserError(`--port ${opts.port}: expected a port number from 0 to 65535`);
       if (ms !== undefined && !/^\d+$/.test(ms)) throw new UserError(`provisioning time ${ms}: expected whole milliseconds, 0 or more`, 'set with --provisioning-ms or PLUMB_SANDBOX_PROVISIONING_MS');
+      const tls = tlsFiles(opts);
       const { startSandbox } = await import('../sandbox/server.js');
-      const running = await startSandbox({ port, dataDir: resolve(opts.data), provisioningMs: ms === undefined ? undefined : Number(ms) });
-      process.stdout.write(`sandbox listening on ${running.url}\nexport PLUMB_SANDBOX_URL=${running.url}\n`);
+      const running = await startSandbox({ port, dataDir: resolve(opts.data), provisioningMs: ms === undefined ? undefined : Number(ms), tls }).catch((err: Error) => {
+        // node refuses a key that does not belong to the certificate, or a damaged PEM file.
+        throw tls && /^ERR_OSSL/.test(String((err as NodeJS.ErrnoException).code)) ? new UserError(`--tls-cert ${opts.tlsCert} with --tls-key ${opts.tlsKey}: ${err.message}`) : err;
+      });
+      const trust = tls ? '# clients trust its certificate when NODE_EXTRA_CA_CERTS names the file of the authority that signed it\n' : '';
+      process.stdout.write(`sandbox listening on ${running.url}\nexport PLUMB_SANDBOX_URL=${running.url}\n${trust}`);
       const stop = async () => {
         await running.close();
         process.exit(0);
@@ -26,4 +43,23 @@ export function sandboxCommand(program: Command): void {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+}
+
+/** The certificate and key of --tls-cert and --tls-key, both or neither; undefined for plain HTTP. */
+function tlsFiles(opts: StartOptions): { cert: string; key: string } | undefined {
+  if (!opts.tlsCert && !opts.tlsKey) return undefined;
+  if (!opts.tlsCert || !opts.tlsKey) throw new UserError(`${opts.tlsCert ? '--tls-cert' : '--tls-key'} needs ${opts.tlsCert ? '--tls-key' : '--tls-cert'} too`, 'give both the certificate and its private key, as PEM files');
+  const read = (flag: string, file: string, what: string) => {
+    let text: string;
+    try {
+      text = readFileSync(resolve(file), 'utf8');
+    } catch (err) {
+      throw new UserError(`${flag} ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    if (!text.includes(`-----BEGIN ${what}`) && !(what === 'PRIVATE KEY' && /-----BEGIN [A-Z ]*PRIVATE KEY/.test(text))) {
+      throw new UserError(`${flag} ${file}: not a PEM ${what.toLowerCase()} (no "-----BEGIN ${what}" line)`);
+    }
+    return text;
+  };
+  return { cert: read('--tls-cert', opts.tlsCert, 'CERTIFICATE'), key: read('--tls-key', opts.tlsKey, 'PRIVATE KEY') };
 }

@@ -1,6 +1,12 @@
-import type { IncomingHttpHeaders } from 'node:http';
+/**
+ * The one HTTP transport of every provider client: node's `http` for `http:` origins (the
+ * sandbox, a plain-HTTP endpoint) and `https` for TLS ones, each with one keep-alive agent, so
+ * tests exercise the code production uses. It sends, follows redirects and reads the whole
+ * answer; it never retries (retry.ts decides that).
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import { createRequire } from 'node:module';
-import { plainRequest } from './plain-http.js';
 
 /** A response as a client reads it: status, headers and the whole body as text. */
 export interface HttpResponse {
@@ -15,30 +21,38 @@ export interface HttpRequestInit {
   method: string;
   headers: Record<string, string>;
   body?: string;
-  /** Longest wait for the whole exchange (default 5 minutes, as fetch's header and body timeouts). */
+  /** Longest silence while waiting for the answer (default 5 minutes). */
   timeoutMs?: number;
 }
 
+/** A sender with sendRequest's contract; clients take one so tests can record or alter requests. */
+export type Sender = (url: URL, init: HttpRequestInit) => Promise<HttpResponse>;
+
+/** Most redirects followed for one request. */
+const MAX_REDIRECTS = 20;
+/** Free connections close after 4 s, before a server's usual 5 s keep-alive ends them under a request. */
+const FREE_SOCKET_MS = 4000;
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+let httpAgent: HttpAgent | undefined;
 let https: typeof import('node:https') | undefined;
-let httpsAgent: import('node:https').Agent | undefined;
+let httpsAgent: HttpsAgent | undefined;
 
 /**
- * Sends one request and reads the whole answer, following redirects as fetch does. Plain-HTTP
- * origins (the sandbox) go through plain-http.ts, TLS ones through node:https; both keep
- * connections alive. Rejects with an Error naming the cause (`connect ECONNREFUSED ...`,
- * `socket hang up`) when no answer arrives. The API clients use this rather than fetch, which
- * costs several times the CPU per call: what decides how many calls a large apply makes per second.
+ * Sends one request and reads the whole answer, following redirects (a 303, and a 301/302 after
+ * a POST, become a GET without the body; credentials never go to another origin). Rejects with
+ * an Error naming the cause (`connect ECONNREFUSED ...`, `socket hang up`, `no answer within
+ * 30 s`) when no answer arrives; such an Error carries `code` where node gives one.
  */
 export async function sendRequest(url: URL, init: HttpRequestInit): Promise<HttpResponse> {
   let target = url;
   let request = init;
   for (let hop = 0; ; hop++) {
-    const response = target.protocol === 'http:' ? await plainRequest(target, request) : await tlsRequest(target, request);
+    const response = await exchange(target, request);
     const location = response.status >= 300 && response.status < 400 && response.status !== 304 ? response.headers.get('location') : null;
-    if (!location || hop >= 20) return response;
+    if (!location || hop >= MAX_REDIRECTS) return response;
     const next = new URL(location, target);
     const headers = { ...request.headers };
-    // A move to another origin must not carry the credentials along.
     if (next.origin !== target.origin) for (const name of Object.keys(headers)) if (/^(authorization|cookie)$/i.test(name)) delete headers[name];
     const toGet = response.status === 303 ? request.method !== 'HEAD' : (response.status === 301 || response.status === 302) && request.method === 'POST';
     if (toGet) for (const name of Object.keys(headers)) if (/^content-/i.test(name)) delete headers[name];
@@ -47,29 +61,39 @@ export async function sendRequest(url: URL, init: HttpRequestInit): Promise<Http
   }
 }
 
-async function tlsRequest(url: URL, init: HttpRequestInit): Promise<HttpResponse> {
-  // Loaded on first use: TLS takes a while to load and most commands never need it.
-  const { Agent, request: send } = (https ??= createRequire(import.meta.url)('node:https') as typeof import('node:https'));
-  // Free connections close after 4 s, before a server's usual 5 s keep-alive ends them.
-  httpsAgent ??= new Agent({ keepAlive: true, timeout: 4000 });
-  const agent = httpsAgent;
+/** One request and its answer over a kept-alive connection of the origin's protocol. */
+function exchange(url: URL, init: HttpRequestInit): Promise<HttpResponse> {
+  const { send, agent } = transportFor(url);
   const headers: Record<string, string | number> = { ...init.headers };
   const body = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
   if (body) headers['content-length'] = body.length;
+  const timeoutMs = init.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
-    const req = send(url, { method: init.method, headers, agent, timeout: init.timeoutMs ?? 300_000 }, (res) => {
+    const req = send(url, { method: init.method, headers, agent, timeout: timeoutMs }, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
+      res.on('aborted', () => reject(new Error('socket hang up')));
       res.on('end', () => {
+        // An answer cut short (fewer bytes than its length said) is no answer.
+        if (!res.complete) return reject(new Error('socket hang up'));
         const status = res.statusCode ?? 0;
         resolve({ status, ok: status >= 200 && status < 300, headers: headerReader(res.headers), text: Buffer.concat(chunks).toString('utf8') });
       });
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${Math.round((init.timeoutMs ?? 300_000) / 1000)} s`)));
+    req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`), { code: 'ETIMEDOUT' })));
     req.on('error', reject);
     req.end(body);
   });
+}
+
+function transportFor(url: URL): { send: typeof httpRequest; agent: HttpAgent | HttpsAgent } {
+  if (url.protocol === 'http:') return { send: httpRequest, agent: (httpAgent ??= new HttpAgent({ keepAlive: true, timeout: FREE_SOCKET_MS })) };
+  if (url.protocol !== 'https:') throw new Error(`${url.protocol} is not http: or https:`);
+  // Loaded on first use: TLS takes a while to load, and commands against the sandbox never need it.
+  https ??= createRequire(import.meta.url)('node:https') as typeof import('node:https');
+  httpsAgent ??= new https.Agent({ keepAlive: true, timeout: FREE_SOCKET_MS });
+  return { send: https.request as unknown as typeof httpRequest, agent: httpsAgent };
 }
 
 function headerReader(headers: IncomingHttpHeaders): HttpResponse['headers'] {

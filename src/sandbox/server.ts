@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { sandboxApis } from './apis.js';
 import type { SandboxApi, SandboxRequest, SandboxResponse } from './types.js';
@@ -29,12 +30,31 @@ function callRecord(call: ReceivedCall): CallRecord {
   return { ...call, query, at: new Date(call.at).toISOString() };
 }
 
+/**
+ * One fault for one call: the first call whose `METHOD /path?query` (below the provider prefix)
+ * contains `match` gets it, then the fault is used up. Deterministic where rates are random.
+ */
+interface ScriptedFault {
+  match?: string;
+  /** Answer with this status, without handling the call. */
+  status?: number;
+  /** Retry-After sent with `status` (seconds or an HTTP date). */
+  retryAfter?: string;
+  /** `request`: close the connection without handling the call; `reply`: handle it, then close without answering. */
+  drop?: 'request' | 'reply';
+}
+
 interface Faults {
   provider?: string;
   latencyMs?: number;
   rates?: Record<string, number>;
   retryAfterSeconds?: number;
+  /** Share of calls whose connection closes before they are handled. */
   dropRate?: number;
+  /** Share of calls that are handled but whose answer is lost (the connection closes instead). */
+  dropReplyRate?: number;
+  /** Faults for particular calls, each used once, in order. */
+  next?: ScriptedFault[];
 }
 
 export interface SandboxOptions {
@@ -45,6 +65,8 @@ export interface SandboxOptions {
   provisioningMs?: number;
   /** Simulated APIs to serve (default: all providers). */
   apis?: SandboxApi[];
+  /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
 }
 
 /** A running sandbox. */
@@ -65,11 +87,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const calls: ReceivedCall[] = [];
   let faults: Faults | undefined;
 
-  const server: Server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err) => {
       if (!res.headersSent) send(res, { status: 500, body: { message: `sandbox error: ${(err as Error).message}` } });
     });
-  });
+  };
+  // node:https is loaded only for a TLS sandbox: most runs never need it.
+  const https = options.tls && (createRequire(import.meta.url)('node:https') as typeof import('node:https'));
+  const server: Server = https && options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createServer(listener);
   server.keepAliveTimeout = 5000;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -92,21 +117,38 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
     const injected = faults && (!faults.provider || faults.provider === api.provider) ? faults : undefined;
     if (injected?.latencyMs) await new Promise((r) => setTimeout(r, injected.latencyMs));
-    if (injected?.dropRate && Math.random() < injected.dropRate) {
+    const scripted = injected && takeScripted(injected, `${request.method} ${request.path}${url.search}`);
+    if (scripted?.drop === 'request' || (!scripted && injected?.dropRate && Math.random() < injected.dropRate)) {
       record(api.provider, request, 0);
       req.socket.destroy();
       return;
     }
-    let response = injectedFault(api, injected);
+    let response = scripted?.status ? faultAnswer(api, scripted.status, scripted.retryAfter) : scripted ? undefined : injectedFault(api, injected);
     if (!response) {
       try {
         response = await api.handle(request, world);
       } catch (err) {
         response = { status: 500, body: api.faultBody?.(500) ?? { message: (err as Error).message } };
       }
+      if (scripted?.drop === 'reply' || (!scripted && injected?.dropReplyRate && Math.random() < injected.dropReplyRate)) {
+        // Handled, but the answer never arrives: what a client sees when a reply is lost.
+        record(api.provider, request, 0);
+        req.socket.destroy();
+        return;
+      }
     }
     record(api.provider, request, response.status);
     send(res, response);
+  }
+
+  function takeScripted(injected: Faults, call: string): ScriptedFault | undefined {
+    const at = injected.next?.findIndex((f) => !f.match || call.includes(f.match)) ?? -1;
+    return at < 0 ? undefined : injected.next?.splice(at, 1)[0];
+  }
+
+  function faultAnswer(api: SandboxApi, code: number, retryAfter?: string): SandboxResponse {
+    const headers: Record<string, string> = retryAfter === undefined ? {} : { 'retry-after': retryAfter };
+    return { status: code, headers, body: api.faultBody?.(code) ?? { message: `injected ${code}` } };
   }
 
   function injectedFault(api: SandboxApi, injected: Faults | undefined): SandboxResponse | undefined {
@@ -115,9 +157,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     for (const [status, rate] of Object.entries(injected.rates)) {
       if (roll < rate) {
         const code = Number(status);
-        const headers: Record<string, string> = {};
-        if (code === 429) headers['retry-after'] = String(injected.retryAfterSeconds ?? 1);
-        return { status: code, headers, body: api.faultBody?.(code) ?? { message: `injected ${code}` } };
+        return faultAnswer(api, code, code === 429 ? String(injected.retryAfterSeconds ?? 1) : undefined);
       }
       roll -= rate;
     }
@@ -139,6 +179,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     if (name === 'faults' && method === 'POST') {
       faults = (body ?? {}) as Faults;
+      if (faults.next !== undefined && !Array.isArray(faults.next)) return { status: 400, body: { message: 'next must be a list of {match?, status?, retryAfter?, drop?}' } };
+      faults.next = faults.next?.slice();
       return { status: 200, body: faults };
     }
     if (name === 'faults' && method === 'DELETE') {
@@ -165,7 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     world,
     close: async () => {

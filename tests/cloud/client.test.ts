@@ -4,7 +4,9 @@ import { cloudProvider } from '../../src/providers/cloud/index.js';
 import { AssumedRoleCredentials } from '../../src/providers/cloud/assume-role.js';
 import { CloudClient, type CloudClientOptions } from '../../src/providers/cloud/client.js';
 import { SANDBOX_KEYS, StaticCredentials } from '../../src/providers/cloud/credentials.js';
-import { isRetryableAction, isRetryableRetCode, kindForRetCode } from '../../src/providers/cloud/retcodes.js';
+import { isSafeAction, kindForRetCode } from '../../src/providers/cloud/retcodes.js';
+import { antiDdosAllowedDomain } from '../../src/resources/cloud/anti-ddos-allowed-domain.js';
+import { antiDdosInstance } from '../../src/resources/cloud/anti-ddos-instance.js';
 import { countActions, silent, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -25,7 +27,7 @@ function client(options: Partial<CloudClientOptions> = {}): CloudClient {
     credentials: new StaticCredentials(SANDBOX_KEYS),
     maxRetries: 3,
     log: silent,
-    backoff: () => 1,
+    retry: { baseMs: 1, maxBackoffMs: 1 },
     ...options,
   });
 }
@@ -74,24 +76,49 @@ describe('cloud client against the sandbox', () => {
     expect(body.RetCode).toBe(0);
   });
 
-  it('retries a retryable HTTP failure up to maxRetries, then reports it', async () => {
-    await h.admin('faults', 'POST', { provider: 'cloud', rates: { '503': 1 } });
+  it('sends a read answered 500 again until it succeeds', async () => {
+    const fault = { match: 'Action=DescribeNapServiceInfo', status: 500 };
+    await h.admin('faults', 'POST', { provider: 'cloud', next: [fault, fault] });
+    const body = await client().call<{ ServiceInfo: unknown[] }>('DescribeNapServiceInfo', { NapType: 1 });
+    expect(body.ServiceInfo.length).toBeGreaterThan(0);
+    expect(countActions(await h.actions(), 'DescribeNapServiceInfo')).toBe(3);
+  });
+
+  it('sends a read whose answer was lost again', async () => {
+    await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=DescribeVPC', drop: 'reply' }] });
+    expect((await client().call('DescribeVPC')).RetCode).toBe(0);
+    expect(countActions(await h.actions(), 'DescribeVPC')).toBe(2);
+  });
+
+  it('sends a failing read maxRetries + 1 times, then reports it as unavailable', async () => {
+    await h.admin('faults', 'POST', { provider: 'cloud', rates: { '500': 1 } });
     const err = await failure(client({ maxRetries: 2 }).call('DescribeVPC'));
     expect(err.kind).toBe('unavailable');
-    expect(err.details.status).toBe(503);
+    expect(err.details.status).toBe(500);
+    expect(err.message).toContain('gave up after 3 attempts');
     expect(countActions(await h.actions(), 'DescribeVPC')).toBe(3);
   });
 
   it('waits for Retry-After on 429 and succeeds once the fault clears', async () => {
-    await h.admin('faults', 'POST', { provider: 'cloud', rates: { '429': 1 }, retryAfterSeconds: 0 });
-    const c = client({ maxRetries: 5, backoff: () => 50 });
-    const pending = c.call('GetRegion');
-    setTimeout(() => void h.admin('faults', 'DELETE'), 30);
-    expect((await pending).RetCode).toBe(0);
-    expect(countActions(await h.actions(), 'GetRegion')).toBeGreaterThanOrEqual(2);
+    await h.admin('faults', 'POST', { provider: 'cloud', next: [{ status: 429, retryAfter: '0' }, { status: 429, retryAfter: 'Thu, 01 Jan 1970 00:00:00 GMT' }] });
+    expect((await client().call('GetRegion')).RetCode).toBe(0);
+    expect(countActions(await h.actions(), 'GetRegion')).toBe(3);
   });
 
-  it('never retries buy or add Actions', async () => {
+  it('sends AddNapAllowListDomain answered 429 again: the API carried out nothing', async () => {
+    const c = client();
+    const bought = await c.call<{ ResourceInfo: { ResourceId: string } }>('BuyHighProtectGameService', {
+      HighProtectGameServiceName: 'throttled-shield', AreaLine: 'EastChina', EngineRoom: ['Yangzhou'], SrcBandwidth: 50, DefenceDDosBaseFlowArr: ['30'], DefenceDDosMaxFlowArr: ['40'],
+    });
+    const id = bought.ResourceInfo.ResourceId;
+    await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=AddNapAllowListDomain', status: 429, retryAfter: '0' }] });
+    await c.call('AddNapAllowListDomain', { ResourceId: id, Domain: ['throttled.example'] });
+    expect(countActions(await h.actions(), 'AddNapAllowListDomain')).toBe(2);
+    const listed = await c.call<{ DomainList: { Domain: string }[] }>('GetNapAllowListDomain', { ResourceId: id });
+    expect(listed.DomainList.map((d) => d.Domain)).toEqual(['throttled.example']);
+  });
+
+  it('never sends buy or add Actions again blindly after a 5xx', async () => {
     await h.admin('faults', 'POST', { provider: 'cloud', rates: { '503': 1 } });
     await failure(client().call('BuyHighProtectGameService', {}));
     await failure(client().call('AddNapAllowListDomain', {}));
@@ -111,6 +138,7 @@ describe('cloud client against the sandbox', () => {
     const err = await failure(client({ baseUrl: 'http://127.0.0.1:9/', maxRetries: 1 }).call('GetRegion'));
     expect(err.kind).toBe('unavailable');
     expect(err.message).toContain('network error');
+    expect(err.message).toContain('ECONNREFUSED');
   });
 
   it('pages through every page with Offset/Limit', async () => {
@@ -125,6 +153,44 @@ describe('cloud client against the sandbox', () => {
     const groups = await client().pageAll('ListGroups', {}, 'Groups', { pageSize: 2 });
     expect(groups).toHaveLength(6);
     expect(countActions(await h.actions(), 'ListGroups')).toBe(1);
+  });
+});
+
+describe('orders whose answer is lost', () => {
+  const sizing = { area: 'EastChina', dataCenter: 'Taizhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40 } as const;
+  const listNamed = async (name: string) =>
+    (await client().pageAll<{ Name: string; ResourceId: string }>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo')).filter((i) => i.Name === name);
+
+  it('a buy whose reply is dropped is sent once, and the instance it bought is adopted', async () => {
+    await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=BuyHighProtectGameService', drop: 'reply' }] });
+    const ctx = h.resourceCtx('lost.shield');
+    const created = await antiDdosInstance.create(ctx, antiDdosInstance.inputs.parse(sizing));
+    expect(countActions(await h.actions(), 'BuyHighProtectGameService')).toBe(1);
+    expect((await listNamed(created.outputs.name)).map((i) => i.ResourceId)).toEqual([created.id]);
+  });
+
+  it('a named instance whose buy reply is dropped is found by name, area and data centre', async () => {
+    await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=BuyHighProtectGameService', drop: 'reply' }] });
+    const created = await antiDdosInstance.create(h.resourceCtx('named.shield'), antiDdosInstance.inputs.parse({ ...sizing, name: 'lost-reply-shield' }));
+    expect(countActions(await h.actions(), 'BuyHighProtectGameService')).toBe(1);
+    expect((await listNamed('lost-reply-shield')).map((i) => i.ResourceId)).toEqual([created.id]);
+  });
+
+  it('a buy answered 500 that bought nothing is sent once more, and one instance exists', async () => {
+    await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=BuyHighProtectGameService', status: 500 }] });
+    const created = await antiDdosInstance.create(h.resourceCtx('retried.shield', 500), antiDdosInstance.inputs.parse({ ...sizing, name: 'rebought-shield' }));
+    expect(countActions(await h.actions(), 'BuyHighProtectGameService')).toBe(2);
+    expect((await listNamed('rebought-shield')).map((i) => i.ResourceId)).toEqual([created.id]);
+  });
+
+  it('an allowed domain whose add reply is dropped is added once and adopted', async () => {
+    const ctx = h.resourceCtx('domain.shield');
+    const shield = await antiDdosInstance.create(ctx, antiDdosInstance.inputs.parse(sizing));
+    await h.clearCalls();
+    await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=AddNapAllowListDomain', drop: 'reply' }] });
+    const added = await antiDdosAllowedDomain.create(h.resourceCtx('allowed'), { instanceId: shield.id, domain: 'lost-reply.example' });
+    expect(added.outputs).toMatchObject({ domain: 'lost-reply.example', status: 'Success' });
+    expect(countActions(await h.actions(), 'AddNapAllowListDomain')).toBe(1);
   });
 });
 
@@ -165,25 +231,24 @@ describe('assume role', () => {
 
 describe('RetCode classification', () => {
   it.each([
-    [153, 'DescribeVPC', 'rate-limited', true],
-    [150, 'DescribeVPC', 'unavailable', true],
-    [160, 'DescribeVPC', 'invalid', false],
-    [171, 'DescribeVPC', 'unauthorized', false],
-    [172, 'DescribeVPC', 'unauthorized', false],
-    [174, 'DescribeVPC', 'unauthorized', false],
-    [292, 'DescribeVPC', 'invalid', false],
-    [299, 'DescribeVPC', 'unauthorized', false],
-    [230, 'DescribeUDBInstance', 'not-found', false],
-    [230, 'DescribeUDisk', 'invalid', false],
-    [4103, 'DescribeULB', 'not-found', false],
-    [15010, 'DescribeBucket', 'not-found', false],
-    [11217, 'GetIAMPolicy', 'not-found', false],
-    [54002, 'DescribeNATGW', 'not-found', false],
-    [8000, 'DescribeUHostInstance', 'unavailable', true],
-    [1999, 'DescribeUHostInstance', 'invalid', false],
-  ] as const)('RetCode %i from %s is %s (retryable: %s)', (code, action, kind, retryable) => {
+    [153, 'DescribeVPC', 'rate-limited'],
+    [150, 'DescribeVPC', 'unavailable'],
+    [160, 'DescribeVPC', 'invalid'],
+    [171, 'DescribeVPC', 'unauthorized'],
+    [172, 'DescribeVPC', 'unauthorized'],
+    [174, 'DescribeVPC', 'unauthorized'],
+    [292, 'DescribeVPC', 'invalid'],
+    [299, 'DescribeVPC', 'unauthorized'],
+    [230, 'DescribeUDBInstance', 'not-found'],
+    [230, 'DescribeUDisk', 'invalid'],
+    [4103, 'DescribeULB', 'not-found'],
+    [15010, 'DescribeBucket', 'not-found'],
+    [11217, 'GetIAMPolicy', 'not-found'],
+    [54002, 'DescribeNATGW', 'not-found'],
+    [8000, 'DescribeUHostInstance', 'unavailable'],
+    [1999, 'DescribeUHostInstance', 'invalid'],
+  ] as const)('RetCode %i from %s is %s', (code, action, kind) => {
     expect(kindForRetCode(code, action)).toBe(kind);
-    expect(isRetryableRetCode(code, action)).toBe(retryable);
   });
 
   it.each([
@@ -193,8 +258,8 @@ describe('RetCode classification', () => {
     ['DescribeNapServiceInfo', true],
     ['UpgradeHighProtectGameService', true],
     ['DeleteNapAllowListDomain', true],
-  ])('%s may be retried: %s', (action, expected) => {
-    expect(isRetryableAction(action)).toBe(expected);
+  ])('%s is safe to send again after a 5xx: %s', (action, expected) => {
+    expect(isSafeAction(action)).toBe(expected);
   });
 
   it('isRemote sees the classified kind', () => {

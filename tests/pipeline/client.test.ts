@@ -1,11 +1,13 @@
 /**
- * The pipeline client against the sandbox over HTTP: auth and headers, paging, Retry-After on
- * 429, error classification, and that credentials never reach an error or a log line.
+ * The pipeline client against the sandbox over HTTP: auth and headers, paging, the retry policy
+ * (Retry-After on 429, 5xx and lost answers sent again), error classification, and that
+ * credentials never reach an error or a log line.
  */
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RemoteError } from '../../src/errors.js';
+import { sendRequest, type Sender } from '../../src/providers/http.js';
 import { PipelineClient } from '../../src/providers/pipeline/client.js';
 import { clientFor, pipelineSandbox, recordingSleep, TEST_KEY, TEST_SECRET, type PipelineSandbox } from './helpers.js';
 
@@ -18,17 +20,23 @@ beforeEach(async () => {
   await sandbox.clearCalls();
 });
 
-/** A fetch that records the headers of every request before sending it. */
-function recordingFetch(): { fetch: typeof fetch; requests: Array<{ url: string; headers: Record<string, string> }> } {
+/** A sender that records the headers of every request before sending it. */
+function recordingSender(): { send: Sender; requests: Array<{ url: string; headers: Record<string, string> }> } {
   const requests: Array<{ url: string; headers: Record<string, string> }> = [];
   return {
     requests,
-    fetch: async (input, init) => {
-      requests.push({ url: String(input), headers: { ...(init?.headers as Record<string, string>) } });
-      return fetch(input, init);
+    send: async (url, init) => {
+      requests.push({ url: String(url), headers: { ...init.headers } });
+      return sendRequest(url, init);
     },
   };
 }
+
+/** The policy's waits made instant and recorded. */
+const instant = () => {
+  const { sleep, waits } = recordingSleep();
+  return { retry: { sleep, baseMs: 1 }, waits };
+};
 
 async function failure(promise: Promise<unknown>): Promise<RemoteError> {
   const err = await promise.then(
@@ -41,8 +49,8 @@ async function failure(promise: Promise<unknown>): Promise<RemoteError> {
 
 describe('requests', () => {
   it('sends Basic credentials and the version header where the API expects it', async () => {
-    const rec = recordingFetch();
-    const client = clientFor(sandbox, { fetch: rec.fetch });
+    const rec = recordingSender();
+    const client = clientFor(sandbox, { send: rec.send });
     await client.get('/connections/ample_kitten');
     await client.list('/connections', { group_id: 'brisk_otter' });
     await client.list('/connections/ample_kitten/certificates');
@@ -87,15 +95,15 @@ describe('rate limiting', () => {
 
   it('waits exactly as long as each Retry-After says', async () => {
     await sandbox.throttle(2, 4);
-    const { sleep, waits } = recordingSleep();
-    await clientFor(sandbox, { sleep }).get('/groups/decent_dropsy');
+    const { retry, waits } = instant();
+    await clientFor(sandbox, { retry }).get('/groups/decent_dropsy');
     expect(waits).toEqual([4000, 4000]);
   });
 
   it('gives up after maxRetries as rate-limited, carrying retryAfterMs', async () => {
     await sandbox.faults({ provider: 'pipeline', rates: { '429': 1 }, retryAfterSeconds: 2 });
-    const { sleep, waits } = recordingSleep();
-    const err = await failure(clientFor(sandbox, { sleep, maxRetries: 2 }).list('/groups'));
+    const { retry, waits } = instant();
+    const err = await failure(clientFor(sandbox, { retry, maxRetries: 2 }).list('/groups'));
     expect(err.kind).toBe('rate-limited');
     expect(err.details).toMatchObject({ status: 429, retryAfterMs: 2000, provider: 'pipeline' });
     expect(waits).toEqual([2000, 2000]);
@@ -104,11 +112,38 @@ describe('rate limiting', () => {
 
   it('fails at once when Retry-After is longer than it is worth waiting', async () => {
     await sandbox.throttle(1, 3600);
-    const { sleep, waits } = recordingSleep();
-    const err = await failure(clientFor(sandbox, { sleep }).list('/groups'));
+    const { retry, waits } = instant();
+    const err = await failure(clientFor(sandbox, { retry }).list('/groups'));
     expect(err.kind).toBe('rate-limited');
     expect(err.details.retryAfterMs).toBe(3_600_000);
     expect(waits).toEqual([]);
+  });
+});
+
+describe('failures the API may not have seen', () => {
+  it('sends a lookup answered 500 again until it succeeds', async () => {
+    await sandbox.faults({ provider: 'pipeline', next: [{ match: 'GET /v1/groups', status: 500 }, { match: 'GET /v1/groups', status: 502 }] });
+    const { retry, waits } = instant();
+    const groups = await clientFor(sandbox, { retry }).list('/groups');
+    expect(groups.length).toBeGreaterThan(0);
+    expect((await sandbox.calls()).map((c) => c.status)).toEqual([500, 502, 200]);
+    expect(waits).toHaveLength(2);
+  });
+
+  it('sends a lookup whose answer was lost again', async () => {
+    await sandbox.faults({ provider: 'pipeline', next: [{ match: 'GET /v1/groups', drop: 'reply' }] });
+    const { retry } = instant();
+    expect((await clientFor(sandbox, { retry }).list('/groups')).length).toBeGreaterThan(0);
+    expect((await sandbox.calls()).map((c) => c.status)).toEqual([0, 200]);
+  });
+
+  it('gives up after maxRetries as unavailable', async () => {
+    await sandbox.faults({ provider: 'pipeline', rates: { '503': 1 } });
+    const { retry } = instant();
+    const err = await failure(clientFor(sandbox, { retry, maxRetries: 2 }).list('/groups'));
+    expect(err.kind).toBe('unavailable');
+    expect(err.message).toContain('ServiceUnavailable');
+    expect((await sandbox.calls()).length).toBe(3);
   });
 });
 
@@ -121,32 +156,29 @@ describe('classification', () => {
   });
 
   it('classifies rejected credentials as unauthorized', async () => {
-    const stripAuth: typeof fetch = (input, init) => fetch(input, { ...init, headers: { accept: 'application/json' } });
-    const err = await failure(clientFor(sandbox, { fetch: stripAuth }).list('/groups'));
+    const stripAuth: Sender = (url, init) => sendRequest(url, { ...init, headers: { accept: 'application/json' } });
+    const err = await failure(clientFor(sandbox, { send: stripAuth }).list('/groups'));
     expect(err.kind).toBe('unauthorized');
     expect(err.details.status).toBe(401);
   });
 
-  it('classifies a bad request (limit, Accept) as invalid and injected 5xx as unavailable', async () => {
-    const badAccept: typeof fetch = (input, init) =>
-      fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), accept: 'text/csv' } });
-    expect((await failure(clientFor(sandbox, { fetch: badAccept }).list('/groups'))).kind).toBe('invalid');
-    await sandbox.faults({ provider: 'pipeline', rates: { '503': 1 } });
-    const err = await failure(clientFor(sandbox).list('/groups'));
-    expect(err.kind).toBe('unavailable');
-    expect(err.message).toContain('ServiceUnavailable');
+  it('classifies a bad request (Accept) as invalid, sent once', async () => {
+    const badAccept: Sender = (url, init) => sendRequest(url, { ...init, headers: { ...init.headers, accept: 'text/csv' } });
+    expect((await failure(clientFor(sandbox, { send: badAccept }).list('/groups'))).kind).toBe('invalid');
+    expect((await sandbox.calls()).length).toBe(1);
   });
 
   it('classifies a refused connection as unavailable', async () => {
-    const client = new PipelineClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', apiSecret: 's' });
+    const client = new PipelineClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', apiSecret: 's', retry: instant().retry });
     const err = await failure(client.get('/groups'));
     expect(err.kind).toBe('unavailable');
     expect(err.message).toContain('127.0.0.1:9');
+    expect(err.message).toContain('ECONNREFUSED');
   });
 
   it('treats a 2xx answer that is not the JSON envelope as unavailable', async () => {
-    const html: typeof fetch = async () => new Response('<html>maintenance</html>', { status: 200 });
-    const err = await failure(clientFor(sandbox, { fetch: html }).get('/groups'));
+    const html: Sender = async () => ({ status: 200, ok: true, headers: { get: () => null }, text: '<html>maintenance</html>' });
+    const err = await failure(clientFor(sandbox, { send: html, retry: instant().retry }).get('/groups'));
     expect(err.kind).toBe('unavailable');
   });
 });

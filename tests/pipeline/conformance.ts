@@ -101,7 +101,7 @@ export function describeLookups(title: string, cases: LookupCase[]): void {
           await sandbox.clearCalls();
           await sandbox.throttle(1, 2);
           const { sleep, waits } = recordingSleep();
-          const result = await c.fn.invoke(contextFor(clientFor(sandbox, { sleep })), c.args);
+          const result = await c.fn.invoke(contextFor(clientFor(sandbox, { retry: { sleep } })), c.args);
           expect(waits).toEqual([2000]);
           expect(result).toEqual(expected);
           expect((await sandbox.calls())[0].status).toBe(429);

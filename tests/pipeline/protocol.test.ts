@@ -1,10 +1,10 @@
 /**
  * Table-driven checks of the protocol facts the client relies on: which paths get the version-2
- * Accept header, how Retry-After is read, and how error codes map to kinds.
+ * Accept header and how error codes map to kinds (Retry-After is read by the retry policy).
  */
 import { describe, expect, it } from 'vitest';
 import { kindFor } from '../../src/providers/pipeline/classify.js';
-import { acceptFor, retryAfterMs } from '../../src/providers/pipeline/protocol.js';
+import { acceptFor } from '../../src/providers/pipeline/protocol.js';
 
 describe('acceptFor', () => {
   it.each([
@@ -20,21 +20,6 @@ describe('acceptFor', () => {
     ['/proxy', 'application/json', 'other endpoints are plain JSON'],
   ])('%s → %s (%s)', (path, accept) => {
     expect(acceptFor(path)).toBe(accept);
-  });
-});
-
-describe('retryAfterMs', () => {
-  const now = Date.parse('2025-06-14T10:00:00Z');
-  it.each([
-    ['3', 3000, 'integer seconds, as the API sends'],
-    ['0', 0, 'zero means retry at once'],
-    [' 12 ', 12_000, 'whitespace is tolerated'],
-    ['Sat, 14 Jun 2025 10:00:05 GMT', 5000, 'an HTTP date is also valid HTTP'],
-    ['Sat, 14 Jun 2025 09:00:00 GMT', 0, 'a date in the past means now'],
-    ['soon', undefined, 'unreadable values fall back to the client backoff'],
-    [null, undefined, 'absent header'],
-  ])('%s → %s (%s)', (header, expected) => {
-    expect(retryAfterMs(header, now)).toBe(expected);
   });
 });
 

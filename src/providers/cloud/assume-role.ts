@@ -52,7 +52,7 @@ export class AssumedRoleCredentials implements CredentialSource {
         DurationSeconds: durationSeconds(this.role.duration),
         Policy: this.role.policy,
       },
-      { keys: this.base, region: false, project: false, retryable: true },
+      { keys: this.base, region: false, project: false, safe: true },
     );
     const creds = body.Credentials;
     if (!creds?.AccessKeyId || !creds.AccessKeySecret || !creds.SecurityToken) {

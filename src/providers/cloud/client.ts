@@ -1,13 +1,16 @@
 /**
- * The cloud API client: one signed POST per Action, the RetCode envelope, retries and paging.
- * Every failure is classified here, once, into a RemoteError kind; callers never see RetCodes.
+ * The cloud API client: one signed POST per Action, the RetCode envelope, paging, and the shared
+ * retry policy (retry.ts). Every failure is classified here, once, into a RemoteError kind;
+ * callers never see RetCodes.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { RemoteError } from '../../errors.js';
+import { sendRequest, type HttpResponse, type Sender } from '../http.js';
 import { RequestLimiter } from '../limiter.js';
+import { retryAfterMs, withRetry, type RetrySettings } from '../retry.js';
 import type { CredentialSource, Keys } from './credentials.js';
-import { backoffMs, isRetryableAction, isRetryableRetCode, isRetryableStatus, kindForHttpStatus, kindForRetCode } from './retcodes.js';
+import { isSafeAction, kindForHttpStatus, kindForRetCode } from './retcodes.js';
 import { flattenParams, formBody, signParams, type Params } from './signature.js';
 
 /** The common fields of every response; the payload fields sit beside them. */
@@ -26,6 +29,7 @@ export interface CloudClientOptions {
   region: string;
   projectId: string;
   credentials: CredentialSource;
+  /** How many times a failed call may be sent again (cloud:maxRetries). */
   maxRetries: number;
   log: Logger;
   /** Body encoding: form (the SDK default) or JSON with flattened keys. Default form. */
@@ -34,10 +38,12 @@ export interface CloudClientOptions {
   pageSize?: number;
   /** Per-request timeout. Default 30 s. */
   timeoutMs?: number;
-  /** Delay before retry n; default the SDK's 4^n × 100–199 ms. */
-  backoff?: (attempt: number) => number;
+  /** The retry policy's backoff and clock (tests shorten them); attempts come from maxRetries. */
+  retry?: Partial<RetrySettings>;
   /** Limits on calls in flight and per second (cloud:maxConcurrency, cloud:requestsPerSecond); default none. */
   limiter?: RequestLimiter;
+  /** Sends one HTTP request (default the shared transport). */
+  send?: Sender;
 }
 
 /** Per-call choices. */
@@ -46,8 +52,13 @@ export interface CallOptions {
   project?: boolean;
   /** Send the client's Region (default true; STS and IAM calls are account-wide). */
   region?: boolean;
-  /** Allow retries (default: by Action name; create-like Actions never retry). */
-  retryable?: boolean;
+  /** Whether the call may be sent again after a 5xx or a lost answer (default: by Action name, see isSafeAction). */
+  safe?: boolean;
+  /**
+   * For an unsafe Action: after a failure it may have carried out, finds what it made and returns
+   * the answer to use instead (see retry.ts), or undefined when it made nothing.
+   */
+  recover?: () => Promise<Envelope | undefined>;
   /** Sign with these keys instead of the credential source (the AssumeRole call itself). */
   keys?: Keys;
 }
@@ -85,16 +96,17 @@ export class CloudClient {
 
   /** Calls one Action; resolves with the envelope when RetCode is 0, throws a RemoteError otherwise. */
   async call<T extends object = Envelope>(action: string, params: Params = {}, options: CallOptions = {}): Promise<T & Envelope> {
-    const retryable = options.retryable ?? isRetryableAction(action);
-    const maxRetries = retryable ? this.opts.maxRetries : 0;
-    for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(action, params, options);
-      if (outcome.ok) return outcome.body as T & Envelope;
-      if (!outcome.retry || attempt >= maxRetries) throw outcome.error;
-      const delay = Math.max((this.opts.backoff ?? backoffMs)(attempt), outcome.retryAfterMs ?? 0);
-      this.opts.log.debug({ action, attempt: attempt + 1, delayMs: delay, kind: outcome.error.kind }, 'cloud call retrying');
-      await new Promise((r) => setTimeout(r, delay));
-    }
+    const body = await withRetry({
+      // Keys are fetched outside the limiter: assuming a role is a call that needs a slot of its own.
+      prepare: () => (options.keys ? Promise.resolve(options.keys) : this.credentials.keys()),
+      send: (keys: Keys) => this.attempt(action, params, options, keys),
+      safe: options.safe ?? isSafeAction(action),
+      recover: options.recover,
+      limiter: this.limiter,
+      settings: { ...this.opts.retry, attempts: this.opts.maxRetries + 1 },
+      onRetry: ({ attempt, waitMs, error }) => this.opts.log.debug({ action, attempt, waitMs, kind: error.kind }, 'cloud call retrying'),
+    });
+    return body as T & Envelope;
   }
 
   /**
@@ -123,12 +135,8 @@ export class CloudClient {
     return new RemoteError(kindForRetCode(code, action), `${action}: ${message} (code ${code})`, { provider: 'cloud', method: action });
   }
 
-  private async attempt(
-    action: string,
-    params: Params,
-    options: CallOptions,
-  ): Promise<{ ok: true; body: Envelope } | { ok: false; error: RemoteError; retry: boolean; retryAfterMs?: number }> {
-    const keys = options.keys ?? (await this.credentials.keys());
+  /** One signed send of an Action; the answer's envelope, or the classified failure thrown. */
+  private async attempt(action: string, params: Params, options: CallOptions, keys: Keys): Promise<Envelope> {
     // An argument left undefined keeps the client default (e.g. a lookup's own ProjectId).
     const given = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
     const flat = flattenParams({
@@ -145,59 +153,40 @@ export class CloudClient {
     url.searchParams.set('Action', action);
     const json = this.opts.encoding === 'json';
     const started = Date.now();
-    const fail = (kind: RemoteError['kind'], message: string, retry: boolean, status?: number, retryAfterMs?: number) => ({
-      ok: false as const,
-      retry,
-      retryAfterMs,
-      error: new RemoteError(kind, `${action}: ${message}`, { provider: 'cloud', status, retryAfterMs, method: action }),
-    });
-    let res: Response;
-    let text: string;
+    const fail = (kind: RemoteError['kind'], message: string, status?: number, retryAfter?: number) =>
+      new RemoteError(kind, `${action}: ${message}`, { provider: 'cloud', status, retryAfterMs: retryAfter, method: action });
+    let res: HttpResponse;
     try {
-      [res, text] = await this.limiter.run(async () => {
-        const answer = await fetch(url, {
-          method: 'POST',
-          headers: {
-            'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded',
-            'user-agent': 'plumb-cloud/0.1',
-            'u-timestamp-ms': String(started),
-          },
-          body: json ? JSON.stringify(flat) : formBody(flat),
-          signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
-        });
-        return [answer, await answer.text().catch(() => '')] as const;
+      res = await (this.opts.send ?? sendRequest)(url, {
+        method: 'POST',
+        headers: {
+          'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded',
+          'user-agent': 'plumb-cloud/0.1',
+          'u-timestamp-ms': String(started),
+        },
+        body: json ? JSON.stringify(flat) : formBody(flat),
+        timeoutMs: this.opts.timeoutMs ?? 30_000,
       });
     } catch (err) {
-      return fail('unavailable', `network error: ${(err as Error).message}`, true);
+      throw fail('unavailable', `network error: ${(err as Error).message}`);
     }
     const requestId = res.headers.get('x-ucloud-request-uuid') ?? randomUUID();
     if (res.status >= 400) {
-      const retryAfterMs = retryAfter(res.headers.get('retry-after'));
-      if (res.status === 429) this.limiter.throttled(retryAfterMs);
       this.opts.log.debug({ action, status: res.status, requestId, ms: Date.now() - started }, 'cloud call failed');
-      return fail(kindForHttpStatus(res.status), `HTTP ${res.status} (request ${requestId})`, isRetryableStatus(res.status), res.status, retryAfterMs);
+      throw fail(kindForHttpStatus(res.status), `HTTP ${res.status} (request ${requestId})`, res.status, retryAfterMs(res.headers.get('retry-after')));
     }
-    if (!text) return fail('unavailable', `empty response body (request ${requestId})`, false, res.status);
+    if (!res.text) throw fail('unavailable', `empty response body (request ${requestId})`, res.status);
     let body: Envelope;
     try {
-      body = JSON.parse(text) as Envelope;
+      body = JSON.parse(res.text) as Envelope;
     } catch {
-      return fail('unavailable', `response is not JSON (request ${requestId})`, false, res.status);
+      throw fail('unavailable', `response is not JSON (request ${requestId})`, res.status);
     }
     // Some gateways send RetCode as a string; a missing RetCode counts as success.
     const code = Number(body.RetCode ?? 0);
     this.opts.log.debug({ action, retCode: code, requestId, ms: Date.now() - started }, 'cloud call');
-    if (code === 0) return { ok: true, body: { ...body, RetCode: 0 } };
+    if (code === 0) return { ...body, RetCode: 0 };
     const message = typeof body.Message === 'string' && body.Message ? body.Message : 'request failed';
-    if (kindForRetCode(code, action) === 'rate-limited') this.limiter.throttled();
-    return fail(kindForRetCode(code, action), `${message} (RetCode ${code}, request ${requestId})`, isRetryableRetCode(code, action), res.status);
+    throw fail(kindForRetCode(code, action), `${message} (RetCode ${code}, request ${requestId})`, res.status);
   }
-}
-
-/** Milliseconds from a Retry-After header (seconds or an HTTP date), capped at 30 s. */
-function retryAfter(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 30_000) : undefined;
 }

@@ -1,6 +1,6 @@
 /**
- * Classification of the cloud API's failures into the shared error kinds, and which of them
- * are worth retrying. This is the only place that knows RetCode numbers.
+ * Classification of the cloud API's failures into the shared error kinds, and which Actions
+ * are safe to send again. This is the only place that knows RetCode numbers.
  */
 import { kindForStatus, type ErrorKind } from '../../errors.js';
 
@@ -32,12 +32,9 @@ const NOT_FOUND_FOR_ACTION: Record<string, number[]> = {
   DescribeUDBInstance: [230],
 };
 
-/** HTTP statuses the reference SDK retries. */
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-
 /**
- * The kind of a RetCode ≠ 0. Unknown codes ≥ 2000 are server-side failures (the SDK retries
- * them); unknown codes below 2000 are request problems.
+ * The kind of a RetCode ≠ 0. Unknown codes ≥ 2000 are server-side failures (unavailable, as the
+ * SDK treats them); unknown codes below 2000 are request problems.
  */
 export function kindForRetCode(code: number, action: string): ErrorKind {
   if (NOT_FOUND_FOR_ACTION[action]?.includes(code)) return 'not-found';
@@ -47,31 +44,16 @@ export function kindForRetCode(code: number, action: string): ErrorKind {
   return code >= 2000 ? 'unavailable' : 'invalid';
 }
 
-/** Whether a RetCode failure may succeed when sent again. Not-found and request errors never do. */
-export function isRetryableRetCode(code: number, action: string): boolean {
-  const kind = kindForRetCode(code, action);
-  return kind === 'unavailable' || kind === 'rate-limited';
-}
-
 /** The kind of an HTTP status ≥ 400 (the body is not read for those). */
 export function kindForHttpStatus(status: number): ErrorKind {
   return kindForStatus(status);
 }
 
-/** Whether an HTTP status ≥ 400 is worth retrying. */
-export function isRetryableStatus(status: number): boolean {
-  return RETRY_STATUSES.has(status);
-}
-
 /**
- * Whether an Action may be sent twice. Buying or adding something twice could buy or add it
- * twice, so create-like Actions are never retried, whatever the failure.
+ * Whether an Action may be sent again after a failure the API may have carried out (5xx, a lost
+ * answer). Buying, adding, creating or allocating twice could buy or add twice, so those are
+ * unsafe: the retry policy sends them again only once the caller's recover() finds nothing.
  */
-export function isRetryableAction(action: string): boolean {
+export function isSafeAction(action: string): boolean {
   return !/^(Buy|Add|Create|Allocate|Allow)/.test(action);
-}
-
-/** Delay before retry `attempt` (0-based): 4^n × 100–199 ms, n capped at 7, as the SDK does. */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  return 4 ** Math.min(attempt, 7) * (100 + Math.floor(random() * 100));
 }

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { lazy } from '../../lazy.js';
 import { Secret } from '../../values.js';
 
-/** Default number of retries for retryable failures (the upstream provider's code default). */
+/** Default number of times a failed call is sent again (the upstream provider's code default). */
 export const DEFAULT_MAX_RETRIES = 3;
 
 /** Default lifetime of assumed-role credentials. */
@@ -72,7 +72,9 @@ export const cloudSettingsSchema = lazy(() =>
       .min(0)
       .max(10)
       .default(DEFAULT_MAX_RETRIES)
-      .describe('How many times a retryable failure (throttling, 429/502/503/504, network, server-side codes) is retried; create-like Actions (Buy*, Add*, Create*) are never retried. 0–10, default 3.'),
+      .describe(
+        'How many times a failed call is sent again: throttling (429, RetCode 153) for any Action; 5xx, lost connections and server-side codes for Actions safe to repeat. A buy or add (Buy*, Add*, Create*...) is sent again only once plumb has checked that the first one made nothing. 0–10, default 3.',
+      ),
     assumeRole: assumeRoleSchema().optional().describe('Assume an IAM role with STS before any other call: {roleUrn, sessionName, duration, policy}. Default: none.'),
     region: z.string().min(1).optional().describe('Region every call is made in, e.g. `cn-bj2` (env UCLOUD_REGION). Required.'),
     projectId: z.string().min(1).optional().describe('Project every call is made in, e.g. `org-xxxxxx` (env UCLOUD_PROJECT_ID). Required.'),

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import { RemoteError, kindForStatus } from '../../errors.js';
+import { isRemote, kindForStatus, RemoteError } from '../../errors.js';
 import { sendRequest, type HttpResponse } from '../http.js';
 import { RequestLimiter } from '../limiter.js';
+import { retryAfterMs, withRetry, type RetrySettings } from '../retry.js';
 
 /** Where and as whom the client talks. */
 export interface InterconnectEndpoint {
@@ -20,15 +21,21 @@ export interface Envelope<T> {
   data: T;
 }
 
+/** How a call may be repeated (see retry.ts). */
+export interface CallOptions<T> {
+  /** Whether it may be sent again after a 5xx or a lost answer; default: every method but POST. */
+  safe?: boolean;
+  /** For an unsafe call: after a failure it may have carried out, finds and returns what it made, or undefined. */
+  recover?: () => Promise<Envelope<T> | undefined>;
+}
+
 const USER_AGENT = 'plumb/0.1 (+interconnect)';
-const MAX_ATTEMPTS = 8;
 
 /**
  * HTTP client for the interconnect API: OAuth2 client-credentials token (exchanged again before
  * it expires and once on a 401), bearer calls, the envelope, and failures classified once into
- * a RemoteError kind. Only calls that are safe to repeat are retried: rate-limited replies for
- * any method (the request was not processed), unavailable replies for GET/PUT/DELETE. An order
- * (POST) that fails as unavailable is never repeated blindly. Every call, the token exchange
+ * a RemoteError kind. Whether a failed call is sent again is the shared retry policy's choice
+ * (retry.ts): an order (POST) is never repeated blindly. Every call, the token exchange
  * included, goes through the provider's limiter (interconnect:maxConcurrency, requestsPerSecond),
  * which a 429 lowers.
  */
@@ -41,14 +48,15 @@ export class InterconnectClient {
     private readonly log: Logger,
     readonly pollBaseMs = 250,
     readonly limiter = new RequestLimiter({ maxConcurrency: Infinity, requestsPerSecond: Infinity }),
+    private readonly retry: Partial<RetrySettings> = {},
   ) {}
 
   get<T>(path: string, query?: Record<string, string | string[]>): Promise<Envelope<T>> {
     return this.request<T>('GET', path, undefined, query);
   }
-  /** A POST; `idempotent` ones (validation, lookups) may be repeated after an unavailable reply. */
-  post<T>(path: string, body?: unknown, query?: Record<string, string>, opts: { idempotent?: boolean } = {}): Promise<Envelope<T>> {
-    return this.request<T>('POST', path, body, query, opts.idempotent);
+  /** A POST: sent again after a 5xx only when `safe` (validation, lookups), else only once `recover` finds nothing. */
+  post<T>(path: string, body?: unknown, query?: Record<string, string>, opts: CallOptions<T> = {}): Promise<Envelope<T>> {
+    return this.request<T>('POST', path, body, query, opts);
   }
   put<T>(path: string, body?: unknown): Promise<Envelope<T>> {
     return this.request<T>('PUT', path, body);
@@ -57,93 +65,75 @@ export class InterconnectClient {
     return this.request<T>('DELETE', path);
   }
 
-  /** One API call with token handling, classification and bounded retries. */
-  async request<T>(method: string, path: string, body?: unknown, query?: Record<string, string | string[]>, idempotent = method !== 'POST'): Promise<Envelope<T>> {
+  /** One API call with token handling and classification, under the shared retry policy. */
+  async request<T>(method: string, path: string, body?: unknown, query?: Record<string, string | string[]>, opts: CallOptions<T> = {}): Promise<Envelope<T>> {
     const url = new URL(this.endpoint.baseUrl.replace(/\/$/, '') + path);
     for (const [k, v] of Object.entries(query ?? {})) for (const item of [v].flat()) url.searchParams.append(k, item);
-    let reauthorized = false;
-    for (let attempt = 1; ; attempt++) {
-      const headers: Record<string, string> = {
-        authorization: `Bearer ${await this.accessToken()}`,
-        accept: 'application/json',
-        'user-agent': USER_AGENT,
-      };
-      if (method !== 'GET' && method !== 'HEAD') headers['content-type'] = 'application/json';
-      let res: HttpResponse;
-      try {
-        res = await this.limiter.run(() => sendRequest(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
-      } catch (err) {
-        const failure = new RemoteError('unavailable', `${method} ${path}: ${(err as Error).message}`, { provider: 'interconnect', method, path });
-        if (!idempotent || attempt >= MAX_ATTEMPTS) throw failure;
-        await sleep(backoff(attempt));
-        continue;
-      }
-      const text = res.text;
-      const parsed = parseJson(text);
-      this.log.debug({ method, path, status: res.status, attempt }, 'interconnect call');
-      if (res.ok) return (parsed ?? { message: '', data: undefined }) as Envelope<T>;
-      const failure = classify(method, path, res, parsed, text);
-      if (failure.kind === 'rate-limited') this.limiter.throttled(failure.details.retryAfterMs);
-      if (failure.kind === 'unauthorized' && res.status === 401 && !reauthorized) {
-        reauthorized = true;
-        this.token = undefined;
-        continue;
-      }
-      const retryable = failure.kind === 'rate-limited' || (failure.kind === 'unavailable' && idempotent);
-      if (!retryable || attempt >= MAX_ATTEMPTS) throw failure;
-      const wait = failure.details.retryAfterMs ?? backoff(attempt);
-      this.log.debug({ method, path, status: res.status, wait }, 'retrying interconnect call');
-      await sleep(wait);
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const call = () =>
+      withRetry({
+        // The token comes first, outside the limiter: its exchange is a call of its own.
+        prepare: () => this.accessToken(),
+        send: (token: string) => this.sendOnce<T>(method, path, url, text, token),
+        safe: opts.safe ?? method !== 'POST',
+        recover: opts.recover,
+        limiter: this.limiter,
+        settings: this.retry,
+        onRetry: ({ attempt, waitMs, error }) => this.log.debug({ method, path, attempt, waitMs, kind: error.kind }, 'retrying interconnect call'),
+      });
+    try {
+      return await call();
+    } catch (err) {
+      // A token refused before it was due to expire (revoked, clock skew) is exchanged once
+      // more; a 401 means the call itself was not carried out.
+      if (!isRemote(err, 'unauthorized') || err.details.status !== 401 || err.details.path !== path) throw err;
+      this.token = undefined;
+      return call();
     }
+  }
+
+  private async sendOnce<T>(method: string, path: string, url: URL, body: string | undefined, token: string): Promise<Envelope<T>> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': USER_AGENT };
+    if (method !== 'GET' && method !== 'HEAD') headers['content-type'] = 'application/json';
+    let res: HttpResponse;
+    try {
+      res = await sendRequest(url, { method, headers, body });
+    } catch (err) {
+      throw new RemoteError('unavailable', `${method} ${path}: ${(err as Error).message}`, { provider: 'interconnect', method, path });
+    }
+    const parsed = parseJson(res.text);
+    this.log.debug({ method, path, status: res.status }, 'interconnect call');
+    if (res.ok) return (parsed ?? { message: '', data: undefined }) as Envelope<T>;
+    throw classify(method, path, res, parsed, res.text);
   }
 
   private async accessToken(): Promise<string> {
     // Exchange again a minute before expiry so a long apply never sends an expired token.
     if (this.token && Date.now() < this.token.expiresAt - 60_000) return this.token.value;
-    this.tokenPromise ??= this.exchange().finally(() => (this.tokenPromise = undefined));
+    // The exchange has no side effect: it is safe to send again.
+    this.tokenPromise ??= withRetry({ send: () => this.exchangeOnce(), safe: true, limiter: this.limiter, settings: this.retry }).finally(() => (this.tokenPromise = undefined));
     return this.tokenPromise;
-  }
-
-  private async exchange(): Promise<string> {
-    // The token exchange has no side effect: repeat it while the server is busy or down.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.exchangeOnce();
-      } catch (err) {
-        if (!(err instanceof RemoteError) || !['rate-limited', 'unavailable'].includes(err.kind) || attempt >= MAX_ATTEMPTS) throw err;
-        await sleep(err.details.retryAfterMs ?? backoff(attempt));
-      }
-    }
   }
 
   private async exchangeOnce(): Promise<string> {
     const basic = Buffer.from(`${this.endpoint.accessKey}:${this.endpoint.secretKey}`).toString('base64');
     let res: HttpResponse;
     try {
-      res = await this.limiter.run(() =>
-        sendRequest(new URL(this.endpoint.tokenUrl), {
-          method: 'POST',
-          headers: {
-            authorization: `Basic ${basic}`,
-            'content-type': 'application/x-www-form-urlencoded',
-            accept: 'application/json',
-            'user-agent': USER_AGENT,
-          },
-          body: 'grant_type=client_credentials',
-        }),
-      );
+      res = await sendRequest(new URL(this.endpoint.tokenUrl), {
+        method: 'POST',
+        headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'user-agent': USER_AGENT },
+        body: 'grant_type=client_credentials',
+      });
     } catch (err) {
       throw new RemoteError('unavailable', `token exchange failed: ${(err as Error).message}`, { provider: 'interconnect' });
     }
     const parsed = parseJson(res.text) as { access_token?: string; expires_in?: number; error?: string } | undefined;
     if (!res.ok || !parsed?.access_token || parsed.error) {
       const kind = res.ok ? 'unauthorized' : kindForStatus(res.status);
-      const retryAfter = Number(res.headers.get('retry-after'));
-      if (kind === 'rate-limited') this.limiter.throttled(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
       throw new RemoteError(kind, `token exchange failed (${res.status}): ${parsed?.error ?? 'no access token'}; check interconnect:accessKey and interconnect:secretKey`, {
         provider: 'interconnect',
         status: res.status,
-        retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
+        retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
       });
     }
     this.token = { value: parsed.access_token, expiresAt: Date.now() + (parsed.expires_in ?? 3600) * 1000 };
@@ -168,13 +158,12 @@ function classify(method: string, path: string, res: Pick<HttpResponse, 'status'
       ? [body.data]
       : [];
   if (body.error) reasons.push(body.error);
-  const retryAfter = Number(res.headers.get('retry-after'));
   return new RemoteError(kind, `${method} ${path}: ${res.status} ${[message, ...reasons].filter(Boolean).join(': ')}`, {
     provider: 'interconnect',
     status: res.status,
     method,
     path,
-    retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
+    retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
   });
 }
 
@@ -185,11 +174,6 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function backoff(attempt: number): number {
-  const base = Math.min(8000, 200 * 2 ** (attempt - 1));
-  return base / 2 + Math.random() * (base / 2);
 }
 
 /** Resolves after `ms` milliseconds. */

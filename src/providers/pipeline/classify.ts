@@ -3,7 +3,8 @@
  * branch on `kind` and never look at status codes or the API's code strings.
  */
 import { kindForStatus, RemoteError, type ErrorKind } from '../../errors.js';
-import { isEnvelope, retryAfterMs } from './protocol.js';
+import { retryAfterMs } from '../retry.js';
+import { isEnvelope } from './protocol.js';
 
 /** Where a failed call went; the query is left out because it may carry filter values only. */
 export interface CallSite {
@@ -43,14 +44,9 @@ export function classifyResponse(site: CallSite, status: number, body: unknown, 
   });
 }
 
-/** The RemoteError for a call that got no HTTP answer (refused, reset, timed out). */
-export function classifyNetworkFailure(site: CallSite, host: string, err: unknown, timeoutMs: number): RemoteError {
-  const error = err as Error & { cause?: { code?: string; message?: string } };
-  const reason =
-    error.name === 'TimeoutError' || error.name === 'AbortError'
-      ? `no answer within ${timeoutMs} ms`
-      : (error.cause?.code ?? error.cause?.message ?? error.message);
-  return new RemoteError('unavailable', `pipeline API ${site.method} ${site.path} at ${host}: ${reason}`, {
+/** The RemoteError for a call that got no HTTP answer (refused, reset, timed out): the transport's reason, with the host. */
+export function classifyNetworkFailure(site: CallSite, host: string, err: unknown): RemoteError {
+  return new RemoteError('unavailable', `pipeline API ${site.method} ${site.path} at ${host}: ${(err as Error).message}`, {
     provider: 'pipeline',
     method: site.method,
     path: site.path,

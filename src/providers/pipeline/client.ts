@@ -1,11 +1,13 @@
 /**
- * The pipeline API client: Basic auth, the `{code, message, data}` envelope, cursor paging,
- * Retry-After on 429 and error classification. Lookups call `get` and `list` with paths relative
- * to the v1 base (`/connections/abc`) and receive the wire (snake_case) `data`.
+ * The pipeline API client: Basic auth, the `{code, message, data}` envelope, cursor paging and
+ * error classification, over the shared transport and retry policy (every call is a GET, safe to
+ * send again). Lookups call `get` and `list` with paths relative to the v1 base
+ * (`/connections/abc`) and receive the wire (snake_case) `data`.
  */
 import type { Logger } from 'pino';
-import { RemoteError } from '../../errors.js';
+import { sendRequest, type HttpResponse, type Sender } from '../http.js';
 import { RequestLimiter } from '../limiter.js';
+import { withRetry, type RetrySettings } from '../retry.js';
 import { classifyNetworkFailure, classifyResponse, malformedResponse, type CallSite } from './classify.js';
 import { acceptFor, isEnvelope, MAX_PAGE_SIZE, type Page } from './protocol.js';
 
@@ -20,26 +22,20 @@ export interface PipelineClientOptions {
   apiSecret: string;
   /** Items requested per page when listing, 1..1000 (default 1000). Tests use 2 to cross pages. */
   pageSize?: number;
-  /** Retries after a 429 before the call fails as rate-limited (default 3, i.e. 4 requests). */
+  /** Times a failed call (429, 5xx, lost answer) is sent again before it fails (default 3, i.e. 4 requests). */
   maxRetries?: number;
-  /** Longest Retry-After worth waiting for; a longer one fails at once, carrying retryAfterMs (default 60 s). */
-  maxRetryWaitMs?: number;
-  /** Wait when a 429 carries no usable Retry-After; doubled on each retry (default 1 s). */
-  fallbackRetryMs?: number;
-  /** Per-request timeout (default 30 s). */
+  /** The retry policy's backoff, Retry-After cap and clock (tests record the waits). */
+  retry?: Partial<RetrySettings>;
+  /** Longest silence waiting for an answer (default 30 s). */
   timeoutMs?: number;
   log?: Logger;
-  /** Replaces global fetch (tests record headers with it). */
-  fetch?: typeof fetch;
-  /** Replaces the timer used between retries (tests record the waits). */
-  sleep?: (ms: number) => Promise<void>;
+  /** Sends one HTTP request (default the shared transport; tests record or alter requests). */
+  send?: Sender;
   /** Appended to the User-Agent. */
   userAgent?: string;
   /** Limits on calls in flight and per second (pipeline:maxConcurrency, pipeline:requestsPerSecond); default none. */
   limiter?: RequestLimiter;
 }
-
-const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A connection to one pipeline account. Credentials live in a private field and are never logged. */
 export class PipelineClient {
@@ -47,9 +43,9 @@ export class PipelineClient {
   readonly baseUrl: string;
   readonly pageSize: number;
   readonly #authorization: string;
-  readonly #options: Required<Pick<PipelineClientOptions, 'maxRetries' | 'maxRetryWaitMs' | 'fallbackRetryMs' | 'timeoutMs'>>;
-  readonly #fetch: typeof fetch;
-  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #timeoutMs: number;
+  readonly #retry: Partial<RetrySettings>;
+  readonly #send: Sender;
   readonly #log: Logger | undefined;
   readonly #userAgent: string;
   /** Every call waits here for a slot and a token; a 429 lowers its limits. */
@@ -64,14 +60,9 @@ export class PipelineClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.pageSize = pageSize;
     this.#authorization = `Basic ${Buffer.from(`${options.apiKey}:${options.apiSecret}`).toString('base64')}`;
-    this.#options = {
-      maxRetries: options.maxRetries ?? 3,
-      maxRetryWaitMs: options.maxRetryWaitMs ?? 60_000,
-      fallbackRetryMs: options.fallbackRetryMs ?? 1000,
-      timeoutMs: options.timeoutMs ?? 30_000,
-    };
-    this.#fetch = options.fetch ?? fetch;
-    this.#sleep = options.sleep ?? sleepFor;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#retry = { ...options.retry, attempts: (options.maxRetries ?? 3) + 1 };
+    this.#send = options.send ?? sendRequest;
     this.#log = options.log;
     this.#userAgent = ['plumb-pipeline/0.1', options.userAgent].filter(Boolean).join(' ');
     this.limiter = options.limiter ?? new RequestLimiter({ maxConcurrency: Infinity, requestsPerSecond: Infinity });
@@ -106,46 +97,36 @@ export class PipelineClient {
     return items;
   }
 
-  /** Sends one call, retrying 429 answers as Retry-After says; returns status and parsed body of a 2xx. */
-  private async request(site: CallSite, query: Query): Promise<{ status: number; body: unknown }> {
+  /** Sends one call under the retry policy; returns status and parsed body of a 2xx. */
+  private request(site: CallSite, query: Query): Promise<{ status: number; body: unknown }> {
     const url = this.url(site.path, query);
-    for (let attempt = 0; ; attempt++) {
-      const started = Date.now();
-      const { response, body } = await this.limiter.run(async () => {
-        const answer = await this.send(site, url);
-        return { response: answer, body: await readBody(answer) };
-      });
-      this.#log?.debug({ provider: 'pipeline', method: site.method, path: site.path, status: response.status, ms: Date.now() - started }, 'pipeline call');
-      if (response.ok) {
-        if (typeof body === 'string') throw malformedResponse(site, response.status, 'is not JSON');
-        return { status: response.status, body };
-      }
-      const error = classifyResponse(site, response.status, body, response.headers.get('retry-after'));
-      if (error.kind === 'rate-limited') this.limiter.throttled(error.details.retryAfterMs);
-      const wait = this.retryWait(error, attempt);
-      if (wait === undefined) throw error;
-      this.#log?.warn({ provider: 'pipeline', path: site.path, attempt: attempt + 1, waitMs: wait }, 'pipeline API rate limit; retrying after Retry-After');
-      await this.#sleep(wait);
-    }
+    return withRetry({
+      send: () => this.sendOnce(site, url),
+      safe: true,
+      limiter: this.limiter,
+      settings: this.#retry,
+      onRetry: ({ attempt, waitMs, error }) => this.#log?.warn({ provider: 'pipeline', path: site.path, attempt, waitMs, kind: error.kind }, 'pipeline call failed; sending it again'),
+    });
   }
 
-  /** How long to wait before retrying, or undefined when the error is final. */
-  private retryWait(error: RemoteError, attempt: number): number | undefined {
-    if (error.kind !== 'rate-limited' || attempt >= this.#options.maxRetries) return undefined;
-    const wait = error.details.retryAfterMs ?? this.#options.fallbackRetryMs * 2 ** attempt;
-    return wait <= this.#options.maxRetryWaitMs ? wait : undefined;
-  }
-
-  private async send(site: CallSite, url: string): Promise<Response> {
+  /** One send: the status and parsed body of a 2xx, or the classified failure thrown. */
+  private async sendOnce(site: CallSite, url: string): Promise<{ status: number; body: unknown }> {
+    const started = Date.now();
+    let response: HttpResponse;
     try {
-      return await this.#fetch(url, {
+      response = await this.#send(new URL(url), {
         method: site.method,
         headers: { authorization: this.#authorization, accept: acceptFor(site.path), 'user-agent': this.#userAgent },
-        signal: AbortSignal.timeout(this.#options.timeoutMs),
+        timeoutMs: this.#timeoutMs,
       });
     } catch (err) {
-      throw classifyNetworkFailure(site, new URL(url).host, err, this.#options.timeoutMs);
+      throw classifyNetworkFailure(site, new URL(url).host, err);
     }
+    const body = parseBody(response.text);
+    this.#log?.debug({ provider: 'pipeline', method: site.method, path: site.path, status: response.status, ms: Date.now() - started }, 'pipeline call');
+    if (!response.ok) throw classifyResponse(site, response.status, body, response.headers.get('retry-after'));
+    if (typeof body === 'string') throw malformedResponse(site, response.status, 'is not JSON');
+    return { status: response.status, body };
   }
 
   private url(path: string, query: Query): string {
@@ -157,8 +138,7 @@ export class PipelineClient {
 }
 
 /** The body as JSON when it parses, else as text (error pages from proxies are often HTML). */
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+function parseBody(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

@@ -1,7 +1,7 @@
 /**
  * Facts about the pipeline REST API's wire protocol that the client depends on: the default
- * address, the response envelope, which paths expect the version-2 Accept header, and how
- * Retry-After is spelled. Kept apart from the client so each fact has one home.
+ * address, the response envelope and which paths expect the version-2 Accept header. Kept
+ * apart from the client so each fact has one home.
  */
 
 /** The vendor's v1 base address; every request path below is relative to it. */
@@ -47,16 +47,4 @@ export function acceptFor(path: string): string {
   if (first !== 'connections') return V1;
   if (action === undefined) return V2;
   return rest.length === 0 && CONNECTION_V2_ACTIONS.has(action) ? V2 : V1;
-}
-
-/**
- * Milliseconds to wait from a Retry-After header: integer seconds (what the API sends) or an
- * HTTP date; undefined when absent or unreadable, so the caller can fall back to its own backoff.
- */
-export function retryAfterMs(header: string | null, now: number = Date.now()): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
-  const text = header.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

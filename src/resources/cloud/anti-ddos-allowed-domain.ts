@@ -138,10 +138,13 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
     const existing = await lookup(ctx, instanceId, domain);
     // An entry that is already Adding or Success is ours to adopt; adding again would be refused.
     if (!existing || existing.Status === 3 || existing.Status === 4 || existing.Status === 5) {
-      const body = await ctx.client.call<{ Data?: { Domain: string; Code: number; Message?: string }[] }>('AddNapAllowListDomain', {
-        ResourceId: instanceId,
-        Domain: [domain],
-      });
+      // An add whose answer was lost is never sent again blindly: an entry now Adding or
+      // allowed is the one it made (the API lists a new entry at once).
+      const recover = async () => {
+        const entry = await lookup(ctx, instanceId, domain);
+        return entry && (entry.Status === 1 || entry.Status === 2) ? { RetCode: 0, Data: [{ Domain: domain, Code: 0 }] } : undefined;
+      };
+      const body = await ctx.client.call<{ Data?: { Domain: string; Code: number; Message?: string }[] }>('AddNapAllowListDomain', { ResourceId: instanceId, Domain: [domain] }, { recover });
       const result = (body.Data ?? []).find((d) => d.Domain === domain);
       if (result && result.Code !== 0) throw ctx.client.errorFor('AddNapAllowListDomain', result.Code, result.Message || `${domain} was not added`);
     }

@@ -163,6 +163,34 @@ function autoName(address: string, operationToken: string): string {
   return `${base}-${operationToken.replace(/[^0-9a-f]/g, '').slice(0, 8)}`;
 }
 
+/** How long an instance bought by a buy whose answer was lost may take to be listed. */
+const RECOVER_WAIT_MS = 60_000;
+/** Allowance for the API's clock (whole seconds) against this machine's. */
+const CLOCK_SLACK_MS = 5_000;
+
+/**
+ * After a buy that may have been carried out (5xx, lost answer): the instance it bought, as the
+ * buy's answer, or undefined when none shows up. A bought instance is listed only once it is
+ * provisioned, so it is looked for until RECOVER_WAIT_MS (at most the wait time) has passed. An
+ * auto-named instance carries the order's token in its name; a named one is the one of that
+ * name, area and data centre bought since the buy was sent, when there is just one.
+ */
+async function findBought(ctx: Ctx, name: string, inputs: AntiDdosInstanceInputs, sentAt: number): Promise<{ RetCode: number; ResourceInfo: { ResourceId: string } } | undefined> {
+  const deadline = Date.now() + Math.min(RECOVER_WAIT_MS, ctx.waitTimeMs);
+  for (let interval = 200; ; interval = Math.min(interval * 1.5, 2000)) {
+    const bought = (await allInstances(ctx)).filter(
+      (i) => i.Name === name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter && i.CreateTime * 1000 >= sentAt - CLOCK_SLACK_MS,
+    );
+    if (bought.length > 1) {
+      throw new RemoteError('conflict', `several anti-DDoS instances named "${name}" were bought since this order was sent (${bought.map((i) => i.ResourceId).join(', ')}); adopt the right one with plumb import`, { provider: 'cloud' });
+    }
+    if (bought.length === 1) return { RetCode: 0, ResourceInfo: { ResourceId: bought[0].ResourceId } };
+    if (Date.now() >= deadline) return undefined;
+    ctx.progress('checking whether the order went through');
+    await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(0, deadline - Date.now()))));
+  }
+}
+
 /** Polls until the instance is visible or gone. */
 function waitVisible(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs> {
   return waitUntil(ctx, `anti-DDoS instance ${id} to be provisioned`, async () => {
@@ -217,13 +245,14 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
 
   async create(ctx, inputs) {
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    // Buying is never retried by the client: a retry could buy (and bill) a second instance.
-    const body = await ctx.client.call<{ ResourceInfo?: { ResourceId?: string } }>('BuyHighProtectGameService', {
-      HighProtectGameServiceName: name,
-      ...sizing(inputs),
-      ChargeType: inputs.chargeType === 'year' ? 'Year' : 'Month',
-      Quantity: inputs.duration,
-    });
+    const sentAt = Date.now();
+    // A buy is never sent again blindly, which could buy (and bill) a second instance: after a
+    // failure it may have carried out, the client first looks for the instance it bought.
+    const body = await ctx.client.call<{ ResourceInfo?: { ResourceId?: string } }>(
+      'BuyHighProtectGameService',
+      { HighProtectGameServiceName: name, ...sizing(inputs), ChargeType: inputs.chargeType === 'year' ? 'Year' : 'Month', Quantity: inputs.duration },
+      { recover: async () => (await findBought(ctx, name, inputs, sentAt)) },
+    );
     const id = body.ResourceInfo?.ResourceId;
     if (!id) throw new RemoteError('invalid', 'BuyHighProtectGameService returned no ResourceId', { provider: 'cloud' });
     // Recorded before waiting: a timeout or crash must leave the bought instance in state.

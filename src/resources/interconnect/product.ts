@@ -64,56 +64,44 @@ export async function waitReady(ctx: Ctx, uid: string, what: string): Promise<Ap
 
 /**
  * Validates then buys one order and returns the product UIDs the API assigned. A buy whose
- * reply is lost (unavailable, rate-limited) is never blindly repeated: first `findExisting`
- * (by default: a product of the order's type carrying this operation's ownership tag) checks
- * whether the first attempt went through.
+ * answer is lost (5xx, dropped connection) is never repeated blindly: the client's retry policy
+ * first asks `findExisting` (by default: a product of the order's type carrying this operation's
+ * ownership tag) whether it went through, and sends it again only when nothing was made.
  */
 export async function order(ctx: Ctx, item: Record<string, unknown>, findExisting?: () => Promise<string | undefined>): Promise<string[]> {
-  await ctx.client.post('/v3/networkdesign/validate', [item], undefined, { idempotent: true });
+  await ctx.client.post('/v3/networkdesign/validate', [item], undefined, { safe: true });
   const existing =
     findExisting ??
     (typeof item.productType === 'string'
       ? async () => (await findByToken(ctx, await listProducts(ctx, String(item.productType).toUpperCase())))?.productUid
       : undefined);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const { data } = await ctx.client.post<Array<Record<string, string>>>('/v4/networkdesign/buy', { networkDesign: [item], discountCodes: [] });
-      const uids = (data ?? []).map((d) => d.technicalServiceUid ?? d.vxcJTechnicalServiceUid).filter(Boolean);
-      if (uids.length === 0) throw new Error('the order was accepted but no product UID came back');
-      return uids;
-    } catch (err) {
-      if (!isRemote(err, 'unavailable', 'rate-limited') || !existing || attempt >= 4) throw err;
-      const found = await existing();
-      if (found) return [found];
-      ctx.log.warn({ attempt }, 'buy failed before reaching the API; ordering again');
-      await sleep(500 * attempt);
-    }
-  }
+  const recover = existing && (async () => {
+    const found = await existing();
+    return found === undefined ? undefined : { message: 'found after a lost answer', data: [{ technicalServiceUid: found }] };
+  });
+  const { data } = await ctx.client.post<Array<Record<string, string>>>('/v4/networkdesign/buy', { networkDesign: [item], discountCodes: [] }, undefined, { recover });
+  const uids = (data ?? []).map((d) => d.technicalServiceUid ?? d.vxcJTechnicalServiceUid).filter(Boolean);
+  if (uids.length === 0) throw new Error('the order was accepted but no product UID came back');
+  return uids;
 }
 
 /**
  * Cancels a product now or at the end of its term; an already-gone product is success. A
- * cancel whose reply is lost is checked by reading the product again before it is repeated.
+ * cancel whose answer is lost is checked by reading the product before it is sent again.
  */
 export async function cancel(ctx: Ctx, uid: string, mode: 'CANCEL' | 'CANCEL_NOW', safeDelete: boolean): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const current = await readProduct(ctx, uid);
-    if (!current) return;
-    if (mode === 'CANCEL' && current.provisioningStatus === 'CANCELLED') return;
-    try {
-      await ctx.client.post(`/v3/product/${encodeURIComponent(uid)}/action/${mode}`, undefined, safeDelete ? { safeDelete: 'true' } : undefined);
-      return;
-    } catch (err) {
-      if (isRemote(err, 'not-found')) return;
-      if (isRemote(err, 'unavailable') && attempt < 4) {
-        await sleep(500 * attempt);
-        continue;
-      }
-      if (isRemote(err, 'invalid', 'conflict') && safeDelete) {
-        throw new UserError(`${err.message} (the product still has attached services; delete them first)`);
-      }
-      throw err;
+  const done = (product: ApiProduct | undefined) => !product || (mode === 'CANCEL' && product.provisioningStatus === 'CANCELLED');
+  if (done(await readProduct(ctx, uid))) return;
+  try {
+    await ctx.client.post(`/v3/product/${encodeURIComponent(uid)}/action/${mode}`, undefined, safeDelete ? { safeDelete: 'true' } : undefined, {
+      recover: async () => (done(await readProduct(ctx, uid)) ? { message: 'cancelled', data: undefined } : undefined),
+    });
+  } catch (err) {
+    if (isRemote(err, 'not-found')) return;
+    if (isRemote(err, 'invalid', 'conflict') && safeDelete) {
+      throw new UserError(`${err.message} (the product still has attached services; delete them first)`);
     }
+    throw err;
   }
 }
 
