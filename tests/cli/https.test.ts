@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_FLAGS, PLUMB, plumb, workdir, writeManifest } from '../support/cli.js';
+import { PLUMB, plumb, workdir, writeManifest } from '../support/cli.js';
 import { makeCertificates, type TestCertificates } from '../support/tls.js';
 
 let certs: TestCertificates;
@@ -16,7 +16,7 @@ let env: Record<string, string>;
 
 /** Starts `plumb sandbox start` over TLS on a free port and resolves with its address. */
 function startTlsSandbox(): Promise<string> {
-  server = spawn(process.execPath, [...NODE_FLAGS, PLUMB, 'sandbox', 'start', '--port', '0', '--data', workdir('plumb-tls-world-'), '--provisioning-ms', '0', '--tls-cert', certs.certFile, '--tls-key', certs.keyFile], {
+  server = spawn(process.execPath, [PLUMB, 'sandbox', 'start', '--port', '0', '--data', workdir('plumb-tls-world-'), '--provisioning-ms', '0', '--tls-cert', certs.certFile, '--tls-key', certs.keyFile], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_FLAGS, PLUMB, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { PLUMB, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -62,7 +62,7 @@ describe('apply progress', () => {
     writeManifest(dir, 'plumb.yaml', manifest.replace(/live-/g, 'gone-'));
     // As `plumb apply --yes | head -1`: the reader leaves after the first output, while the
     // products are still provisioning and there is more to print.
-    const child = spawn(process.execPath, [...NODE_FLAGS, PLUMB, 'apply', '--yes'], { cwd: dir, env: { ...process.env, ...sandbox.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [PLUMB, 'apply', '--yes'], { cwd: dir, env: { ...process.env, ...sandbox.env, NO_COLOR: '1' } });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.stdout.once('data', () => child.stdout.destroy());

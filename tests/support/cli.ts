@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -7,8 +7,6 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 /** The CLI entry point, built (tests run after `npm run build`, as a user would). */
 export const PLUMB = resolve(import.meta.dirname, '../../bin/plumb.cjs');
 
-/** The node flags on the CLI's `#!` line: the tests run it as the installed command runs. */
-export const NODE_FLAGS = readFileSync(PLUMB, 'utf8').split('\n')[0].split(' ').filter((word) => word.startsWith('--'));
 
 /** What one CLI run printed and returned. */
 export interface CliResult {
@@ -22,7 +20,7 @@ export function plumb(args: string[], opts: { cwd: string; env?: Record<string, 
   return new Promise((resolvePromise) => {
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...opts.env };
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-    const child = execFile(process.execPath, [...NODE_FLAGS, opts.bin ?? PLUMB, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    const child = execFile(process.execPath, [opts.bin ?? PLUMB, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolvePromise({ code, stdout, stderr });
     });
