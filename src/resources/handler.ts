@@ -8,7 +8,8 @@ export interface ResourceContext<C = any, S = any> {
   log: Logger;
   /** Resource address in the stack, e.g. `port`. */
   address: string;
-  /** Stack name, used for ownership tags. */
+  /** Project (the manifest's name) and stack, used for ownership tags. */
+  project: string;
   stack: string;
   /** A token unique to this operation, recorded in the journal before the call (idempotency). */
   operationToken: string;

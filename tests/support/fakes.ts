@@ -55,6 +55,7 @@ export function fakeType(options: { failCreate?: (inputs: any) => boolean; repla
 /** Engine dependencies serving one fake type. */
 export function fakeDeps(type: ResourceType): EngineDeps {
   return {
+    project: 'test',
     stack: 'test',
     log: pino({ level: 'silent' }),
     workDir: '/tmp',
