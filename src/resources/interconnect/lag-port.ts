@@ -11,6 +11,7 @@ import {
   type Ctx,
   cancel,
   findByToken,
+  productOwner,
   listProducts,
   order,
   orderedTags,
@@ -86,6 +87,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   remoteManaged: [...PRODUCT_FACTS, 'lagPortUids', 'aggregationId'],
   cancelsAtEndOfTerm: (settings) => settings.cancelAtEndOfTerm === true,
   importId: { format: '<product_uid>', parse: parseProductUid },
+  owner: productOwner,
 
   async create(ctx, inputs) {
     const uids = await order(ctx, {

@@ -11,6 +11,7 @@ import {
   type Ctx,
   cancel,
   findByToken,
+  productOwner,
   listProducts,
   order,
   orderedTags,
@@ -73,6 +74,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   remoteManaged: [...PRODUCT_FACTS],
   cancelsAtEndOfTerm: (settings) => settings.cancelAtEndOfTerm === true,
   importId: { format: '<product_uid>', parse: parseProductUid },
+  owner: productOwner,
 
   async create(ctx, inputs) {
     const [uid] = await order(ctx, {
