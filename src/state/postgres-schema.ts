@@ -34,7 +34,6 @@ export async function prepareTables(c: pg.PoolClient, location: string): Promise
 
 /** Adds the project column and key to a table made before state was kept per project (a no-op after). */
 async function keyByProject(c: pg.PoolClient, table: string, key: string[]): Promise<void> {
-  await c.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS project text NOT NULL DEFAULT ''`);
   const { rows } = await c.query(
     `SELECT c.conname, array_agg(a.attname::text ORDER BY a.attname) AS columns
        FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
@@ -42,7 +41,9 @@ async function keyByProject(c: pg.PoolClient, table: string, key: string[]): Pro
     [table],
   );
   const current = rows[0] as { conname: string; columns: string[] } | undefined;
+  // Checked first: ALTER TABLE locks the table against every reader until the end of the transaction.
   if (current && current.columns.includes('project')) return;
   const drop = current ? `DROP CONSTRAINT "${current.conname.replace(/"/g, '""')}", ` : '';
+  await c.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS project text NOT NULL DEFAULT ''`);
   await c.query(`ALTER TABLE ${table} ${drop}ADD PRIMARY KEY (${key.join(', ')})`);
 }
