@@ -11,7 +11,7 @@
 //   BENCH_KEEP_ENV=1                       keep NODE_EXTRA_CA_CERTS for the CLI runs (see README)
 
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,7 +108,9 @@ async function stateWrites(workDir, n) {
   const { SecretCodec } = await import('../dist/state/secrets.js');
   const root = join(workDir, '.plumb-copy');
   cpSync(join(workDir, '.plumb'), root, { recursive: true });
-  const store = new LocalStore(root, 'default', SecretCodec.open(join(root, 'secret.key')));
+  // State is kept per manifest: the one project folder holding a default stack.
+  const project = readdirSync(root).find((name) => existsSync(join(root, name, 'default', 'state.json')));
+  const store = new LocalStore(root, project, 'default', SecretCodec.open(join(root, 'secret.key')));
   const snapshot = await store.read();
   const resources = Object.values(snapshot.resources);
   const entry = (i) => ({ kind: 'outcome', address: resources[i % resources.length].address, resource: resources[i % resources.length], at: new Date().toISOString() });

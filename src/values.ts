@@ -3,7 +3,7 @@
  * Secret (never shown, encrypted at rest). Both serialize to plain JSON markers.
  */
 
-import { noteSecretText } from './secret-mask.js';
+import { anySecretKnown, maskSecrets, noteSecretText } from './secret-mask.js';
 
 /** A value that is not known until apply; `source` says where it will come from (for display). */
 export class Unknown {
@@ -126,6 +126,28 @@ function wrapAt(value: unknown, segments: string[], at: number): unknown {
   if (current === undefined) return value;
   const next = each ? (Array.isArray(current) ? current.map((item) => wrapAt(item, segments, at + 1)) : current) : wrapAt(current, segments, at + 1);
   return next === current ? value : { ...(value as Record<string, unknown>), [key]: next };
+}
+
+/**
+ * The value with every string that holds the text of a secret this process has held (a name the
+ * API echoes back in another field) wrapped as Secret, as state keeps it (state/secrets.ts): what
+ * is read back then compares equal to what state recorded. Only what is on the way is copied.
+ */
+export function secretTexts<T>(value: T): T {
+  if (!anySecretKnown()) return value;
+  if (typeof value === 'string') return (maskSecrets(value) === value ? value : new Secret(value)) as T;
+  if (!value || typeof value !== 'object' || value instanceof Secret || value instanceof Unknown) return value;
+  if (Array.isArray(value)) {
+    const items = value.map(secretTexts);
+    return (items.some((item, i) => item !== value[i]) ? items : value) as T;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    const sealed = secretTexts(item);
+    if (sealed !== item) put((out ??= { ...(value as Record<string, unknown>) }), key, sealed);
+  }
+  return (out ?? value) as T;
 }
 
 /** Top-level keys whose value is, or holds, a Secret: the same outputs are secret too. */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import PQueue from 'p-queue';
 import { LineCounter, parseDocument, stringify } from 'yaml';
 import * as z from 'zod';
-import { inputFields, readForImport } from '../engine/import.js';
+import { inputFields, managedElsewhere, readForImport } from '../engine/import.js';
 import { realId } from '../engine/ids.js';
 import { resourceContext } from '../engine/context.js';
 import { UserError } from '../errors.js';
@@ -17,13 +17,13 @@ const importList = z.array(z.object({ address: z.string().min(1), type: z.string
 /** `plumb import ADDR TOKEN ID`, `--file imports.yaml` or `--discover TOKEN`. */
 export async function importCommand(
   args: string[],
-  opts: GlobalOptions & { file?: string; importFile?: string; discover?: string; out?: string; lockTimeout?: number; parallelism?: number },
+  opts: GlobalOptions & { file?: string; importFile?: string; discover?: string; out?: string; lockTimeout?: number; parallelism?: number; force?: boolean },
 ): Promise<number> {
   const manifestFile = opts.file ?? 'plumb.yaml';
   if (!existsSync(manifestFile)) throw new UserError(`manifest ${manifestFile} not found`, 'plumb import uses the manifest for provider settings and the state location (-f FILE)');
   const session = await openSession(manifestFile, opts);
   try {
-    if (opts.discover) return await discover(session, opts.discover, opts.out);
+    if (opts.discover) return await discover(session, opts.discover, opts.out, Boolean(opts.force));
     const requests = opts.importFile ? readImportFile(opts.importFile) : single(args);
     await session.store.lock(lockInfo('import'), opts.lockTimeout);
     const state = await session.store.read();
@@ -39,7 +39,8 @@ export async function importCommand(
       void queue.add(async () => {
         try {
           const type = typeFor(r.type);
-          const found = await readForImport(type, r.address, r.id, session.deps);
+          // An object another project or stack manages is imported only with --force, and said so.
+          const found = await readForImport(type, r.address, r.id, session.deps, { force: opts.force, warn: (message) => process.stderr.write(`Warning: ${message}\n`) });
           const key = `${found.type} ${realId(found)}`;
           const other = holder.get(key);
           if (other) throw new UserError(`${found.id} is already in state as ${other} (plumb state mv ${other} ${r.address} gives it this address)`);
@@ -71,7 +72,7 @@ export async function importCommand(
   }
 }
 
-async function discover(session: Awaited<ReturnType<typeof openSession>>, raw: string, out: string | undefined): Promise<number> {
+async function discover(session: Awaited<ReturnType<typeof openSession>>, raw: string, out: string | undefined, force: boolean): Promise<number> {
   const type = typeFor(raw);
   if (!type.list) throw new UserError(`${type.token} cannot list its remote objects; import them one by one with plumb import ADDR TOKEN ID`);
   // An id that is itself a secret (a service key) goes only to a file only the user can read.
@@ -79,7 +80,13 @@ async function discover(session: Awaited<ReturnType<typeof openSession>>, raw: s
   const state = await session.store.read();
   const known = new Set(Object.values(state.resources).filter((r) => r.type === type.token).map((r) => realId(r)));
   const ctx = await resourceContext(session.deps, type, 'discover');
-  const found = (await type.list(ctx)).filter((o) => !known.has(o.id));
+  const found = [];
+  for (const o of (await type.list(ctx)).filter((o) => !known.has(o.id))) {
+    // Another state's objects are listed only with --force, and always named.
+    const foreign = await managedElsewhere(type, ctx, o.id, session.deps);
+    if (foreign) process.stderr.write(`${force ? 'Warning' : 'Left out'}: ${foreign}\n`);
+    if (!foreign || force) found.push(o);
+  }
   const taken = new Set([...Object.keys(state.resources), ...Object.keys(session.manifest.resources)]);
   const resources: Record<string, unknown> = {};
   for (const o of found) {

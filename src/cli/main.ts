@@ -107,6 +107,7 @@ program
   .option('--file <imports>', 'a YAML list of {address, type, id} imported in one locked run')
   .option('--discover <token>', 'list remote objects of this type not in state, as a manifest fragment')
   .option('--out <file>', 'with --discover: write the fragment to this file')
+  .option('--force', 'import (or list) objects whose ownership tags say another project or stack manages them')
   .option('--lock-timeout <duration>', 'wait this long for the state lock', duration)
   .option('--stack <name>', 'stack name')
   .option('--state <url>', 'state location')

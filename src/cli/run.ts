@@ -31,6 +31,8 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
   // The plan checks every resource's inputs itself (see Session.checkBeforePlan).
   const session = await openSession(manifestPath(arg, opts), opts, { resources: false });
   try {
+    // Taken as apply takes it: while an apply runs, its operations in flight are its own to settle.
+    await session.store.lock(lockInfo('plan'), opts.lockTimeout);
     const state = await session.store.read();
     await session.checkBeforePlan(state, opts.refresh);
     const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, { refresh: opts.refresh, destroy, replace: opts.replace, targets: opts.target, excludes: opts.exclude });

@@ -18,11 +18,10 @@ import { closestName } from '../manifest/tokens.js';
 import type { LookupFunction } from '../lookups/function.js';
 import { providerFor, providers, resourceTypes } from '../resource-registry.js';
 import type { Sandbox } from '../sandbox/server.js';
-import { checkStackName, isPostgresLocation, openStateStore } from '../state/open.js';
-import { SecretCodec } from '../state/secrets.js';
 import { maskSecrets, noteSecretText } from '../secret-mask.js';
 import type { StateStore } from '../state/store.js';
 import { Unknown, reveal } from '../values.js';
+import { adoptLegacyState, manifestProject, openStore } from './state-store.js';
 
 /** Flags every command shares. */
 export interface GlobalOptions {
@@ -267,33 +266,6 @@ function usedProviders(manifest: Manifest): Set<string> {
   return new Set([...tokens].map((token) => token.split(':')[0]));
 }
 
-/** Where the state of a manifest lives: --state, PLUMB_STATE, or `.plumb` beside the manifest. */
-export function stateLocation(opts: GlobalOptions, manifestDir: string): string {
-  const location = opts.state ?? (process.env.PLUMB_STATE || join(manifestDir, '.plumb'));
-  if (location === '') throw new UserError('--state is empty', 'give a folder path or a postgres:// URL');
-  if (isPostgresLocation(location)) return location;
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(location)) throw new UserError(`state location ${location}: not a folder path or a postgres:// URL`, 'state lives in a folder (the default .plumb beside the manifest) or in PostgreSQL');
-  return resolve(location);
-}
-
-/** The codec for secrets in that state: PLUMB_PASSPHRASE, or the key file of a local state folder. */
-export function stateCodec(opts: GlobalOptions, manifestDir: string): SecretCodec {
-  const location = stateLocation(opts, manifestDir);
-  if (isPostgresLocation(location)) {
-    // A key file on one machine cannot be shared by a team: shared state needs the passphrase.
-    if (!process.env.PLUMB_PASSPHRASE) throw new UserError('PostgreSQL state needs PLUMB_PASSPHRASE, the passphrase every machine uses to encrypt and read secrets in state');
-    return SecretCodec.open('');
-  }
-  return SecretCodec.open(join(location, 'secret.key'));
-}
-
-/** Opens the state store of a stack. */
-export function openStore(opts: GlobalOptions, manifestDir: string): StateStore {
-  // Checked before the key file of the location is made.
-  checkStackName(opts.stack);
-  return openStateStore(stateLocation(opts, manifestDir), opts.stack, stateCodec(opts, manifestDir));
-}
-
 /** Builds the runtime for a loaded manifest: connections (sandbox on demand), logger and store. */
 export async function openSession(file: string, opts: GlobalOptions, load: LoadOptions = {}): Promise<Session> {
   const { manifest, graph, settings } = await loadManifest(file, load);
@@ -301,7 +273,9 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
   const connections = new Map<string, Promise<Connection>>();
   const functions = manifest.invoked.length ? await lookupFunctions() : new Map<string, LookupFunction>();
+  const project = manifestProject(manifest.file, manifest.name);
   const deps: EngineDeps = {
+    project,
     stack: opts.stack,
     log,
     workDir: manifest.dir,
@@ -316,13 +290,20 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
       return connection;
     },
   };
-  const store = withCrashHook(openStore(opts, manifest.dir));
+  const store = withCrashHook(openStore(opts, manifest.dir, project));
+  try {
+    const note = await adoptLegacyState(store, { file: manifest.file, addresses: Object.keys(manifest.resources) }, opts.stack, lockInfo('state claim'));
+    if (note) process.stderr.write(`${note}\n`);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   return {
     manifest,
     graph,
     deps,
     store,
-    storeFor: (stack) => openStore({ ...opts, stack }, manifest.dir),
+    storeFor: (stack) => openStore({ ...opts, stack }, manifest.dir, project),
     async checkBeforePlan(state, refresh) {
       if (load.resources !== false || !checksBeforeRemoteCalls(manifest, state, refresh)) return;
       const { diagnostics } = await checkResources(manifest);

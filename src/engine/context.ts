@@ -22,6 +22,7 @@ export async function resourceContext(deps: EngineDeps, type: ResourceType, addr
     settings: connection.settings,
     log: deps.log.child({ address }),
     address,
+    project: deps.project,
     stack: deps.stack,
     operationToken: hooks.operationToken ?? randomUUID(),
     waitTimeMs: hooks.timeoutMs ?? connection.waitTimeMs ?? DEFAULT_WAIT_MS,

@@ -1,22 +1,49 @@
 import { UserError } from '../errors.js';
-import type { ResourceType } from '../resources/handler.js';
+import type { ResourceContext, ResourceType } from '../resources/handler.js';
 import type { ResourceState } from '../state/types.js';
 import { resourceContext } from './context.js';
 import { recordedId } from './ids.js';
 import { wrapSecrets } from '../values.js';
 import type { EngineDeps } from './types.js';
 
+/** How an import treats an object whose ownership marks name another project or stack. */
+export interface ImportOptions {
+  /** Import it anyway (`plumb import --force`), telling `warn` whose it was. */
+  force?: boolean;
+  warn?(message: string): void;
+}
+
 /**
  * Reads an existing object for adoption. The id is checked against the type's import format
- * first, so a malformed id is an error naming the format, before any call.
+ * first, so a malformed id is an error naming the format, before any call. An object another
+ * project or stack manages (its ownership marks say so) is refused unless `options.force`.
  */
-export async function readForImport(type: ResourceType, address: string, rawId: string, deps: EngineDeps): Promise<ResourceState> {
+export async function readForImport(type: ResourceType, address: string, rawId: string, deps: EngineDeps, options: ImportOptions = {}): Promise<ResourceState> {
   const id = type.importId ? type.importId.parse(rawId) : rawId;
   const ctx = await resourceContext(deps, type, address);
   const read = (await type.read(ctx, id)) as Record<string, unknown> | undefined;
   const outputs = read && wrapSecrets(read, type.secretPaths);
   if (!outputs) throw new UserError(`${address}: there is no ${type.token} with id "${id}" to import`);
+  const foreign = await managedElsewhere(type, ctx, id, deps);
+  if (foreign && !options.force) throw new UserError(foreign);
+  if (foreign) options.warn?.(`${address}: ${foreign}`);
   return { address, type: type.token, ...recordedId(type, id), inputs: inputFields(type, outputs), outputs, dependencies: [], status: 'ok' };
+}
+
+/**
+ * What makes an object another state's, when its ownership marks name another project or stack
+ * than `deps` (marks of older plumbs name no project: their stack alone decides); undefined for
+ * one without marks, or with this project's and stack's.
+ */
+export async function managedElsewhere(type: ResourceType, ctx: ResourceContext, id: string, deps: EngineDeps): Promise<string | undefined> {
+  const owner = await type.owner?.(ctx, id);
+  if (!owner) return undefined;
+  if ((owner.project ?? deps.project) === deps.project && (owner.stack ?? deps.stack) === deps.stack) return undefined;
+  const project = owner.project === undefined ? 'a plumb project it does not name' : `plumb project "${owner.project}"`;
+  return (
+    `${id} is managed by ${project}, stack "${owner.stack ?? '?'}"${owner.address ? ` (address ${owner.address})` : ''}: imported here too, two states would change and ` +
+    'delete it; remove it from that state first (plumb state rm), or import it anyway with plumb import --force'
+  );
 }
 
 /** The recorded inputs of an imported object: what the API reports, plus manifest values for fields it does not return. */

@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { StateSnapshot, ResourceState } from '../state/types.js';
 import { resourceContext } from './context.js';
-import { reveal, secretKeys, wrapSecrets } from '../values.js';
+import { reveal, secretKeys, secretTexts, wrapSecrets } from '../values.js';
 import { realId } from './ids.js';
 import type { EngineDeps } from './types.js';
 
@@ -42,7 +42,7 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
         delete resources[prior.address];
         return;
       }
-      const outputs = wrapSecrets(observed as Record<string, unknown>, [...(type.secretPaths ?? []), ...secretKeys(prior.inputs)]);
+      const outputs = secretTexts(wrapSecrets(observed as Record<string, unknown>, [...(type.secretPaths ?? []), ...secretKeys(prior.inputs)]));
       resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
   }
   await queue.onIdle();

@@ -87,6 +87,8 @@ export interface EngineDeps {
   lookup(token: string): LookupFunction | undefined;
   connect(provider: string): Promise<Connection>;
   log: Logger;
+  /** The manifest's name: state, and ownership marks, are kept per project and stack. */
+  project: string;
   stack: string;
   /** Folder of the manifest (lookups write files relative to it). */
   workDir: string;

@@ -8,7 +8,8 @@ export interface ResourceContext<C = any, S = any> {
   log: Logger;
   /** Resource address in the stack, e.g. `port`. */
   address: string;
-  /** Stack name, used for ownership tags. */
+  /** Project (the manifest's name) and stack, used for ownership tags. */
+  project: string;
   stack: string;
   /** A token unique to this operation, recorded in the journal before the call (idempotency). */
   operationToken: string;
@@ -94,6 +95,12 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   read(ctx: ResourceContext<C, S>, id: string, prior?: { inputs: In; outputs: Out }): Promise<Out | undefined>;
   update(ctx: ResourceContext<C, S>, id: string, prior: { inputs: In; outputs: Out }, desired: In): Promise<Out>;
   delete(ctx: ResourceContext<C, S>, id: string, prior: { inputs: In; outputs: Out }): Promise<void>;
+  /**
+   * Whose object plumb's ownership marks (tags) say it is, for objects that carry them; undefined
+   * for one without them. An import of an object another project or stack manages is refused
+   * unless forced.
+   */
+  owner?(ctx: ResourceContext<C, S>, id: string): Promise<Ownership | undefined>;
   /** Lists the remote objects of this type the account can see (import discovery). */
   list?(ctx: ResourceContext<C, S>): Promise<Array<Created<Out>>>;
   /**
@@ -102,6 +109,13 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
    * one among the inputs it was ordered with (undefined for a create journaled without them).
    */
   findOwned?(ctx: ResourceContext<C, S>, inputs: In | undefined, order: InterruptedOrder): Promise<Created<Out> | undefined>;
+}
+
+/** The project (a manifest's name), stack and address an object's ownership marks name; older marks name no project. */
+export interface Ownership {
+  project?: string;
+  stack?: string;
+  address?: string;
 }
 
 /** What is known of an interrupted create besides its inputs. */

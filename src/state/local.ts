@@ -1,15 +1,13 @@
-import { isAscii } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, writeSync } from 'node:fs';
 import { close, fdatasync, open } from 'node:fs';
 import { open as openDir } from 'node:fs/promises';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
+import { dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
-import type { SecretCodec } from './secrets.js';
-import { readSnapshotLines, snapshotText } from './snapshot-text.js';
-import { checkEntry, checkSnapshot, damaged, replay, type StateStore } from './store.js';
+import { holdsState } from './local-layout.js';
+import { lockIsStale, placeLock, readLock, removeStaleLockFiles } from './local-lock.js';
+import { sealEntry, sealSnapshot, type SecretCodec } from './secrets.js';
+import { checkEntry, checkSnapshot, damaged, emptySnapshot, replay, type LegacyState, type StateStore } from './store.js';
 import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
 
 /** A journal line waiting to be made durable, and the caller waiting on it. */
@@ -20,9 +18,10 @@ interface PendingLine {
 }
 
 /**
- * State in a folder: `<root>/<stack>/state.json` (snapshot), `journal.jsonl` (append-only,
- * each entry durable before `record` returns) and `lock` (holder pid, host, time, command).
- * Files are mode 0600.
+ * State in a folder: `<root>/<project>/<stack>/state.json` (snapshot), `journal.jsonl`
+ * (append-only, each entry durable before `record` returns) and `lock` (holder pid, host, time,
+ * command). Files are mode 0600. A store that writes nothing leaves nothing: the folders its lock
+ * needed are removed again when it is unlocked.
  *
  * Journal appends use group commit: entries recorded in the same turn of the event loop, or while
  * a write+fdatasync is in flight, are written together by the next one, so parallel steps share
@@ -30,33 +29,46 @@ interface PendingLine {
  */
 export class LocalStore implements StateStore {
   readonly location: string;
-  private readonly dir: string;
   /** The journal's file descriptor while open (callback fs calls: the promise API costs more per append). */
   private journal: number | undefined;
   private waiting: PendingLine[] = [];
   private committing: Promise<void> | undefined;
   private locked = false;
+  /** The outermost folder this store made (for its lock), removed again if nothing is kept in it. */
+  private made: string | undefined;
 
-  constructor(private readonly root: string, private readonly stack: string, private readonly codec: SecretCodec) {
-    this.dir = join(root, stack);
-    this.location = this.dir;
+  constructor(
+    private readonly root: string,
+    private readonly project: string,
+    private readonly stack: string,
+    private readonly codec: SecretCodec,
+    private readonly dir = join(root, project, stack),
+  ) {
+    this.location = dir;
   }
 
   async lock(info: LockInfo, timeoutMs = 0): Promise<void> {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = join(this.dir, 'lock');
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      // Made again each time: a store that held the lock and wrote nothing removes the folder.
+      this.makeDir();
+      removeStaleLockFiles(file);
+      let placed: boolean;
       try {
-        writeFileSync(file, JSON.stringify(info), { flag: 'wx', mode: 0o600 });
+        placed = placeLock(file, info);
+      } catch (err) {
+        // The folder was removed between making it and placing the lock: make it again.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      if (placed) {
         this.locked = true;
         return;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       const holder = readLock(file);
-      if (holder && holder.host === hostname() && !alive(holder.pid)) {
-        // The holder died on this host without unlocking: the lock is stale.
+      // Its holder died on this host without unlocking, or a kill left it without a holder.
+      if (lockIsStale(file, holder)) {
         rmSync(file, { force: true });
         continue;
       }
@@ -75,6 +87,7 @@ export class LocalStore implements StateStore {
     await this.closeJournal();
     if (this.locked) rmSync(join(this.dir, 'lock'), { force: true });
     this.locked = false;
+    this.tidy();
   }
 
   async forceUnlock(): Promise<LockInfo | undefined> {
@@ -86,15 +99,15 @@ export class LocalStore implements StateStore {
 
   async read(): Promise<StateSnapshot> {
     const file = join(this.dir, 'state.json');
-    let snapshot: StateSnapshot = { version: 1, stack: this.stack, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] };
-    if (existsSync(file)) snapshot = this.decodeSnapshot(readLines(file), file);
+    let snapshot = emptySnapshot(this.stack);
+    if (existsSync(file)) snapshot = checkSnapshot(this.parse(readFileSync(file, 'utf8'), file), file);
     snapshot.pending ??= [];
     snapshot.outputs ??= {};
     return replay(snapshot, this.journalEntries());
   }
 
   async record(entry: JournalEntry): Promise<void> {
-    const line = `${this.encode(entry)}\n`;
+    const line = `${JSON.stringify(sealEntry(this.codec, entry))}\n`;
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ line, resolve, reject });
       // The first line waits for the end of this turn of the event loop, so that every line
@@ -106,22 +119,24 @@ export class LocalStore implements StateStore {
   /**
    * Writes and syncs every waiting line in one go, then the lines that arrived meanwhile, until
    * none wait. A caller is released only once its line is on disk; lines keep their call order.
+   * A batch that fails is cut off the journal again, so that no torn line is left before later ones.
    */
   private async commit(): Promise<void> {
     try {
       while (this.waiting.length) {
         const batch = this.waiting;
         this.waiting = [];
+        let journal: number | undefined;
+        let size = 0;
         try {
-          const journal = await this.openJournal();
-          // Written in place: appending a few KB only copies them into the page cache, and a
-          // thread-pool round trip per batch cost more than that. The sync waits on the disk, so
-          // it runs off the event loop.
+          journal = await this.openJournal();
+          size = fstatSync(journal).size;
           writeAll(journal, Buffer.from(batch.map((b) => b.line).join(''), 'utf8'));
           // Appends only: the data and the file length are what must survive, so fdatasync suffices.
-          await new Promise<void>((resolve, reject) => fdatasync(journal, (err) => (err ? reject(err) : resolve())));
+          await new Promise<void>((resolve, reject) => fdatasync(journal!, (err) => (err ? reject(err) : resolve())));
           for (const b of batch) b.resolve();
         } catch (err) {
+          if (journal !== undefined) truncate(journal, size);
           for (const b of batch) b.reject(err);
         }
       }
@@ -132,12 +147,12 @@ export class LocalStore implements StateStore {
 
   private async openJournal(): Promise<number> {
     if (this.journal !== undefined) return this.journal;
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.makeDir();
     const file = join(this.dir, 'journal.jsonl');
     const created = !existsSync(file);
     this.journal = await new Promise<number>((resolve, reject) => open(file, 'a', 0o600, (err, fd) => (err ? reject(err) : resolve(fd))));
     // A new file's directory entry must be durable too, or a crash could lose the whole journal.
-    if (created) await syncDir(this.dir);
+    if (created) await this.syncDirs();
     return this.journal;
   }
 
@@ -148,18 +163,14 @@ export class LocalStore implements StateStore {
 
   async write(snapshot: StateSnapshot): Promise<void> {
     await this.settled();
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.makeDir();
     // A stack gets its lineage with its first write; until then it has none.
-    const next = { ...snapshot, lineage: snapshot.lineage || randomUUID(), serial: snapshot.serial + 1 };
+    const next = { ...snapshot, project: this.project, lineage: snapshot.lineage || randomUUID(), serial: snapshot.serial + 1 };
     const file = join(this.dir, 'state.json');
     const tmp = `${file}.${process.pid}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
     try {
-      // Sealing copies the whole state: done only when there turns out to be a secret to seal.
-      if (!writeSnapshot(fd, next, true)) {
-        ftruncateSync(fd, 0);
-        writeSnapshot(fd, this.codec.encode(next) as StateSnapshot, false);
-      }
+      writeAll(fd, Buffer.from(JSON.stringify(sealSnapshot(this.codec, next)), 'utf8'));
       fsyncSync(fd);
     } catch (err) {
       closeSync(fd);
@@ -168,51 +179,79 @@ export class LocalStore implements StateStore {
     }
     closeSync(fd);
     renameSync(tmp, file);
-    // The snapshot now holds everything the journal said; start a fresh journal.
+    // The new snapshot must be durable in the folder before the journal it replaces is removed:
+    // a crash in between would otherwise find neither.
+    await this.syncDirs();
     await this.closeJournal();
     rmSync(join(this.dir, 'journal.jsonl'), { force: true });
+    this.removeStaleSnapshots();
     snapshot.serial = next.serial;
     snapshot.lineage = next.lineage;
+    snapshot.project = next.project;
   }
 
   async stacks(): Promise<string[]> {
-    if (!existsSync(this.root)) return [];
-    return readdirSync(this.root, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && (existsSync(join(this.root, d.name, 'state.json')) || existsSync(join(this.root, d.name, 'journal.jsonl'))))
+    const dir = join(this.root, this.project);
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && holdsState(join(dir, d.name)))
       .map((d) => d.name)
       .sort();
+  }
+
+  async legacy(): Promise<LegacyState | undefined> {
+    const from = this.legacyFolder();
+    if (!from) return undefined;
+    const snapshot = await new LocalStore(this.root, '', this.stack, this.codec, from).read();
+    return { from, to: this.dir, snapshot };
+  }
+
+  async claimLegacy(info: LockInfo): Promise<LegacyState> {
+    const found = await this.legacy();
+    if (!found) throw new UserError(`no state of stack "${this.stack}" from before state was kept per manifest in ${this.root}`);
+    const legacy = new LocalStore(this.root, '', this.stack, this.codec, found.from);
+    await legacy.lock(info);
+    // The lock goes along with the state: where it is now.
+    let lockedAt = found.from;
+    try {
+      // Moved whole, by renames, so that at any moment the state is in exactly one folder; the
+      // step through a folder of its own lets a project take the name of one of its stacks.
+      const staging = join(this.root, `.moving-${this.stack}`);
+      if (found.from !== staging) renameSync(found.from, staging);
+      lockedAt = staging;
+      mkdirSync(dirname(this.dir), { recursive: true, mode: 0o700 });
+      if (existsSync(this.dir)) removeEmptyFolder(this.dir);
+      renameSync(staging, this.dir);
+      lockedAt = this.dir;
+      await syncDir(this.root);
+      await syncDir(dirname(this.dir));
+    } finally {
+      if (lockedAt === found.from) await legacy.unlock();
+      else rmSync(join(lockedAt, 'lock'), { force: true });
+    }
+    return found;
   }
 
   async close(): Promise<void> {
     await this.unlock();
   }
 
-  /**
-   * State JSON with every secret sealed. A Secret serializes as "[secret]" (values.ts), so a text
-   * without that marker holds none and the sealing walk (a copy of everything on the way to a
-   * secret) is skipped; a plain "[secret]" string only costs the walk.
-   */
-  private encode(value: unknown): string {
-    const text = JSON.stringify(value);
-    return text.includes('"[secret]"') ? JSON.stringify(this.codec.encode(value)) : text;
+  /** Where this stack's state was kept before state was kept per project, when this project has none. */
+  private legacyFolder(): string | undefined {
+    if (holdsState(this.dir)) return undefined;
+    // A move a crash interrupted comes first: its state left the old folder already.
+    return [join(this.root, `.moving-${this.stack}`), join(this.root, this.stack)].find(holdsState);
   }
 
-  /** Reads a snapshot from its lines; outputs are left to be parsed on first read unless a secret needs opening. */
-  private decodeSnapshot(lines: string[], file: string): StateSnapshot {
+  /** Parses state JSON and opens its secrets; `where` names the file (and line). */
+  private parse(text: string, where: string): unknown {
     let parsed: unknown;
     try {
-      if (!lines.some((line) => line.includes('"$secret"'))) parsed = readSnapshotLines(lines, file);
-      parsed ??= this.decode(lines.join('\n'));
+      parsed = JSON.parse(text);
     } catch (err) {
-      throw err instanceof SyntaxError ? damaged(file, err.message) : err;
+      throw damaged(where, (err as Error).message);
     }
-    return checkSnapshot(parsed, file);
-  }
-
-  /** Parses state JSON; the secret walk (a full copy) is skipped when the text holds no secret. */
-  private decode(text: string): unknown {
-    const parsed = JSON.parse(text) as unknown;
-    return text.includes('"$secret"') ? this.codec.decode(parsed) : parsed;
+    return this.codec.decode(parsed, where);
   }
 
   private journalEntries(): JournalEntry[] {
@@ -226,15 +265,14 @@ export class LocalStore implements StateStore {
     while (last >= 0 && !lines[last].trim()) last--;
     for (let i = 0; i <= last; i++) {
       if (!lines[i].trim()) continue;
-      let entry: unknown;
+      let parsed: unknown;
       try {
-        entry = this.decode(lines[i]);
-      } catch (err) {
-        if (!(err instanceof SyntaxError)) throw err;
+        parsed = JSON.parse(lines[i]);
+      } catch {
         if (i === last) break;
         throw damaged(`${file}:${i + 1}`, 'the line is not JSON, and outcomes recorded after it follow');
       }
-      entries.push(checkEntry(entry, `${file}:${i + 1}`));
+      entries.push(checkEntry(this.codec.decode(parsed, `${file}:${i + 1}`), `${file}:${i + 1}`));
     }
     return entries;
   }
@@ -245,59 +283,64 @@ export class LocalStore implements StateStore {
     this.journal = undefined;
     if (journal !== undefined) await new Promise<void>((resolve, reject) => close(journal, (err) => (err ? reject(err) : resolve())));
   }
-}
 
-/** The size of the pieces a snapshot is read in. */
-export const READ_PIECE = 256 * 1024;
+  /** Makes the stack's folder, noting the outermost one made so that tidy can remove it. */
+  private makeDir(): void {
+    const made = mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.made ??= made;
+  }
 
-/**
- * A file's lines (as `split('\n')` makes them), read in pieces through one buffer: the whole
- * file is never also held as bytes beside its text, and a command pays for every megabyte of
- * memory it touches. Pieces that are all ASCII (most states) are taken without UTF-8 decoding;
- * from the first that is not, a decoder keeps characters split between pieces whole.
- */
-function readLines(file: string): string[] {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(READ_PIECE);
-    const lines: string[] = [];
-    let decoder: StringDecoder | undefined;
-    let partial = '';
-    for (let size; (size = readSync(fd, buffer, 0, READ_PIECE, null)) > 0; ) {
-      const bytes = buffer.subarray(0, size);
-      if (!decoder && !isAscii(bytes)) decoder = new StringDecoder('utf8');
-      const pieces = (decoder ? decoder.write(bytes) : bytes.toString('latin1')).split('\n');
-      pieces[0] = partial + pieces[0];
-      partial = pieces.pop() as string;
-      for (let i = 0; i < pieces.length; i++) lines.push(pieces[i]);
+  /** Syncs the stack's folder, and the folders above it that this store made (their entries are new). */
+  protected async syncDirs(): Promise<void> {
+    await syncDir(this.dir);
+    if (!this.made) return;
+    for (let dir = this.dir; dir !== dirname(this.made); dir = dirname(dir)) await syncDir(dirname(dir));
+  }
+
+  /** Removes the folders this store made for its lock when nothing was kept in them. */
+  private tidy(): void {
+    if (!this.made) return;
+    for (let dir = this.dir; dir.startsWith(this.made); dir = dirname(dir)) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        return;
+      }
     }
-    lines.push(partial + (decoder?.end() ?? ''));
-    return lines;
-  } finally {
-    closeSync(fd);
+    this.made = undefined;
+  }
+
+  /** Snapshots killed writers left half-written (`state.json.<pid>.tmp`); only the lock holder writes. */
+  private removeStaleSnapshots(): void {
+    const own = `state.json.${process.pid}.tmp`;
+    for (const name of readdirSync(this.dir)) {
+      if (name.startsWith('state.json.') && name.endsWith('.tmp') && name !== own) rmSync(join(this.dir, name), { force: true });
+    }
   }
 }
 
-/**
- * Writes a snapshot's text (snapshot-text.ts; compact, as every reader parses it, while `plumb
- * state pull` prints it indented) from the start of `fd`. A Secret writes itself as "[secret]"
- * (values.ts): with `unsealed`, meeting that marker stops the write and returns false, so the
- * caller writes the sealed snapshot instead.
- */
-function writeSnapshot(fd: number, snapshot: StateSnapshot, unsealed: boolean): boolean {
-  let position = 0;
-  for (const piece of snapshotText(snapshot)) {
-    if (unsealed && piece.includes('"[secret]"')) return false;
-    const bytes = Buffer.from(piece, 'utf8');
-    writeAll(fd, bytes, position);
-    position += bytes.length;
+/** Removes a folder that holds nothing a state needs; refuses one that is in use. */
+function removeEmptyFolder(dir: string): void {
+  for (const name of readdirSync(dir)) if (name.startsWith('state.json.') && name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
+  try {
+    rmdirSync(dir);
+  } catch {
+    throw new UserError(`${dir} is in use (it holds ${readdirSync(dir).join(', ')})`, 'wait for the command using it to finish, or remove a stale lock with `plumb state unlock --force`, and try again');
   }
-  return true;
 }
 
-/** Writes all of `data` at `position`, or at the end of an append-only file. */
-function writeAll(fd: number, data: Buffer, position: number | null = null): void {
-  for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset, data.length - offset, position === null ? null : position + offset);
+/** Writes all of `data` at the end of an append-only file, or from the start of a new one. */
+function writeAll(fd: number, data: Buffer): void {
+  for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset, data.length - offset);
+}
+
+/** Cuts a file back to `size`, as far as the failure that made it necessary allows. */
+function truncate(fd: number, size: number): void {
+  try {
+    ftruncateSync(fd, size);
+  } catch {
+    // The disk refuses even this: the torn line is the last one, which a read tolerates.
+  }
 }
 
 async function syncDir(dir: string): Promise<void> {
@@ -310,22 +353,5 @@ async function syncDir(dir: string): Promise<void> {
     }
   } catch {
     // Some platforms cannot open or sync a directory; the file's own sync is all they offer.
-  }
-}
-
-function readLock(file: string): LockInfo | undefined {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as LockInfo;
-  } catch {
-    return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -11,18 +11,26 @@ export function isPostgresLocation(location: string): boolean {
 }
 
 /**
- * The state backend for `--state` / PLUMB_STATE: a `postgres://` or `postgresql://` URL opens a
- * PostgresStore, anything else is a folder (relative paths resolve against the working directory).
+ * The state backend for `--state` / PLUMB_STATE, for one project (the manifest's name) and stack:
+ * a `postgres://` or `postgresql://` URL opens a PostgresStore, anything else is a folder
+ * (relative paths resolve against the working directory) holding `<project>/<stack>/`.
  */
-export function openStateStore(location: string, stack: string, codec: SecretCodec): StateStore {
+export function openStateStore(location: string, project: string, stack: string, codec: SecretCodec): StateStore {
   checkStackName(stack);
-  if (isPostgresLocation(location)) return new PostgresStore(location, stack, codec);
-  return new LocalStore(resolve(location), stack, codec);
+  const problem = nameProblem(project);
+  if (problem) throw new UserError(`invalid project name "${project}"`, problem);
+  if (isPostgresLocation(location)) return new PostgresStore(location, project, stack, codec);
+  return new LocalStore(resolve(location), project, stack, codec);
 }
 
 /** A stack names a folder (or a row): nothing that could reach outside the state location. */
 export function checkStackName(stack: string): void {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(stack)) {
-    throw new UserError(`invalid stack name "${stack}"`, 'a stack name is up to 100 letters, digits, ".", "_" and "-", starting with a letter or digit');
-  }
+  const problem = nameProblem(stack);
+  if (problem) throw new UserError(`invalid stack name "${stack}"`, problem.replace('a name', 'a stack name'));
+}
+
+/** What is wrong with a project or stack name, or undefined: each names a folder of the state location. */
+export function nameProblem(name: string): string | undefined {
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name)) return undefined;
+  return 'a name is up to 100 letters, digits, ".", "_" and "-", starting with a letter or digit';
 }

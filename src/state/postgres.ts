@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { UserError } from '../errors.js';
-import type { SecretCodec } from './secrets.js';
-import { checkEntry, checkSnapshot, replay, type StateStore } from './store.js';
+import { prepareTables, type Tables } from './postgres-schema.js';
+import { sealEntry, sealSnapshot, type SecretCodec } from './secrets.js';
+import { checkEntry, checkSnapshot, emptySnapshot, replay, type LegacyState, type StateStore } from './store.js';
 import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
 
 /**
- * State in PostgreSQL: one `plumb_stacks` row per stack (lineage, serial, snapshot), the journal
- * as `plumb_journal` rows and the lock holder in `plumb_locks`. The lock itself is a
+ * State in PostgreSQL: one `plumb_stacks` row per project and stack (lineage, serial, snapshot),
+ * the journal as `plumb_journal` rows and the lock holder in `plumb_locks`. The lock itself is a
  * session-level advisory lock held by a dedicated connection, so PostgreSQL releases it when the
- * holder's connection dies; the row only names who holds it.
+ * holder's connection dies; the row only names who holds it. Rows written before state was kept
+ * per project have the project '' until a manifest claims them.
  */
 export class PostgresStore implements StateStore {
   readonly location: string;
@@ -27,9 +29,10 @@ export class PostgresStore implements StateStore {
   private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly url: string, private readonly stack: string, private readonly codec: SecretCodec) {
+  constructor(private readonly url: string, private readonly project: string, private readonly stack: string, private readonly codec: SecretCodec) {
     this.location = redact(url);
-    this.key = `plumb:${stack}`;
+    // Rows without a project keep the key they were locked by before, so older plumbs still see it.
+    this.key = project ? `plumb:${project}/${stack}` : `plumb:${stack}`;
     this.pool = new (driver().Pool)({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000, application_name: 'plumb' });
     // An idle pooled connection that drops is replaced on next use; without a listener it would crash the process.
     this.pool.on('error', () => {});
@@ -65,10 +68,10 @@ export class PostgresStore implements StateStore {
         await new Promise((r) => setTimeout(r, Math.min(250, Math.max(0, deadline - Date.now()))));
       }
       const { rows } = await client.query(
-        `INSERT INTO ${t.locks} (stack, holder, backend_pid) VALUES ($1, $2::jsonb, pg_backend_pid())
-         ON CONFLICT (stack) DO UPDATE SET holder = EXCLUDED.holder, backend_pid = EXCLUDED.backend_pid, locked_at = now()
+        `INSERT INTO ${t.locks} (project, stack, holder, backend_pid) VALUES ($1, $2, $3::jsonb, pg_backend_pid())
+         ON CONFLICT (project, stack) DO UPDATE SET holder = EXCLUDED.holder, backend_pid = EXCLUDED.backend_pid, locked_at = now()
          RETURNING backend_pid`,
-        [this.stack, JSON.stringify(this.codec.encode(info))],
+        [this.project, this.stack, JSON.stringify(this.codec.encode(info))],
       );
       this.lockPid = rows[0].backend_pid;
     } catch (err) {
@@ -89,7 +92,7 @@ export class PostgresStore implements StateStore {
     try {
       if (!lost) {
         const t = await this.ready();
-        await client.query(`DELETE FROM ${t.locks} WHERE stack = $1 AND backend_pid = pg_backend_pid()`, [this.stack]);
+        await client.query(`DELETE FROM ${t.locks} WHERE project = $1 AND stack = $2 AND backend_pid = pg_backend_pid()`, [this.project, this.stack]);
         await client.query('SELECT pg_advisory_unlock(hashtext($1))', [this.key]);
       }
     } finally {
@@ -114,7 +117,7 @@ export class PostgresStore implements StateStore {
       // Termination is asynchronous: wait until the lock is really gone before reporting success.
       for (let i = 0; i < 100 && (await this.holder(t)).pid === holder.pid; i++) await new Promise((r) => setTimeout(r, 50));
     }
-    await this.pool.query(`DELETE FROM ${t.locks} WHERE stack = $1`, [this.stack]);
+    await this.pool.query(`DELETE FROM ${t.locks} WHERE project = $1 AND stack = $2`, [this.project, this.stack]);
     return holder.info?.lock;
   }
 
@@ -122,16 +125,24 @@ export class PostgresStore implements StateStore {
     const t = await this.ready();
     // One snapshot of the database, so the snapshot row and the journal rows agree.
     return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', async (c) => {
-      const row = await c.query(`SELECT serial, snapshot FROM ${t.stacks} WHERE stack = $1`, [this.stack]);
-      const journal = await c.query(`SELECT seq, entry FROM ${t.journal} WHERE stack = $1 ORDER BY seq`, [this.stack]);
-      // A stack gets its lineage with its first write; until then it has none.
-      let snapshot: StateSnapshot = { version: 1, stack: this.stack, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] };
-      if (row.rows.length) snapshot = checkSnapshot({ ...(this.codec.decode(row.rows[0].snapshot) as object), serial: Number(row.rows[0].serial) }, `stack ${this.stack} in ${this.location}`);
+      const row = await c.query(`SELECT serial, snapshot FROM ${t.stacks} WHERE project = $1 AND stack = $2`, [this.project, this.stack]);
+      const journal = await c.query(`SELECT seq, entry FROM ${t.journal} WHERE project = $1 AND stack = $2 ORDER BY seq`, [this.project, this.stack]);
+      let snapshot = emptySnapshot(this.stack);
+      if (row.rows.length) {
+        const where = `the plumb_stacks row of ${this.rows()} in ${this.location}`;
+        snapshot = checkSnapshot({ ...(this.codec.decode(row.rows[0].snapshot, where) as object), serial: Number(row.rows[0].serial) }, where);
+      }
       snapshot.pending ??= [];
       const seqs = journal.rows.map((r) => Number(r.seq));
       this.base = { serial: row.rows.length ? Number(row.rows[0].serial) : undefined, seq: Math.max(0, ...seqs) };
       this.ownSeqs.clear();
-      return replay(snapshot, journal.rows.map((r) => checkEntry(this.codec.decode(r.entry), `journal entry ${r.seq} of stack ${this.stack}`)));
+      return replay(
+        snapshot,
+        journal.rows.map((r) => {
+          const where = `plumb_journal row ${r.seq} of ${this.rows()} in ${this.location}`;
+          return checkEntry(this.codec.decode(r.entry, where), where);
+        }),
+      );
     });
   }
 
@@ -146,23 +157,23 @@ export class PostgresStore implements StateStore {
     await this.tail;
     await this.checkLock(true);
     const t = await this.ready();
-    const next = { ...snapshot, lineage: snapshot.lineage || randomUUID(), serial: snapshot.serial + 1 };
-    const encoded = JSON.stringify(this.codec.encode(next));
+    const next = { ...snapshot, project: this.project, lineage: snapshot.lineage || randomUUID(), serial: snapshot.serial + 1 };
+    const encoded = JSON.stringify(sealSnapshot(this.codec, next));
     await this.transaction('BEGIN', async (c) => {
-      const current = await c.query(`SELECT serial, lineage FROM ${t.stacks} WHERE stack = $1 FOR UPDATE`, [this.stack]);
+      const current = await c.query(`SELECT serial, lineage FROM ${t.stacks} WHERE project = $1 AND stack = $2 FOR UPDATE`, [this.project, this.stack]);
       const stored = current.rows[0] as { serial: string; lineage: string } | undefined;
       // A stored stack always has a lineage, so an empty one here means the caller saw no stack at all.
       if (stored && stored.lineage !== snapshot.lineage) throw this.moved(`it now holds another lineage (${stored.lineage})`);
       // Without a prior read there is nothing to compare against: the stored serial is the base.
       const expected = this.base ? this.base.serial : stored && Number(stored.serial);
-      const values = [this.stack, next.serial, next.lineage, encoded];
+      const values = [this.project, this.stack, next.serial, next.lineage, encoded];
       const { rowCount } =
         expected === undefined
-          ? await c.query(`INSERT INTO ${t.stacks} (stack, serial, lineage, snapshot) VALUES ($1, $2, $3, $4::jsonb) ON CONFLICT (stack) DO NOTHING`, values)
-          : await c.query(`UPDATE ${t.stacks} SET serial = $2, lineage = $3, snapshot = $4::jsonb, updated_at = now() WHERE stack = $1 AND serial = $5`, [...values, expected]);
+          ? await c.query(`INSERT INTO ${t.stacks} (project, stack, serial, lineage, snapshot) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (project, stack) DO NOTHING`, values)
+          : await c.query(`UPDATE ${t.stacks} SET serial = $3, lineage = $4, snapshot = $5::jsonb, updated_at = now() WHERE project = $1 AND stack = $2 AND serial = $6`, [...values, expected]);
       if (rowCount !== 1) throw this.moved(`its serial is now ${stored?.serial ?? 'set'}, not ${expected ?? 'empty'} as read`);
       // The snapshot holds everything the journal said; entries nobody here saw mean another writer.
-      const folded = await c.query(`DELETE FROM ${t.journal} WHERE stack = $1 RETURNING seq`, [this.stack]);
+      const folded = await c.query(`DELETE FROM ${t.journal} WHERE project = $1 AND stack = $2 RETURNING seq`, [this.project, this.stack]);
       const foreign = this.base ? folded.rows.map((r) => Number(r.seq)).filter((s) => s > this.base!.seq && !this.ownSeqs.has(s)) : [];
       if (foreign.length) throw this.moved(`${foreign.length} journal entries were recorded by another writer`);
     });
@@ -170,12 +181,45 @@ export class PostgresStore implements StateStore {
     this.ownSeqs.clear();
     snapshot.serial = next.serial;
     snapshot.lineage = next.lineage;
+    snapshot.project = next.project;
   }
 
   async stacks(): Promise<string[]> {
     const t = await this.ready();
-    const { rows } = await this.pool.query(`SELECT stack FROM ${t.stacks} UNION SELECT stack FROM ${t.journal} ORDER BY 1`);
+    const { rows } = await this.pool.query(`SELECT stack FROM ${t.stacks} WHERE project = $1 UNION SELECT stack FROM ${t.journal} WHERE project = $1 ORDER BY 1`, [this.project]);
     return rows.map((r) => r.stack as string);
+  }
+
+  async legacy(): Promise<LegacyState | undefined> {
+    if (!this.project) return undefined;
+    const t = await this.ready();
+    const count = (project: string) =>
+      `(SELECT count(*) FROM ${t.stacks} WHERE project = ${project} AND stack = $2) + (SELECT count(*) FROM ${t.journal} WHERE project = ${project} AND stack = $2)`;
+    const { rows } = await this.pool.query(`SELECT ${count('$1')} AS own, ${count("''")} AS old`, [this.project, this.stack]);
+    if (Number(rows[0].own) > 0 || Number(rows[0].old) === 0) return undefined;
+    const old = new PostgresStore(this.url, '', this.stack, this.codec);
+    try {
+      return { from: `${this.location} (${old.rows()})`, to: `${this.location} (${this.rows()})`, snapshot: await old.read() };
+    } finally {
+      await old.close();
+    }
+  }
+
+  // The locks are held for one transaction only, so no holder row names `_info`.
+  async claimLegacy(_info?: LockInfo): Promise<LegacyState> {
+    const found = await this.legacy();
+    if (!found) throw new UserError(`no state of stack "${this.stack}" from before state was kept per manifest in ${this.location}`);
+    const t = await this.ready();
+    await this.transaction('BEGIN', async (c) => {
+      // Both stacks' locks, for this transaction: no plumb, of this version or before, is using either.
+      const { rows } = await c.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AND pg_try_advisory_xact_lock(hashtext($2)) AS ok', [`plumb:${this.stack}`, this.key]);
+      if (!rows[0].ok) throw new UserError(`state for stack "${this.stack}" is locked by another process`, 'wait for it to finish, and try again');
+      const own = await c.query(`SELECT 1 FROM ${t.stacks} WHERE project = $1 AND stack = $2 UNION ALL SELECT 1 FROM ${t.journal} WHERE project = $1 AND stack = $2`, [this.project, this.stack]);
+      if (own.rows.length) throw new UserError(`${this.rows()} in ${this.location} holds state of its own now; nothing was moved`);
+      for (const table of [t.stacks, t.journal]) await c.query(`UPDATE ${table} SET project = $1 WHERE project = '' AND stack = $2`, [this.project, this.stack]);
+      await c.query(`DELETE FROM ${t.locks} WHERE project = '' AND stack = $1`, [this.stack]);
+    });
+    return found;
   }
 
   async close(): Promise<void> {
@@ -194,9 +238,10 @@ export class PostgresStore implements StateStore {
     await this.transaction('BEGIN', async (c) => {
       // The outcome of a remote call must survive a crash: never let the server defer the flush.
       await c.query('SET LOCAL synchronous_commit TO on');
-      const { rows } = await c.query(`INSERT INTO ${t.journal} (stack, entry) VALUES ($1, $2::jsonb) RETURNING seq`, [
+      const { rows } = await c.query(`INSERT INTO ${t.journal} (project, stack, entry) VALUES ($1, $2, $3::jsonb) RETURNING seq`, [
+        this.project,
         this.stack,
-        JSON.stringify(this.codec.encode(entry)),
+        JSON.stringify(sealEntry(this.codec, entry)),
       ]);
       this.ownSeqs.add(Number(rows[0].seq));
     });
@@ -223,9 +268,9 @@ export class PostgresStore implements StateStore {
                   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
                   AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtext($2)::bigint
                 LIMIT 1) AS pid,
-              (SELECT holder FROM ${t.locks} WHERE stack = $1) AS holder,
-              (SELECT backend_pid FROM ${t.locks} WHERE stack = $1) AS backend`,
-      [this.stack, this.key],
+              (SELECT holder FROM ${t.locks} WHERE project = $3 AND stack = $1) AS holder,
+              (SELECT backend_pid FROM ${t.locks} WHERE project = $3 AND stack = $1) AS backend`,
+      [this.stack, this.key, this.project],
     );
     const r = rows[0];
     return { pid: r.pid ?? undefined, info: r.holder ? { lock: this.codec.decode(r.holder) as LockInfo, backend: r.backend } : undefined };
@@ -239,23 +284,13 @@ export class PostgresStore implements StateStore {
     return this.tables;
   }
 
-  private async createTables(): Promise<Tables> {
-    return this.transaction('BEGIN', async (c) => {
-      // Concurrent CREATE TABLE IF NOT EXISTS can still collide in the catalog: serialise first use.
-      await c.query("SELECT pg_advisory_xact_lock(hashtext('plumb-schema'))");
-      const { rows } = await c.query('SELECT current_schema() AS schema');
-      if (!rows[0].schema) throw new UserError(`no schema to create plumb's tables in at ${this.location}: check the search_path`);
-      const schema = `"${String(rows[0].schema).replace(/"/g, '""')}"`;
-      const t: Tables = { stacks: `${schema}.plumb_stacks`, journal: `${schema}.plumb_journal`, locks: `${schema}.plumb_locks` };
-      await c.query(`CREATE TABLE IF NOT EXISTS ${t.stacks} (
-        stack text PRIMARY KEY, lineage text NOT NULL, serial bigint NOT NULL, snapshot jsonb NOT NULL,
-        updated_at timestamptz NOT NULL DEFAULT now())`);
-      await c.query(`CREATE TABLE IF NOT EXISTS ${t.journal} (
-        stack text NOT NULL, seq bigint GENERATED ALWAYS AS IDENTITY, entry jsonb NOT NULL, PRIMARY KEY (stack, seq))`);
-      await c.query(`CREATE TABLE IF NOT EXISTS ${t.locks} (
-        stack text PRIMARY KEY, holder jsonb NOT NULL, backend_pid integer NOT NULL, locked_at timestamptz NOT NULL DEFAULT now())`);
-      return t;
-    });
+  private createTables(): Promise<Tables> {
+    return this.transaction('BEGIN', (c) => prepareTables(c, this.location));
+  }
+
+  /** The rows of this stack, as messages name them. */
+  private rows(): string {
+    return this.project ? `stack "${this.stack}" of project "${this.project}"` : `stack "${this.stack}" without a project`;
   }
 
   private async transaction<T>(begin: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -292,8 +327,6 @@ export class PostgresStore implements StateStore {
     return secrets.reduce((m, p) => m.split(p).join('***'), message);
   }
 }
-
-type Tables = Record<'stacks' | 'journal' | 'locks', string>;
 
 /** Keeps the lock's session from being cut by server idle timeouts or outliving a vanished host. */
 async function keepSessionAlive(client: pg.Client): Promise<void> {

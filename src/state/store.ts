@@ -18,9 +18,30 @@ export interface StateStore {
   write(snapshot: StateSnapshot): Promise<void>;
   /** Removes a lock whatever its holder (`plumb state unlock --force`). */
   forceUnlock(): Promise<LockInfo | undefined>;
-  /** Stack names present at this location. */
+  /** Names of this project's stacks present at this location. */
   stacks(): Promise<string[]>;
+  /**
+   * The state this stack had before state was kept per project (a folder per stack, rows without
+   * a project), when this project has none of the stack yet; undefined when there is none.
+   */
+  legacy(): Promise<LegacyState | undefined>;
+  /** Moves that state to this project, under its lock (`info` names the holder); refuses when there is none. */
+  claimLegacy(info: LockInfo): Promise<LegacyState>;
   close(): Promise<void>;
+}
+
+/** A stack's state from before state was kept per project. */
+export interface LegacyState {
+  /** Where it is: a folder, or the database and its rows. */
+  from: string;
+  /** Where this project's state of the stack is kept. */
+  to: string;
+  snapshot: StateSnapshot;
+}
+
+/** The state of a stack nothing was recorded for yet (it gets its lineage with its first write). */
+export function emptySnapshot(stack: string): StateSnapshot {
+  return { version: 1, stack, lineage: '', serial: 0, resources: {}, outputs: {}, pending: [] };
 }
 
 /** Applies journal entries to a snapshot (shared by every backend's `read`). */
@@ -68,6 +89,7 @@ export function checkSnapshot(snapshot: unknown, where: string): StateSnapshot {
   if (!s || typeof s !== 'object' || Array.isArray(s)) fail('it is not a JSON object');
   if (s!.version !== 1) fail(`"version" is ${JSON.stringify(s!.version)}, and this plumb reads version 1`);
   if (typeof s!.lineage !== 'string') fail('"lineage" must be a string');
+  if (s!.project !== undefined && typeof s!.project !== 'string') fail('"project" must be a string');
   if (!Number.isInteger(s!.serial) || (s!.serial as number) < 0) fail('"serial" must be a whole number');
   if (!isRecord(s!.resources)) fail('"resources" must be an object of addresses');
   const resources = s!.resources as Record<string, unknown>;

@@ -42,6 +42,8 @@ export interface PendingOperation {
 /** A stack's state: what plumb manages and the identity/serial of that record. */
 export interface StateSnapshot {
   version: 1;
+  /** The manifest's name: state is kept per project and stack. Absent in state written before. */
+  project?: string;
   stack: string;
   /** Identity of this state's history; empty until the first write. */
   lineage: string;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudProvider } from '../../src/providers/cloud/index.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
+import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 let api: InterconnectApi;
@@ -91,7 +92,7 @@ resources:
     const port = (await api.call<Array<Record<string, any>>>('GET', '/v2/products')).find((p) => p.productUid === portUid);
     const live = (port?.associatedIxs ?? []).filter((i: Record<string, any>) => !['CANCELLED', 'DECOMMISSIONED'].includes(i.provisioningStatus));
     expect(live).toHaveLength(1);
-    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+    const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
     expect(state.resources.ix.id).toBe(live[0].productUid);
     expect(state.pending).toEqual([]);
   });
@@ -168,7 +169,7 @@ ${c.child}`,
       expect(applied.code).toBe(0);
       expect(applied.stdout).toContain(`${c.address}: an interrupted create had ordered ${id}; it is adopted`);
       expect(await c.count(mcrUid)).toBe(1);
-      const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+      const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
       expect(state.resources[c.address].id).toBe(id);
       expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
     });
@@ -235,7 +236,7 @@ ${config}resources:
     expect(applied.stdout).toContain('shield: an interrupted create left nothing behind; it will be created');
     const after = await named('north-shield');
     expect(after).toHaveLength(2);
-    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+    const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
     expect(state.resources.shield.id).not.toBe(before[0]);
     expect(after).toContain(state.resources.shield.id);
   });

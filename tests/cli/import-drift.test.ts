@@ -4,6 +4,7 @@ import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
+import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 let api: InterconnectApi;
@@ -144,7 +145,7 @@ describe('drift', () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', `${header}resources:\n${portYaml('a', 'drift-a', extra)}${portYaml('b', 'drift-b')}`);
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+    const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
     return { dir, a: state.resources.a.id as string, b: state.resources.b.id as string };
   }
 
@@ -178,7 +179,7 @@ describe('drift', () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', `${header}resources:\n  router:\n    type: interconnect:Mcr\n    properties: { productName: drift-mcr, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }\n`);
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    const router = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.router;
+    const router = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.router;
     expect((await plumb(['drift'], { cwd: dir, env: sandbox.env })).code).toBe(0);
     await api.call('PUT', `/v2/product/mcr2/${router.id}`, { asn: 65000, costCentre: '' });
     const drift = await plumb(['drift'], { cwd: dir, env: sandbox.env });

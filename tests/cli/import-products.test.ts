@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -59,7 +60,7 @@ describe('importing every kind of product', () => {
     const created = await plumb(['apply', '--yes'], { cwd: original, env });
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
-    const state = JSON.parse(readFileSync(join(original, '.plumb/default/state.json'), 'utf8')).resources;
+    const state = JSON.parse(readFileSync(stateFile(original), 'utf8')).resources;
     const shield = state.shield.id as string;
 
     const adopter = workdir();

@@ -2,6 +2,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -10,7 +11,7 @@ beforeAll(async () => {
 afterAll(async () => sandbox.close());
 
 function state(dir: string): { resources: Record<string, { id: string; outputs: Record<string, any> }> } {
-  return JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+  return JSON.parse(readFileSync(stateFile(dir), 'utf8'));
 }
 
 const portYaml = (name: string) => `  port:

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
+import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 let api: InterconnectApi;
@@ -17,7 +18,7 @@ async function writes(): Promise<Array<{ method: string; path: string }>> {
   return (await sandbox.calls('interconnect')).filter((c) => c.method !== 'GET' && !c.path.includes('oauth2'));
 }
 
-const stateOf = (dir: string) => JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+const stateOf = (dir: string) => JSON.parse(readFileSync(stateFile(dir), 'utf8'));
 
 async function settings(provisioningMs: number): Promise<void> {
   await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', body: JSON.stringify({ provisioningMs }), headers: { 'content-type': 'application/json' } });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -44,7 +45,7 @@ describe('a port through its whole life', () => {
       expect(created.stdout).toContain('productUid = (known after apply)');
       expect(created.stdout).toContain('Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy.');
       expect(created.stdout).toMatch(/Apply complete! Resources: 1 added/);
-      const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+      const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
       const uid = state.resources.port.id as string;
       expect(state.resources.port.outputs.provisioningStatus).toMatch(/CONFIGURED|LIVE/);
 
@@ -72,7 +73,7 @@ describe('a port through its whole life', () => {
       await sandbox.clearCalls();
       const replaced = await plumb(['apply', '--yes'], { cwd: dir, env });
       expect(replaced.code).toBe(0);
-      const newUid = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id as string;
+      const newUid = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.port.id as string;
       expect(newUid).not.toBe(uid);
       const mode = cancelAtEndOfTerm ? 'CANCEL' : 'CANCEL_NOW';
       const cancels = (await sandbox.calls('interconnect')).filter((c) => c.path.includes('/action/'));
@@ -94,7 +95,7 @@ describe('a port through its whole life', () => {
     const env = sandbox.env;
     writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm: true }));
     expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
-    const uid = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id as string;
+    const uid = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.port.id as string;
 
     // No interconnect resource, lookup or setting is left: cancelAtEndOfTerm falls back to false.
     writeManifest(dir, 'plumb.yaml', 'name: edge\nresources: {}\n');
@@ -115,7 +116,7 @@ describe('a port through its whole life', () => {
     const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain(`productName = "${name}"`);
-    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+    const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
     expect(state.resources.port.outputs.productName).toBe(name);
     const again = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
     expect(again.stdout).toContain('No changes.');
@@ -145,7 +146,7 @@ describe('a port through its whole life', () => {
     await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', body: JSON.stringify({ provisioningMs: 3000 }), headers: { 'content-type': 'application/json' } });
     try {
       const first = plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
-      const lock = join(dir, '.plumb/default/lock');
+      const lock = join(dir, '.plumb/edge/default/lock');
       for (let i = 0; i < 200 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 25));
       const second = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
       expect(second.code).toBe(1);
@@ -179,7 +180,7 @@ resources:
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', port(10000));
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    const id = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id;
+    const id = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.port.id;
 
     // No 400G port can be had at this site: the order of the replacement is refused.
     writeManifest(dir, 'plumb.yaml', port(400000));
@@ -191,7 +192,7 @@ resources:
     const after = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
     expect(after.stdout).toContain('No changes.');
     expect(after.code).toBe(0);
-    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+    const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
     expect(state.resources.port.id).toBe(id);
     expect(Object.keys(state.resources)).toEqual(['port']);
   });
@@ -200,7 +201,7 @@ resources:
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', port(10000).replace('unmade-port', 'unmade-port-2'));
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    const id = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id;
+    const id = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.port.id;
     // The new order's intent, naming the port it replaces: then killed, before the order.
     writeManifest(dir, 'plumb.yaml', port(100000).replace('unmade-port', 'unmade-port-2'));
     const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } });
@@ -228,7 +229,7 @@ resources:
 `;
     writeManifest(dir, 'plumb.yaml', manifest());
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    const zone = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.outputs.diversityZone as string;
+    const zone = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.port.outputs.diversityZone as string;
     expect(['red', 'blue']).toContain(zone);
 
     writeManifest(dir, 'plumb.yaml', manifest(`, diversityZone: ${zone}`, ', preApproved: false'));

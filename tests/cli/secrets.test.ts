@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest, type CliResult } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
+import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -104,7 +105,7 @@ describe('secrets never leave in plaintext', () => {
     expect((await run(['refresh', '--yes'])).code).toBe(0);
     expect((await run(['graph', '--format', 'json'])).code).toBe(0);
     expect((await run(['lookup', 'interconnect:index/getLocation:getLocation', '--arg', 'id=2'])).code).toBe(0);
-    const port = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id;
+    const port = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.port.id;
     const keys = await new InterconnectApi(sandbox.url).call<Array<{ key: string }>>('GET', `/v2/service/key?productIdOrUid=${port}`);
     expect(keys).toHaveLength(1);
     const serviceKey = keys[0].key;

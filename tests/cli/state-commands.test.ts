@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -47,7 +48,7 @@ describe('state commands', () => {
 
     const removed = await plumb(['state', 'rm', 'a'], { cwd: dir, env });
     expect(removed.stdout).toMatch(/removed a from state; .+ still exists remotely/);
-    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+    const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
     expect(Object.keys(state.resources)).toEqual(['b']);
     const missing = await plumb(['state', 'rm', 'nope'], { cwd: dir, env });
     expect(missing.code).toBe(1);
@@ -58,8 +59,8 @@ describe('state commands', () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', manifest(['a']));
     const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(dir, '.plumb/default'), { recursive: true });
-    writeFileSync(join(dir, '.plumb/default/lock'), JSON.stringify({ pid: 1, host: 'elsewhere', time: '2026-01-01T00:00:00Z', command: 'apply' }));
+    mkdirSync(join(dir, '.plumb/s/default'), { recursive: true });
+    writeFileSync(join(dir, '.plumb/s/default/lock'), JSON.stringify({ pid: 1, host: 'elsewhere', time: '2026-01-01T00:00:00Z', command: 'apply' }));
     const refused = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
     expect(refused.stderr).toMatch(/locked by pid 1 on elsewhere since 2026-01-01T00:00:00Z \(apply\)/);
     const unlocked = await plumb(['state', 'unlock', '--force'], { cwd: dir, env: sandbox.env });
@@ -82,7 +83,7 @@ describe('a state that cannot be trusted is refused, never read as empty', () =>
     writeManifest(dir, 'plumb.yaml', manifest(['a', 'b', 'c', 'd']));
     const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } });
     expect(killed.code).not.toBe(0);
-    const journal = join(dir, '.plumb/default/journal.jsonl');
+    const journal = join(dir, '.plumb/s/default/journal.jsonl');
     const lines = readFileSync(journal, 'utf8').split('\n');
     writeFileSync(journal, [lines[0].slice(0, 20), ...lines.slice(1)].join('\n'));
     const refused = await plumb(['plan'], { cwd: dir, env: sandbox.env });
@@ -97,7 +98,7 @@ describe('a state that cannot be trusted is refused, never read as empty', () =>
 
   it('a state.json of the wrong shape or cut short names the file and what is wrong', async () => {
     const dir = await setUp();
-    const file = join(dir, '.plumb/default/state.json');
+    const file = stateFile(dir);
     const good = readFileSync(file, 'utf8');
     const cases: Array<[string, string]> = [
       [good.replace(/"serial":\d+/, '"serial":"ten"'), '"serial" must be a whole number'],

@@ -2,6 +2,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { stateFile } from '../support/state-file.js';
 
 const EXAMPLES = resolve(import.meta.dirname, '../../examples/cloud');
 
@@ -19,7 +20,7 @@ function example(name: string): string {
 }
 
 function state(dir: string): { resources: Record<string, { id: string; outputs: Record<string, unknown> }> } {
-  return JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8'));
+  return JSON.parse(readFileSync(stateFile(dir), 'utf8'));
 }
 
 describe('examples/cloud', () => {

@@ -64,6 +64,7 @@ export async function startHarness(options: { provisioningMs?: number; settings?
       settings,
       log: silent,
       address,
+      project: 'test',
       stack: 'test',
       operationToken: randomUUID(),
       waitTimeMs,

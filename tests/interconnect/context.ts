@@ -14,6 +14,7 @@ export async function interconnectContext(sandboxUrl: string, address = 'subject
     settings,
     log,
     address,
+    project: 'tests',
     stack: 'tests',
     operationToken: `token-${address}-${Math.random().toString(36).slice(2)}`,
     waitTimeMs,

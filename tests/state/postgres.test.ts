@@ -7,6 +7,8 @@ import { openStateStore } from '../../src/state/open.js';
 import { PostgresStore } from '../../src/state/postgres.js';
 import { SecretCodec } from '../../src/state/secrets.js';
 import type { StateStore } from '../../src/state/store.js';
+import { Secret } from '../../src/values.js';
+import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { startPostgres, type PostgresServer } from '../support/postgres.js';
 import { describeStateStore } from '../support/state-conformance.js';
 
@@ -31,31 +33,42 @@ afterAll(async () => {
 
 describeStateStore('postgres', async () => {
   const stack = `conformance-${randomUUID().slice(0, 8)}`;
+  // Projects of this fixture alone: other tests' stacks share the database.
+  const [web, api] = [`web-${stack}`, `api-${stack}`];
   const opened: StateStore[] = [];
-  const open = () => {
-    const store = openStateStore(url(), stack, codec);
+  const open = (project = web) => {
+    const store = openStateStore(url(), project, stack, codec);
     opened.push(store);
     return store;
   };
+  const trigger = `refuse_${stack.replace(/-/g, '_')}`;
   return {
     store: open(),
     other: async () => open(),
+    otherProject: async () => open(api),
+    async breakJournal() {
+      // The server refuses every journal row of this stack from now on.
+      await admin.query(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`);
+      await admin.query(`CREATE TRIGGER ${trigger} BEFORE INSERT ON plumb_journal FOR EACH ROW WHEN (NEW.stack = '${stack}') EXECUTE FUNCTION ${trigger}()`);
+    },
     async crash() {
       // The holder's connection dies, as it would with its process or machine.
-      const holders = await admin.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint`, [`plumb:${stack}`]);
+      const holders = await admin.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint`, [`plumb:${web}/${stack}`]);
       expect(holders.rows).toHaveLength(1);
       await admin.query('SELECT pg_terminate_backend($1)', [holders.rows[0].pid]);
       while ((await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [holders.rows[0].pid])).rows.length) await new Promise((r) => setTimeout(r, 20));
     },
     async raw() {
       const { rows } = await admin.query(
-        `SELECT coalesce((SELECT snapshot::text FROM plumb_stacks WHERE stack = $1), '') || (SELECT coalesce(string_agg(entry::text, E'\\n'), '') FROM plumb_journal WHERE stack = $1) AS text`,
-        [stack],
+        `SELECT coalesce((SELECT snapshot::text FROM plumb_stacks WHERE project = $2 AND stack = $1), '') || (SELECT coalesce(string_agg(entry::text, E'\\n'), '') FROM plumb_journal WHERE project = $2 AND stack = $1) AS text`,
+        [stack, web],
       );
       return rows[0].text as string;
     },
     async cleanup() {
       for (const store of opened) await store.close();
+      await admin.query(`DROP TRIGGER IF EXISTS ${trigger} ON plumb_journal`);
+      await admin.query(`DROP FUNCTION IF EXISTS ${trigger}()`);
     },
   };
 });
@@ -65,7 +78,7 @@ describe('PostgresStore', () => {
 
   it('is what openStateStore returns for postgres:// and postgresql:// URLs, shown without its password', async () => {
     for (const scheme of ['postgres', 'postgresql']) {
-      const store = openStateStore(url().replace(/^postgres/, scheme), 'dev', codec);
+      const store = openStateStore(url().replace(/^postgres/, scheme), 'web', 'dev', codec);
       expect(store).toBeInstanceOf(PostgresStore);
       expect(store.location).toContain(`${scheme}://postgres:***@127.0.0.1:`);
       expect(store.location).not.toContain(PASSWORD);
@@ -74,7 +87,7 @@ describe('PostgresStore', () => {
   });
 
   it('keeps the password out of connection errors', async () => {
-    const store = openStateStore(`postgres://plumb:${PASSWORD}@127.0.0.1:1/state`, 'dev', codec);
+    const store = openStateStore(`postgres://plumb:${PASSWORD}@127.0.0.1:1/state`, 'web', 'dev', codec);
     const err = await store.read().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toMatch(/cannot connect to the PostgreSQL state at postgres:\/\/plumb:\*\*\*@127\.0\.0\.1:1\/state/);
@@ -84,7 +97,7 @@ describe('PostgresStore', () => {
 
   it('refuses a write when another writer moved the serial since the read', async () => {
     const stack = `serial-${randomUUID().slice(0, 8)}`;
-    const [a, b] = [new PostgresStore(url(), stack, codec), new PostgresStore(url(), stack, codec)];
+    const [a, b] = [new PostgresStore(url(), 'web', stack, codec), new PostgresStore(url(), 'web', stack, codec)];
     try {
       await a.write(await a.read());
       const [fromA, fromB] = [await a.read(), await b.read()];
@@ -104,7 +117,7 @@ describe('PostgresStore', () => {
 
   it('refuses to record or write after its lock session was terminated', async () => {
     const stack = `lost-${randomUUID().slice(0, 8)}`;
-    const [a, b] = [new PostgresStore(url(), stack, codec), new PostgresStore(url(), stack, codec)];
+    const [a, b] = [new PostgresStore(url(), 'web', stack, codec), new PostgresStore(url(), 'web', stack, codec)];
     try {
       await a.lock(info);
       const state = await a.read();
@@ -119,11 +132,12 @@ describe('PostgresStore', () => {
   });
 
   it('finds the lock holder in pg_locks whether the stack key hashes negative or positive', async () => {
-    const names = ['key-a', 'key-b'];
-    const signs = await admin.query("SELECT sign(hashtext('plumb:' || n))::int AS s FROM unnest($1::text[]) n", [names]);
-    expect(signs.rows.map((r) => r.s)).toEqual([-1, 1]);
+    const candidates = Array.from({ length: 16 }, (_, i) => `key-${i}`);
+    const signs = await admin.query("SELECT n, sign(hashtext('plumb:web/' || n))::int AS s FROM unnest($1::text[]) n", [candidates]);
+    const names = [-1, 1].map((sign) => signs.rows.find((r) => r.s === sign)?.n as string);
+    expect(names.every(Boolean)).toBe(true);
     for (const stack of names) {
-      const [a, b] = [new PostgresStore(url(), stack, codec), new PostgresStore(url(), stack, codec)];
+      const [a, b] = [new PostgresStore(url(), 'web', stack, codec), new PostgresStore(url(), 'web', stack, codec)];
       try {
         await a.lock(info);
         expect(await b.forceUnlock()).toEqual(info);
@@ -135,11 +149,121 @@ describe('PostgresStore', () => {
     }
   });
 
+  it('refuses another passphrase, naming the row whose secrets it cannot open', async () => {
+    const stack = `keyed-${randomUUID().slice(0, 8)}`;
+    const store = new PostgresStore(url(), 'web', stack, codec);
+    const stranger = new PostgresStore(url(), 'web', stack, SecretCodec.open('', 'another passphrase'));
+    try {
+      await store.write({ ...(await store.read()), outputs: { password: new Secret('pg-secret-value-77') } });
+      const refused = await stranger.read().catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(UserError);
+      expect((refused as Error).message).toContain(`cannot read the secrets in the plumb_stacks row of stack "${stack}" of project "web" in postgres://postgres:***@`);
+      expect((refused as Error).message).toContain('PLUMB_PASSPHRASE is not the passphrase they were sealed with');
+    } finally {
+      await store.close();
+      await stranger.close();
+    }
+  });
+
   it('creates its tables once when many stores start together', async () => {
-    const stores = Array.from({ length: 6 }, (_, i) => new PostgresStore(url(), `burst-${i}`, codec));
+    const stores = Array.from({ length: 6 }, (_, i) => new PostgresStore(url(), 'web', `burst-${i}`, codec));
     await Promise.all(stores.map((s) => s.read()));
     const { rows } = await admin.query("SELECT tablename FROM pg_tables WHERE tablename LIKE 'plumb\\_%' ORDER BY 1");
     expect(rows.map((r) => r.tablename)).toEqual(['plumb_journal', 'plumb_locks', 'plumb_stacks']);
     await Promise.all(stores.map((s) => s.close()));
+  });
+});
+
+describe('PostgreSQL state from before state was kept per project', () => {
+  const thing = { address: 'a', type: 'fake:Thing', id: 'id-a', inputs: {}, outputs: {}, dependencies: [], status: 'ok' };
+
+  it('gains a project in every table and key; its rows are moved to the project that claims them', async () => {
+    const db = `legacy_${randomUUID().slice(0, 8)}`;
+    await admin.query(`CREATE DATABASE ${db}`);
+    const legacyUrl = url().replace(/\/postgres$/, `/${db}`);
+    const old = new pg.Client(legacyUrl);
+    await old.connect();
+    try {
+      // The tables as plumb made them before, with a stack applied and one outcome journaled since.
+      await old.query('CREATE TABLE plumb_stacks (stack text PRIMARY KEY, lineage text NOT NULL, serial bigint NOT NULL, snapshot jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())');
+      await old.query('CREATE TABLE plumb_journal (stack text NOT NULL, seq bigint GENERATED ALWAYS AS IDENTITY, entry jsonb NOT NULL, PRIMARY KEY (stack, seq))');
+      await old.query('CREATE TABLE plumb_locks (stack text PRIMARY KEY, holder jsonb NOT NULL, backend_pid integer NOT NULL, locked_at timestamptz NOT NULL DEFAULT now())');
+      await old.query('INSERT INTO plumb_stacks (stack, lineage, serial, snapshot) VALUES ($1, $2, $3, $4)', ['default', 'l-old', 3, { version: 1, stack: 'default', lineage: 'l-old', serial: 3, resources: { a: thing }, outputs: {}, pending: [] }]);
+      await old.query('INSERT INTO plumb_journal (stack, entry) VALUES ($1, $2)', ['default', { kind: 'outcome', address: 'b', resource: { ...thing, address: 'b', id: 'id-b' }, at: '2026-01-01T00:00:00Z' }]);
+
+      const store = new PostgresStore(legacyUrl, 'web', 'default', codec);
+      try {
+        const found = await store.legacy();
+        expect(found).toMatchObject({ from: expect.stringContaining('stack "default" without a project'), to: expect.stringContaining('stack "default" of project "web"') });
+        expect(Object.keys(found!.snapshot.resources).sort()).toEqual(['a', 'b']);
+        await store.claimLegacy(info);
+        const state = await store.read();
+        expect(state).toMatchObject({ lineage: 'l-old', serial: 4 });
+        expect(Object.keys(state.resources).sort()).toEqual(['a', 'b']);
+        expect(await store.legacy()).toBeUndefined();
+        expect(await store.stacks()).toEqual(['default']);
+        await store.write(state);
+        expect((await old.query("SELECT project, serial FROM plumb_stacks")).rows).toEqual([{ project: 'web', serial: '5' }]);
+      } finally {
+        await store.close();
+      }
+      const keys = await old.query(
+        `SELECT t.relname AS table, array_agg(a.attname::text ORDER BY a.attname) AS columns FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+           JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey) WHERE c.contype = 'p' AND t.relname LIKE 'plumb\\_%' GROUP BY t.relname ORDER BY 1`,
+      );
+      expect(keys.rows).toEqual([
+        { table: 'plumb_journal', columns: ['project', 'seq', 'stack'] },
+        { table: 'plumb_locks', columns: ['project', 'stack'] },
+        { table: 'plumb_stacks', columns: ['project', 'stack'] },
+      ]);
+    } finally {
+      await old.end();
+    }
+  });
+
+  const info = { pid: process.pid, host: hostname(), time: '2024-05-01T10:00:00.000Z', command: 'state claim' };
+});
+
+describe('the CLI with PostgreSQL state', () => {
+  let sandbox: Awaited<ReturnType<typeof testSandbox>>;
+  beforeAll(async () => {
+    sandbox = await testSandbox();
+  });
+  afterAll(async () => sandbox.close());
+
+  const PORT_NAME = 'pg-port-name-secret-31c8';
+  const manifest = `name: pg-echoes
+resources:
+  port:
+    type: interconnect:Port
+    properties:
+      productName: { fn::secret: ${PORT_NAME} }
+      portSpeed: 1000
+      locationId: 2
+      contractTermMonths: 1
+      marketplaceVisibility: false
+`;
+
+  it('seals a secret the API echoes back, in the journal rows and the snapshot row, and plans no change after', async () => {
+    const dir = workdir('plumb-pg-echo-');
+    writeManifest(dir, 'plumb.yaml', manifest);
+    const env = { ...sandbox.env, PLUMB_STATE: url(), PLUMB_PASSPHRASE: 'pg echo passphrase' };
+    const rows = async () =>
+      (
+        await admin.query(
+          `SELECT coalesce((SELECT string_agg(snapshot::text, '') FROM plumb_stacks WHERE project = 'pg-echoes'), '') || coalesce((SELECT string_agg(entry::text, '') FROM plumb_journal WHERE project = 'pg-echoes'), '') AS text`,
+        )
+      ).rows[0].text as string;
+    // Killed once the port's outcome is journaled, before the snapshot row is written.
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...env, PLUMB_TEST_CRASH_AFTER_RECORDS: '3' } });
+    expect(killed.code).not.toBe(0);
+    expect(await rows()).toContain('"interface"');
+    expect(await rows()).not.toContain(PORT_NAME);
+    const applied = await plumb(['apply', '--yes', '--replace', 'port'], { cwd: dir, env });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await rows()).toContain('"interface"');
+    expect(await rows()).not.toContain(PORT_NAME);
+    const plan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 });

@@ -72,6 +72,7 @@ export function fakeType(
 /** Engine dependencies serving one fake type. */
 export function fakeDeps(type: ResourceType): EngineDeps {
   return {
+    project: 'test',
     stack: 'test',
     log: pino({ level: 'silent' }),
     workDir: '/tmp',

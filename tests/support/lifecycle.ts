@@ -45,6 +45,7 @@ export function describeLifecycle<In, Env>(spec: LifecycleSpec<In, Env>): void {
         settings,
         log,
         address,
+        project: 'lifecycle',
         stack: 'lifecycle',
         operationToken: `token-${address}-${Math.random().toString(36).slice(2)}`,
         waitTimeMs: 30_000,

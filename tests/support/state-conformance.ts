@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
 import type { StateStore } from '../../src/state/store.js';
 import type { JournalEntry, LockInfo, ResourceState, StateSnapshot } from '../../src/state/types.js';
+import { noteSecretText } from '../../src/secret-mask.js';
 import { Secret } from '../../src/values.js';
 
 /** One backend instance under test, on a stack of its own. */
@@ -10,6 +11,10 @@ export interface StoreFixture {
   store: StateStore;
   /** Another store on the same stack and location, as a second machine would open it. */
   other: () => Promise<StateStore>;
+  /** A store of another project (another manifest's name) for the same stack name and location. */
+  otherProject: () => Promise<StateStore>;
+  /** Makes every journal append of `store`'s stack fail from now on, as a full disk or a refusing server would. */
+  breakJournal: () => Promise<void>;
   /** Kills whoever holds `store`'s lock the way a crash would (dead pid, dropped connection). */
   crash?: () => Promise<void>;
   /** Everything the backend has stored for the stack, as text, to look for plaintext secrets. */
@@ -125,6 +130,58 @@ export function describeStateStore(name: string, make: () => Promise<StoreFixtur
       expect(await second.forceUnlock()).toEqual(holder('apply'));
       await second.lock(holder('rescue'));
       await second.unlock();
+    });
+
+    it('keeps each project\'s state of a stack apart, and lists only its own stacks', async () => {
+      const { store, other, otherProject } = await open();
+      const stack = (await store.read()).stack;
+      await store.write({ ...(await store.read()), resources: { 'thing.a': thing('a', 'id-a') } });
+      const elsewhere = await otherProject();
+      expect(await elsewhere.read()).toMatchObject({ stack, serial: 0, resources: {} });
+      expect(await elsewhere.stacks()).toEqual([]);
+      await elsewhere.record({ kind: 'outcome', address: 'thing.b', resource: thing('b', 'id-b'), at: AT });
+      expect(Object.keys((await (await other()).read()).resources)).toEqual(['thing.a']);
+      expect(Object.keys((await elsewhere.read()).resources)).toEqual(['thing.b']);
+      expect(await store.stacks()).toEqual([stack]);
+      // Each project's stack has a lock of its own.
+      await store.lock(holder('apply'));
+      await elsewhere.lock(holder('apply elsewhere'));
+      await elsewhere.unlock();
+      await store.unlock();
+    });
+
+    it('records the project in what it writes', async () => {
+      const { store, other, raw } = await open();
+      await store.write(await store.read());
+      const project = (await (await other()).read()).project!;
+      expect(project).toMatch(/\S/);
+      expect(await raw()).toMatch(new RegExp(`"project": ?"${project}"`));
+    });
+
+    it('rejects a record whose journal write fails, and keeps the entries recorded before it', async () => {
+      const { store, other, breakJournal } = await open();
+      await store.record(journal()[0]);
+      await breakJournal();
+      await expect(store.record(journal()[1])).rejects.toThrow();
+      expect((await (await other()).read()).pending.map((p) => p.address)).toEqual(['thing.a']);
+    });
+
+    it('seals any string holding the text of a secret the process holds, in the journal and the snapshot', async () => {
+      const { store, other, raw } = await open();
+      const secret = 'echoed-secret-name-5e1f';
+      noteSecretText(secret);
+      const echoed: ResourceState = { ...thing('e', 'id-e'), inputs: { name: new Secret(secret) }, outputs: { name: new Secret(secret), resources: { interface: { name: `${secret} (port)` } }, aEndCurrent: [{ productName: secret }] } };
+      await store.record({ kind: 'outcome', address: 'thing.e', token: 't-e', resource: echoed, at: AT });
+      expect(await raw()).not.toContain(secret);
+      await store.write({ ...(await store.read()), outputs: { label: `named ${secret}` } });
+      expect(await raw()).not.toContain(secret);
+      const back = await (await other()).read();
+      const outputs = back.resources['thing.e'].outputs as { resources: { interface: { name: Secret } }; aEndCurrent: Array<{ productName: Secret }> };
+      expect(outputs.resources.interface.name).toBeInstanceOf(Secret);
+      expect(outputs.resources.interface.name.value).toBe(`${secret} (port)`);
+      expect(outputs.aEndCurrent[0].productName.value).toBe(secret);
+      expect((back.outputs.label as Secret).value).toBe(`named ${secret}`);
+      expect(back.resources['thing.e'].id).toBe('id-e');
     });
 
     it('round-trips secrets and never stores their plaintext', async () => {

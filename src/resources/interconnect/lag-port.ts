@@ -11,6 +11,7 @@ import {
   type Ctx,
   cancel,
   findByToken,
+  productOwner,
   listProducts,
   order,
   orderedTags,
@@ -88,6 +89,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   remoteManaged: [...PRODUCT_FACTS, 'lagPortUids', 'aggregationId'],
   deleteNotes: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
   importId: { format: '<product_uid>', parse: parseProductUid },
+  owner: productOwner,
 
   async create(ctx, inputs) {
     const uids = await order(ctx, {

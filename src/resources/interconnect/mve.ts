@@ -11,6 +11,7 @@ import {
   type Ctx,
   cancel,
   findByToken,
+  productOwner,
   listProducts,
   order,
   orderedTags,
@@ -151,6 +152,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   stateOnly: ['promoCode'],
   remoteManaged: [...PRODUCT_FACTS, 'vendor', 'imageId', 'mveSize', 'mveLabel'],
   importId: { format: '<product_uid>', parse: parseProductUid },
+  owner: productOwner,
 
   async create(ctx, inputs) {
     const [uid] = await order(ctx, {

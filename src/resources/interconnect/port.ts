@@ -11,6 +11,7 @@ import {
   type Ctx,
   cancel,
   findByToken,
+  productOwner,
   listProducts,
   order,
   orderedTags,
@@ -75,6 +76,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   remoteManaged: [...PRODUCT_FACTS],
   deleteNotes: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
   importId: { format: '<product_uid>', parse: parseProductUid },
+  owner: productOwner,
 
   async create(ctx, inputs) {
     const [uid] = await order(ctx, {

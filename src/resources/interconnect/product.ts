@@ -1,7 +1,7 @@
 import { UserError, isRemote } from '../../errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { sleep } from '../../providers/interconnect/client.js';
-import type { ResourceContext } from '../handler.js';
+import type { Ownership, ResourceContext } from '../handler.js';
 
 /** Handler context of every interconnect resource. */
 export type Ctx = ResourceContext<InterconnectClient>;
@@ -14,8 +14,11 @@ export const READY = ['CONFIGURED', 'LIVE'];
 /** Statuses in which a product no longer exists for plumb's purposes. */
 export const GONE = ['DECOMMISSIONED', 'DECOMMISSIONING', 'CANCELLED_PARENT'];
 
-/** Tag keys plumb adds to every taggable product to recognise its own orders. */
-export const OWNER_TAGS = { stack: 'plumb-stack', address: 'plumb-address', token: 'plumb-token' } as const;
+/**
+ * Tag keys plumb adds to every taggable product to recognise its own orders, and whose they are:
+ * the project (the manifest's name) and stack whose state records it, at which address.
+ */
+export const OWNER_TAGS = { project: 'plumb-project', stack: 'plumb-stack', address: 'plumb-address', token: 'plumb-token' } as const;
 
 /** Contract terms the API accepts. */
 export const CONTRACT_TERMS = [1, 12, 24, 36, 48, 60] as const;
@@ -171,10 +174,19 @@ export async function writeTags(ctx: Ctx, uid: string, tags: Record<string, stri
 export function tagList(ctx: Ctx, tags: Record<string, string> | undefined): Array<{ key: string; value: string }> {
   return [
     ...Object.entries(tags ?? {}).map(([key, value]) => ({ key, value })),
+    { key: OWNER_TAGS.project, value: ctx.project },
     { key: OWNER_TAGS.stack, value: ctx.stack },
     { key: OWNER_TAGS.address, value: ctx.address },
     { key: OWNER_TAGS.token, value: ctx.operationToken },
   ];
+}
+
+/** Whose product plumb's ownership tags say it is; undefined for one without them (not ordered by plumb). */
+export async function productOwner(ctx: Ctx, uid: string): Promise<Ownership | undefined> {
+  const { data } = await ctx.client.get<{ resourceTags?: Array<{ key: string; value: string }> }>(`/v2/product/${encodeURIComponent(uid)}/tags`);
+  const tags = new Map((data?.resourceTags ?? []).map((t) => [t.key, t.value]));
+  if (!tags.has(OWNER_TAGS.project) && !tags.has(OWNER_TAGS.stack)) return undefined;
+  return { project: tags.get(OWNER_TAGS.project), stack: tags.get(OWNER_TAGS.stack), address: tags.get(OWNER_TAGS.address) };
 }
 
 /** An API timestamp (epoch ms, or already a string) as RFC 3339, or undefined. */

@@ -1,0 +1,144 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import type { Document } from 'yaml';
+import { UserError } from '../errors.js';
+import { sealedStateFile } from '../state/local-layout.js';
+import { checkStackName, isPostgresLocation, nameProblem, openStateStore } from '../state/open.js';
+import { SecretCodec } from '../state/secrets.js';
+import type { StateStore } from '../state/store.js';
+import type { LockInfo } from '../state/types.js';
+
+/** The flags that say where state is. */
+export interface StateFlags {
+  stack: string;
+  state?: string;
+}
+
+/** Where the state of a manifest lives: --state, PLUMB_STATE, or `.plumb` beside the manifest. */
+export function stateLocation(opts: StateFlags, manifestDir: string): string {
+  const location = opts.state ?? (process.env.PLUMB_STATE || join(manifestDir, '.plumb'));
+  if (location === '') throw new UserError('--state is empty', 'give a folder path or a postgres:// URL');
+  if (isPostgresLocation(location)) return location;
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(location)) throw new UserError(`state location ${location}: not a folder path or a postgres:// URL`, 'state lives in a folder (the default .plumb beside the manifest) or in PostgreSQL');
+  if (existsSync(location) && !statSync(location).isDirectory()) throw new UserError(`${location} is a file, where a folder is needed`, 'state lives in a folder (the default .plumb beside the manifest) or in PostgreSQL');
+  return resolve(location);
+}
+
+/**
+ * The codec for secrets in that state: PLUMB_PASSPHRASE, or the key file of a local state folder
+ * (`<location>/secret.key`, shared by every manifest's state there). Nothing is read or made yet.
+ */
+export function stateCodec(opts: StateFlags, manifestDir: string): SecretCodec {
+  const location = stateLocation(opts, manifestDir);
+  if (isPostgresLocation(location)) {
+    // A key file on one machine cannot be shared by a team: shared state needs the passphrase.
+    if (!process.env.PLUMB_PASSPHRASE) throw new UserError('PostgreSQL state needs PLUMB_PASSPHRASE, the passphrase every machine uses to encrypt and read secrets in state');
+    return SecretCodec.open('');
+  }
+  return SecretCodec.open(join(location, 'secret.key'), process.env.PLUMB_PASSPHRASE, () => sealedStateFile(location));
+}
+
+/** Opens the state store of a project's stack. */
+export function openStore(opts: StateFlags, manifestDir: string, project: string): StateStore {
+  checkStackName(opts.stack);
+  return openStateStore(stateLocation(opts, manifestDir), project, opts.stack, stateCodec(opts, manifestDir));
+}
+
+/**
+ * The project a manifest's state is kept under: its `name`, or without one the file's name less
+ * its extension (`plumb.yaml` → `plumb`), so that two manifests of one folder never share state.
+ * `parsed` is the name the manifest parser read, when there is one (it says `unnamed` for none).
+ */
+export function manifestProject(file: string, parsed?: string): string {
+  const { LineCounter, isMap, isScalar, parseDocument } = yamlPackage();
+  let doc: Document | undefined;
+  const lines = new LineCounter();
+  const read = () => (doc ??= parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines }));
+  let name = parsed !== undefined && parsed !== 'unnamed' ? parsed : undefined;
+  // The parser says `unnamed` for no name: only a manifest with a `name:` line can mean it.
+  if (name === undefined && (parsed === undefined || /^["']?name["']?[ \t]*:/m.test(readFileSync(file, 'utf8')))) {
+    const node = read().contents;
+    if (read().errors.length && !isMap(node)) {
+      const { line, col } = lines.linePos(read().errors[0].pos[0]);
+      throw new UserError(`${file}:${line}:${col}: YAML syntax error: the manifest's name, which its state is kept under, cannot be read`, 'correct the manifest, or pass --project NAME');
+    }
+    const value = isMap(node) ? node.get('name', true) : undefined;
+    if (isScalar(value) && typeof value.value === 'string') name = value.value;
+  }
+  if (name === undefined) {
+    const base = basename(file, extname(file));
+    const problem = nameProblem(base);
+    if (problem) throw new UserError(`${file}: a manifest without a name keeps its state under its file name, and "${base}" cannot name it`, `give the manifest a name: ${problem}`);
+    return base;
+  }
+  const problem = nameProblem(name);
+  if (problem) {
+    const node = read().contents;
+    const { line, col } = lines.linePos((isMap(node) ? (node.get('name', true) as { range?: number[] } | undefined)?.range?.[0] : undefined) ?? 0);
+    throw new UserError(`${file}:${line}:${col}: the manifest's name "${name}" cannot name the folder its state is kept in`, `${problem} (the state of each manifest is kept under its name)`);
+  }
+  return name;
+}
+
+/** The addresses a manifest declares (its `resources` keys), read without checking it; undefined for a file that is not a manifest. */
+export function declaredAddresses(file: string): string[] | undefined {
+  const { isMap, isScalar, parseDocument } = yamlPackage();
+  try {
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    const resources = isMap(doc.contents) ? doc.contents.get('resources', true) : undefined;
+    return isMap(resources) ? resources.items.map((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The yaml package, loaded where first needed (as the manifest parser does): most commands never need it. */
+function yamlPackage(): typeof import('yaml') {
+  return createRequire(import.meta.url)('yaml') as typeof import('yaml');
+}
+
+/**
+ * Moves a stack's state from before state was kept per manifest to this manifest's project when it
+ * is this manifest's; otherwise leaves it. Returns what to tell the user, if anything.
+ */
+export async function adoptLegacyState(store: StateStore, manifest: { file: string; addresses: string[] }, stack: string, info: LockInfo): Promise<string | undefined> {
+  const found = await store.legacy();
+  if (!found) return undefined;
+  const why = notOwnedBecause(found.snapshot, manifest);
+  if (!why) {
+    await store.claimLegacy(info);
+    return `Note: moved the state of stack "${stack}" from ${found.from} to ${found.to}: state is kept per manifest now, and it records only resources ${basename(manifest.file)} declares.`;
+  }
+  const addresses = recordedAddresses(found.snapshot);
+  return (
+    `Note: ${found.from} holds the state of stack "${stack}" from before state was kept per manifest (${addresses.join(', ')}). ` +
+    `It was left there, because ${why}. If it is this manifest's, run \`plumb state claim -f MANIFEST --stack ${stack}\` to move it to ${found.to}.`
+  );
+}
+
+function recordedAddresses(snapshot: { resources: Record<string, unknown>; pending: Array<{ address: string }> }): string[] {
+  return [...new Set([...Object.keys(snapshot.resources), ...snapshot.pending.map((p) => p.address)])];
+}
+
+/**
+ * Why a state from before state was kept per manifest is not this manifest's, or undefined when
+ * it is: it records nothing, or only addresses this manifest declares and no other manifest
+ * beside it declares them all too (either could then be its owner, and guessing wrong would plan
+ * to replace or delete the other's products).
+ */
+function notOwnedBecause(snapshot: { resources: Record<string, unknown>; pending: Array<{ address: string }> }, manifest: { file: string; addresses: string[] }): string | undefined {
+  const addresses = recordedAddresses(snapshot);
+  if (!addresses.length) return undefined;
+  const missing = addresses.filter((a) => !manifest.addresses.includes(a));
+  if (missing.length) return `${basename(manifest.file)} does not declare ${missing.join(', ')}`;
+  const folder = dirname(resolve(manifest.file));
+  const others = readdirSync(folder).filter((name) => {
+    if (!/\.ya?ml$/i.test(name) || resolve(folder, name) === resolve(manifest.file)) return false;
+    const declared = declaredAddresses(join(folder, name));
+    return declared !== undefined && addresses.every((a) => declared.includes(a));
+  });
+  if (!others.length) return undefined;
+  const names = [basename(manifest.file), ...others].sort();
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)} ${names.length === 2 ? 'both' : 'all'} declare all of its resources`;
+}
