@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isRemote } from '../errors.js';
+import { UserError, isRemote } from '../errors.js';
 import type { StateStore } from '../state/store.js';
 import type { JournalEntry, PendingOperation, ResourceState } from '../state/types.js';
 
@@ -94,7 +94,8 @@ export class Journal {
     try {
       await this.store.record(entry);
     } catch (err) {
-      this.failure ??= new Error(`state could not be written (${this.store.location}): ${(err as Error).message}`);
+      // A refusal that already says what is wrong (a missing key) is kept as it is.
+      this.failure ??= err instanceof UserError ? err : new Error(`state could not be written (${this.store.location}): ${(err as Error).message}`);
       throw this.failure;
     }
   }
