@@ -5,6 +5,7 @@ import { mcr } from '../../src/resources/interconnect/mcr.js';
 import { mcrPrefixFilterList } from '../../src/resources/interconnect/mcr-prefix-filter-list.js';
 import { port } from '../../src/resources/interconnect/port.js';
 import { ROTATED_WARNING, partnerConfigReplace, vxc } from '../../src/resources/interconnect/vxc.js';
+import { wirePartnerConfig } from '../../src/resources/interconnect/vxc-partner-config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { Secret, Unknown } from '../../src/values.js';
 import { describeLifecycle } from '../support/lifecycle.js';
@@ -98,6 +99,14 @@ describe('partner config replace rule', () => {
     expect(vxc.replaceSometimes).toEqual(['aEndPartnerConfig', 'bEndPartnerConfig', 'bEnd']);
     expect(vxc.deleteBeforeReplace).toBe(true);
     expect(vxc.secretPaths).toEqual(expect.arrayContaining(['serviceKey', 'bEndPartnerConfig.interfaces[*].bgpConnections[*].password', 'aEndPartnerConfig.peers[*].sharedKey']));
+  });
+});
+
+describe('partner configs on the wire', () => {
+  it('sends an Azure peering\'s peer_asn as a string, as the vendor SDK\'s PartnerOrderAzurePeeringConfig does', async () => {
+    const cfg = { partner: 'azure' as const, serviceKey: 'k', peers: [{ type: 'private' as const, peerAsn: 64512, primarySubnet: '192.168.100.0/30', vlan: 300 }] };
+    const wire = await wirePartnerConfig({} as never, cfg, undefined);
+    expect(wire).toEqual({ connectType: 'AZURE', serviceKey: 'k', peers: [{ type: 'private', peer_asn: '64512', primary_subnet: '192.168.100.0/30', vlan: 300 }] });
   });
 });
 
