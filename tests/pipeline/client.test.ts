@@ -127,6 +127,13 @@ describe('classification', () => {
     expect(err.details.status).toBe(401);
   });
 
+  it('classifies a wrong API secret as unauthorized, and never shows the secret', async () => {
+    const err = await failure(clientFor(sandbox, { apiSecret: 'not-the-secret-9f3e' }).list('/groups'));
+    expect(err.kind).toBe('unauthorized');
+    expect(err.details.status).toBe(401);
+    expect(`${err.message} ${JSON.stringify(err.details)}`).not.toContain('not-the-secret-9f3e');
+  });
+
   it('classifies a bad request (limit, Accept) as invalid and injected 5xx as unavailable', async () => {
     const badAccept: typeof fetch = (input, init) =>
       fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), accept: 'text/csv' } });
