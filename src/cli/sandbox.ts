@@ -10,6 +10,7 @@ interface StartOptions {
   provisioningMs?: string;
   tlsCert?: string;
   tlsKey?: string;
+  endOfTermCancel?: string;
 }
 
 /** `plumb sandbox start`: serves the simulated remote APIs until stopped. */
@@ -23,14 +24,14 @@ export function sandboxCommand(program: Command): void {
     .option('--provisioning-ms <ms>', 'how long products take to provision (env PLUMB_SANDBOX_PROVISIONING_MS)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM); needs --tls-key')
     .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
+    .option('--end-of-term-cancel <mode>', "refuse (today's interconnect API) or accept (the API before 2026-05) cancelling Ports and LAG Ports at the end of their term (env PLUMB_SANDBOX_END_OF_TERM_CANCEL)")
     .action(async (opts: StartOptions) => {
-      const ms = opts.provisioningMs ?? process.env.PLUMB_SANDBOX_PROVISIONING_MS;
       const port = Number(opts.port);
       if (!/^\d+$/.test(opts.port) || port > 65535) throw new UserError(`--port ${opts.port}: expected a port number from 0 to 65535`);
-      if (ms !== undefined && !/^\d+$/.test(ms)) throw new UserError(`provisioning time ${ms}: expected whole milliseconds, 0 or more`, 'set with --provisioning-ms or PLUMB_SANDBOX_PROVISIONING_MS');
       const tls = tlsFiles(opts);
       const { startSandbox } = await import('../sandbox/server.js');
-      const running = await startSandbox({ port, dataDir: resolve(opts.data), provisioningMs: ms === undefined ? undefined : Number(ms), tls }).catch((err: Error) => {
+      const { settingsFrom } = await import('../sandbox/settings.js');
+      const running = await startSandbox({ port, dataDir: resolve(opts.data), ...settingsFrom(process.env, opts), tls }).catch((err: Error) => {
         // node refuses a key that does not belong to the certificate, or a damaged PEM file.
         throw tls && /^ERR_OSSL/.test(String((err as NodeJS.ErrnoException).code)) ? new UserError(`--tls-cert ${opts.tlsCert} with --tls-key ${opts.tlsKey}: ${err.message}`) : err;
       });

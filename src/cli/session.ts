@@ -337,9 +337,10 @@ export function sandboxRuntime(dataDir: string): { url: () => Promise<string>; c
   return {
     url: async () => {
       if (process.env.PLUMB_SANDBOX_URL) return process.env.PLUMB_SANDBOX_URL.replace(/\/$/, '');
-      const ms = process.env.PLUMB_SANDBOX_PROVISIONING_MS;
       // Loaded on first use: commands that never call a provider never pay for the simulated APIs.
-      started ??= import('../sandbox/server.js').then(({ startSandbox }) => startSandbox({ dataDir, provisioningMs: ms === undefined ? undefined : Number(ms) }));
+      started ??= Promise.all([import('../sandbox/server.js'), import('../sandbox/settings.js')]).then(([{ startSandbox }, { settingsFrom }]) =>
+        startSandbox({ dataDir, ...settingsFrom(process.env) }),
+      );
       return (await started).url;
     },
     close: async () => {

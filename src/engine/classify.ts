@@ -29,7 +29,8 @@ export function classify(address: string, type: ResourceType, desired: Record<st
   }
   // An input the API chose, written into the manifest later, is compared with what the product
   // has: its own value (a port's zone, say) is no change.
-  const recorded = same ? prior.inputs : withChosenInputs(prior.inputs, prior.outputs, type.computedInputs, (key) => desired[key] !== undefined);
+  const chosen = same ? prior.inputs : withChosenInputs(prior.inputs, prior.outputs, type.computedInputs, (key) => desired[key] !== undefined);
+  const recorded = same || !type.asDeclared ? chosen : (type.asDeclared(chosen, prior.outputs, desired) as Record<string, unknown>);
   const effective = same ? desired : effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore: context.options.ignoreChanges });
   const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(recorded, effective);
   const replacePaths = same ? [] : replacePathsFor(type, diff.changed, recorded, effective, context.options.replaceOnChanges);

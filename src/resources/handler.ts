@@ -81,6 +81,15 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   computedInputs?: string[];
   /** Inputs sent only with the order (promoCode): a later change is recorded without a call. */
   stateOnly?: string[];
+  /**
+   * The recorded inputs as the manifest would state them, compared with `desired` when planning:
+   * values the API chose that the manifest leaves to it are left out, a documented default
+   * stands for the input left out, and inputs the API never reports that state lacks (an
+   * imported object) are the manifest's, where the type's documentation says so. The type's one
+   * place for these rules; anything else that differs is a change. Values arrive as recorded
+   * (Secret and Unknown included) and must not be mutated. Absent: compared as recorded.
+   */
+  asDeclared?(recorded: In, outputs: Out, desired: In): In;
   /** Output paths the remote API sets (dates, status): never reported as changes or drift. */
   remoteManaged?: string[];
   /** Deprecation and usage warnings for desired inputs. */

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { sandboxApis } from './apis.js';
+import { settingsAnswer, type SandboxSettings } from './settings.js';
 import type { SandboxApi, SandboxRequest, SandboxResponse } from './types.js';
 import { FileWorld } from './world.js';
 
@@ -63,6 +64,8 @@ export interface SandboxOptions {
   /** Folder for persistent data; undefined keeps everything in memory. */
   dataDir?: string;
   provisioningMs?: number;
+  /** See SandboxSettings; undefined keeps what the data folder has (or the default, today's API). */
+  refuseEndOfTermCancel?: boolean;
   /** Simulated APIs to serve (default: all providers). */
   apis?: SandboxApi[];
   /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
@@ -83,7 +86,10 @@ export interface Sandbox {
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const apis = options.apis ?? sandboxApis;
-  const world = new FileWorld(options.dataDir, options.provisioningMs === undefined ? {} : { provisioningMs: options.provisioningMs });
+  const given: Partial<SandboxSettings> = {};
+  if (options.provisioningMs !== undefined) given.provisioningMs = options.provisioningMs;
+  if (options.refuseEndOfTermCancel !== undefined) given.refuseEndOfTermCancel = options.refuseEndOfTermCancel;
+  const world = new FileWorld(options.dataDir, given);
   const calls: ReceivedCall[] = [];
   let faults: Faults | undefined;
 
@@ -187,13 +193,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       faults = undefined;
       return { status: 204 };
     }
-    if (name === 'settings' && method === 'POST') {
-      const ms = (body as { provisioningMs?: unknown })?.provisioningMs;
-      if (typeof ms !== 'number' || ms < 0) return { status: 400, body: { message: 'provisioningMs must be a number >= 0' } };
-      world.setProvisioningMs(ms);
-      return { status: 200, body: { provisioningMs: ms } };
-    }
-    if (name === 'settings' && method === 'GET') return { status: 200, body: { provisioningMs: world.provisioningMs() } };
+    if (name === 'settings' && method === 'POST') return settingsAnswer(body, world);
+    if (name === 'settings' && method === 'GET') return { status: 200, body: world.settings() };
     for (const api of apis) {
       const answer = await api.admin?.(name, body, world);
       if (answer) return answer;

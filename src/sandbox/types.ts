@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { SandboxSettings } from './settings.js';
 
 /** A request as a provider's simulated API sees it: the path is below the provider prefix. */
 export interface SandboxRequest {
@@ -25,6 +26,8 @@ export interface SandboxWorld {
   now(): number;
   /** How long a product takes to provision, in ms (0 = instant). */
   provisioningMs(): number;
+  /** Every setting now in force (a copy). */
+  settings(): SandboxSettings;
   /**
    * The provider's persistent data, created by `init` on first use. Mutate it in place and call
    * `save(provider)`; it is written to the data folder so separate commands see one world.

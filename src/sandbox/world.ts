@@ -1,10 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_SETTINGS, type SandboxSettings } from './settings.js';
 import type { SandboxWorld } from './types.js';
-
-interface Settings {
-  provisioningMs: number;
-}
 
 /**
  * The sandbox's persistent world: one JSON file per provider plus settings.json in `dir`
@@ -17,15 +14,16 @@ export class FileWorld implements SandboxWorld {
   private readonly cache = new Map<string, unknown>();
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
-  private settings: Settings;
+  private current: SandboxSettings;
   private lastFlushMs = 0;
 
-  constructor(private readonly dir: string | undefined, defaults: Partial<Settings> = {}) {
+  /** `given` (from the command line or environment) wins over what the data folder has kept. */
+  constructor(private readonly dir: string | undefined, given: Partial<SandboxSettings> = {}) {
     // What the simulated APIs hold includes the keys and passwords they were sent: owner only.
     if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stored = this.load<Partial<Settings>>('settings') ?? {};
-    this.settings = { provisioningMs: 2000, ...stored, ...defaults };
-    if (defaults.provisioningMs !== undefined) this.markDirty('settings');
+    const stored = this.load<Partial<SandboxSettings>>('settings') ?? {};
+    this.current = { ...DEFAULT_SETTINGS, ...stored, ...given };
+    if (Object.keys(given).length) this.markDirty('settings');
   }
 
   now(): number {
@@ -33,11 +31,20 @@ export class FileWorld implements SandboxWorld {
   }
 
   provisioningMs(): number {
-    return this.settings.provisioningMs;
+    return this.current.provisioningMs;
   }
 
   setProvisioningMs(ms: number): void {
-    this.settings.provisioningMs = ms;
+    this.updateSettings({ provisioningMs: ms });
+  }
+
+  settings(): SandboxSettings {
+    return { ...this.current };
+  }
+
+  /** Changes some settings; they are kept in the data folder. */
+  updateSettings(patch: Partial<SandboxSettings>): void {
+    this.current = { ...this.current, ...patch };
     this.markDirty('settings');
   }
 
@@ -66,7 +73,7 @@ export class FileWorld implements SandboxWorld {
     }
     const started = Date.now();
     for (const key of this.dirty) {
-      const value = key === 'settings' ? this.settings : this.cache.get(key);
+      const value = key === 'settings' ? this.current : this.cache.get(key);
       const file = join(this.dir, `${key}.json`);
       writeFileSync(`${file}.tmp`, JSON.stringify(value), { mode: 0o600 });
       renameSync(`${file}.tmp`, file);

@@ -1,8 +1,9 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { stateFile } from '../support/state-file.js';
+import { InterconnectApi } from '../support/interconnect-api.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -52,7 +53,13 @@ ${portYaml('key-port')}  key:
 });
 
 describe('LAG port', () => {
-  it('destroyed with cancelAtEndOfTerm true, it is cancelled once, with CANCEL, on its primary port', async () => {
+  it('destroyed with cancelAtEndOfTerm true, against the API before 2026-05, it is cancelled once, with CANCEL, on its primary port', async () => {
+    const setting = (refuseEndOfTermCancel: boolean) =>
+      fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refuseEndOfTermCancel }) });
+    await setting(false);
+    onTestFinished(async () => {
+      await setting(true);
+    });
     const dir = workdir();
     writeManifest(
       dir,
@@ -79,6 +86,31 @@ resources:
     expect(destroyed.stdout).toContain('stays live until');
     const actions = (await sandbox.calls('interconnect')).filter((c) => c.path.includes('/action/'));
     expect(actions.map((c) => `${c.method} ${c.path}`)).toEqual([`POST /v3/product/${id}/action/CANCEL`]);
+  });
+
+  it('destroyed with cancelAtEndOfTerm true against today\'s API, the refusal fails the delete, naming the LAG port; no member is cancelled', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: lag
+config:
+  interconnect:cancelAtEndOfTerm: true
+resources:
+  lag:
+    type: interconnect:LagPort
+    properties: { productName: lag-2, portSpeed: 10000, locationId: 2, contractTermMonths: 12, marketplaceVisibility: false, lagCount: 2 }
+`,
+    );
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const { id, outputs } = state(dir).resources.lag;
+    const refused = await plumb(['destroy', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain(`the interconnect API refused to cancel LAG port ${id} at the end of its term`);
+    expect(state(dir).resources.lag.id).toBe(id);
+    const api = new InterconnectApi(sandbox.url);
+    const members = await Promise.all((outputs.lagPortUids as string[]).map(async (uid) => (await api.call('GET', `/v2/product/${uid}`)).provisioningStatus));
+    expect(members).toEqual(['CONFIGURED', 'CONFIGURED']);
   });
 });
 

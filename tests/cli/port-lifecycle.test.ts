@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { stateFile } from '../support/state-file.js';
 
@@ -31,11 +31,20 @@ outputs:
   uid: \${port.productUid}
 `;
 
+/** Sets whether the sandbox's interconnect API refuses CANCEL for Ports and LAG Ports (today's API does). */
+async function refuseEndOfTermCancel(value: boolean): Promise<void> {
+  const res = await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refuseEndOfTermCancel: value }) });
+  expect(res.status).toBe(200);
+}
+
 describe('a port through its whole life', () => {
   for (const cancelAtEndOfTerm of [false, true]) {
-    it(`create, no-op, rename in place, replace on speed, destroy with ${cancelAtEndOfTerm ? 'CANCEL' : 'CANCEL_NOW'}`, async () => {
+    it(`create, no-op, rename in place, replace on speed, destroy with ${cancelAtEndOfTerm ? 'CANCEL, against the API before 2026-05' : 'CANCEL_NOW'}`, async () => {
       const dir = workdir();
       const env = sandbox.env;
+      // Delayed cancellation is only accepted by the API as it was before 2026-05.
+      await refuseEndOfTermCancel(!cancelAtEndOfTerm);
+      onTestFinished(() => refuseEndOfTermCancel(true));
       writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm }));
 
       const created = await plumb(['apply', '--yes'], { cwd: dir, env });
@@ -89,6 +98,48 @@ describe('a port through its whole life', () => {
       expect((await plumb(['state', 'list'], { cwd: dir, env })).stdout).toBe('');
     });
   }
+
+  it('with cancelAtEndOfTerm, today\'s API refuses the cancel: destroy fails saying how to go on, cancels nothing now, keeps the port in state', async () => {
+    const dir = workdir();
+    const env = sandbox.env;
+    writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm: true }));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
+    const uid = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id as string;
+
+    await sandbox.clearCalls();
+    const refused = await plumb(['destroy', '--yes'], { cwd: dir, env });
+    expect(refused.code).toBe(1);
+    const said = refused.stdout + refused.stderr;
+    expect(said).toContain(`the interconnect API refused to cancel port ${uid} at the end of its term (interconnect:cancelAtEndOfTerm is true)`);
+    expect(said).toContain('set interconnect:cancelAtEndOfTerm to false to cancel it now');
+    expect(said).toContain('or cancel it in the portal and run this again');
+    expect(said).not.toMatch(/\n\s+at /);
+    const actions = (await sandbox.calls('interconnect')).filter((c) => c.path.includes('/action/'));
+    expect(actions.map((c) => `${c.path} ${c.status}`)).toEqual([`/v3/product/${uid}/action/CANCEL 400`]);
+    expect((await plumb(['state', 'list'], { cwd: dir, env })).stdout).toContain(uid);
+
+    writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm: false }));
+    await sandbox.clearCalls();
+    expect((await plumb(['destroy', '--yes'], { cwd: dir, env })).code).toBe(0);
+    const now = (await sandbox.calls('interconnect')).filter((c) => c.path.includes('/action/'));
+    expect(now.map((c) => c.path)).toEqual([`/v3/product/${uid}/action/CANCEL_NOW`]);
+    expect((await plumb(['state', 'list'], { cwd: dir, env })).stdout).toBe('');
+  });
+
+  it('the built-in sandbox takes PLUMB_SANDBOX_END_OF_TERM_CANCEL: accept cancels at the end of the term; a wrong value is named', async () => {
+    const dir = workdir();
+    const env = { PLUMB_SANDBOX_URL: undefined, PLUMB_SANDBOX_PROVISIONING_MS: '0', PLUMB_SANDBOX_END_OF_TERM_CANCEL: 'accept' };
+    writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm: true }));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
+    const wrong = await plumb(['destroy', '--yes'], { cwd: dir, env: { ...env, PLUMB_SANDBOX_END_OF_TERM_CANCEL: 'later' } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('end-of-term cancellation "later": expected refuse (today\'s API) or accept (the API before 2026-05)');
+    expect(wrong.stderr).toContain('PLUMB_SANDBOX_END_OF_TERM_CANCEL');
+    const destroyed = await plumb(['destroy', '--yes'], { cwd: dir, env });
+    expect(destroyed.stderr).toBe('');
+    expect(destroyed.code).toBe(0);
+    expect(destroyed.stdout).toContain('stays live until');
+  });
 
   it('a port whose manifest no longer names the provider at all is still cancelled, with its default settings', async () => {
     const dir = workdir();

@@ -69,6 +69,23 @@ describe('AntiDdosInstance replace rules', () => {
     expect(run()).toEqual(expected);
   });
 
+  it.each([
+    ['an imported instance (its purchase unknown) has the manifest\'s terms: no change', {}, { chargeType: 'year', duration: 2 }, { chargeType: 'year', duration: 2 }],
+    ['one plumb bought with the defaults has those, though the manifest left them out', { chargeType: 'month', duration: 1 }, { chargeType: 'year', duration: 1 }, { chargeType: 'month', duration: 1 }],
+    ['terms the manifest leaves out are not filled in', { chargeType: 'month', duration: 1 }, {}, {}],
+  ])('asDeclared: %s', (_name, bought, written, expected) => {
+    const { chargeType: _c, duration: _d, ...recorded } = prior;
+    const declared = antiDdosInstance.asDeclared!(recorded as AntiDdosInstanceInputs, bought as never, { ...recorded, ...written } as AntiDdosInstanceInputs);
+    expect({ chargeType: declared.chargeType, duration: declared.duration }).toEqual({ chargeType: undefined, duration: undefined, ...expected });
+  });
+
+  it('a term changed from what plumb bought, where state left it out, replaces', () => {
+    const { chargeType: _c, duration: _d, ...recorded } = prior;
+    const desired = { ...recorded, chargeType: 'year' } as AntiDdosInstanceInputs;
+    const declared = antiDdosInstance.asDeclared!(recorded as AntiDdosInstanceInputs, { chargeType: 'month', duration: 1 } as never, desired);
+    expect(antiDdosInstance.replaceWhen!(declared, desired).map((d) => d.path)).toEqual(['chargeType']);
+  });
+
   it('keeps API-set outputs out of diffs', () => {
     expect(antiDdosInstance.remoteManaged).toEqual(['createTime', 'expireTime', 'status']);
     expect(antiDdosInstance.computedInputs).toEqual(['name']);
@@ -100,8 +117,8 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
 
     const read = await antiDdosInstance.read(ctx, created.id, { inputs, outputs: created.outputs });
     expect(read).toEqual(created.outputs);
-    expect(read).not.toHaveProperty('chargeType');
-    expect(read).not.toHaveProperty('duration');
+    // The API reports neither; what plumb bought with is kept.
+    expect(read).toMatchObject({ chargeType: 'month', duration: 1 });
 
     await h.clearCalls();
     const desired = { ...inputs, name: 'shield-renamed', bandwidth: 100, maxDefenceValue: 80 };

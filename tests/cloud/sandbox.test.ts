@@ -90,6 +90,15 @@ describe('cloud sandbox endpoint', () => {
     expect(sh.body.DataSet[0].VPCId).not.toBe(bj.body.DataSet[0].VPCId);
   });
 
+  it('reports what a used EIP is bound to as Resource.ResourceID, the API\'s spelling, naming a seeded NAT gateway', async () => {
+    const eips = (await post(signed({ Action: 'DescribeEIP' }))).body.EIPSet as Array<{ Name: string; Status: string; Resource: Record<string, string> }>;
+    const nat = eips.find((e) => e.Name === 'nat-egress-1')!;
+    const gateways = (await post(signed({ Action: 'DescribeNATGW' }))).body.DataSet as Array<{ NATGWId: string; NATGWName: string }>;
+    expect(nat.Resource).toMatchObject({ ResourceType: 'natgw', ResourceID: gateways.find((g) => g.NATGWName === 'prod-nat')!.NATGWId, ResourceName: 'prod-nat' });
+    expect(nat.Resource).not.toHaveProperty('ResourceId');
+    for (const used of eips.filter((e) => e.Status === 'used')) expect(used.Resource.ResourceID, used.Name).toMatch(/^\w+-/);
+  });
+
   it('seeds anti-DDoS instances that are Started, Stopped and Expired', async () => {
     const res = await post(signed({ Action: 'DescribeNapServiceInfo', NapType: '1' }));
     expect(res.body.ServiceInfo.map((s: { DefenceStatus: string }) => s.DefenceStatus).sort()).toEqual(['Expired', 'Started', 'Stopped']);

@@ -75,6 +75,17 @@ describe('IX rules', () => {
   });
 });
 
+describe('IX recorded inputs in the manifest\'s terms', () => {
+  it.each([
+    ['shutdown false as reported is the input left out', { shutdown: false }, {}, {}],
+    ['shutdown false written, where the record has none, is the same', {}, { shutdown: false }, { shutdown: false }],
+    ['a shut-down IX is a change from a manifest that leaves it out', { shutdown: true }, {}, { shutdown: true }],
+  ])('%s', (_name, recorded, desired, expected) => {
+    const input = { ...base, requestedProductUid: 'p' };
+    expect(ix.asDeclared!({ ...input, ...recorded } as never, {} as never, { ...input, ...desired } as never)).toEqual({ ...input, ...expected });
+  });
+});
+
 describe('IX updates', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {

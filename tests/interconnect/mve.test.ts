@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { interconnectProvider } from '../../src/providers/interconnect/index.js';
 import { mve } from '../../src/resources/interconnect/mve.js';
+import { Secret, reveal } from '../../src/values.js';
 import { describeLifecycle } from '../support/lifecycle.js';
 
 type MveInputs = Parameters<typeof mve.create>[1];
@@ -58,6 +59,17 @@ describe('MVE replace rules', () => {
       for (const path of c.paths) expect(mve.replaceSometimes).toContain(path.split(/[.[]/)[0]);
     });
   }
+
+  it('asDeclared: write-only vendor fields the record lacks (an import) are the manifest\'s, the vendor in other case is its spelling, SMALL stands for a size left out; the config stays secret', () => {
+    const imported = { ...prior, vendorConfig: new Secret({ vendor: 'CISCO', imageId: 83, productSize: 'SMALL' }) };
+    const { productSize: _, ...vendorConfig } = prior.vendorConfig;
+    const desired = { ...prior, vendorConfig: new Secret(vendorConfig) };
+    const declared = mve.asDeclared!(imported as never, {} as never, desired as never);
+    expect(declared.vendorConfig).toBeInstanceOf(Secret);
+    expect(reveal(declared.vendorConfig)).toEqual(vendorConfig);
+    const other = { ...prior, vendorConfig: new Secret({ ...prior.vendorConfig, imageId: 98 }) };
+    expect(reveal(mve.asDeclared!(imported as never, {} as never, other as never).vendorConfig)).toMatchObject({ imageId: 83 });
+  });
 
   it('image, size and vendor are static replace rules, so the docs show them', () => {
     expect(mve.replaceOn.map((r) => r.path)).toEqual(expect.arrayContaining(['vendorConfig.imageId', 'vendorConfig.productSize', 'vendorConfig.vendor', 'locationId']));

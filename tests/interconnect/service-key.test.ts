@@ -52,6 +52,15 @@ describe('service key rules', () => {
     });
   }
 
+  it.each([
+    ['the same window written another way is the manifest\'s', { validFor: { startTime: '2030-01-01T00:00:00.000Z', endTime: '2030-12-31T00:00:00Z' } }, { validFor: { startTime: '2030-01-01T08:00:00+08:00', endTime: '2030-12-31T00:00:00Z' } }, 'desired'],
+    ['another window stays a change', { validFor: { startTime: '2030-01-01T00:00:00Z', endTime: '2030-12-31T00:00:00Z' } }, { validFor: { startTime: '2030-01-02T00:00:00Z', endTime: '2030-12-31T00:00:00Z' } }, 'recorded'],
+    ['VLAN 0 (the API\'s "none") is a VLAN left out', { vlan: 0 }, {}, 'desired'],
+  ])('asDeclared: %s', (_name, recorded, desired, expected) => {
+    const declared = serviceKey.asDeclared!({ ...valid, ...recorded } as never, {} as never, { ...valid, ...desired } as never);
+    expect(declared).toEqual(expected === 'desired' ? { ...valid, ...desired } : { ...valid, ...recorded });
+  });
+
   it('the fields the API sets only at creation force replacement; active and validFor change in place', () => {
     expect(serviceKey.replaceOn.map((r) => r.path).sort()).toEqual(['description', 'maxSpeed', 'preApproved', 'productUid', 'singleUse', 'vlan']);
     expect(serviceKey.secretPaths).toEqual(['key']);

@@ -5,6 +5,7 @@ import { mcr } from '../../src/resources/interconnect/mcr.js';
 import { mcrPrefixFilterList } from '../../src/resources/interconnect/mcr-prefix-filter-list.js';
 import { port } from '../../src/resources/interconnect/port.js';
 import { ROTATED_WARNING, partnerConfigReplace, vxc } from '../../src/resources/interconnect/vxc.js';
+import { wirePartnerConfig } from '../../src/resources/interconnect/vxc-partner-config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { Secret, Unknown } from '../../src/values.js';
 import { describeLifecycle } from '../support/lifecycle.js';
@@ -101,6 +102,37 @@ describe('partner config replace rule', () => {
   });
 });
 
+describe('a VXC\'s recorded inputs in the manifest\'s terms (asDeclared)', () => {
+  const base = { productName: 'v', rateLimit: 100, contractTermMonths: 1 as const, aEnd: { requestedProductUid: 'port-a', vlan: 100 } };
+  const awsAt = (side: string) => [{ connectType: 'AWS', resource_name: `${side}_csp_connection`, ownerAccount: '123456789012' }];
+  const routerAt = (interfaces: unknown[]) => [{ connectType: 'VROUTER', resource_name: 'b_csp_connection', interfaces }];
+  const cases: Array<[string, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>]> = [
+    ['a VLAN the manifest leaves to the API is whatever it chose', { bEnd: { requestedProductUid: 'p', vlan: 7 } }, {}, { bEnd: { requestedProductUid: 'p' } }, { bEnd: { requestedProductUid: 'p' } }],
+    ['a VLAN of 0 asks the API to choose', { bEnd: { requestedProductUid: 'p', vlan: 7 } }, {}, { bEnd: { requestedProductUid: 'p', vlan: 0 } }, { bEnd: { requestedProductUid: 'p', vlan: 0 } }],
+    ['another VLAN is a change', { bEnd: { requestedProductUid: 'p', vlan: 7 } }, {}, { bEnd: { requestedProductUid: 'p', vlan: 9 } }, { bEnd: { requestedProductUid: 'p', vlan: 7 } }],
+    ['a B-End left out (found by a key) is the API\'s', { bEnd: { requestedProductUid: 'p', vlan: 7 } }, {}, {}, {}],
+    ['inner VLAN -1 and vNIC 0 are the defaults', { aEnd: { requestedProductUid: 'port-a', vlan: 100, vnicIndex: 0 } }, {}, { aEnd: { requestedProductUid: 'port-a', vlan: 100, innerVlan: -1 } }, { aEnd: { requestedProductUid: 'port-a', vlan: 100, innerVlan: -1 } }],
+    ['vNIC 1 left out is a change', { aEnd: { requestedProductUid: 'port-a', vlan: 100, vnicIndex: 1 } }, {}, {}, { aEnd: { requestedProductUid: 'port-a', vlan: 100, vnicIndex: 1 } }],
+    ['shutdown false is the default', {}, {}, { shutdown: false }, { shutdown: false }],
+    ['a partner config of the kind the API reports at that end is the manifest\'s', {}, { cspConnections: awsAt('b') }, { bEndPartnerConfig: aws() }, { bEndPartnerConfig: aws() }],
+    ['one the API reports at the other end is not', {}, { cspConnections: awsAt('a') }, { bEndPartnerConfig: aws() }, {}],
+    ['router interfaces the API reports make the manifest\'s router config the VXC\'s', {}, { cspConnections: routerAt([{ ipAddresses: ['10.1.0.1/30'] }]) }, { bEndPartnerConfig: vrouter() }, { bEndPartnerConfig: vrouter() }],
+    ['a router end without interfaces has no config: a first one is a change', {}, { cspConnections: routerAt([]) }, { bEndPartnerConfig: vrouter() }, {}],
+  ];
+  it.each(cases)('%s', (_name, recorded, outputs, desired, expected) => {
+    const declared = vxc.asDeclared!({ ...base, ...recorded } as never, outputs as never, { ...base, ...desired } as never);
+    expect(declared).toEqual({ ...base, ...expected });
+  });
+});
+
+describe('partner configs on the wire', () => {
+  it('sends an Azure peering\'s peer_asn as a string, as the vendor SDK\'s PartnerOrderAzurePeeringConfig does', async () => {
+    const cfg = { partner: 'azure' as const, serviceKey: 'k', peers: [{ type: 'private' as const, peerAsn: 64512, primarySubnet: '192.168.100.0/30', vlan: 300 }] };
+    const wire = await wirePartnerConfig({} as never, cfg, undefined);
+    expect(wire).toEqual({ connectType: 'AZURE', serviceKey: 'k', peers: [{ type: 'private', peer_asn: '64512', primary_subnet: '192.168.100.0/30', vlan: 300 }] });
+  });
+});
+
 describe('Vxc against the sandbox', () => {
   let sandbox: Sandbox;
   let ctx: Awaited<ReturnType<typeof interconnectContext>>;
@@ -148,27 +180,46 @@ describe('Vxc against the sandbox', () => {
     await vxc.delete(ctx, created.id, { inputs: desired, outputs: created.outputs });
   });
 
-  it('a first router config, on a VXC recorded without one, is sent in one modify call', async () => {
-    const created = await vxc.create(ctx, toMcr());
-    const { bEndPartnerConfig: _, ...imported } = toMcr();
-    const desired = toMcr(vrouter(64999));
-    expect(vxc.replaceWhen!(imported, desired)).toEqual([]);
+  /** Runs `run` counting the PUTs it sends, and the partner config keys they carry. */
+  async function countingPuts<T>(run: () => Promise<T>): Promise<{ result: T; puts: Array<Record<string, unknown>> }> {
     const put = ctx.client.put.bind(ctx.client);
-    let puts = 0;
+    const puts: Array<Record<string, unknown>> = [];
     ctx.client.put = (async (path: string, body: unknown) => {
-      puts++;
+      puts.push(body as Record<string, unknown>);
       return put(path, body);
     }) as typeof ctx.client.put;
-    let updated;
     try {
-      updated = await vxc.update(ctx, created.id, { inputs: imported, outputs: created.outputs }, desired);
+      return { result: await run(), puts };
     } finally {
       ctx.client.put = put;
     }
-    expect(puts).toBe(1);
+  }
+
+  it('a first router config, on a VXC made without one, is sent in one modify call', async () => {
+    const { bEndPartnerConfig: _, ...bare } = toMcr();
+    const created = await vxc.create(ctx, bare);
+    const desired = toMcr(vrouter(64999));
+    expect(vxc.replaceWhen!(bare, desired)).toEqual([]);
+    expect(vxc.asDeclared!(bare, created.outputs, desired).bEndPartnerConfig).toBeUndefined();
+    const { result: updated, puts } = await countingPuts(() => vxc.update(ctx, created.id, { inputs: bare, outputs: created.outputs }, desired));
+    expect(puts).toHaveLength(1);
     const interfaces = (updated.cspConnections ?? []).flatMap((c) => (c.interfaces as Array<{ bgpConnections: Array<{ peerAsn: number }> }> | undefined) ?? []);
     expect(interfaces.flatMap((i) => i.bgpConnections.map((b) => b.peerAsn))).toEqual([64999]);
     await vxc.delete(ctx, created.id, { inputs: desired, outputs: created.outputs });
+  });
+
+  it('a router config the API reports, on a VXC recorded without one (imported), is the manifest\'s: a rename sends no config', async () => {
+    const created = await vxc.create(ctx, toMcr());
+    const imported = (await vxc.read(ctx, created.id))!;
+    expect(imported.bEndPartnerConfig).toBeUndefined();
+    const { bEndPartnerConfig: _, ...recorded } = { ...toMcr(), aEnd: imported.aEnd, bEnd: imported.bEnd };
+    expect(vxc.asDeclared!(recorded, imported, toMcr()).bEndPartnerConfig).toEqual(toMcr().bEndPartnerConfig);
+    const renamed = { ...toMcr(), productName: 'port-to-mcr-2' };
+    const { puts } = await countingPuts(() => vxc.update(ctx, created.id, { inputs: recorded, outputs: imported }, renamed));
+    expect(puts).toEqual([expect.objectContaining({ name: 'port-to-mcr-2' })]);
+    expect(puts[0]).not.toHaveProperty('bEndConfig');
+    expect(puts[0]).not.toHaveProperty('bEndVlan');
+    await vxc.delete(ctx, created.id, { inputs: renamed, outputs: created.outputs });
   });
 
   it('a shutdown change is sent, and an unknown prefix list name is a clear error', async () => {

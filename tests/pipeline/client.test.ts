@@ -168,6 +168,13 @@ describe('classification', () => {
     expect((await sandbox.calls()).length).toBe(1);
   });
 
+  it('classifies a wrong API secret as unauthorized, and never shows the secret', async () => {
+    const err = await failure(clientFor(sandbox, { apiSecret: 'not-the-secret-9f3e' }).list('/groups'));
+    expect(err.kind).toBe('unauthorized');
+    expect(err.details.status).toBe(401);
+    expect(`${err.message} ${JSON.stringify(err.details)}`).not.toContain('not-the-secret-9f3e');
+  });
+
   it('classifies a refused connection as unavailable', async () => {
     const client = new PipelineClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', apiSecret: 's', retry: instant().retry });
     const err = await failure(client.get('/groups'));

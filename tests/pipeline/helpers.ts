@@ -8,10 +8,10 @@ import { PipelineClient, type PipelineClientOptions } from '../../src/providers/
 import { pipelineApi } from '../../src/sandbox/pipeline/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
-/** API key the tests use. */
-export const TEST_KEY = 'test-key';
-/** API secret the tests use; it must never show up in output. */
-export const TEST_SECRET = 'hush-very-secret-42';
+/** API key the tests use: the sandbox account's, the only one it accepts. */
+export const TEST_KEY = 'sandbox-key';
+/** API secret the tests use (the sandbox account's); it must never show up in output. */
+export const TEST_SECRET = 'sandbox-secret';
 
 /** One call the sandbox recorded. */
 export interface Call {

@@ -136,6 +136,39 @@ describe('connection field meanings', () => {
     expect(connectors.find((c: any) => c.id === 'tawny_owlet')).toMatchObject({ syncFrequency: 1440, dailySyncTime: null });
   });
 
+  it('reads a connection that leaves optional fields out, as the vendor\'s own fixture of connection details does (no schedule_type)', async () => {
+    // The go-fivetran fixture for GET /connections/{id}, as the API might send it.
+    const fixture = {
+      code: 'Success',
+      data: {
+        id: 'speak_inexpensive',
+        group_id: 'projected_sickle',
+        service: 'criteo',
+        service_version: 0,
+        schema: 'criteo',
+        paused: true,
+        pause_after_trial: true,
+        connected_by: 'interment_burdensome',
+        created_at: '2018-12-01T15:43:29.013729Z',
+        succeeded_at: null,
+        failed_at: null,
+        sync_frequency: 1440,
+        daily_sync_time: '03:00',
+        hybrid_deployment_agent_id: 'hybrid_deployment_agent_id',
+        proxy_agent_id: 'proxy_id',
+        private_link_id: 'private_link_id',
+        networking_method: 'networking_method',
+        status: { setup_state: 'incomplete', sync_state: 'scheduled', update_state: 'on_schedule', is_historical_sync: true, tasks: [], warnings: [] },
+        setup_tests: [{ title: 'Validate Login', status: 'FAILED', message: 'Invalid login credentials' }],
+        config: { share_url: 'share_url', is_keypair: true, secrets_list: [{ key: 'key', value: 'value' }], fake_field: 'unmapped-value' },
+      },
+    };
+    const served: typeof fetch = async () => new Response(JSON.stringify(fixture), { status: 200, headers: { 'content-type': 'application/json' } });
+    const r = await getConnection.invoke(contextFor(clientFor(sandbox, { fetch: served })), { id: 'speak_inexpensive' } as never);
+    expect(r).toMatchObject({ id: 'speak_inexpensive', scheduleType: null, dataDelaySensitivity: 'NORMAL', dataDelayThreshold: 0, syncFrequency: 1440, dailySyncTime: '03:00' });
+    expect(r.status).toMatchObject({ setupState: 'incomplete', rescheduledFor: null, tasks: [], warnings: [] });
+  });
+
   it('filters by schema name exactly and by paused state from CLI strings', async () => {
     const bySchema = await invoke(getConnections, { schemaName: 'pg_orders' });
     expect(bySchema.connections.map((c: any) => c.id)).toEqual(['ample_kitten']);

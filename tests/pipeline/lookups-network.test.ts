@@ -2,7 +2,7 @@
  * Private link, agent, quickstart package, connector metadata and webhook lookups against the
  * sandbox (conformance suite).
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnectorsMetadata } from '../../src/lookups/pipeline/get-connectors-metadata.js';
 import { getHybridDeploymentAgent } from '../../src/lookups/pipeline/get-hybrid-deployment-agent.js';
 import { getHybridDeploymentAgents } from '../../src/lookups/pipeline/get-hybrid-deployment-agents.js';
@@ -14,6 +14,7 @@ import { getQuickstartPackage } from '../../src/lookups/pipeline/get-quickstart-
 import { getQuickstartPackages } from '../../src/lookups/pipeline/get-quickstart-packages.js';
 import { getWebhooks } from '../../src/lookups/pipeline/get-webhooks.js';
 import { describeLookups } from './conformance.js';
+import { clientFor, contextFor, pipelineSandbox, type PipelineSandbox } from './helpers.js';
 
 const missing = (lookup: string, entity: string, id = 'ghost_id') => ({ args: { id }, message: `${lookup}: ${entity} "${id}" not found` });
 
@@ -105,3 +106,15 @@ describeLookups('networking, agent, package, metadata and webhook lookups', [
     },
   },
 ]);
+
+describe('objects that leave optional fields out', () => {
+  let sandbox: PipelineSandbox;
+  beforeAll(async () => (sandbox = await pipelineSandbox()));
+  afterAll(async () => sandbox.close());
+
+  it('reads a proxy agent with only its id (the OpenAPI document requires none of its fields): null where the API says nothing', async () => {
+    const served: typeof fetch = async () => new Response(JSON.stringify({ code: 'Success', data: { id: 'bare_agent' } }), { status: 200, headers: { 'content-type': 'application/json' } });
+    const r = await getProxyAgent.invoke(contextFor(clientFor(sandbox, { fetch: served })), { id: 'bare_agent' } as never);
+    expect(r).toEqual({ id: 'bare_agent', displayName: null, groupRegion: null, createdBy: null, registredAt: null });
+  });
+});

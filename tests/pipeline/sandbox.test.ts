@@ -44,21 +44,40 @@ describe('authentication', () => {
     expect(res.headers.get('www-authenticate')).toMatch(/^Basic/);
   });
 
-  it('accepts any non-empty key and secret', async () => {
-    const res = await rawGet(sandbox, '/v1/groups', { authorization: basic('anything:else') });
+  it('accepts the sandbox account\'s documented key and secret', async () => {
+    const res = await rawGet(sandbox, '/v1/groups', { authorization: basic('sandbox-key:sandbox-secret') });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe('Success');
+  });
+
+  it.each([
+    ['a wrong secret', 'sandbox-key:sandbox-secreT'],
+    ['another key', 'anything:sandbox-secret'],
+  ])('answers %s with 401 and a JSON body, as the API refuses a pair it does not know', async (_, pair) => {
+    const res = await rawGet(sandbox, '/v1/groups', { authorization: basic(pair) });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 'Unauthorized', message: 'Invalid API key or secret.' });
+  });
+});
+
+describe('config value types', () => {
+  it('serves them as the OpenAPI document types them: a destination port an integer, MongoDB hosts a list of strings', async () => {
+    const destination = (await rawGet(sandbox, '/v1/destinations/decent_dropsy')).body.data;
+    expect(typeof destination.config.port).toBe('number');
+    const mongo = (await rawGet(sandbox, '/v1/connections/bright_comet')).body.data;
+    expect(mongo.service).toBe('mongo');
+    expect(mongo.config.hosts).toEqual(['events-shard-00-00.acme-data.io:27017', 'events-shard-00-01.acme-data.io:27017']);
   });
 });
 
 describe('content negotiation', () => {
   it.each(['application/json', 'application/json;version=2', 'application/json; version=2', '*/*'])('serves Accept: %s', async (accept) => {
-    const res = await rawGet(sandbox, '/v1/destinations/decent_dropsy', { authorization: basic('k:s'), accept });
+    const res = await rawGet(sandbox, '/v1/destinations/decent_dropsy', { authorization: basic('sandbox-key:sandbox-secret'), accept });
     expect(res.status).toBe(200);
   });
 
   it('answers 406 for a media type it cannot produce', async () => {
-    const res = await rawGet(sandbox, '/v1/groups', { authorization: basic('k:s'), accept: 'text/html' });
+    const res = await rawGet(sandbox, '/v1/groups', { authorization: basic('sandbox-key:sandbox-secret'), accept: 'text/html' });
     expect(res.status).toBe(406);
     expect(res.body.code).toBe('NotAcceptable');
   });
@@ -127,7 +146,7 @@ describe('errors', () => {
   });
 
   it('answers 405 for another method on a known path', async () => {
-    const res = await fetch(`${sandbox.baseUrl}/groups`, { method: 'PUT', headers: { authorization: basic('k:s') } });
+    const res = await fetch(`${sandbox.baseUrl}/groups`, { method: 'PUT', headers: { authorization: basic('sandbox-key:sandbox-secret') } });
     expect(res.status).toBe(405);
     expect((await res.json()).code).toBe('MethodNotAllowed');
   });

@@ -130,7 +130,7 @@ describe('persistence', () => {
   it('keeps the account in the data folder across restarts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plumb-pipeline-'));
     const first = await startSandbox({ provisioningMs: 0, dataDir: dir, apis: [pipelineApi] });
-    const auth = { authorization: `Basic ${Buffer.from('k:s').toString('base64')}` };
+    const auth = { authorization: `Basic ${Buffer.from('sandbox-key:sandbox-secret').toString('base64')}` };
     const before = await (await fetch(`${first.url}/pipeline/v1/groups`, { headers: auth })).json();
     await first.close();
     const second = await startSandbox({ provisioningMs: 0, dataDir: dir, apis: [pipelineApi] });

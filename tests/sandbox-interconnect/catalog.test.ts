@@ -35,6 +35,13 @@ describe('locations', () => {
     const mp1 = regions.find((r) => r.networkRegion === 'MP1');
     expect(mp1.countries.map((c: any) => c.prefix)).toEqual(expect.arrayContaining(['AU', 'SG', 'US']));
   });
+
+  it('gives each country every field of the SDK\'s Country: an ISO alpha-3 code, prefix, name and site count', async () => {
+    const regions: any[] = (await api.get('/v2/networkRegions')).body.data;
+    const countries: any[] = regions.find((r) => r.networkRegion === 'MP1').countries;
+    expect(countries.find((c) => c.prefix === 'AU')).toEqual({ code: 'AUS', prefix: 'AU', name: 'Australia', siteCount: expect.any(Number) });
+    for (const c of countries) expect(c.code, c.prefix).toMatch(/^[A-Z]{3}$/);
+  });
 });
 
 describe('partner ports', () => {

@@ -52,6 +52,18 @@ describe('MCR prefix filter lists', () => {
     expect((await api.delete(`/v2/product/mcr2/${mcr}/prefixList/${id}`)).status).toBe(404);
   });
 
+  it('answers create and update with the entries as GET gives them, ge/le as strings (the SDK decodes all three alike)', async () => {
+    const mcr = await api.buyMcr();
+    const created = (await api.post(`/v2/product/mcr2/${mcr}/prefixList`, list('echo'))).body.data;
+    const expected = [
+      { action: 'permit', prefix: '10.0.1.0/24', ge: '24', le: '32' },
+      { action: 'deny', prefix: '10.0.2.0/24' },
+    ];
+    expect(created).toEqual({ id: created.id, description: 'echo', addressFamily: 'IPv4', entries: expected });
+    const updated = (await api.put(`/v2/product/mcr2/${mcr}/prefixList/${created.id}`, { ...list('echo-v2'), entries: [{ action: 'permit', prefix: '192.168.0.0/16', ge: 20, le: 24 }] })).body.data;
+    expect(updated.entries).toEqual([{ action: 'permit', prefix: '192.168.0.0/16', ge: '20', le: '24' }]);
+  });
+
   it('validates family, prefixes and ge/le', async () => {
     const mcr = await api.buyMcr();
     const r = await api.post(`/v2/product/mcr2/${mcr}/prefixList`, {

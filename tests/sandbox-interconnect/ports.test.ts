@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { Api, mcrOrder, portOrder, startWithClient } from './helpers.js';
+import { Api, http, mcrOrder, portOrder, startWithClient } from './helpers.js';
 
 let sandbox: Sandbox;
 let api: Api;
@@ -141,34 +141,70 @@ describe('a Port from order to decommissioning', () => {
 });
 
 describe('cancelling at the end of term', () => {
-  it('accepts CANCEL for a Port: CANCELLED until the contract end, then UN_CANCEL restores it', async () => {
+  const setting = (value: unknown) => api.admin('settings', { refuseEndOfTermCancel: value });
+
+  it('refuses CANCEL for a Port and for a LAG Port, as the API has since 2026-05, leaving them live', async () => {
     const uid = await api.buyPort({ term: 1 });
-    const before = await api.product(uid);
-    const r = await api.post(`/v3/product/${uid}/action/CANCEL`);
-    expect(r.status).toBe(200);
-    expect(r.body.message).toBe(`Action [CANCEL Service ${uid}] has been done.`);
-    const cancelled = await api.product(uid);
-    expect(cancelled.provisioningStatus).toBe('CANCELLED');
-    expect(cancelled.terminateDate).toBe(before.contractEndDate);
-    expect((await api.post(`/v3/product/${uid}/action/UN_CANCEL`)).body.message).toBe(`Action [UN_CANCEL Service ${uid}] has been done.`);
-    const restored = await api.product(uid);
-    expect(restored.provisioningStatus).toBe('CONFIGURED');
-    expect(restored.terminateDate).toBeNull();
-    expect((await api.post(`/v3/product/${uid}/action/UN_CANCEL`)).status).toBe(400);
-  });
-
-  it('accepts CANCEL for a LAG, cancelling every member', async () => {
-    const data = await api.order([portOrder({ lagPortCount: 2 })]);
-    await api.post(`/v3/product/${data[1].technicalServiceUid}/action/CANCEL`);
-    for (const d of data) expect((await api.product(d.technicalServiceUid)).provisioningStatus).toBe('CANCELLED');
-  });
-
-  it('refuses CANCEL for an MCR', async () => {
-    const uid = await api.buyMcr();
     const r = await api.post(`/v3/product/${uid}/action/CANCEL`);
     expect(r.status).toBe(400);
-    expect(r.body.message).toMatch(/CANCEL_NOW/);
-    expect((await api.product(uid)).provisioningStatus).toBe('LIVE');
+    expect(r.body.message).toMatch(new RegExp(`^Port ${uid} cannot be cancelled at the end of its term: .*CANCEL_NOW`));
+    expect((await api.product(uid)).provisioningStatus).toBe('CONFIGURED');
+    const lag = await api.order([portOrder({ lagPortCount: 2 })]);
+    const refused = await api.post(`/v3/product/${lag[1].technicalServiceUid}/action/CANCEL`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/^LAG Port /);
+    for (const d of lag) expect((await api.product(d.technicalServiceUid)).provisioningStatus).toBe('CONFIGURED');
+    expect((await api.post(`/v3/product/${uid}/action/CANCEL_NOW`)).status).toBe(200);
+  });
+
+  describe('with refuseEndOfTermCancel false (the API before 2026-05)', () => {
+    beforeAll(async () => {
+      expect((await setting(false)).body).toMatchObject({ refuseEndOfTermCancel: false });
+    });
+    afterAll(async () => {
+      await setting(true);
+    });
+
+    it('accepts CANCEL for a Port: CANCELLED until the contract end, then UN_CANCEL restores it', async () => {
+      const uid = await api.buyPort({ term: 1 });
+      const before = await api.product(uid);
+      const r = await api.post(`/v3/product/${uid}/action/CANCEL`);
+      expect(r.status).toBe(200);
+      expect(r.body.message).toBe(`Action [CANCEL Service ${uid}] has been done.`);
+      const cancelled = await api.product(uid);
+      expect(cancelled.provisioningStatus).toBe('CANCELLED');
+      expect(cancelled.terminateDate).toBe(before.contractEndDate);
+      expect((await api.post(`/v3/product/${uid}/action/UN_CANCEL`)).body.message).toBe(`Action [UN_CANCEL Service ${uid}] has been done.`);
+      const restored = await api.product(uid);
+      expect(restored.provisioningStatus).toBe('CONFIGURED');
+      expect(restored.terminateDate).toBeNull();
+      expect((await api.post(`/v3/product/${uid}/action/UN_CANCEL`)).status).toBe(400);
+    });
+
+    it('accepts CANCEL for a LAG, cancelling every member', async () => {
+      const data = await api.order([portOrder({ lagPortCount: 2 })]);
+      await api.post(`/v3/product/${data[1].technicalServiceUid}/action/CANCEL`);
+      for (const d of data) expect((await api.product(d.technicalServiceUid)).provisioningStatus).toBe('CANCELLED');
+    });
+
+    it('still refuses CANCEL for an MCR', async () => {
+      const uid = await api.buyMcr();
+      const r = await api.post(`/v3/product/${uid}/action/CANCEL`);
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(/CANCEL_NOW/);
+      expect((await api.product(uid)).provisioningStatus).toBe('LIVE');
+    });
+  });
+
+  it('reports its settings, and refuses an unknown setting or a wrong value, naming each and changing nothing', async () => {
+    const now = await http(`${api.url}/_sandbox/settings`);
+    expect(now.body).toEqual({ provisioningMs: 0, refuseEndOfTermCancel: true });
+    const bad = await api.admin('settings', { refuseEndOfTermCancel: 'no', provisioningMs: -1, cancelLater: true });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('refuseEndOfTermCancel must be true or false');
+    expect(bad.body.message).toContain('provisioningMs must be a number >= 0');
+    expect(bad.body.message).toContain('unknown setting cancelLater; settings are provisioningMs, refuseEndOfTermCancel');
+    expect((await http(`${api.url}/_sandbox/settings`)).body).toEqual(now.body);
   });
 });
 

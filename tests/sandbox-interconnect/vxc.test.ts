@@ -134,13 +134,48 @@ describe('partner ports', () => {
     const uid = await api.buyVxc(port, aws.productUid, {}, {}, { partnerConfig: cfg });
     const vxc = await api.product(uid);
     expect(vxc.bEnd).toMatchObject({ productUid: aws.productUid, ownerUid: aws.companyUid, productName: aws.title });
-    expect(vxc.resources.csp_connection).toMatchObject({ connectType: 'AWS', owner_account: '123456789012', type: 'private', resource_name: 'b_csp_connection' });
+    expect(vxc.resources.csp_connection).toMatchObject({ connectType: 'AWS', ownerAccount: '123456789012', type: 'private', resource_name: 'b_csp_connection' });
     const forbidden = await api.put(`/v3/product/vxc/${uid}`, { bEndVlan: 999 });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.message).toBe('Only B end owner can change B VLAN');
     const later = await api.post(`/v3/product/${uid}/action/CANCEL`);
     expect(later.status).toBe(200);
     expect((await api.product(uid)).provisioningStatus).toBe('CANCELLED');
+  });
+
+  it('reads an AWS end back under the keys of the SDK\'s CSPConnectionAWS', async () => {
+    const aws = await partnerPort(api, (p) => p.connectType === 'AWS' && p.locationId === 2 && p.vxcPermitted);
+    const port = await api.buyPort();
+    const cfg = { connectType: 'AWS', type: 'private', ownerAccount: '123456789012', asn: 65000, amazonAsn: 64600, authKey: 'bgp-auth-1', customerIpAddress: '169.254.10.1/30', amazonIpAddress: '169.254.10.2/30', name: 'vif-2' };
+    const uid = await api.buyVxc(port, aws.productUid, {}, {}, { partnerConfig: cfg });
+    const csp = (await api.product(uid)).resources.csp_connection;
+    expect(csp).toMatchObject({
+      connectType: 'AWS',
+      ownerAccount: '123456789012',
+      account: '123456789012',
+      asn: 65000,
+      peerAsn: 65000,
+      amazonAsn: 64600,
+      authKey: 'bgp-auth-1',
+      customerIpAddress: '169.254.10.1/30',
+      customer_address: '169.254.10.1/30',
+      amazon_address: '169.254.10.2/30',
+      name: 'vif-2',
+      type: 'private',
+      vif_id: expect.stringMatching(/^dxvif-/),
+    });
+    for (const key of ['owner_account', 'peer_asn', 'auth_key', 'customer_ip_address']) expect(csp, key).not.toHaveProperty(key);
+  });
+
+  it('reads Azure peerings back with peer_asn a number, though the SDK orders it as a string', async () => {
+    const azure = await partnerPort(api, (p) => p.connectType === 'AZURE' && p.locationId === 2 && p.vxcPermitted);
+    const port = await api.buyPort();
+    const peers = [{ type: 'private', peer_asn: '64512', primary_subnet: '192.168.100.0/30', secondary_subnet: '192.168.100.4/30', vlan: 300 }];
+    const uid = await api.buyVxc(port, azure.productUid, {}, {}, { partnerConfig: { connectType: 'AZURE', serviceKey: '5c2f0b1e-7a11-4c2f-9f0a-3e2480b21c4b', peers } });
+    const csp = (await api.product(uid)).resources.csp_connection;
+    expect(csp.peers).toEqual([{ type: 'private', peer_asn: 64512, primary_subnet: '192.168.100.0/30', secondary_subnet: '192.168.100.4/30', vlan: 300 }]);
+    const bad = await api.post('/v3/networkdesign/validate', [vxcOrder(port, azure.productUid, {}, {}, { partnerConfig: { connectType: 'AZURE', serviceKey: '5c2f0b1e-7a11-4c2f-9f0a-3e2480b21c4b', peers: [{ type: 'private', peer_asn: 'sixty' }] } })]);
+    expect(bad.body.data[0].error).toMatch(/peers\[0\]\.peer_asn must be an ASN/);
   });
 
   it('refuses partner ports closed to VXCs', async () => {

@@ -13,7 +13,7 @@ export { PipelineClient, type PipelineClientOptions, type Query } from './client
 /** Parsed settings, as `connect` receives them. */
 export type { PipelineSettings } from './settings.js';
 
-/** Credentials for the sandbox, which accepts any non-empty pair as the real API's shape requires. */
+/** The sandbox account's key and secret (README): the sandbox refuses any other pair with a 401. */
 const SANDBOX_KEY = 'sandbox-key';
 const SANDBOX_SECRET = 'sandbox-secret';
 

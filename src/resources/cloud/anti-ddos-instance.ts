@@ -3,8 +3,9 @@
  *
  * Name, bandwidth and defence values change in place; area and data centre force a new
  * instance, and so do chargeType and duration. Those two are not read back (the API reports
- * no duration, and its ChargeType is left out as upstream does), so they are compared only when
- * state recorded them at purchase: adopting an existing instance never forces a new purchase.
+ * no duration, and its ChargeType is left out as upstream does): what plumb bought is kept in
+ * the outputs, and an imported instance, whose purchase nobody here saw, is taken to have the
+ * manifest's, so adopting an existing instance is no change and never forces a new purchase.
  */
 import * as z from 'zod';
 import { lazy } from '../../lazy.js';
@@ -14,6 +15,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
 import type { ReplaceDecision, ResourceContext, ResourceType } from '../handler.js';
 import { waitUntil } from './wait.js';
+import { unreportedFromManifest } from '../as-declared.js';
 
 /** Data centres of each area. */
 export const DATA_CENTRES: Record<'EastChina' | 'NorthChina', readonly string[]> = {
@@ -42,14 +44,14 @@ export const antiDdosInstanceInputs = lazy(() =>
       chargeType: z
         .enum(['month', 'year'])
         .default('month')
-        .describe('Billing period: `month` or `year`. Default `month`. Fixed at purchase: changing it replaces the instance. Not read back, so after `plumb import` setting it is only recorded.'),
+        .describe('Billing period: `month` or `year`. Default `month`. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest\'s value is taken as the instance\'s.'),
       duration: z
         .number()
         .int()
         .min(0)
         .max(9)
         .default(1)
-        .describe('Number of billing periods bought, 0–9. Default 1. Fixed at purchase: changing it replaces the instance. Not read back, so after `plumb import` setting it is only recorded.'),
+        .describe('Number of billing periods bought, 0–9. Default 1. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest\'s value is taken as the instance\'s.'),
     })
     .superRefine(
       (value, ctx) => {
@@ -71,7 +73,7 @@ export const antiDdosInstanceInputs = lazy(() =>
 /** Inputs after defaults. */
 export type AntiDdosInstanceInputs = z.output<ReturnType<typeof antiDdosInstanceInputs>>;
 
-/** What is read back about an instance (chargeType and duration are not). */
+/** What is read back about an instance, and the purchase terms plumb bought it with (the API reports neither). */
 export const antiDdosInstanceOutputs = lazy(() =>
   z.object({
     antiDdosInstanceId: z.string().describe('Instance id, e.g. `usecure_ghp-1a2b3c4d`.'),
@@ -84,6 +86,8 @@ export const antiDdosInstanceOutputs = lazy(() =>
     createTime: z.string().describe('When it was bought (RFC 3339).'),
     expireTime: z.string().describe('When it expires (RFC 3339).'),
     status: z.string().describe('`Started`, `Stopped` (defence turned off) or `Expired`.'),
+    chargeType: z.enum(['month', 'year']).optional().describe('Billing period it was bought with by plumb; absent for an imported instance (the API does not report it).'),
+    duration: z.number().optional().describe('Billing periods it was bought for by plumb; absent for an imported instance (the API does not report it).'),
   }),
 );
 
@@ -125,6 +129,22 @@ function toOutputs(info: ServiceInfo): AntiDdosInstanceOutputs {
     expireTime: rfc3339(info.ExpiredTime),
     status: info.DefenceStatus,
   };
+}
+
+/** The purchase terms, which the API does not report. */
+const PURCHASE = ['chargeType', 'duration'] as const;
+
+/** What the API reports, with the purchase terms plumb bought it with when they are known. */
+function boughtWith(seen: AntiDdosInstanceOutputs, prior: Partial<AntiDdosInstanceOutputs> | undefined): AntiDdosInstanceOutputs {
+  const out = { ...seen };
+  if (prior?.chargeType !== undefined) out.chargeType = prior.chargeType;
+  if (prior?.duration !== undefined) out.duration = prior.duration;
+  return out;
+}
+
+/** What the API reports, with the purchase terms of the order that bought it (the defaults when left out). */
+function orderedWith(seen: AntiDdosInstanceOutputs, inputs: Partial<AntiDdosInstanceInputs>): AntiDdosInstanceOutputs {
+  return { ...seen, chargeType: inputs.chargeType ?? 'month', duration: inputs.duration ?? 1 };
 }
 
 /** Every instance of the project. */
@@ -215,8 +235,8 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     { path: 'dataCenter', reason: 'an instance cannot move to another data centre' },
   ],
   replaceWhen(prior, desired): ReplaceDecision[] {
-    // chargeType and duration are fixed at purchase but not read back: only a change from a
-    // value state recorded at purchase means something (not one filled in after an import).
+    // chargeType and duration are fixed at purchase but not read back: a change from what plumb
+    // bought means something; an imported instance has the manifest's (see asDeclared).
     const decisions: ReplaceDecision[] = [];
     if (prior.chargeType !== undefined && desired.chargeType !== undefined && prior.chargeType !== desired.chargeType) {
       decisions.push({ path: 'chargeType', reason: 'the billing period is fixed when the instance is bought' });
@@ -227,9 +247,15 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     return decisions;
   },
   replaceSometimes: ['chargeType', 'duration'],
-  // When state does not know them (an instance imported with `plumb import`), setting them is
-  // only recorded: there is nothing to send, and replaceWhen above asks for no replacement.
+  // A change the recorded purchase says nothing about (an input left out, then written) is
+  // only recorded: there is nothing to send.
   stateOnly: ['chargeType', 'duration'],
+  // What was bought, where the inputs leave it out, is in the outputs; an imported instance,
+  // whose purchase the API does not report, is taken to have the manifest's terms.
+  asDeclared: (recorded, outputs, desired) => {
+    const bought = { ...desired, chargeType: outputs.chargeType ?? desired.chargeType, duration: outputs.duration ?? desired.duration };
+    return unreportedFromManifest(recorded, bought, PURCHASE.filter((key) => desired[key] !== undefined));
+  },
   computedInputs: ['name'],
   remoteManaged: ['createTime', 'expireTime', 'status'],
   importId: {
@@ -258,11 +284,12 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     // Recorded before waiting: a timeout or crash must leave the bought instance in state.
     ctx.recordId(id);
     ctx.log.info({ id }, 'anti-DDoS instance bought');
-    return { id, outputs: await waitVisible(ctx, id) };
+    return { id, outputs: orderedWith(await waitVisible(ctx, id), inputs) };
   },
 
-  read(ctx, id) {
-    return describe(ctx, id);
+  async read(ctx, id, prior) {
+    const seen = await describe(ctx, id);
+    return seen && boughtWith(seen, prior?.outputs);
   },
 
   async list(ctx) {
@@ -279,7 +306,7 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     const all = await allInstances(ctx);
     if (inputs.name === undefined) {
       const info = all.find((i) => i.Name === autoName(ctx.address, ctx.operationToken));
-      return info && { id: info.ResourceId, outputs: toOutputs(info) };
+      return info && { id: info.ResourceId, outputs: orderedWith(toOutputs(info), inputs) };
     }
     const bought = all.filter(
       (i) => i.Name === inputs.name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter && i.CreateTime * 1000 >= order.earliestMs && !order.recorded(i.ResourceId),
@@ -291,10 +318,10 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
       );
       return undefined;
     }
-    return bought[0] && { id: bought[0].ResourceId, outputs: toOutputs(bought[0]) };
+    return bought[0] && { id: bought[0].ResourceId, outputs: orderedWith(toOutputs(bought[0]), inputs) };
   },
 
-  async update(ctx, id, _prior, desired) {
+  async update(ctx, id, prior, desired) {
     const live = await describe(ctx, id);
     if (!live) throw new RemoteError('not-found', `anti-DDoS instance ${id} no longer exists`, { provider: 'cloud' });
     if (desired.name !== undefined && desired.name !== live.name) {
@@ -308,7 +335,7 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     }
     const after = await describe(ctx, id);
     if (!after) throw new RemoteError('not-found', `anti-DDoS instance ${id} disappeared during the update`, { provider: 'cloud' });
-    return after;
+    return boughtWith(after, prior.outputs);
   },
 
   async delete(ctx, id) {

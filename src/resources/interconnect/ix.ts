@@ -7,6 +7,7 @@ import { parseProductUid } from './port.js';
 import { type ApiProduct, type Ctx, cancel, isoDate, listIxs, order, readProductOfType, waitReady } from './product.js';
 import { sameSpelling } from './product-outputs.js';
 import { contractNotes, productReady } from './product-hooks.js';
+import { defaultsAsDeclared } from '../as-declared.js';
 
 const MAC = /^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){5}$/;
 
@@ -114,6 +115,8 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   deleteBeforeReplace: (prior, desired) => prior.requestedProductUid === desired.requestedProductUid && prior.vlan === desired.vlan,
   computedInputs: ['asn', 'costCentre', 'publicGraph', 'attributeTags'],
   stateOnly: ['promoCode'],
+  // The API always reports shutdown; false is what leaving it out means.
+  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { shutdown: false }),
   remoteManaged: ['productUid', 'productId', 'provisioningStatus', 'locationId', 'term', 'secondaryName', 'ixPeerMacro', 'usageAlgorithm', 'createDate', 'deployDate', 'resources', 'attributeTags'],
   importId: { format: '<product_uid>', parse: parseProductUid },
 

@@ -4,12 +4,11 @@ import type { InterconnectSettings } from '../../providers/interconnect/settings
 import type { ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
 import { oneOf, tagsSchema } from '../schema.js';
-import { parseProductUid } from './port.js';
+import { cancelPort, parseProductUid } from './port.js';
 import {
   CONTRACT_TERMS,
   type ApiProduct,
   type Ctx,
-  cancel,
   findByToken,
   productOwner,
   listProducts,
@@ -71,7 +70,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   provider: 'interconnect',
   isReady: productReady,
   description:
-    'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled at the end of its term when interconnect:cancelAtEndOfTerm is true.',
+    'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   get inputs() {
     return lagPortInputs();
   },
@@ -138,8 +137,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
 
   async delete(ctx, id) {
     // A cancel action on one member applies to the whole LAG.
-    const atEnd = ctx.settings.cancelAtEndOfTerm === true;
-    await cancel(ctx, id, atEnd ? 'CANCEL' : 'CANCEL_NOW', !atEnd);
+    await cancelPort(ctx, id, 'LAG port');
   },
 
   async list(ctx) {

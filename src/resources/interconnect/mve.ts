@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
-import { reveal } from '../../values.js';
+import { Secret, Unknown, reveal } from '../../values.js';
+import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ReplaceDecision, ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
 import { oneOf, oneOfText, tagsSchema } from '../schema.js';
@@ -84,7 +85,7 @@ export const mveInputs = lazy(() =>
       contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
       diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the MVE.'),
       vendorConfig: vendorConfigSchema().describe(
-        'Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an imported MVE are recorded as given.',
+        'Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an imported MVE are taken as the manifest\'s.',
       ),
       vnics: z
         .array(vnicSchema())
@@ -150,6 +151,10 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   replaceSometimes: ['vendorConfig', 'vnics'],
   computedInputs: ['diversityZone', 'costCentre', 'vnics'],
   stateOnly: ['promoCode'],
+  asDeclared: (recorded, _outputs, desired) => {
+    const vendorConfig = vendorConfigAsDeclared(recorded.vendorConfig, desired.vendorConfig);
+    return vendorConfig === recorded.vendorConfig ? recorded : { ...recorded, vendorConfig };
+  },
   remoteManaged: [...PRODUCT_FACTS, 'vendor', 'imageId', 'mveSize', 'mveLabel'],
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
@@ -220,6 +225,25 @@ function vendorFieldChanges(prior: VendorConfig | undefined, desired: VendorConf
     if (before[key] !== after[key]) out.push({ path: `vendorConfig.${key}`, reason: 'vendor settings are applied when the MVE boots and cannot be changed' });
   }
   return out;
+}
+
+/**
+ * The recorded vendor config in the manifest's terms. The API returns only vendor, imageId and
+ * productSize: a write-only field the record lacks (an imported MVE) is the manifest's, as far
+ * as anyone can tell; the vendor's name in other letter case is the manifest's spelling; SMALL,
+ * the default size, stands for a size left out. The config stays secret.
+ */
+function vendorConfigAsDeclared(recorded: unknown, desired: unknown): VendorConfig {
+  if (!recorded || !desired || recorded instanceof Unknown || desired instanceof Unknown) return recorded as VendorConfig;
+  const before = reveal(recorded) as Record<string, unknown>;
+  const want = reveal(desired) as Record<string, unknown>;
+  const writeOnly = Object.keys(want).filter((key) => !(RETURNED as readonly string[]).includes(key));
+  let out = defaultsAsDeclared(unreportedFromManifest(before, want, writeOnly), want, { productSize: 'SMALL' });
+  if (typeof out.vendor === 'string' && typeof want.vendor === 'string' && out.vendor !== want.vendor && out.vendor.toLowerCase() === want.vendor.toLowerCase()) {
+    out = { ...out, vendor: want.vendor };
+  }
+  if (out === before) return recorded as VendorConfig;
+  return (recorded instanceof Secret ? new Secret(out) : out) as unknown as VendorConfig;
 }
 
 /** Adding or removing an interface, or changing its VLAN, needs a new MVE; descriptions change in place. */

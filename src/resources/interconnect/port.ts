@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { UserError } from '../../errors.js';
+import { UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
@@ -59,7 +59,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   token: 'interconnect:index/port:Port',
   provider: 'interconnect',
   isReady: productReady,
-  description: 'A single physical port at a location. Cancelled at the end of its term when interconnect:cancelAtEndOfTerm is true.',
+  description: 'A single physical port at a location. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   get inputs() {
     return portInputs();
   },
@@ -112,7 +112,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   },
 
   async delete(ctx, id) {
-    await cancel(ctx, id, ctx.settings.cancelAtEndOfTerm ? 'CANCEL' : 'CANCEL_NOW', !ctx.settings.cancelAtEndOfTerm);
+    await cancelPort(ctx, id, 'port');
   },
 
   async list(ctx) {
@@ -125,6 +125,26 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
     return found && { id: found.productUid, outputs: toOutputs(found, await readTags(ctx, found.productUid)) };
   },
 };
+
+/**
+ * Cancels a Port or LAG Port: now (with safeDelete), or at the end of its term when
+ * interconnect:cancelAtEndOfTerm is true. The API has refused the latter since 2026-05; that
+ * refusal fails the delete, saying how to go on, and the port is never cancelled now instead
+ * (that would end it early, and the choice is the user's).
+ */
+export async function cancelPort(ctx: Ctx, id: string, what: 'port' | 'LAG port'): Promise<void> {
+  if (ctx.settings.cancelAtEndOfTerm !== true) return cancel(ctx, id, 'CANCEL_NOW', true);
+  try {
+    await cancel(ctx, id, 'CANCEL', false);
+  } catch (err) {
+    if (!isRemote(err, 'invalid')) throw err;
+    // The failure of a step is reported by its message alone, so the way on is part of it.
+    throw new UserError(
+      `the interconnect API refused to cancel ${what} ${id} at the end of its term (interconnect:cancelAtEndOfTerm is true): ${err.message}. ` +
+        'Nothing was cancelled and it stays in state. To go on, set interconnect:cancelAtEndOfTerm to false to cancel it now (early termination charges may apply), or cancel it in the portal and run this again',
+    );
+  }
+}
 
 /** A product UID import id: any non-empty UID-shaped string. */
 export function parseProductUid(id: string): string {

@@ -4,6 +4,8 @@ import { UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
 import { type Ctx, GONE, isoDate } from './product.js';
+import { defaultsAsDeclared } from '../as-declared.js';
+import { reveal } from '../../values.js';
 
 /** When a key may be used: RFC 3339 / ISO 8601 timestamps with a zone. */
 const validForSchema = lazy(() =>
@@ -100,6 +102,13 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
     { path: 'preApproved', reason: 'the API sets pre-approval only when creating a key' },
   ],
   computedInputs: ['preApproved', 'validFor'],
+  asDeclared: (recorded, _outputs, desired) => {
+    // A key without a VLAN may come back with 0, which is what leaving it out means; the same
+    // window written another way (offset, fractions) is the manifest's.
+    const out = defaultsAsDeclared(recorded, desired, { vlan: 0 });
+    const window = out.validFor;
+    return window && desired.validFor && window !== desired.validFor && sameWindow(reveal(window), reveal(desired.validFor)) ? { ...out, validFor: desired.validFor } : out;
+  },
   remoteManaged: ['key', 'companyId', 'companyUid', 'createDate', 'lastUpdated', 'lastUsed', 'expired', 'valid'],
   importId: { format: '<service_key>', parse: parseKey },
 
@@ -205,11 +214,17 @@ function toWindow(v: { startTime: string; endTime: string }): { start: number; e
 
 function sameWindow(a: { startTime: string; endTime: string } | undefined, b: { startTime: string; endTime: string } | undefined): boolean {
   if (!a || !b) return a === b;
+  if (typeof a.startTime !== 'string' || typeof b.startTime !== 'string') return false;
   return Date.parse(a.startTime) === Date.parse(b.startTime) && Date.parse(a.endTime) === Date.parse(b.endTime);
 }
 
+/** An API instant as RFC 3339 in UTC, fractions of a second only when there are any (as a manifest writes it). */
+function instant(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
 function toOutputs(k: ApiKey, inputs?: Partial<ServiceKeyInputs>): ServiceKeyOutputs {
-  const window = k.validFor && typeof k.validFor.start === 'number' ? { startTime: isoDate(k.validFor.start)!, endTime: isoDate(k.validFor.end)! } : undefined;
+  const window = k.validFor && typeof k.validFor.start === 'number' && typeof k.validFor.end === 'number' ? { startTime: instant(k.validFor.start), endTime: instant(k.validFor.end) } : undefined;
   return {
     productUid: k.productUid,
     active: Boolean(k.active),

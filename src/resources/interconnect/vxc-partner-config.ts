@@ -182,8 +182,9 @@ export async function wirePartnerConfig(ctx: Ctx, cfg: PartnerConfig, mcrUid: st
       return defined({
         connectType: 'AZURE',
         serviceKey: cfg.serviceKey,
+        // peer_asn goes as a string, as the vendor SDK's order sends it; the API reads it back as a number.
         peers: cfg.peers?.map((p) =>
-          defined({ type: p.type, peer_asn: p.peerAsn, primary_subnet: p.primarySubnet, secondary_subnet: p.secondarySubnet, prefixes: p.prefixes, shared_key: p.sharedKey, vlan: p.vlan }),
+          defined({ type: p.type, peer_asn: p.peerAsn === undefined ? undefined : String(p.peerAsn), primary_subnet: p.primarySubnet, secondary_subnet: p.secondarySubnet, prefixes: p.prefixes, shared_key: p.sharedKey, vlan: p.vlan }),
         ),
       });
     case 'google':

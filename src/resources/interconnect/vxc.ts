@@ -10,6 +10,7 @@ import { CONTRACT_TERMS, GONE, type ApiProduct, type Ctx, cancel, findByToken, i
 import { type ApiEnd, type VxcEndInput, aEndSchema, bEndSchema, currentEnd, endCurrent, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
 import { contractNotes, productReady } from './product-hooks.js';
+import { vxcAsDeclared } from './vxc-declared.js';
 
 /** Inputs of a virtual cross connect. */
 export const vxcInputs = lazy(() =>
@@ -141,6 +142,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   deleteBeforeReplace: true,
   computedInputs: ['costCentre'],
   stateOnly: ['promoCode'],
+  asDeclared: (recorded, outputs, desired) => vxcAsDeclared(recorded, outputs, desired),
   get remoteManaged() {
     return Object.keys(vxcComputed());
   },
@@ -186,7 +188,9 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   },
 
   async update(ctx, id, prior, desired) {
-    const before = prior.inputs;
+    // Compared as the plan compared them: what the API chose, or the manifest gives for what it
+    // never reports (an imported VXC's partner config), is not sent again.
+    const before = vxcAsDeclared(prior.inputs, prior.outputs, desired);
     const body: Record<string, unknown> = {};
     if (desired.productName !== before.productName) body.name = desired.productName;
     if (desired.rateLimit !== before.rateLimit) body.rateLimit = desired.rateLimit;

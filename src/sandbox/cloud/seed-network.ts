@@ -78,8 +78,27 @@ export function seedEips(): Rec[] {
       payMode === 'ShareBandwidth'
         ? { ShareBandwidthId: sid('bwshare', 'egress'), ShareBandwidthName: 'egress-pool', ShareBandwidth: 200 }
         : { ShareBandwidthId: '', ShareBandwidthName: '', ShareBandwidth: 0 },
-    Resource: status === 'used' ? { ResourceType: 'natgw', ResourceId: '', ResourceName: '' } : {},
+    Resource: status === 'used' ? boundTo(region, name) : {},
   }));
+}
+
+/** What each used EIP is bound to: resource type, and the name of the seeded gateway or balancer. */
+const BINDINGS: Record<string, [type: string, name: string]> = {
+  'web-lb-ip': ['ulb', 'web-lb'],
+  'nat-egress-1': ['natgw', 'prod-nat'],
+  'nat-egress-2': ['natgw', 'prod-nat'],
+  'vpn-gw-ip': ['vpngw', 'office-vpn'],
+  'web-sh-ip': ['ulb', 'web-sh-lb'],
+  'vpn-sh-ip': ['vpngw', 'dr-vpn'],
+};
+
+/**
+ * What a used EIP is bound to, as DescribeEIP reports it (UnetEIPResourceSet): the resource's id
+ * under the key `ResourceID`, spelt as the API spells it, with ResourceType and ResourceName.
+ */
+function boundTo(region: string, eip: string): Rec {
+  const [type, name] = BINDINGS[eip] ?? ['uhost', eip];
+  return { ResourceType: type, ResourceID: sid(type, `${region}/${name}`), ResourceName: name, EIPId: sid('eip', eip) };
 }
 
 /** NAT gateways, each with its subnets and egress addresses. */

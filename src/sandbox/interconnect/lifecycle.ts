@@ -45,11 +45,16 @@ function cancelNow(ctx: Ctx, p: ProductRecord, group: ProductRecord[], status: P
 }
 
 /**
- * CANCEL keeps the service until the end of the running contract period. Ports and LAGs accept it
- * (plumb's cancelAtEndOfTerm); MCRs and Transit VXCs refuse it, as the current API does.
+ * CANCEL keeps the service until the end of the running contract period. MCRs and Transit VXCs
+ * refuse it; so do Ports and LAG Ports, as the API has since 2026-05, unless the world's
+ * `refuseEndOfTermCancel` setting is off (the API as it was before). Other VXCs and IXs accept it.
  */
 function cancelLater(ctx: Ctx, p: ProductRecord, group: ProductRecord[], status: ProvisioningStatus) {
   if (p.productType === 'MCR2') throw badRequest(`MCR ${p.productUid} cannot be cancelled at the end of its term; use CANCEL_NOW`);
+  if (p.productType === 'MEGAPORT' && ctx.world.settings().refuseEndOfTermCancel) {
+    const what = group.length > 1 || p.aggregationId !== null ? 'LAG Port' : 'Port';
+    throw badRequest(`${what} ${p.productUid} cannot be cancelled at the end of its term: delayed cancellation (CANCEL) is no longer accepted for Ports and LAG Ports; use CANCEL_NOW`);
+  }
   if (p.productType === 'VXC' && isTransitVxc(p, ctx.db)) {
     throw badRequest(`Transit VXC ${p.productUid} cannot be cancelled at the end of its term; use CANCEL_NOW`);
   }

@@ -58,14 +58,18 @@ function parseList(raw: unknown): Pick<PrefixListRecord, 'description' | 'addres
   return { description, addressFamily: addressFamily as PrefixListRecord['addressFamily'], entries };
 }
 
-/** Entries as create/update echo them: ge/le as numbers, absent when unset. */
-function numericEntries(list: PrefixListRecord) {
-  return list.entries.map((e) => ({
-    prefix: e.prefix,
+/**
+ * A list as create, update and GET return it: entries carry ge/le as strings, absent when unset
+ * (the SDK decodes every one of these replies into its string-typed entry).
+ */
+function listView(list: PrefixListRecord) {
+  const entries = list.entries.map((e) => ({
     action: e.action,
-    ...(e.ge !== undefined ? { ge: e.ge } : {}),
-    ...(e.le !== undefined ? { le: e.le } : {}),
+    prefix: e.prefix,
+    ...(e.ge !== undefined ? { ge: String(e.ge) } : {}),
+    ...(e.le !== undefined ? { le: String(e.le) } : {}),
   }));
+  return { id: list.id, description: list.description, addressFamily: list.addressFamily, entries };
 }
 
 /** `POST /v2/product/mcr2/{mcrUid}/prefixList`: the `id` in the body (0) is ignored; a numeric id is assigned. */
@@ -74,7 +78,7 @@ export const createPrefixList: Handler = (ctx) => {
   requireActiveMcr(ctx, mcr);
   const list: PrefixListRecord = { id: ctx.db.nextPrefixListId++, mcrUid: mcr.productUid, ...parseList(ctx.req.body) };
   ctx.db.prefixLists.push(list);
-  return ok('Created a new prefix list for MCR', { id: list.id, description: list.description, entries: numericEntries(list), addressFamily: list.addressFamily });
+  return ok('Created a new prefix list for MCR', listView(list));
 };
 
 /** `GET /v2/product/mcr2/{mcrUid}/prefixLists`: summaries without entries. */
@@ -85,16 +89,10 @@ export const listPrefixLists: Handler = (ctx) => {
   return ok(`Found ${lists.length} prefix lists for MCR ${mcr.productUid}`, summaries);
 };
 
-/** `GET .../prefixList/{id}`: entries carry ge/le as strings, as the real API sends them. */
+/** `GET .../prefixList/{id}`. */
 export const getPrefixList: Handler = (ctx) => {
   const list = findList(ctx, findMcr(ctx));
-  const entries = list.entries.map((e) => ({
-    action: e.action,
-    prefix: e.prefix,
-    ...(e.ge !== undefined ? { ge: String(e.ge) } : {}),
-    ...(e.le !== undefined ? { le: String(e.le) } : {}),
-  }));
-  return ok(`Found prefix list ${list.id}`, { id: list.id, description: list.description, addressFamily: list.addressFamily, entries });
+  return ok(`Found prefix list ${list.id}`, listView(list));
 };
 
 /** `PUT .../prefixList/{id}`: replaces description, family and entries. */
@@ -103,7 +101,7 @@ export const updatePrefixList: Handler = (ctx) => {
   requireActiveMcr(ctx, mcr);
   const list = findList(ctx, mcr);
   Object.assign(list, parseList(ctx.req.body));
-  return ok(`Updated prefix list ${list.id}`, { id: list.id, description: list.description, entries: numericEntries(list), addressFamily: list.addressFamily });
+  return ok(`Updated prefix list ${list.id}`, listView(list));
 };
 
 /** `DELETE .../prefixList/{id}`: 409 while a BGP connection of a live VXC on this MCR still references the list. */

@@ -72,8 +72,24 @@ export function checkPartnerConfig(
     if (!['private', 'public', 'transit'].includes(String(cfg.type).toLowerCase())) errors.push(`${where}.type must be private, public or transit`);
     if (typeof cfg.ownerAccount === 'string' && !/^\d{12}$/.test(cfg.ownerAccount)) errors.push(`${where}.ownerAccount must be a 12-digit AWS account ID`);
   }
-  if (connectType === 'AZURE' && cfg.peers !== undefined && !Array.isArray(cfg.peers)) errors.push(`${where}.peers must be a list`);
+  if (connectType === 'AZURE' && cfg.peers !== undefined) checkAzurePeers(cfg.peers, where, errors);
   return { ...cloneJson(cfg), connectType };
+}
+
+/** Azure peerings: a type, and a peer_asn of digits (the SDK sends it as a string, others as a number). */
+function checkAzurePeers(peers: unknown, where: string, errors: string[]): void {
+  if (!Array.isArray(peers)) {
+    errors.push(`${where}.peers must be a list`);
+    return;
+  }
+  peers.forEach((peer, i) => {
+    const at = `${where}.peers[${i}]`;
+    if (!isObject(peer)) return errors.push(`${at} must be an object`);
+    if (!['private', 'microsoft'].includes(String(peer.type).toLowerCase())) errors.push(`${at}.type must be private or microsoft`);
+    const asn = peer.peer_asn;
+    const digits = typeof asn === 'string' ? /^\d{1,10}$/.test(asn) && Number(asn) >= 1 && Number(asn) <= 4294967295 : isInt(asn) && asn >= 1 && asn <= 4294967295;
+    if (asn !== undefined && asn !== null && !digits) errors.push(`${at}.peer_asn must be an ASN, 1 to 4294967295`);
+  });
 }
 
 function checkInterfaces(list: unknown, mcr: McrRecord, where: string, db: InterconnectDb, errors: string[]): void {

@@ -152,13 +152,29 @@ export function findIxPoint(name: unknown): IxPoint | undefined {
   return typeof name === 'string' ? IX_POINTS.find((ix) => ix.name.toLowerCase() === name.trim().toLowerCase()) : undefined;
 }
 
-const COUNTRY_NAMES: Record<string, string> = { AU: 'Australia', SG: 'Singapore', UK: 'United Kingdom', DE: 'Germany', US: 'USA', FR: 'France' };
+/** Name and ISO 3166 alpha-3 code of each seeded market. */
+const COUNTRIES: Record<string, { name: string; code: string }> = {
+  AU: { name: 'Australia', code: 'AUS' },
+  SG: { name: 'Singapore', code: 'SGP' },
+  UK: { name: 'United Kingdom', code: 'GBR' },
+  DE: { name: 'Germany', code: 'DEU' },
+  US: { name: 'USA', code: 'USA' },
+  FR: { name: 'France', code: 'FRA' },
+};
+
+/** A country of `GET /v2/networkRegions`, with the fields the SDK's Country reads. */
+export interface NetworkCountry {
+  code: string;
+  prefix: string;
+  name: string;
+  siteCount: number;
+}
 
 /** `GET /v2/networkRegions` data: the MP1 region holding every seeded market, plus an empty legacy region. */
-export function networkRegions(): Array<{ networkRegion: string; countries: Array<{ prefix: string; name: string; siteCount: number }> }> {
+export function networkRegions(): Array<{ networkRegion: string; countries: NetworkCountry[] }> {
   const counts = new Map<string, number>();
   for (const loc of LOCATIONS) counts.set(loc.market, (counts.get(loc.market) ?? 0) + 1);
-  const countries = [...counts].map(([prefix, siteCount]) => ({ prefix, name: COUNTRY_NAMES[prefix] ?? prefix, siteCount }));
+  const countries = [...counts].map(([prefix, siteCount]) => ({ code: COUNTRIES[prefix]?.code ?? prefix, prefix, name: COUNTRIES[prefix]?.name ?? prefix, siteCount }));
   return [
     { networkRegion: 'MP1', countries },
     { networkRegion: 'MP2', countries: [] },

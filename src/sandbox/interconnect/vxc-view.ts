@@ -54,6 +54,22 @@ function vrouterConnection(mcr: McrRecord, end: VxcEndRecord, side: 'a' | 'b'): 
   };
 }
 
+/**
+ * Azure peerings as the API reports them (the SDK's CSPConnectionAzurePeeringConfig): `peer_asn`
+ * and `vlan` are numbers, whatever the order sent (the SDK's order sends `peer_asn` as a string).
+ */
+function azurePeers(peers: unknown): Array<Record<string, unknown>> {
+  if (!Array.isArray(peers)) return [];
+  return peers.filter(isObject).map((peer) => {
+    const out = cloneJson(peer);
+    for (const key of ['peer_asn', 'vlan']) {
+      const n = typeof out[key] === 'string' && /^\d+$/.test(out[key] as string) ? Number(out[key]) : out[key];
+      if (n !== undefined) out[key] = n;
+    }
+    return out;
+  });
+}
+
 function partnerConnection(port: PartnerPort, vxc: VxcRecord, end: VxcEndRecord, side: 'a' | 'b'): Record<string, unknown> {
   const cfg = end.partnerConfig ?? {};
   const base = { connectType: port.connectType, resource_name: `${side}_csp_connection`, resource_type: 'csp_connection' };
@@ -63,6 +79,8 @@ function partnerConnection(port: PartnerPort, vxc: VxcRecord, end: VxcEndRecord,
   const ports = [{ service_id: port.productId, type: 'PORT', vxc_service_ids: [vxc.productId] }];
   switch (port.connectType) {
     case 'AWS':
+      // The keys of the SDK's CSPConnectionAWS: camelCase for what was ordered, snake_case for
+      // the addresses and ids AWS assigned. `asn` and `peerAsn` are both the customer's ASN.
       return {
         ...base,
         id: vxc.productId,
@@ -70,12 +88,13 @@ function partnerConnection(port: PartnerPort, vxc: VxcRecord, end: VxcEndRecord,
         type: cfg.type ?? 'private',
         name: cfg.name ?? vxc.productName,
         account: cfg.ownerAccount ?? null,
-        owner_account: cfg.ownerAccount ?? null,
+        ownerAccount: cfg.ownerAccount ?? null,
         asn: cfg.asn ?? null,
-        peer_asn: cfg.amazonAsn ?? 64512,
-        auth_key: cfg.authKey ?? null,
+        peerAsn: cfg.asn ?? null,
+        amazonAsn: cfg.amazonAsn ?? 64512,
+        authKey: cfg.authKey ?? null,
         customer_address: cfg.customerIpAddress ?? null,
-        customer_ip_address: cfg.customerIpAddress ?? null,
+        customerIpAddress: cfg.customerIpAddress ?? null,
         amazon_address: cfg.amazonIpAddress ?? null,
         prefixes: cfg.prefixes ?? null,
         vlan: end.vlan,
@@ -90,7 +109,7 @@ function partnerConnection(port: PartnerPort, vxc: VxcRecord, end: VxcEndRecord,
         connectionId: `dxcon-fg${serial}`,
       };
     case 'AZURE':
-      return { ...base, bandwidth, managed: true, megaports, ports, service_key: cfg.serviceKey ?? null, vlan: end.vlan, peers: cfg.peers ?? [] };
+      return { ...base, bandwidth, managed: true, megaports, ports, service_key: cfg.serviceKey ?? null, vlan: end.vlan, peers: azurePeers(cfg.peers) };
     case 'GOOGLE':
       return { ...base, bandwidth, bandwidths: [bandwidth], csp_name: 'GOOGLE', megaports, ports, pairingKey: cfg.pairingKey ?? null };
     case 'ORACLE':

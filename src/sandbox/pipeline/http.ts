@@ -51,9 +51,15 @@ export function tooManyRequests(retryAfterSeconds: number): SandboxResponse {
   return fail(429, 'TooManyRequests', `Too many requests. Retry after ${retryAfterSeconds} seconds.`, { 'retry-after': String(retryAfterSeconds) });
 }
 
+/** The sandbox account's API key (documented in the README; plumb uses it when no key is set). */
+export const SANDBOX_API_KEY = 'sandbox-key';
+/** The sandbox account's API secret. */
+export const SANDBOX_API_SECRET = 'sandbox-secret';
+
 /**
- * Checks HTTP Basic credentials. Like the sandbox of every provider, any non-empty key and
- * secret are accepted; a missing, malformed or half-empty header gets the API's 401.
+ * Checks HTTP Basic credentials: only the sandbox account's key and secret are accepted, so a
+ * mistyped pair meets the API's 401 as it would on the real service; a missing, malformed or
+ * half-empty header gets the same answer.
  */
 export function authorize(headers: IncomingHttpHeaders): SandboxResponse | undefined {
   const challenge = { 'www-authenticate': 'Basic realm="api"' };
@@ -63,7 +69,9 @@ export function authorize(headers: IncomingHttpHeaders): SandboxResponse | undef
   if (!match) return fail(401, 'Unauthorized', 'Malformed Authorization header: expected the Basic scheme.', challenge);
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon <= 0 || colon === decoded.length - 1) return fail(401, 'Unauthorized', 'Invalid API key or secret.', challenge);
+  if (colon <= 0 || decoded.slice(0, colon) !== SANDBOX_API_KEY || decoded.slice(colon + 1) !== SANDBOX_API_SECRET) {
+    return fail(401, 'Unauthorized', 'Invalid API key or secret.', challenge);
+  }
   return undefined;
 }
 

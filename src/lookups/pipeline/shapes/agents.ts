@@ -56,18 +56,19 @@ export function toPrivateLinkSummary(wire: WirePrivateLink): z.input<typeof priv
 /** A proxy agent as the API sends it. */
 export interface WireProxyAgent {
   id: string;
-  display_name: string;
-  region: string;
-  created_by: string;
+  // The OpenAPI document requires none of these.
+  display_name?: string | null;
+  region?: string | null;
+  created_by?: string | null;
   registered_at?: string | null;
 }
 
 /** The fields of a proxy agent result; `registredAt` keeps the upstream provider's spelling. */
 export const proxyAgentFields = {
   id: z.string().describe('Unique id of the proxy agent.'),
-  displayName: z.string().describe('Name of the agent, unique in the account.'),
-  groupRegion: z.string().describe('Region the agent serves (the API field region).'),
-  createdBy: z.string().describe('Id of the user who created the agent.'),
+  displayName: z.string().nullable().describe('Name of the agent, unique in the account; null when the API leaves it out.'),
+  groupRegion: z.string().nullable().describe('Region the agent serves (the API field region); null when the API leaves it out.'),
+  createdBy: z.string().nullable().describe('Id of the user who created the agent; null when the API leaves it out.'),
   registredAt: z.string().nullable().describe('When the agent registered (the API field registered_at; spelled so in the upstream provider); null if it never did.'),
 };
 
@@ -78,9 +79,9 @@ export const proxyAgentSchema = z.object(proxyAgentFields).describe('A proxy age
 export function toProxyAgent(wire: WireProxyAgent): z.input<typeof proxyAgentSchema> {
   return {
     id: wire.id,
-    displayName: wire.display_name,
-    groupRegion: wire.region,
-    createdBy: wire.created_by,
+    displayName: orNull(wire.display_name),
+    groupRegion: orNull(wire.region),
+    createdBy: orNull(wire.created_by),
     registredAt: orNull(wire.registered_at),
   };
 }

@@ -23,7 +23,8 @@ export interface WireConnection {
   paused: boolean;
   pause_after_trial: boolean;
   sync_frequency: number;
-  schedule_type: string;
+  /** Listed as required by the OpenAPI document, yet absent from the vendor's own fixture of a connection's details. */
+  schedule_type?: string | null;
   daily_sync_time?: string | null;
   data_delay_sensitivity?: string | null;
   data_delay_threshold?: number | null;
@@ -47,7 +48,7 @@ export const connectionFields = {
   succeededAt: maybeTimestamp('End of the last successful sync'),
   failedAt: maybeTimestamp('End of the last failed sync'),
   syncFrequency: z.number().int().describe('Minutes between syncs: 1, 5, 15, 30, 60, 120, 180, 360, 480, 720 or 1440.'),
-  scheduleType: z.string().describe('auto (the scheduler starts syncs) or manual (syncs start only when triggered).'),
+  scheduleType: z.string().nullable().describe('auto (the scheduler starts syncs) or manual (syncs start only when triggered); null when the API leaves it out.'),
   paused: z.boolean().describe('Whether syncs are paused.'),
   pauseAfterTrial: z.boolean().describe('Whether the connection pauses when its free trial ends.'),
   dailySyncTime: z
@@ -92,7 +93,7 @@ export function toConnectionSummary(wire: WireConnection): ConnectionSummary {
     succeededAt: orNull(wire.succeeded_at),
     failedAt: orNull(wire.failed_at),
     syncFrequency: wire.sync_frequency,
-    scheduleType: wire.schedule_type,
+    scheduleType: orNull(wire.schedule_type),
     paused: wire.paused,
     pauseAfterTrial: wire.pause_after_trial,
     dailySyncTime: wire.sync_frequency === 1440 ? orNull(wire.daily_sync_time) : null,

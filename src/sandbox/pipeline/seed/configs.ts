@@ -30,8 +30,8 @@ export function database(
   return config;
 }
 
-/** A MongoDB replica set reached through the customer's own proxy. */
-export function mongo(hosts: string): Config {
+/** A MongoDB replica set reached through the customer's own proxy; `hosts` is a list (host:port or SRV record each), as the OpenAPI document types it. */
+export function mongo(hosts: string[]): Config {
   return { hosts, user: 'fivetran_reader', password: 'mongo-reader-7d21', auth_db: 'admin', packing_mode: 'UsePackedModeOnly' };
 }
 

@@ -110,7 +110,7 @@ const ROWS: Row[] = [
     warnings: [{ code: 'api_quota', message: 'Zendesk API quota reached; the sync resumes when it resets' }], config: saas('zendesk') },
   { id: 'crisp_willow', group: A, service: 'jira', schema: 'jira', created: '2023-09-05T07:07:07.070707Z', freq: 180, manual: true, by: USER.liam, config: saas('jira') },
   { id: 'bright_comet', group: A, service: 'mongo', schema: 'mongo_events', created: '2023-10-11T22:10:33.481516Z', freq: 5, net: 'UnmanagedProxyAgent', sync: 'syncing',
-    config: mongo('events-shard-00-00.acme-data.io:27017,events-shard-00-01.acme-data.io:27017') },
+    config: mongo(['events-shard-00-00.acme-data.io:27017', 'events-shard-00-01.acme-data.io:27017']) },
   { id: 'silky_acorn', group: A, service: 'github', schema: 'github', created: '2023-11-19T15:55:02.240000Z', freq: 480, delay: 'SYNC_FREQUENCY', setup: 'broken', config: saas('github') },
   { id: 'woven_basil', group: A, service: 'oracle', schema: 'oracle_finance', created: '2024-01-08T09:30:12.771193Z', freq: 60, agent: AGENT.analyticsPodman,
     config: database('oracle', 'ora-fin01.internal.acme-data.io', 'FINPROD', 'Directly') },
