@@ -1,7 +1,7 @@
 import type { Manifest } from '../manifest/ast.js';
-import type { ResourceType } from '../resources/handler.js';
-import type { StateStore } from '../state/store.js';
-import type { ResourceState, StateSnapshot } from '../state/types.js';
+import type { ResourceType } from './contracts/resource-type.js';
+import type { StateStore } from './contracts/state.js';
+import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { containsUnknown, mask, wrapSecrets } from '../values.js';
 import { resourceContext } from './context.js';
 import { EvalError, evaluate } from './evaluate.js';

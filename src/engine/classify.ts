@@ -1,8 +1,9 @@
-import type { ResourceType } from '../resources/handler.js';
-import type { ResourceState } from '../state/types.js';
+import type { ResourceType } from './contracts/resource-type.js';
+import type { ResourceState } from './contracts/state.js';
 import { Unknown, mask, reveal } from '../values.js';
 import { diffInputs, effectiveInputs, pathMatches, withChosenInputs } from './diff/diff.js';
-import type { Change, ReplacePath } from './types.js';
+import type { ReplaceRule } from './contracts/resource-type.js';
+import type { Change } from './types.js';
 
 /** What decides a change besides the inputs: the manifest's options for the address and the request. */
 export interface ClassifyContext {
@@ -65,8 +66,8 @@ export function classify(address: string, type: ResourceType, desired: Record<st
 }
 
 /** The changed paths that force a replacement, each with the rule that says so. */
-function replacePathsFor(type: ResourceType, changed: string[], recorded: Record<string, unknown>, effective: Record<string, unknown>, replaceOnChanges: string[]): ReplacePath[] {
-  const out: ReplacePath[] = [];
+function replacePathsFor(type: ResourceType, changed: string[], recorded: Record<string, unknown>, effective: Record<string, unknown>, replaceOnChanges: string[]): ReplaceRule[] {
+  const out: ReplaceRule[] = [];
   for (const path of changed) {
     const rule = type.replaceOn.find((r) => pathMatches(path, r.path));
     if (rule) out.push({ path, reason: rule.reason });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ResourceContext, ResourceType } from '../resources/handler.js';
+import type { ResourceContext, ResourceType } from './contracts/resource-type.js';
 import type { EngineDeps } from './types.js';
 
 /** How long an operation waits for its object when neither the provider nor customTimeouts says. */

@@ -1,4 +1,4 @@
-import type { ResourceState } from '../state/types.js';
+import type { ResourceState } from './contracts/state.js';
 
 /**
  * Objects a create-first replacement set aside ("deposed", as Terraform says) stay in state until a

@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import type { Manifest } from '../manifest/ast.js';
-import type { StateSnapshot } from '../state/types.js';
+import type { StateSnapshot } from './contracts/state.js';
 import { Secret, mask, reveal, secretKeys } from '../values.js';
 import { realId } from './ids.js';
 import { resourceContext } from './context.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ResourceType } from '../resources/handler.js';
+import type { ResourceType } from './contracts/resource-type.js';
 import { Secret } from '../values.js';
 
 /**

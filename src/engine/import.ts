@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js';
-import type { ResourceContext, ResourceType } from '../resources/handler.js';
-import type { ResourceState } from '../state/types.js';
+import type { ResourceContext, ResourceType } from './contracts/resource-type.js';
+import type { ResourceState } from './contracts/state.js';
 import { resourceContext } from './context.js';
 import { recordedId } from './ids.js';
 import { wrapSecrets } from '../values.js';

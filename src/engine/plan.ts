@@ -1,8 +1,8 @@
 import { type Diagnostic, uniqueDiagnostics } from '../diagnostics.js';
 import type { Manifest } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
-import type { ResourceType } from '../resources/handler.js';
-import type { ResourceState, StateSnapshot } from '../state/types.js';
+import type { ResourceType } from './contracts/resource-type.js';
+import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
 import { checkInputs } from './check-inputs.js';
 import { classify, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';

@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import type { StateSnapshot, ResourceState } from '../state/types.js';
+import type { StateSnapshot, ResourceState } from './contracts/state.js';
 import { resourceContext } from './context.js';
 import { reveal, secretKeys, secretTexts, wrapSecrets } from '../values.js';
 import { realId } from './ids.js';

@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js';
-import type { ResourceType } from '../resources/handler.js';
-import type { PendingOperation, ResourceState, StateSnapshot } from '../state/types.js';
+import type { ResourceType } from './contracts/resource-type.js';
+import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
 import { reveal, wrapSecrets } from '../values.js';
 import { resourceContext } from './context.js';
 import { deposedKey, normalizeDeposed } from './deposed.js';

@@ -1,4 +1,4 @@
-import type { ResourceState } from '../state/types.js';
+import type { ResourceState } from './contracts/state.js';
 import { baseAddress, isDeposed } from './deposed.js';
 import { prioritiseByDepth } from './graph/walk.js';
 import { compareAddresses } from './order.js';

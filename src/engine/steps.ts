@@ -1,5 +1,5 @@
-import type { ResourceContext, ResourceType } from '../resources/handler.js';
-import type { ResourceState } from '../state/types.js';
+import type { ResourceContext, ResourceType } from './contracts/resource-type.js';
+import type { ResourceState } from './contracts/state.js';
 import { reveal, secretKeys, wrapSecrets } from '../values.js';
 import { baseAddress, deposedKey, isDeposed } from './deposed.js';
 import { effectiveInputs } from './diff/diff.js';

@@ -1,8 +1,8 @@
 import type { Operation } from 'fast-json-patch';
 import type { Logger } from 'pino';
 import type { Diagnostic } from '../diagnostics.js';
-import type { LookupFunction } from '../lookups/function.js';
-import type { ResourceType } from '../resources/handler.js';
+import type { LookupFunction } from './contracts/lookup.js';
+import type { ReplaceRule, ResourceType } from './contracts/resource-type.js';
 
 /** What a change does. */
 export type Action = 'create' | 'update' | 'replace' | 'delete' | 'import' | 'read' | 'noop';
@@ -25,12 +25,6 @@ export type Reason =
 /** What one apply step does: the halves of a replacement are steps of their own. */
 export type StepAction = 'create' | 'update' | 'import' | 'delete' | 'create-new' | 'delete-old' | 'delete-deposed';
 
-/** A field whose change forces replacement, and the rule that says so. */
-export interface ReplacePath {
-  path: string;
-  reason: string;
-}
-
 /** The change planned for one resource address. Plain data. */
 export interface Change {
   address: string;
@@ -42,7 +36,7 @@ export interface Change {
   before?: unknown;
   after?: unknown;
   patch: Operation[];
-  replacePaths?: ReplacePath[];
+  replacePaths?: ReplaceRule[];
   replaceOrder?: 'delete-first' | 'create-first';
   unknownPaths: string[];
   /** Resources this one needs first (for create/update) — from the manifest graph. */

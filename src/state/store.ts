@@ -1,43 +1,7 @@
 import { UserError } from '../errors.js';
-import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
+import type { JournalEntry, LockInfo, StateSnapshot } from '../engine/contracts/state.js';
 
-/**
- * Where a stack's state lives. Every backend runs the same conformance suite.
- *
- * `record` appends one journal entry durably (fsync or commit) before returning, so a crash
- * after a remote call never loses its outcome; `read` replays the journal over the snapshot;
- * `write` replaces the snapshot atomically, folds the journal in and bumps the serial.
- */
-export interface StateStore {
-  /** Human description (folder path or database URL without password). */
-  readonly location: string;
-  lock(info: LockInfo, timeoutMs?: number): Promise<void>;
-  unlock(): Promise<void>;
-  read(): Promise<StateSnapshot>;
-  record(entry: JournalEntry): Promise<void>;
-  write(snapshot: StateSnapshot): Promise<void>;
-  /** Removes a lock whatever its holder (`plumb state unlock --force`). */
-  forceUnlock(): Promise<LockInfo | undefined>;
-  /** Names of this project's stacks present at this location. */
-  stacks(): Promise<string[]>;
-  /**
-   * The state this stack had before state was kept per project (a folder per stack, rows without
-   * a project), when this project has none of the stack yet; undefined when there is none.
-   */
-  legacy(): Promise<LegacyState | undefined>;
-  /** Moves that state to this project, under its lock (`info` names the holder); refuses when there is none. */
-  claimLegacy(info: LockInfo): Promise<LegacyState>;
-  close(): Promise<void>;
-}
-
-/** A stack's state from before state was kept per project. */
-export interface LegacyState {
-  /** Where it is: a folder, or the database and its rows. */
-  from: string;
-  /** Where this project's state of the stack is kept. */
-  to: string;
-  snapshot: StateSnapshot;
-}
+export type { LegacyState, StateStore } from '../engine/contracts/state.js';
 
 /** The state of a stack nothing was recorded for yet (it gets its lineage with its first write). */
 export function emptySnapshot(stack: string): StateSnapshot {

@@ -13,7 +13,7 @@ import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
-import type { ReplaceDecision, ResourceContext, ResourceType } from '../handler.js';
+import type { ReplaceRule, ResourceContext, ResourceType } from '../handler.js';
 import { waitUntil } from './wait.js';
 import { unreportedFromManifest } from '../as-declared.js';
 
@@ -234,10 +234,10 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     { path: 'area', reason: 'an instance cannot move to another area' },
     { path: 'dataCenter', reason: 'an instance cannot move to another data centre' },
   ],
-  replaceWhen(prior, desired): ReplaceDecision[] {
+  replaceWhen(prior, desired): ReplaceRule[] {
     // chargeType and duration are fixed at purchase but not read back: a change from what plumb
     // bought means something; an imported instance has the manifest's (see asDeclared).
-    const decisions: ReplaceDecision[] = [];
+    const decisions: ReplaceRule[] = [];
     if (prior.chargeType !== undefined && desired.chargeType !== undefined && prior.chargeType !== desired.chargeType) {
       decisions.push({ path: 'chargeType', reason: 'the billing period is fixed when the instance is bought' });
     }

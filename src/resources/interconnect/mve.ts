@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import { Secret, Unknown, reveal } from '../../values.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
-import type { ReplaceDecision, ResourceType } from '../handler.js';
+import type { ReplaceRule, ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
 import { oneOf, oneOfText, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
@@ -216,10 +216,10 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
  * the record (an imported MVE, whose API never returns it) is only recorded: it is what the MVE
  * was ordered with, as far as anyone can tell.
  */
-function vendorFieldChanges(prior: VendorConfig | undefined, desired: VendorConfig | undefined): ReplaceDecision[] {
+function vendorFieldChanges(prior: VendorConfig | undefined, desired: VendorConfig | undefined): ReplaceRule[] {
   const before = (prior ?? {}) as Record<string, unknown>;
   const after = (desired ?? {}) as Record<string, unknown>;
-  const out: ReplaceDecision[] = [];
+  const out: ReplaceRule[] = [];
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if ((RETURNED as readonly string[]).includes(key) || before[key] === undefined) continue;
     if (before[key] !== after[key]) out.push({ path: `vendorConfig.${key}`, reason: 'vendor settings are applied when the MVE boots and cannot be changed' });
@@ -247,7 +247,7 @@ function vendorConfigAsDeclared(recorded: unknown, desired: unknown): VendorConf
 }
 
 /** Adding or removing an interface, or changing its VLAN, needs a new MVE; descriptions change in place. */
-function vnicChanges(prior: MveInputs['vnics'], desired: MveInputs['vnics']): ReplaceDecision[] {
+function vnicChanges(prior: MveInputs['vnics'], desired: MveInputs['vnics']): ReplaceRule[] {
   if (!prior || !desired) return [];
   if (prior.length !== desired.length) return [{ path: 'vnics', reason: 'the number of interfaces of an MVE is fixed at order time' }];
   return desired.flatMap((v, i) =>

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
-import type { ReplaceDecision, ResourceType } from '../handler.js';
+import type { ReplaceRule, ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
 import { Secret } from '../../values.js';
 import { oneOf, tagsSchema } from '../schema.js';
@@ -82,7 +82,7 @@ const AGAIN = 'the VXC is deleted and ordered again';
  * between kinds (CSP to vrouter included). With no prior config (after an import, where the API
  * returns none) the first value is simply recorded.
  */
-export function partnerConfigReplace(path: string, prior: PartnerConfig | undefined, desired: PartnerConfig | undefined): ReplaceDecision | undefined {
+export function partnerConfigReplace(path: string, prior: PartnerConfig | undefined, desired: PartnerConfig | undefined): ReplaceRule | undefined {
   if (!prior || canonicalConfig(prior) === canonicalConfig(desired)) return undefined;
   const after = desired?.partner;
   if (prior.partner === 'vrouter' && (after === 'vrouter' || after === undefined)) return undefined;
@@ -92,7 +92,7 @@ export function partnerConfigReplace(path: string, prior: PartnerConfig | undefi
 }
 
 /** At a cloud or transit partner end the VLANs belong to the partner: a change cannot be sent ("Only B end owner can change B VLAN"). */
-function partnerVlanReplace(kind: string | undefined, prior: VxcEndInput | undefined, desired: VxcEndInput | undefined): ReplaceDecision[] {
+function partnerVlanReplace(kind: string | undefined, prior: VxcEndInput | undefined, desired: VxcEndInput | undefined): ReplaceRule[] {
   if (!kind || (!CSP_KINDS.includes(kind) && kind !== 'transit') || !prior) return [];
   // An inner VLAN of -1 is the documented "none", as is leaving it out.
   const value = (f: 'vlan' | 'innerVlan', v: number | undefined) => (f === 'innerVlan' && v === -1 ? undefined : v);
@@ -128,7 +128,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   ],
   replaceOn: [{ path: 'serviceKey', reason: 'the service key chooses the B-End when ordering' }],
   replaceWhen(prior, desired) {
-    const out: ReplaceDecision[] = [];
+    const out: ReplaceRule[] = [];
     for (const side of SIDES) {
       const decision = partnerConfigReplace(side.cfg, prior[side.cfg], desired[side.cfg]);
       if (decision) out.push(decision);

@@ -1,0 +1,136 @@
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+
+/** What a handler gets for each call: its provider's client and settings, and where to report. */
+export interface ResourceContext<C = any, S = any> {
+  client: C;
+  settings: S;
+  log: Logger;
+  /** Resource address in the stack, e.g. `port`. */
+  address: string;
+  /** Project (the manifest's name) and stack, used for ownership tags. */
+  project: string;
+  stack: string;
+  /** A token unique to this operation, recorded in the journal before the call (idempotency). */
+  operationToken: string;
+  /** How long create/update may wait for provisioning, in milliseconds. */
+  waitTimeMs: number;
+  /** Reports a provisioning status for live progress (e.g. `DEPLOYABLE`). */
+  progress(status: string): void;
+  /** Adds a warning to the run's report. */
+  warn(message: string): void;
+  /**
+   * Records the remote id as soon as the order is accepted, before waiting for provisioning,
+   * so a timeout or crash leaves the product recorded (tainted), never forgotten.
+   */
+  recordId(id: string): void;
+}
+
+/**
+ * A field path whose change forces replacement, and why: a type's static rule, what its
+ * `replaceWhen` decides for one change, and what the plan records as having forced it.
+ */
+export interface ReplaceRule {
+  /** Top-level input name or dotted path (`aEnd.requestedProductUid`). */
+  path: string;
+  /** Why the remote API cannot change it in place. */
+  reason: string;
+}
+
+/** Result of a create: the remote id and everything the resource exposes. */
+export interface Created<Out> {
+  id: string;
+  outputs: Out;
+}
+
+/** Import id format: parse returns the canonical id or throws a UserError naming the format. */
+export interface ImportIdFormat {
+  format: string;
+  parse(id: string): string;
+}
+
+/**
+ * A resource type is data plus four verbs. Handlers observe before they act and are idempotent:
+ * deleting something already gone succeeds; a create that finds its own tagged object adopts it.
+ */
+export interface ResourceType<In = any, Out = any, C = any, S = any> {
+  token: string;
+  provider: string;
+  description: string;
+  inputs: z.ZodType<In>;
+  outputs: z.ZodType<Out>;
+  /** Input/output paths that hold secrets. */
+  secretPaths?: string[];
+  /** Static replace rules. */
+  replaceOn: ReplaceRule[];
+  /** Rules that depend on values (e.g. VXC partner configs); called only when prior inputs exist and differ. */
+  replaceWhen?(prior: In, desired: In): ReplaceRule[];
+  /** The top-level inputs replaceWhen may name: a change to one replaces the object for some values only. */
+  replaceSometimes?: string[];
+  /** The id is itself a secret (a service key): state and output show a surrogate. */
+  secretId?: boolean;
+  /**
+   * Replace by deleting first: always (a VXC's VLAN would collide), or when this says so for the
+   * recorded and desired inputs (the new object would have the old one's identity).
+   */
+  deleteBeforeReplace?: boolean | ((prior: In, desired: In) => boolean);
+  /** Input paths the remote API sets when omitted (not a change when desired leaves them out). */
+  computedInputs?: string[];
+  /** Inputs sent only with the order (promoCode): a later change is recorded without a call. */
+  stateOnly?: string[];
+  /**
+   * The recorded inputs as the manifest would state them, compared with `desired` when planning:
+   * values the API chose that the manifest leaves to it are left out, a documented default
+   * stands for the input left out, and inputs the API never reports that state lacks (an
+   * imported object) are the manifest's, where the type's documentation says so. The type's one
+   * place for these rules; anything else that differs is a change. Values arrive as recorded
+   * (Secret and Unknown included) and must not be mutated. Absent: compared as recorded.
+   */
+  asDeclared?(recorded: In, outputs: Out, desired: In): In;
+  /** Output paths the remote API sets (dates, status): never reported as changes or drift. */
+  remoteManaged?: string[];
+  /** Deprecation and usage warnings for desired inputs. */
+  warnings?(inputs: In): string[];
+  /** Whether an object the API reports is ready for use (a product still provisioning is not); default ready. */
+  isReady?(outputs: Record<string, unknown>): boolean;
+  /** What deleting this object means beyond its removal (a contract cancelled now or at the end of its term), for the plan. */
+  deleteNotes?(recorded: { inputs: In; outputs: Out }, settings: S): string[];
+  importId?: ImportIdFormat;
+  create(ctx: ResourceContext<C, S>, inputs: In): Promise<Created<Out>>;
+  /** Reads the object; undefined when it is gone (deleted, decommissioned). */
+  read(ctx: ResourceContext<C, S>, id: string, prior?: { inputs: In; outputs: Out }): Promise<Out | undefined>;
+  update(ctx: ResourceContext<C, S>, id: string, prior: { inputs: In; outputs: Out }, desired: In): Promise<Out>;
+  delete(ctx: ResourceContext<C, S>, id: string, prior: { inputs: In; outputs: Out }): Promise<void>;
+  /**
+   * Whose object plumb's ownership marks (tags) say it is, for objects that carry them; undefined
+   * for one without them. An import of an object another project or stack manages is refused
+   * unless forced.
+   */
+  owner?(ctx: ResourceContext<C, S>, id: string): Promise<Ownership | undefined>;
+  /** Lists the remote objects of this type the account can see (import discovery). */
+  list?(ctx: ResourceContext<C, S>): Promise<Array<Created<Out>>>;
+  /**
+   * Finds the object an interrupted create left, when no id was recorded: by the ownership tags
+   * carrying the operation's token, or, for a type whose objects carry none, by what identifies
+   * one among the inputs it was ordered with (undefined for a create journaled without them).
+   */
+  findOwned?(ctx: ResourceContext<C, S>, inputs: In | undefined, order: InterruptedOrder): Promise<Created<Out> | undefined>;
+}
+
+/** The project (a manifest's name), stack and address an object's ownership marks name; older marks name no project. */
+export interface Ownership {
+  project?: string;
+  stack?: string;
+  address?: string;
+}
+
+/** What is known of an interrupted create besides its inputs. */
+export interface InterruptedOrder {
+  /**
+   * The earliest the remote API can have made the object, in epoch milliseconds: when the intent
+   * was journaled, less a margin for the API's clock running behind this machine's.
+   */
+  earliestMs: number;
+  /** Whether state already records an object with this id, at any address (so it is not the one). */
+  recorded(id: string): boolean;
+}

@@ -1,0 +1,120 @@
+import type { Secret } from '../../values.js';
+
+/** One resource as recorded in state. */
+export interface ResourceState {
+  address: string;
+  type: string;
+  /** Remote id (product UID, ...), or a surrogate when the id is a secret. */
+  id: string;
+  /** The real id, encrypted, when the id is a secret (a service key). */
+  secretId?: Secret<string>;
+  /** Inputs as last applied (or observed on refresh). */
+  inputs: Record<string, unknown>;
+  /** Everything the resource exposes, as last read. */
+  outputs: Record<string, unknown>;
+  /** Addresses this resource depended on when it was last applied (for delete order). */
+  dependencies: string[];
+  /** `tainted` after a failed or timed-out create: the object exists but must be replaced. */
+  status: 'ok' | 'tainted';
+  /** Options that matter after the resource leaves the manifest. */
+  protect?: boolean;
+  retainOnDelete?: boolean;
+}
+
+/** A remote operation whose intent was recorded but whose outcome was not (a crash in between). */
+export interface PendingOperation {
+  address: string;
+  type: string;
+  action: 'create' | 'update' | 'delete';
+  token: string;
+  id?: string;
+  secretId?: Secret<string>;
+  /**
+   * A create's inputs, as ordered: a type whose objects carry no ownership tags finds the object
+   * an interrupted create left by them (a VLAN on its port, a name on its router).
+   */
+  inputs?: Record<string, unknown>;
+  /** For a create-first replacement: the id of the object it replaces, still current until the outcome. */
+  replacing?: string;
+  at: string;
+}
+
+/** A stack's state: what plumb manages and the identity/serial of that record. */
+export interface StateSnapshot {
+  version: 1;
+  /** The manifest's name: state is kept per project and stack. Absent in state written before. */
+  project?: string;
+  stack: string;
+  /** Identity of this state's history; empty until the first write. */
+  lineage: string;
+  serial: number;
+  resources: Record<string, ResourceState>;
+  outputs: Record<string, unknown>;
+  /** Operations interrupted before their outcome was recorded. */
+  pending: PendingOperation[];
+}
+
+/** One journal record: the intent before a side effect, or its outcome after. */
+export type JournalEntry =
+  | {
+      kind: 'intent';
+      address: string;
+      type: string;
+      action: 'create' | 'update' | 'delete';
+      token: string;
+      id?: string;
+      secretId?: Secret<string>;
+      inputs?: Record<string, unknown>;
+      replacing?: string;
+      at: string;
+    }
+  | { kind: 'id'; address: string; token: string; id: string; secretId?: Secret<string>; at: string }
+  /** `also` records other keys in the same entry: a replacement's new object and the old one it sets aside. */
+  | { kind: 'outcome'; address: string; token?: string; resource: ResourceState | null; also?: Array<{ address: string; resource: ResourceState | null }>; at: string }
+  | { kind: 'failed'; address: string; token: string; at: string };
+
+/** Who holds a stack's lock. */
+export interface LockInfo {
+  pid: number;
+  host: string;
+  time: string;
+  command: string;
+}
+
+/**
+ * Where a stack's state lives. Every backend runs the same conformance suite.
+ *
+ * `record` appends one journal entry durably (fsync or commit) before returning, so a crash
+ * after a remote call never loses its outcome; `read` replays the journal over the snapshot;
+ * `write` replaces the snapshot atomically, folds the journal in and bumps the serial.
+ */
+export interface StateStore {
+  /** Human description (folder path or database URL without password). */
+  readonly location: string;
+  lock(info: LockInfo, timeoutMs?: number): Promise<void>;
+  unlock(): Promise<void>;
+  read(): Promise<StateSnapshot>;
+  record(entry: JournalEntry): Promise<void>;
+  write(snapshot: StateSnapshot): Promise<void>;
+  /** Removes a lock whatever its holder (`plumb state unlock --force`). */
+  forceUnlock(): Promise<LockInfo | undefined>;
+  /** Names of this project's stacks present at this location. */
+  stacks(): Promise<string[]>;
+  /**
+   * The state this stack had before state was kept per project (a folder per stack, rows without
+   * a project), when this project has none of the stack yet; undefined when there is none.
+   */
+  legacy(): Promise<LegacyState | undefined>;
+  /** Moves that state to this project, under its lock (`info` names the holder); refuses when there is none. */
+  claimLegacy(info: LockInfo): Promise<LegacyState>;
+  close(): Promise<void>;
+}
+
+/** A stack's state from before state was kept per project. */
+export interface LegacyState {
+  /** Where it is: a folder, or the database and its rows. */
+  from: string;
+  /** Where this project's state of the stack is kept. */
+  to: string;
+  snapshot: StateSnapshot;
+}
