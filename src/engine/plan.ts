@@ -5,7 +5,7 @@ import type { ResourceState, StateSnapshot } from '../state/types.js';
 import { Unknown, mask, revealed, sameValue, secretKeys, shown, wrapSecrets } from '../values.js';
 import { checkInputs } from './check-inputs.js';
 import { diffInputs, effectiveInputs, pathMatches, withChosenInputs } from './diff/diff.js';
-import { EvalError, evaluate, evaluateSoon } from './evaluate.js';
+import { EvalError, evaluate } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
 import { refreshState } from './refresh.js';
 import { Evaluation } from './scope.js';
@@ -75,8 +75,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
     if (!type) continue;
     let desired: Record<string, unknown>;
     try {
-      const value = evaluateSoon(decl.properties, scope);
-      desired = wrapSecrets((value instanceof Promise ? await value : value) as Record<string, unknown>, type.secretPaths);
+      desired = wrapSecrets((await evaluate(decl.properties, scope)) as Record<string, unknown>, type.secretPaths);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
       error(name, err.message, err.detail, err.pos);
