@@ -104,6 +104,11 @@ export function readYaml(text: string, file: string, options: ReadOptions = {}):
     const { line, col } = lineCounter.linePos(e.pos[0]);
     if (reported.has(line)) continue;
     reported.add(line);
+    // yaml reports running out of stack as an error at the node it was reading.
+    if (e.message.startsWith('Maximum call stack size exceeded')) {
+      diagnostics.push({ severity: 'error', summary: 'the YAML nests too deeply to be read', detail: 'mappings and lists inside each other hundreds of levels deep: the text looks generated or damaged', pos: { file, line, column: col } });
+      continue;
+    }
     const summary = `YAML syntax error: ${e.message.split('\n')[0]}`;
     diagnostics.push({ severity: 'error', summary, detail: options.syntaxHint?.(line), pos: { file, line, column: col } });
   }
