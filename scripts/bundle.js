@@ -54,9 +54,10 @@ const { metafile } = await build({
   sourcemap: true,
   minifyWhitespace: true,
   minifySyntax: true,
-  // pg, pino and yaml are loaded with createRequire where first needed, on purpose (they take
-  // a while to load and most runs do not need them); leave them to node, not to the bundle.
-  external: ['pg', 'pino', 'yaml'],
+  // pg and pino are loaded with createRequire where first needed, on purpose (they take a
+  // while to load and most runs do not need them); leave them to node, not to the bundle. yaml
+  // reads every manifest, so it is bundled, and the code cache covers it.
+  external: ['pg', 'pino'],
   // A CommonJS file has no import.meta; its URL is worked out once from __filename instead.
   define: { 'import.meta.url': 'bundleModuleUrl' },
   banner: { js: "const bundleModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
