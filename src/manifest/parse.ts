@@ -25,18 +25,7 @@ export interface ParseResult {
 
 /** Parses manifest text, keeping positions; reports every syntax and structure problem at once. */
 export function parseManifest(text: string, file: string, catalog: Catalog): ParseResult {
-  const abs = resolve(file);
-  const manifest: Manifest = {
-    file,
-    dir: dirname(abs),
-    hash: createHash('sha256').update(text).digest('hex'),
-    name: 'unnamed',
-    config: {},
-    variables: {},
-    resources: {},
-    outputs: {},
-    invoked: [],
-  };
+  const manifest = emptyManifest(text, file);
   const source = readYaml(text, file, { syntaxHint: (line) => syntaxHint(text, line) });
   const diagnostics = source.diagnostics;
   if (diagnostics.length) return { manifest, diagnostics };
@@ -90,6 +79,21 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
   checkNamespace(manifest, error);
   manifest.invoked = [...invoked];
   return { manifest, diagnostics };
+}
+
+/** A manifest with nothing in it yet, bound to its file and text. */
+function emptyManifest(text: string, file: string): Manifest {
+  return {
+    file,
+    dir: dirname(resolve(file)),
+    hash: createHash('sha256').update(text).digest('hex'),
+    name: 'unnamed',
+    config: {},
+    variables: {},
+    resources: {},
+    outputs: {},
+    invoked: [],
+  };
 }
 
 type Deref = (node: unknown) => Node | null | undefined;
@@ -213,21 +217,9 @@ function resourceOptions(node: Node | undefined, address: string, reader: Reader
         if (isScalar(value) && typeof value.value === 'string' && value.value) options.import = value.value;
         else error(pos, 'option import must be the id of the object to adopt', undefined, address);
         break;
-      case 'customTimeouts': {
-        options.customTimeouts = {};
-        if (!isMap(value)) {
-          error(pos, 'customTimeouts must be a mapping of create/update/delete to durations like 30m', undefined, address);
-          break;
-        }
-        for (const p of value.items as Pair[]) {
-          const k = String(isScalar(p.key) ? p.key.value : p.key);
-          const ms = isScalar(p.value) ? parseDuration(String(p.value.value)) : undefined;
-          if (!['create', 'update', 'delete'].includes(k)) error(at(p.key as Node), `customTimeouts has no "${k}"; valid: create, update, delete`, undefined, address);
-          else if (ms === undefined) error(at(p.value as Node), `customTimeouts.${k} must be a duration like 90s, 30m or 1h`, undefined, address);
-          else options.customTimeouts[k as 'create'] = ms;
-        }
+      case 'customTimeouts':
+        options.customTimeouts = customTimeouts(value, pos, address, reader);
         break;
-      }
       default: {
         const hint = closestName(key, OPTIONS);
         error(at(pair.key as Node), `option "${key}" is not supported`, `supported options: ${OPTIONS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`, address);
@@ -235,6 +227,23 @@ function resourceOptions(node: Node | undefined, address: string, reader: Reader
     }
   }
   return options;
+}
+
+/** The `customTimeouts` option: create, update and delete as durations. */
+function customTimeouts(value: Node, pos: Pos, address: string, { at, error }: Reader): NonNullable<ResourceOptions['customTimeouts']> {
+  const timeouts: NonNullable<ResourceOptions['customTimeouts']> = {};
+  if (!isMap(value)) {
+    error(pos, 'customTimeouts must be a mapping of create/update/delete to durations like 30m', undefined, address);
+    return timeouts;
+  }
+  for (const p of value.items as Pair[]) {
+    const k = keyText(p);
+    const ms = isScalar(p.value) ? parseDuration(String(p.value.value)) : undefined;
+    if (!['create', 'update', 'delete'].includes(k)) error(at(p.key as Node), `customTimeouts has no "${k}"; valid: create, update, delete`, undefined, address);
+    else if (ms === undefined) error(at(p.value as Node), `customTimeouts.${k} must be a duration like 90s, 30m or 1h`, undefined, address);
+    else timeouts[k as 'create'] = ms;
+  }
+  return timeouts;
 }
 
 /** Config keys without a namespace, variables and resources share one namespace. */
