@@ -1,7 +1,10 @@
 // Writes the benchmark manifest: N resources, N/3 ports and 2N/3 VXCs, VXC i connecting
 // port (i mod P) to port ((7i + 1) mod P). P is even, so no VXC connects a port to itself.
 //
-//   node bench/generate.js 3000 > manifest.yaml
+// `style: 'flow'` writes each resource on one line as a flow mapping (`{ type: ..., properties:
+// { ... } }`), which YAML reads by other rules than the indented block style.
+//
+//   node bench/generate.js 3000 [block|flow] > manifest.yaml
 
 import { pathToFileURL } from 'node:url';
 
@@ -16,13 +19,14 @@ export function vxcEnds(i, ports) {
   return [i % ports, (7 * i + 1) % ports];
 }
 
-/** Manifest text for n resources; `extra` adds config lines (e.g. provider limits). */
-export function generateManifest(n, { name = `bench-${n}`, config = {} } = {}) {
+/** Manifest text for n resources in block (default) or flow style; `config` adds config lines (e.g. provider limits). */
+export function generateManifest(n, { name = `bench-${n}`, config = {}, style = 'block' } = {}) {
   const ports = portCount(n);
   const vxcs = n - ports;
   const out = [`name: ${name}`, 'config:', '  interconnect:waitTime: 10'];
   for (const [key, value] of Object.entries(config)) out.push(`  ${key}: ${value}`);
   out.push('resources:');
+  if (style === 'flow') return flowResources(out, ports, vxcs);
   for (let i = 0; i < ports; i++) {
     out.push(
       `  port${i}:`,
@@ -53,6 +57,22 @@ export function generateManifest(n, { name = `bench-${n}`, config = {} } = {}) {
   return `${out.join('\n')}\n`;
 }
 
+function flowResources(out, ports, vxcs) {
+  for (let i = 0; i < ports; i++) {
+    out.push(
+      `  port${i}: { type: interconnect:index/port:Port, properties: { productName: bench-port-${i}, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false } }`,
+    );
+  }
+  for (let i = 0; i < vxcs; i++) {
+    const [a, b] = vxcEnds(i, ports);
+    out.push(
+      `  vxc${i}: { type: interconnect:index/vxc:Vxc, properties: { productName: bench-vxc-${i}, rateLimit: 100, contractTermMonths: 1, ` +
+        `aEnd: { requestedProductUid: "\${port${a}.productUid}" }, bEnd: { requestedProductUid: "\${port${b}.productUid}" } } }`,
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
+
 /** The dependency graph of that manifest: each resource with the resources it needs first. */
 export function generatedGraph(n) {
   const ports = portCount(n);
@@ -65,8 +85,8 @@ export function generatedGraph(n) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const n = Number(process.argv[2]);
   if (!Number.isInteger(n) || n < 3) {
-    process.stderr.write('usage: node bench/generate.js N (N >= 3)\n');
+    process.stderr.write('usage: node bench/generate.js N [block|flow] (N >= 3)\n');
     process.exit(1);
   }
-  process.stdout.write(generateManifest(n));
+  process.stdout.write(generateManifest(n, { style: process.argv[3] ?? 'block' }));
 }

@@ -9,6 +9,8 @@
 //   BENCH_RUNS=3                           runs per command up to 3,000 resources, median shown
 //   BENCH_KEEP=1                           keep the work folders (printed)
 //   BENCH_KEEP_ENV=1                       keep NODE_EXTRA_CA_CERTS for the CLI runs (see README)
+//   BENCH_STYLE=flow                       write the manifests in YAML flow style (default block);
+//                                          the results go to bench/results-flow.json
 
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,8 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const LATENCY_MS = 200;
 const PROVISIONING_MS = 2000;
 const RECORDS = 200;
+const STYLE = process.env.BENCH_STYLE ?? 'block';
+if (STYLE !== 'block' && STYLE !== 'flow') throw new Error(`BENCH_STYLE must be block or flow, not ${STYLE}`);
 
 // NODE_EXTRA_CA_CERTS makes every node process parse a certificate bundle before it starts
 // (0.1 s on the benchmark machines): a cost of the machine, not of plumb.
@@ -208,7 +212,7 @@ async function size(n) {
   await warmUp(sandbox);
   const dir = mkdtempSync(join(tmpdir(), `plumb-bench-${n}-`));
   const file = join(dir, 'plumb.yaml');
-  const text = generateManifest(n);
+  const text = generateManifest(n, { style: STYLE });
   writeFileSync(file, text);
   const env = { PLUMB_SANDBOX_URL: sandbox.url };
   try {
@@ -220,7 +224,7 @@ async function size(n) {
     result.apply = await measured('apply (fresh state)', ['apply', '--yes'], dir, env, new RegExp(`Resources: ${n} added`), { runs, before: fresh });
     result.planRefresh = await measured('plan, no change', ['plan'], dir, env, /No changes/, { runs });
     result.planNoRefresh = await measured('plan --no-refresh, no change', ['plan', '--no-refresh'], dir, env, /No changes/, { runs });
-    writeFileSync(file, text.replace('productName: bench-port-0\n', 'productName: bench-port-0-renamed\n'));
+    writeFileSync(file, text.replace(/productName: bench-port-0([,\n])/, 'productName: bench-port-0-renamed$1'));
     result.planOneChange = await measured('plan --no-refresh, 1 change', ['plan', '--no-refresh'], dir, env, /1 to change/, { runs });
     writeFileSync(file, text);
     result.stateWrite = await stateWrites(dir, n);
@@ -236,7 +240,7 @@ async function size(n) {
 async function startup() {
   process.stdout.write('\nstart-up\n');
   const dir = mkdtempSync(join(tmpdir(), 'plumb-bench-startup-'));
-  writeFileSync(join(dir, 'plumb.yaml'), generateManifest(10, { name: 'startup' }));
+  writeFileSync(join(dir, 'plumb.yaml'), generateManifest(10, { name: 'startup', style: STYLE }));
   try {
     const runs = [];
     for (let i = 0; i < 5; i++) runs.push(await plumb(['validate'], dir, {}));
@@ -292,5 +296,5 @@ if (SCHED_SIZE >= 3) {
 const report = table(results, sched, start);
 process.stdout.write(`\n${report}`);
 const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: loadavg().map((l) => round(l, 2)), extraCaCertsRemoved: !process.env.BENCH_KEEP_ENV && Boolean(process.env.NODE_EXTRA_CA_CERTS) };
-writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, startup: start, sizes: results, scheduling: sched, table: report }, null, 2)}\n`);
-process.stdout.write(`\nwrote bench/results.json\n`);
+writeFileSync(join(ROOT, 'bench', STYLE === 'block' ? 'results.json' : `results-${STYLE}.json`), `${JSON.stringify({ date: new Date().toISOString(), style: STYLE, machine, startup: start, sizes: results, scheduling: sched, table: report }, null, 2)}\n`);
+process.stdout.write(`\nwrote bench/${STYLE === 'block' ? 'results.json' : `results-${STYLE}.json`}\n`);

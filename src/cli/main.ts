@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DiagnosticsError, formatDiagnostic } from '../diagnostics.js';
 import { RemoteError, UserError } from '../errors.js';
-import { parseDuration } from '../manifest/parse.js';
+import { parseDuration } from '../manifest/duration.js';
 import { anySecretKnown, maskSecrets } from '../secret-mask.js';
 import type { RunOptions } from './run.js';
 import { stateCommand } from './state.js';

@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
@@ -14,6 +13,7 @@ import type { Connection, EngineDeps } from '../engine/types.js';
 import { UserError } from '../errors.js';
 import type { Manifest, RefExpr } from '../manifest/ast.js';
 import { parseManifest } from '../manifest/parse.js';
+import { decodeUtf8 } from '../manifest/yaml-source.js';
 import { closestName } from '../manifest/tokens.js';
 import type { LookupFunction } from '../lookups/function.js';
 import { providerFor, providers, resourceTypes } from '../resource-registry.js';
@@ -115,10 +115,11 @@ export async function loadManifest(
   return { manifest, graph, warnings: checked.warnings, settings };
 }
 
-/** A file's text; one that is all ASCII (most manifests) is taken without a UTF-8 decoding pass. */
+/** A manifest's text; bytes that are not UTF-8 are refused at their line and column. */
 function readText(file: string): string {
-  const bytes = readFileSync(file);
-  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const { text, diagnostics } = decodeUtf8(readFileSync(file), file);
+  if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+  return text;
 }
 
 /**
