@@ -103,7 +103,7 @@ describe('a service key create', () => {
         return (await opts.recover()) ?? Promise.reject(new Error('recover found nothing'));
       },
     };
-    const failure = await serviceKey.create({ ...ctx, client }, other).catch((err: unknown) => err);
+    const failure = await serviceKey.create({ ...ctx, client: client as unknown as typeof ctx.client }, other).catch((err: unknown) => err);
     expect((failure as Error).message).toMatch(/^2 new active service keys on .* match this order \(created /);
     expect(posted).toHaveLength(1);
   });
