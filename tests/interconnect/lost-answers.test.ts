@@ -4,6 +4,7 @@
  * nothing was made. Each case gives the sandbox one exact fault and counts the calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outcomeUnknown } from '../../src/engine/journal.js';
 import { isRemote } from '../../src/errors.js';
 import { InterconnectClient } from '../../src/providers/interconnect/client.js';
 import type { ResourceContext } from '../../src/resources/handler.js';
@@ -139,5 +140,27 @@ describe('an IPsec add-on create', () => {
     expect((failure as Error).message).toMatch(/it may have been carried out, and checking for its result failed too/);
     expect(await statuses('POST', /\/addon$/)).toEqual([0]);
     expect((await mcrIpsecAddon.findOwned!(ctx, { mcrId, tunnelCount: 10 }, { earliestMs: 0, recorded: () => false }))?.outputs).toMatchObject({ tunnelCount: 10 });
+  });
+});
+
+describe('an accepted create whose answer does not say what it made', () => {
+  // Fakes: the API accepts the order but its answer (and what it lists) names nothing made.
+  const accepted = async () => ({ message: 'accepted', data: {} });
+
+  it('a service key answered without its key is left for the next plan to settle, not forgotten', async () => {
+    const ctx = await interconnectContext(sandbox.url, 'key');
+    const client = { get: async () => ({ message: '', data: [] }), post: accepted };
+    const failure = await serviceKey.create({ ...ctx, client: client as unknown as typeof ctx.client }, { productUid: 'p', active: true, singleUse: false, maxSpeed: 100 }).catch((err: unknown) => err);
+    expect((failure as Error).message).toBe('POST /v2/service/key: the answer carried no key, so whether one was made is not known');
+    expect(outcomeUnknown(failure)).toBe(true);
+  });
+
+  it('an IPsec add-on the MCR does not list after it was accepted is left for the next plan to settle, not forgotten', async () => {
+    const ctx = await interconnectContext(sandbox.url, 'ipsec');
+    const mcrProduct = { productUid: 'm', productType: 'MCR2', provisioningStatus: 'LIVE', addOns: [] };
+    const client = { get: async () => ({ message: '', data: mcrProduct }), post: accepted };
+    const failure = await mcrIpsecAddon.create({ ...ctx, client: client as unknown as typeof ctx.client }, { mcrId: 'm', tunnelCount: 10 }).catch((err: unknown) => err);
+    expect((failure as Error).message).toBe('the IPsec add-on was accepted but MCR m does not list it');
+    expect(outcomeUnknown(failure)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lazy } from '../../lazy.js';
-import { UserError, isRemote } from '../../errors.js';
+import { RemoteError, UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
 import { type Ctx, GONE, isoDate } from './product.js';
@@ -126,7 +126,8 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
       return made[0] && { message: 'found after a lost answer', data: made[0] };
     };
     const { data } = await ctx.client.post<ApiKey>('/v2/service/key', body, undefined, { recover });
-    if (!data?.key) throw new Error('the service key was created but no key came back');
+    // Accepted without the key: one may exist, so the create is left for the next plan to find.
+    if (!data?.key) throw new RemoteError('unavailable', 'POST /v2/service/key: the answer carried no key, so whether one was made is not known', { provider: 'interconnect' });
     ctx.recordId(data.key);
     return { id: data.key, outputs: toOutputs(data, inputs) };
   },
