@@ -170,9 +170,17 @@ export async function readPrefixList(ctx: Pick<Ctx, 'client'>, mcrUid: string, i
   }
 }
 
-/** Creates a list and returns its numeric id. */
+/**
+ * Creates a list and returns its numeric id. Callers create a list only when none of its
+ * description is on the MCR (descriptions are names), so after a lost answer the list of that
+ * description, if there is one now, is the one this call made: it is the answer, never a second.
+ */
 export async function createPrefixList(ctx: Ctx, mcrUid: string, list: PrefixList): Promise<number> {
-  const { data } = await ctx.client.post<{ id: number }>(`${base(mcrUid)}/prefixList`, wireList(list));
+  const recover = async () => {
+    const made = findByDescription(await listPrefixLists(ctx, mcrUid), list.description);
+    return made && { message: 'found after a lost answer', data: { id: made.id } };
+  };
+  const { data } = await ctx.client.post<{ id: number }>(`${base(mcrUid)}/prefixList`, wireList(list), undefined, { recover });
   return Number(data.id);
 }
 
