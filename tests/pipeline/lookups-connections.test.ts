@@ -122,7 +122,7 @@ describe('connection field meanings', () => {
   let sandbox: PipelineSandbox;
   beforeAll(async () => (sandbox = await pipelineSandbox()));
   afterAll(async () => sandbox.close());
-  const invoke = (fn: typeof getConnections | typeof getConnection | typeof getConnector, args: Record<string, unknown>) =>
+  const invoke = (fn: typeof getConnections | typeof getConnection | typeof getConnector | typeof getConnectors, args: Record<string, unknown>) =>
     fn.invoke(contextFor(clientFor(sandbox)), args as never) as Promise<any>;
 
   it('sets networking ids exactly when the method uses them, daily time only for daily syncs, thresholds only for CUSTOM', async () => {
