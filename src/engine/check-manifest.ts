@@ -9,6 +9,7 @@ import { checkInputs, objectKeys } from './check-inputs.js';
 import type { CatalogProvider, EngineCatalog } from './contracts/catalog.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { buildGraph, type ManifestGraph } from './graph/graph.js';
+import { valueProblems } from './messages.js';
 import { Evaluation } from './scope.js';
 import type { WithDiagnostics } from './types.js';
 
@@ -153,9 +154,9 @@ export async function checkSettings(
     diagnostics.push(...unknownSettings(manifest.file, provider, raw, positions));
     const parsed = provider.settings.safeParse(raw);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const name = String(issue.path[0] ?? '');
-        diagnostics.push({ severity: 'error', summary: `config ${provider.name}:${name}: ${issue.message}`, pos: { file: manifest.file, ...(positions[name] ?? { line: 1, column: 1 }) } });
+      for (const problem of valueProblems(provider.settings, parsed.error.issues, raw, 'setting', (name) => `config ${provider.name}:${name}`)) {
+        const name = problem.name.slice(`config ${provider.name}:`.length).split(/[.[]/)[0];
+        diagnostics.push({ severity: 'error', summary: problem.summary, detail: problem.detail, pos: { file: manifest.file, ...(positions[name] ?? { line: 1, column: 1 }) } });
       }
       continue;
     }
