@@ -9,6 +9,8 @@ import { checkInputs, objectKeys } from './check-inputs.js';
 import type { CatalogProvider, EngineCatalog } from './contracts/catalog.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { buildGraph, type ManifestGraph } from './graph/graph.js';
+import { checkableManifest, inFileOrder, withoutEchoes } from './checkable.js';
+import { optionPathProblems } from './check-options.js';
 import { valueProblems } from './messages.js';
 import { Evaluation } from './scope.js';
 import type { WithDiagnostics } from './types.js';
@@ -36,25 +38,26 @@ export interface CheckOptions {
 }
 
 /**
- * Parses and checks a manifest's text with no remote call. Problems come in stages: the text,
- * then references, then resources and settings together; the first stage with problems ends
- * the check and its diagnostics are returned, every one of that stage.
+ * Parses and checks a manifest's text with no remote call, reporting every problem in one pass:
+ * structure, options, references, inputs and provider settings, in the order of the file. Only
+ * text that cannot be read as YAML at all ends the check there. What a problem leaves unknown (a
+ * resource of an unknown type, a variable on a reference cycle) is unknown to the later checks,
+ * which report the rest.
  */
 export async function checkManifest(text: string, file: string, catalog: EngineCatalog, options: CheckOptions): Promise<WithDiagnostics<CheckedManifest>> {
   // Function tokens are needed only to resolve fn::invoke.
   const functions = /fn::invoke/i.test(text) ? (await catalog.functions()).keys() : [];
-  const { manifest, diagnostics } = parseManifest(text, file, { resources: catalog.resourceTypes.keys(), functions });
-  if (diagnostics.length) return { diagnostics };
+  const { manifest, diagnostics: parseProblems } = parseManifest(text, file, { resources: catalog.resourceTypes.keys(), functions });
   // References to resources are checked against their types' fields while the graph walks them:
   // read from the text alone, so for every command, a plan with nothing to call included.
   const resourceRefs: RefExpr[] = [];
   const { graph, diagnostics: graphProblems } = buildGraph(manifest, (ref) => resourceRefs.push(ref));
-  graphProblems.push(...unknownFields(manifest, resourceRefs, catalog));
-  if (graphProblems.length) return { diagnostics: graphProblems };
-  const checked = options.resources === false ? { diagnostics: [], warnings: [] } : await checkResources(manifest, catalog);
-  const { settings, diagnostics: settingProblems } = await checkSettings(manifest, catalog, options.env);
-  const problems = [...checked.diagnostics, ...settingProblems];
-  if (problems.length) return { diagnostics: problems };
+  const structure = [...parseProblems, ...withoutEchoes(graphProblems, parseProblems, manifest), ...unknownFields(manifest, resourceRefs, catalog), ...optionPathProblems(manifest, catalog)];
+  const checkable = structure.length ? checkableManifest(manifest, graph) : manifest;
+  const checked = options.resources === false && !structure.length ? { diagnostics: [], warnings: [] } : await checkResources(checkable, catalog);
+  const { settings, diagnostics: settingProblems } = await checkSettings(checkable, catalog, options.env);
+  const problems = [...structure, ...checked.diagnostics, ...settingProblems];
+  if (problems.length) return { diagnostics: inFileOrder(uniqueDiagnostics(problems)) };
   return { value: { manifest, graph, warnings: checked.warnings, settings }, diagnostics: [] };
 }
 

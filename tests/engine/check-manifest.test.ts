@@ -78,14 +78,46 @@ describe('checkManifest with a fake catalog', () => {
     expect(result.diagnostics[0].detail).toBe('did you mean "uid"? fields: id, name, uid, size');
   });
 
-  it('problems with the text end the check before inputs are checked', async () => {
-    const result = await check('name: x\nresorces: {}\nresources:\n  a: { type: fake:Thing, properties: { name: 1 } }\n');
-    expect(lines(result)).toEqual(['2:1 unknown top-level key "resorces"']);
+  it('one pass reports structure, options, dependsOn, references, inputs and settings together, in the order of the file', async () => {
+    const result = await check(
+      [
+        'name: x',
+        'resorces: {}',
+        'config:',
+        '  fake:regoin: south',
+        'variables:',
+        '  a: ${b}',
+        '  b: ${a}',
+        '  c: ${a}',
+        'resources:',
+        '  lost: { type: fake:Thimg, properties: { name: a } }',
+        '  t:',
+        '    type: fake:Thing',
+        '    properties: { name: "${lost.uid}", size: big }',
+        '    options: { dependsOn: ["${nowhere}"], ignoreChanges: [sise] }',
+        '',
+      ].join('\n'),
+    );
+    expect(lines(result)).toEqual([
+      '2:1 unknown top-level key "resorces"',
+      '4:3 config fake:regoin: unknown setting',
+      '6:6 reference cycle: a -> b -> a',
+      '10:17 unknown resource type "fake:Thimg"',
+      '11:3 dependsOn target "nowhere" is not defined',
+      '11:3 option ignoreChanges: "sise": fake:index/thing:Thing has no property "sise"',
+      '13:46 size must be a number, not a string ("big")',
+    ]);
+    expect(result.diagnostics.find((d) => d.summary.includes('sise'))?.detail).toBe('did you mean "size"? properties there: name, size');
   });
 
-  it('input and setting problems are reported together', async () => {
+  it('input and setting problems are reported together, in the order of the file', async () => {
     const result = await check('name: x\nconfig:\n  fake:regoin: south\nresources:\n  a: { type: fake:Thing, properties: { name: 1 } }\n');
-    expect(lines(result)).toEqual(['5:46 name must be a string, not a number (1)', '3:3 config fake:regoin: unknown setting']);
+    expect(lines(result)).toEqual(['3:3 config fake:regoin: unknown setting', '5:46 name must be a string, not a number (1)']);
+  });
+
+  it('a plan that leaves inputs to itself still has them checked when the manifest has other problems', async () => {
+    const result = await check('name: x\nresources:\n  a: { type: fake:Thing, properties: { name: 1 }, options: { dependsOn: ["${b}"] } }\n', { resources: false });
+    expect(lines(result)).toEqual(['3:3 dependsOn target "b" is not defined', '3:46 name must be a string, not a number (1)']);
   });
 
   it('with resources: false inputs are left to the plan, settings are still checked', async () => {
