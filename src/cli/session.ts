@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DiagnosticsError } from '../diagnostics.js';
-import { checkManifest, checkResources, checksBeforeRemoteCalls, type CheckedManifest, type CheckOptions } from '../engine/check-manifest.js';
+import { checkManifest, checkResources, checksBeforeRemoteCalls, crossCheckStack, type CheckedManifest, type CheckOptions } from '../engine/check-manifest.js';
 import type { EngineCatalog } from '../engine/contracts/catalog.js';
 import type { ManifestGraph } from '../engine/graph/graph.js';
 import type { Connection, EngineDeps } from '../engine/types.js';
@@ -38,9 +38,10 @@ export interface Session {
   storeFor(stack: string): StateStore;
   /**
    * For a session opened without checking resources: checks them now if planning against this
-   * state would call a remote API first (throws DiagnosticsError on problems).
+   * state would call a remote API first; then, unless destroying, checks each resource against
+   * the rest of the stack (throws DiagnosticsError on problems).
    */
-  checkBeforePlan(state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean): Promise<void>;
+  checkBeforePlan(state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean, destroy?: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -135,16 +136,28 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
     deps,
     store,
     storeFor: (stack) => openStore({ ...opts, stack }, manifest.dir, project),
-    async checkBeforePlan(state, refresh) {
-      if (load.resources !== false || !checksBeforeRemoteCalls(manifest, state, refresh)) return;
-      const { diagnostics } = await checkResources(manifest, catalog);
-      if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+    async checkBeforePlan(state, refresh, destroy) {
+      if (load.resources === false && checksBeforeRemoteCalls(manifest, state, refresh)) {
+        const { diagnostics } = await checkResources(manifest, catalog);
+        if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+      }
+      if (destroy) return;
+      const crossed = await crossCheckStack(manifest, catalog, state.resources as never, (token, args) => invokeLookup(deps, token, args));
+      if (crossed.length) throw new DiagnosticsError(crossed);
     },
     async close() {
       await store.close();
       await runtime.close();
     },
   };
+}
+
+/** Calls a lookup function for a check made before planning (see crossCheckStack). */
+async function invokeLookup(deps: EngineDeps, token: string, args: Record<string, unknown>): Promise<unknown> {
+  const fn = deps.lookup(token) ?? (await lookupFunctions()).get(token);
+  if (!fn) throw new Error(`no lookup function ${token}`);
+  const { client, settings } = await deps.connect(fn.provider);
+  return fn.invoke({ client, settings, log: deps.log.child({ fn: token }), warn: () => undefined, workDir: deps.workDir }, fn.args.parse(args));
 }
 
 /** The settings of a provider the manifest neither uses nor configures: its defaults. */

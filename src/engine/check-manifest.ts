@@ -11,6 +11,7 @@ import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { buildGraph, type ManifestGraph } from './graph/graph.js';
 import { checkableManifest, inFileOrder, withoutEchoes } from './checkable.js';
 import { optionPathProblems } from './check-options.js';
+import { crossCheck, hasCrossChecks, type CrossCheckInput } from './cross-check.js';
 import { valueProblems } from './messages.js';
 import { Evaluation } from './scope.js';
 import type { WithDiagnostics } from './types.js';
@@ -70,17 +71,23 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
   const warnings: string[] = [];
   const functions = manifest.invoked.length ? await catalog.functions() : undefined;
   const scope = new Evaluation(manifest, undefined, () => new Unknown(), functions).scope();
+  const valid = new Map<string, Record<string, unknown>>();
   for (const decl of Object.values(manifest.resources)) {
     const type = catalog.resourceTypes.get(decl.token)!;
     try {
       const desired = await evaluate(decl.properties, scope);
       const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
       diagnostics.push(...problems);
-      if (!problems.length) warnings.push(...(type.warnings?.(desired) ?? []).map((w) => `${decl.address}: ${w}`));
+      if (problems.length) continue;
+      warnings.push(...(type.warnings?.(desired) ?? []).map((w) => `${decl.address}: ${w}`));
+      valid.set(decl.address, desired as Record<string, unknown>);
     } catch (err) {
       diagnostics.push(evalProblem(err, manifest.file, decl.address));
     }
   }
+  // What the manifest alone shows against itself (two VXCs on one VLAN of a port, say); what
+  // state adds is checked before planning (see crossCheckStack).
+  if (hasCrossChecks(manifest, catalog.resourceTypes)) diagnostics.push(...(await crossCheck({ manifest, types: catalog.resourceTypes, desired: valid })));
   // Variables and outputs that no resource uses are checked as well: their mistakes too are
   // found before any remote call.
   for (const expr of [...Object.values(manifest.variables), ...Object.values(manifest.outputs)]) {
@@ -91,6 +98,28 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
     }
   }
   return { diagnostics: uniqueDiagnostics(diagnostics), warnings };
+}
+
+/**
+ * The cross-checks of every resource against the rest of the stack as state records it, before
+ * planning: a VLAN a recorded VXC holds, a prefix list a recorded MCR has (read with `lookup` when
+ * neither manifest nor state names it). Inputs are evaluated as for the checks above, references
+ * to resources unknown; none is made when no declared type has a cross-check.
+ */
+export async function crossCheckStack(manifest: Manifest, catalog: EngineCatalog, recorded: NonNullable<CrossCheckInput['recorded']>, lookup?: CrossCheckInput['lookup']): Promise<Diagnostic[]> {
+  if (!hasCrossChecks(manifest, catalog.resourceTypes)) return [];
+  const functions = manifest.invoked.length ? await catalog.functions() : undefined;
+  const scope = new Evaluation(manifest, undefined, () => new Unknown(), functions).scope();
+  const desired = new Map<string, Record<string, unknown>>();
+  for (const decl of Object.values(manifest.resources)) {
+    try {
+      desired.set(decl.address, (await evaluate(decl.properties, scope)) as Record<string, unknown>);
+    } catch (err) {
+      // Its own problem is reported by its own check; here it is only not known.
+      if (!(err instanceof EvalError)) throw err;
+    }
+  }
+  return crossCheck({ manifest, types: catalog.resourceTypes, desired, recorded, lookup });
 }
 
 /** An evaluation error as a diagnostic at its position; anything else is not a manifest's problem and is thrown on. */

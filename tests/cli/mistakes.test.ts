@@ -85,3 +85,59 @@ describe('mistakes are caught once, early, clearly', () => {
     expect(await sandbox.calls()).toEqual([]);
   });
 });
+
+describe('checks made before ordering, from the manifest and state', () => {
+  const edge = `name: checked
+resources:
+  edge:
+    type: interconnect:Port
+    properties: { productName: edge, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+  router:
+    type: interconnect:Mcr
+    properties: { productName: router, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }
+  routes:
+    type: interconnect:McrPrefixFilterList
+    properties: { mcrId: "\${router.productUid}", description: customer-routes, addressFamily: IPv4, entries: [{ action: permit, prefix: 10.0.0.0/8 }] }
+`;
+  const vxc = (name: string, vlan: number, extra = '') => `  ${name}:
+    type: interconnect:Vxc
+    properties:
+      productName: ${name}
+      rateLimit: 100
+      contractTermMonths: 1
+      aEnd: { requestedProductUid: "\${edge.productUid}", vlan: ${vlan} }
+      bEnd: { requestedProductUid: "\${router.productUid}" }
+${extra}`;
+  const filter = (list: string) => `      bEndPartnerConfig:
+        partner: vrouter
+        interfaces:
+          - bgpConnections:
+              - { peerAsn: 65030, localIpAddress: 10.0.0.1, peerIpAddress: 10.0.0.2, importWhitelist: ${list} }
+`;
+
+  it('a VLAN a recorded VXC holds, and a BGP filter naming a list the MCR lacks, stop the plan and the apply before any order', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', `${edge}${vxc('first', 100)}`);
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    // The VXC renamed in the manifest: the new one would be ordered while the old one holds VLAN 100.
+    writeManifest(dir, 'plumb.yaml', `${edge}${vxc('renamed', 100, filter('customer-route'))}`);
+    await sandbox.clearCalls();
+    for (const command of [['plan'], ['apply', '--yes']]) {
+      const result = await plumb(command, { cwd: dir, env: sandbox.env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/plumb\.yaml:18:\d+: error: VLAN 100 is already used on edge by first \(recorded; this manifest no longer declares it\)\n\s+.*plumb state mv first renamed/);
+      expect(result.stderr).toMatch(/plumb\.yaml:\d+:\d+: error: MCR router has no prefix filter list "customer-route"\n\s+did you mean "customer-routes"\?/);
+    }
+    expect((await sandbox.calls('interconnect')).filter((c) => c.method !== 'GET' && !c.path.includes('oauth'))).toEqual([]);
+    // Destroying is not stopped by what a create would clash with.
+    expect((await plumb(['destroy', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+
+  it("an error from the API at apply names the resource's file and line", async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', 'name: refused\nresources:\n  restricted:\n    type: interconnect:Port\n    properties: { productName: r, portSpeed: 1000, locationId: 6, contractTermMonths: 1, marketplaceVisibility: false }\n');
+    const result = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/restricted \(create\): plumb\.yaml:3:3: POST \/v3\/networkdesign\/validate: 400 .*not available for ordering/);
+  });
+});

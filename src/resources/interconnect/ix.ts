@@ -7,6 +7,7 @@ import { parseProductUid } from './port.js';
 import { type ApiProduct, type Ctx, cancel, isoDate, listIxs, order, readProductOfType, waitReady } from './product.js';
 import { sameSpelling } from './product-outputs.js';
 import { contractNotes, productReady } from './product-hooks.js';
+import { ixCrossCheck } from './cross-checks.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 
 const MAC = /^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){5}$/;
@@ -94,6 +95,7 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   token: 'interconnect:index/ix:Ix',
   provider: 'interconnect',
   isReady: productReady,
+  crossCheck: ixCrossCheck,
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An Internet Exchange (IX) connection on a port. Every setting but the exchange itself changes in place; shutdown toggles a temporary shutdown.',
   get inputs() {
