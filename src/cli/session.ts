@@ -25,6 +25,8 @@ export interface GlobalOptions {
   state?: string;
   logLevel?: string;
   logFile?: string;
+  /** `json` (pino's lines) or `text` (one readable line per entry). */
+  logFormat?: string;
   color?: boolean;
 }
 
@@ -53,9 +55,27 @@ export function makeLogger(opts: GlobalOptions): Logger {
   // Loaded here, not at start-up: most runs log nothing, and a command's start-up time counts.
   const pino = createRequire(import.meta.url)('pino') as typeof import('pino').default;
   const destination = opts.logFile ? pino.destination({ dest: opts.logFile, sync: true, mode: 0o600 }) : pino.destination(2);
+  const format = opts.logFormat ?? process.env.PLUMB_LOG_FORMAT ?? (!opts.logFile && process.stderr.isTTY ? 'text' : 'json');
+  if (format !== 'json' && format !== 'text') throw new UserError(`log format ${format}: expected json or text`);
   // Each log line, message and fields alike, passes the secret mask on its way out.
-  const masked = { write: (line: string) => destination.write(maskSecrets(line)) };
+  const masked = { write: (line: string) => destination.write(maskSecrets(format === 'text' ? textLine(line) : line)) };
   return pino({ level, redact: { paths: ['*.secretKey', '*.privateKey', '*.apiSecret', '*.password', '*.key', '*.serviceKey', 'secretKey', 'authorization'], censor: '[secret]' } }, masked);
+}
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/** One pino JSON line as a line to read: time, level, message, then its fields as key=value. */
+export function textLine(json: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json;
+  }
+  const { time, level, msg, pid: _pid, hostname: _host, ...fields } = entry;
+  const at = typeof time === 'number' ? new Date(time).toISOString().slice(11, 23) : '';
+  const rest = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === 'string' && !/\s/.test(v) ? v : JSON.stringify(v)}`);
+  return `${[at, (LEVEL_NAMES[level as number] ?? String(level)).padEnd(5), msg ?? '', ...rest].filter((part) => part !== '').join(' ')}\n`;
 }
 
 /** A logger that drops everything (what pino does at level silent), without loading pino. */
