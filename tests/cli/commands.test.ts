@@ -174,3 +174,27 @@ describe('JSON diagnostics and logs', () => {
   });
 });
 
+
+describe('sandbox settings', () => {
+  it('a setting given by environment variable lasts for that command; plumb sandbox settings keeps one', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', port('kept'));
+    const builtIn = { PLUMB_SANDBOX_URL: undefined };
+    const once = { ...builtIn, PLUMB_SANDBOX_PROVISIONING_MS: '0', PLUMB_SANDBOX_END_OF_TERM_CANCEL: 'accept' };
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: once })).code).toBe(0);
+    const shown = async () => JSON.parse((await plumb(['sandbox', 'settings', '--json'], { cwd: dir, env: builtIn })).stdout);
+    expect(await shown()).toEqual({ provisioningMs: 2000, refuseEndOfTermCancel: true });
+    const kept = await plumb(['sandbox', 'settings', '--provisioning-ms', '0', '--end-of-term-cancel', 'accept'], { cwd: dir, env: builtIn });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toBe('kept: provisioningMs 0, end-of-term cancel accepted\n');
+    expect(await shown()).toEqual({ provisioningMs: 0, refuseEndOfTermCancel: false });
+    // A later command's environment still wins for that command, and is not kept either.
+    expect((await plumb(['plan'], { cwd: dir, env: { ...builtIn, PLUMB_SANDBOX_PROVISIONING_MS: '5' } })).code).toBe(0);
+    expect(await shown()).toEqual({ provisioningMs: 0, refuseEndOfTermCancel: false });
+    const wrong = await plumb(['sandbox', 'settings', '--end-of-term-cancel', 'later'], { cwd: dir, env: builtIn });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('end-of-term cancellation "later"');
+    // A running sandbox (PLUMB_SANDBOX_URL) is asked instead of a data folder.
+    expect(JSON.parse((await plumb(['sandbox', 'settings', '--json'], { cwd: dir, env: sandbox.env })).stdout)).toEqual({ provisioningMs: 0, refuseEndOfTermCancel: true });
+  });
+});
