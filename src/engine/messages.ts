@@ -217,7 +217,7 @@ export function inputProblems(issues: readonly Issue[], ctx: InputsContext): Dia
 export function valueProblems(schema: z.ZodType, issues: readonly Issue[], given: unknown, noun: string, label: (name: string) => string = (name) => name): Array<{ name: string } & Described> {
   return issues.flatMap((issue) => {
     const path = issue.path as Array<string | number>;
-    const subject: IssueSubject = { name: label(pathName(path)), given: valueAt(given, path), noun };
+    const subject: IssueSubject = { name: path.length ? label(pathName(path)) : '', given: valueAt(given, path), noun };
     if (issue.code === 'unrecognized_keys') subject.fields = fieldsAt(schema, path, given);
     return describeIssue(issue, subject).map((d) => ({ name: subject.name, ...d }));
   });

@@ -86,3 +86,28 @@ function nearest(raw: string, candidates: Iterable<string>, score: (candidate: s
   }
   return best !== undefined && bestScore <= Math.max(3, Math.floor(raw.length / 3)) ? best : undefined;
 }
+
+/**
+ * Up to `count` names closest to `name`, nearest first: those that contain it (ignoring case),
+ * then those within the distance a slip makes. For a name not found among many (locations).
+ */
+export function closestNames(name: string, names: Iterable<string>, count: number): string[] {
+  const needle = name.toLowerCase();
+  const limit = Math.max(3, Math.floor(name.length / 3));
+  const scored: Array<[string, number]> = [];
+  for (const n of new Set(names)) {
+    const hay = n.toLowerCase();
+    const score = hay.includes(needle) ? 0 : distance(needle, hay);
+    if (score <= limit) scored.push([n, score]);
+  }
+  return scored
+    .sort((a, b) => a[1] - b[1])
+    .slice(0, count)
+    .map(([n]) => n);
+}
+
+/** `; did you mean "X"?` (or the closest few, `"X", or "Y"`) for a name not found among `known`; empty when none is close. */
+export function closestHint(name: string, known: Iterable<string>): string {
+  const near = closestNames(name, known, 3);
+  return near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(', or ')}?` : '';
+}
