@@ -108,6 +108,9 @@ export async function initCommand(provider: string | undefined, opts: GlobalOpti
 
 /** A folder name as a project name: other characters become "-", and an empty one is "plumb". */
 function projectName(folder: string): string {
-  const name = folder.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 100);
+  const name = folder
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 100);
   return name || 'plumb';
 }

@@ -18,13 +18,16 @@ export function sandboxCommand(program: Command): void {
   const sandbox = program.command('sandbox').description('the simulated remote APIs');
   sandbox
     .command('start')
-    .description('serve every provider\'s simulated API on a loopback port')
+    .description("serve every provider's simulated API on a loopback port")
     .option('--port <n>', 'port (0 = any free port)', '4567')
     .option('--data <dir>', 'folder for the simulated world', '.plumb/sandbox')
     .option('--provisioning-ms <ms>', 'how long products take to provision (env PLUMB_SANDBOX_PROVISIONING_MS)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM); needs --tls-key')
     .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
-    .option('--end-of-term-cancel <mode>', "refuse (today's interconnect API) or accept (the API before 2026-05) cancelling Ports and LAG Ports at the end of their term (env PLUMB_SANDBOX_END_OF_TERM_CANCEL)")
+    .option(
+      '--end-of-term-cancel <mode>',
+      "refuse (today's interconnect API) or accept (the API before 2026-05) cancelling Ports and LAG Ports at the end of their term (env PLUMB_SANDBOX_END_OF_TERM_CANCEL)",
+    )
     .action(async (opts: StartOptions) => {
       const port = Number(opts.port);
       if (!/^\d+$/.test(opts.port) || port > 65535) throw new UserError(`--port ${opts.port}: expected a port number from 0 to 65535`);
@@ -97,7 +100,8 @@ function dataFolder(opts: { data?: string; file?: string }): string {
 /** The certificate and key of --tls-cert and --tls-key, both or neither; undefined for plain HTTP. */
 function tlsFiles(opts: StartOptions): { cert: string; key: string } | undefined {
   if (!opts.tlsCert && !opts.tlsKey) return undefined;
-  if (!opts.tlsCert || !opts.tlsKey) throw new UserError(`${opts.tlsCert ? '--tls-cert' : '--tls-key'} needs ${opts.tlsCert ? '--tls-key' : '--tls-cert'} too`, 'give both the certificate and its private key, as PEM files');
+  if (!opts.tlsCert || !opts.tlsKey)
+    throw new UserError(`${opts.tlsCert ? '--tls-cert' : '--tls-key'} needs ${opts.tlsCert ? '--tls-key' : '--tls-cert'} too`, 'give both the certificate and its private key, as PEM files');
   const read = (flag: string, file: string, what: string) => {
     let text: string;
     try {

@@ -78,7 +78,9 @@ describe('version, completion, output and init', () => {
     const script = join(dir, 'plumb.bash');
     writeFileSync(script, (await plumb(['completion', 'bash'], { cwd: dir })).stdout);
     const complete = (...words: string[]) =>
-      execFileSync('bash', ['-c', `source "$1"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _plumb; echo "\${COMPREPLY[*]}"`, 'bash', script], { encoding: 'utf8' }).trim();
+      execFileSync('bash', ['-c', `source "$1"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _plumb; echo "\${COMPREPLY[*]}"`, 'bash', script], {
+        encoding: 'utf8',
+      }).trim();
     expect(complete('plumb', 'pl')).toBe('plan');
     expect(complete('plumb', 'state', 'l')).toBe('list');
     expect(complete('plumb', 'sandbox', 's').split(' ').sort()).toEqual(['settings', 'start']);
@@ -149,7 +151,11 @@ describe('JSON diagnostics and logs', () => {
     writeManifest(dir, 'ok.yaml', port('ok'));
     expect(JSON.parse((await plumb(['validate', 'ok.yaml', '--json'], { cwd: dir })).stdout)).toEqual({ ok: true, file: 'ok.yaml', resources: 1, variables: 0, diagnostics: [] });
     writeManifest(dir, 'bad.yaml', port('bad').replace('portSpeed: 1000', 'portSpeed: 2000'));
-    for (const args of [['validate', 'bad.yaml', '--json'], ['plan', 'bad.yaml', '--json'], ['apply', 'bad.yaml', '--json', '--yes']]) {
+    for (const args of [
+      ['validate', 'bad.yaml', '--json'],
+      ['plan', 'bad.yaml', '--json'],
+      ['apply', 'bad.yaml', '--json', '--yes'],
+    ]) {
       const result = await plumb(args, { cwd: dir, env: sandbox.env });
       expect(result.code).toBe(1);
       expect(result.stderr).toBe('');
@@ -173,7 +179,6 @@ describe('JSON diagnostics and logs', () => {
     expect((await plumb([...args], { cwd: dir, env: { ...sandbox.env, PLUMB_LOG_FORMAT: 'text' } })).stderr).toMatch(/ DEBUG interconnect call /);
   });
 });
-
 
 describe('sandbox settings', () => {
   it('a setting given by environment variable lasts for that command; plumb sandbox settings keeps one', async () => {

@@ -46,7 +46,11 @@ describe('plumb lookup', () => {
     const dir = workdir();
     mkdirSync(join(dir, 'site'));
     const env = { PLUMB_SANDBOX_URL: undefined, PLUMB_SANDBOX_PROVISIONING_MS: '0' };
-    writeManifest(join(dir, 'site'), 'plumb.yaml', 'name: site\nresources:\n  router:\n    type: interconnect:Mcr\n    properties: { productName: site-router, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }\n');
+    writeManifest(
+      join(dir, 'site'),
+      'plumb.yaml',
+      'name: site\nresources:\n  router:\n    type: interconnect:Mcr\n    properties: { productName: site-router, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }\n',
+    );
     expect((await plumb(['apply', '--yes'], { cwd: join(dir, 'site'), env })).code).toBe(0);
     const names = (stdout: string) => (JSON.parse(stdout).mcrs as Array<{ productName: string }>).map((m) => m.productName);
     const beside = await plumb(['lookup', 'interconnect:getMcrs', '-f', 'site/plumb.yaml', '--json'], { cwd: dir, env });

@@ -9,10 +9,7 @@ export const getLocationsArgs = z
   .object({
     metro: z.string().optional().describe('Metro area, e.g. Sydney (case-insensitive).'),
     market: z.string().optional().describe('Billing market code, e.g. AU (case-insensitive).'),
-    siteCode: z
-      .string()
-      .optional()
-      .describe('Site code, e.g. SY1 (case-insensitive): the code the API reports where an older API still does, else a word of the name (Equinix SY1).'),
+    siteCode: z.string().optional().describe('Site code, e.g. SY1 (case-insensitive): the code the API reports where an older API still does, else a word of the name (Equinix SY1).'),
     status: z.string().optional().describe('Active, Deployment, Restricted, Extended, New or Expired (case-insensitive). Default: every status.'),
     name: z.string().optional().describe('Text the name contains (case-insensitive).'),
   })
