@@ -116,11 +116,13 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   read(ctx: ResourceContext<C, S>, id: string, prior?: { inputs: In; outputs: Out }): Promise<Out | undefined>;
   /**
    * Reads many objects of this type at once, where the API lists them: the observed outputs by id,
-   * as `read` would report each. An id absent from the map was not listed; the engine then reads it
-   * once with `read` before calling it gone (a list can lag). Calls per object are only for what no
-   * list carries and the target manages (its recorded inputs). Absent: every object is read alone.
+   * as `read` would report each, or undefined for one the list reports gone (decommissioned). An id
+   * absent from the map was not listed; the engine then reads it once with `read` before calling it
+   * gone (a list can lag). Calls per object are only for what no list carries and the target
+   * manages (its recorded inputs). `ctx.address` is empty: the targets are many. Absent: every
+   * object is read alone.
    */
-  readMany?(ctx: ResourceContext<C, S>, targets: Array<ReadTarget<In, Out>>): Promise<Map<string, Out>>;
+  readMany?(ctx: ResourceContext<C, S>, targets: Array<ReadTarget<In, Out>>): Promise<Map<string, Out | undefined>>;
   update(ctx: ResourceContext<C, S>, id: string, prior: { inputs: In; outputs: Out }, desired: In): Promise<Out>;
   delete(ctx: ResourceContext<C, S>, id: string, prior: { inputs: In; outputs: Out }): Promise<void>;
   /**
