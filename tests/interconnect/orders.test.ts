@@ -87,6 +87,25 @@ describe('orders placed at the same moment', () => {
   });
 });
 
+describe('a design whose buy answer is lost, with an order that cannot say what it made', () => {
+  it('is never sent again: every order of it fails as unknown, for the next plan to settle', async () => {
+    await fetch(`${sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'interconnect', next: [{ match: 'POST /v4/networkdesign/buy', drop: 'reply' }] }),
+    });
+    try {
+      const results = await Promise.allSettled([order(client, portItem('blind-a'), byToken('blind-a')), order(client, portItem('blind-b'))]);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      for (const r of results) expect((r as PromiseRejectedResult).reason).toMatchObject({ kind: 'unavailable' });
+      expect(await calls('/v4/networkdesign/buy')).toBe(1);
+      expect((await listAllProducts(client)).top.filter((p) => String(p.productName).startsWith('blind-'))).toHaveLength(2);
+    } finally {
+      await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+    }
+  });
+});
+
 describe('waiting for products', () => {
   it('is one list call per round for every product waiting', async () => {
     const uids = (await Promise.all(['wait-a', 'wait-b', 'wait-c', 'wait-d'].map((name) => order(client, portItem(name))))).map(([uid]) => uid);
