@@ -21,7 +21,8 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
   const resources: Record<string, ResourceState> = { ...state.resources };
   const gone: string[] = [];
   const queue = new PQueue({ concurrency });
-  const failures: string[] = [];
+  // The same failure of many reads (the API unreachable) is said once, naming every address.
+  const failures = new Map<string, string[]>();
   for (const prior of Object.values(state.resources)) {
     const type = deps.resourceType(prior.type);
     if (!type) continue;
@@ -29,7 +30,8 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
       try {
         await readOne(prior);
       } catch (err) {
-        failures.push(`${prior.address}: ${(err as Error).message}`);
+        const message = (err as Error).message;
+        failures.set(message, [...(failures.get(message) ?? []), prior.address]);
       }
     });
   }
@@ -46,7 +48,7 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
       resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
   }
   await queue.onIdle();
-  if (failures.length) throw new Error(`refresh failed:\n  ${failures.join('\n  ')}`);
+  if (failures.size) throw new Error(`refresh failed:\n  ${[...failures].map(([message, addresses]) => `${addresses.length > 1 ? `${addresses.length} resources (${addresses.sort().join(', ')})` : addresses[0]}: ${message}`).join('\n  ')}`);
   return { resources, gone: gone.sort() };
 }
 
