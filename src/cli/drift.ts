@@ -2,7 +2,9 @@ import { createInterface } from 'node:readline/promises';
 import { detectDrift, type DriftReport } from '../engine/drift.js';
 import { refreshState } from '../engine/refresh.js';
 import { UserError } from '../errors.js';
-import { paint, show } from './render-plan.js';
+import { driftJson, driftTable } from './render-drift.js';
+import { driftMarkdown } from './render-markdown.js';
+import { paint } from './render-plan.js';
 import { useColor } from './run.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions } from './session.js';
 
@@ -18,9 +20,9 @@ export async function driftCommand(arg: string | undefined, opts: GlobalOptions 
       }),
     );
     const format = opts.json ? 'json' : (opts.format ?? 'table');
-    if (format === 'json') process.stdout.write(`${JSON.stringify(opts.all ? { stacks: reports } : reports[0], null, 2)}\n`);
-    else if (format === 'markdown') process.stdout.write(`${reports.map(markdown).join('\n')}\n`);
-    else if (format === 'table') process.stdout.write(`${reports.map((r) => table(r, useColor(opts))).join('\n')}\n`);
+    if (format === 'json') process.stdout.write(`${driftJson(reports, Boolean(opts.all))}\n`);
+    else if (format === 'markdown') process.stdout.write(`${reports.map(driftMarkdown).join('\n')}\n`);
+    else if (format === 'table') process.stdout.write(`${reports.map((r) => driftTable(r, paint(useColor(opts)))).join('\n')}\n`);
     else throw new UserError(`--format ${format}: expected table, json or markdown`);
     if (reports.some((r) => r.summary.errors)) return 1;
     return reports.some((r) => r.summary.drifted || r.summary.deleted) ? 2 : 0;
@@ -36,7 +38,7 @@ export async function refreshCommand(arg: string | undefined, opts: GlobalOption
     await session.store.lock(lockInfo('refresh'), opts.lockTimeout);
     const state = await session.store.read();
     const report = await detectDrift(state, session.manifest, session.deps);
-    process.stdout.write(`${table(report, useColor(opts))}\n`);
+    process.stdout.write(`${driftTable(report, paint(useColor(opts)))}\n`);
     if (!report.summary.drifted && !report.summary.deleted) {
       process.stdout.write('State already matches the remote objects.\n');
       return report.summary.errors ? 1 : 0;
@@ -55,28 +57,4 @@ export async function refreshCommand(arg: string | undefined, opts: GlobalOption
   } finally {
     await session.close();
   }
-}
-
-function table(report: DriftReport, color: boolean): string {
-  const p = paint(color);
-  const lines = [`Drift for stack "${report.stack}" (checked ${report.checkedAt}):`];
-  for (const r of report.resources) {
-    const mark = r.status === 'in-sync' ? p.green('in sync') : r.status === 'drifted' ? p.yellow('drifted') : r.status === 'deleted' ? p.red('deleted out of band') : p.red(`error: ${r.error}`);
-    lines.push(`  ${r.address.padEnd(24)} ${mark}`);
-    for (const f of r.fields) lines.push(`      ${f.path}: state ${show(f.state)}, remote ${show(f.remote)}`);
-  }
-  const s = report.summary;
-  lines.push(`${s.inSync} in sync, ${s.drifted} drifted, ${s.deleted} deleted, ${s.errors} errors.`);
-  return lines.join('\n');
-}
-
-function markdown(report: DriftReport): string {
-  const lines = [`### Drift: stack \`${report.stack}\``, '', `Checked ${report.checkedAt}.`, '', '| resource | status | field | state | remote |', '|---|---|---|---|---|'];
-  for (const r of report.resources) {
-    if (r.fields.length === 0) lines.push(`| \`${r.address}\` | ${r.status}${r.error ? `: ${r.error}` : ''} | | | |`);
-    for (const f of r.fields) lines.push(`| \`${r.address}\` | ${r.status} | \`${f.path}\` | ${show(f.state)} | ${show(f.remote)} |`);
-  }
-  const s = report.summary;
-  lines.push('', `**${s.inSync} in sync, ${s.drifted} drifted, ${s.deleted} deleted, ${s.errors} errors.**`);
-  return lines.join('\n');
 }

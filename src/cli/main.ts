@@ -80,6 +80,7 @@ runFlags(program.command('plan [manifest]').description('show what apply would d
   .option('--out <file>', 'save the plan as JSON for `plumb apply FILE`')
   .option('--destroy', 'plan destroying everything in the stack')
   .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+  .option('--format <format>', 'text, json or markdown (a pull-request comment)')
   .action(async (manifest: string | undefined, opts) => exit(await (await run()).planCommand(manifest, merge(opts), Boolean(opts.destroy))));
 
 runFlags(program.command('apply [manifestOrPlan]').description('plan (or load a saved plan) and execute it'))
