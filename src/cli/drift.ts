@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { detectDrift, type DriftReport } from '../engine/drift.js';
 import { refreshState } from '../engine/refresh.js';
 import { UserError } from '../errors.js';
+import { driftHtml } from './html/render-html.js';
 import { driftJson, driftTable } from './render-drift.js';
 import { driftMarkdown } from './render-markdown.js';
 import { paint } from './render-plan.js';
@@ -9,16 +11,23 @@ import { useColor } from './run.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions } from './session.js';
 
 /** `plumb drift`: exit 0 in sync, 2 drift found, 1 error. Changes nothing. */
-export async function driftCommand(arg: string | undefined, opts: GlobalOptions & { json?: boolean; format?: string; all?: boolean }): Promise<number> {
+export async function driftCommand(arg: string | undefined, opts: GlobalOptions & { json?: boolean; format?: string; all?: boolean; html?: string }): Promise<number> {
   const session = await openSession(manifestPath(arg, opts), opts);
   try {
     const stacks = opts.all ? await session.store.stacks() : [opts.stack];
+    const dependencies: Record<string, string[]> = {};
     const reports = await Promise.all(
       stacks.map(async (stack) => {
         const store = stack === opts.stack ? session.store : session.storeFor(stack);
-        return detectDrift(await store.read(), session.manifest, { ...session.deps, stack });
+        const state = await store.read();
+        if (stack === opts.stack) for (const r of Object.values(state.resources)) dependencies[r.address] = r.dependencies;
+        return detectDrift(state, session.manifest, { ...session.deps, stack });
       }),
     );
+    if (opts.html) {
+      writeFileSync(opts.html, driftHtml(reports[stacks.indexOf(opts.stack)] ?? reports[0], dependencies));
+      process.stderr.write(`Wrote the drift report as a page for review to ${opts.html}.\n`);
+    }
     const format = opts.json ? 'json' : (opts.format ?? 'table');
     if (format === 'json') process.stdout.write(`${driftJson(reports, Boolean(opts.all))}\n`);
     else if (format === 'markdown') process.stdout.write(`${reports.map(driftMarkdown).join('\n')}\n`);

@@ -81,6 +81,7 @@ runFlags(program.command('plan [manifest]').description('show what apply would d
   .option('--destroy', 'plan destroying everything in the stack')
   .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
   .option('--format <format>', 'text, json or markdown (a pull-request comment)')
+  .option('--html <file>', 'also write the plan as one self-contained page for review')
   .action(async (manifest: string | undefined, opts) => exit(await (await run()).planCommand(manifest, merge(opts), Boolean(opts.destroy))));
 
 runFlags(program.command('apply [manifestOrPlan]').description('plan (or load a saved plan) and execute it'))
@@ -122,6 +123,7 @@ manifestFlags(program.command('drift [manifest]'))
   .option('--json', 'print the report as JSON')
   .option('--format <format>', 'table, json or markdown', 'table')
   .option('--all', 'check every stack at the state location')
+  .option('--html <file>', 'also write the report as one self-contained page with the dependency graph')
   .action(async (manifest: string | undefined, opts) => exit(await (await drift()).driftCommand(manifest, merge(opts) as never)));
 manifestFlags(program.command('refresh [manifest]'))
   .description('read every resource and record what the remote API reports')

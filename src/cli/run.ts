@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import type { StateSnapshot } from '../state/types.js';
 import { mask, sameValue } from '../values.js';
 import { OutputBatch, ProgressView, statusChanges } from './progress.js';
+import { planHtml } from './html/render-html.js';
 import { renderReport } from './render-apply.js';
 import { planMarkdown } from './render-markdown.js';
 import { paint, writePlan, type Paint } from './render-plan.js';
@@ -28,6 +29,8 @@ export interface RunOptions extends GlobalOptions {
   lockTimeout?: number;
   /** plan: `text` (default), `json` or `markdown` (a pull-request comment). */
   format?: string;
+  /** plan: also write the plan as a self-contained HTML page to this file. */
+  html?: string;
 }
 
 /** `plumb plan`: exit 0 (or 2 with --detailed-exitcode when there are changes). */
@@ -56,6 +59,10 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     else writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, (text) => process.stdout.write(text));
     // What is said of the files written goes where it does not mix with a document on stdout.
     const say = (text: string) => (format === 'text' ? process.stdout : process.stderr).write(text);
+    if (opts.html) {
+      writeFileSync(opts.html, planHtml(plan));
+      say(`\nWrote the plan as a page for review to ${opts.html}.\n`);
+    }
     if (opts.out && format !== 'json') say(`\nSaved the plan to ${opts.out}. Run \`plumb apply ${opts.out}\` to apply exactly these actions.\n`);
     const changes = plan.changes.some((c) => c.action !== 'noop');
     return opts.detailedExitcode && changes ? 2 : 0;
