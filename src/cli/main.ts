@@ -81,6 +81,8 @@ program
   .option('--out <file>', 'save the plan as JSON for `plumb apply FILE`')
   .option('--destroy', 'plan destroying everything in the stack')
   .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+  .option('--format <format>', 'text, json or markdown (a pull-request comment)')
+  .option('--html <file>', 'also write the plan as one self-contained page for review')
   .addOption(lockTimeout())
   .action(action(async (manifest: string | undefined, opts: Opts) => (await run()).planCommand(manifest, opts, Boolean(opts.destroy))));
 
@@ -136,6 +138,7 @@ program
   .option('--json', 'print the report as JSON')
   .option('--format <format>', 'table, json or markdown', 'table')
   .option('--all', 'check every stack at the state location')
+  .option('--html <file>', 'also write the report as one self-contained page with the dependency graph')
   .action(action(async (manifest: string | undefined, opts: Opts) => (await drift()).driftCommand(manifest, opts as never)));
 
 program

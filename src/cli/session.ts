@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { DiagnosticsError } from '../diagnostics.js';
 import { checkManifest, checkResources, checksBeforeRemoteCalls, crossCheckStack, type CheckedManifest, type CheckOptions } from '../engine/check-manifest.js';
 import type { EngineCatalog } from '../engine/contracts/catalog.js';
+import type { RetryNotice } from '../engine/contracts/provider.js';
 import type { ManifestGraph } from '../engine/graph/graph.js';
 import type { Connection, EngineDeps } from '../engine/types.js';
 import { UserError } from '../errors.js';
@@ -136,7 +137,8 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
     connect(name) {
       let connection = connections.get(name);
       if (!connection) {
-        connection = connectProvider(name, settings.get(name) ?? defaultSettings(name), runtime.url, log);
+        const retrying = (n: RetryNotice) => deps.notify?.({ type: 'retry', provider: name, ...n, at: new Date().toISOString() });
+        connection = connectProvider(name, settings.get(name) ?? defaultSettings(name), runtime.url, log, retrying);
         connections.set(name, connection);
       }
       return connection;
@@ -186,12 +188,12 @@ function defaultSettings(name: string): Record<string, unknown> {
 }
 
 /** Connects one provider by name, refusing settings that fail the provider's own checks. */
-export async function connectProvider(name: string, settings: Record<string, unknown>, sandboxUrl: () => Promise<string>, log: Logger): Promise<Connection> {
+export async function connectProvider(name: string, settings: Record<string, unknown>, sandboxUrl: () => Promise<string>, log: Logger, retrying?: (n: RetryNotice) => void): Promise<Connection> {
   const provider = providerFor(`${name}:`);
   if (!provider) throw new UserError(`unknown provider ${name}`);
   const problems = provider.check?.(settings) ?? [];
   if (problems.length) throw new UserError(problems.join('\n'));
-  const client = await provider.connect(settings, { sandboxUrl, log, env: process.env });
+  const client = await provider.connect(settings, { sandboxUrl, log, env: process.env, retrying });
   return { client, settings, waitTimeMs: provider.waitTimeMs?.(settings) };
 }
 

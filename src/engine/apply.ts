@@ -89,7 +89,8 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
     if (result?.status === 'skipped') return { ...base, status: 'skipped', cause: causeOf(result.cause) };
     return { ...base, status: 'done' };
   });
-  const outputs = await evaluateOutputs(manifest, evaluation, warnings);
+  // After a destroy the manifest's outputs name objects that are gone: there are none.
+  const outputs = plan.mode === 'destroy' ? {} : await evaluateOutputs(manifest, evaluation, warnings);
   await writeSnapshot(input, journal, outputs);
   return { results: report, outputs, warnings: [...plan.warnings, ...warnings, ...evaluation.warnings], ok: report.every((r) => r.status === 'done') };
 }
@@ -161,7 +162,7 @@ async function writeSnapshot(input: ApplyInput, journal: Journal, outputs: Recor
     ...input.state,
     serial: input.state.serial + journal.outcomes,
     resources,
-    outputs: input.plan.mode === 'destroy' ? {} : outputs,
+    outputs,
     pending: journal.unresolved,
   });
 }

@@ -38,6 +38,7 @@ async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<Cl
     maxRetries: settings.maxRetries,
     log: rt.log.child({ provider: 'cloud' }),
     limiter: limiterFor(settings, CLOUD_LIMITS, sandbox),
+    retry: { retrying: rt.retrying },
   });
   if (settings.assumeRole) client.useCredentials(new AssumedRoleCredentials(client, keys, settings.assumeRole));
   return client;

@@ -39,10 +39,13 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
         rt.log,
         undefined,
         limiterFor(settings, INTERCONNECT_LIMITS, true),
+        { retrying: rt.retrying },
       );
     }
     const env = environments[settings.environment];
-    return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false }, rt.log, undefined, limiterFor(settings, INTERCONNECT_LIMITS, false));
+    return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false }, rt.log, undefined, limiterFor(settings, INTERCONNECT_LIMITS, false), {
+      retrying: rt.retrying,
+    });
   },
   waitTimeMs: (settings) => settings.waitTime * 60_000,
   describeSettings(settings) {
