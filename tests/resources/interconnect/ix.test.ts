@@ -1,64 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { interconnectProvider } from '../../../src/providers/interconnect/index.js';
 import { ix } from '../../../src/resources/interconnect/ix.js';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { describeLifecycle } from '../../support/lifecycle.js';
 import { interconnectContext } from '../../support/interconnect-context.js';
-
-/** Two ports in Sydney (the IX can move between them) and one in Melbourne (another exchange). */
-interface Ports {
-  sydney: string;
-  sydneyOther: string;
-  melbourne: string;
-}
-
-const base = { productName: 'life-ix', networkServiceType: 'Sydney IX', rateLimit: 1000, vlan: 2001, macAddress: '00:11:22:33:44:55', asn: 64496 };
-
-describeLifecycle<Parameters<typeof ix.create>[1], Ports>({
-  type: ix,
-  provider: interconnectProvider,
-  async setup(ctx) {
-    const make = async (name: string, locationId: number) =>
-      (await port.create(await ctx(name), { productName: name, portSpeed: 10000, locationId, contractTermMonths: 1, marketplaceVisibility: false })).id;
-    return { sydney: await make('ix-syd-1', 2), sydneyOther: await make('ix-syd-3', 3), melbourne: await make('ix-mel-1', 7) };
-  },
-  create: (ports) => ({ ...base, requestedProductUid: ports.sydney }),
-  // Every in-place field at once, including a move to another port in the same metro.
-  update: (ports) => ({
-    ...base,
-    requestedProductUid: ports.sydneyOther,
-    productName: 'life-ix-renamed',
-    rateLimit: 2000,
-    vlan: 2002,
-    macAddress: '00:11:22:33:44:66',
-    asn: 64497,
-    costCentre: 'cc-ix',
-    publicGraph: false,
-    reverseDns: 'peer.example.net',
-    shutdown: true,
-  }),
-  replace: (ports) => ({ ...base, requestedProductUid: ports.melbourne, networkServiceType: 'Melbourne IX' }),
-  reflects(outputs, inputs) {
-    expect(outputs).toMatchObject({
-      productName: inputs.productName,
-      requestedProductUid: inputs.requestedProductUid,
-      networkServiceType: inputs.networkServiceType,
-      rateLimit: inputs.rateLimit,
-      vlan: inputs.vlan,
-      macAddress: inputs.macAddress,
-      asn: inputs.asn,
-      shutdown: inputs.shutdown ?? false,
-    });
-    if (inputs.costCentre) expect(outputs.costCentre).toBe(inputs.costCentre);
-    if (inputs.publicGraph !== undefined) expect(outputs.publicGraph).toBe(inputs.publicGraph);
-    if (inputs.reverseDns) expect(outputs.reverseDns).toBe(inputs.reverseDns);
-    expect(outputs.provisioningStatus).toMatch(/CONFIGURED|LIVE/);
-    expect(outputs.createDate).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/);
-    expect(outputs.ixPeerMacro).toBe(`AS${inputs.asn}`);
-  },
-  badImportId: 'x',
-});
+import { ixBase as base } from './attached-specs.js';
 
 describe('IX rules', () => {
   it('another exchange is the only replacement, not the same name in other letter case; attribute tags, which the API sets, are refused with a reason', () => {

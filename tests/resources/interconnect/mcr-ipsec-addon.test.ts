@@ -3,33 +3,8 @@ import { port } from '../../../src/resources/interconnect/port.js';
 import { vxc } from '../../../src/resources/interconnect/vxc.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { interconnectContext } from '../../support/interconnect-context.js';
-import { interconnectProvider } from '../../../src/providers/interconnect/index.js';
-import type { ResourceContext } from '../../../src/resources/handler.js';
-import { mcr } from '../../../src/resources/interconnect/mcr.js';
 import { mcrIpsecAddon } from '../../../src/resources/interconnect/mcr-ipsec-addon.js';
-import { describeLifecycle } from '../../support/lifecycle.js';
-
-type Env = { mcrA: string; mcrB: string };
-
-async function makeMcr(ctx: ResourceContext, name: string): Promise<string> {
-  return (await mcr.create(ctx, { productName: name, portSpeed: 1000, locationId: 2, contractTermMonths: 1 })).id;
-}
-
-describeLifecycle<{ mcrId: string; tunnelCount: number }, Env>({
-  type: mcrIpsecAddon,
-  provider: interconnectProvider,
-  async setup(ctx) {
-    return { mcrA: await makeMcr(await ctx('mcr-a'), 'ipsec-a'), mcrB: await makeMcr(await ctx('mcr-b'), 'ipsec-b') };
-  },
-  create: (env) => ({ mcrId: env.mcrA, tunnelCount: 10 }),
-  update: (env) => ({ mcrId: env.mcrA, tunnelCount: 30 }),
-  replace: (env) => ({ mcrId: env.mcrB, tunnelCount: 10 }),
-  reflects(outputs, inputs) {
-    expect(outputs).toMatchObject({ mcrId: inputs.mcrId, tunnelCount: inputs.tunnelCount });
-    expect(outputs.addOnUid).toMatch(/^[0-9a-f-]{36}$/);
-  },
-  badImportId: 'no-colon-here',
-});
+import { makeMcr } from './fixtures.js';
 
 describe('McrIpsecAddon rules', () => {
   it('tunnelCount is 10, 20 or 30', () => {

@@ -3,46 +3,11 @@ import { port } from '../../../src/resources/interconnect/port.js';
 import { vxc } from '../../../src/resources/interconnect/vxc.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { interconnectContext } from '../../support/interconnect-context.js';
-import { interconnectProvider } from '../../../src/providers/interconnect/index.js';
-import type { ResourceContext } from '../../../src/resources/handler.js';
-import { mcr } from '../../../src/resources/interconnect/mcr.js';
 import { mcrPrefixFilterList } from '../../../src/resources/interconnect/mcr-prefix-filter-list.js';
 import { observedEntries } from '../../../src/resources/interconnect/prefix-lists.js';
 import { Unknown } from '../../../src/values.js';
-import { describeLifecycle } from '../../support/lifecycle.js';
-
-type Env = { mcrA: string; mcrB: string };
-
-async function makeMcr(ctx: ResourceContext, name: string): Promise<string> {
-  return (await mcr.create(ctx, { productName: name, portSpeed: 1000, locationId: 2, contractTermMonths: 1 })).id;
-}
-
-const list = (mcrId: string) => ({
-  mcrId,
-  description: 'customer-routes',
-  addressFamily: 'IPv4',
-  entries: [
-    { action: 'permit', prefix: '10.0.0.0/8', le: 24 },
-    { action: 'deny', prefix: '0.0.0.0/0' },
-  ],
-});
-
-describeLifecycle<ReturnType<typeof list>, Env>({
-  type: mcrPrefixFilterList,
-  provider: interconnectProvider,
-  async setup(ctx) {
-    return { mcrA: await makeMcr(await ctx('mcr-a'), 'pfl-a'), mcrB: await makeMcr(await ctx('mcr-b'), 'pfl-b') };
-  },
-  create: (env) => list(env.mcrA),
-  update: (env) => ({ ...list(env.mcrA), description: 'customer-routes-v2', entries: [{ action: 'permit', prefix: '172.16.0.0/12', ge: 16, le: 32 }] }),
-  replace: (env) => list(env.mcrB),
-  reflects(outputs, inputs) {
-    expect(outputs).toMatchObject({ mcrId: inputs.mcrId, description: inputs.description, addressFamily: inputs.addressFamily });
-    expect(outputs.entries).toEqual(inputs.entries);
-    expect(typeof outputs.prefixFilterListId).toBe('number');
-  },
-  badImportId: '11111111-1111-1111-1111-111111111111:-3',
-});
+import { prefixList as list } from './attached-specs.js';
+import { makeMcr } from './fixtures.js';
 
 const issues = (value: unknown) =>
   (mcrPrefixFilterList.inputs.safeParse(value).error?.issues ?? []).map((i) => ({ path: i.path.join('.'), message: i.message }));

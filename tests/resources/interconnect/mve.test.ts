@@ -1,43 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { interconnectProvider } from '../../../src/providers/interconnect/index.js';
 import { mve } from '../../../src/resources/interconnect/mve.js';
 import { Secret, reveal } from '../../../src/values.js';
-import { describeLifecycle } from '../../support/lifecycle.js';
+import { mveBase } from './product-specs.js';
 
 type MveInputs = Parameters<typeof mve.create>[1];
 
-const base: MveInputs = {
-  productName: 'life-mve',
-  locationId: 2,
-  contractTermMonths: 1,
-  vendorConfig: { vendor: 'Cisco', imageId: 83, productSize: 'SMALL', adminSshPublicKey: 'ssh-ed25519 AAAAC3Nza admin', cloudInit: 'hostname edge' },
-  vnics: [{ description: 'Data Plane' }, { description: 'Management', vlan: 10 }],
-};
-
-describeLifecycle<MveInputs, unknown>({
-  type: mve,
-  provider: interconnectProvider,
-  create: () => ({ ...base, resourceTags: { env: 'test' } }),
-  update: () => ({
-    ...base,
-    productName: 'life-mve-renamed',
-    contractTermMonths: 12,
-    costCentre: 'cc-mve',
-    vnics: [{ description: 'Inside' }, { description: 'Outside', vlan: 10 }],
-    resourceTags: { env: 'prod' },
-  }),
-  replace: () => ({ ...base, vendorConfig: { ...base.vendorConfig, imageId: 98 } }),
-  reflects(outputs, inputs) {
-    expect(outputs).toMatchObject({ productName: inputs.productName, locationId: inputs.locationId, contractTermMonths: inputs.contractTermMonths });
-    expect(outputs.vendorConfig).toMatchObject({ vendor: inputs.vendorConfig.vendor, imageId: inputs.vendorConfig.imageId, productSize: inputs.vendorConfig.productSize });
-    expect(outputs).toMatchObject({ vendor: 'CISCO', imageId: inputs.vendorConfig.imageId, mveSize: 'SMALL', mveLabel: 'MVE 2/8' });
-    expect(outputs.vnics).toEqual(inputs.vnics);
-    expect(outputs.resourceTags).toEqual(inputs.resourceTags ?? {});
-    if (inputs.costCentre) expect(outputs.costCentre).toBe(inputs.costCentre);
-    expect(outputs.provisioningStatus).toMatch(/CONFIGURED|LIVE/);
-  },
-  badImportId: 'x',
-});
+const base = mveBase;
 
 describe('MVE replace rules', () => {
   const prior = base;

@@ -2,36 +2,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interconnectProvider } from '../../../src/providers/interconnect/index.js';
 import type { ResourceContext } from '../../../src/resources/handler.js';
-import { port } from '../../../src/resources/interconnect/port.js';
 import { serviceKey, serviceKeyInputs } from '../../../src/resources/interconnect/service-key.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { describeLifecycle } from '../../support/lifecycle.js';
+import { keyBase } from './attached-specs.js';
+import { makePort } from './fixtures.js';
 
-const makePort = async (ctx: (address: string) => Promise<ResourceContext>, name: string) =>
-  (await port.create(await ctx(name), { productName: name, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false })).id;
-
-const base = { active: true, maxSpeed: 1000, singleUse: true, vlan: 100, description: 'for partner A' };
+const base = keyBase;
 const window = { startTime: '2030-01-01T00:00:00Z', endTime: '2030-06-30T00:00:00Z' };
-
-describeLifecycle<Parameters<typeof serviceKey.create>[1], { portUid: string }>({
-  type: serviceKey,
-  provider: interconnectProvider,
-  setup: async (ctx) => ({ portUid: await makePort(ctx, 'key-port') }),
-  create: ({ portUid }) => ({ ...base, productUid: portUid }),
-  // The same instants written with an offset are no change on the next read.
-  update: ({ portUid }) => ({ ...base, productUid: portUid, validFor: { startTime: '2030-01-01T10:00:00+10:00', endTime: '2030-06-30T10:00:00+10:00' } }),
-  replace: ({ portUid }) => ({ ...base, productUid: portUid, maxSpeed: 2000 }),
-  reflects(outputs, inputs) {
-    expect(outputs).toMatchObject({ productUid: inputs.productUid, active: inputs.active, maxSpeed: inputs.maxSpeed, singleUse: inputs.singleUse, vlan: inputs.vlan, description: inputs.description });
-    expect(outputs.key).toMatch(/^[0-9a-f-]{36}$/);
-    if (inputs.validFor) {
-      const v = outputs.validFor as { startTime: string; endTime: string };
-      expect(Date.parse(v.startTime)).toBe(Date.parse(inputs.validFor.startTime));
-      expect(Date.parse(v.endTime)).toBe(Date.parse(inputs.validFor.endTime));
-    }
-  },
-  badImportId: 'not-a-key',
-});
 
 describe('service key rules', () => {
   const valid = { productUid: 'p', active: true, maxSpeed: 100, singleUse: false };
@@ -82,7 +59,7 @@ describe('a service key someone deactivated', () => {
 
   it('is still reported while recorded, so a plan reactivates it in place instead of ordering a new key', async () => {
     const c = await ctx('k');
-    const inputs = { ...base, productUid: await makePort(ctx, 'deact-port') };
+    const inputs = { ...base, productUid: await makePort(c, 'deact-port') };
     const created = await serviceKey.create(c, inputs);
     const off = await serviceKey.update(c, created.id, { inputs, outputs: created.outputs }, { ...inputs, active: false });
     expect(off.active).toBe(false);
@@ -111,7 +88,7 @@ describe('a service key made by an interrupted create', () => {
 
   it('is found when it alone on the port, of that use and VLAN, was made since the order and is not in state; two are named by time, never by value', async () => {
     const c = await ctx('k');
-    const inputs = { ...base, productUid: await makePort(ctx, 'found-key-port') };
+    const inputs = { ...base, productUid: await makePort(c, 'found-key-port') };
     const order = { earliestMs: Date.now(), recorded: () => false };
     const first = await serviceKey.create(c, inputs);
     expect(await serviceKey.findOwned!(c, inputs, order)).toEqual({ id: first.id, outputs: first.outputs });

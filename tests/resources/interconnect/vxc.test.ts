@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { interconnectProvider } from '../../../src/providers/interconnect/index.js';
-import type { ResourceContext } from '../../../src/resources/handler.js';
 import { mcr } from '../../../src/resources/interconnect/mcr.js';
 import { mcrPrefixFilterList } from '../../../src/resources/interconnect/mcr-prefix-filter-list.js';
 import { port } from '../../../src/resources/interconnect/port.js';
@@ -8,54 +6,9 @@ import { ROTATED_WARNING, partnerConfigReplace, vxc } from '../../../src/resourc
 import { wirePartnerConfig } from '../../../src/resources/interconnect/vxc-partner-config.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { Secret, Unknown } from '../../../src/values.js';
-import { describeLifecycle } from '../../support/lifecycle.js';
 import { interconnectContext } from '../../support/interconnect-context.js';
-
-type Env = { port: string; aws: string };
-const aws = (ownerAccount = '123456789012') => ({ partner: 'aws' as const, type: 'private' as const, ownerAccount, asn: 65001 });
-
-async function makePort(ctx: ResourceContext, name: string): Promise<string> {
-  return (await port.create(ctx, { productName: name, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false })).id;
-}
-
-async function awsPort(ctx: ResourceContext): Promise<string> {
-  const { data } = await ctx.client.get<Array<{ productUid: string; connectType: string; locationId: number; diversityZone: string }>>('/v2/dropdowns/partner/megaports');
-  return data.find((p) => p.connectType === 'AWS' && p.locationId === 2 && p.diversityZone === 'blue')!.productUid;
-}
-
-const toAws = (env: Env) => ({
-  productName: 'life-vxc',
-  rateLimit: 100,
-  contractTermMonths: 1,
-  aEnd: { requestedProductUid: env.port, vlan: 100 },
-  bEnd: { requestedProductUid: env.aws },
-  bEndPartnerConfig: aws(),
-  resourceTags: { env: 'test' },
-});
-
-describeLifecycle<ReturnType<typeof toAws> & Record<string, unknown>, Env>({
-  type: vxc,
-  provider: interconnectProvider,
-  async setup(ctx) {
-    const c = await ctx('port');
-    return { port: await makePort(c, 'vxc-life-port'), aws: await awsPort(c) };
-  },
-  create: toAws,
-  update: (env) => ({ ...toAws(env), productName: 'life-vxc-renamed', rateLimit: 200, aEnd: { requestedProductUid: env.port, vlan: 101 }, shutdown: true, costCentre: 'cc-1', resourceTags: { env: 'prod' } }),
-  replace: (env) => ({ ...toAws(env), bEndPartnerConfig: aws('210987654321') }),
-  reflects(outputs, inputs) {
-    expect(outputs).toMatchObject({ productName: inputs.productName, rateLimit: inputs.rateLimit, contractTermMonths: inputs.contractTermMonths });
-    expect(outputs.aEnd).toMatchObject({ requestedProductUid: inputs.aEnd.requestedProductUid, vlan: inputs.aEnd.vlan });
-    expect((outputs.bEndCurrent as { productUid: string }).productUid).toBe(inputs.bEnd.requestedProductUid);
-    expect(outputs.shutdown ?? false).toBe(inputs.shutdown ?? false);
-    expect(outputs.resourceTags).toEqual(inputs.resourceTags ?? {});
-    // The API never returns partner configs: the engine keeps the manifest's.
-    expect(outputs.bEndPartnerConfig).toBeUndefined();
-    expect(outputs.provisioningStatus).toMatch(/CONFIGURED|LIVE/);
-    expect(outputs.createDate).toMatch(/^\d{4}-\d\d-\d\dT/);
-  },
-  badImportId: 'x',
-});
+import { makePort } from './fixtures.js';
+import { aws, awsPort } from './vxc-spec.js';
 
 const vrouter = (peerAsn = 64512, importWhitelist?: string) => ({
   partner: 'vrouter' as const,
