@@ -42,7 +42,7 @@ export function writeManifest(dir: string, name: string, yaml: string): string {
 }
 
 /** A sandbox in this test process, instant provisioning, with helpers for its admin API. */
-export async function testSandbox(provisioningMs = 0): Promise<Sandbox & { calls(provider?: string): Promise<Array<{ method: string; path: string; query: Record<string, unknown>; status: number }>>; clearCalls(): Promise<void>; env: Record<string, string> }> {
+export async function testSandbox(provisioningMs = 0): Promise<Sandbox & { calls(provider?: string): Promise<Array<{ provider: string; method: string; path: string; query: Record<string, unknown>; status: number }>>; clearCalls(): Promise<void>; env: Record<string, string> }> {
   const sandbox = await startSandbox({ provisioningMs });
   return {
     ...sandbox,

@@ -7,9 +7,7 @@ import { INTERCONNECT_LIMITS, environments, interconnectSettings, type Interconn
 export const interconnectProvider: ProviderDef<InterconnectSettings, InterconnectClient> = {
   name: 'interconnect',
   description: 'Network interconnect products: ports, LAG ports, cloud routers, virtual cross connects, IX, service keys.',
-  get settings() {
-    return interconnectSettings();
-  },
+  settings: interconnectSettings,
   envVars: {
     INTERCONNECT_ACCESS_KEY: 'accessKey',
     INTERCONNECT_SECRET_KEY: 'secretKey',

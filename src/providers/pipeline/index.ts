@@ -35,9 +35,7 @@ export const pipelineProvider: ProviderDef<PipelineSettings, PipelineClient> = {
   name: 'pipeline',
   description:
     'Data-pipeline platform (Fivetran REST API v1): read-only lookups of connections, destinations, groups, users, teams, roles, private links, agents and quickstart packages.',
-  get settings() {
-    return pipelineSettings();
-  },
+  settings: pipelineSettings,
   envVars: pipelineEnvVars,
   secretSettings: ['apiSecret'],
   check: checkPipelineSettings,

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { mcr } from '../../../src/resources/interconnect/mcr.js';
+import { mcrBase as base, inlineList as inline } from './product-specs.js';
+
+
+describe('Mcr rules', () => {
+  it('a portSpeed change replaces the MCR, saying the speed is fixed for life', () => {
+    const rule = mcr.replaceOn.find((r) => r.path === 'portSpeed');
+    expect(rule?.reason).toMatch(/fixed for the life/);
+  });
+
+  it('asn and marketplaceVisibility change in place; diversityZone and locationId replace', () => {
+    const replaced = mcr.replaceOn.map((r) => r.path);
+    expect(replaced).toEqual(expect.arrayContaining(['diversityZone', 'locationId']));
+    expect(replaced).not.toContain('asn');
+    expect(mcr.computedInputs).toEqual(expect.arrayContaining(['asn', 'diversityZone']));
+  });
+
+  it('inline prefixFilterLists earn a deprecation warning pointing at McrPrefixFilterList', () => {
+    expect(mcr.warnings?.({ ...base, prefixFilterLists: [inline] } as never)).toEqual([expect.stringContaining('interconnect:index/mcrPrefixFilterList:McrPrefixFilterList')]);
+    expect(mcr.warnings?.(base as never)).toEqual([]);
+  });
+
+  it('never cancels at the end of the term, whatever the setting', () => {
+    const recorded = { inputs: base, outputs: { contractEndDate: '2999-01-31T00:00:00Z' } } as never;
+    expect(mcr.deleteNotes?.(recorded, { cancelAtEndOfTerm: true } as never)).toEqual(['contract ends 2999-01-31; cancelling now may incur early termination']);
+  });
+
+  it('rejects an MCR speed the API does not sell', () => {
+    expect(mcr.inputs.safeParse({ ...base, portSpeed: 400000 }).success).toBe(false);
+    expect(mcr.inputs.safeParse({ ...base, portSpeed: 2500 }).success).toBe(true);
+  });
+});
