@@ -142,6 +142,7 @@ export function displayAddress(key: string): string {
 /** A value as the plan shows it: unknowns as `(known after apply)`, secrets as `[secret]`. */
 export function show(v: unknown): string {
   if (v && typeof v === 'object' && '$unknown' in v) return '(known after apply)';
+  if (v && typeof v === 'object' && '$hidden' in v) return '(hidden by hideDiffs)';
   if (v === '[secret]') return '[secret]';
   if (typeof v === 'string') return JSON.stringify(v);
   if (v && typeof v === 'object') {

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Diagnostic } from '../diagnostics.js';
 import { DiagnosticsError, uniqueDiagnostics } from '../diagnostics.js';
-import { checkInputs, objectKeys } from '../engine/check-inputs.js';
+import { checkInputs, checkOptionFields, objectKeys } from '../engine/check-inputs.js';
 import { EvalError, evaluate } from '../engine/evaluate.js';
 import { buildGraph, type ManifestGraph } from '../engine/graph/graph.js';
 import { Evaluation } from '../engine/scope.js';
@@ -98,8 +98,8 @@ export async function loadManifest(
   options: LoadOptions = {},
 ): Promise<{ manifest: Manifest; graph: ManifestGraph; warnings: string[]; settings: Map<string, Record<string, unknown>> }> {
   const text = readText(file);
-  // Function tokens are needed only to resolve fn::invoke.
-  const functions = /fn::invoke/i.test(text) ? (await lookupFunctions()).keys() : [];
+  // Function tokens are needed only to resolve fn::invoke and its shorthand (fn::interconnect:getLocation).
+  const functions = /fn::(invoke|[\w-]+:[^\s:'"]+)/i.test(text) ? (await lookupFunctions()).keys() : [];
   const { manifest, diagnostics } = parseManifest(text, file, { resources: resourceTypes.keys(), functions });
   if (diagnostics.length) throw new DiagnosticsError(diagnostics);
   // References to resources are checked against their types' fields while the graph walks them:
@@ -134,6 +134,7 @@ export async function checkResources(manifest: Manifest): Promise<{ diagnostics:
   const scope = evaluation.scope();
   for (const decl of Object.values(manifest.resources)) {
     const type = resourceTypes.get(decl.token)!;
+    diagnostics.push(...checkOptionFields(decl, type, manifest.file));
     try {
       const desired = await evaluate(decl.properties, scope);
       const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: decl.address, what: type.token, secretPaths: type.secretPaths });

@@ -107,6 +107,10 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
     },
     desired: (address, type) => evaluateDesired(address, manifest, evaluation, type),
     options: (address) => manifest.resources[address]?.options ?? {},
+    trigger: async (address) => {
+      const expr = manifest.resources[address]?.options.replacementTrigger;
+      return expr && evaluate(expr, evaluation.scope());
+    },
     context(step: Step, type: ResourceType, operation) {
       const address = step.change.address;
       const at = () => new Date().toISOString();
@@ -126,7 +130,8 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
 
 async function evaluateDesired(address: string, manifest: Manifest, evaluation: Evaluation, type: ResourceType): Promise<Record<string, unknown>> {
   const decl = manifest.resources[address];
-  const desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, type.secretPaths);
+  const secretPaths = [...(type.secretPaths ?? []), ...(decl.options.additionalSecretOutputs ?? [])];
+  const desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, secretPaths);
   if (containsUnknown(desired)) throw new Error(`${address}: some inputs are still unknown at apply time`);
   return desired;
 }

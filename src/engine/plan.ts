@@ -4,8 +4,8 @@ import { closestName } from '../manifest/tokens.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
-import { checkInputs } from './check-inputs.js';
-import { classify, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
+import { checkInputs, checkOptionFields } from './check-inputs.js';
+import { classify, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
 import { isDeposed } from './deposed.js';
 import { EvalError, evaluate } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
@@ -92,8 +92,11 @@ class Planning {
     if (!type) return;
     // A resource with a problem is Unknown to the others: their own problems are still found.
     this.values.set(name, new Unknown(name));
+    const misnamed = checkOptionFields(decl, type, this.manifest.file);
+    this.diagnostics.push(...misnamed);
+    const trigger = await this.optionValues(name);
     const desired = await this.desired(name, type);
-    if (!desired) return;
+    if (!desired || !trigger || misnamed.length) return;
     for (const w of type.warnings?.(desired) ?? []) this.warnings.push(`${name}: ${w}`);
     const recorded = decl.options.import && !this.prior[name] && !this.options.destroy ? await this.readImport(name, type, decl.options.import, desired) : this.prior[name];
     if (recorded === null) return;
@@ -103,6 +106,7 @@ class Planning {
       replaceRequested: this.options.replace.includes(name),
       options: decl.options,
       dependsOn: this.graph.resourceDependencies(name),
+      trigger: trigger.value,
     });
     if (this.imported[name]) {
       if (change.action === 'replace') this.error(name, `importing ${name} would replace ${recorded!.id} at once: ${replaceWhy(change)}`, 'make the manifest match the existing object, import, then change it');
@@ -116,7 +120,34 @@ class Planning {
     }
     // A new object shows what it will expose, as Terraform does: inputs plus `(known after apply)`.
     if (change.action === 'create' || change.action === 'replace') change.after = shownAfterCreate(type, name, change.after as Record<string, unknown>);
+    if (decl.options.hideDiffs?.length) hideDiffs(change, decl.options.hideDiffs);
     this.changes.push(change);
+  }
+
+  /**
+   * The options written as expressions, evaluated before the inputs: `protect` (which must be
+   * known when planning) is set on the options, and the `replacementTrigger` value returned
+   * (`trigger` absent without the option). Undefined when one has a problem (reported).
+   */
+  private async optionValues(name: string): Promise<{ value?: { value: unknown } } | undefined> {
+    const { options } = this.manifest.resources[name];
+    try {
+      if (options.protectExpr) {
+        const protect = reveal(await evaluate(options.protectExpr, this.evaluation.scope()));
+        if (typeof protect !== 'boolean') {
+          const what = protect instanceof Unknown ? 'is known only after apply' : `is ${JSON.stringify(protect)}`;
+          this.error(name, `option protect of ${name} must be true or false when planning; it ${what}`, 'protect may use config and variables, not what resources make', options.protectExpr.pos);
+          return undefined;
+        }
+        options.protect = protect;
+      }
+      if (!options.replacementTrigger) return {};
+      return { value: { value: await evaluate(options.replacementTrigger, this.evaluation.scope()) } };
+    } catch (err) {
+      if (!(err instanceof EvalError)) throw err;
+      this.error(name, err.message, err.detail, err.pos);
+      return undefined;
+    }
   }
 
   /** The resource's inputs, evaluated and checked; undefined when they have problems (reported). */
@@ -124,10 +155,17 @@ class Planning {
     const decl = this.manifest.resources[name];
     let desired: Record<string, unknown>;
     try {
-      desired = wrapSecrets((await evaluate(decl.properties, this.evaluation.scope())) as Record<string, unknown>, type.secretPaths);
+      // additionalSecretOutputs: an input of the same name is shown as a secret too.
+      const secretPaths = [...(type.secretPaths ?? []), ...(decl.options.additionalSecretOutputs ?? [])];
+      desired = wrapSecrets((await evaluate(decl.properties, this.evaluation.scope())) as Record<string, unknown>, secretPaths);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
       this.error(name, err.message, err.detail, err.pos);
+      return undefined;
+    }
+    // Properties given as one expression must be known when planning, to be compared at all.
+    if ((desired as unknown) instanceof Unknown) {
+      this.error(name, `the properties of ${name} are known only after apply`, 'write them as a mapping, or take them from config or a lookup', decl.properties.pos);
       return undefined;
     }
     // Inputs exactly as recorded were checked when they were applied (and accepted remotely).
@@ -140,7 +178,7 @@ class Planning {
   /** Reads the object `options.import` names, as it will be recorded; null when it cannot be (reported). */
   private async readImport(name: string, type: ResourceType, id: string, desired: Record<string, unknown>): Promise<ResourceState | null> {
     try {
-      const found = await readForImport(type, name, id, this.deps);
+      const found = await withDeadline(readForImport(type, name, id, this.deps), this.manifest.resources[name].options.customTimeouts?.read, `reading ${name} (${id}) for import`);
       // What the manifest marks secret is secret in what is read too, the plan's "before" included.
       const secret = secretKeys(desired);
       const recorded = { ...found, inputs: wrapSecrets(importedInputs(found.inputs, desired), secret), outputs: wrapSecrets(found.outputs, secret) };
@@ -165,6 +203,7 @@ class Planning {
         this.guarded.set(address, () => this.error(address, `${address} is protected and cannot be destroyed`, 'remove "protect: true" from its options (and apply) before destroying it'));
       }
       const retain = declared?.retainOnDelete ?? recorded.retainOnDelete ?? false;
+      const deletedWith = deposed ? undefined : (declared?.deletedWith?.root ?? recorded.deletedWith);
       this.changes.push({
         address,
         type: recorded.type,
@@ -177,10 +216,34 @@ class Planning {
         dependsOn: recorded.dependencies,
         notes: type ? await this.deleteNotes(type, recorded, retain) : [],
         retain: retain || undefined,
+        deletedWith,
       });
     }
     for (const address of this.gone) {
       if (!this.manifest.resources[address]) this.warnings.push(`${address} was deleted outside plumb; it is removed from state`);
+    }
+  }
+
+  /**
+   * deletedWith: a delete whose named resource is deleted (not only forgotten) by the changes this
+   * plan keeps makes no call of its own; otherwise it is an ordinary delete.
+   */
+  private deletedWith(changes: Change[]): void {
+    const deletes = changes.filter((c) => c.action === 'delete' && !c.retain);
+    // What is deleted in this run: real deletes, then (a chain may be long) what goes with them.
+    const going = new Set(deletes.filter((c) => c.deletedWith === undefined).map((c) => c.address));
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const c of deletes) {
+        if (c.deletedWith === undefined || going.has(c.address) || !going.has(c.deletedWith)) continue;
+        going.add(c.address);
+        grew = true;
+      }
+    }
+    for (const c of changes) {
+      if (c.deletedWith === undefined) continue;
+      if (c.action !== 'delete' || c.retain || !going.has(c.address)) delete c.deletedWith;
+      else c.notes = [`deletedWith ${c.deletedWith}: deleting ${c.deletedWith} deletes it, so no delete is sent for it; it leaves state once ${c.deletedWith} is deleted`];
     }
   }
 
@@ -211,6 +274,7 @@ class Planning {
     this.changes.sort((a, b) => compareAddresses(a.address, b.address));
     const { options } = this;
     const targeted = applyTargets(this.changes, options.targets ?? [], options.excludes ?? []);
+    this.deletedWith(targeted.changes);
     const known = this.changes.map((c) => c.address);
     const requested = [...targeted.unknown.map((address) => ['--target/--exclude', address]), ...options.replace.filter((a) => !known.includes(a)).map((address) => ['--replace', address])];
     for (const [flag, address] of requested) {
@@ -237,6 +301,20 @@ class Planning {
       outputs,
     };
     return { plan, diagnostics: uniqueDiagnostics(this.diagnostics), prior: this.prior, imported: this.imported };
+  }
+}
+
+/** `work`, failing with a message naming `what` once `ms` (customTimeouts.read) has passed; as it is without one. */
+async function withDeadline<T>(work: Promise<T>, ms: number | undefined, what: string): Promise<T> {
+  if (ms === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`${what} took longer than customTimeouts.read (${ms / 1000}s)`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -42,7 +42,8 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
         delete resources[prior.address];
         return;
       }
-      const outputs = secretTexts(wrapSecrets(observed as Record<string, unknown>, [...(type.secretPaths ?? []), ...secretKeys(prior.inputs)]));
+      // An output recorded as secret (additionalSecretOutputs among them) stays secret.
+      const outputs = secretTexts(wrapSecrets(observed as Record<string, unknown>, [...(type.secretPaths ?? []), ...secretKeys(prior.inputs), ...secretKeys(prior.outputs)]));
       resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
   }
   await queue.onIdle();
