@@ -4,6 +4,7 @@ import { RemoteError, UserError } from '../errors.js';
 import { parseDuration } from '../manifest/duration.js';
 import { anySecretKnown, maskSecrets } from '../secret-mask.js';
 import type { RunOptions } from './run.js';
+import { configCommand } from './config.js';
 import { stateCommand } from './state.js';
 import type { GlobalOptions } from './session.js';
 import { sandboxCommand } from './sandbox.js';
@@ -50,7 +51,8 @@ function manifestFlags(cmd: Command): Command {
   return cmd
     .option('-f, --file <manifest>', 'manifest file (default plumb.yaml)')
     .option('--stack <name>', 'stack name')
-    .option('--state <url>', 'state location: a folder or postgres:// URL (env PLUMB_STATE)');
+    .option('--state <url>', 'state location: a folder or postgres:// URL (env PLUMB_STATE)')
+    .option('--config <key=value>', "set a config value for this run, over the stack's settings (repeatable)", collect, []);
 }
 
 const collect = (value: string, all: string[]) => [...all, value];
@@ -96,7 +98,7 @@ manifestFlags(program.command('validate [manifest]'))
   .action(async (manifest: string | undefined, opts) => {
     const globals = merge(opts);
     const { loadManifest, manifestPath } = await session();
-    const { manifest: m, warnings } = await loadManifest(manifestPath(manifest, globals));
+    const { manifest: m, warnings } = await loadManifest(manifestPath(manifest, globals), { stack: { name: globals.stack, config: globals.config, state: globals.state } });
     for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
     process.stdout.write(`${m.file}: valid (${Object.keys(m.resources).length} resources, ${Object.keys(m.variables).length} variables)\n`);
   });
@@ -127,6 +129,7 @@ manifestFlags(program.command('refresh [manifest]'))
   .option('--lock-timeout <duration>', 'wait this long for the state lock', duration)
   .action(async (manifest: string | undefined, opts) => exit(await (await drift()).refreshCommand(manifest, merge(opts) as never)));
 stateCommand(program, () => program.opts<GlobalOptions>());
+configCommand(program, () => program.opts<GlobalOptions>());
 program
   .command('lookup <token>')
   .description('invoke one lookup function')

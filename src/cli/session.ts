@@ -11,7 +11,8 @@ import { buildGraph, type ManifestGraph } from '../engine/graph/graph.js';
 import { Evaluation } from '../engine/scope.js';
 import type { Connection, EngineDeps } from '../engine/types.js';
 import { UserError } from '../errors.js';
-import type { Manifest, RefExpr } from '../manifest/ast.js';
+import type { ConfigEntry, Manifest, RefExpr } from '../manifest/ast.js';
+import { configPlace, resolveConfig } from '../manifest/config-resolve.js';
 import { parseManifest } from '../manifest/parse.js';
 import { decodeUtf8 } from '../manifest/yaml-source.js';
 import { closestName } from '../manifest/tokens.js';
@@ -21,7 +22,7 @@ import type { Sandbox } from '../sandbox/server.js';
 import { maskSecrets, noteSecretText } from '../secret-mask.js';
 import type { StateStore } from '../state/store.js';
 import { Unknown, reveal } from '../values.js';
-import { adoptLegacyState, manifestProject, openStore } from './state-store.js';
+import { adoptLegacyState, manifestProject, openStore, stateCodec } from './state-store.js';
 
 /** Flags every command shares. */
 export interface GlobalOptions {
@@ -31,6 +32,8 @@ export interface GlobalOptions {
   logLevel?: string;
   logFile?: string;
   color?: boolean;
+  /** `--config KEY=VALUE` flags. */
+  config?: string[];
 }
 
 /** A loaded manifest with its graph, plus the runtime to plan and apply it. */
@@ -90,6 +93,8 @@ export interface LoadOptions {
    * `checksBeforeRemoteCalls`).
    */
   resources?: boolean;
+  /** The stack whose config is read (default `default`), its `--config` flags, and where its state (and key) is. */
+  stack?: { name: string; config?: string[]; state?: string };
 }
 
 /** Parses and checks a manifest (no remote call); throws DiagnosticsError listing every problem. */
@@ -102,17 +107,33 @@ export async function loadManifest(
   const functions = /fn::(invoke|[\w-]+:[^\s:'"]+)/i.test(text) ? (await lookupFunctions()).keys() : [];
   const { manifest, diagnostics } = parseManifest(text, file, { resources: resourceTypes.keys(), functions });
   if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+  const configProblems = resolveStackConfig(manifest, options.stack ?? { name: 'default' });
   // References to resources are checked against their types' fields while the graph walks them:
   // read from the text alone, so for every command, a plan with nothing to call included.
   const resourceRefs: RefExpr[] = [];
   const { graph, diagnostics: graphProblems } = buildGraph(manifest, (ref) => resourceRefs.push(ref));
+  graphProblems.unshift(...configProblems);
   graphProblems.push(...unknownFields(manifest, resourceRefs));
-  if (graphProblems.length) throw new DiagnosticsError(graphProblems);
-  const checked = options.resources === false ? { diagnostics: [], warnings: [] } : await checkResources(manifest);
+  if (graphProblems.length > configProblems.length) throw new DiagnosticsError(graphProblems);
+  // With a config value missing or mistyped, resources would be checked against what is not
+  // meant; provider settings are still checked, so every config problem shows at once.
+  const checked = options.resources === false || configProblems.length ? { diagnostics: [], warnings: [] } : await checkResources(manifest);
   const { settings, diagnostics: settingProblems } = await checkSettings(manifest, process.env);
-  const problems = [...checked.diagnostics, ...settingProblems];
+  const problems = [...configProblems, ...checked.diagnostics, ...settingProblems];
   if (problems.length) throw new DiagnosticsError(problems);
-  return { manifest, graph, warnings: checked.warnings, settings };
+  return { manifest, graph, warnings: [...manifest.warnings, ...checked.warnings], settings };
+}
+
+/** The stack's config (settings file, --config, environment) applied to the manifest; its sealed values opened with the state location's key. */
+function resolveStackConfig(manifest: Manifest, stack: NonNullable<LoadOptions['stack']>): Diagnostic[] {
+  let codec: ReturnType<typeof stateCodec> | undefined;
+  return resolveConfig(manifest, {
+    stack: stack.name,
+    flags: stack.config,
+    env: process.env,
+    providers: providers.map((p) => p.name),
+    open: (sealed, where) => (codec ??= stateCodec({ stack: stack.name, state: stack.state }, manifest.dir)).decode({ $secret: sealed }, where),
+  });
 }
 
 /** A manifest's text; bytes that are not UTF-8 are refused at their line and column. */
@@ -204,14 +225,15 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
   const used = usedProviders(manifest);
   for (const provider of providers) {
     const raw: Record<string, unknown> = {};
-    const positions: Record<string, { line: number; column: number }> = {};
+    const positions: Record<string, ConfigEntry> = {};
     for (const [key, entry] of Object.entries(manifest.config)) {
       const [ns, name] = key.split(':');
       if (ns !== provider.name || !name) continue;
       raw[name] = reveal(await evaluate(entry.value, evaluation.scope()));
-      positions[name] = entry.pos;
+      positions[name] = entry;
     }
-    for (const [variable, name] of Object.entries(provider.envVars)) if (env[variable] !== undefined && env[variable] !== '') raw[name] = env[variable];
+    // A provider's own variables win over config, except over --config.
+    for (const [variable, name] of Object.entries(provider.envVars)) if (env[variable] !== undefined && env[variable] !== '' && positions[name]?.source !== 'flag') raw[name] = env[variable];
     // Neither used nor configured: its defaults are worked out if it is ever connected (a
     // resource of it left in state), and its schema is not built for nothing.
     if (!used.has(provider.name) && !Object.keys(raw).length) continue;
@@ -225,7 +247,7 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
           severity: 'error',
           summary: `config ${provider.name}:${name}: unknown setting`,
           detail: `${hint ? `did you mean ${provider.name}:${hint}? ` : ''}settings: ${known.join(', ')}`,
-          pos: { file: manifest.file, ...positions[name] },
+          ...configPlace(manifest, positions[name]),
         });
         delete raw[name];
       }
@@ -234,8 +256,8 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const name = String(issue.path[0] ?? '');
-        const pos = positions[name] ?? { line: 1, column: 1 };
-        diagnostics.push({ severity: 'error', summary: `config ${provider.name}:${name}: ${issue.message}`, pos: { file: manifest.file, ...pos } });
+        const place = configPlace(manifest, positions[name]);
+        diagnostics.push({ severity: 'error', summary: `config ${provider.name}:${name}: ${issue.message}`, ...place });
       }
       continue;
     }
@@ -243,7 +265,7 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
     if (used.has(provider.name)) {
       for (const problem of provider.check?.(value) ?? []) {
         const name = Object.keys(positions)[0];
-        diagnostics.push({ severity: 'error', summary: problem, pos: { file: manifest.file, ...(name ? positions[name] : { line: 1, column: 1 }) } });
+        diagnostics.push({ severity: 'error', summary: problem, ...configPlace(manifest, name ? positions[name] : undefined) });
       }
     }
     for (const secret of provider.secretSettings) {
@@ -255,7 +277,7 @@ async function checkSettings(manifest: Manifest, env: Record<string, string | un
   for (const key of Object.keys(manifest.config)) {
     const ns = key.split(':')[0];
     if (key.includes(':') && !providers.some((p) => p.name === ns)) {
-      diagnostics.push({ severity: 'error', summary: `config ${key}: unknown provider "${ns}"`, detail: `providers: ${providers.map((p) => p.name).join(', ')}`, pos: { file: manifest.file, ...manifest.config[key].pos } });
+      diagnostics.push({ severity: 'error', summary: `config ${key}: unknown provider "${ns}"`, detail: `providers: ${providers.map((p) => p.name).join(', ')}`, ...configPlace(manifest, manifest.config[key]) });
     }
   }
   return { settings, diagnostics };
@@ -270,7 +292,7 @@ function usedProviders(manifest: Manifest): Set<string> {
 
 /** Builds the runtime for a loaded manifest: connections (sandbox on demand), logger and store. */
 export async function openSession(file: string, opts: GlobalOptions, load: LoadOptions = {}): Promise<Session> {
-  const { manifest, graph, settings } = await loadManifest(file, load);
+  const { manifest, graph, settings } = await loadManifest(file, { ...load, stack: { name: opts.stack, config: opts.config, state: opts.state } });
   const log = makeLogger(opts);
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
   const connections = new Map<string, Promise<Connection>>();

@@ -194,6 +194,8 @@ export interface ConfigEntry {
   pos: Pos;
   /** The file the value came from, when not the manifest (the stack's settings file). */
   file?: string;
+  /** The flag or environment variable the value came from (`--config waitTime`). */
+  label?: string;
   /** Where the value in effect came from. */
   source?: 'manifest' | 'stack' | 'environment' | 'flag';
   decl?: ConfigDecl;

@@ -64,7 +64,7 @@ function declaration(key: string, node: Node & { items: Pair[] }, pos: Pos, read
   const { at, error, toExpr, deref } = reader;
   const decl: ConfigDecl = { secret: false, hasDefault: false };
   let value: Expr = new LiteralExpr(null, pos.line, pos.column);
-  let typePos = pos;
+  let typePos: Pos | undefined;
   for (const pair of node.items) {
     const k = keyText(pair);
     const v = deref(pair.value) ?? null;
@@ -89,9 +89,9 @@ function declaration(key: string, node: Node & { items: Pair[] }, pos: Pos, read
       else error(vPos, `config ${key}: name must be the key to look up, e.g. dbPassword`);
     }
   }
-  if (decl.items && decl.type !== 'list') error(typePos, `config ${key}: items is only for a list (type: list or array)`);
+  if (decl.items && decl.type !== 'list') error(typePos ?? pos, `config ${key}: items is only for a list (type: list or array)`);
   if (!decl.type && decl.hasDefault) decl.type = typeOfExpr(value);
-  if (!decl.type && !decl.hasDefault) error(pos, `config ${key}: give a type or a default`, `e.g. ${key}: { type: string }`);
+  if (!decl.type && !decl.hasDefault && !typePos) error(pos, `config ${key}: give a type or a default`, `e.g. ${key}: { type: string }`);
   if (decl.type && decl.hasDefault) {
     const given = typeOfExpr(value);
     if (given && given !== decl.type && !(decl.type === 'number' && given === 'integer')) {
