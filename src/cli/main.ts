@@ -15,6 +15,7 @@ import { sandboxCommand } from './sandbox.js';
 const session = () => import('./session.js');
 const run = () => import('./run.js');
 const inspect = () => import('./inspect.js');
+const schema = () => import('./schema.js');
 const graph = () => import('./graph.js');
 const adopt = () => import('./adopt.js');
 const drift = () => import('./drift.js');
@@ -140,7 +141,8 @@ program
   .command('schema [token]')
   .description('list resource types and functions, or describe one')
   .option('--json', 'print JSON')
-  .action(async (token: string | undefined, opts) => exit((await inspect()).schemaCommand(token, opts)));
+  .option('--json-schema', "print the manifest language's JSON Schema (for the YAML language server)")
+  .action(async (token: string | undefined, opts) => exit((await schema()).schemaCommand(token, opts)));
 manifestFlags(program.command('graph [manifest]'))
   .description('print the dependency graph')
   .option('--format <format>', 'dot, mermaid or json', 'dot')
