@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { StateSnapshot, ResourceState } from './contracts/state.js';
 import { resourceContext } from './context.js';
-import { reveal, secretKeys, secretTexts, wrapSecrets } from '../values.js';
+import { Secret, reveal, secretKeys, secretTexts, wrapSecrets } from '../values.js';
 import { realId } from './ids.js';
 import type { EngineDeps } from './types.js';
 
@@ -42,8 +42,9 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
         delete resources[prior.address];
         return;
       }
-      // An output recorded as secret (additionalSecretOutputs among them) stays secret.
-      const outputs = secretTexts(wrapSecrets(observed as Record<string, unknown>, [...(type.secretPaths ?? []), ...secretKeys(prior.inputs), ...secretKeys(prior.outputs)]));
+      // An output recorded as secret as a whole (additionalSecretOutputs among them) stays secret.
+      const secretOutputs = Object.keys(prior.outputs).filter((key) => prior.outputs[key] instanceof Secret);
+      const outputs = secretTexts(wrapSecrets(observed as Record<string, unknown>, [...(type.secretPaths ?? []), ...secretKeys(prior.inputs), ...secretOutputs]));
       resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
   }
   await queue.onIdle();
