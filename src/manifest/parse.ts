@@ -15,7 +15,7 @@ export interface Catalog {
   functions: Iterable<string>;
 }
 
-const TOP_LEVEL = ['name', 'runtime', 'description', 'config', 'configuration', 'variables', 'resources', 'outputs'];
+const TOP_LEVEL = ['name', 'runtime', 'description', 'config', 'configuration', 'variables', 'resources', 'outputs', 'template'];
 const RESOURCE_KEYS = ['type', 'properties', 'options'];
 
 /** Pulumi YAML keys plumb refuses, with the reason (top level, then in a resource). */
@@ -24,6 +24,7 @@ const REFUSED_TOP: Record<string, string> = {
   packages: "packages are not supported: plumb's providers are built in",
   pulumi: 'the pulumi: section sets the Pulumi CLI version; plumb has none to set',
   main: 'main: is not supported: the manifest is the file plumb is given',
+  plugins: "plugins: is not supported: plumb's providers are built in",
   namespace: "namespace: describes a component package; plumb's providers are built in",
   version: "version: describes a component package; plumb's providers are built in",
 };
@@ -64,9 +65,12 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
     const value = deref(pair.value) ?? null;
     const keyPos = at(pair.key as Node);
     switch (key) {
+      case 'runtime':
+      case 'template':
+        // Read by the Pulumi CLI (the language, `pulumi new`'s template), never by a program.
+        break;
       case 'name':
       case 'description':
-      case 'runtime':
         if (!isScalar(value) || typeof value.value !== 'string') error(at(value ?? (pair.key as Node)), `${key} must be a string`);
         else if (key === 'name') manifest.name = value.value;
         else if (key === 'description') manifest.description = value.value;
