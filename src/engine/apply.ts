@@ -130,7 +130,8 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
 
 async function evaluateDesired(address: string, manifest: Manifest, evaluation: Evaluation, type: ResourceType): Promise<Record<string, unknown>> {
   const decl = manifest.resources[address];
-  const secretPaths = [...(type.secretPaths ?? []), ...(decl.options.additionalSecretOutputs ?? [])];
+  const extra = decl.options.additionalSecretOutputs;
+  const secretPaths = extra?.length ? [...(type.secretPaths ?? []), ...extra] : type.secretPaths;
   const desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, secretPaths);
   if (containsUnknown(desired)) throw new Error(`${address}: some inputs are still unknown at apply time`);
   return desired;

@@ -34,22 +34,27 @@ export function checkInputs(
  */
 export function checkOptionFields(decl: ResourceDecl, type: { token: string; inputs: z.ZodType; outputs: z.ZodType }, file: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const check = (option: 'additionalSecretOutputs' | 'hideDiffs', names: string[] | undefined, valid: string[], what: string) => {
-    for (const name of names ?? []) {
+  const { additionalSecretOutputs, hideDiffs } = decl.options;
+  // Most resources set neither: their type's schemas are then not even built.
+  if (!additionalSecretOutputs?.length && !hideDiffs?.length) return out;
+  const check = (option: 'additionalSecretOutputs' | 'hideDiffs', names: string[] | undefined, valid: () => string[], what: string) => {
+    if (!names?.length) return;
+    const fields = valid();
+    for (const name of names) {
       const first = name.split(/[.[]/)[0];
-      if (!valid.length || valid.includes(first)) continue;
-      const hint = closestName(first, valid);
+      if (!fields.length || fields.includes(first)) continue;
+      const hint = closestName(first, fields);
       out.push({
         severity: 'error',
         summary: `${option}: ${type.token} has no ${what} "${first}"`,
-        detail: `${hint ? `did you mean "${hint}"? ` : ''}${what}s: ${valid.join(', ')}`,
+        detail: `${hint ? `did you mean "${hint}"? ` : ''}${what}s: ${fields.join(', ')}`,
         address: decl.address,
         pos: { file, ...(decl.options.positions?.[option] ?? decl.pos) },
       });
     }
   };
-  check('additionalSecretOutputs', decl.options.additionalSecretOutputs, objectKeys(type.outputs), 'output');
-  check('hideDiffs', decl.options.hideDiffs, objectKeys(type.inputs), 'input');
+  check('additionalSecretOutputs', additionalSecretOutputs, () => objectKeys(type.outputs), 'output');
+  check('hideDiffs', hideDiffs, () => objectKeys(type.inputs), 'input');
   return out;
 }
 

@@ -10,6 +10,7 @@ import { isDeposed } from './deposed.js';
 import { EvalError, evaluate } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
 import { importedInputs, readForImport } from './import.js';
+import { optionValues, withDeadline } from './option-values.js';
 import { compareAddresses } from './order.js';
 import { refreshState, type Refreshed } from './refresh.js';
 import { Evaluation } from './scope.js';
@@ -124,25 +125,10 @@ class Planning {
     this.changes.push(change);
   }
 
-  /**
-   * The options written as expressions, evaluated before the inputs: `protect` (which must be
-   * known when planning) is set on the options, and the `replacementTrigger` value returned
-   * (`trigger` absent without the option). Undefined when one has a problem (reported).
-   */
+  /** The options written as expressions (see option-values.ts); undefined when one has a problem (reported). */
   private async optionValues(name: string): Promise<{ value?: { value: unknown } } | undefined> {
-    const { options } = this.manifest.resources[name];
     try {
-      if (options.protectExpr) {
-        const protect = reveal(await evaluate(options.protectExpr, this.evaluation.scope()));
-        if (typeof protect !== 'boolean') {
-          const what = protect instanceof Unknown ? 'is known only after apply' : `is ${JSON.stringify(protect)}`;
-          this.error(name, `option protect of ${name} must be true or false when planning; it ${what}`, 'protect may use config and variables, not what resources make', options.protectExpr.pos);
-          return undefined;
-        }
-        options.protect = protect;
-      }
-      if (!options.replacementTrigger) return {};
-      return { value: { value: await evaluate(options.replacementTrigger, this.evaluation.scope()) } };
+      return await optionValues(name, this.manifest.resources[name].options, this.evaluation.scope());
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
       this.error(name, err.message, err.detail, err.pos);
@@ -156,7 +142,8 @@ class Planning {
     let desired: Record<string, unknown>;
     try {
       // additionalSecretOutputs: an input of the same name is shown as a secret too.
-      const secretPaths = [...(type.secretPaths ?? []), ...(decl.options.additionalSecretOutputs ?? [])];
+      const extra = decl.options.additionalSecretOutputs;
+      const secretPaths = extra?.length ? [...(type.secretPaths ?? []), ...extra] : type.secretPaths;
       desired = wrapSecrets((await evaluate(decl.properties, this.evaluation.scope())) as Record<string, unknown>, secretPaths);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
@@ -301,20 +288,6 @@ class Planning {
       outputs,
     };
     return { plan, diagnostics: uniqueDiagnostics(this.diagnostics), prior: this.prior, imported: this.imported };
-  }
-}
-
-/** `work`, failing with a message naming `what` once `ms` (customTimeouts.read) has passed; as it is without one. */
-async function withDeadline<T>(work: Promise<T>, ms: number | undefined, what: string): Promise<T> {
-  if (ms === undefined) return work;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, fail) => {
-    timer = setTimeout(() => fail(new Error(`${what} took longer than customTimeouts.read (${ms / 1000}s)`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -105,7 +105,8 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
     if (key === 'configuration') manifest.warnings.push('configuration: is the older spelling of config:; it is read the same way');
   }
   if (manifest.name !== 'unnamed') manifest.project = manifest.name;
-  stripProjectNamespace(manifest, error);
+  // Only a manifest that writes `<project>:` anywhere can need it stripped (a walk of every reference otherwise).
+  if (text.includes(`${manifest.project}:`)) stripProjectNamespace(manifest, error);
   checkNamespace(manifest, error);
   manifest.invoked = [...invoked];
   return { manifest, diagnostics };

@@ -150,3 +150,15 @@ resources:
     expect(diagnostics.map((d) => `${d.pos?.line}:${d.pos?.column} ${d.summary}`)).toEqual(['8:25 option protect of thing must be true or false when planning; it is "maybe"']);
   });
 });
+
+describe('customTimeouts.read', () => {
+  it('bounds reading the object options.import names; the plan says which read took too long', async () => {
+    const fake = fakeType();
+    fake.objects.set('thing-9', { name: 'a', uid: 'thing-9' });
+    const read = fake.type.read;
+    fake.type.read = (...args) => new Promise((done) => setTimeout(() => done(read(...args)), 2_000));
+    const yaml = 'resources:\n  thing:\n    type: fake:Thing\n    properties: { name: a }\n    options: { import: thing-9, customTimeouts: { read: 0.05s } }\n';
+    const { diagnostics } = await planFake(yaml, fake, new MemoryStore());
+    expect(diagnostics.map((d) => d.summary)).toEqual(['reading thing (thing-9) for import took longer than customTimeouts.read (0.05s)']);
+  });
+});
