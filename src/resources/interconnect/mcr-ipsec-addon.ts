@@ -4,7 +4,8 @@ import type { InterconnectSettings } from '../../providers/interconnect/settings
 import type { ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
 import { oneOf } from '../schema.js';
-import { type ApiProduct, type Ctx, readProduct, retryWithin, splitId, waitReady } from './product.js';
+import { readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
+import { type Ctx, readListed, retryWithin, sharedProduct, splitId, waitReady } from './product.js';
 
 /** Tunnel counts an IPsec add-on can allow. */
 export const TUNNEL_COUNTS = [10, 20, 30] as const;
@@ -79,7 +80,7 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
   },
 
   async create(ctx, inputs) {
-    const mcr = await readProduct(ctx, inputs.mcrId);
+    const mcr = await readProduct(ctx.client, inputs.mcrId);
     if (!mcr) throw new UserError(`MCR ${inputs.mcrId} does not exist (or is being cancelled); an IPsec add-on needs a live MCR`);
     const existing = ipsecAddOns(mcr)[0];
     if (existing) {
@@ -90,12 +91,12 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
     }
     // An MCR has one IPsec add-on and there was none: after a lost answer, one there now is this order's.
     const recover = async () => {
-      const now = await readProduct(ctx, inputs.mcrId);
+      const now = await readProduct(ctx.client, inputs.mcrId);
       return now && ipsecAddOns(now).length ? { message: 'found after a lost answer', data: undefined } : undefined;
     };
     await ctx.client.post(addOnPath(inputs.mcrId), { addOnType: 'IP_SEC', tunnelCount: inputs.tunnelCount }, undefined, { recover });
     // The API answers without the add-on's UID; the MCR lists it at once.
-    const added = ipsecAddOns((await readProduct(ctx, inputs.mcrId)) ?? mcr)[0];
+    const added = ipsecAddOns((await readProduct(ctx.client, inputs.mcrId)) ?? mcr)[0];
     // Accepted but not listed: it may show later, so the create is left for the next plan to find.
     if (!added) throw new RemoteError('unavailable', `the IPsec add-on was accepted but MCR ${inputs.mcrId} does not list it`, { provider: 'interconnect' });
     const id = `${inputs.mcrId}:${added.addOnUid}`;
@@ -106,9 +107,23 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
 
   async read(ctx, id) {
     const { mcrUid, addOnUid } = parseId(id);
-    const mcr = await readProduct(ctx, mcrUid);
+    const mcr = await sharedProduct(ctx, mcrUid);
     const addOn = mcr && ipsecAddOns(mcr).find((a) => a.addOnUid === addOnUid);
     return addOn && toOutputs(mcrUid, addOn);
+  },
+
+  // The product list shows each MCR with its add-ons; an add-on it does not show is read by id.
+  async readMany(ctx, targets) {
+    const byMcr = targets.map((t) => ({ ...t, id: parseId(t.id).mcrUid, addOn: t.id }));
+    const mcrs = await readListed(ctx, byMcr, 'MCR2', (mcr) => mcr);
+    const out = new Map<string, Outputs | undefined>();
+    for (const t of byMcr) {
+      if (!mcrs.has(t.id)) continue;
+      const mcr = mcrs.get(t.id);
+      const addOn = mcr && ipsecAddOns(mcr).find((a) => a.addOnUid === parseId(t.addOn).addOnUid);
+      if (!mcr || addOn) out.set(t.addOn, addOn && toOutputs(t.id, addOn));
+    }
+    return out;
   },
 
   async update(ctx, id, _prior, desired) {
@@ -122,7 +137,7 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
 
   async delete(ctx, id) {
     const { mcrUid, addOnUid } = parseId(id);
-    const mcr = await readProduct(ctx, mcrUid);
+    const mcr = await readProduct(ctx.client, mcrUid);
     if (!mcr || !ipsecAddOns(mcr).some((a) => a.addOnUid === addOnUid)) return;
     try {
       await retryWithin(ctx, 'IPsec tunnels still configured', () => ctx.client.put(addOnPath(mcrUid, addOnUid), { addOnType: 'IP_SEC', tunnelCount: 0 }), tunnelsStillConfigured);
@@ -138,7 +153,7 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
   // an interrupted create, the MCR's add-on is the one it made.
   async findOwned(ctx, inputs) {
     if (!inputs) return undefined;
-    const mcr = await readProduct(ctx, inputs.mcrId);
+    const mcr = await readProduct(ctx.client, inputs.mcrId);
     const addOn = mcr && ipsecAddOns(mcr)[0];
     return addOn && { id: `${inputs.mcrId}:${addOn.addOnUid}`, outputs: toOutputs(inputs.mcrId, addOn) };
   },

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import { resolveToken, closest } from '../manifest/tokens.js';
-import { functions } from '../registry.js';
+import { closest, resolveToken } from '../manifest/tokens.js';
+import { functions, providers } from '../registry.js';
 import { mask } from '../values.js';
 import { connectProvider, makeLogger, sandboxRuntime, type GlobalOptions } from './session.js';
-import { providers } from '../registry.js';
 
 /** `plumb lookup TOKEN --arg k=v`: invokes one function and prints its result. */
 export async function lookupCommand(raw: string, opts: { arg: string[]; json?: boolean }, globals: GlobalOptions): Promise<number> {
@@ -35,10 +34,7 @@ export async function lookupCommand(raw: string, opts: { arg: string[]; json?: b
     if (!settings.success) throw new UserError(`${provider.name} settings: ${settings.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     const connection = await connectProvider(fn.provider, settings.data as Record<string, unknown>, runtime.url, log);
     const warnings: string[] = [];
-    const result = await fn.invoke(
-      { client: connection.client, settings: connection.settings, log, warn: (m: string) => warnings.push(m), workDir: process.cwd() },
-      parsed.data,
-    );
+    const result = await fn.invoke({ client: connection.client, settings: connection.settings, log, warn: (m: string) => warnings.push(m), workDir: process.cwd() }, parsed.data);
     for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
     process.stdout.write(opts.json ? `${JSON.stringify(mask(result), null, 2)}\n` : `${pretty(mask(result))}\n`);
     return 0;
