@@ -38,7 +38,7 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
         { baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: settings.accessKey || 'sandbox', secretKey: settings.secretKey || 'sandbox', sandbox: true },
         rt.log,
         undefined,
-        limiterFor(settings, INTERCONNECT_LIMITS, true),
+        limiterFor(settings, INTERCONNECT_LIMITS, true, rt.env),
       );
     }
     const env = environments[settings.environment];
