@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { ReadPass } from '../engine/context.js';
 import { detectDrift, type DriftReport } from '../engine/drift.js';
 import { refreshState } from '../engine/refresh.js';
 import { UserError } from '../errors.js';
@@ -11,10 +12,13 @@ export async function driftCommand(arg: string | undefined, opts: GlobalOptions 
   const session = await openSession(manifestPath(arg, opts), opts);
   try {
     const stacks = opts.all ? await session.store.stacks() : [opts.stack];
+    // The stacks of one state location share their reads: a list the API answers once serves
+    // every stack whose objects it holds, for the same provider account.
+    const pass = new ReadPass();
     const reports = await Promise.all(
       stacks.map(async (stack) => {
         const store = stack === opts.stack ? session.store : session.storeFor(stack);
-        return detectDrift(await store.read(), session.manifest, { ...session.deps, stack });
+        return detectDrift(await store.read(), session.manifest, { ...session.deps, stack }, 10, pass);
       }),
     );
     const format = opts.json ? 'json' : (opts.format ?? 'table');
@@ -35,7 +39,9 @@ export async function refreshCommand(arg: string | undefined, opts: GlobalOption
   try {
     await session.store.lock(lockInfo('refresh'), opts.lockTimeout);
     const state = await session.store.read();
-    const report = await detectDrift(state, session.manifest, session.deps);
+    // What is recorded is what the report showed: both come from one pass of reads.
+    const pass = new ReadPass();
+    const report = await detectDrift(state, session.manifest, session.deps, 10, pass);
     process.stdout.write(`${table(report, useColor(opts))}\n`);
     if (!report.summary.drifted && !report.summary.deleted) {
       process.stdout.write('State already matches the remote objects.\n');
@@ -48,7 +54,7 @@ export async function refreshCommand(arg: string | undefined, opts: GlobalOption
       rl.close();
       if (answer.trim() !== 'yes') return 1;
     }
-    const refreshed = await refreshState(state, session.deps);
+    const refreshed = await refreshState(state, session.deps, 10, undefined, pass);
     await session.store.write({ ...state, resources: refreshed.resources });
     process.stdout.write(`Refreshed ${Object.keys(refreshed.resources).length} resources${refreshed.gone.length ? `; removed ${refreshed.gone.join(', ')} (deleted outside plumb)` : ''}.\n`);
     return 0;

@@ -1,9 +1,9 @@
-import PQueue from 'p-queue';
 import type { Manifest } from '../manifest/ast.js';
-import type { StateSnapshot } from './contracts/state.js';
-import { Secret, mask, reveal, secretKeys } from '../values.js';
-import { realId } from './ids.js';
-import { resourceContext } from './context.js';
+import type { ResourceType } from './contracts/resource-type.js';
+import type { ResourceState, StateSnapshot } from './contracts/state.js';
+import { Secret, mask, secretKeys } from '../values.js';
+import { ReadPass } from './context.js';
+import { readObjects, readRequests } from './refresh.js';
 import { diffInputs, pathMatches, withChosenInputs } from './diff/diff.js';
 import type { EngineDeps } from './types.js';
 import { compareAddresses } from './order.js';
@@ -36,49 +36,30 @@ export interface DriftReport {
 }
 
 /**
- * Compares every recorded resource with what the remote API reports, changing nothing. Only
- * input fields the API returns are compared; fields it sets itself (dates, status) and
- * ignoreChanges paths are never drift.
+ * Compares every recorded resource with what the remote API reports, changing nothing. Each type
+ * is read in bulk where it can (see readObjects); `pass` lets the checks of several stacks share
+ * their reads. Only input fields the API returns are compared; fields it sets itself (dates,
+ * status) and ignoreChanges paths are never drift.
  */
-export async function detectDrift(state: StateSnapshot, manifest: Manifest | undefined, deps: EngineDeps, concurrency = 10): Promise<DriftReport> {
-  const queue = new PQueue({ concurrency });
+export async function detectDrift(state: StateSnapshot, manifest: Manifest | undefined, deps: EngineDeps, concurrency = 10, pass = new ReadPass()): Promise<DriftReport> {
   const results: DriftResult[] = [];
-  for (const recorded of Object.values(state.resources)) {
-    void queue.add(async () => {
-      const base = { address: recorded.address, type: recorded.type, id: recorded.id };
-      const type = deps.resourceType(recorded.type);
-      if (!type) {
-        results.push({ ...base, status: 'error', fields: [], error: `unknown type ${recorded.type}` });
-        return;
-      }
-      try {
-        const ctx = await resourceContext(deps, type, recorded.address);
-        const observed = (await type.read(ctx, realId(recorded), { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) })) as Record<string, unknown> | undefined;
-        if (!observed) {
-          results.push({ ...base, status: 'deleted', fields: [] });
-          return;
-        }
-        const ignore = manifest?.resources[recorded.address]?.options.ignoreChanges ?? [];
-        const compared: Record<string, unknown> = {};
-        const remote: Record<string, unknown> = {};
-        // Inputs the API chose count too: their recorded value is what it reported then.
-        for (const [key, value] of Object.entries(withChosenInputs(recorded.inputs, recorded.outputs, type.computedInputs))) {
-          if (observed[key] === undefined || (type.remoteManaged ?? []).includes(key)) continue;
-          compared[key] = value;
-          // What is secret in state stays secret in the report.
-          remote[key] = secretKeys({ [key]: value }).length ? new Secret(observed[key]) : observed[key];
-        }
-        const diff = diffInputs(compared, remote);
-        const fields = diff.changed
-          .filter((path) => !ignore.some((rule) => pathMatches(path, rule)))
-          .map((path) => ({ path, state: valueAt(mask(compared), path), remote: valueAt(mask(remote), path) }));
-        results.push({ ...base, status: fields.length ? 'drifted' : 'in-sync', fields });
-      } catch (err) {
-        results.push({ ...base, status: 'error', fields: [], error: (err as Error).message });
-      }
-    });
+  const recorded = Object.values(state.resources);
+  for (const r of recorded) {
+    if (!deps.resourceType(r.type)) results.push({ address: r.address, type: r.type, id: r.id, status: 'error', fields: [], error: `unknown type ${r.type}` });
   }
-  await queue.onIdle();
+  const requests = readRequests(recorded, deps);
+  const read = await readObjects(requests, deps, { pass, concurrency });
+  for (const request of requests) {
+    const r = state.resources[request.address];
+    const base = { address: r.address, type: r.type, id: r.id };
+    const outcome = read.get(request)!;
+    if ('error' in outcome) results.push({ ...base, status: 'error', fields: [], error: outcome.error.message });
+    else if (!outcome.observed) results.push({ ...base, status: 'deleted', fields: [] });
+    else {
+      const fields = driftedFields(r, request.type, outcome.observed, manifest?.resources[r.address]?.options.ignoreChanges ?? []);
+      results.push({ ...base, status: fields.length ? 'drifted' : 'in-sync', fields });
+    }
+  }
   results.sort((a, b) => compareAddresses(a.address, b.address));
   const count = (s: DriftResult['status']) => results.filter((r) => r.status === s).length;
   return {
@@ -87,6 +68,21 @@ export async function detectDrift(state: StateSnapshot, manifest: Manifest | und
     resources: results,
     summary: { inSync: count('in-sync'), drifted: count('drifted'), deleted: count('deleted'), errors: count('error') },
   };
+}
+
+/** The input fields whose recorded value differs from the observed one, ignoreChanges paths left out. */
+function driftedFields(recorded: ResourceState, type: ResourceType, observed: Record<string, unknown>, ignore: string[]): DriftedField[] {
+  const compared: Record<string, unknown> = {};
+  const remote: Record<string, unknown> = {};
+  // Inputs the API chose count too: their recorded value is what it reported then.
+  for (const [key, value] of Object.entries(withChosenInputs(recorded.inputs, recorded.outputs, type.computedInputs))) {
+    if (observed[key] === undefined || (type.remoteManaged ?? []).includes(key)) continue;
+    compared[key] = value;
+    // What is secret in state stays secret in the report.
+    remote[key] = secretKeys({ [key]: value }).length ? new Secret(observed[key]) : observed[key];
+  }
+  const diff = diffInputs(compared, remote);
+  return diff.changed.filter((path) => !ignore.some((rule) => pathMatches(path, rule))).map((path) => ({ path, state: valueAt(mask(compared), path), remote: valueAt(mask(remote), path) }));
 }
 
 function valueAt(obj: unknown, path: string): unknown {

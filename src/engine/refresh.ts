@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
+import type { ResourceType } from './contracts/resource-type.js';
 import type { StateSnapshot, ResourceState } from './contracts/state.js';
-import { resourceContext } from './context.js';
+import { ReadPass, resourceContext } from './context.js';
 import { reveal, secretKeys, secretTexts, wrapSecrets } from '../values.js';
 import { realId } from './ids.js';
 import type { EngineDeps } from './types.js';
@@ -14,39 +15,30 @@ export interface Refreshed {
 }
 
 /**
- * Reads every recorded resource. Observed input fields replace recorded ones; fields the API
- * does not return keep their recorded value (so they are never reported as changes).
+ * Reads every recorded resource, each type in bulk where it can (see readObjects). Observed input
+ * fields replace recorded ones; fields the API does not return keep their recorded value (so they
+ * are never reported as changes).
  */
-export async function refreshState(state: StateSnapshot, deps: EngineDeps, concurrency = 10, warn?: (message: string) => void): Promise<Refreshed> {
+export async function refreshState(state: StateSnapshot, deps: EngineDeps, concurrency = 10, warn?: (message: string) => void, pass = new ReadPass()): Promise<Refreshed> {
   const resources: Record<string, ResourceState> = { ...state.resources };
   const gone: string[] = [];
-  const queue = new PQueue({ concurrency });
   const failures: string[] = [];
-  for (const prior of Object.values(state.resources)) {
-    const type = deps.resourceType(prior.type);
-    if (!type) continue;
-    void queue.add(async () => {
-      try {
-        await readOne(prior);
-      } catch (err) {
-        failures.push(`${prior.address}: ${(err as Error).message}`);
-      }
-    });
-  }
-  async function readOne(prior: ResourceState): Promise<void> {
-      const type = deps.resourceType(prior.type)!;
-      const ctx = await resourceContext(deps, type, prior.address, { warn: warn && ((message) => warn(`${prior.address}: ${message}`)) });
-      const observed = await type.read(ctx, realId(prior), { inputs: reveal(prior.inputs), outputs: reveal(prior.outputs) });
-      if (observed === undefined) {
-        gone.push(prior.address);
-        delete resources[prior.address];
-        return;
-      }
-      const outputs = secretTexts(wrapSecrets(observed as Record<string, unknown>, [...(type.secretPaths ?? []), ...secretKeys(prior.inputs)]));
+  const requests = readRequests(Object.values(state.resources), deps);
+  const read = await readObjects(requests, deps, { pass, concurrency, warn: warn && ((address, message) => warn(`${address}: ${message}`)) });
+  for (const request of requests) {
+    const prior = state.resources[request.address];
+    const outcome = read.get(request)!;
+    if ('error' in outcome) {
+      failures.push(`${prior.address}: ${outcome.error.message}`);
+    } else if (outcome.observed === undefined) {
+      gone.push(prior.address);
+      delete resources[prior.address];
+    } else {
+      const outputs = secretTexts(wrapSecrets(outcome.observed, [...(request.type.secretPaths ?? []), ...secretKeys(prior.inputs)]));
       resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
+    }
   }
-  await queue.onIdle();
-  if (failures.length) throw new Error(`refresh failed:\n  ${failures.join('\n  ')}`);
+  if (failures.length) throw new Error(`refresh failed:\n  ${failures.sort().join('\n  ')}`);
   return { resources, gone: gone.sort() };
 }
 
@@ -55,4 +47,81 @@ export function observedInputs(recorded: Record<string, unknown>, observed: Reco
   const out: Record<string, unknown> = { ...recorded };
   for (const key of Object.keys(recorded)) if (observed[key] !== undefined) out[key] = observed[key];
   return out;
+}
+
+/** One object to read: the address it is read for, its type, its real id and what state holds of it. */
+export interface ReadRequest {
+  address: string;
+  type: ResourceType;
+  id: string;
+  prior?: { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+}
+
+/** What reading one object found: its outputs, undefined when it is gone, or why it could not be read. */
+export type ReadOutcome = { observed: Record<string, unknown> | undefined } | { error: Error };
+
+/** The read requests for recorded resources whose type is known, with their recorded values revealed. */
+export function readRequests(recorded: ResourceState[], deps: EngineDeps): ReadRequest[] {
+  const out: ReadRequest[] = [];
+  for (const r of recorded) {
+    const type = deps.resourceType(r.type);
+    if (type) out.push({ address: r.address, type, id: realId(r), prior: { inputs: reveal(r.inputs), outputs: reveal(r.outputs) } });
+  }
+  return out;
+}
+
+/** How a pass of reads runs. */
+export interface ReadOptions {
+  /** Shared by every read of this pass (ResourceContext.shared). */
+  pass: ReadPass;
+  /** Most objects read one by one at once. */
+  concurrency: number;
+  /** A warning a read gave about the object at this address. */
+  warn?(address: string, message: string): void;
+}
+
+/**
+ * Reads objects, each outcome by its request. A type with readMany reads all its objects in one
+ * call; an object that call did not list is read once more alone before it is called gone (a
+ * list can lag), and a type without it reads each alone. A failed bulk read is the failure of
+ * each object it was asked for: reading them one by one instead would multiply the calls to an
+ * API that is already failing.
+ */
+export async function readObjects(requests: ReadRequest[], deps: EngineDeps, options: ReadOptions): Promise<Map<ReadRequest, ReadOutcome>> {
+  const outcomes = new Map<ReadRequest, ReadOutcome>();
+  const queue = new PQueue({ concurrency: Math.max(1, options.concurrency) });
+  const warnFor = (address: string) => (message: string) => (options.warn ? options.warn(address, message) : deps.log.warn({ address }, message));
+  const alone = (request: ReadRequest) =>
+    void queue.add(async () => {
+      try {
+        const ctx = await resourceContext(deps, request.type, request.address, { pass: options.pass, warn: warnFor(request.address) });
+        outcomes.set(request, { observed: (await request.type.read(ctx, request.id, request.prior)) as Record<string, unknown> | undefined });
+      } catch (err) {
+        outcomes.set(request, { error: err as Error });
+      }
+    });
+  const byType = new Map<ResourceType, ReadRequest[]>();
+  for (const request of requests) {
+    const group = request.type.readMany && (byType.get(request.type) ?? byType.set(request.type, []).get(request.type)!);
+    if (group) group.push(request);
+    else alone(request);
+  }
+  await Promise.all(
+    [...byType].map(async ([type, group]) => {
+      let listed: Map<string, unknown>;
+      try {
+        const ctx = await resourceContext(deps, type, '', { pass: options.pass });
+        listed = await type.readMany!(ctx, group.map((r) => ({ id: r.id, prior: r.prior, warn: warnFor(r.address) })));
+      } catch (err) {
+        for (const r of group) outcomes.set(r, { error: err as Error });
+        return;
+      }
+      for (const r of group) {
+        if (listed.has(r.id)) outcomes.set(r, { observed: listed.get(r.id) as Record<string, unknown> });
+        else alone(r);
+      }
+    }),
+  );
+  await queue.onIdle();
+  return outcomes;
 }

@@ -1,8 +1,9 @@
 import { UserError } from '../errors.js';
-import type { ResourceType } from './contracts/resource-type.js';
+import type { ResourceContext, ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
 import { reveal, wrapSecrets } from '../values.js';
-import { resourceContext } from './context.js';
+import { ReadPass, resourceContext } from './context.js';
+import { readObjects, type ReadOutcome, type ReadRequest } from './refresh.js';
 import { deposedKey, normalizeDeposed } from './deposed.js';
 import { realId, recordedId } from './ids.js';
 import type { EngineDeps } from './types.js';
@@ -25,22 +26,24 @@ export interface Settled {
  * findOwned) — and adopted if found (tainted if not ready); a replacement's old object is then
  * set aside in the same step. Found nothing: the create never happened, and the object it would
  * have replaced is still current. A pending delete or update is read again: gone means gone.
- * A read that fails fails the plan, naming the resource: nothing is assumed.
+ * A read that fails fails the plan, naming the resource: nothing is assumed. Every object the
+ * operations name by id is read first, each type in bulk where it can (see readObjects).
  */
-export async function settlePending(state: StateSnapshot, deps: EngineDeps): Promise<Settled> {
+export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass = new ReadPass()): Promise<Settled> {
   const legacy = legacyAsideSlots(state.resources);
   const { resources, notes } = normalizeDeposed(state.resources);
-  let recordedIds: Set<string> | undefined;
+  if (!state.pending.length) return { resources, notes };
+  const settling: Settling = { resources, notes, deps, pass, read: await readPending(state.pending, resources, deps, pass, notes) };
   for (const op of state.pending) {
     const type = deps.resourceType(op.type);
     if (!type) continue;
     try {
       if (op.action === 'create') {
-        recordedIds ??= new Set(Object.values(resources).map((r) => realId(r)));
-        await settleCreate(op, type, resources, notes, recordedIds, deps);
+        settling.recordedIds ??= new Set(Object.values(resources).map((r) => realId(r)));
+        await settleCreate(op, type, settling);
         restoreLegacyAside(op, legacy, resources, notes);
       } else {
-        await settleChange(op, type, resources, notes, deps);
+        await settleChange(op, type, settling);
       }
     } catch (err) {
       if (err instanceof UserError) throw err;
@@ -50,13 +53,56 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps): Pro
   return { resources, notes };
 }
 
-async function settleCreate(op: PendingOperation, type: ResourceType, resources: Record<string, ResourceState>, notes: string[], recordedIds: Set<string>, deps: EngineDeps): Promise<void> {
+/** What settling works on: the state as settled so far, the notes for the plan, and the objects read up front. */
+interface Settling {
+  resources: Record<string, ResourceState>;
+  notes: string[];
+  deps: EngineDeps;
+  pass: ReadPass;
+  /** What each object a pending operation names was found to be, by type and id. */
+  read: Map<string, ReadOutcome>;
+  recordedIds?: Set<string>;
+}
+
+/**
+ * Reads, in bulk where a type can, every object the pending operations name by id (a create's
+ * accepted order, an update's or delete's object), before any is settled.
+ */
+async function readPending(pending: PendingOperation[], resources: Record<string, ResourceState>, deps: EngineDeps, pass: ReadPass, notes: string[]): Promise<Map<string, ReadOutcome>> {
+  const requests: ReadRequest[] = [];
+  for (const op of pending) {
+    const type = deps.resourceType(op.type);
+    const recorded = resources[op.address];
+    const target = op.id ? { id: op.id, secretId: op.secretId } : op.action === 'create' ? undefined : recorded;
+    if (!type || !target) continue;
+    const prior = op.action !== 'create' && recorded ? { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) } : undefined;
+    requests.push({ address: op.address, type, id: realId(target), prior });
+  }
+  const outcomes = await readObjects(requests, deps, { pass, concurrency: 10, warn: (address, message) => notes.push(`${address}: ${message}`) });
+  return new Map(requests.map((r) => [readKey(r.type, r.id), outcomes.get(r)!]));
+}
+
+function readKey(type: ResourceType, id: string): string {
+  return `${type.token}\0${id}`;
+}
+
+/** The object with this id as read up front, or read now when settling an earlier operation changed what is recorded. */
+async function observed(type: ResourceType, ctx: ResourceContext, id: string, prior: { inputs: unknown; outputs: unknown } | undefined, settling: Settling): Promise<Record<string, unknown> | undefined> {
+  const outcome = settling.read.get(readKey(type, id));
+  if (!outcome) return (await type.read(ctx, id, prior)) as Record<string, unknown> | undefined;
+  if ('error' in outcome) throw outcome.error;
+  return outcome.observed;
+}
+
+async function settleCreate(op: PendingOperation, type: ResourceType, settling: Settling): Promise<void> {
+  const { resources, notes, deps } = settling;
+  const recordedIds = settling.recordedIds!;
   const noted = notes.length;
-  const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`) });
+  const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`), pass: settling.pass });
   let found: { id: string; outputs: Record<string, unknown> } | undefined;
   if (op.id) {
     const id = realId({ id: op.id, secretId: op.secretId });
-    const outputs = (await type.read(ctx, id)) as Record<string, unknown> | undefined;
+    const outputs = await observed(type, ctx, id, undefined, settling);
     if (outputs) found = { id, outputs };
   } else if (type.findOwned) {
     const inputs = op.inputs && (reveal(op.inputs) as never);
@@ -82,12 +128,13 @@ async function settleCreate(op: PendingOperation, type: ResourceType, resources:
   }
 }
 
-async function settleChange(op: PendingOperation, type: ResourceType, resources: Record<string, ResourceState>, notes: string[], deps: EngineDeps): Promise<void> {
+async function settleChange(op: PendingOperation, type: ResourceType, settling: Settling): Promise<void> {
+  const { resources, notes, deps } = settling;
   const recorded = resources[op.address];
   const target = op.id ? { id: op.id, secretId: op.secretId } : recorded;
   if (!target) return;
-  const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`) });
-  const outputs = await type.read(ctx, realId(target), recorded && { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) });
+  const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`), pass: settling.pass });
+  const outputs = await observed(type, ctx, realId(target), recorded && { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) }, settling);
   if (outputs === undefined) {
     if (resources[op.address]?.id === target.id) delete resources[op.address];
     notes.push(`${op.address}: an interrupted ${op.action} finished remotely (${target.id} is gone)`);

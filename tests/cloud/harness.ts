@@ -71,6 +71,7 @@ export async function startHarness(options: { provisioningMs?: number; settings?
       progress: (s) => progress.push(s),
       warn: (m) => warnings.push(m),
       recordId: (id) => recorded.push(id),
+      shared: (_key, make) => make(),
     }),
     lookupCtx: () => ({ client, settings, log: silent, warn: (m) => warnings.push(m), workDir }),
     actions: async () => {

@@ -21,6 +21,7 @@ export async function interconnectContext(sandboxUrl: string, address = 'subject
     progress: () => {},
     warn: (m) => warnings.push(m),
     recordId: () => {},
+    shared: (_key, make) => make(),
     warnings,
   };
 }

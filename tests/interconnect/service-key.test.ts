@@ -77,7 +77,7 @@ describe('a service key someone deactivated', () => {
     const settings = interconnectProvider.settings.parse({});
     const log = pino({ level: 'silent' });
     const client = await interconnectProvider.connect(settings, { sandboxUrl: async () => sandbox.url, log, env: {} });
-    return { client, settings, log, address, project: 's', stack: 's', operationToken: 't', waitTimeMs: 30_000, progress: () => {}, warn: () => {}, recordId: () => {} };
+    return { client, settings, log, address, project: 's', stack: 's', operationToken: 't', waitTimeMs: 30_000, progress: () => {}, warn: () => {}, recordId: () => {}, shared: (_key, make) => make() };
   };
 
   it('is still reported while recorded, so a plan reactivates it in place instead of ordering a new key', async () => {
@@ -106,7 +106,7 @@ describe('a service key made by an interrupted create', () => {
     const settings = interconnectProvider.settings.parse({});
     const log = pino({ level: 'silent' });
     const client = await interconnectProvider.connect(settings, { sandboxUrl: async () => sandbox.url, log, env: {} });
-    return { client, settings, log, address, project: 's', stack: 's', operationToken: 't', waitTimeMs: 30_000, progress: () => {}, warn: (m) => warnings.push(m), recordId: () => {} };
+    return { client, settings, log, address, project: 's', stack: 's', operationToken: 't', waitTimeMs: 30_000, progress: () => {}, warn: (m) => warnings.push(m), recordId: () => {}, shared: (_key, make) => make() };
   };
 
   it('is found when it alone on the port, of that use and VLAN, was made since the order and is not in state; two are named by time, never by value', async () => {

@@ -52,6 +52,7 @@ export function describeLifecycle<In, Env>(spec: LifecycleSpec<In, Env>): void {
         progress: () => {},
         warn: () => {},
         recordId: () => {},
+        shared: (_key, make) => make(),
       };
     };
     beforeAll(async () => {

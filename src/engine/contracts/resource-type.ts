@@ -24,6 +24,21 @@ export interface ResourceContext<C = any, S = any> {
    * so a timeout or crash leaves the product recorded (tainted), never forgotten.
    */
   recordId(id: string): void;
+  /**
+   * A value shared by every read of one pass (a refresh, a drift check, settling): `make` runs once
+   * per key and provider account, and every caller gets its promise, a failure included (so a list
+   * that failed is not asked for again by each reader). Several types served by one list call it
+   * under the same key. Outside a pass (an apply step, an import) it is shared by this context alone.
+   */
+  shared<T>(key: string, make: () => Promise<T>): Promise<T>;
+}
+
+/** One object a bulk read is asked for: its id, what state holds of it when recorded, and where its warnings go. */
+export interface ReadTarget<In = any, Out = any> {
+  id: string;
+  prior?: { inputs: In; outputs: Out };
+  /** Adds a warning about this object (a rotated partner port) to the run's report. */
+  warn(message: string): void;
 }
 
 /**
@@ -99,6 +114,15 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   create(ctx: ResourceContext<C, S>, inputs: In): Promise<Created<Out>>;
   /** Reads the object; undefined when it is gone (deleted, decommissioned). */
   read(ctx: ResourceContext<C, S>, id: string, prior?: { inputs: In; outputs: Out }): Promise<Out | undefined>;
+  /**
+   * Reads many objects of this type at once, where the API lists them: the observed outputs by id,
+   * as `read` would report each, or undefined for one the list reports gone (decommissioned). An id
+   * absent from the map was not listed; the engine then reads it once with `read` before calling it
+   * gone (a list can lag). Calls per object are only for what no list carries and the target
+   * manages (its recorded inputs). `ctx.address` is empty: the targets are many. Absent: every
+   * object is read alone.
+   */
+  readMany?(ctx: ResourceContext<C, S>, targets: Array<ReadTarget<In, Out>>): Promise<Map<string, Out | undefined>>;
   update(ctx: ResourceContext<C, S>, id: string, prior: { inputs: In; outputs: Out }, desired: In): Promise<Out>;
   delete(ctx: ResourceContext<C, S>, id: string, prior: { inputs: In; outputs: Out }): Promise<void>;
   /**
