@@ -55,6 +55,18 @@ describe('plan and drift of anti-DDoS instances and allowed domains', () => {
     expect(seen).toHaveLength(4);
   });
 
+  it('with PLUMB_READS=one-by-one (the diagnostic) every object is read alone: 9 calls', async () => {
+    await sandbox.clearCalls();
+    const plan = await plumb(['plan'], { cwd: dir, env: { ...sandbox.env, PLUMB_READS: 'one-by-one' } });
+    expect(plan.stdout).toContain('No changes');
+    const seen = await actions();
+    expect(countActions(seen, 'DescribeNapServiceInfo')).toBe(3);
+    expect(countActions(seen, 'GetNapAllowListDomain')).toBe(6);
+    const wrong = await plumb(['plan'], { cwd: dir, env: { ...sandbox.env, PLUMB_READS: 'sometimes' } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('PLUMB_READS=sometimes: expected bulk (the default) or one-by-one');
+  });
+
   it('drift reads the same way, and an entry the listing left out is read once alone before it is called deleted', async () => {
     await sandbox.clearCalls();
     const clean = await plumb(['drift'], { cwd: dir, env: sandbox.env });
