@@ -33,7 +33,7 @@ ${[0, 1, 2, 3]
 describe('interconnect: plumb waits out the limit and applies', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ provisioningMs: 0, limits: [smallWindow('interconnect', 4, 1000)] });
+    sandbox = await startSandbox({ provisioningMs: 0, limits: [smallWindow('interconnect', 3, 1000)] });
   });
   afterAll(() => sandbox.close());
 
