@@ -16,11 +16,11 @@ beforeAll(async () => {
 afterAll(async () => sandbox.close());
 
 const PORTS = 30;
-const manifest = (prefix: string) =>
+const manifest = (prefix: string, ports = PORTS) =>
   [
     'name: crash',
     'resources:',
-    ...Array.from({ length: PORTS }, (_, i) =>
+    ...Array.from({ length: ports }, (_, i) =>
       [`  port${i}:`, '    type: interconnect:Port', '    properties:', `      productName: ${prefix}-${i}`, '      portSpeed: 10000', `      locationId: ${[2, 3, 4][i % 3]}`, '      contractTermMonths: 1', '      marketplaceVisibility: false'].join('\n'),
     ),
   ].join('\n');
@@ -50,6 +50,37 @@ describe('a killed apply loses nothing and duplicates nothing', () => {
       expect(settled.code).toBe(0);
     });
   }
+});
+
+describe('a kill in the middle of a batched order', () => {
+  it('after the design was bought and only some of its ids were recorded, the next apply adopts every product bought and buys none twice', async () => {
+    const dir = workdir();
+    const ports = 10;
+    const prefix = 'midbatch';
+    writeManifest(dir, 'plumb.yaml', manifest(prefix, ports));
+    await sandbox.clearCalls();
+    // Ten intents, then the ten ports are bought together: killed once three of their ids are recorded.
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: String(ports + 3) } });
+    expect(killed.code).not.toBe(0);
+    // Ordered together (two designs at most, should a slow disk part the steps), every intent
+    // before the buy, and no product's outcome recorded before the kill.
+    const buys = (await sandbox.calls('interconnect')).filter((c) => c.path === '/v4/networkdesign/buy');
+    expect(buys.length).toBeLessThanOrEqual(2);
+    const bought = await api.liveProducts(`${prefix}-`);
+    expect(bought.length).toBeGreaterThan(3);
+
+    const again = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.stdout.match(/an interrupted create had ordered \S+; it is adopted/g)).toHaveLength(bought.length);
+    const live = await api.liveProducts(`${prefix}-`);
+    expect(live.map((p) => p.productName).sort()).toEqual(Array.from({ length: ports }, (_, i) => `${prefix}-${i}`).sort());
+    for (const p of bought) expect(live.map((l) => l.productUid)).toContain(p.productUid);
+    const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
+    expect(state.pending).toEqual([]);
+    expect(Object.values(state.resources).map((r) => (r as { id: string }).id).sort()).toEqual(live.map((p) => p.productUid).sort());
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
 });
 
 describe('an interrupted create of an object that carries no ownership tags', () => {

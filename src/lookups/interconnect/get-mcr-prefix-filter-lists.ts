@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
-import { ADDRESS_FAMILIES, listPrefixLists, readPrefixList } from '../../resources/interconnect/prefix-lists.js';
+import { ADDRESS_FAMILIES, listPrefixLists, readPrefixList } from '../../providers/interconnect/api/prefix-lists.js';
 import type { LookupFunction } from '../function.js';
 
 /** Arguments: the MCR whose lists to read. */
@@ -44,10 +44,10 @@ export const getMcrPrefixFilterLists: LookupFunction<Args, Result, InterconnectC
   args: getMcrPrefixFilterListsArgs,
   result: getMcrPrefixFilterListsResult,
   async invoke(ctx, args) {
-    const summaries = await listPrefixLists(ctx, args.mcrId);
+    const summaries = await listPrefixLists(ctx.client, args.mcrId);
     const lists = [];
     for (const s of summaries) {
-      const list = await readPrefixList(ctx, args.mcrId, s.id);
+      const list = await readPrefixList(ctx.client, args.mcrId, s.id);
       // A list deleted between the two calls is simply not reported.
       if (list) lists.push(list);
     }

@@ -1,8 +1,7 @@
 import * as z from 'zod';
-import { isRemote } from '../../errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
-import { mcrComputed, mcrObserved } from '../../resources/interconnect/mcr.js';
-import { type ApiProduct, GONE } from '../../resources/interconnect/product.js';
+import { isLive, isType, listAllProducts, readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
+import { mcrComputed, mcrObserved } from '../../providers/interconnect/api/views.js';
 import type { LookupFunction } from '../function.js';
 
 /** Arguments: one MCR by UID, or none for every active MCR. */
@@ -36,7 +35,7 @@ type Args = z.infer<typeof getMcrsArgs>;
 type Result = z.infer<typeof getMcrsResult>;
 
 function active(p: ApiProduct): boolean {
-  return String(p.productType).toUpperCase() === 'MCR2' && !GONE.includes(p.provisioningStatus) && p.provisioningStatus !== 'CANCELLED';
+  return isType(p, 'MCR2') && isLive(p);
 }
 
 /** Lists the account's active MCRs, or the one named by productUid (empty when it is not an active MCR). */
@@ -47,19 +46,8 @@ export const getMcrs: LookupFunction<Args, Result, InterconnectClient> = {
   args: getMcrsArgs,
   result: getMcrsResult,
   async invoke(ctx, args) {
-    let found: ApiProduct[];
-    if (args.productUid) {
-      try {
-        const { data } = await ctx.client.get<ApiProduct>(`/v2/product/${encodeURIComponent(args.productUid)}`);
-        found = data ? [data] : [];
-      } catch (err) {
-        if (!isRemote(err, 'not-found')) throw err;
-        found = [];
-      }
-    } else {
-      const { data } = await ctx.client.get<ApiProduct[]>('/v2/products');
-      found = data ?? [];
-    }
+    const one = args.productUid && (await readProduct(ctx.client, args.productUid));
+    const found = args.productUid ? (one ? [one] : []) : (await listAllProducts(ctx.client)).top;
     return { id: args.productUid ?? 'all', productUid: args.productUid, mcrs: found.filter(active).map(mcrObserved) };
   },
 };

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { isRemote } from '../../errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
-import { type ApiProduct, GONE, OWNER_TAGS, listVxcs } from '../../resources/interconnect/product.js';
-import { vxcComputed, vxcObserved } from '../../resources/interconnect/vxc.js';
+import { isLive, isType, listAllProducts, readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
+import { readTagList, userTags } from '../../providers/interconnect/api/tags.js';
+import { vxcComputed, vxcFacts } from '../../providers/interconnect/api/vxc-view.js';
 import type { LookupFunction } from '../function.js';
 
 /** Arguments: which VXCs, and whether to fetch their tags. */
@@ -39,21 +39,12 @@ export const getVxcsResult = z.object({
 type Args = z.infer<typeof getVxcsArgs>;
 type Result = z.infer<typeof getVxcsResult>;
 
-function live(p: ApiProduct): boolean {
-  return !GONE.includes(p.provisioningStatus) && p.provisioningStatus !== 'CANCELLED';
-}
-
 async function selected(client: InterconnectClient, productUid: string | undefined): Promise<ApiProduct[]> {
-  if (!productUid) return listVxcs({ client });
-  try {
-    const { data } = await client.get<ApiProduct>(`/v2/product/${encodeURIComponent(productUid)}`);
-    if (!data) return [];
-    const vxcs = String(data.productType).toUpperCase() === 'VXC' ? [data] : ((data.associatedVxcs ?? []) as ApiProduct[]);
-    return vxcs.filter(live);
-  } catch (err) {
-    if (isRemote(err, 'not-found')) return [];
-    throw err;
-  }
+  if (!productUid) return (await listAllProducts(client)).vxcs.filter(isLive);
+  const product = await readProduct(client, productUid);
+  if (!product) return [];
+  const vxcs = isType(product, 'VXC') ? [product] : ((product.associatedVxcs ?? []) as ApiProduct[]);
+  return vxcs.filter(isLive);
 }
 
 /** Lists active VXCs; with includeResourceTags each VXC costs one more call, for its tags. */
@@ -64,15 +55,11 @@ export const getVxcs: LookupFunction<Args, Result, InterconnectClient> = {
   args: getVxcsArgs,
   result: getVxcsResult,
   async invoke(ctx, args) {
-    const owned = new Set<string>(Object.values(OWNER_TAGS));
     const vxcs = [];
     for (const p of await selected(ctx.client, args.productUid)) {
-      const { aEnd: _a, bEnd: _b, ...item } = vxcObserved(p);
-      if (args.includeResourceTags) {
-        const { data } = await ctx.client.get<{ resourceTags?: Array<{ key: string; value: string }> }>(`/v2/product/${encodeURIComponent(p.productUid)}/tags`);
-        // plumb's ownership tags are bookkeeping, not the user's tags.
-        vxcs.push({ ...item, resourceTags: Object.fromEntries((data?.resourceTags ?? []).filter((t) => !owned.has(t.key)).map((t) => [t.key, t.value])) });
-      } else vxcs.push(item);
+      const item = vxcFacts(p);
+      // plumb's ownership tags are bookkeeping, not the user's tags.
+      vxcs.push(args.includeResourceTags ? { ...item, resourceTags: userTags(await readTagList(ctx.client, p.productUid)) } : item);
     }
     return { id: args.productUid ?? 'all', productUid: args.productUid, includeResourceTags: args.includeResourceTags, vxcs };
   },

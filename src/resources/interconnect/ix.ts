@@ -4,8 +4,9 @@ import type { ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
 import { tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
-import { type ApiProduct, type Ctx, cancel, isoDate, listIxs, order, readProductOfType, waitReady } from './product.js';
-import { sameSpelling } from './product-outputs.js';
+import { isLive, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
+import { isoDate } from '../../providers/interconnect/api/views.js';
+import { type Ctx, cancel, freshList, order, readListed, readProductOfType, sameSpelling, sharedList, waitReady } from './product.js';
 import { contractNotes, productReady } from './product-hooks.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 
@@ -139,7 +140,7 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
         },
       ],
     };
-    const [uid] = await order(ctx, item, async () => (await orderedIx(ctx, inputs))?.productUid);
+    const [uid] = await order(ctx, item, async (memo) => orderedIx(await freshList(ctx, memo), inputs)?.productUid);
     ctx.recordId(uid);
     let product = await waitReady(ctx, uid, 'IX');
     // Fields the order may not carry everywhere are applied by one update once the IX is ready.
@@ -155,6 +156,8 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
     const product = await readProductOfType(ctx, id, 'IX', 'an IX');
     return product && toOutputs(product, prior?.inputs);
   },
+
+  readMany: (ctx, targets) => readListed(ctx, targets, 'IX', (p, t) => toOutputs(p, t.prior?.inputs)),
 
   async update(ctx, id, prior, desired) {
     const body: Record<string, unknown> = {};
@@ -179,11 +182,11 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   },
 
   async list(ctx) {
-    return (await listIxs(ctx)).map((p) => ({ id: p.productUid, outputs: toOutputs(p) }));
+    return (await sharedList(ctx)).ixs.filter(isLive).map((p) => ({ id: p.productUid, outputs: toOutputs(p) }));
   },
 
   async findOwned(ctx, inputs) {
-    const found = inputs && (await orderedIx(ctx, inputs));
+    const found = inputs && orderedIx(await sharedList(ctx), inputs);
     return found && { id: found.productUid, outputs: toOutputs(found, inputs) };
   },
 };
@@ -193,8 +196,8 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
  * port: after a lost buy reply or an interrupted create, the IX there with this name and VLAN
  * is the one ordered.
  */
-async function orderedIx(ctx: Ctx, inputs: IxInputs): Promise<ApiProduct | undefined> {
-  return (await listIxs(ctx)).find((i) => ixPort(i) === inputs.requestedProductUid && i.vlan === inputs.vlan && i.productName === inputs.productName);
+function orderedIx(list: ProductList, inputs: IxInputs): ApiProduct | undefined {
+  return list.ixs.find((i) => isLive(i) && ixPort(i) === inputs.requestedProductUid && i.vlan === inputs.vlan && i.productName === inputs.productName);
 }
 
 /** The port an IX is on, as its GET reports it. */

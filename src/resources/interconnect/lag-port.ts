@@ -5,22 +5,25 @@ import type { ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { cancelPort, parseProductUid } from './port.js';
+import { listAllProducts, liveOfType, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
+import { PRODUCT_FACTS, productFacts, productFactsShape } from '../../providers/interconnect/api/views.js';
 import {
   CONTRACT_TERMS,
-  type ApiProduct,
   type Ctx,
   findByToken,
-  productOwner,
-  listProducts,
+  mapLimited,
+  modifyProduct,
+  observedTags,
   order,
   orderedTags,
+  productOwner,
+  readListed,
   readProductOfType,
-  readTags,
+  sharedList,
   tagList,
+  tagsAfterUpdate,
   waitReady,
-  modifyProduct,
 } from './product.js';
-import { PRODUCT_FACTS, productFacts, productFactsShape } from './product-outputs.js';
 import { contractNotes, productReady } from './product-hooks.js';
 
 /** LAG member speeds in Mbps (400000 where the location offers it); 1 Gbps ports cannot be aggregated. */
@@ -109,13 +112,13 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
     });
     ctx.recordId(uids[0]);
     let ready = await waitReady(ctx, uids[0], 'LAG port');
-    const { primary } = await lagGroup(ctx, ready);
+    const { primary } = lagGroup(await listAllProducts(ctx.client), ready);
     // A buy adopted after a lost reply may name any member; the primary is the id.
     if (primary.productUid !== uids[0]) {
       ctx.recordId(primary.productUid);
       ready = await waitReady(ctx, primary.productUid, 'LAG port');
     }
-    const { members } = await lagGroup(ctx, ready);
+    const { members } = lagGroup(await listAllProducts(ctx.client), ready);
     for (const member of members) if (member.productUid !== primary.productUid) await waitReady(ctx, member.productUid, 'LAG member port');
     return { id: primary.productUid, outputs: toOutputs(ready, members, orderedTags(inputs.resourceTags), inputs) };
   },
@@ -123,16 +126,20 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   async read(ctx, id, prior) {
     const product = await readProductOfType(ctx, id, 'MEGAPORT', 'a LAG port');
     if (!product) return undefined;
-    const { members } = await lagGroup(ctx, product);
-    return toOutputs(product, members, await readTags(ctx, id), prior?.inputs);
+    const { members } = lagGroup(await sharedList(ctx), product);
+    return toOutputs(product, members, await observedTags(ctx, id, prior), prior?.inputs);
   },
+
+  // A single port's UID is left to the read by id, which refuses it.
+  readMany: (ctx, targets) =>
+    readListed(ctx, targets, 'MEGAPORT', async (p, t, list) => toOutputs(p, lagGroup(list, p).members, await observedTags(ctx, p.productUid, t.prior), t.prior?.inputs), (p) => Boolean(p.aggregationId)),
 
   async update(ctx, id, prior, desired) {
     // Changes go to the primary member: the API reports the LAG through it.
     await modifyProduct(ctx, 'megaport', id, prior, desired, MODIFIABLE);
     const product = await waitReady(ctx, id, 'LAG port');
-    const { members } = await lagGroup(ctx, product);
-    return toOutputs(product, members, await readTags(ctx, id), desired);
+    const { members } = lagGroup(await listAllProducts(ctx.client), product);
+    return toOutputs(product, members, tagsAfterUpdate(prior, desired), desired);
   },
 
   async delete(ctx, id) {
@@ -141,29 +148,26 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   },
 
   async list(ctx) {
-    const primaries = (await listProducts(ctx, 'MEGAPORT')).filter((p) => p.aggregationId && p.lagPrimary);
-    return Promise.all(
-      primaries.map(async (p) => {
-        const { members } = await lagGroup(ctx, p);
-        return { id: p.productUid, outputs: toOutputs(p, members, await readTags(ctx, p.productUid)) };
-      }),
-    );
+    const list = await sharedList(ctx);
+    const primaries = liveOfType(list, 'MEGAPORT').filter((p) => p.aggregationId && p.lagPrimary);
+    return mapLimited(primaries, async (p) => ({ id: p.productUid, outputs: toOutputs(p, lagGroup(list, p).members, await observedTags(ctx, p.productUid, undefined)) }));
   },
 
-  async findOwned(ctx) {
-    const found = await findByToken(ctx, (await listProducts(ctx, 'MEGAPORT')).filter((p) => p.aggregationId));
+  async findOwned(ctx, inputs) {
+    const list = await sharedList(ctx);
+    const found = await findByToken(ctx, liveOfType(list, 'MEGAPORT').filter((p) => p.aggregationId), inputs?.productName, ctx);
     if (!found) return undefined;
-    const { primary, members } = await lagGroup(ctx, found);
-    return { id: primary.productUid, outputs: toOutputs(primary, members, await readTags(ctx, primary.productUid)) };
+    const { primary, members } = lagGroup(list, found);
+    return { id: primary.productUid, outputs: toOutputs(primary, members, await observedTags(ctx, primary.productUid, undefined)) };
   },
 };
 
-/** The LAG a member port belongs to: its primary and every live member, the primary first. */
-async function lagGroup(ctx: Ctx, member: ApiProduct): Promise<{ primary: ApiProduct; members: ApiProduct[] }> {
+/** The LAG a member port belongs to, as a product list shows it: its primary and every live member, the primary first. */
+function lagGroup(list: ProductList, member: ApiProduct): { primary: ApiProduct; members: ApiProduct[] } {
   if (!member.aggregationId) {
     throw new UserError(`${member.productUid} is a single port, not a LAG port`, 'manage it as interconnect:index/port:Port');
   }
-  const members = (await listProducts(ctx, 'MEGAPORT'))
+  const members = liveOfType(list, 'MEGAPORT')
     .filter((p) => p.aggregationId === member.aggregationId)
     .sort((a, b) => Number(Boolean(b.lagPrimary)) - Number(Boolean(a.lagPrimary)) || (a.productId ?? 0) - (b.productId ?? 0));
   // A cancelled LAG is no longer listed as live, but the member read directly still describes it.

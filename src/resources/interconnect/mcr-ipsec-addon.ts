@@ -4,7 +4,8 @@ import type { InterconnectSettings } from '../../providers/interconnect/settings
 import type { ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
 import { oneOf } from '../schema.js';
-import { type ApiProduct, type Ctx, readProduct, retryWithin, splitId, waitReady } from './product.js';
+import { readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
+import { type Ctx, readListed, retryWithin, sharedProduct, splitId, waitReady } from './product.js';
 
 /** Tunnel counts an IPsec add-on can allow. */
 export const TUNNEL_COUNTS = [10, 20, 30] as const;
@@ -79,7 +80,7 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
   },
 
   async create(ctx, inputs) {
-    const mcr = await readProduct(ctx, inputs.mcrId);
+    const mcr = await readProduct(ctx.client, inputs.mcrId);
     if (!mcr) throw new UserError(`MCR ${inputs.mcrId} does not exist (or is being cancelled); an IPsec add-on needs a live MCR`);
     const existing = ipsecAddOns(mcr)[0];
     if (existing) {
@@ -90,7 +91,7 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
     }
     await ctx.client.post(addOnPath(inputs.mcrId), { addOnType: 'IP_SEC', tunnelCount: inputs.tunnelCount });
     // The API answers without the add-on's UID; the MCR lists it at once.
-    const added = ipsecAddOns((await readProduct(ctx, inputs.mcrId)) ?? mcr)[0];
+    const added = ipsecAddOns((await readProduct(ctx.client, inputs.mcrId)) ?? mcr)[0];
     if (!added) throw new Error(`the IPsec add-on was accepted but MCR ${inputs.mcrId} does not list it`);
     const id = `${inputs.mcrId}:${added.addOnUid}`;
     ctx.recordId(id);
@@ -100,9 +101,23 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
 
   async read(ctx, id) {
     const { mcrUid, addOnUid } = parseId(id);
-    const mcr = await readProduct(ctx, mcrUid);
+    const mcr = await sharedProduct(ctx, mcrUid);
     const addOn = mcr && ipsecAddOns(mcr).find((a) => a.addOnUid === addOnUid);
     return addOn && toOutputs(mcrUid, addOn);
+  },
+
+  // The product list shows each MCR with its add-ons; an add-on it does not show is read by id.
+  async readMany(ctx, targets) {
+    const byMcr = targets.map((t) => ({ ...t, id: parseId(t.id).mcrUid, addOn: t.id }));
+    const mcrs = await readListed(ctx, byMcr, 'MCR2', (mcr) => mcr);
+    const out = new Map<string, Outputs | undefined>();
+    for (const t of byMcr) {
+      if (!mcrs.has(t.id)) continue;
+      const mcr = mcrs.get(t.id);
+      const addOn = mcr && ipsecAddOns(mcr).find((a) => a.addOnUid === parseId(t.addOn).addOnUid);
+      if (!mcr || addOn) out.set(t.addOn, addOn && toOutputs(t.id, addOn));
+    }
+    return out;
   },
 
   async update(ctx, id, _prior, desired) {
@@ -116,7 +131,7 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
 
   async delete(ctx, id) {
     const { mcrUid, addOnUid } = parseId(id);
-    const mcr = await readProduct(ctx, mcrUid);
+    const mcr = await readProduct(ctx.client, mcrUid);
     if (!mcr || !ipsecAddOns(mcr).some((a) => a.addOnUid === addOnUid)) return;
     try {
       await retryWithin(ctx, 'IPsec tunnels still configured', () => ctx.client.put(addOnPath(mcrUid, addOnUid), { addOnType: 'IP_SEC', tunnelCount: 0 }), tunnelsStillConfigured);
@@ -132,7 +147,7 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
   // an interrupted create, the MCR's add-on is the one it made.
   async findOwned(ctx, inputs) {
     if (!inputs) return undefined;
-    const mcr = await readProduct(ctx, inputs.mcrId);
+    const mcr = await readProduct(ctx.client, inputs.mcrId);
     const addOn = mcr && ipsecAddOns(mcr)[0];
     return addOn && { id: `${inputs.mcrId}:${addOn.addOnUid}`, outputs: toOutputs(inputs.mcrId, addOn) };
   },

@@ -3,20 +3,10 @@ import { lazy } from '../../lazy.js';
 import { UserError } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
-import { type Ctx, readProduct, splitId } from './product.js';
-import {
-  ALWAYS,
-  checkPrefixEntries,
-  createPrefixList,
-  deletePrefixList,
-  findByDescription,
-  listPrefixLists,
-  observedEntries,
-  prefixListFields,
-  readPrefixList,
-  updatePrefixList,
-  type ApiPrefixList,
-} from './prefix-lists.js';
+import { createPrefixList, knownPrefixLists, listPrefixLists, readPrefixList, updatePrefixList, type ApiPrefixList } from '../../providers/interconnect/api/prefix-lists.js';
+import { GONE, isType } from '../../providers/interconnect/api/products.js';
+import { type Ctx, mapLimited, sharedList, sharedProduct, splitId } from './product.js';
+import { ALWAYS, checkPrefixEntries, deletePrefixList, findByDescription, observedEntries, prefixListFields } from './prefix-lists.js';
 
 const fields = lazy(() =>
   z
@@ -77,33 +67,48 @@ export const mcrPrefixFilterList: ResourceType<Inputs, Outputs, Ctx['client'], I
 
   async create(ctx, inputs) {
     // Descriptions are names: BGP filters resolve them, so a second list of the same name would be ambiguous.
-    const existing = findByDescription(await listPrefixLists(ctx, inputs.mcrId), inputs.description);
+    const existing = findByDescription(await knownPrefixLists(ctx.client, inputs.mcrId), inputs.description);
     if (existing) {
       throw new UserError(
         `MCR ${inputs.mcrId} already has a prefix filter list named "${inputs.description}" (id ${existing.id})`,
         `import it (options.import: ${inputs.mcrId}:${existing.id}) or choose another description`,
       );
     }
-    const listId = await createPrefixList(ctx, inputs.mcrId, inputs);
-    const id = `${inputs.mcrId}:${listId}`;
+    const made = await createPrefixList(ctx.client, inputs.mcrId, inputs);
+    const id = `${inputs.mcrId}:${made.id}`;
     ctx.recordId(id);
-    const current = await readPrefixList(ctx, inputs.mcrId, listId);
-    if (!current) throw new Error(`prefix filter list ${listId} was created on MCR ${inputs.mcrId} but cannot be read back`);
-    return { id, outputs: toOutputs(inputs.mcrId, current, inputs) };
+    return { id, outputs: toOutputs(inputs.mcrId, made, inputs) };
   },
 
   async read(ctx, id, prior) {
     const { mcrUid, listId } = parsePrefixListId(id);
     // A list on a cancelled MCR is gone with it, even while the API still answers for it.
-    if (!(await readProduct(ctx, mcrUid))) return undefined;
-    const current = await readPrefixList(ctx, mcrUid, listId);
+    if (!(await sharedProduct(ctx, mcrUid))) return undefined;
+    const current = await readPrefixList(ctx.client, mcrUid, listId);
     return current && toOutputs(mcrUid, current, prior?.inputs);
+  },
+
+  // The summary of an MCR's lists carries no entries, so each list is one call by id; whether its
+  // MCR is still there comes from the product list. A list whose MCR the product list does not
+  // show is left for the read by id.
+  async readMany(ctx, targets) {
+    const products = await sharedList(ctx);
+    const out = new Map<string, Outputs | undefined>();
+    await mapLimited(targets, async (target) => {
+      const { mcrUid, listId } = parsePrefixListId(target.id);
+      const mcr = products.byUid.get(mcrUid);
+      if (!mcr || !isType(mcr, 'MCR2')) return;
+      if (GONE.includes(mcr.provisioningStatus)) return void out.set(target.id, undefined);
+      const current = await readPrefixList(ctx.client, mcrUid, listId);
+      out.set(target.id, current && toOutputs(mcrUid, current, target.prior?.inputs));
+    });
+    return out;
   },
 
   async update(ctx, id, _prior, desired) {
     const { mcrUid, listId } = parsePrefixListId(id);
-    await updatePrefixList(ctx, mcrUid, listId, desired);
-    const current = await readPrefixList(ctx, mcrUid, listId);
+    await updatePrefixList(ctx.client, mcrUid, listId, desired);
+    const current = await readPrefixList(ctx.client, mcrUid, listId);
     if (!current) throw new Error(`prefix filter list ${listId} disappeared from MCR ${mcrUid} during the update`);
     return toOutputs(mcrUid, current, desired);
   },
@@ -117,8 +122,9 @@ export const mcrPrefixFilterList: ResourceType<Inputs, Outputs, Ctx['client'], I
   // after an interrupted create, the list there of that description is the one it made.
   async findOwned(ctx, inputs) {
     if (!inputs) return undefined;
-    const existing = findByDescription(await listPrefixLists(ctx, inputs.mcrId), inputs.description);
-    const current = existing && (await readPrefixList(ctx, inputs.mcrId, existing.id));
+    const summaries = await ctx.shared(`prefix-lists:${inputs.mcrId}`, () => listPrefixLists(ctx.client, inputs.mcrId));
+    const existing = findByDescription(summaries, inputs.description);
+    const current = existing && (await readPrefixList(ctx.client, inputs.mcrId, existing.id));
     return current && { id: `${inputs.mcrId}:${current.id}`, outputs: toOutputs(inputs.mcrId, current, inputs) };
   },
 };

@@ -4,35 +4,28 @@ import type { ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
-import { productFacts, productFactsShape } from './product-outputs.js';
+import { createPrefixList, listPrefixLists, readPrefixList, routerOrdered, updatePrefixList } from '../../providers/interconnect/api/prefix-lists.js';
+import { liveOfType, type ApiProduct } from '../../providers/interconnect/api/products.js';
+import { mcrComputed, mcrObserved } from '../../providers/interconnect/api/views.js';
 import {
   CONTRACT_TERMS,
-  type ApiProduct,
   type Ctx,
   cancel,
   findByToken,
-  productOwner,
-  listProducts,
+  mapLimited,
+  modifyProduct,
+  observedTags,
   order,
   orderedTags,
+  productOwner,
+  readListed,
   readProductOfType,
-  readTags,
+  sharedList,
   tagList,
+  tagsAfterUpdate,
   waitReady,
-  modifyProduct,
 } from './product.js';
-import {
-  type PrefixList,
-  createPrefixList,
-  deletePrefixList,
-  findByDescription,
-  listPrefixLists,
-  observedEntries,
-  prefixListSchema,
-  readPrefixList,
-  sameEntries,
-  updatePrefixList,
-} from './prefix-lists.js';
+import { type PrefixList, deletePrefixList, findByDescription, observedEntries, prefixListSchema, sameEntries } from './prefix-lists.js';
 import { contractNotes, productReady } from './product-hooks.js';
 
 /** MCR speeds in Mbps. */
@@ -66,22 +59,6 @@ export const mcrInputs = lazy(() =>
         .describe('DEPRECATED: use interconnect:index/mcrPrefixFilterList:McrPrefixFilterList. Prefix filter lists kept with the MCR, matched by description; created, rewritten and deleted in place. Lists not named here are left alone.'),
     })
     .strict(),
-);
-
-/** What the API reports about an MCR beyond its inputs; set by the API, never a change. */
-export const mcrComputed = lazy(() =>
-  ({
-    ...productFactsShape(),
-    productType: z.string().optional().describe('MCR2.'),
-    adminLocked: z.boolean().optional().describe('True while the provider\'s staff hold a lock on it.'),
-    buyoutPort: z.boolean().optional().describe('Whether the product is a buyout port (false for an MCR).'),
-    lagPrimary: z.boolean().optional().describe('Always false for an MCR.'),
-    aggregationId: z.number().optional().describe('LAG aggregation id (0 for an MCR).'),
-    lagId: z.number().optional().describe('LAG id (0 for an MCR).'),
-    attributeTags: z.record(z.string(), z.string()).optional().describe('Attribute tags set by the provider.'),
-    companyName: z.string().optional().describe('Name of the company that owns it.'),
-    secondaryName: z.string().optional().describe('Secondary name, if any.'),
-  }),
 );
 
 /** Everything an MCR exposes: its inputs as the API reports them plus computed fields. */
@@ -146,6 +123,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
       resourceTags: tagList(ctx, inputs.resourceTags),
     });
     ctx.recordId(uid);
+    routerOrdered(ctx.client, uid);
     const product = await waitReady(ctx, uid, 'MCR');
     await syncInlineLists(ctx, uid, undefined, inputs.prefixFilterLists);
     return { id: uid, outputs: await observe(ctx, product, inputs, orderedTags(inputs.resourceTags)) };
@@ -153,14 +131,16 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
 
   async read(ctx, id, prior) {
     const product = await readProductOfType(ctx, id, 'MCR2', 'an MCR');
-    return product && observe(ctx, product, prior?.inputs);
+    return product && observe(ctx, product, prior?.inputs, await observedTags(ctx, id, prior));
   },
+
+  readMany: (ctx, targets) => readListed(ctx, targets, 'MCR2', async (p, t) => observe(ctx, p, t.prior?.inputs, await observedTags(ctx, p.productUid, t.prior))),
 
   async update(ctx, id, prior, desired) {
     await modifyProduct(ctx, 'mcr2', id, prior, desired, MODIFIABLE);
     await syncInlineLists(ctx, id, prior.inputs.prefixFilterLists, desired.prefixFilterLists);
     const product = await waitReady(ctx, id, 'MCR');
-    return observe(ctx, product, desired);
+    return observe(ctx, product, desired, tagsAfterUpdate(prior, desired));
   },
 
   async delete(ctx, id) {
@@ -168,48 +148,24 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
   },
 
   async list(ctx) {
-    const mcrs = await listProducts(ctx, 'MCR2');
-    return Promise.all(mcrs.map(async (p) => ({ id: p.productUid, outputs: { ...mcrObserved(p), resourceTags: await readTags(ctx, p.productUid) } as McrOutputs })));
+    const mcrs = liveOfType(await sharedList(ctx), 'MCR2');
+    return mapLimited(mcrs, async (p) => ({ id: p.productUid, outputs: { ...mcrObserved(p), resourceTags: await observedTags(ctx, p.productUid, undefined) } as McrOutputs }));
   },
 
-  async findOwned(ctx) {
-    const found = await findByToken(ctx, await listProducts(ctx, 'MCR2'));
-    return found && { id: found.productUid, outputs: { ...mcrObserved(found), resourceTags: await readTags(ctx, found.productUid) } as McrOutputs };
+  async findOwned(ctx, inputs) {
+    const found = await findByToken(ctx, liveOfType(await sharedList(ctx), 'MCR2'), inputs?.productName, ctx);
+    return found && { id: found.productUid, outputs: { ...mcrObserved(found), resourceTags: await observedTags(ctx, found.productUid, undefined) } as McrOutputs };
   },
 };
 
-/** An MCR as the API reports it: the inputs it echoes plus every computed field (dates as RFC 3339). */
-export function mcrObserved(p: ApiProduct): Omit<McrOutputs, 'promoCode' | 'resourceTags' | 'prefixFilterLists'> {
+/** The MCR's outputs, its user tags as known (just ordered, just written, or read). */
+async function observe(ctx: Ctx, p: ApiProduct, inputs: Partial<McrInputs> | undefined, tags: Record<string, string>): Promise<McrOutputs> {
   return {
-    productName: p.productName,
-    portSpeed: p.portSpeed,
-    locationId: p.locationId,
-    contractTermMonths: p.contractTermMonths,
-    asn: p.resources?.virtual_router?.mcrAsn ?? p.asn,
-    diversityZone: p.diversityZone || undefined,
-    marketplaceVisibility: p.marketplaceVisibility,
-    costCentre: p.costCentre ?? '',
-    ...productFacts(p),
-    productType: p.productType,
-    adminLocked: p.adminLocked,
-    buyoutPort: p.buyoutPort,
-    lagPrimary: p.lagPrimary,
-    aggregationId: p.aggregationId ?? undefined,
-    lagId: p.lagId ?? undefined,
-    attributeTags: p.attributeTags ?? undefined,
-    companyName: p.companyName,
-    secondaryName: p.secondaryName ?? undefined,
-  };
-}
-
-/** The MCR's outputs; `tags` when they are known already (just ordered), else they are read. */
-async function observe(ctx: Ctx, p: ApiProduct, inputs?: Partial<McrInputs>, tags?: Record<string, string>): Promise<McrOutputs> {
-  return {
-    ...mcrObserved(p),
+    ...(mcrObserved(p) as Omit<McrOutputs, 'promoCode' | 'resourceTags' | 'prefixFilterLists'>),
     diversityZone: p.diversityZone || inputs?.diversityZone,
     // The API never returns the promo code; keep what was ordered.
     promoCode: inputs?.promoCode,
-    resourceTags: tags ?? (await readTags(ctx, p.productUid)),
+    resourceTags: tags,
     prefixFilterLists: inputs?.prefixFilterLists && (await readInlineLists(ctx, p.productUid, inputs.prefixFilterLists)),
   };
 }
@@ -220,7 +176,7 @@ async function observe(ctx: Ctx, p: ApiProduct, inputs?: Partial<McrInputs>, tag
  * drift here; a named list that is missing is left out (and created again on apply).
  */
 async function readInlineLists(ctx: Ctx, mcrUid: string, named: PrefixList[]): Promise<PrefixList[]> {
-  const summaries = await listPrefixLists(ctx, mcrUid);
+  const summaries = await listPrefixLists(ctx.client, mcrUid);
   const others = summaries.filter((s) => !findByDescription(named, s.description));
   if (others.length) {
     ctx.warn(`the MCR also has prefix filter lists not declared inline (${others.map((s) => s.description).join(', ')}); mixing inline and standalone lists is discouraged`);
@@ -228,7 +184,7 @@ async function readInlineLists(ctx: Ctx, mcrUid: string, named: PrefixList[]): P
   const out: PrefixList[] = [];
   for (const want of named) {
     const summary = findByDescription(summaries, want.description);
-    const current = summary && (await readPrefixList(ctx, mcrUid, summary.id));
+    const current = summary && (await readPrefixList(ctx.client, mcrUid, summary.id));
     if (current) out.push({ description: current.description, addressFamily: current.addressFamily, entries: observedEntries(current.entries, want.entries) });
   }
   return out;
@@ -240,16 +196,16 @@ async function readInlineLists(ctx: Ctx, mcrUid: string, named: PrefixList[]): P
  */
 async function syncInlineLists(ctx: Ctx, mcrUid: string, prior: PrefixList[] | undefined, desired: PrefixList[] | undefined): Promise<void> {
   if (!prior?.length && !desired?.length) return;
-  const summaries = await listPrefixLists(ctx, mcrUid);
+  const summaries = await listPrefixLists(ctx.client, mcrUid);
   for (const want of desired ?? []) {
     const summary = findByDescription(summaries, want.description);
     if (!summary) {
-      await createPrefixList(ctx, mcrUid, want);
+      await createPrefixList(ctx.client, mcrUid, want);
       continue;
     }
-    const current = await readPrefixList(ctx, mcrUid, summary.id);
+    const current = await readPrefixList(ctx.client, mcrUid, summary.id);
     const same = current && current.addressFamily === want.addressFamily && sameEntries(current.entries, want.entries);
-    if (!same) await updatePrefixList(ctx, mcrUid, summary.id, want);
+    if (!same) await updatePrefixList(ctx.client, mcrUid, summary.id, want);
   }
   for (const old of prior ?? []) {
     if (findByDescription(desired ?? [], old.description)) continue;

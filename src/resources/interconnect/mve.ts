@@ -6,23 +6,27 @@ import type { ReplaceRule, ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
 import { oneOf, oneOfText, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
+import { liveOfType, type ApiProduct } from '../../providers/interconnect/api/products.js';
+import { PRODUCT_FACTS, productFacts, productFactsShape } from '../../providers/interconnect/api/views.js';
 import {
   CONTRACT_TERMS,
-  type ApiProduct,
   type Ctx,
   cancel,
   findByToken,
-  productOwner,
-  listProducts,
+  mapLimited,
+  modifyProduct,
+  observedTags,
   order,
   orderedTags,
+  productOwner,
+  readListed,
   readProductOfType,
-  readTags,
+  sameSpelling,
+  sharedList,
   tagList,
+  tagsAfterUpdate,
   waitReady,
-  modifyProduct,
 } from './product.js';
-import { PRODUCT_FACTS, productFacts, productFactsShape, sameSpelling } from './product-outputs.js';
 import { contractNotes, productReady } from './product-hooks.js';
 
 /** MVE instance sizes (vCPU/GB RAM): SMALL 2/8, MEDIUM 4/16, LARGE 8/32, X_LARGE_12 12/48. */
@@ -180,8 +184,10 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   async read(ctx, id, prior) {
     const product = await readProductOfType(ctx, id, 'MVE', 'an MVE');
     // A refresh may hand over the recorded inputs with the vendor config still wrapped as secret.
-    return product && toOutputs(product, await readTags(ctx, id), prior && reveal(prior.inputs));
+    return product && toOutputs(product, await observedTags(ctx, id, prior), prior && reveal(prior.inputs));
   },
+
+  readMany: (ctx, targets) => readListed(ctx, targets, 'MVE', async (p, t) => toOutputs(p, await observedTags(ctx, p.productUid, t.prior), t.prior && reveal(t.prior.inputs))),
 
   async update(ctx, id, prior, desired) {
     const wanted = desired.vnics?.map((v) => ({ description: v.description, vlan: v.vlan ?? 0 }));
@@ -192,7 +198,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
       ctx.warn('vendorConfig fields the API never returns are recorded as given; the MVE keeps the configuration it was ordered with');
     }
     const product = await waitReady(ctx, id, 'MVE');
-    return toOutputs(product, await readTags(ctx, id), desired);
+    return toOutputs(product, tagsAfterUpdate(prior, desired), desired);
   },
 
   async delete(ctx, id) {
@@ -201,13 +207,13 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   },
 
   async list(ctx) {
-    const mves = await listProducts(ctx, 'MVE');
-    return Promise.all(mves.map(async (p) => ({ id: p.productUid, outputs: toOutputs(p, await readTags(ctx, p.productUid)) })));
+    const mves = liveOfType(await sharedList(ctx), 'MVE');
+    return mapLimited(mves, async (p) => ({ id: p.productUid, outputs: toOutputs(p, await observedTags(ctx, p.productUid, undefined)) }));
   },
 
-  async findOwned(ctx) {
-    const found = await findByToken(ctx, await listProducts(ctx, 'MVE'));
-    return found && { id: found.productUid, outputs: toOutputs(found, await readTags(ctx, found.productUid)) };
+  async findOwned(ctx, inputs) {
+    const found = await findByToken(ctx, liveOfType(await sharedList(ctx), 'MVE'), inputs?.productName, ctx);
+    return found && { id: found.productUid, outputs: toOutputs(found, await observedTags(ctx, found.productUid, undefined)) };
   },
 };
 

@@ -4,22 +4,25 @@ import type { InterconnectSettings } from '../../providers/interconnect/settings
 import type { ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
 import { oneOf, tagsSchema } from '../schema.js';
-import { PRODUCT_FACTS, productFacts, productFactsShape } from './product-outputs.js';
+import { liveOfType, type ApiProduct } from '../../providers/interconnect/api/products.js';
+import { PRODUCT_FACTS, productFacts, productFactsShape } from '../../providers/interconnect/api/views.js';
 import {
   CONTRACT_TERMS,
-  type ApiProduct,
   type Ctx,
   cancel,
+  mapLimited,
   findByToken,
-  productOwner,
-  listProducts,
+  modifyProduct,
+  observedTags,
   order,
   orderedTags,
-  readProduct,
-  readTags,
+  productOwner,
+  readListed,
+  sharedList,
+  sharedProduct,
   tagList,
+  tagsAfterUpdate,
   waitReady,
-  modifyProduct,
 } from './product.js';
 import { contractNotes, productReady } from './product-hooks.js';
 
@@ -100,15 +103,17 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   },
 
   async read(ctx, id, prior) {
-    const product = await readProduct(ctx, id);
+    const product = await sharedProduct(ctx, id);
     if (!product) return undefined;
-    return toOutputs(product, await readTags(ctx, id), prior?.inputs);
+    return toOutputs(product, await observedTags(ctx, id, prior), prior?.inputs);
   },
+
+  readMany: (ctx, targets) => readListed(ctx, targets, 'MEGAPORT', async (p, t) => toOutputs(p, await observedTags(ctx, p.productUid, t.prior), t.prior?.inputs)),
 
   async update(ctx, id, prior, desired) {
     await modifyProduct(ctx, 'megaport', id, prior, desired, MODIFIABLE);
     const product = await waitReady(ctx, id, 'port');
-    return toOutputs(product, await readTags(ctx, id), desired);
+    return toOutputs(product, tagsAfterUpdate(prior, desired), desired);
   },
 
   async delete(ctx, id) {
@@ -116,13 +121,13 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   },
 
   async list(ctx) {
-    const ports = (await listProducts(ctx, 'MEGAPORT')).filter((p) => !p.aggregationId);
-    return Promise.all(ports.map(async (p) => ({ id: p.productUid, outputs: toOutputs(p, await readTags(ctx, p.productUid)) })));
+    const ports = liveOfType(await sharedList(ctx), 'MEGAPORT').filter((p) => !p.aggregationId);
+    return mapLimited(ports, async (p) => ({ id: p.productUid, outputs: toOutputs(p, await observedTags(ctx, p.productUid, undefined)) }));
   },
 
-  async findOwned(ctx) {
-    const found = await findByToken(ctx, await listProducts(ctx, 'MEGAPORT'));
-    return found && { id: found.productUid, outputs: toOutputs(found, await readTags(ctx, found.productUid)) };
+  async findOwned(ctx, inputs) {
+    const found = await findByToken(ctx, liveOfType(await sharedList(ctx), 'MEGAPORT'), inputs?.productName, ctx);
+    return found && { id: found.productUid, outputs: toOutputs(found, await observedTags(ctx, found.productUid, undefined)) };
   },
 };
 

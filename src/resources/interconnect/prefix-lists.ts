@@ -3,16 +3,16 @@ import { isRemote } from '../../errors.js';
 import { lazy } from '../../lazy.js';
 import { oneOfText } from '../schema.js';
 import { familyBits, parseCidr, prefixProblem, type Family } from './cidr.js';
+import { ADDRESS_FAMILIES, deletePrefixList as deleteList, type ApiPrefixEntry } from '../../providers/interconnect/api/prefix-lists.js';
 import { retryWithin, type Ctx } from './product.js';
 
 /**
- * MCR prefix filter lists, shared by the McrPrefixFilterList resource, the deprecated inline
- * `prefixFilterLists` of Mcr and the getMcrPrefixFilterLists lookup: the entry schema and its
- * checks, the wire form, and the five prefix-list endpoints (reference §3.12).
+ * MCR prefix filter lists, shared by the McrPrefixFilterList resource and the deprecated inline
+ * `prefixFilterLists` of Mcr: the entry schema and its checks, entries compared as the API
+ * spells them, and a delete that waits for references to go. The endpoints are in the provider's
+ * api (api/prefix-lists.ts).
  */
 
-/** Address families a list can hold. */
-export const ADDRESS_FAMILIES = ['IPv4', 'IPv6'] as const;
 
 /** One ordered entry of a prefix filter list. */
 export const prefixEntry = lazy(() =>
@@ -88,36 +88,14 @@ export const ALWAYS = { when: () => true };
 /** One list as the deprecated inline `prefixFilterLists` of an Mcr holds it. */
 export const prefixListSchema = lazy(() => z.object(prefixListFields()).strict().superRefine(checkPrefixEntries, ALWAYS));
 
-/** The body of a create or update: ge/le as numbers, left out when unset (the API reads 0 as unset). */
-export function wireList(list: PrefixList, id = 0): Record<string, unknown> {
-  return {
-    id,
-    description: list.description,
-    addressFamily: list.addressFamily,
-    entries: list.entries.map((e) => ({ action: e.action, prefix: e.prefix, ...(e.ge ? { ge: e.ge } : {}), ...(e.le ? { le: e.le } : {}) })),
-  };
-}
-
-/** A list as the API reads it back, entries with numeric ge/le. */
-export interface ApiPrefixList extends PrefixList {
-  id: number;
-}
-
-type WireEntry = { action: string; prefix: string; ge?: string | number | null; le?: string | number | null };
-
-function lengthOf(value: unknown): number | undefined {
-  const n = typeof value === 'string' ? Number(value) : value;
-  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
-}
-
 /**
  * The observed entries, expressed like the prior ones where they mean the same: the API returns
  * ge/le as strings, may omit them, and may store the defaults (ge = prefix length, le = 32/128)
  * explicitly. An entry whose effective range is unchanged keeps the prior spelling, so an
  * unchanged list is never a diff; a real change shows the API's values.
  */
-export function observedEntries(observed: PrefixEntry[], prior: PrefixEntry[] | undefined): PrefixEntry[] {
-  return observed.map((e, i) => {
+export function observedEntries(observed: ApiPrefixEntry[], prior: PrefixEntry[] | undefined): PrefixEntry[] {
+  return (observed as PrefixEntry[]).map((e, i) => {
     const before = prior?.[i];
     const cidr = parseCidr(e.prefix);
     if (!before || before.prefix !== e.prefix || before.action !== e.action || !cidr) return e;
@@ -132,53 +110,12 @@ export function observedEntries(observed: PrefixEntry[], prior: PrefixEntry[] | 
 }
 
 /** Whether the current entries already say what `wanted` says (same order, same effective ranges). */
-export function sameEntries(current: PrefixEntry[], wanted: PrefixEntry[]): boolean {
+export function sameEntries(current: ApiPrefixEntry[], wanted: PrefixEntry[]): boolean {
   const seen = observedEntries(current, wanted);
   return (
     seen.length === wanted.length &&
     seen.every((e, i) => e.action === wanted[i].action && e.prefix === wanted[i].prefix && e.ge === wanted[i].ge && e.le === wanted[i].le)
   );
-}
-
-function base(mcrUid: string): string {
-  return `/v2/product/mcr2/${encodeURIComponent(mcrUid)}`;
-}
-
-/** Summaries (id, description, family) of every list on the MCR. */
-export async function listPrefixLists(ctx: Pick<Ctx, 'client'>, mcrUid: string): Promise<Array<{ id: number; description: string; addressFamily: string }>> {
-  const { data } = await ctx.client.get<Array<{ id: number; description: string; addressFamily: string }>>(`${base(mcrUid)}/prefixLists`);
-  return data ?? [];
-}
-
-/** One list with its entries; undefined when the API does not know it. */
-export async function readPrefixList(ctx: Pick<Ctx, 'client'>, mcrUid: string, id: number): Promise<ApiPrefixList | undefined> {
-  try {
-    const { data } = await ctx.client.get<{ id: number; description: string; addressFamily: string; entries?: WireEntry[] }>(`${base(mcrUid)}/prefixList/${id}`);
-    if (!data) return undefined;
-    const entries = (data.entries ?? []).map((e) => {
-      const entry: PrefixEntry = { action: e.action as PrefixEntry['action'], prefix: e.prefix };
-      const ge = lengthOf(e.ge);
-      const le = lengthOf(e.le);
-      if (ge !== undefined) entry.ge = ge;
-      if (le !== undefined) entry.le = le;
-      return entry;
-    });
-    return { id: Number(data.id), description: data.description, addressFamily: data.addressFamily, entries };
-  } catch (err) {
-    if (isRemote(err, 'not-found')) return undefined;
-    throw err;
-  }
-}
-
-/** Creates a list and returns its numeric id. */
-export async function createPrefixList(ctx: Ctx, mcrUid: string, list: PrefixList): Promise<number> {
-  const { data } = await ctx.client.post<{ id: number }>(`${base(mcrUid)}/prefixList`, wireList(list));
-  return Number(data.id);
-}
-
-/** Rewrites a list: description, family and every entry. */
-export async function updatePrefixList(ctx: Ctx, mcrUid: string, id: number, list: PrefixList): Promise<void> {
-  await ctx.client.put(`${base(mcrUid)}/prefixList/${id}`, wireList(list, id));
 }
 
 /**
@@ -188,7 +125,7 @@ export async function updatePrefixList(ctx: Ctx, mcrUid: string, id: number, lis
  */
 export async function deletePrefixList(ctx: Ctx, mcrUid: string, id: number): Promise<void> {
   try {
-    await retryWithin(ctx, 'prefix list still referenced', () => ctx.client.delete(`${base(mcrUid)}/prefixList/${id}`), (err) => isRemote(err, 'conflict'));
+    await retryWithin(ctx, 'prefix list still referenced', () => deleteList(ctx.client, mcrUid, id), (err) => isRemote(err, 'conflict'));
   } catch (err) {
     if (isRemote(err, 'not-found')) return;
     throw err;

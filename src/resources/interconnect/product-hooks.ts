@@ -1,5 +1,5 @@
 /** What the engine asks of every interconnect product: whether it is ready, and what its delete means. */
-import { READY } from './product.js';
+import { READY } from '../../providers/interconnect/api/products.js';
 
 /** Whether a product is ready for use: CONFIGURED or LIVE (a type without a status always is). */
 export function productReady(outputs: Record<string, unknown>): boolean {

@@ -1,51 +1,96 @@
 import { UserError, isRemote } from '../../errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { sleep } from '../../providers/interconnect/client.js';
-import type { Ownership, ResourceContext } from '../handler.js';
+import { order as orderItem, type Finder, type Memo } from '../../providers/interconnect/api/orders.js';
+import { GONE, READY, isType, listAllProducts, readProduct, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
+import { carriesToken, ownerOf, readTagList, tagList as ownedTagList, userTags, writeTagList, type ApiTag } from '../../providers/interconnect/api/tags.js';
+import { lookAt } from '../../providers/interconnect/api/waits.js';
+import type { Ownership, ReadTarget, ResourceContext } from '../handler.js';
 
 /** Handler context of every interconnect resource. */
 export type Ctx = ResourceContext<InterconnectClient>;
 
-/** A product as `GET /v2/product/{uid}` returns it (the fields plumb reads). */
-export type ApiProduct = Record<string, any> & { productUid: string; provisioningStatus: string };
-
-/** Statuses in which a product is ready for use. */
-export const READY = ['CONFIGURED', 'LIVE'];
-/** Statuses in which a product no longer exists for plumb's purposes. */
-export const GONE = ['DECOMMISSIONED', 'DECOMMISSIONING', 'CANCELLED_PARENT'];
-
-/**
- * Tag keys plumb adds to every taggable product to recognise its own orders, and whose they are:
- * the project (the manifest's name) and stack whose state records it, at which address.
- */
-export const OWNER_TAGS = { project: 'plumb-project', stack: 'plumb-stack', address: 'plumb-address', token: 'plumb-token' } as const;
-
 /** Contract terms the API accepts. */
 export const CONTRACT_TERMS = [1, 12, 24, 36, 48, 60] as const;
 
-/** Reads a product; undefined when the API does not know it or reports it gone. */
-export async function readProduct(ctx: Ctx, uid: string): Promise<ApiProduct | undefined> {
-  try {
-    const { data } = await ctx.client.get<ApiProduct>(`/v2/product/${encodeURIComponent(uid)}`);
-    if (!data || GONE.includes(data.provisioningStatus)) return undefined;
-    return data;
-  } catch (err) {
-    if (isRemote(err, 'not-found')) return undefined;
-    throw err;
-  }
+/** Every product the account sees, listed once per pass of reads (see ResourceContext.shared). */
+export function sharedList(ctx: Ctx): Promise<ProductList> {
+  return ctx.shared('products', () => listAllProducts(ctx.client));
+}
+
+/** A product read by id, once per pass of reads; undefined when it is gone. */
+export function sharedProduct(ctx: Ctx, uid: string): Promise<ApiProduct | undefined> {
+  return ctx.shared(`product:${uid}`, () => readProduct(ctx.client, uid));
+}
+
+/** A product's tags, plumb's own included, read once per pass of reads. */
+function sharedTagList(ctx: Pick<Ctx, 'client' | 'shared'>, uid: string): Promise<ApiTag[]> {
+  return ctx.shared(`tags:${uid}`, () => readTagList(ctx.client, uid));
 }
 
 /**
- * Polls until the product is CONFIGURED or LIVE. Checks at once, then waits an eighth of the time
- * waited so far between checks (from the client's base interval up to 10 s), never past the
- * provider's waitTime.
+ * The user tags of a product as read: read from the API (no list carries them) only when they are
+ * managed, recorded in state or asked for without a record (an import); else as last recorded.
+ */
+export async function observedTags(ctx: Ctx, uid: string, prior: { inputs: { resourceTags?: unknown }; outputs: { resourceTags?: unknown } } | undefined): Promise<Record<string, string>> {
+  if (!prior || prior.inputs.resourceTags !== undefined) return userTags(await sharedTagList(ctx, uid));
+  return (prior.outputs.resourceTags ?? {}) as Record<string, string>;
+}
+
+/** The user tags once an update has run: the desired ones (written when they changed), else as recorded. */
+export function tagsAfterUpdate(prior: { inputs: { resourceTags?: Record<string, string> }; outputs: { resourceTags?: unknown } }, desired: { resourceTags?: Record<string, string> }): Record<string, string> {
+  if (desired.resourceTags !== undefined || prior.inputs.resourceTags !== undefined) return { ...desired.resourceTags };
+  return (prior.outputs.resourceTags ?? {}) as Record<string, string>;
+}
+
+/**
+ * The bulk read of a product type: each target the shared product list shows as a product of
+ * this type (and `accept`s), described by `observe`; one it shows gone is undefined, and one it
+ * does not show (or shows as something else) is left for a read by id.
+ */
+export async function readListed<Out>(
+  ctx: Ctx,
+  targets: Array<ReadTarget<any, any>>,
+  productType: string,
+  observe: (p: ApiProduct, target: ReadTarget<any, any>, list: ProductList) => Promise<Out> | Out,
+  accept: (p: ApiProduct) => boolean = () => true,
+): Promise<Map<string, Out | undefined>> {
+  const list = await sharedList(ctx);
+  const out = new Map<string, Out | undefined>();
+  await mapLimited(targets, async (target) => {
+    const p = list.byUid.get(target.id);
+    if (!p || !isType(p, productType) || !accept(p)) return;
+    out.set(target.id, GONE.includes(p.provisioningStatus) ? undefined : await observe(p, target, list));
+  });
+  return out;
+}
+
+/** Runs `fn` for each item, ten at a time (the per-object calls of a bulk read never flood the API), results in the items' order. */
+export async function mapLimited<T, R>(items: T[], fn: (item: T) => Promise<R>, limit = 10): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * Polls until the product is CONFIGURED or LIVE. Looks at once, then after an eighth of the time
+ * waited so far (from the client's base interval up to 10 s), never past the provider's waitTime.
+ * Every product waiting is answered by one shared list call per round (see api/waits.ts).
  */
 export async function waitReady(ctx: Ctx, uid: string, what: string): Promise<ApiProduct> {
   const started = Date.now();
   const deadline = started + ctx.waitTimeMs;
+  let due = started;
   for (;;) {
-    const product = await readProduct(ctx, uid);
-    if (!product) throw new Error(`${what} ${uid} disappeared while waiting for it to provision`);
+    const product = await lookAt(ctx.client, uid, due);
+    if (!product || GONE.includes(product.provisioningStatus)) throw new Error(`${what} ${uid} disappeared while waiting for it to provision`);
     ctx.progress(product.provisioningStatus);
     if (READY.includes(product.provisioningStatus)) return product;
     if (product.provisioningStatus === 'CANCELLED' || product.provisioningStatus === 'FAILED') {
@@ -57,35 +102,42 @@ export async function waitReady(ctx: Ctx, uid: string, what: string): Promise<Ap
         `timed out after ${formatMinutes(ctx.waitTimeMs)} waiting for ${what} ${uid} to provision (last status ${product.provisioningStatus}); it is recorded as tainted and will be checked on the next run`,
       );
     }
-    // The next poll comes after an eighth of the time waited so far (at least the base interval,
-    // at most 10 s): a product that becomes ready is noticed within an eighth of the time it took
-    // (or one base interval), while a long provisioning is polled less and less often.
+    // A product that becomes ready is noticed within an eighth of the time it took (or one base
+    // interval), while a long provisioning is polled less and less often.
     const interval = Math.min(10_000, Math.max(ctx.client.pollBaseMs, (Date.now() - started) / 8));
-    await sleep(Math.min(interval, left));
+    due = Date.now() + Math.min(interval, left);
   }
 }
 
 /**
- * Validates then buys one order and returns the product UIDs the API assigned. A buy whose
- * answer is lost (5xx, dropped connection) is never repeated blindly: the client's retry policy
- * first asks `findExisting` (by default: a product of the order's type carrying this operation's
- * ownership tag) whether it went through, and sends it again only when nothing was made.
+ * Validates then buys one order item, with whatever other steps order at the same moment, and
+ * returns the product UIDs the API assigned. A buy whose answer is lost is never repeated
+ * blindly: `find` (by default: a product of the item's type, under its name first, carrying
+ * this operation's ownership tag) says first whether it went through.
  */
-export async function order(ctx: Ctx, item: Record<string, unknown>, findExisting?: () => Promise<string | undefined>): Promise<string[]> {
-  await ctx.client.post('/v3/networkdesign/validate', [item], undefined, { safe: true });
-  const existing =
-    findExisting ??
-    (typeof item.productType === 'string'
-      ? async () => (await findByToken(ctx, await listProducts(ctx, String(item.productType).toUpperCase())))?.productUid
-      : undefined);
-  const recover = existing && (async () => {
-    const found = await existing();
-    return found === undefined ? undefined : { message: 'found after a lost answer', data: [{ technicalServiceUid: found }] };
-  });
-  const { data } = await ctx.client.post<Array<Record<string, string>>>('/v4/networkdesign/buy', { networkDesign: [item], discountCodes: [] }, undefined, { recover });
-  const uids = (data ?? []).map((d) => d.technicalServiceUid ?? d.vxcJTechnicalServiceUid).filter(Boolean);
-  if (uids.length === 0) throw new Error('the order was accepted but no product UID came back');
-  return uids;
+export async function order(ctx: Ctx, item: Record<string, unknown>, find?: Finder): Promise<string[]> {
+  const type = typeof item.productType === 'string' ? item.productType.toUpperCase() : undefined;
+  const byToken: Finder | undefined = type === undefined ? undefined : (async (memo) => (await findByToken(ctx, (await freshList(ctx, memo)).top.filter((p) => isType(p, type)), String(item.productName), memo))?.productUid);
+  return orderItem(ctx.client, item, find ?? byToken);
+}
+
+/** The product list of one recovery attempt: fresh, since it must show what the lost answer made. */
+export function freshList(ctx: Pick<Ctx, 'client'>, memo: Memo): Promise<ProductList> {
+  return memo.shared('products', () => listAllProducts(ctx.client));
+}
+
+/**
+ * The live product among `candidates` whose ownership tag carries this operation's token. Those
+ * of the ordered name are looked at first: the rest only when none of them is it.
+ */
+export async function findByToken(ctx: Pick<Ctx, 'client' | 'operationToken'>, candidates: ApiProduct[], name: string | undefined, memo: Memo): Promise<ApiProduct | undefined> {
+  const live = candidates.filter((p) => !GONE.includes(p.provisioningStatus) && p.provisioningStatus !== 'CANCELLED');
+  const named = live.filter((p) => p.productName === name);
+  for (const p of [...named, ...live.filter((p) => !named.includes(p))]) {
+    const tags = await memo.shared(`tags:${p.productUid}`, () => readTagList(ctx.client, p.productUid));
+    if (carriesToken(tags, ctx.operationToken)) return p;
+  }
+  return undefined;
 }
 
 /**
@@ -94,10 +146,10 @@ export async function order(ctx: Ctx, item: Record<string, unknown>, findExistin
  */
 export async function cancel(ctx: Ctx, uid: string, mode: 'CANCEL' | 'CANCEL_NOW', safeDelete: boolean): Promise<void> {
   const done = (product: ApiProduct | undefined) => !product || (mode === 'CANCEL' && product.provisioningStatus === 'CANCELLED');
-  if (done(await readProduct(ctx, uid))) return;
+  if (done(await readProduct(ctx.client, uid))) return;
   try {
     await ctx.client.post(`/v3/product/${encodeURIComponent(uid)}/action/${mode}`, undefined, safeDelete ? { safeDelete: 'true' } : undefined, {
-      recover: async () => (done(await readProduct(ctx, uid)) ? { message: 'cancelled', data: undefined } : undefined),
+      recover: async () => (done(await readProduct(ctx.client, uid)) ? { message: 'cancelled', data: undefined } : undefined),
     });
   } catch (err) {
     if (isRemote(err, 'not-found')) return;
@@ -106,23 +158,6 @@ export async function cancel(ctx: Ctx, uid: string, mode: 'CANCEL' | 'CANCEL_NOW
     }
     throw err;
   }
-}
-
-/** Live top-level products of one productType (`MEGAPORT`, `MCR2`, `MVE`), as `/v2/products` lists them. */
-export async function listProducts(ctx: Ctx, productType: string): Promise<ApiProduct[]> {
-  const { data } = await ctx.client.get<ApiProduct[]>('/v2/products');
-  return (data ?? []).filter(
-    (p) => String(p.productType).toUpperCase() === productType && !GONE.includes(p.provisioningStatus) && p.provisioningStatus !== 'CANCELLED',
-  );
-}
-
-/** The product among `candidates` whose ownership tag carries this operation's token. */
-export async function findByToken(ctx: Ctx, candidates: ApiProduct[]): Promise<ApiProduct | undefined> {
-  for (const p of candidates) {
-    const { data } = await ctx.client.get<{ resourceTags?: Array<{ key: string; value: string }> }>(`/v2/product/${encodeURIComponent(p.productUid)}/tags`);
-    if ((data?.resourceTags ?? []).some((t) => t.key === OWNER_TAGS.token && t.value === ctx.operationToken)) return p;
-  }
-  return undefined;
 }
 
 /**
@@ -149,13 +184,6 @@ export async function modifyProduct(
   if (!sameTags(desired.resourceTags, prior.inputs.resourceTags)) await writeTags(ctx, uid, desired.resourceTags);
 }
 
-/** The product's user tags, without plumb's ownership tags. */
-export async function readTags(ctx: Ctx, uid: string): Promise<Record<string, string>> {
-  const { data } = await ctx.client.get<{ resourceTags?: Array<{ key: string; value: string }> }>(`/v2/product/${encodeURIComponent(uid)}/tags`);
-  const owned = new Set<string>(Object.values(OWNER_TAGS));
-  return Object.fromEntries((data?.resourceTags ?? []).filter((t) => !owned.has(t.key)).map((t) => [t.key, t.value]));
-}
-
 /**
  * The user tags of a product this operation just ordered with `tagList(ctx, tags)`. The API
  * stores an order's tags as sent (reference §3.11), so reading them back right after the order
@@ -167,39 +195,17 @@ export function orderedTags(tags: Record<string, string> | undefined): Record<st
 
 /** Replaces the product's tags with the user's tags plus plumb's ownership tags. */
 export async function writeTags(ctx: Ctx, uid: string, tags: Record<string, string> | undefined): Promise<void> {
-  await ctx.client.put(`/v2/product/${encodeURIComponent(uid)}/tags`, { resourceTags: tagList(ctx, tags) });
+  await writeTagList(ctx.client, uid, tagList(ctx, tags));
 }
 
 /** The tag list sent at order time: user tags plus ownership tags. */
-export function tagList(ctx: Ctx, tags: Record<string, string> | undefined): Array<{ key: string; value: string }> {
-  return [
-    ...Object.entries(tags ?? {}).map(([key, value]) => ({ key, value })),
-    { key: OWNER_TAGS.project, value: ctx.project },
-    { key: OWNER_TAGS.stack, value: ctx.stack },
-    { key: OWNER_TAGS.address, value: ctx.address },
-    { key: OWNER_TAGS.token, value: ctx.operationToken },
-  ];
+export function tagList(ctx: Ctx, tags: Record<string, string> | undefined): ApiTag[] {
+  return ownedTagList(ctx, tags);
 }
 
 /** Whose product plumb's ownership tags say it is; undefined for one without them (not ordered by plumb). */
 export async function productOwner(ctx: Ctx, uid: string): Promise<Ownership | undefined> {
-  const { data } = await ctx.client.get<{ resourceTags?: Array<{ key: string; value: string }> }>(`/v2/product/${encodeURIComponent(uid)}/tags`);
-  const tags = new Map((data?.resourceTags ?? []).map((t) => [t.key, t.value]));
-  if (!tags.has(OWNER_TAGS.project) && !tags.has(OWNER_TAGS.stack)) return undefined;
-  return { project: tags.get(OWNER_TAGS.project), stack: tags.get(OWNER_TAGS.stack), address: tags.get(OWNER_TAGS.address) };
-}
-
-/** An API timestamp (epoch ms, or already a string) as RFC 3339, or undefined. */
-export function isoDate(value: unknown): string | undefined {
-  if (value === null || value === undefined || value === 0) return undefined;
-  if (typeof value === 'number') return new Date(value).toISOString();
-  return String(value);
-}
-
-/** Reads a key the API spells in either casing (`vxcpermitted` / `vxcPermitted`). */
-export function either(obj: Record<string, unknown>, ...keys: string[]): unknown {
-  for (const k of keys) if (obj[k] !== undefined) return obj[k];
-  return undefined;
+  return ownerOf(await sharedTagList(ctx, uid));
 }
 
 /** Whether two tag maps hold the same tags (absent and empty are the same). */
@@ -214,23 +220,17 @@ export function sameTags(a: Record<string, string> | undefined, b: Record<string
  * is gone. Another type is a UserError, so an import of the wrong UID never adopts a stranger.
  */
 export async function readProductOfType(ctx: Ctx, uid: string, productType: string, what: string): Promise<ApiProduct | undefined> {
-  const product = await readProduct(ctx, uid);
-  if (product && String(product.productType).toUpperCase() !== productType) {
+  const product = await sharedProduct(ctx, uid);
+  if (product && !isType(product, productType)) {
     throw new UserError(`${uid} is a ${product.productType} product, not ${what}`);
   }
   return product;
 }
 
-/** Live IX connections, which `/v2/products` nests under the ports they attach to (each listed once). */
-export async function listIxs(ctx: Ctx): Promise<ApiProduct[]> {
-  const { data } = await ctx.client.get<ApiProduct[]>('/v2/products');
-  const seen = new Map<string, ApiProduct>();
-  for (const p of data ?? []) {
-    for (const ix of (p.associatedIxs ?? []) as ApiProduct[]) {
-      if (!GONE.includes(ix.provisioningStatus) && ix.provisioningStatus !== 'CANCELLED') seen.set(ix.productUid, ix);
-    }
-  }
-  return [...seen.values()];
+/** The observed value, but in the prior spelling when the two differ only in case (the API normalises case; that is no change). */
+export function sameSpelling(observed: unknown, prior: unknown): unknown {
+  if (typeof observed === 'string' && typeof prior === 'string' && observed.toLowerCase() === prior.toLowerCase()) return prior;
+  return observed ?? undefined;
 }
 
 function formatMinutes(ms: number): string {
@@ -258,22 +258,6 @@ export async function retryWithin<T>(ctx: Ctx, what: string, attempt: () => Prom
       interval = Math.min(10_000, interval * 1.5);
     }
   }
-}
-
-/**
- * Live VXCs the account can see. They are not top-level products: `/v2/products` nests them under
- * both of their ends, so they are collected from there and de-duplicated by UID.
- */
-export async function listVxcs(ctx: Pick<Ctx, 'client'>): Promise<ApiProduct[]> {
-  const { data } = await ctx.client.get<ApiProduct[]>('/v2/products');
-  const found = new Map<string, ApiProduct>();
-  for (const parent of data ?? []) {
-    for (const vxc of (parent.associatedVxcs ?? []) as ApiProduct[]) {
-      if (!vxc?.productUid || GONE.includes(vxc.provisioningStatus) || vxc.provisioningStatus === 'CANCELLED') continue;
-      if (!found.has(vxc.productUid)) found.set(vxc.productUid, vxc);
-    }
-  }
-  return [...found.values()];
 }
 
 /**

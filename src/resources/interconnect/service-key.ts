@@ -3,7 +3,9 @@ import { lazy } from '../../lazy.js';
 import { UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
-import { type Ctx, GONE, isoDate } from './product.js';
+import { GONE } from '../../providers/interconnect/api/products.js';
+import { isoDate } from '../../providers/interconnect/api/views.js';
+import type { Ctx } from './product.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import { reveal } from '../../values.js';
 
@@ -135,6 +137,18 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
     // inactive key is a deleted one; a recorded key someone deactivated is reported as such.
     if (!found.active && !prior) return undefined;
     return toOutputs(found, prior?.inputs);
+  },
+
+  // One call lists every key of the account (reference §7: no paging); a key it does not list is read by id.
+  async readMany(ctx, targets) {
+    const keys = await ctx.shared('service-keys', async () => (await ctx.client.get<ApiKey[]>('/v2/service/key')).data ?? []);
+    const byKey = new Map(keys.map((k) => [k.key, k]));
+    const out = new Map<string, ServiceKeyOutputs | undefined>();
+    for (const target of targets) {
+      const found = byKey.get(target.id);
+      if (found) out.set(target.id, !found.active && !target.prior ? undefined : toOutputs(found, target.prior?.inputs));
+    }
+    return out;
   },
 
   async update(ctx, id, prior, desired) {

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { lazy } from '../../lazy.js';
 import { UserError } from '../../errors.js';
+import type { ApiEnd } from '../../providers/interconnect/api/vxc-view.js';
 import type { Ctx } from './product.js';
 import type { PartnerConfig } from './vxc-partner-config.js';
 
@@ -58,39 +59,6 @@ export const bEndSchema = lazy(() =>
 
 /** One declared end. */
 export type VxcEndInput = z.infer<ReturnType<typeof bEndSchema>>;
-
-/** Where an end is now, as the API reports it (outputs only). */
-export const endCurrent = lazy(() =>
-  z
-    .object({
-      productUid: z.string().describe('UID of the product the end is on now; a partner port may have been rotated by the provider.'),
-      productName: z.string().optional().describe('Name of that product or partner port.'),
-      locationId: z.number().optional().describe('Location id of that product.'),
-      location: z.string().optional().describe('Location name.'),
-      vlan: z.number().optional().describe('VLAN in use; absent when untagged.'),
-      innerVlan: z.number().optional().describe('Inner VLAN in use, if any.'),
-      vnicIndex: z.number().optional().describe('vNIC index on an MVE.'),
-      ownerUid: z.string().optional().describe('UID of the company that owns that product.'),
-    })
-    .strict(),
-);
-
-/** An end of a VXC in the API's words. */
-export type ApiEnd = { productUid: string; productName?: string | null; locationId?: number | null; location?: string | null; vlan?: number | null; innerVlan?: number | null; vNicIndex?: number | null; ownerUid?: string | null };
-
-/** The current-end output of an API end. */
-export function currentEnd(api: ApiEnd | undefined): z.infer<ReturnType<typeof endCurrent>> | undefined {
-  if (!api?.productUid) return undefined;
-  const out: z.infer<ReturnType<typeof endCurrent>> = { productUid: api.productUid };
-  if (api.productName) out.productName = api.productName;
-  if (typeof api.locationId === 'number') out.locationId = api.locationId;
-  if (api.location) out.location = api.location;
-  if (typeof api.vlan === 'number') out.vlan = api.vlan;
-  if (api.innerVlan) out.innerVlan = api.innerVlan;
-  if (typeof api.vNicIndex === 'number') out.vnicIndex = api.vNicIndex;
-  if (api.ownerUid) out.ownerUid = api.ownerUid;
-  return out;
-}
 
 /**
  * An observed end in input terms. After an import (no prior) everything set is reported. Otherwise

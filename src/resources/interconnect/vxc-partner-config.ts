@@ -3,7 +3,7 @@ import { UserError } from '../../errors.js';
 import { reveal } from '../../values.js';
 import { lazy } from '../../lazy.js';
 import { oneOfText } from '../schema.js';
-import { listPrefixLists } from './prefix-lists.js';
+import { knownPrefixLists } from '../../providers/interconnect/api/prefix-lists.js';
 import type { Ctx } from './product.js';
 
 /**
@@ -206,7 +206,7 @@ const LIST_KEYS = ['importWhitelist', 'importBlacklist', 'exportWhitelist', 'exp
 /** Interfaces with every prefix-list description replaced by the MCR's numeric list id. */
 async function resolveListNames(ctx: Ctx, list: z.infer<ReturnType<typeof partnerConfigs>['interfaces']>, mcrUid: string | undefined): Promise<unknown[]> {
   const named = list.some((i) => i.bgpConnections?.some((b) => LIST_KEYS.some((k) => typeof b[k] === 'string')));
-  const lists = named && mcrUid ? await listPrefixLists(ctx, mcrUid) : [];
+  const lists = named && mcrUid ? await knownPrefixLists(ctx.client, mcrUid) : [];
   const idOf = (name: string) => {
     const found = lists.filter((l) => l.description === name);
     if (found.length === 1) return found[0].id;

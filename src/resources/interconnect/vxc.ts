@@ -3,11 +3,33 @@ import { isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ReplaceRule, ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
-import { Secret } from '../../values.js';
+import type { Memo } from '../../providers/interconnect/api/orders.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
-import { CONTRACT_TERMS, GONE, type ApiProduct, type Ctx, cancel, findByToken, isoDate, listVxcs, order, orderedTags, productOwner, readProduct, readProductOfType, readTags, retryWithin, sameTags, tagList, waitReady, writeTags } from './product.js';
-import { type ApiEnd, type VxcEndInput, aEndSchema, bEndSchema, currentEnd, endCurrent, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
+import { GONE, isLive, readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
+import { vxcComputed, vxcFacts, type ApiEnd } from '../../providers/interconnect/api/vxc-view.js';
+import {
+  CONTRACT_TERMS,
+  type Ctx,
+  cancel,
+  findByToken,
+  freshList,
+  mapLimited,
+  observedTags,
+  order,
+  orderedTags,
+  productOwner,
+  readListed,
+  readProductOfType,
+  retryWithin,
+  sameTags,
+  sharedList,
+  tagList,
+  tagsAfterUpdate,
+  waitReady,
+  writeTags,
+} from './product.js';
+import { type VxcEndInput, aEndSchema, bEndSchema, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
 import { contractNotes, productReady } from './product-hooks.js';
 import { vxcAsDeclared } from './vxc-declared.js';
@@ -30,35 +52,6 @@ export const vxcInputs = lazy(() =>
       shutdown: z.boolean().optional().describe('true shuts the VXC down (temporarily), false enables it. Default false. Changed in place.'),
     })
     .strict(),
-);
-
-/** What the API reports about a VXC beyond its inputs; set by the API, never a change. */
-export const vxcComputed = lazy(() =>
-  ({
-    productUid: z.string().describe('Product UID, the VXC\'s id.'),
-    productId: z.number().optional().describe('Numeric product id.'),
-    productType: z.string().optional().describe('VXC.'),
-    provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, DECOMMISSIONING, DECOMMISSIONED...'),
-    aEndCurrent: endCurrent().optional().describe('Where the A-End is now.'),
-    bEndCurrent: endCurrent().optional().describe('Where the B-End is now (a partner port UID may differ from the requested one after a rotation).'),
-    cspConnections: z.array(z.record(z.string(), z.unknown())).optional().describe('Cloud and router connection details of the ends (AWS VIF, Azure peers, MCR interfaces...).'),
-    distanceBand: z.string().optional().describe('METRO, ZONE or INTERCONTINENTAL.'),
-    usageAlgorithm: z.string().optional().describe('Billing usage algorithm.'),
-    secondaryName: z.string().optional().describe('Secondary name, if any.'),
-    adminLocked: z.boolean().optional().describe('Locked by the provider\'s staff.'),
-    locked: z.boolean().optional().describe('Locked against changes and cancellation.'),
-    cancelable: z.boolean().optional().describe('Whether it can be cancelled now.'),
-    attributeTags: z.record(z.string(), z.string()).optional().describe('Attribute tags set by the provider.'),
-    companyName: z.string().optional().describe('Owning company.'),
-    companyUid: z.string().optional().describe('UID of the owning company.'),
-    createdBy: z.string().optional().describe('UID of the user who ordered it.'),
-    createDate: z.string().optional().describe('Order date, RFC 3339.'),
-    liveDate: z.string().optional().describe('Date it first went live, RFC 3339.'),
-    contractStartDate: z.string().optional().describe('Contract start, RFC 3339.'),
-    contractEndDate: z.string().optional().describe('Contract end, RFC 3339.'),
-    terminateDate: z.string().optional().describe('Termination date, RFC 3339, once cancelled.'),
-    lastUpdated: z.string().optional().describe('Last change, RFC 3339.'),
-  }),
 );
 
 /** Everything a VXC exposes; partner configs are never returned by the API, so they come from the inputs. */
@@ -173,7 +166,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
         },
       ],
     };
-    const mine = async () => (await findByToken(ctx, await listVxcs(ctx)))?.productUid;
+    const mine = async (memo: Memo) => (await findByToken(ctx, (await freshList(ctx, memo)).vxcs, inputs.productName, memo))?.productUid;
     // A VXC just cancelled on the same VLAN (a delete-first replacement) holds it for a while.
     const ends = [item.associatedVxcs[0].aEnd, item.associatedVxcs[0].bEnd];
     const [uid] = await retryWithin(ctx, 'waiting for the VLAN to be released', () => order(ctx, item, mine), async (err) => vlanTaken(err) && !(await vlanInUse(ctx, ends)));
@@ -184,8 +177,11 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
 
   async read(ctx, id, prior) {
     const product = await readProductOfType(ctx, id, 'VXC', 'a VXC');
-    return product && observe(ctx, product, prior?.inputs, !prior);
+    return product && observe(ctx, product, prior?.inputs, !prior, await observedTags(ctx, id, prior));
   },
+
+  readMany: (ctx, targets) =>
+    readListed(ctx, targets, 'VXC', async (p, t) => observe({ ...ctx, warn: t.warn }, p, t.prior?.inputs, !t.prior, await observedTags(ctx, p.productUid, t.prior))),
 
   async update(ctx, id, prior, desired) {
     // Compared as the plan compared them: what the API chose, or the manifest gives for what it
@@ -224,9 +220,9 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
     if (modify) await ctx.client.put(`/v3/product/vxc/${encodeURIComponent(id)}`, { costCentre: desired.costCentre ?? prior.outputs.costCentre ?? '', ...body });
     const retag = !sameTags(desired.resourceTags, before.resourceTags);
     if (retag) await writeTags(ctx, id, desired.resourceTags);
-    const product = modify ? await waitReady(ctx, id, 'VXC') : await readProduct(ctx, id);
+    const product = modify ? await waitReady(ctx, id, 'VXC') : await readProduct(ctx.client, id);
     if (!product) throw new Error(`VXC ${id} disappeared during the update`);
-    return observe(ctx, product, desired, false);
+    return observe(ctx, product, desired, false, tagsAfterUpdate(prior, desired));
   },
 
   async delete(ctx, id) {
@@ -234,13 +230,13 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   },
 
   async list(ctx) {
-    const vxcs = await listVxcs(ctx);
-    return Promise.all(vxcs.map(async (p) => ({ id: p.productUid, outputs: await observe(ctx, p, undefined, true) })));
+    const vxcs = (await sharedList(ctx)).vxcs.filter(isLive);
+    return mapLimited(vxcs, async (p) => ({ id: p.productUid, outputs: await observe(ctx, p, undefined, true, await observedTags(ctx, p.productUid, undefined)) }));
   },
 
-  async findOwned(ctx) {
-    const found = await findByToken(ctx, await listVxcs(ctx));
-    return found && { id: found.productUid, outputs: await observe(ctx, found, undefined, true) };
+  async findOwned(ctx, inputs) {
+    const found = await findByToken(ctx, (await sharedList(ctx)).vxcs, inputs?.productName, ctx);
+    return found && { id: found.productUid, outputs: await observe(ctx, found, undefined, true, await observedTags(ctx, found.productUid, undefined)) };
   },
 };
 
@@ -258,69 +254,26 @@ async function vlanInUse(ctx: Ctx, ends: Array<Record<string, unknown>>): Promis
   for (const end of ends) {
     if (typeof end.vlan !== 'number' || typeof end.productUid !== 'string') continue;
     // Partner ports are not readable products; only own products can be checked.
-    const product = await readProduct(ctx, end.productUid);
+    const product = await readProduct(ctx.client, end.productUid);
     const live = ((product?.associatedVxcs ?? []) as ApiProduct[]).filter((v) => !GONE.includes(v.provisioningStatus));
     if (live.some((v) => ([v.aEnd, v.bEnd] as Array<ApiEnd | undefined>).some((e) => e?.productUid === end.productUid && e?.vlan === end.vlan))) return true;
   }
   return false;
 }
 
+/** Whether a UID is a partner port's; the marketplace list is read once per pass of reads. */
 async function isPartnerPort(ctx: Ctx, uid: string): Promise<boolean> {
-  const { data } = await ctx.client.get<Array<{ productUid: string }>>('/v2/dropdowns/partner/megaports');
-  return (data ?? []).some((p) => p.productUid === uid);
-}
-
-/** Fields of a connection's details that hold a credential: an auth, service, shared or pairing key, a BGP password, an IPsec key. */
-const CREDENTIAL = /^(auth_?key|service_?key|shared_?key|pairing_?key|password|pre_?shared_?key)$/i;
-
-/** A copy of connection details with every credential in it sealed as a Secret. */
-function sealCredentials(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sealCredentials);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, CREDENTIAL.test(key) && field !== null && field !== undefined ? new Secret(field) : sealCredentials(field)]));
+  const ports = await ctx.shared('partner-ports', async () => (await ctx.client.get<Array<{ productUid: string }>>('/v2/dropdowns/partner/megaports')).data ?? []);
+  return ports.some((p) => p.productUid === uid);
 }
 
 /** A VXC as the API reports it, in output terms (see `observedEnd` for the ends). */
-export function vxcObserved(p: ApiProduct): Omit<VxcOutputs, 'aEnd'> & { aEnd?: VxcEndInput } {
-  const csp = p.resources?.csp_connection;
-  return {
-    productName: p.productName,
-    rateLimit: p.rateLimit,
-    contractTermMonths: p.contractTermMonths,
-    costCentre: p.costCentre ?? '',
-    aEnd: observedEnd(p.aEnd, undefined, true),
-    bEnd: observedEnd(p.bEnd, undefined, true),
-    ...(p.shutdown ? { shutdown: true } : {}),
-    productUid: p.productUid,
-    productId: p.productId,
-    productType: p.productType,
-    provisioningStatus: p.provisioningStatus,
-    aEndCurrent: currentEnd(p.aEnd),
-    bEndCurrent: currentEnd(p.bEnd),
-    // One connection comes as an object, several as an array. The API echoes the credentials
-    // it was given there: they are sealed as the inputs they came from are.
-    cspConnections: csp === undefined || csp === null ? undefined : (sealCredentials(Array.isArray(csp) ? csp : [csp]) as Array<Record<string, unknown>>),
-    distanceBand: p.distanceBand ?? undefined,
-    usageAlgorithm: p.usageAlgorithm ?? undefined,
-    secondaryName: p.secondaryName ?? undefined,
-    adminLocked: p.adminLocked,
-    locked: p.locked,
-    cancelable: p.cancelable,
-    attributeTags: p.attributeTags ?? undefined,
-    companyName: p.companyName,
-    companyUid: p.companyUid,
-    createdBy: p.createdBy,
-    createDate: isoDate(p.createDate),
-    liveDate: isoDate(p.liveDate),
-    contractStartDate: isoDate(p.contractStartDate),
-    contractEndDate: isoDate(p.contractEndDate),
-    terminateDate: isoDate(p.terminateDate),
-    lastUpdated: isoDate(p.lastUpdated),
-  };
+function vxcObserved(p: ApiProduct): Omit<VxcOutputs, 'aEnd'> & { aEnd?: VxcEndInput } {
+  return { ...vxcFacts(p), aEnd: observedEnd(p.aEnd, undefined, true), bEnd: observedEnd(p.bEnd, undefined, true) };
 }
 
-/** The VXC's outputs; `tags` when they are known already (just ordered), else they are read. */
-async function observe(ctx: Ctx, p: ApiProduct, inputs: Partial<VxcInputs> | undefined, imported: boolean, tags?: Record<string, string>): Promise<VxcOutputs> {
+/** The VXC's outputs, its user tags as known (just ordered, just written, or read). */
+async function observe(ctx: Ctx, p: ApiProduct, inputs: Partial<VxcInputs> | undefined, imported: boolean, tags: Record<string, string>): Promise<VxcOutputs> {
   const bEnd = observedEnd(p.bEnd as ApiEnd, inputs?.bEnd, imported);
   const wanted = inputs?.bEnd?.requestedProductUid;
   // The provider may move a partner end to another port of the same partner; what was asked for stays the input.
@@ -338,6 +291,6 @@ async function observe(ctx: Ctx, p: ApiProduct, inputs: Partial<VxcInputs> | und
     // Never returned by the API: kept as ordered.
     promoCode: inputs?.promoCode,
     serviceKey: inputs?.serviceKey,
-    resourceTags: tags ?? (await readTags(ctx, p.productUid)),
+    resourceTags: tags,
   };
 }

@@ -1,0 +1,88 @@
+import type { InterconnectClient } from '../client.js';
+import { listAllProducts, readProduct, type ApiProduct } from './products.js';
+
+/**
+ * Provisioning waits. Every product a command waits for is watched through one poller per
+ * client: each round is one `GET /v2/products`, which answers every product waiting, however many
+ * there are (the API allows 500 calls per 5 minutes, and a product read one by one per round would
+ * spend them all on waiting). A product the list does not show is read once by id that round, as
+ * a list can lag behind a buy.
+ */
+
+interface Watcher {
+  uid: string;
+  /** When it wants its next look, in epoch milliseconds. */
+  due: number;
+  /** When it started waiting for this look: only a round sent later answers it. */
+  since: number;
+  resolve(product: ApiProduct | undefined): void;
+  reject(err: unknown): void;
+}
+
+const pollers = new WeakMap<InterconnectClient, Poller>();
+
+/**
+ * The product as the first round sent at or after `due` (epoch milliseconds) reports it, or
+ * undefined when it is gone. Rounds are shared: one sent for any watcher answers them all.
+ */
+export function lookAt(client: InterconnectClient, uid: string, due: number): Promise<ApiProduct | undefined> {
+  let poller = pollers.get(client);
+  if (!poller) pollers.set(client, (poller = new Poller(client)));
+  return poller.watch(uid, due);
+}
+
+class Poller {
+  private readonly watchers = new Set<Watcher>();
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
+  private running = false;
+
+  constructor(private readonly client: InterconnectClient) {}
+
+  watch(uid: string, due: number): Promise<ApiProduct | undefined> {
+    return new Promise((resolve, reject) => {
+      this.watchers.add({ uid, due, since: Date.now(), resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Sets the timer for the earliest look wanted, unless a round is running (it schedules the next one when done). */
+  private schedule(): void {
+    if (this.running || this.watchers.size === 0) return;
+    let due = Infinity;
+    for (const w of this.watchers) due = Math.min(due, w.due);
+    if (this.timer && due >= this.timerAt) return;
+    clearTimeout(this.timer);
+    this.timerAt = due;
+    this.timer = setTimeout(() => void this.round(), Math.max(0, due - Date.now()));
+  }
+
+  /** One list call answers every watcher that started waiting before it was sent. */
+  private async round(): Promise<void> {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    this.running = true;
+    const sent = Date.now();
+    const answered = [...this.watchers].filter((w) => w.since <= sent);
+    for (const w of answered) this.watchers.delete(w);
+    try {
+      const list = await listAllProducts(this.client);
+      const missing = new Map<string, Promise<ApiProduct | undefined>>();
+      for (const w of answered) {
+        const listed = list.byUid.get(w.uid);
+        if (listed) {
+          w.resolve(listed);
+          continue;
+        }
+        if (!missing.has(w.uid)) missing.set(w.uid, readProduct(this.client, w.uid));
+        missing.get(w.uid)!.then(w.resolve, w.reject);
+      }
+      await Promise.allSettled(missing.values());
+    } catch (err) {
+      for (const w of answered) w.reject(err);
+    } finally {
+      this.running = false;
+      this.schedule();
+    }
+  }
+}

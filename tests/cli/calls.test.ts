@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+
+let sandbox: Awaited<ReturnType<typeof testSandbox>>;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+});
+afterAll(async () => sandbox.close());
+
+const PORTS = 8;
+const MCRS = 4;
+
+/**
+ * A small graph in the proportions of a large network: ports (half with user tags), MCRs with two
+ * prefix filter lists each, and VXCs from every port to an MCR and between neighbouring ports.
+ */
+function manifest(name: string): { yaml: string; resources: number } {
+  const lines = [`name: ${name}`, 'resources:'];
+  for (let i = 0; i < PORTS; i++) {
+    const tags = i % 2 === 0 ? ', resourceTags: { team: edge }' : '';
+    lines.push(
+      `  port${i}:`,
+      '    type: interconnect:Port',
+      `    properties: { productName: ${name}-port${i}, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false${tags} }`,
+    );
+  }
+  for (let m = 0; m < MCRS; m++) {
+    lines.push(`  mcr${m}:`, '    type: interconnect:Mcr', `    properties: { productName: ${name}-mcr${m}, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }`);
+    for (let l = 0; l < 2; l++) {
+      lines.push(
+        `  list${m}x${l}:`,
+        '    type: interconnect:McrPrefixFilterList',
+        `    properties: { mcrId: "\${mcr${m}.productUid}", description: list-${l}, addressFamily: IPv4, entries: [{ action: permit, prefix: "10.${l}.0.0/16" }] }`,
+      );
+    }
+  }
+  const vxc = (address: string, a: string, vlan: number, b: string) =>
+    lines.push(
+      `  ${address}:`,
+      '    type: interconnect:Vxc',
+      `    properties: { productName: ${name}-${address}, rateLimit: 100, contractTermMonths: 1, aEnd: { requestedProductUid: "\${${a}.productUid}", vlan: ${vlan} }, bEnd: { requestedProductUid: "\${${b}.productUid}" } }`,
+    );
+  for (let i = 0; i < PORTS; i++) vxc(`toMcr${i}`, `port${i}`, 100, `mcr${i % MCRS}`);
+  for (let i = 0; i < PORTS; i += 2) vxc(`pair${i}`, `port${i}`, 200, `port${i + 1}`);
+  return { yaml: lines.join('\n'), resources: PORTS + MCRS * 3 + PORTS + PORTS / 2 };
+}
+
+/** The interconnect calls since the log was last cleared, counted by method and path shape (ids as `{uid}`), the token exchange left out. */
+async function counted(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const c of await sandbox.calls('interconnect')) {
+    if (c.path.includes('oauth2')) continue;
+    const shape = `${c.method} ${c.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{uid}').replace(/\/prefixList\/\d+/, '/prefixList/{id}')}`;
+    out[shape] = (out[shape] ?? 0) + 1;
+  }
+  return out;
+}
+
+const sum = (calls: Record<string, number>, keep: (shape: string) => boolean = () => true) =>
+  Object.entries(calls)
+    .filter(([shape]) => keep(shape))
+    .reduce((n, [, count]) => n + count, 0);
+
+describe('remote calls under the API rate limit', () => {
+  const { yaml, resources } = manifest('calls');
+  const dir = workdir();
+  writeManifest(dir, 'plumb.yaml', yaml);
+  const taggedPorts = PORTS / 2;
+  const lists = MCRS * 2;
+  // What no list carries and the manifest manages: the tagged ports' tags and each list's entries.
+  const lowerBound = { 'GET /v2/products': 1, 'GET /v2/product/{uid}/tags': taggedPorts, 'GET /v2/product/mcr2/{uid}/prefixList/{id}': lists };
+
+  it('an apply from nothing orders each dependency level together and reads back with the list', async () => {
+    await sandbox.clearCalls();
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const calls = await counted();
+    // Nothing is read object by object: provisioning and the read back come from the product list.
+    expect(calls['GET /v2/product/{uid}'] ?? 0).toBe(0);
+    expect(calls['GET /v2/product/{uid}/tags'] ?? 0).toBe(0);
+    expect(calls['POST /v3/networkdesign/validate']).toBe(calls['POST /v4/networkdesign/buy']);
+    expect(calls['POST /v2/product/mcr2/{uid}/prefixList']).toBe(lists);
+    const excludingPolls = sum(calls, (shape) => shape !== 'GET /v2/products');
+    expect(excludingPolls).toBeLessThanOrEqual(0.6 * resources);
+  });
+
+  it('a plan with no change reads each type with one list call, and per object only what the manifest manages that no list carries', async () => {
+    await sandbox.clearCalls();
+    const planned = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(planned.stdout).toContain('No changes.');
+    expect(planned.code).toBe(0);
+    expect(await counted()).toEqual(lowerBound);
+  });
+
+  it('a drift check reads as the plan does', async () => {
+    await sandbox.clearCalls();
+    const drift = await plumb(['drift'], { cwd: dir, env: sandbox.env });
+    expect(drift.code).toBe(0);
+    expect(await counted()).toEqual(lowerBound);
+  });
+
+  it('drift --all reads once for every stack of the state location', async () => {
+    const other = await plumb(['apply', '--yes', '--stack', 'second'], { cwd: dir, env: sandbox.env });
+    expect(other.code).toBe(0);
+    await sandbox.clearCalls();
+    const drift = await plumb(['drift', '--all', '--json'], { cwd: dir, env: sandbox.env });
+    expect(drift.code).toBe(0);
+    expect(JSON.parse(drift.stdout).stacks).toHaveLength(2);
+    expect(await counted()).toEqual({ ...lowerBound, 'GET /v2/product/{uid}/tags': taggedPorts * 2, 'GET /v2/product/mcr2/{uid}/prefixList/{id}': lists * 2 });
+  });
+});
+
+describe('provisioning waits', () => {
+  it('are served by one list call per round for every product waiting, never one call per product', async () => {
+    const dir = workdir();
+    const ports = 6;
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      [
+        'name: waits',
+        'resources:',
+        ...Array.from(
+          { length: ports },
+          (_, i) => `  port${i}:\n    type: interconnect:Port\n    properties: { productName: waits-${i}, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`,
+        ),
+      ].join('\n'),
+    );
+    const provisioningMs = 1500;
+    await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provisioningMs }) });
+    try {
+      await sandbox.clearCalls();
+      const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+      expect(applied.code).toBe(0);
+    } finally {
+      await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provisioningMs: 0 }) });
+    }
+    const calls = await counted();
+    expect(calls['GET /v2/product/{uid}'] ?? 0).toBe(0);
+    // A round every 250 ms at most while products provision: at most one more round than that.
+    expect(calls['GET /v2/products']).toBeLessThanOrEqual(provisioningMs / 250 + 2);
+  });
+});
