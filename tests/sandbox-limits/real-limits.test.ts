@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { workdir } from '../support/cli.js';
 import { basic, getToken, http } from '../sandbox-interconnect/helpers.js';
-import { signedCall } from './helpers.js';
+import { signedCall, smallWindow } from './helpers.js';
 
 describe('sandbox with the real limits', () => {
   let sandbox: Sandbox;
@@ -82,5 +83,24 @@ describe('limits set through the admin endpoint', () => {
     expect((await post({ limits: 'sometimes' })).status).toBe(400);
     expect((await http(`${sandbox.url}/_sandbox/limits`, { method: 'DELETE' })).status).toBe(204);
     expect((await http(`${sandbox.url}/_sandbox/limits`)).body).toEqual([]);
+  });
+});
+
+describe('the counts of a sandbox with a data folder', () => {
+  it('outlive the process, so separate commands share the window as they share it with the real API', async () => {
+    const dataDir = workdir('plumb-limits-world-');
+    const limits = [smallWindow('pipeline', 2, 60_000)];
+    const auth = { authorization: basic('sandbox-key', 'sandbox-secret') };
+    const first = await startSandbox({ provisioningMs: 0, dataDir, limits });
+    const statuses = [];
+    for (let i = 0; i < 2; i++) statuses.push((await http(`${first.url}/pipeline/v1/groups`, { headers: auth })).status);
+    await first.close();
+    const second = await startSandbox({ provisioningMs: 0, dataDir, limits });
+    try {
+      statuses.push((await http(`${second.url}/pipeline/v1/groups`, { headers: auth })).status);
+    } finally {
+      await second.close();
+    }
+    expect(statuses).toEqual([200, 200, 429]);
   });
 });
