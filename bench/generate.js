@@ -4,11 +4,13 @@
 // tags, n/6 MCRs each with two prefix filter lists, n/2 VXCs from a port to an MCR — so 300
 // products are 100 ports, 50 MCRs (100 lists) and 150 VXCs: 400 resources.
 //
-// generateManifest(n): n resources, n/3 ports and 2n/3 VXCs between them, for the figures of the
-// engine's own cost (validate, plan --no-refresh), which need no remote call.
+// generateManifest(n): n resources, n/3 ports and 2n/3 VXCs, VXC i connecting port (i mod P) to
+// port ((7i + 1) mod P), for the engine's own cost (validate, plan --no-refresh) and compare.js.
+// `style: 'flow'` writes each resource on one line as a flow mapping (`{ type: ..., properties:
+// { ... } }`), which YAML reads by other rules than the indented block style.
 //
 //   node bench/generate.js products 300 > manifest.yaml
-//   node bench/generate.js resources 3000 > manifest.yaml
+//   node bench/generate.js 3000 [block|flow] > manifest.yaml
 
 import { pathToFileURL } from 'node:url';
 
@@ -75,33 +77,69 @@ export function portCount(n) {
   return p % 2 === 0 ? p : p + 1;
 }
 
-/** Manifest text for n resources: ports, and VXC i from port (i mod P) to port ((7i + 1) mod P). */
-export function generateManifest(n, { name = `bench-${n}` } = {}) {
+/** The ports a VXC connects: [aEnd, bEnd] port indexes. */
+export function vxcEnds(i, ports) {
+  return [i % ports, (7 * i + 1) % ports];
+}
+
+/** Manifest text for n resources in block (default) or flow style; `config` adds config lines (e.g. provider limits). */
+export function generateManifest(n, { name = `bench-${n}`, config = {}, style = 'block' } = {}) {
   const ports = portCount(n);
-  const out = [`name: ${name}`, 'config:', '  interconnect:waitTime: 10', 'resources:'];
+  const vxcs = n - ports;
+  const out = [`name: ${name}`, 'config:', '  interconnect:waitTime: 10'];
+  for (const [key, value] of Object.entries(config)) out.push(`  ${key}: ${value}`);
+  out.push('resources:');
+  if (style === 'flow') return flowResources(out, ports, vxcs);
   for (let i = 0; i < ports; i++) {
     out.push(
       `  port${i}:`,
       '    type: interconnect:index/port:Port',
-      `    properties: { productName: bench-port-${i}, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`,
+      '    properties:',
+      `      productName: bench-port-${i}`,
+      '      portSpeed: 10000',
+      '      locationId: 2',
+      '      contractTermMonths: 1',
+      '      marketplaceVisibility: false',
     );
   }
-  for (let i = 0; i < n - ports; i++) {
-    const [a, b] = [i % ports, (7 * i + 1) % ports];
+  for (let i = 0; i < vxcs; i++) {
+    const [a, b] = vxcEnds(i, ports);
     out.push(
       `  vxc${i}:`,
       '    type: interconnect:index/vxc:Vxc',
-      `    properties: { productName: bench-vxc-${i}, rateLimit: 100, contractTermMonths: 1, aEnd: { requestedProductUid: "\${port${a}.productUid}" }, bEnd: { requestedProductUid: "\${port${b}.productUid}" } }`,
+      '    properties:',
+      `      productName: bench-vxc-${i}`,
+      '      rateLimit: 100',
+      '      contractTermMonths: 1',
+      '      aEnd:',
+      `        requestedProductUid: \${port${a}.productUid}`,
+      '      bEnd:',
+      `        requestedProductUid: \${port${b}.productUid}`,
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function flowResources(out, ports, vxcs) {
+  for (let i = 0; i < ports; i++) {
+    out.push(`  port${i}: { type: interconnect:index/port:Port, properties: { productName: bench-port-${i}, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false } }`);
+  }
+  for (let i = 0; i < vxcs; i++) {
+    const [a, b] = vxcEnds(i, ports);
+    out.push(
+      `  vxc${i}: { type: interconnect:index/vxc:Vxc, properties: { productName: bench-vxc-${i}, rateLimit: 100, contractTermMonths: 1, ` +
+        `aEnd: { requestedProductUid: "\${port${a}.productUid}" }, bEnd: { requestedProductUid: "\${port${b}.productUid}" } } }`,
     );
   }
   return `${out.join('\n')}\n`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [kind, count] = [process.argv[2], Number(process.argv[3])];
-  if (!['products', 'resources'].includes(kind) || !Number.isInteger(count) || count < 6) {
-    process.stderr.write('usage: node bench/generate.js products|resources N (N >= 6)\n');
+  const products = process.argv[2] === 'products';
+  const n = Number(process.argv[products ? 3 : 2]);
+  if (!Number.isInteger(n) || n < (products ? 6 : 3)) {
+    process.stderr.write('usage: node bench/generate.js products N (N >= 6) | node bench/generate.js N [block|flow] (N >= 3)\n');
     process.exit(1);
   }
-  process.stdout.write(kind === 'products' ? productGraph(count) : generateManifest(count));
+  process.stdout.write(products ? productGraph(n) : generateManifest(n, { style: process.argv[3] ?? 'block' }));
 }

@@ -19,8 +19,9 @@ const { metafile } = await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  // pg, pino and yaml are loaded where first needed: most commands never need pg or pino.
-  external: ['pg', 'pino', 'yaml'],
+  // pg and pino are loaded where first needed: most commands never need them. yaml reads every
+  // manifest, so it is bundled.
+  external: ['pg', 'pino'],
   // A CommonJS file has no import.meta; its URL is worked out once from __filename instead.
   define: { 'import.meta.url': 'bundleModuleUrl' },
   banner: { js: "const bundleModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

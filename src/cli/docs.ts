@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { functions, resourceTypes } from '../registry.js';
-import { CHANGE_WORDS, describeToken, type FieldDoc } from './inspect.js';
+import { CHANGE_WORDS, describeToken, type FieldDoc } from './schema.js';
 
 /** The reference page of every type and function, keyed by relative path (docs/reference/<provider>/<name>.md). */
 export function referencePages(): Map<string, string> {

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DiagnosticsError, formatDiagnostic } from '../diagnostics.js';
 import { RemoteError, UserError } from '../errors.js';
-import { parseDuration } from '../manifest/parse.js';
+import { parseDuration } from '../manifest/duration.js';
 import { anySecretKnown, maskSecrets } from '../secret-mask.js';
 import type { RunOptions } from './run.js';
 import { stateCommand } from './state.js';
@@ -13,9 +13,10 @@ import { sandboxCommand } from './sandbox.js';
 // (manifest checks, every resource type's schemas) too, so `plumb --help` does not load it.
 const session = () => import('./session.js');
 const run = () => import('./run.js');
-const inspect = () => import('./inspect.js');
+const lookup = () => import('./lookup.js');
+const schema = () => import('./schema.js');
 const graph = () => import('./graph.js');
-const adopt = () => import('./adopt.js');
+const imports = () => import('./import.js');
 const drift = () => import('./drift.js');
 
 for (const stream of [process.stdout, process.stderr]) {
@@ -113,7 +114,7 @@ program
   .option('--state <url>', 'state location')
   .action(async (args: string[], opts) => {
     const globals = program.opts<GlobalOptions>();
-    exit(await (await adopt()).importCommand(args, { ...globals, ...defined(opts), file: globals.file, importFile: opts.file }));
+    exit(await (await imports()).importCommand(args, { ...globals, ...defined(opts), file: globals.file, importFile: opts.file }));
   });
 manifestFlags(program.command('drift [manifest]'))
   .description('compare remote objects with state; change nothing (exit 0 in sync, 2 drift, 1 error)')
@@ -132,12 +133,12 @@ program
   .description('invoke one lookup function')
   .option('--arg <key=value>', 'an argument (repeatable)', collect, [])
   .option('--json', 'print JSON')
-  .action(async (token: string, opts) => exit(await (await inspect()).lookupCommand(token, opts, program.opts<GlobalOptions>())));
+  .action(async (token: string, opts) => exit(await (await lookup()).lookupCommand(token, opts, program.opts<GlobalOptions>())));
 program
   .command('schema [token]')
   .description('list resource types and functions, or describe one')
   .option('--json', 'print JSON')
-  .action(async (token: string | undefined, opts) => exit((await inspect()).schemaCommand(token, opts)));
+  .action(async (token: string | undefined, opts) => exit((await schema()).schemaCommand(token, opts)));
 manifestFlags(program.command('graph [manifest]'))
   .description('print the dependency graph')
   .option('--format <format>', 'dot, mermaid or json', 'dot')

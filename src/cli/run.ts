@@ -1,15 +1,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { DiagnosticsError } from '../diagnostics.js';
-import { applyPlan } from '../engine/apply.js';
-import { makePlan } from '../engine/plan.js';
-import type { Plan } from '../engine/types.js';
+import { applyPlan, type ApplyReport } from '../engine/apply.js';
+import { makePlan, type PlanOptions, type PlanResult } from '../engine/plan.js';
+import type { EngineEvent, Plan } from '../engine/types.js';
 import { UserError } from '../errors.js';
+import type { StateSnapshot } from '../state/types.js';
 import { mask, sameValue } from '../values.js';
 import { OutputBatch, ProgressView } from './progress.js';
 import { renderReport } from './render-apply.js';
-import { paint, writePlan } from './render-plan.js';
-import { lockInfo, manifestPath, openSession, type GlobalOptions } from './session.js';
+import { paint, writePlan, type Paint } from './render-plan.js';
+import { lockInfo, manifestPath, openSession, type GlobalOptions, type Session } from './session.js';
 
 /** Flags of plan, apply and destroy. */
 export interface RunOptions extends GlobalOptions {
@@ -35,7 +36,13 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     await session.store.lock(lockInfo('plan'), opts.lockTimeout);
     const state = await session.store.read();
     await session.checkBeforePlan(state, opts.refresh);
-    const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, { refresh: opts.refresh, destroy, replace: opts.replace, targets: opts.target, excludes: opts.exclude });
+    const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, {
+      refresh: opts.refresh,
+      destroy,
+      replace: opts.replace,
+      targets: opts.target,
+      excludes: opts.exclude,
+    });
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
     if (opts.out) writeFileSync(opts.out, JSON.stringify(plan, null, 2), { mode: 0o600 });
     if (opts.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
@@ -55,76 +62,89 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
   const session = await openSession(file, opts, { resources: false });
   const p = paint(useColor(opts));
   try {
-    if (saved && saved.manifest.hash !== session.manifest.hash) {
-      throw new UserError(`the manifest ${file} changed since the plan was saved; run plumb plan again`);
-    }
-    if (saved && saved.stack !== opts.stack) {
-      throw new UserError(`${arg} is a plan for stack "${saved.stack}", not "${opts.stack}"`, `apply it with --stack ${saved.stack}, or make a plan for this stack`);
-    }
+    if (saved) assertSavedFits(saved, arg!, session.manifest.hash, opts.stack);
     await session.store.lock(lockInfo(destroy ? 'destroy' : 'apply'), opts.lockTimeout);
     const state = await session.store.read();
-    if (saved && ((saved.state.lineage && saved.state.lineage !== state.lineage) || saved.state.serial !== state.serial)) {
-      throw new UserError(
-        `Saved plan is stale: it was made against state serial ${saved.state.serial}${saved.state.lineage && saved.state.lineage !== state.lineage ? ' of another lineage' : ''}, and the state is now at serial ${state.serial}`,
-        'run plumb plan again to make a new plan',
-      );
-    }
+    if (saved) assertNotStale(saved, state);
     await session.checkBeforePlan(state, saved ? false : opts.refresh);
-    const mode = saved ? saved.mode === 'destroy' : destroy;
-    const { plan, diagnostics, prior, imported } = await makePlan(session.manifest, session.graph, state, session.deps, {
-      refresh: saved ? false : opts.refresh,
-      destroy: mode,
-      replace: saved ? saved.request.replace : opts.replace,
-      targets: saved ? saved.request.targets : opts.target,
-      excludes: saved ? saved.request.excludes : opts.exclude,
-    });
-    if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+    const planned = await planToApply(session, state, saved ? { saved } : { opts, destroy });
+    const { plan } = planned;
     if (saved) assertSame(saved, plan);
     if (!opts.json) writePlan(plan, p, { compact: opts.compact }, (text) => process.stdout.write(text));
-    // Nothing to do and nothing new to record (outputs, refreshed values, settled operations):
-    // leave the state, and its serial, untouched.
-    const unchanged = (a: unknown, b: unknown) => sameValue(a, b) || JSON.stringify(mask(a)) === JSON.stringify(mask(b));
-    if (plan.changes.every((c) => c.action === 'noop') && !plan.settled.length && unchanged(state.resources, prior) && unchanged(state.outputs, plan.outputs)) {
-      return 0;
-    }
+    if (nothingToRecord(planned, state)) return 0;
     if (!saved && plan.changes.some((c) => c.action !== 'noop') && !(await confirm(opts))) {
       process.stdout.write('Apply cancelled.\n');
       return 1;
     }
-    // Events arrive several per step; their text is written in batches (see OutputBatch).
-    const output = new OutputBatch((text) => process.stdout.write(text));
-    const view = opts.json
-      ? undefined
-      : new ProgressView({
-          write: (text) => output.write(text),
-          paint: p,
-          live: Boolean(process.stdout.isTTY),
-          total: plan.changes.filter((c) => c.action !== 'noop').reduce((n, c) => n + (c.action === 'replace' ? 2 : 1), 0),
-          stillEveryMs: Number(process.env.PLUMB_PROGRESS_INTERVAL_MS) || undefined,
-        });
-    const report = await applyPlan({
-      manifest: session.manifest,
-      plan,
-      prior,
-      imported,
-      state,
-      store: session.store,
-      deps: session.deps,
-      parallelism: opts.parallelism,
-      emit: (event) => {
-        if (opts.json) output.write(`${JSON.stringify(event)}\n`);
-        else view?.handle(event);
-      },
-    }).finally(() => {
-      view?.finish();
-      output.close();
-    });
+    const report = await execute(session, state, planned, opts, p);
     if (opts.json) process.stdout.write(`${JSON.stringify({ type: 'report', ...report })}\n`);
     else process.stdout.write(`${renderReport(report, p)}\n`);
     return report.ok ? 0 : 1;
   } finally {
     await session.close();
   }
+}
+
+/** A saved plan is applied only to the manifest text and stack it was made from. */
+function assertSavedFits(saved: Plan, arg: string, manifestHash: string, stack: string): void {
+  if (saved.manifest.hash !== manifestHash) throw new UserError(`the manifest ${saved.manifest.file} changed since the plan was saved; run plumb plan again`);
+  if (saved.stack !== stack) {
+    throw new UserError(`${arg} is a plan for stack "${saved.stack}", not "${stack}"`, `apply it with --stack ${saved.stack}, or make a plan for this stack`);
+  }
+}
+
+/** A saved plan is applied only to the state it was made against (Terraform's "Saved plan is stale"). */
+function assertNotStale(saved: Plan, state: StateSnapshot): void {
+  const otherLineage = Boolean(saved.state.lineage) && saved.state.lineage !== state.lineage;
+  if (!otherLineage && saved.state.serial === state.serial) return;
+  throw new UserError(
+    `Saved plan is stale: it was made against state serial ${saved.state.serial}${otherLineage ? ' of another lineage' : ''}, and the state is now at serial ${state.serial}`,
+    'run plumb plan again to make a new plan',
+  );
+}
+
+/** Plans again for apply: with a saved plan's request and no refresh, or with the flags given. */
+async function planToApply(session: Session, state: StateSnapshot, from: { saved: Plan } | { opts: RunOptions; destroy: boolean }): Promise<PlanResult> {
+  const options: PlanOptions =
+    'saved' in from
+      ? { refresh: false, destroy: from.saved.mode === 'destroy', replace: from.saved.request.replace, targets: from.saved.request.targets, excludes: from.saved.request.excludes }
+      : { refresh: from.opts.refresh, destroy: from.destroy, replace: from.opts.replace, targets: from.opts.target, excludes: from.opts.exclude };
+  const planned = await makePlan(session.manifest, session.graph, state, session.deps, options);
+  if (planned.diagnostics.length) throw new DiagnosticsError(planned.diagnostics);
+  return planned;
+}
+
+/**
+ * Nothing to do and nothing new to record (outputs, refreshed values, settled operations): the
+ * state, and its serial, are left untouched.
+ */
+function nothingToRecord({ plan, prior }: PlanResult, state: StateSnapshot): boolean {
+  const unchanged = (a: unknown, b: unknown) => sameValue(a, b) || JSON.stringify(mask(a)) === JSON.stringify(mask(b));
+  return plan.changes.every((c) => c.action === 'noop') && !plan.settled.length && unchanged(state.resources, prior) && unchanged(state.outputs, plan.outputs);
+}
+
+/** Runs the plan, showing its events as a live view, timestamped lines or JSON lines. */
+async function execute(session: Session, state: StateSnapshot, planned: PlanResult, opts: RunOptions, p: Paint): Promise<ApplyReport> {
+  const { plan, prior, imported } = planned;
+  // Events arrive several per step; their text is written in batches (see OutputBatch).
+  const output = new OutputBatch((text) => process.stdout.write(text));
+  const view = opts.json
+    ? undefined
+    : new ProgressView({
+        write: (text) => output.write(text),
+        paint: p,
+        live: Boolean(process.stdout.isTTY),
+        total: plan.changes.filter((c) => c.action !== 'noop').reduce((n, c) => n + (c.action === 'replace' ? 2 : 1), 0),
+        stillEveryMs: Number(process.env.PLUMB_PROGRESS_INTERVAL_MS) || undefined,
+      });
+  const emit = (event: EngineEvent) => {
+    if (opts.json) output.write(`${JSON.stringify(event)}\n`);
+    else view?.handle(event);
+  };
+  return applyPlan({ manifest: session.manifest, plan, prior, imported, state, store: session.store, deps: session.deps, parallelism: opts.parallelism, emit }).finally(() => {
+    view?.finish();
+    output.close();
+  });
 }
 
 async function confirm(opts: RunOptions): Promise<boolean> {

@@ -18,68 +18,6 @@ export interface Scope {
   invoke(fn: string, args: Record<string, unknown>, pos: Pos): Promise<unknown>;
   /** Folder that fn::readFile paths are relative to. */
   dir: string;
-  /** The value of a name when it is at hand without waiting (a resource), else NOT_NOW. */
-  resolveNow?(root: string): unknown;
-}
-
-/** What `Scope.resolveNow` returns for a name it cannot give at once. */
-export const NOT_NOW: unique symbol = Symbol('not now');
-
-/**
- * Evaluates an expression without waiting, when everything it reads is at hand (literals and
- * resources, which is most of a large manifest): NOT_NOW otherwise. A plan evaluates every
- * resource, and a chain of awaits per value was most of that cost.
- */
-function evaluateNow(expr: Expr, scope: Scope): unknown {
-  switch (expr.kind) {
-    case 'literal':
-      return expr.value;
-    case 'ref': {
-      const root = scope.resolveNow?.(expr.root) ?? NOT_NOW;
-      return root === NOT_NOW ? NOT_NOW : access(root, expr.path, expr.text, expr.pos);
-    }
-    case 'template': {
-      const parts: unknown[] = [];
-      for (const p of expr.parts) {
-        const v = typeof p === 'string' ? p : evaluateNow(p, scope);
-        if (v === NOT_NOW) return NOT_NOW;
-        parts.push(v);
-      }
-      return joinTemplate(expr.parts, parts);
-    }
-    // Indexed loops: every resource's properties pass through here, mostly before the engine
-    // has compiled it, and an iterator allocates on each step until then.
-    case 'list': {
-      const out: unknown[] = [];
-      for (let i = 0; i < expr.items.length; i++) {
-        const v = evaluateNow(expr.items[i], scope);
-        if (v === NOT_NOW) return NOT_NOW;
-        out.push(v);
-      }
-      return out;
-    }
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      for (let i = 0; i < expr.entries.length; i++) {
-        const e = expr.entries[i];
-        const v = evaluateNow(e.value, scope);
-        if (v === NOT_NOW) return NOT_NOW;
-        out[e.key] = v;
-      }
-      return out;
-    }
-    case 'secret': {
-      const value = evaluateNow(expr.value, scope);
-      if (value === NOT_NOW) return NOT_NOW;
-      return secretOf(value);
-    }
-    case 'builtin': {
-      const arg = evaluateNow(expr.arg, scope);
-      return arg === NOT_NOW ? NOT_NOW : builtin(expr.name, arg, expr.pos, scope);
-    }
-    default:
-      return NOT_NOW;
-  }
 }
 
 /**
@@ -100,19 +38,6 @@ function joinTemplate(template: Array<string | { text: string }>, parts: unknown
 
 /** Evaluates an expression to a plain value, possibly containing Unknown and Secret. */
 export async function evaluate(expr: Expr, scope: Scope): Promise<unknown> {
-  return evaluateSoon(expr, scope);
-}
-
-/**
- * `evaluate`, with the value itself rather than a promise when nothing had to be waited for (a
- * plan evaluates every resource, and most need nothing that is not at hand).
- */
-export function evaluateSoon(expr: Expr, scope: Scope): unknown {
-  const now = evaluateNow(expr, scope);
-  return now === NOT_NOW ? evaluateLater(expr, scope) : now;
-}
-
-async function evaluateLater(expr: Expr, scope: Scope): Promise<unknown> {
   switch (expr.kind) {
     case 'literal':
       return expr.value;
@@ -123,16 +48,14 @@ async function evaluateLater(expr: Expr, scope: Scope): Promise<unknown> {
       for (const p of expr.parts) parts.push(typeof p === 'string' ? p : await evaluate(p, scope));
       return joinTemplate(expr.parts, parts);
     }
-    // Literal members are taken as they are: an await per literal is most of the cost of
-    // evaluating a large manifest, whose properties are mostly literals.
     case 'list': {
       const out: unknown[] = [];
-      for (const item of expr.items) out.push(item.kind === 'literal' ? item.value : await evaluate(item, scope));
+      for (const item of expr.items) out.push(await evaluate(item, scope));
       return out;
     }
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const e of expr.entries) out[e.key] = e.value.kind === 'literal' ? e.value.value : await evaluate(e.value, scope);
+      for (const e of expr.entries) out[e.key] = await evaluate(e.value, scope);
       return out;
     }
     case 'secret': {

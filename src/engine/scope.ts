@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { Manifest, Pos } from '../manifest/ast.js';
+import { type Expr, type Manifest, type Pos, refsOf } from '../manifest/ast.js';
 import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../values.js';
-import { EvalError, NOT_NOW, evaluate, type Scope } from './evaluate.js';
+import { EvalError, evaluate, type Scope } from './evaluate.js';
 import type { EngineDeps } from './types.js';
 
 /** How the evaluation finds a resource's current value (inputs, outputs and id). */
@@ -13,7 +13,8 @@ export type ResourceValues = (address: string) => unknown;
  * planned (possibly Unknown) or applied.
  */
 export class Evaluation {
-  private readonly variables = new Map<string, Promise<unknown>>();
+  /** Variables and config keys, each evaluated once. */
+  private readonly values = new Map<string, Promise<unknown>>();
   private readonly invokes = new Map<string, Promise<unknown>>();
   readonly warnings: string[] = [];
 
@@ -31,23 +32,69 @@ export class Evaluation {
       dir: this.manifest.dir,
       resolve: (root, pos) => this.resolve(root, pos),
       invoke: (fn, args, pos) => this.invoke(fn, args, pos),
-      resolveNow: (root) => (root in this.manifest.resources ? this.resources(root) : NOT_NOW),
     };
   }
 
   private async resolve(root: string, pos: Pos): Promise<unknown> {
-    if (root in this.manifest.resources) return this.resources(root);
-    if (root in this.manifest.variables) {
-      let value = this.variables.get(root);
-      if (!value) {
-        value = evaluate(this.manifest.variables[root], this.scope());
-        this.variables.set(root, value);
-      }
-      return value;
-    }
-    const config = this.manifest.config[root];
-    if (config) return evaluate(config.value, this.scope());
+    if (Object.hasOwn(this.manifest.resources, root)) return this.resources(root);
+    if (this.expressionOf(root)) return this.valueOf(root);
     throw new EvalError(pos, `"${root}" is not defined`);
+  }
+
+  /** The expression of a variable or config key (a resource shadows both, a variable a config key). */
+  private expressionOf(name: string): Expr | undefined {
+    const { resources, variables, config } = this.manifest;
+    if (Object.hasOwn(resources, name)) return undefined;
+    if (Object.hasOwn(variables, name)) return variables[name];
+    return Object.hasOwn(config, name) ? config[name].value : undefined;
+  }
+
+  /**
+   * The value of a variable or config key. What it reads (and what that reads...) is started
+   * first, dependencies before dependents: each then waits on values already started, where
+   * evaluating a chain of variables (`v2: ${v1}`, `v1: ${v0}`...) would otherwise nest a call
+   * per link and overflow the stack.
+   */
+  private valueOf(name: string): Promise<unknown> {
+    const started = this.values.get(name);
+    if (started) return started;
+    for (const next of this.unstarted(name)) {
+      let settle!: (value: Promise<unknown>) => void;
+      const value = new Promise<unknown>((done) => (settle = done));
+      // In the map before it runs: what it reads can never start it a second time.
+      this.values.set(next, value);
+      settle(evaluate(this.expressionOf(next) as Expr, this.scope()));
+      // A failure is reported by whatever reads the value; one started early and never read must not crash the run.
+      value.catch(() => undefined);
+    }
+    return this.values.get(name) as Promise<unknown>;
+  }
+
+  /** `name` and the variables and config keys it reads, directly or not, that are not started yet: dependencies first. */
+  private unstarted(name: string): string[] {
+    const order: string[] = [];
+    const seen = new Set([name]);
+    const stack = [{ name, reads: this.reads(name), next: 0 }];
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      if (top.next === top.reads.length) {
+        stack.pop();
+        order.push(top.name);
+        continue;
+      }
+      const dep = top.reads[top.next++];
+      if (seen.has(dep) || this.values.has(dep)) continue;
+      seen.add(dep);
+      stack.push({ name: dep, reads: this.reads(dep), next: 0 });
+    }
+    return order;
+  }
+
+  /** The variables and config keys an expression of `name` refers to. */
+  private reads(name: string): string[] {
+    return refsOf(this.expressionOf(name) as Expr)
+      .map((ref) => ref.root)
+      .filter((root) => this.expressionOf(root) !== undefined);
   }
 
   private async invoke(token: string, args: Record<string, unknown>, pos: Pos): Promise<unknown> {

@@ -2,7 +2,8 @@
  * The one HTTP transport of every provider client: node's `http` for `http:` origins (the
  * sandbox, a plain-HTTP endpoint) and `https` for TLS ones, each with one keep-alive agent, so
  * tests exercise the code production uses. It sends, follows redirects and reads the whole
- * answer; it never retries (retry.ts decides that).
+ * answer; it never retries (retry.ts decides that). A certificate that fails verification is
+ * told apart (certificateProblem), since no retry can get past it.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
@@ -85,6 +86,41 @@ function exchange(url: URL, init: HttpRequestInit): Promise<HttpResponse> {
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** Node's codes for a server certificate signed by an authority this machine does not trust. */
+const UNTRUSTED_ISSUER = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'INVALID_CA',
+]);
+/** Node's other codes for a server certificate that failed verification. */
+const BAD_CERTIFICATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATCH', 'CERT_SIGNATURE_FAILURE', 'CERT_REVOKED', 'CERT_CHAIN_TOO_LONG', 'PATH_LENGTH_EXCEEDED', 'INVALID_PURPOSE']);
+
+/**
+ * What to tell the user when a request failed because the server's TLS certificate could not be
+ * verified, naming the host and what to do; undefined for any other failure. Nothing was sent
+ * (the handshake failed first) and sending again cannot succeed, so clients make it final.
+ */
+export function certificateProblem(err: unknown, url: URL): string | undefined {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string') return undefined;
+  const host = url.host;
+  if (UNTRUSTED_ISSUER.has(code)) {
+    return `the TLS certificate of ${host} is signed by an authority this machine does not trust (${code}); if ${host} is yours, set NODE_EXTRA_CA_CERTS to the file (PEM) of the authority that signed it and run plumb again`;
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    return `the TLS certificate of ${host} is ${code === 'CERT_HAS_EXPIRED' ? 'expired' : 'not valid yet'} (${code}); check this machine's clock, or renew the server's certificate`;
+  }
+  if (BAD_CERTIFICATE.has(code)) {
+    return `the TLS certificate of ${host} failed verification (${code}: ${(err as Error).message}); check the address, or the certificate the server presents`;
+  }
+  return undefined;
 }
 
 function transportFor(url: URL): { send: typeof httpRequest; agent: HttpAgent | HttpsAgent } {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -57,6 +58,27 @@ interface Faults {
   dropReplyRate?: number;
   /** Faults for particular calls, each used once, in order. */
   next?: ScriptedFault[];
+  /**
+   * Makes the random faults reproducible: the nth call of one shape (provider, method, path and
+   * query with ids left out) gets the same fault in every run with this seed, whatever order
+   * concurrent calls of other shapes arrive in. Without it, faults are drawn from Math.random.
+   */
+  seed?: number;
+}
+
+/** Draws the numbers in [0, 1) that decide one call's random faults, one per purpose. */
+type Dice = (purpose: 'drop' | 'status' | 'reply') => number;
+
+/** Ids in a path or query (UUIDs, hex and decimal numbers), left out of a call's shape. */
+const ID_PATTERN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b\d+\b/gi;
+
+/** Random dice, or, with a seed, dice fixed by the call's shape and how many of that shape came before. */
+function diceFor(injected: Faults, seen: Map<string, number>, provider: string, call: string): Dice {
+  if (injected.seed === undefined) return () => Math.random();
+  const shape = `${provider} ${call.replace(ID_PATTERN, '#')}`;
+  const n = seen.get(shape) ?? 0;
+  seen.set(shape, n + 1);
+  return (purpose) => createHash('sha256').update(`${injected.seed}|${shape}|${n}|${purpose}`).digest().readUInt32BE(0) / 2 ** 32;
 }
 
 export interface SandboxOptions {
@@ -96,6 +118,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const limits = new SandboxLimits(options.limits, world);
   const calls: ReceivedCall[] = [];
   let faults: Faults | undefined;
+  /** Calls of each shape seen since the faults were set, for seeded dice. */
+  const shapes = new Map<string, number>();
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err) => {
@@ -132,20 +156,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       record(api.provider, request, admission.refusal.status);
       return send(res, admission.refusal);
     }
-    const scripted = injected && takeScripted(injected, `${request.method} ${request.path}${url.search}`);
-    if (scripted?.drop === 'request' || (!scripted && injected?.dropRate && Math.random() < injected.dropRate)) {
+    const call = `${request.method} ${request.path}${url.search}`;
+    const scripted = injected && takeScripted(injected, call);
+    const dice = injected && !scripted ? diceFor(injected, shapes, api.provider, call) : undefined;
+    if (scripted?.drop === 'request' || (dice && injected?.dropRate && dice('drop') < injected.dropRate)) {
       record(api.provider, request, 0);
       req.socket.destroy();
       return;
     }
-    let response = scripted?.status ? faultAnswer(api, scripted.status, scripted.retryAfter) : scripted ? undefined : injectedFault(api, injected);
+    let response = scripted?.status ? faultAnswer(api, scripted.status, scripted.retryAfter) : dice && injectedFault(api, injected, dice);
     if (!response) {
       try {
         response = await api.handle(request, world);
       } catch (err) {
         response = { status: 500, body: api.faultBody?.(500) ?? { message: (err as Error).message } };
       }
-      if (scripted?.drop === 'reply' || (!scripted && injected?.dropReplyRate && Math.random() < injected.dropReplyRate)) {
+      if (scripted?.drop === 'reply' || (dice && injected?.dropReplyRate && dice('reply') < injected.dropReplyRate)) {
         // Handled, but the answer never arrives: what a client sees when a reply is lost.
         record(api.provider, request, 0);
         req.socket.destroy();
@@ -166,9 +192,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return { status: code, headers, body: api.faultBody?.(code) ?? { message: `injected ${code}` } };
   }
 
-  function injectedFault(api: SandboxApi, injected: Faults | undefined): SandboxResponse | undefined {
+  function injectedFault(api: SandboxApi, injected: Faults | undefined, dice: Dice): SandboxResponse | undefined {
     if (!injected?.rates) return undefined;
-    let roll = Math.random();
+    let roll = dice('status');
     for (const [status, rate] of Object.entries(injected.rates)) {
       if (roll < rate) {
         const code = Number(status);
@@ -193,9 +219,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return { status: 204 };
     }
     if (name === 'faults' && method === 'POST') {
-      faults = (body ?? {}) as Faults;
-      if (faults.next !== undefined && !Array.isArray(faults.next)) return { status: 400, body: { message: 'next must be a list of {match?, status?, retryAfter?, drop?}' } };
-      faults.next = faults.next?.slice();
+      const given = (body ?? {}) as Faults;
+      if (given.next !== undefined && !Array.isArray(given.next)) return { status: 400, body: { message: 'next must be a list of {match?, status?, retryAfter?, drop?}' } };
+      if (given.seed !== undefined && !Number.isFinite(given.seed)) return { status: 400, body: { message: 'seed must be a number' } };
+      faults = { ...given, next: given.next?.slice() };
+      shapes.clear();
       return { status: 200, body: faults };
     }
     if (name === 'faults' && method === 'DELETE') {

@@ -14,7 +14,8 @@ export function replay(snapshot: StateSnapshot, entries: JournalEntry[]): StateS
   let outcomes = 0;
   for (const e of entries) {
     if (e.kind === 'intent') {
-      pending.set(e.token, { address: e.address, type: e.type, action: e.action, token: e.token, id: e.id, secretId: e.secretId, inputs: e.inputs, replacing: e.replacing, at: e.at });
+      const { kind: _, ...operation } = e;
+      pending.set(e.token, operation);
     } else if (e.kind === 'id') {
       const p = pending.get(e.token);
       if (p) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { InterconnectApi } from '../support/interconnect-api.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -108,6 +109,48 @@ describe('remote calls under the API rate limit', () => {
     expect(drift.code).toBe(0);
     expect(JSON.parse(drift.stdout).stacks).toHaveLength(2);
     expect(await counted()).toEqual({ ...lowerBound, 'GET /v2/product/{uid}/tags': taggedPorts * 2, 'GET /v2/product/mcr2/{uid}/prefixList/{id}': lists * 2 });
+  });
+});
+
+describe('reads outside a plan', () => {
+  it('refresh records what its drift report read, without reading again', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: refreshed
+resources:
+  tagged:
+    type: interconnect:Port
+    properties: { productName: refreshed-a, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false, resourceTags: { team: edge } }
+  plain:
+    type: interconnect:Port
+    properties: { productName: refreshed-b, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+`,
+    );
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const api = new InterconnectApi(sandbox.url);
+    const [plain] = await api.liveProducts('refreshed-b');
+    await api.call('PUT', `/v2/product/megaport/${plain.productUid}`, { name: 'refreshed-b-renamed', costCentre: '' });
+    await sandbox.clearCalls();
+    const refreshed = await plumb(['refresh', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(refreshed.code).toBe(0);
+    expect(refreshed.stdout).toContain('Refreshed 2 resources');
+    expect(await counted()).toEqual({ 'GET /v2/products': 1, 'GET /v2/product/{uid}/tags': 1 });
+  });
+
+  it("import --discover lists the products once and reads each one's tags once, for its manifest and its owner alike", async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', 'name: discovering\nresources: {}\n');
+    await sandbox.clearCalls();
+    const found = await plumb(['import', '--discover', 'interconnect:Port', '--force'], { cwd: dir, env: sandbox.env });
+    expect(found.code).toBe(0);
+    const calls = (await sandbox.calls('interconnect')).filter((c) => !c.path.includes('oauth2'));
+    expect(calls.filter((c) => c.path === '/v2/products')).toHaveLength(1);
+    const tagReads = calls.filter((c) => c.path.endsWith('/tags')).map((c) => c.path);
+    expect(tagReads.length).toBeGreaterThan(0);
+    expect(new Set(tagReads).size).toBe(tagReads.length);
+    expect(calls.length).toBe(1 + tagReads.length);
   });
 });
 

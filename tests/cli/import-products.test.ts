@@ -351,7 +351,7 @@ describe('import, then plan the manifest that made the objects', () => {
     const made = await plumb(['apply', '--yes'], { cwd: dir, env });
     expect(made.stderr).toBe('');
     expect(made.stdout).toContain('Resources: 40 added');
-    const state = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources as Record<string, { type: string; id: string; inputs: Record<string, any> }>;
+    const state = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources as Record<string, { type: string; id: string; inputs: Record<string, any> }>;
     const api = new InterconnectApi(sandbox.url);
     const keyOf = async (port: string) => (await api.call<Array<{ key: string }>>('GET', `/v2/service/key?productIdOrUid=${port}`))[0].key;
     const lines: string[] = [];
@@ -361,9 +361,10 @@ describe('import, then plan the manifest that made the objects', () => {
     }
     writeManifest(dir, 'imports.yaml', `${lines.join('\n')}\n`);
 
-    const imported = await plumb(['import', '--file', 'imports.yaml', '--stack', 'adopted'], { cwd: dir, env });
-    expect(imported.stderr).toBe('');
+    // The same objects in two stacks: plumb's ownership tags name the first, so it takes --force.
+    const imported = await plumb(['import', '--file', 'imports.yaml', '--stack', 'adopted', '--force'], { cwd: dir, env });
     expect(imported.stdout).toContain('Imported 40 of 40.');
+    expect(imported.stdout + imported.stderr).toContain('is managed by plumb project "every-type", stack "default"');
     await sandbox.clearCalls();
     const plan = await plumb(['plan', '--stack', 'adopted', '--detailed-exitcode'], { cwd: dir, env });
     expect(plan.stdout).toContain('No changes.');

@@ -104,7 +104,7 @@ describe('a port through its whole life', () => {
     const env = sandbox.env;
     writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm: true }));
     expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
-    const uid = JSON.parse(readFileSync(join(dir, '.plumb/default/state.json'), 'utf8')).resources.port.id as string;
+    const uid = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.port.id as string;
 
     await sandbox.clearCalls();
     const refused = await plumb(['destroy', '--yes'], { cwd: dir, env });

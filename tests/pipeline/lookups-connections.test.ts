@@ -14,6 +14,7 @@ import { getConnectors } from '../../src/lookups/pipeline/get-connectors.js';
 import { getGroupConnections } from '../../src/lookups/pipeline/get-group-connections.js';
 import { describeLookups } from './conformance.js';
 import { clientFor, contextFor, pipelineSandbox, type PipelineSandbox } from './helpers.js';
+import type { Sender } from '../../src/providers/http.js';
 
 const missing = (lookup: string, id = 'ghost_conn') => ({ args: { id }, message: `${lookup}: connection "${id}" not found` });
 
@@ -121,7 +122,7 @@ describe('connection field meanings', () => {
   let sandbox: PipelineSandbox;
   beforeAll(async () => (sandbox = await pipelineSandbox()));
   afterAll(async () => sandbox.close());
-  const invoke = (fn: typeof getConnections | typeof getConnection | typeof getConnector, args: Record<string, unknown>) =>
+  const invoke = (fn: typeof getConnections | typeof getConnection | typeof getConnector | typeof getConnectors, args: Record<string, unknown>) =>
     fn.invoke(contextFor(clientFor(sandbox)), args as never) as Promise<any>;
 
   it('sets networking ids exactly when the method uses them, daily time only for daily syncs, thresholds only for CUSTOM', async () => {
@@ -163,8 +164,8 @@ describe('connection field meanings', () => {
         config: { share_url: 'share_url', is_keypair: true, secrets_list: [{ key: 'key', value: 'value' }], fake_field: 'unmapped-value' },
       },
     };
-    const served: typeof fetch = async () => new Response(JSON.stringify(fixture), { status: 200, headers: { 'content-type': 'application/json' } });
-    const r = await getConnection.invoke(contextFor(clientFor(sandbox, { fetch: served })), { id: 'speak_inexpensive' } as never);
+    const served: Sender = async () => ({ status: 200, ok: true, headers: { get: (name) => (name.toLowerCase() === 'content-type' ? 'application/json' : null) }, text: JSON.stringify(fixture) });
+    const r = await getConnection.invoke(contextFor(clientFor(sandbox, { send: served })), { id: 'speak_inexpensive' } as never);
     expect(r).toMatchObject({ id: 'speak_inexpensive', scheduleType: null, dataDelaySensitivity: 'NORMAL', dataDelayThreshold: 0, syncFrequency: 1440, dailySyncTime: '03:00' });
     expect(r.status).toMatchObject({ setupState: 'incomplete', rescheduledFor: null, tasks: [], warnings: [] });
   });

@@ -15,6 +15,7 @@ import { getQuickstartPackages } from '../../src/lookups/pipeline/get-quickstart
 import { getWebhooks } from '../../src/lookups/pipeline/get-webhooks.js';
 import { describeLookups } from './conformance.js';
 import { clientFor, contextFor, pipelineSandbox, type PipelineSandbox } from './helpers.js';
+import type { Sender } from '../../src/providers/http.js';
 
 const missing = (lookup: string, entity: string, id = 'ghost_id') => ({ args: { id }, message: `${lookup}: ${entity} "${id}" not found` });
 
@@ -113,8 +114,8 @@ describe('objects that leave optional fields out', () => {
   afterAll(async () => sandbox.close());
 
   it('reads a proxy agent with only its id (the OpenAPI document requires none of its fields): null where the API says nothing', async () => {
-    const served: typeof fetch = async () => new Response(JSON.stringify({ code: 'Success', data: { id: 'bare_agent' } }), { status: 200, headers: { 'content-type': 'application/json' } });
-    const r = await getProxyAgent.invoke(contextFor(clientFor(sandbox, { fetch: served })), { id: 'bare_agent' } as never);
+    const served: Sender = async () => ({ status: 200, ok: true, headers: { get: (name) => (name.toLowerCase() === 'content-type' ? 'application/json' : null) }, text: JSON.stringify({ code: 'Success', data: { id: 'bare_agent' } }) });
+    const r = await getProxyAgent.invoke(contextFor(clientFor(sandbox, { send: served })), { id: 'bare_agent' } as never);
     expect(r).toEqual({ id: 'bare_agent', displayName: null, groupRegion: null, createdBy: null, registredAt: null });
   });
 });

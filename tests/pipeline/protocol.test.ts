@@ -38,7 +38,7 @@ describe('kindFor', () => {
     [400, 'InvalidInput', 'invalid', 'bad input'],
     [500, undefined, 'unavailable', 'server error'],
     [503, 'ServiceUnavailable', 'unavailable', 'server error'],
-  ])('%i %s → %s (%s)', (status, code, kind) => {
+  ] as Array<[number, string | undefined, string, string]>)('%i %s → %s (%s)', (status, code, kind) => {
     expect(kindFor(status, code)).toBe(kind);
   });
 });

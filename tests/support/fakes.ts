@@ -108,5 +108,11 @@ export class MemoryStore implements StateStore {
   async stacks() {
     return ['test'];
   }
+  async legacy() {
+    return undefined;
+  }
+  async claimLegacy(): Promise<never> {
+    throw new Error('a memory store has no older state');
+  }
   async close(): Promise<void> {}
 }

@@ -56,18 +56,7 @@ export interface StateSnapshot {
 
 /** One journal record: the intent before a side effect, or its outcome after. */
 export type JournalEntry =
-  | {
-      kind: 'intent';
-      address: string;
-      type: string;
-      action: 'create' | 'update' | 'delete';
-      token: string;
-      id?: string;
-      secretId?: Secret<string>;
-      inputs?: Record<string, unknown>;
-      replacing?: string;
-      at: string;
-    }
+  | ({ kind: 'intent' } & PendingOperation)
   | { kind: 'id'; address: string; token: string; id: string; secretId?: Secret<string>; at: string }
   /** `also` records other keys in the same entry: a replacement's new object and the old one it sets aside. */
   | { kind: 'outcome'; address: string; token?: string; resource: ResourceState | null; also?: Array<{ address: string; resource: ResourceState | null }>; at: string }

@@ -1,4 +1,3 @@
-import { Graph, alg } from '@dagrejs/graphlib';
 import type { Diagnostic } from '../../diagnostics.js';
 import { refsOf, type Manifest, type Pos, type RefExpr } from '../../manifest/ast.js';
 import { closestName } from '../../manifest/tokens.js';
@@ -20,8 +19,9 @@ export interface ManifestGraph {
 
 /**
  * Builds the graph from `${...}` references and dependsOn; reports unknown names and cycles.
- * Edges live in plain adjacency lists: a large manifest has tens of thousands of them, and the
- * order is one depth-first walk; graphlib's cycle search runs only when that walk finds a cycle.
+ * Edges live in plain adjacency lists, and every walk keeps its own stack: a chain of
+ * references can be as long as the manifest (`v2: ${v1}`, `v1: ${v0}`...), far deeper than the
+ * call stack a recursive walk (graphlib's among them) would need.
  * `onResourceRef` sees each reference to a resource on the way, for checks of its own.
  */
 export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) => void): { graph: ManifestGraph; diagnostics: Diagnostic[] } {
@@ -78,14 +78,11 @@ export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) =>
 
   const sorted = dependenciesFirst(names, successors, predecessors);
   if (!sorted) {
-    const g = new Graph({ directed: true });
-    for (const name of names) g.setNode(name);
-    for (const [from, tos] of successors) for (const to of tos) g.setEdge(from, to);
-    for (const cycle of alg.findCycles(g)) {
+    for (const cycle of cycles(names, successors)) {
       const path = cyclePath(successors, cycle);
       diagnostics.push({
         severity: 'error',
-        summary: `reference cycle: ${path.join(' -> ')}`,
+        summary: `reference cycle: ${shortened(path).join(' -> ')}`,
         detail: 'break the cycle: a value cannot depend on itself',
         pos: { file: manifest.file, ...(position(path[0]) ?? { line: 1, column: 1 }) },
       });
@@ -109,15 +106,15 @@ export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) =>
       }
       const found = new Set<string>();
       const seen = new Set<string>();
-      const walk = (name: string) => {
-        for (const dep of graph.dependencies(name)) {
+      const next = [address];
+      while (next.length) {
+        for (const dep of graph.dependencies(next.pop() as string)) {
           if (seen.has(dep)) continue;
           seen.add(dep);
           if (kindOf(dep) === 'resource') found.add(dep);
-          else walk(dep);
+          else next.push(dep);
         }
-      };
-      walk(address);
+      }
       const result = sortNames([...found]);
       resourceDeps.set(address, result);
       return result;
@@ -141,6 +138,19 @@ function sortNames(names: string[]): string[] {
   return names;
 }
 
+/** A cycle's path as a message shows it: a long one by its ends, with how many names lie between. */
+function shortened(path: string[]): string[] {
+  if (path.length <= 12) return path;
+  return [...path.slice(0, 6), `(${path.length - 11} more)`, ...path.slice(-5)];
+}
+
+/** One step of a depth-first walk: a name, the names it leads to, and how many of them are done. */
+interface Visit {
+  name: string;
+  next: string[];
+  done: number;
+}
+
 /**
  * Names with every dependency before its dependents, or undefined when there is a cycle. From
  * each name that needs nothing, a depth-first walk visits its dependents and places a name after
@@ -150,44 +160,91 @@ function dependenciesFirst(names: string[], successors: Map<string, string[]>, p
   const done = new Set<string>();
   const active = new Set<string>();
   const placed: string[] = [];
-  let cycle = false;
-  const visit = (name: string) => {
-    if (active.has(name)) {
-      cycle = true;
-      return;
-    }
-    if (done.has(name)) return;
+  const enter = (name: string): Visit => {
     active.add(name);
     done.add(name);
-    for (const dependent of predecessors.get(name) ?? []) visit(dependent);
-    active.delete(name);
-    placed.push(name);
+    return { name, next: predecessors.get(name) ?? [], done: 0 };
   };
-  for (const name of names) if (!successors.has(name)) visit(name);
-  if (cycle || done.size !== names.length) return undefined;
-  return placed.reverse();
+  for (const start of names) {
+    if (successors.has(start) || done.has(start)) continue;
+    const stack = [enter(start)];
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      if (top.done === top.next.length) {
+        stack.pop();
+        active.delete(top.name);
+        placed.push(top.name);
+        continue;
+      }
+      const dependent = top.next[top.done++];
+      if (active.has(dependent)) return undefined;
+      if (!done.has(dependent)) stack.push(enter(dependent));
+    }
+  }
+  return done.size === names.length ? placed.reverse() : undefined;
+}
+
+/** The cycles of the graph: its strongly connected components of more than one name, or of one that needs itself (Tarjan's algorithm). */
+function cycles(names: string[], successors: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const enter = (name: string): Visit => {
+    index.set(name, index.size);
+    low.set(name, index.size - 1);
+    stack.push(name);
+    onStack.add(name);
+    return { name, next: successors.get(name) ?? [], done: 0 };
+  };
+  for (const start of names) {
+    if (index.has(start)) continue;
+    const walk = [enter(start)];
+    while (walk.length) {
+      const top = walk[walk.length - 1];
+      if (top.done < top.next.length) {
+        const to = top.next[top.done++];
+        if (!index.has(to)) walk.push(enter(to));
+        else if (onStack.has(to)) low.set(top.name, Math.min(low.get(top.name) as number, index.get(to) as number));
+        continue;
+      }
+      walk.pop();
+      const parent = walk[walk.length - 1];
+      if (parent) low.set(parent.name, Math.min(low.get(parent.name) as number, low.get(top.name) as number));
+      if (low.get(top.name) !== index.get(top.name)) continue;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop() as string;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== top.name);
+      if (component.length > 1 || (successors.get(top.name) ?? []).includes(top.name)) found.push(component);
+    }
+  }
+  return found;
 }
 
 /** Orders the members of a strongly connected component as one walk a -> b -> ... -> a. */
 function cyclePath(successors: Map<string, string[]>, members: string[]): string[] {
   const inCycle = new Set(members);
   const start = [...members].sort()[0];
-  const path = [start];
   const seen = new Set([start]);
-  const dfs = (node: string): boolean => {
-    for (const next of (successors.get(node) ?? []).filter((n) => inCycle.has(n)).sort()) {
-      if (next === start) {
-        path.push(start);
-        return true;
-      }
-      if (seen.has(next)) continue;
-      seen.add(next);
-      path.push(next);
-      if (dfs(next)) return true;
+  const within = (name: string) => (successors.get(name) ?? []).filter((n) => inCycle.has(n)).sort();
+  // The path is the stack of the walk: each step on it with the names it may still go to.
+  const path: Visit[] = [{ name: start, next: within(start), done: 0 }];
+  while (path.length) {
+    const top = path[path.length - 1];
+    if (top.done === top.next.length) {
       path.pop();
+      continue;
     }
-    return false;
-  };
-  dfs(start);
-  return path;
+    const next = top.next[top.done++];
+    if (next === start) return [...path.map((step) => step.name), start];
+    if (seen.has(next)) continue;
+    seen.add(next);
+    path.push({ name: next, next: within(next), done: 0 });
+  }
+  return [start];
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { RemoteError } from '../../errors.js';
-import { sendRequest, type HttpResponse, type Sender } from '../http.js';
+import { certificateProblem, sendRequest, type HttpResponse, type Sender } from '../http.js';
 import { RequestLimiter } from '../limiter.js';
 import { retryAfterMs, withRetry, type RetrySettings } from '../retry.js';
 import type { CredentialSource, Keys } from './credentials.js';
@@ -168,7 +168,8 @@ export class CloudClient {
         timeoutMs: this.opts.timeoutMs ?? 30_000,
       });
     } catch (err) {
-      throw fail('unavailable', `network error: ${(err as Error).message}`);
+      const untrusted = certificateProblem(err, url);
+      throw untrusted ? fail('unauthorized', untrusted) : fail('unavailable', `network error: ${(err as Error).message}`);
     }
     const requestId = res.headers.get('x-ucloud-request-uuid') ?? randomUUID();
     if (res.status >= 400) {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { isRemote, kindForStatus, RemoteError } from '../../errors.js';
-import { sendRequest, type HttpResponse } from '../http.js';
+import { certificateProblem, sendRequest, type HttpResponse } from '../http.js';
 import { RequestLimiter } from '../limiter.js';
 import { retryAfterMs, withRetry, type RetrySettings } from '../retry.js';
 
@@ -101,6 +101,8 @@ export class InterconnectClient {
     try {
       res = await sendRequest(url, { method, headers, body });
     } catch (err) {
+      const untrusted = certificateProblem(err, url);
+      if (untrusted) throw new RemoteError('unauthorized', `${method} ${path}: ${untrusted}`, { provider: 'interconnect', method, path });
       throw new RemoteError('unavailable', `${method} ${path}: ${(err as Error).message}`, { provider: 'interconnect', method, path });
     }
     const parsed = parseJson(res.text);
@@ -119,14 +121,17 @@ export class InterconnectClient {
 
   private async exchangeOnce(): Promise<string> {
     const basic = Buffer.from(`${this.endpoint.accessKey}:${this.endpoint.secretKey}`).toString('base64');
+    const tokenUrl = new URL(this.endpoint.tokenUrl);
     let res: HttpResponse;
     try {
-      res = await sendRequest(new URL(this.endpoint.tokenUrl), {
+      res = await sendRequest(tokenUrl, {
         method: 'POST',
         headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'user-agent': USER_AGENT },
         body: 'grant_type=client_credentials',
       });
     } catch (err) {
+      const untrusted = certificateProblem(err, tokenUrl);
+      if (untrusted) throw new RemoteError('unauthorized', `token exchange failed: ${untrusted}`, { provider: 'interconnect' });
       throw new RemoteError('unavailable', `token exchange failed: ${(err as Error).message}`, { provider: 'interconnect' });
     }
     const parsed = parseJson(res.text) as { access_token?: string; expires_in?: number; error?: string } | undefined;

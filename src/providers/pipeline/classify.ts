@@ -3,6 +3,7 @@
  * branch on `kind` and never look at status codes or the API's code strings.
  */
 import { kindForStatus, RemoteError, type ErrorKind } from '../../errors.js';
+import { certificateProblem } from '../http.js';
 import { retryAfterMs } from '../retry.js';
 import { isEnvelope } from './protocol.js';
 
@@ -44,9 +45,13 @@ export function classifyResponse(site: CallSite, status: number, body: unknown, 
   });
 }
 
-/** The RemoteError for a call that got no HTTP answer (refused, reset, timed out): the transport's reason, with the host. */
-export function classifyNetworkFailure(site: CallSite, host: string, err: unknown): RemoteError {
-  return new RemoteError('unavailable', `pipeline API ${site.method} ${site.path} at ${host}: ${(err as Error).message}`, {
+/**
+ * The RemoteError for a call that got no HTTP answer (refused, reset, timed out): the transport's
+ * reason, with the host. A server certificate that failed verification is final (unauthorized).
+ */
+export function classifyNetworkFailure(site: CallSite, url: URL, err: unknown): RemoteError {
+  const untrusted = certificateProblem(err, url);
+  return new RemoteError(untrusted ? 'unauthorized' : 'unavailable', `pipeline API ${site.method} ${site.path} at ${url.host}: ${untrusted ?? (err as Error).message}`, {
     provider: 'pipeline',
     method: site.method,
     path: site.path,

@@ -120,7 +120,7 @@ export class PipelineClient {
         timeoutMs: this.#timeoutMs,
       });
     } catch (err) {
-      throw classifyNetworkFailure(site, new URL(url).host, err);
+      throw classifyNetworkFailure(site, new URL(url), err);
     }
     const body = parseBody(response.text);
     this.#log?.debug({ provider: 'pipeline', method: site.method, path: site.path, status: response.status, ms: Date.now() - started }, 'pipeline call');

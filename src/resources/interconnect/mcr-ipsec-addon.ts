@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { UserError, isRemote } from '../../errors.js';
+import { RemoteError, UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
 import { lazy } from '../../lazy.js';
@@ -89,10 +89,16 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
         `import it (options.import: ${inputs.mcrId}:${existing.addOnUid}); an MCR has one IPsec add-on`,
       );
     }
-    await ctx.client.post(addOnPath(inputs.mcrId), { addOnType: 'IP_SEC', tunnelCount: inputs.tunnelCount });
+    // An MCR has one IPsec add-on and there was none: after a lost answer, one there now is this order's.
+    const recover = async () => {
+      const now = await readProduct(ctx.client, inputs.mcrId);
+      return now && ipsecAddOns(now).length ? { message: 'found after a lost answer', data: undefined } : undefined;
+    };
+    await ctx.client.post(addOnPath(inputs.mcrId), { addOnType: 'IP_SEC', tunnelCount: inputs.tunnelCount }, undefined, { recover });
     // The API answers without the add-on's UID; the MCR lists it at once.
     const added = ipsecAddOns((await readProduct(ctx.client, inputs.mcrId)) ?? mcr)[0];
-    if (!added) throw new Error(`the IPsec add-on was accepted but MCR ${inputs.mcrId} does not list it`);
+    // Accepted but not listed: it may show later, so the create is left for the next plan to find.
+    if (!added) throw new RemoteError('unavailable', `the IPsec add-on was accepted but MCR ${inputs.mcrId} does not list it`, { provider: 'interconnect' });
     const id = `${inputs.mcrId}:${added.addOnUid}`;
     ctx.recordId(id);
     const ready = await waitReady(ctx, inputs.mcrId, 'MCR');

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lazy } from '../../lazy.js';
-import { UserError, isRemote } from '../../errors.js';
+import { RemoteError, UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
 import { GONE } from '../../providers/interconnect/api/products.js';
@@ -115,7 +115,7 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
   importId: { format: '<service_key>', parse: parseKey },
 
   async create(ctx, inputs) {
-    const { data } = await ctx.client.post<ApiKey>('/v2/service/key', {
+    const body = {
       productUid: inputs.productUid,
       singleUse: inputs.singleUse,
       maxSpeed: inputs.maxSpeed,
@@ -124,8 +124,21 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
       ...(inputs.description ? { description: inputs.description } : {}),
       ...(inputs.vlan !== undefined ? { vlan: inputs.vlan } : {}),
       ...(inputs.validFor ? { validFor: toWindow(inputs.validFor) } : {}),
-    });
-    if (!data?.key) throw new Error('the service key was created but no key came back');
+    };
+    // The keys already on the port, so that after a lost answer the one this order made stands out.
+    const before = new Set((await keysOn(ctx, inputs.productUid)).map((k) => k.key));
+    const recover = async () => {
+      const made = (await keysOn(ctx, inputs.productUid)).filter((k) => !before.has(k.key) && sameKey(k, inputs));
+      if (made.length > 1) {
+        // Another order made a key of the same kind meanwhile and which is this order's is not
+        // known: the create is left for the next plan to settle, never sent again.
+        throw new Error(`${made.length} new active service keys on ${inputs.productUid} match this order (created ${made.map((k) => isoDate(k.createDate)).join(', ')})`);
+      }
+      return made[0] && { message: 'found after a lost answer', data: made[0] };
+    };
+    const { data } = await ctx.client.post<ApiKey>('/v2/service/key', body, undefined, { recover });
+    // Accepted without the key: one may exist, so the create is left for the next plan to find.
+    if (!data?.key) throw new RemoteError('unavailable', 'POST /v2/service/key: the answer carried no key, so whether one was made is not known', { provider: 'interconnect' });
     ctx.recordId(data.key);
     return { id: data.key, outputs: toOutputs(data, inputs) };
   },
@@ -178,17 +191,13 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
     return (data ?? []).filter((k) => k.active).map((k) => ({ id: k.key, outputs: toOutputs(k) }));
   },
 
-  // A key carries no tags. The one an interrupted create made is the only active key on that
-  // port, of that use and VLAN, created since the order began, that state does not already hold
-  // (the API's echo of speed and description is unreliable, so they are not compared; a key
-  // without a VLAN may come back with 0). With several, none is taken for it: the plan says
-  // when each was made (never its value), since each works until it is deactivated.
+  // A key carries no tags. The one an interrupted create made is the only key of its kind
+  // (sameKey) on that port created since the order began that state does not already hold.
+  // With several, none is taken for it: the plan says when each was made (never its value),
+  // since each works until it is deactivated.
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
-    const { data } = await ctx.client.get<ApiKey[]>('/v2/service/key', { productIdOrUid: inputs.productUid });
-    const made = (data ?? []).filter(
-      (k) => k.active && Boolean(k.singleUse) === inputs.singleUse && (k.vlan || undefined) === inputs.vlan && Number(k.createDate) >= order.earliestMs && !order.recorded(k.key),
-    );
+    const made = (await keysOn(ctx, inputs.productUid)).filter((k) => sameKey(k, inputs) && Number(k.createDate) >= order.earliestMs && !order.recorded(k.key));
     if (made.length > 1) {
       const when = made.map((k) => isoDate(k.createDate)).join(', ');
       ctx.warn(
@@ -207,6 +216,21 @@ export function parseKey(id: string): string {
     throw new UserError(`invalid import id "${id}": expected <service_key>, the key value, e.g. e19de6a6-5354-4b9a-a957-3a4e0caa1513`);
   }
   return trimmed;
+}
+
+/** The keys of one port. */
+async function keysOn(ctx: Ctx, productUid: string): Promise<ApiKey[]> {
+  const { data } = await ctx.client.get<ApiKey[]>('/v2/service/key', { productIdOrUid: productUid });
+  return data ?? [];
+}
+
+/**
+ * Whether an active key is of the kind these inputs order: same use and VLAN (a key without a
+ * VLAN may come back with 0). The API's echo of speed and description is unreliable, so they are
+ * not compared.
+ */
+function sameKey(k: ApiKey, inputs: ServiceKeyInputs): boolean {
+  return k.active && Boolean(k.singleUse) === inputs.singleUse && (k.vlan || undefined) === inputs.vlan;
 }
 
 /** One key by value; undefined when the API does not know it. */

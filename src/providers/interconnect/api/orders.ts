@@ -53,7 +53,7 @@ class Batcher {
   add(entry: Queued): void {
     // A LAG's reply has an entry per member: bought alone, its entries are all its own.
     if (Number(entry.item.lagPortCount) > 0 || this.client.endpoint.oneAtATime) {
-      void this.send([entry]);
+      this.dispatch([entry]);
       return;
     }
     this.queued.push(entry);
@@ -69,7 +69,12 @@ class Batcher {
     this.quiet = this.deadline = undefined;
     const batch = this.queued;
     this.queued = [];
-    if (batch.length) void this.send(batch);
+    if (batch.length) this.dispatch(batch);
+  }
+
+  private dispatch(batch: Queued[]): void {
+    // A promise settles once: an error escaping the send rejects only the orders still waiting.
+    this.send(batch).catch((err) => rejectAll(batch, err));
   }
 
   /** Validates then buys a batch; every entry is settled, whatever happens. */
@@ -113,7 +118,8 @@ class Batcher {
     let data: Array<Record<string, string> | null>;
     try {
       ({ data } = await this.client.post<Array<Record<string, string> | null>>('/v4/networkdesign/buy', { networkDesign: batch.map((q) => q.item), discountCodes: [] }, undefined, {
-        recover: () => recover(this.client, batch),
+        // Without a finder for every item, a lost answer is final: its products are settled by the next plan.
+        recover: batch.every((q) => q.find) ? () => recover(batch) : undefined,
       }));
     } catch (err) {
       // All or nothing: a refused design made nothing, so each item may be bought on its own.
@@ -146,8 +152,7 @@ class Batcher {
  * (the buy is all or nothing), so it may be sent again; an item not found while others were is
  * left unanswered (null), its fate for the next plan to settle.
  */
-async function recover(client: InterconnectClient, batch: Queued[]): Promise<Envelope<Array<Record<string, string> | null>> | undefined> {
-  if (!batch.every((q) => q.find)) return undefined;
+async function recover(batch: Queued[]): Promise<Envelope<Array<Record<string, string> | null>> | undefined> {
   const memo = newMemo();
   const found = await Promise.all(batch.map((q) => q.find!(memo)));
   if (found.every((uid) => uid === undefined)) return undefined;

@@ -83,10 +83,17 @@ export async function readPrefixList(client: InterconnectClient, mcrUid: string,
 
 /**
  * Creates a list and returns it as the API stored it: the reply carries the list with its entries
- * (reference §3.12), so it needs no read back; one without entries is read.
+ * (reference §3.12), so it needs no read back; one without entries is read. Callers create a list
+ * only when none of its description is on the MCR (descriptions are names), so after a lost answer
+ * the list of that description, if there is one now, is the one this call made: it is the answer,
+ * never a second.
  */
 export async function createPrefixList(client: InterconnectClient, mcrUid: string, list: Omit<ApiPrefixList, 'id'>): Promise<ApiPrefixList> {
-  const { data } = await client.post<WireList>(`${base(mcrUid)}/prefixList`, wireList(list));
+  const recover = async () => {
+    const made = (await listPrefixLists(client, mcrUid)).find((l) => l.description === list.description);
+    return made && { message: 'found after a lost answer', data: { id: made.id } as WireList };
+  };
+  const { data } = await client.post<WireList>(`${base(mcrUid)}/prefixList`, wireList(list), undefined, { recover });
   const made = Array.isArray(data?.entries) ? fromWire(data) : await readPrefixList(client, mcrUid, Number(data.id));
   if (!made) throw new Error(`prefix filter list ${data.id} was created on MCR ${mcrUid} but cannot be read back`);
   madeOn(client, mcrUid)?.set(made.id, made.description);

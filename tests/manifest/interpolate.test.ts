@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, EvalError, type Scope } from '../../src/engine/evaluate.js';
 import { parseInterpolation, parseAccess, InterpolationError } from '../../src/manifest/interpolate.js';
+import type { Expr } from '../../src/manifest/ast.js';
 import { Secret, Unknown } from '../../src/values.js';
 
 const pos = { line: 1, column: 1 };
@@ -78,9 +79,9 @@ describe('expression evaluation', () => {
     expect(value).toBe(7);
   });
   it('fn::join and fn::split are inverse', async () => {
-    const joined = await evaluate({ kind: 'builtin', name: 'join', arg: { kind: 'literal', value: null, pos }, pos }, scope({})).catch((e) => e);
+    const joined = await evaluate({ kind: 'builtin', name: 'join', arg: { kind: 'literal' as const, value: null, pos }, pos } as Expr, scope({})).catch((e) => e);
     expect(joined).toBeInstanceOf(EvalError);
     const list = { kind: 'list' as const, items: [{ kind: 'literal' as const, value: '-', pos }, { kind: 'literal' as const, value: 'a-b', pos }], pos };
-    expect(await evaluate({ kind: 'builtin', name: 'split', arg: list, pos }, scope({}))).toEqual(['a', 'b']);
+    expect(await evaluate({ kind: 'builtin', name: 'split', arg: list, pos } as Expr, scope({}))).toEqual(['a', 'b']);
   });
 });

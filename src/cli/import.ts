@@ -1,12 +1,14 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import PQueue from 'p-queue';
-import { LineCounter, parseDocument, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import * as z from 'zod';
 import { inputFields, managedElsewhere, readForImport } from '../engine/import.js';
 import { realId } from '../engine/ids.js';
 import { resourceContext } from '../engine/context.js';
+import { DiagnosticsError } from '../diagnostics.js';
 import { UserError } from '../errors.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
+import { decodeUtf8, readYaml } from '../manifest/yaml-source.js';
 import { resourceTypes } from '../registry.js';
 import type { ResourceState } from '../state/types.js';
 import { mask } from '../values.js';
@@ -128,19 +130,21 @@ function single(args: string[]) {
 function readImportFile(file: string) {
   if (!existsSync(file)) throw new UserError(`import file ${file} not found`);
   if (statSync(file).isDirectory()) throw new UserError(`${file} is a folder, not an import file`);
-  const lines = new LineCounter();
-  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines });
-  const at = (offset: number | undefined) => {
-    const pos = lines.linePos(offset ?? 0);
-    return `${file}:${pos.line}:${pos.col}`;
+  const decoded = decodeUtf8(readFileSync(file), file);
+  if (decoded.diagnostics.length) throw new DiagnosticsError(decoded.diagnostics);
+  const { doc, at: pos, diagnostics } = readYaml(decoded.text, file);
+  if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+  const at = (node: { range?: [number, number, number] | null } | undefined) => {
+    const { line, column } = pos(node);
+    return `${file}:${line}:${column}`;
   };
-  if (doc.errors.length) throw new UserError(`${at(doc.errors[0].pos[0])}: YAML syntax error: ${doc.errors[0].message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
-  const parsed = importList.safeParse(doc.toJS(), { reportInput: true });
+  // What aliases copy has been bounded by readYaml.
+  const parsed = importList.safeParse(doc.toJS({ maxAliasCount: -1 }), { reportInput: true });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => {
       const node = (doc.getIn(i.path, true) ?? doc.getIn(i.path.slice(0, -1), true)) as { range?: [number, number, number] } | undefined;
       const missing = i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined;
-      return `${at(node?.range?.[0])}: ${missing ? `item ${String(i.path[0])} has no "${String(i.path.at(-1))}"` : `${i.path.join('.') || 'the file'}: ${i.message}`}`;
+      return `${at(node)}: ${missing ? `item ${String(i.path[0])} has no "${String(i.path.at(-1))}"` : `${i.path.join('.') || 'the file'}: ${i.message}`}`;
     });
     throw new UserError(problems.join('\n'), 'expected a list of {address, type, id}, e.g. - { address: edge, type: interconnect:Port, id: <product uid> }');
   }

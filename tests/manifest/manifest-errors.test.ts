@@ -30,6 +30,11 @@ const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
     yaml: 'name: x\nresources:\n  vxc:\n    type: interconnect:Vxc\n    properties:\n      aEnd: { requestedProductUid: ${port.productUid} }\n',
     expect: [/m\.yaml:6:37: error: YAML syntax error/, /a reference inside \{ \} or \[ \] must be quoted/, /\n1 error; nothing was changed/],
   },
+  {
+    name: 'lists nested deeper than the reader can go',
+    yaml: `name: x\nvariables:\n  a: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`,
+    expect: [/m\.yaml:3:\d+: error: the YAML nests too deeply to be read/, /\n1 error; nothing was changed/],
+  },
   { name: 'unknown top-level key', yaml: 'name: x\nresorces: {}\n', expect: [/m\.yaml:2:1: error: unknown top-level key "resorces"/, /did you mean "resources"\?/] },
   {
     name: 'unknown resource type suggests the closest token',

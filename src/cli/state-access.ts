@@ -1,0 +1,108 @@
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { UserError } from '../errors.js';
+import type { StateStore } from '../state/store.js';
+import type { StateSnapshot } from '../state/types.js';
+import type { GlobalOptions } from './session.js';
+
+// Loaded when a state command runs, not when the CLI starts: every other command's start-up
+// (`plumb --help` most of all) would otherwise load the manifest checks and resource types.
+const stateStore = () => import('./state-store.js');
+const session = () => import('./session.js');
+
+/** Where a state command's state is: the manifest's folder and project (its name), or --project beside no manifest. */
+export interface StatePlace {
+  opts: GlobalOptions & { project?: string };
+  dir: string;
+  project: string;
+  /** The manifest, when the state was found through one. */
+  file: string | undefined;
+}
+
+/** Adds the flags that say whose state a state command works on. */
+export function placeFlags(cmd: Command): Command {
+  return cmd
+    .option('-f, --file <manifest>', 'manifest whose state to use (default plumb.yaml)')
+    .option('--project <name>', "the project whose state to use, without its manifest (a manifest's name)")
+    .option('--stack <name>', 'stack name')
+    .option('--state <url>', 'state location');
+}
+
+/**
+ * How the `plumb state` subcommands reach their store. The place flags are taken before or after
+ * the subcommand (`plumb state list -f edge.yaml`), the later winning.
+ */
+export class StateAccess {
+  private current: Command;
+
+  constructor(
+    private readonly state: Command,
+    private readonly globals: () => GlobalOptions,
+  ) {
+    this.current = state;
+    state.hook('preAction', (_state, action) => {
+      this.current = action;
+    });
+  }
+
+  /** The state's place, from the flags given; no manifest and no --project is refused. */
+  async where(): Promise<StatePlace> {
+    const given = (opts: Record<string, unknown>) => Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
+    const opts = { ...this.globals(), ...given(this.state.opts()), ...given(this.current.opts()) } as StatePlace['opts'];
+    const file = opts.file ?? 'plumb.yaml';
+    const { manifestProject } = await stateStore();
+    if (existsSync(file)) return { opts, dir: (await session()).manifestDir(file), project: opts.project ?? manifestProject(file), file };
+    if (opts.project) return { opts, dir: process.cwd(), project: opts.project, file: undefined };
+    throw new UserError(`manifest ${file} not found`, 'state is kept per manifest: give the manifest whose state to use, or its name, with -f MANIFEST or --project NAME');
+  }
+
+  /**
+   * The store; with `adopt`, state from before state was kept per manifest is moved first when
+   * it is this manifest's.
+   */
+  async open(adopt = true): Promise<StateStore> {
+    const { opts, dir, project, file } = await this.where();
+    const { openStore, adoptLegacyState, declaredAddresses } = await stateStore();
+    const store = openStore(opts, dir, project);
+    if (!adopt || !file || opts.project) return store;
+    try {
+      const note = await adoptLegacyState(store, { file, addresses: declaredAddresses(file) ?? [] }, opts.stack, await lockInfo('state claim'));
+      if (note) process.stderr.write(`${note}\n`);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    return store;
+  }
+
+  /** The state as recorded, journal replayed. */
+  async read(): Promise<StateSnapshot> {
+    const store = await this.open();
+    try {
+      return await store.read();
+    } finally {
+      await store.close();
+    }
+  }
+
+  /**
+   * Runs a change of state under the lock and writes it as a new serial; refused while
+   * operations are interrupted, since the edit could lose what settling them would record.
+   */
+  async change(command: string, edit: (snapshot: StateSnapshot) => StateSnapshot | Promise<StateSnapshot>): Promise<void> {
+    const store = await this.open();
+    try {
+      await store.lock(await lockInfo(`state ${command}`));
+      const snapshot = await store.read();
+      if (snapshot.pending.length) throw new UserError('the state has interrupted operations; run plumb plan or apply first so they are settled');
+      await store.write(await edit(snapshot));
+    } finally {
+      await store.close();
+    }
+  }
+}
+
+/** Lock holder details for this process running `command`. */
+export async function lockInfo(command: string) {
+  return (await session()).lockInfo(command);
+}

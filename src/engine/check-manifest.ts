@@ -1,0 +1,235 @@
+import type { Diagnostic } from '../diagnostics.js';
+import { uniqueDiagnostics } from '../diagnostics.js';
+import type { Manifest, Pos, RefExpr } from '../manifest/ast.js';
+import { parseManifest } from '../manifest/parse.js';
+import { closestName } from '../manifest/tokens.js';
+import { noteSecretText } from '../secret-mask.js';
+import { Unknown, reveal } from '../values.js';
+import { checkInputs, objectKeys } from './check-inputs.js';
+import type { CatalogProvider, EngineCatalog } from './contracts/catalog.js';
+import { EvalError, evaluate, type Scope } from './evaluate.js';
+import { buildGraph, type ManifestGraph } from './graph/graph.js';
+import { Evaluation } from './scope.js';
+import type { WithDiagnostics } from './types.js';
+
+/** A manifest that passed every check made without a remote call, with what those checks found. */
+export interface CheckedManifest {
+  manifest: Manifest;
+  graph: ManifestGraph;
+  /** Deprecation and usage warnings, each prefixed by its resource's address. */
+  warnings: string[];
+  /** Parsed settings of every provider the manifest uses or configures, by provider name. */
+  settings: Map<string, Record<string, unknown>>;
+}
+
+/** How much of a manifest `checkManifest` checks, and where settings come from besides config. */
+export interface CheckOptions {
+  /**
+   * Check every resource's inputs (default true). Planning checks them too, so plan and apply
+   * leave it to the plan when planning makes no remote call before its own check (see
+   * `checksBeforeRemoteCalls`).
+   */
+  resources?: boolean;
+  /** Environment variables, which override provider settings in config. */
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * Parses and checks a manifest's text with no remote call. Problems come in stages: the text,
+ * then references, then resources and settings together; the first stage with problems ends
+ * the check and its diagnostics are returned, every one of that stage.
+ */
+export async function checkManifest(text: string, file: string, catalog: EngineCatalog, options: CheckOptions): Promise<WithDiagnostics<CheckedManifest>> {
+  // Function tokens are needed only to resolve fn::invoke.
+  const functions = /fn::invoke/i.test(text) ? (await catalog.functions()).keys() : [];
+  const { manifest, diagnostics } = parseManifest(text, file, { resources: catalog.resourceTypes.keys(), functions });
+  if (diagnostics.length) return { diagnostics };
+  // References to resources are checked against their types' fields while the graph walks them:
+  // read from the text alone, so for every command, a plan with nothing to call included.
+  const resourceRefs: RefExpr[] = [];
+  const { graph, diagnostics: graphProblems } = buildGraph(manifest, (ref) => resourceRefs.push(ref));
+  graphProblems.push(...unknownFields(manifest, resourceRefs, catalog));
+  if (graphProblems.length) return { diagnostics: graphProblems };
+  const checked = options.resources === false ? { diagnostics: [], warnings: [] } : await checkResources(manifest, catalog);
+  const { settings, diagnostics: settingProblems } = await checkSettings(manifest, catalog, options.env);
+  const problems = [...checked.diagnostics, ...settingProblems];
+  if (problems.length) return { diagnostics: problems };
+  return { value: { manifest, graph, warnings: checked.warnings, settings }, diagnostics: [] };
+}
+
+/**
+ * Checks every resource's inputs as far as they are known without any remote call: lookups and
+ * other resources' outputs are Unknown here, and problems in those parts are left to the plan.
+ */
+export async function checkResources(manifest: Manifest, catalog: EngineCatalog): Promise<{ diagnostics: Diagnostic[]; warnings: string[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const warnings: string[] = [];
+  const functions = manifest.invoked.length ? await catalog.functions() : undefined;
+  const scope = new Evaluation(manifest, undefined, () => new Unknown(), functions).scope();
+  for (const decl of Object.values(manifest.resources)) {
+    const type = catalog.resourceTypes.get(decl.token)!;
+    try {
+      const desired = await evaluate(decl.properties, scope);
+      const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
+      diagnostics.push(...problems);
+      if (!problems.length) warnings.push(...(type.warnings?.(desired) ?? []).map((w) => `${decl.address}: ${w}`));
+    } catch (err) {
+      diagnostics.push(evalProblem(err, manifest.file, decl.address));
+    }
+  }
+  // Variables and outputs that no resource uses are checked as well: their mistakes too are
+  // found before any remote call.
+  for (const expr of [...Object.values(manifest.variables), ...Object.values(manifest.outputs)]) {
+    try {
+      await evaluate(expr, scope);
+    } catch (err) {
+      diagnostics.push(evalProblem(err, manifest.file));
+    }
+  }
+  return { diagnostics: uniqueDiagnostics(diagnostics), warnings };
+}
+
+/** An evaluation error as a diagnostic at its position; anything else is not a manifest's problem and is thrown on. */
+function evalProblem(err: unknown, file: string, address?: string): Diagnostic {
+  if (!(err instanceof EvalError)) throw err;
+  return { severity: 'error', summary: err.message, detail: err.detail, ...(address === undefined ? {} : { address }), pos: { file, ...err.pos } };
+}
+
+/** References to a field a resource's type does not have (`${port.nonexistent}`). */
+export function unknownFields(manifest: Manifest, refs: RefExpr[], catalog: EngineCatalog): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const fieldsOf = new Map<string, string[]>();
+  for (const ref of refs) {
+    const target = manifest.resources[ref.root];
+    const step = ref.path[0];
+    if (!target || typeof step !== 'string') continue;
+    const type = catalog.resourceTypes.get(target.token)!;
+    let fields = fieldsOf.get(type.token);
+    if (!fields) fieldsOf.set(type.token, (fields = [...new Set(['id', ...objectKeys(type.outputs), ...objectKeys(type.inputs)])]));
+    if (fields.length > 1 && !fields.includes(step)) {
+      const hint = closestName(step, fields);
+      diagnostics.push({
+        severity: 'error',
+        summary: `\${${ref.text}}: ${ref.root} (${type.token}) has no field "${step}"`,
+        detail: `${hint ? `did you mean "${hint}"? ` : ''}fields: ${fields.join(', ')}`,
+        pos: { file: manifest.file, ...ref.pos },
+      });
+    }
+  }
+  return diagnostics;
+}
+
+/**
+ * Whether planning this manifest against this state would call a remote API before it has
+ * evaluated and checked every resource: refreshing recorded objects, settling interrupted
+ * operations, lookups and `options.import` reads all do. Then the inputs are checked first, so
+ * an invalid manifest never reaches an API; otherwise the plan's own check is the only one.
+ */
+export function checksBeforeRemoteCalls(manifest: Manifest, state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean): boolean {
+  if (state.pending.length) return true;
+  if (refresh && Object.keys(state.resources).length) return true;
+  for (const address in manifest.resources) if (manifest.resources[address].options.import) return true;
+  return manifest.invoked.length > 0;
+}
+
+/**
+ * Parses the settings of each provider the manifest uses or configures, from config and env,
+ * and notes secret settings' text for masking. Problems are positioned diagnostics.
+ */
+export async function checkSettings(
+  manifest: Manifest,
+  catalog: EngineCatalog,
+  env: Record<string, string | undefined>,
+): Promise<{ settings: Map<string, Record<string, unknown>>; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const settings = new Map<string, Record<string, unknown>>();
+  const scope = new Evaluation(manifest, undefined, () => new Unknown()).scope();
+  const used = usedProviders(manifest);
+  for (const provider of catalog.providers) {
+    const { raw, positions } = await configuredSettings(manifest, provider, env, scope);
+    // Neither used nor configured: its defaults are worked out if it is ever connected (a
+    // resource of it left in state), and its schema is not built for nothing.
+    if (!used.has(provider.name) && !Object.keys(raw).length) continue;
+    diagnostics.push(...unknownSettings(manifest.file, provider, raw, positions));
+    const parsed = provider.settings.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const name = String(issue.path[0] ?? '');
+        diagnostics.push({ severity: 'error', summary: `config ${provider.name}:${name}: ${issue.message}`, pos: { file: manifest.file, ...(positions[name] ?? { line: 1, column: 1 }) } });
+      }
+      continue;
+    }
+    const value = parsed.data as Record<string, unknown>;
+    if (used.has(provider.name)) {
+      const first = Object.values(positions)[0] ?? { line: 1, column: 1 };
+      for (const problem of provider.check?.(value) ?? []) diagnostics.push({ severity: 'error', summary: problem, pos: { file: manifest.file, ...first } });
+    }
+    for (const secret of provider.secretSettings) {
+      const text = value[secret];
+      if (typeof text === 'string') noteSecretText(text);
+    }
+    settings.set(provider.name, value);
+  }
+  diagnostics.push(...unknownProviders(manifest, catalog.providers));
+  return { settings, diagnostics };
+}
+
+/** One provider's settings as config writes them (with each one's position), then as env overrides them. */
+async function configuredSettings(manifest: Manifest, provider: CatalogProvider, env: Record<string, string | undefined>, scope: Scope) {
+  const raw: Record<string, unknown> = {};
+  const positions: Record<string, Pos> = {};
+  for (const [key, entry] of Object.entries(manifest.config)) {
+    const [ns, name] = key.split(':');
+    if (ns !== provider.name || !name) continue;
+    raw[name] = reveal(await evaluate(entry.value, scope));
+    positions[name] = entry.pos;
+  }
+  for (const [variable, name] of Object.entries(provider.envVars)) if (env[variable] !== undefined && env[variable] !== '') raw[name] = env[variable];
+  return { raw, positions };
+}
+
+/**
+ * Settings written in config that the provider does not have, each dropped from `raw`. A
+ * misspelt setting (cancelAtEndofTerm) would otherwise be dropped without a word, and the
+ * product billed on.
+ */
+function unknownSettings(file: string, provider: CatalogProvider, raw: Record<string, unknown>, positions: Record<string, Pos>): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const known = objectKeys(provider.settings);
+  for (const name of Object.keys(positions)) {
+    if (!known.length || known.includes(name)) continue;
+    const hint = closestName(name, known);
+    diagnostics.push({
+      severity: 'error',
+      summary: `config ${provider.name}:${name}: unknown setting`,
+      detail: `${hint ? `did you mean ${provider.name}:${hint}? ` : ''}settings: ${known.join(', ')}`,
+      pos: { file, ...positions[name] },
+    });
+    delete raw[name];
+  }
+  return diagnostics;
+}
+
+/** Config keys namespaced by a provider there is not. */
+function unknownProviders(manifest: Manifest, providers: readonly CatalogProvider[]): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const key of Object.keys(manifest.config)) {
+    const ns = key.split(':')[0];
+    if (key.includes(':') && !providers.some((p) => p.name === ns)) {
+      diagnostics.push({
+        severity: 'error',
+        summary: `config ${key}: unknown provider "${ns}"`,
+        detail: `providers: ${providers.map((p) => p.name).join(', ')}`,
+        pos: { file: manifest.file, ...manifest.config[key].pos },
+      });
+    }
+  }
+  return diagnostics;
+}
+
+/** Providers whose resources or functions the manifest uses (a token's first segment). */
+export function usedProviders(manifest: Manifest): Set<string> {
+  const tokens = new Set(manifest.invoked);
+  for (const address in manifest.resources) tokens.add(manifest.resources[address].token);
+  return new Set([...tokens].map((token) => token.split(':')[0]));
+}
