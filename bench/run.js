@@ -7,7 +7,7 @@
 // time of the command. Then the engine's own cost, with no remote call. Prints a table and writes
 // bench/results.json.
 //
-//   BENCH_LARGE=1        also the 3,000-product graph (hours: one call at a time under the limits)
+//   BENCH_LARGE=1        also the 3,000-product graph (hours under the limits) and 30,000 resources
 //   BENCH_PRODUCTS=60    other graph sizes (multiples of 60, comma-separated)
 //   BENCH_MODES=bulk     only one of the two ways (bulk, one-by-one)
 //   BENCH_KEEP=1         keep the work folders (printed)
@@ -24,6 +24,9 @@ const LATENCY_MS = 150;
 const SLOW_PROVISIONING_MS = 30_000;
 const STACKS = 10;
 const SIZES = process.env.BENCH_PRODUCTS ? process.env.BENCH_PRODUCTS.split(',').map(Number) : process.env.BENCH_LARGE ? [300, 3000] : [300];
+// The engine's own cost at the sizes its targets name; 30,000 with the large set, as its apply
+// waits on a listing of every product after each order.
+const ENGINE_SIZES = process.env.BENCH_LARGE ? [3000, 30000] : [3000];
 const MODES = (process.env.BENCH_MODES ?? 'bulk,one-by-one').split(',');
 // A tenth of each graph is a graph of its own (drift --all), so sizes are multiples of 60.
 for (const n of SIZES) if (!Number.isInteger(n) || n < 60 || n % 60) throw new Error(`BENCH_PRODUCTS: ${n} is not a multiple of 60`);
@@ -105,27 +108,45 @@ async function scenarios(n, mode) {
   }
 }
 
-/** The engine's own cost, with no remote call: validate on 10 resources, plan --no-refresh on 3,000. */
+/** The engine's own cost, with no remote call: validate on 10 resources; apply and plan --no-refresh on 3,000 and 30,000. */
 async function engine() {
   say('\nengine, no remote call\n');
   const result = {};
   const small = workDir('validate');
   writeFileSync(join(small, 'plumb.yaml'), generateManifest(10, { name: 'startup' }));
   result.validate10 = await median(5, () => mustRun('validate', ['validate'], small, {}));
-  say(`    validate, 10 resources            ${result.validate10.wallS.toFixed(2).padStart(9)} s ${result.validate10.peakRssMiB.toFixed(0).padStart(5)} MiB (median of 5)\n`);
+  engineLine('validate, 10 resources', result.validate10, 5);
   done(small);
   const sandbox = await startSandbox('off');
-  const big = workDir('plan-3000');
+  const env = { PLUMB_SANDBOX_URL: sandbox.url };
+  const dirs = [];
   try {
-    writeFileSync(join(big, 'plumb.yaml'), generateManifest(3000));
-    await mustRun('apply 3,000 resources', ['apply', '--yes'], big, { PLUMB_SANDBOX_URL: sandbox.url }, { expect: /Resources: 3000 added/ });
-    result.planNoRefresh3000 = await median(3, () => mustRun('plan --no-refresh', ['plan', '--no-refresh'], big, { PLUMB_SANDBOX_URL: sandbox.url }, { expect: /No changes/ }));
-    say(`    plan --no-refresh, 3,000 resources ${result.planNoRefresh3000.wallS.toFixed(2).padStart(8)} s ${result.planNoRefresh3000.peakRssMiB.toFixed(0).padStart(5)} MiB (median of 3)\n`);
+    for (const n of ENGINE_SIZES) {
+      const runs = n <= 3000 ? 3 : 1;
+      const manifest = generateManifest(n);
+      const added = new RegExp(`Resources: ${n} added`);
+      let dir;
+      // Each apply starts from an empty state of its own; the last one's state is planned.
+      result[`apply${n}`] = await median(runs, () => {
+        dir = workDir(`engine-${n}`);
+        dirs.push(dir);
+        writeFileSync(join(dir, 'plumb.yaml'), manifest);
+        return mustRun(`apply ${n} resources`, ['apply', '--yes'], dir, env, { expect: added });
+      });
+      engineLine(`apply, ${n.toLocaleString('en')} resources`, result[`apply${n}`], runs);
+      result[`planNoRefresh${n}`] = await median(runs, () => mustRun('plan --no-refresh', ['plan', '--no-refresh'], dir, env, { expect: /No changes/ }));
+      engineLine(`plan --no-refresh, ${n.toLocaleString('en')} resources`, result[`planNoRefresh${n}`], runs);
+    }
   } finally {
     await sandbox.stop();
-    done(big);
+    for (const dir of dirs) done(dir);
   }
   return result;
+}
+
+function engineLine(label, figure, runs) {
+  const of = runs > 1 ? ` (median of ${runs})` : '';
+  say(`    ${label.padEnd(36)} ${figure.wallS.toFixed(2).padStart(8)} s ${figure.peakRssMiB.toFixed(0).padStart(5)} MiB${of}\n`);
 }
 
 /** The run with the median wall time, and the highest peak RSS of all. */
@@ -167,10 +188,12 @@ function table(sizes, engineFigures) {
     for (const [label, key] of ROWS) parts.push(`| ${label} | ${cell(size.modes.bulk?.[key])} | ${cell(size.modes['one-by-one']?.[key])} |\n`);
     parts.push('\n');
   }
-  const { validate10: v, planNoRefresh3000: p } = engineFigures;
-  parts.push(
-    `Engine, no remote call: \`validate\` on 10 resources ${v.wallS.toFixed(2)} s (${v.peakRssMiB.toFixed(0)} MiB); \`plan --no-refresh\` on 3,000 resources ${p.wallS.toFixed(2)} s (${p.peakRssMiB.toFixed(0)} MiB).\n`,
-  );
+  const f = (x) => `${x.wallS.toFixed(2)} s (${x.peakRssMiB.toFixed(0)} MiB)`;
+  const e = engineFigures;
+  parts.push(`Engine, no remote call: \`validate\` on 10 resources ${f(e.validate10)}.\n`);
+  for (const n of ENGINE_SIZES) {
+    parts.push(`${n.toLocaleString('en')} resources: apply from an empty state ${f(e[`apply${n}`])}; \`plan --no-refresh\`, no change, ${f(e[`planNoRefresh${n}`])}.\n`);
+  }
   return parts.join('');
 }
 
