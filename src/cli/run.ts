@@ -35,7 +35,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     // Taken as apply takes it: while an apply runs, its operations in flight are its own to settle.
     await session.store.lock(lockInfo('plan'), opts.lockTimeout);
     const state = await session.store.read();
-    await session.checkBeforePlan(state, opts.refresh);
+    await session.checkBeforePlan(state, opts.refresh, destroy);
     const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, {
       refresh: opts.refresh,
       destroy,
@@ -66,7 +66,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     await session.store.lock(lockInfo(destroy ? 'destroy' : 'apply'), opts.lockTimeout);
     const state = await session.store.read();
     if (saved) assertNotStale(saved, state);
-    await session.checkBeforePlan(state, saved ? false : opts.refresh);
+    await session.checkBeforePlan(state, saved ? false : opts.refresh, saved ? saved.mode === 'destroy' : destroy);
     const planned = await planToApply(session, state, saved ? { saved } : { opts, destroy });
     const { plan } = planned;
     if (saved) assertSame(saved, plan);

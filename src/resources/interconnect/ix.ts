@@ -8,6 +8,7 @@ import { isLive, type ApiProduct, type ProductList } from '../../providers/inter
 import { isoDate } from '../../providers/interconnect/api/views.js';
 import { type Ctx, cancel, freshList, order, readListed, readProductOfType, sameSpelling, sharedList, waitReady } from './product.js';
 import { contractNotes, productReady } from './product-hooks.js';
+import { ixCrossCheck } from './cross-checks.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 
 const MAC = /^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){5}$/;
@@ -95,6 +96,7 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   token: 'interconnect:index/ix:Ix',
   provider: 'interconnect',
   isReady: productReady,
+  crossCheck: ixCrossCheck,
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An Internet Exchange (IX) connection on a port. Every setting but the exchange itself changes in place; shutdown toggles a temporary shutdown.',
   get inputs() {

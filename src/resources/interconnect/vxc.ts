@@ -32,6 +32,7 @@ import {
 import { type VxcEndInput, aEndSchema, bEndSchema, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
 import { contractNotes, productReady } from './product-hooks.js';
+import { vxcCrossCheck } from './cross-checks.js';
 import { vxcAsDeclared } from './vxc-declared.js';
 
 /** Inputs of a virtual cross connect. */
@@ -99,6 +100,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   token: 'interconnect:index/vxc:Vxc',
   provider: 'interconnect',
   isReady: productReady,
+  crossCheck: vxcCrossCheck,
   description: 'A virtual cross connect (VXC) from a Port, MCR or MVE to another product or a partner port. Replaced by deleting first, since the new order needs the same VLAN.',
   get inputs() {
     return vxcInputs();
