@@ -192,10 +192,13 @@ export interface LimitSettings {
 
 /**
  * The limiter for a client: the settings where given, else `defaults` for a real API. The sandbox
- * has no limits unless asked for (it runs on this machine and limits itself only on request).
+ * has no limits unless asked for (it runs on this machine and limits itself only on request);
+ * with `PLUMB_SANDBOX_LIMITS=real` in `env` it enforces the real APIs' limits, and the client
+ * keeps to the real API's defaults as it would there.
  */
-export function limiterFor(settings: LimitSettings, defaults: RateLimits, sandbox: boolean): RequestLimiter {
-  const fallback: RateLimits = sandbox ? { maxConcurrency: Infinity, requestsPerSecond: Infinity } : defaults;
+export function limiterFor(settings: LimitSettings, defaults: RateLimits, sandbox: boolean, env: Record<string, string | undefined> = {}): RequestLimiter {
+  const unlimited = sandbox && env.PLUMB_SANDBOX_LIMITS?.trim().toLowerCase() !== 'real';
+  const fallback: RateLimits = unlimited ? { maxConcurrency: Infinity, requestsPerSecond: Infinity } : defaults;
   return new RequestLimiter({
     maxConcurrency: settings.maxConcurrency ?? fallback.maxConcurrency,
     requestsPerSecond: settings.requestsPerSecond ?? fallback.requestsPerSecond,

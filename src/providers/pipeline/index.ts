@@ -25,7 +25,7 @@ export async function connectPipeline(settings: PipelineSettings, rt: ProviderRu
   if (!settings.apiKey || !settings.apiSecret || rt.env.PLUMB_SANDBOX_URL) {
     const baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/pipeline/v1`;
     rt.log.debug({ provider: 'pipeline', baseUrl }, 'using the sandbox');
-    return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, true), retry: { retrying: rt.retrying } });
+    return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, true, rt.env), retry: { retrying: rt.retrying } });
   }
   return new PipelineClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, apiSecret: settings.apiSecret, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, false), retry: { retrying: rt.retrying } });
 }

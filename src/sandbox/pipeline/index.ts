@@ -57,6 +57,9 @@ export const pipelineApi: SandboxApi = {
     return dispatch(req, account(world));
   },
 
+  // Over a limit: 429 with the whole seconds to wait, as documented.
+  throttled: (_req, seconds) => tooManyRequests(seconds),
+
   faultBody(status) {
     const text = status === 429 ? 'Too many requests. Retry later.' : `Injected failure (HTTP ${status}).`;
     return { code: codeForStatus(status), message: text };
