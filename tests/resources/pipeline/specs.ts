@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 import { pipelineProvider, type PipelineClient } from '../../../src/providers/pipeline/index.js';
 import { connection } from '../../../src/resources/pipeline/connection.js';
+import { connectionSchedule } from '../../../src/resources/pipeline/connection-schedule.js';
 import { destination } from '../../../src/resources/pipeline/destination.js';
 import { group } from '../../../src/resources/pipeline/group.js';
 import { lifecycleSpec, type LifecycleWorld, type MakeContext, type ProviderLifecycleSpecs } from '../../support/lifecycle.js';
@@ -76,8 +77,38 @@ export const connectionSpec = lifecycleSpec({
   census: (world) => ids(world, '/connections'),
 });
 
+/** Two connections made first, for the schedule of each. */
+async function twoConnections(ctx: MakeContext): Promise<{ one: string; two: string }> {
+  const groupId = await newGroup(ctx, 'schedule_suite');
+  const make = async (name: string) => (await connection.create(await ctx(name), { service: 'stripe', groupId, destinationSchema: { name } })).id;
+  return { one: await make('stripe_one'), two: await make('stripe_two') };
+}
+
+/** The lifecycle spec of ConnectionSchedule, on connections made first. */
+export const connectionScheduleSpec = lifecycleSpec({
+  type: connectionSchedule,
+  partOf: true,
+  setup: twoConnections,
+  create: (env) => ({ connectionId: env.one, syncFrequency: 1440, dailySyncTime: '03:00', scheduleType: 'auto' as const }),
+  update: (env) => ({ connectionId: env.one, syncFrequency: 60, scheduleType: 'manual' as const, paused: true }),
+  replace: (env) => ({ connectionId: env.two, syncFrequency: 1440, dailySyncTime: '03:00', scheduleType: 'auto' as const }),
+  another: (env) => ({ connectionId: env.two, syncFrequency: 720 }),
+  reflects(outputs, inputs) {
+    expect(outputs).toMatchObject(Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== undefined)));
+  },
+  badImportId: 'a b',
+  ghostId: () => 'ghost_connection',
+  createCall: 'PATCH /v1/connections/',
+  // The connections whose schedule is daily at 03:00, as `create` declares it.
+  async census(world) {
+    const client = (await world.ctx('census')).client as PipelineClient;
+    const all = await client.list<{ id: string; sync_frequency: number; daily_sync_time?: string }>('/connections');
+    return all.filter((c) => c.sync_frequency === 1440 && c.daily_sync_time === '03:00').map((c) => c.id);
+  },
+});
+
 /** The pipeline resource types' lifecycle specs. */
 export const pipelineLifecycle: ProviderLifecycleSpecs = {
   provider: pipelineProvider,
-  specs: [groupSpec, destinationSpec, connectionSpec],
+  specs: [groupSpec, destinationSpec, connectionSpec, connectionScheduleSpec],
 };
