@@ -135,7 +135,8 @@ function sameSet(a: unknown[], b: unknown[]): boolean {
 /**
  * The config the API reports, in the manifest's terms: only the keys `declared` gives (the API's
  * defaults for the rest are its own), each the declared value where it means the same, a masked
- * secret taken as unchanged (it cannot be compared), and otherwise what the API holds now (drift).
+ * secret taken as unchanged (it cannot be compared), an empty one as met whatever the API filled
+ * in, and otherwise what the API holds now (drift).
  * Without a declared config (an import) everything reported but the `skip` keys.
  */
 export function observedConfig(declared: Config | undefined, reported: Config, skip: readonly string[] = []): Config {
@@ -143,7 +144,8 @@ export function observedConfig(declared: Config | undefined, reported: Config, s
   const out: Config = {};
   for (const [key, want] of Object.entries(declared)) {
     const got = reported[key];
-    if (got === MASK && !empty(want)) out[key] = want;
+    // An empty value is dropped by the API, which may then fill its default: it asks for nothing.
+    if (empty(want) || (got === MASK && !empty(want))) out[key] = want;
     else if (sameMeaning(want, got)) out[key] = want;
     else if (got !== undefined) out[key] = got;
   }

@@ -30,6 +30,10 @@ describe('observedConfig', () => {
     expect(observedConfig(declared, reported)).toEqual(declared);
   });
 
+  it('an empty value asks for nothing: whatever default the API filled in meets it', () => {
+    expect(observedConfig({ compression: '' }, { compression: 'infer' })).toEqual({ compression: '' });
+  });
+
   it('a real change shows as the API holds it, and only there', () => {
     expect(observedConfig({ host: 'db', port: 5432 }, { host: 'db', port: 6543 })).toEqual({ host: 'db', port: 6543 });
   });
