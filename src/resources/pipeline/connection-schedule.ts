@@ -75,7 +75,7 @@ async function apply(ctx: Ctx, id: string, prior: Partial<ConnectionScheduleInpu
 export const connectionSchedule: ResourceType<ConnectionScheduleInputs, ConnectionScheduleOutputs, PipelineClient, PipelineSettings> = {
   token: 'pipeline:index/connectionSchedule:ConnectionSchedule',
   provider: 'pipeline',
-  description: 'The schedule of a connection (paused, frequency, daily start, type): PATCHes of the connection; removing it leaves the schedule as it is.',
+  description: 'The schedule of a connection (paused, frequency, daily start, type): PATCHes of the connection; removing it leaves the schedule as it is. Import id: <connection_id>.',
   inputs: connectionScheduleInputs,
   outputs: connectionScheduleOutputs,
   replaceOn: [{ path: 'connectionId', reason: 'a schedule is part of one connection' }],

@@ -86,7 +86,7 @@ function changes(prior: ConnectionInputs, desired: ConnectionInputs): Record<str
 export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, PipelineClient, PipelineSettings> = {
   token: 'pipeline:index/connection:Connection',
   provider: 'pipeline',
-  description: 'A source syncing into a group\'s destination: config compared by meaning, secrets by the service\'s metadata, setup tests as warnings.',
+  description: 'A source syncing into a group\'s destination: config compared by meaning, its secrets (and all of auth) sealed as the service\'s metadata says, setup tests as warnings, creations within 20 a minute. Import id: <connection_id> (e.g. ample_kitten).',
   inputs: connectionInputs,
   outputs: connectionOutputs,
   secretPaths: [...configSecretPaths(), 'auth'],

@@ -105,7 +105,7 @@ async function observe(ctx: Ctx, id: string, declared: Record<string, unknown> |
 export const destination: ResourceType<DestinationInputs, DestinationOutputs, PipelineClient, PipelineSettings> = {
   token: 'pipeline:index/destination:Destination',
   provider: 'pipeline',
-  description: 'The warehouse a group loads into; its id is the group\'s. Config compared by meaning, secrets sealed.',
+  description: 'The warehouse a group loads into; its id is the group\'s. Config compared by meaning; its password, keys and tokens sealed. Import id: <destination_id>, the group\'s id.',
   inputs: destinationInputs,
   outputs: destinationOutputs,
   secretPaths: configSecretPaths(),

@@ -52,7 +52,7 @@ async function madeSince(ctx: Ctx, name: string, earliestMs: number, recorded: (
 export const group: ResourceType<GroupInputs, GroupOutputs, PipelineClient, PipelineSettings> = {
   token: 'pipeline:index/group:Group',
   provider: 'pipeline',
-  description: 'A group: the container of one destination and its connections. Renamed in place.',
+  description: 'A group: the container of one destination and its connections. Renamed in place. Import id: <group_id> (e.g. decent_dropsy).',
   inputs: groupInputs,
   outputs: groupOutputs,
   replaceOn: [],
