@@ -56,7 +56,9 @@ describe('the example pipeline', () => {
     const drift = await plumb(['drift', '--json'], { cwd: dir, env: sandbox.env });
     expect(drift.code).toBe(2);
     const report = JSON.parse(drift.stdout) as { resources: Array<{ address: string; status: string; fields: Array<{ path: string; state: unknown; remote: unknown }> }> };
-    expect(report.resources.filter((r) => r.status !== 'in-sync')).toEqual([{ address: 'erp', type: 'pipeline:index/connection:Connection', id: made.erp, status: 'drifted', fields: [{ path: 'config.port', state: 1433, remote: 1434 }] }]);
+    expect(report.resources.filter((r) => r.status !== 'in-sync')).toEqual([
+      { address: 'erp', type: 'pipeline:index/connection:Connection', id: made.erp, status: 'drifted', fields: [{ path: 'config.port', state: 1433, remote: 1434 }] },
+    ]);
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
 
     const imports = Object.entries(made).map(([address, id]) => ({ address, type: typeOf(address), id }));
@@ -102,7 +104,10 @@ ${[
   ['ga4', 'google_analytics_4', '{ name: ga4_ten }', '{ property_ids: ["2", "1"], sync_mode: SPECIFIC_PROPERTIES }'],
   ['plan', 'anaplan', '{ name: anaplan_ten }', '{ username: svc, certificate: { fn::secret: cert-pass-6 }, workspace_ids: [w2, w1] }'],
 ]
-  .map(([address, service, schema, config]) => `  ${address}:\n    type: pipeline:index/connection:Connection\n    properties:\n      service: ${service}\n      groupId: \${team.id}\n      destinationSchema: ${schema}\n      config: ${config}\n`)
+  .map(
+    ([address, service, schema, config]) =>
+      `  ${address}:\n    type: pipeline:index/connection:Connection\n    properties:\n      service: ${service}\n      groupId: \${team.id}\n      destinationSchema: ${schema}\n      config: ${config}\n`,
+  )
   .join('')}`;
 
 describe('configs compared by meaning', () => {

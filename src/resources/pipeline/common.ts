@@ -25,8 +25,25 @@ export const MASK = '******';
  * metadata may name others; those are sealed in what is read and a create warns about them.
  */
 export const KNOWN_SECRET_KEYS = [
-  'password', 'private_key', 'secret_key', 'api_key', 'api_token', 'api_secret', 'api_access_token', 'access_token', 'refresh_token', 'client_secret',
-  'consumer_secret', 'token_secret', 'connection_string', 'personal_access_token', 'passphrase', 'oauth2_secret', 'secret', 'tunnel_password', 'service_account_key',
+  'password',
+  'private_key',
+  'secret_key',
+  'api_key',
+  'api_token',
+  'api_secret',
+  'api_access_token',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'consumer_secret',
+  'token_secret',
+  'connection_string',
+  'personal_access_token',
+  'passphrase',
+  'oauth2_secret',
+  'secret',
+  'tunnel_password',
+  'service_account_key',
 ];
 
 /** `config.<key>` for every known secret key: a type's static secret paths. */
@@ -89,7 +106,11 @@ export function serviceFields(ctx: Ctx, service: string): Promise<ServiceFields>
   return ctx.shared(`pipeline:connector-type:${service}`, async () => {
     const type = await ctx.client.get<{ config?: MetadataNode }>(`/metadata/connector-types/${encodeURIComponent(service)}`);
     const properties = type.config?.properties ?? {};
-    const secrets = new Set(Object.entries(properties).filter(([, node]) => node.format === 'password').map(([key]) => key));
+    const secrets = new Set(
+      Object.entries(properties)
+        .filter(([, node]) => node.format === 'password')
+        .map(([key]) => key),
+    );
     return { secrets, schemaKey: type.config?.required?.includes('schema_prefix') ? 'schema_prefix' : 'schema' };
   });
 }

@@ -22,11 +22,11 @@ const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')
 /** Inputs of a connection schedule. */
 export const connectionScheduleInputs = z.object({
   connectionId: z.string().min(1).describe('Id of the connection whose schedule this is. Required. Changing it replaces the schedule (it belongs to one connection).'),
-  syncFrequency: oneOf(FREQUENCIES, 'Minutes between syncs: 1, 5, 15, 30, 60, 120, 180, 360, 480, 720 or 1440. Default: the API\'s (360).').optional(),
+  syncFrequency: oneOf(FREQUENCIES, "Minutes between syncs: 1, 5, 15, 30, 60, 120, 180, 360, 480, 720 or 1440. Default: the API's (360).").optional(),
   dailySyncTime: oneOfText(HOURS, 'Hour a daily sync starts, `00:00`..`23:00`; only with syncFrequency 1440 (the API ignores it otherwise).').optional(),
-  scheduleType: z.enum(['auto', 'manual']).optional().describe('`auto` (syncs on the schedule) or `manual` (only when triggered). Default: the API\'s (`auto`).'),
+  scheduleType: z.enum(['auto', 'manual']).optional().describe("`auto` (syncs on the schedule) or `manual` (only when triggered). Default: the API's (`auto`)."),
   paused: z.boolean().optional().describe('Whether syncs are paused. Pausing and resuming are changes in place. Do not also set `paused` on the Connection.'),
-  pauseAfterTrial: z.boolean().optional().describe('Pause the connection when its free trial ends. Default: the API\'s (false).'),
+  pauseAfterTrial: z.boolean().optional().describe("Pause the connection when its free trial ends. Default: the API's (false)."),
 });
 
 /** Inputs of a connection schedule. */
@@ -34,7 +34,7 @@ export type ConnectionScheduleInputs = z.output<typeof connectionScheduleInputs>
 
 /** What the API reports of a connection's schedule. */
 export const connectionScheduleOutputs = connectionScheduleInputs.extend({
-  id: z.string().describe('The connection\'s id.'),
+  id: z.string().describe("The connection's id."),
 });
 
 /** Observed connection schedule. */
@@ -55,7 +55,12 @@ function toOutputs(wire: WireConnection): ConnectionScheduleOutputs {
 /** The PATCH body for the fields `desired` gives that differ from `prior`'s. */
 function patch(prior: Partial<ConnectionScheduleInputs>, desired: ConnectionScheduleInputs): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const fields: Array<[keyof ConnectionScheduleInputs, string]> = [['syncFrequency', 'sync_frequency'], ['scheduleType', 'schedule_type'], ['paused', 'paused'], ['pauseAfterTrial', 'pause_after_trial']];
+  const fields: Array<[keyof ConnectionScheduleInputs, string]> = [
+    ['syncFrequency', 'sync_frequency'],
+    ['scheduleType', 'schedule_type'],
+    ['paused', 'paused'],
+    ['pauseAfterTrial', 'pause_after_trial'],
+  ];
   for (const [input, wire] of fields) if (desired[input] !== undefined && desired[input] !== prior[input]) out[wire] = desired[input];
   // The API keeps a start hour only for daily syncs: sent with the frequency it belongs to.
   const daily = (desired.syncFrequency ?? prior.syncFrequency) === 1440;
@@ -65,9 +70,7 @@ function patch(prior: Partial<ConnectionScheduleInputs>, desired: ConnectionSche
 
 async function apply(ctx: Ctx, id: string, prior: Partial<ConnectionScheduleInputs>, desired: ConnectionScheduleInputs): Promise<ConnectionScheduleOutputs> {
   const body = patch(prior, desired);
-  const wire = Object.keys(body).length
-    ? await ctx.client.write<WireConnection>('PATCH', connectionPath(id), body)
-    : await ctx.client.get<WireConnection>(connectionPath(id));
+  const wire = Object.keys(body).length ? await ctx.client.write<WireConnection>('PATCH', connectionPath(id), body) : await ctx.client.get<WireConnection>(connectionPath(id));
   return toOutputs(wire);
 }
 

@@ -22,9 +22,21 @@ const NETWORKING = ['Directly', 'SshTunnel', 'ProxyAgent', 'PrivateLink'] as con
 /** Where the connection lands in the destination: a prefix (databases) or a schema, with a table for file services. */
 export const destinationSchemaInput = z
   .object({
-    prefix: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be lower-case letters, digits and underscores').optional().describe('Schema prefix, for services that name schemas by prefix (databases): `pg_orders` gives `pg_orders_public`...'),
-    name: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be lower-case letters, digits and underscores').optional().describe('Schema name, for services that load into one schema.'),
-    table: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be lower-case letters, digits and underscores').optional().describe('Table name, for file services that load into one table.'),
+    prefix: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/, 'must be lower-case letters, digits and underscores')
+      .optional()
+      .describe('Schema prefix, for services that name schemas by prefix (databases): `pg_orders` gives `pg_orders_public`...'),
+    name: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/, 'must be lower-case letters, digits and underscores')
+      .optional()
+      .describe('Schema name, for services that load into one schema.'),
+    table: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/, 'must be lower-case letters, digits and underscores')
+      .optional()
+      .describe('Table name, for file services that load into one table.'),
   })
   .strict()
   .refine((s) => (s.prefix === undefined) !== (s.name === undefined), { message: 'give either prefix or name' })
@@ -34,14 +46,21 @@ export const destinationSchemaInput = z
 export const connectionInputs = z.object({
   service: z.string().min(1).describe('Connector type, e.g. `postgres`, `salesforce`, `s3` (getConnectorsMetadata lists them). Required. Changing it replaces the connection.'),
   groupId: z.string().min(1).describe('Id of the group (and destination) it loads into. Required. Changing it replaces the connection.'),
-  destinationSchema: destinationSchemaInput.describe('Where it lands: `{prefix}` or `{name, table?}` as the service takes (its metadata says which). Required. Changing it replaces the connection: the API sets it only at create.'),
-  config: fieldsSchema('Service-specific settings, as the API names them (snake_case). Compared by meaning: values the API drops (empty), masks (`******`), fills by default, types differently (`"5432"`) or reorders (lists kept as sets) are not changes; keys left out are left to the API. Keys the service\'s metadata marks secret are sealed.'),
+  destinationSchema: destinationSchemaInput.describe(
+    'Where it lands: `{prefix}` or `{name, table?}` as the service takes (its metadata says which). Required. Changing it replaces the connection: the API sets it only at create.',
+  ),
+  config: fieldsSchema(
+    'Service-specific settings, as the API names them (snake_case). Compared by meaning: values the API drops (empty), masks (`******`), fills by default, types differently (`"5432"`) or reorders (lists kept as sets) are not changes; keys left out are left to the API. Keys the service\'s metadata marks secret are sealed.',
+  ),
   auth: fieldsSchema('Credentials of OAuth services (client_access, refresh_token, access_token...). The API never returns them: sealed, and sent only when the manifest changes them.'),
-  paused: z.boolean().optional().describe('Whether syncs are paused. Default: the API\'s (not paused); a connection created paused stays paused. Updated in place.'),
-  networkingMethod: z.enum(NETWORKING).optional().describe('How the vendor reaches the source: `Directly`, `SshTunnel` (tunnel_* in config), `ProxyAgent` (proxyAgentId) or `PrivateLink` (privateLinkId). Default: the API\'s. Updated in place.'),
+  paused: z.boolean().optional().describe("Whether syncs are paused. Default: the API's (not paused); a connection created paused stays paused. Updated in place."),
+  networkingMethod: z
+    .enum(NETWORKING)
+    .optional()
+    .describe("How the vendor reaches the source: `Directly`, `SshTunnel` (tunnel_* in config), `ProxyAgent` (proxyAgentId) or `PrivateLink` (privateLinkId). Default: the API's. Updated in place."),
   proxyAgentId: z.string().optional().describe('Proxy agent to reach the source through (networkingMethod `ProxyAgent`).'),
   privateLinkId: z.string().optional().describe('Private link to reach the source through (networkingMethod `PrivateLink`).'),
-  hybridDeploymentAgentId: z.string().optional().describe('Hybrid deployment agent that runs its syncs. Default: the destination\'s.'),
+  hybridDeploymentAgentId: z.string().optional().describe("Hybrid deployment agent that runs its syncs. Default: the destination's."),
   dataDelaySensitivity: z.enum(['LOW', 'NORMAL', 'HIGH', 'CUSTOM', 'SYNC_FREQUENCY']).optional().describe('When a late sync is reported. Default `NORMAL`.'),
   dataDelayThreshold: z.number().int().min(0).optional().describe('Minutes of delay reported, with dataDelaySensitivity `CUSTOM`. Default 0.'),
   runSetupTests: z.boolean().optional().describe('Run the setup tests when created or changed; each failure is a warning naming the test. Default false. Not stored by the API.'),
@@ -53,17 +72,15 @@ export const connectionInputs = z.object({
 export type ConnectionInputs = z.output<typeof connectionInputs>;
 
 /** What the API reports about a connection. */
-export const connectionOutputs = connectionInputs
-  .omit({ auth: true, runSetupTests: true, trustCertificates: true, trustFingerprints: true })
-  .extend({
-    id: z.string().describe('Connection id.'),
-    name: z.string().describe('Its name: the destination schema (`prefix`, `name` or `name.table`).'),
-    syncFrequency: z.number().describe('Minutes between syncs (managed by ConnectionSchedule).'),
-    scheduleType: z.string().describe('`auto` or `manual` (managed by ConnectionSchedule).'),
-    setupState: z.string().describe('`incomplete`, `connected` or `broken`.'),
-    syncState: z.string().describe('`scheduled`, `syncing`, `paused` or `rescheduled`.'),
-    createdAt: z.string().describe('When it was created (RFC 3339).'),
-  });
+export const connectionOutputs = connectionInputs.omit({ auth: true, runSetupTests: true, trustCertificates: true, trustFingerprints: true }).extend({
+  id: z.string().describe('Connection id.'),
+  name: z.string().describe('Its name: the destination schema (`prefix`, `name` or `name.table`).'),
+  syncFrequency: z.number().describe('Minutes between syncs (managed by ConnectionSchedule).'),
+  scheduleType: z.string().describe('`auto` or `manual` (managed by ConnectionSchedule).'),
+  setupState: z.string().describe('`incomplete`, `connected` or `broken`.'),
+  syncState: z.string().describe('`scheduled`, `syncing`, `paused` or `rescheduled`.'),
+  createdAt: z.string().describe('When it was created (RFC 3339).'),
+});
 
 /** Observed connection. */
 export type ConnectionOutputs = z.output<typeof connectionOutputs>;
@@ -75,8 +92,13 @@ function changes(prior: ConnectionInputs, desired: ConnectionInputs): Record<str
   if (Object.keys(config).length) out.config = config;
   if (desired.auth && !sameMeaning(prior.auth, desired.auth)) out.auth = desired.auth;
   const fields: Array<[keyof ConnectionInputs, string]> = [
-    ['paused', 'paused'], ['networkingMethod', 'networking_method'], ['proxyAgentId', 'proxy_agent_id'], ['privateLinkId', 'private_link_id'],
-    ['hybridDeploymentAgentId', 'hybrid_deployment_agent_id'], ['dataDelaySensitivity', 'data_delay_sensitivity'], ['dataDelayThreshold', 'data_delay_threshold'],
+    ['paused', 'paused'],
+    ['networkingMethod', 'networking_method'],
+    ['proxyAgentId', 'proxy_agent_id'],
+    ['privateLinkId', 'private_link_id'],
+    ['hybridDeploymentAgentId', 'hybrid_deployment_agent_id'],
+    ['dataDelaySensitivity', 'data_delay_sensitivity'],
+    ['dataDelayThreshold', 'data_delay_threshold'],
   ];
   for (const [input, wire] of fields) if (desired[input] !== undefined && desired[input] !== prior[input]) out[wire] = desired[input];
   return out;
@@ -86,12 +108,13 @@ function changes(prior: ConnectionInputs, desired: ConnectionInputs): Record<str
 export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, PipelineClient, PipelineSettings> = {
   token: 'pipeline:index/connection:Connection',
   provider: 'pipeline',
-  description: 'A source syncing into a group\'s destination: config compared by meaning, its secrets (and all of auth) sealed as the service\'s metadata says, setup tests as warnings, creations within 20 a minute. Import id: <connection_id> (e.g. ample_kitten).',
+  description:
+    "A source syncing into a group's destination: config compared by meaning, its secrets (and all of auth) sealed as the service's metadata says, setup tests as warnings, creations within 20 a minute. Import id: <connection_id> (e.g. ample_kitten).",
   inputs: connectionInputs,
   outputs: connectionOutputs,
   secretPaths: [...configSecretPaths(), 'auth'],
   replaceOn: [
-    { path: 'service', reason: 'the API cannot change a connection\'s service' },
+    { path: 'service', reason: "the API cannot change a connection's service" },
     { path: 'groupId', reason: 'the API cannot move a connection to another group' },
     { path: 'destinationSchema', reason: 'the API sets the destination schema only when the connection is created' },
   ],
@@ -113,7 +136,10 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
     const sent = {
       group_id: inputs.groupId,
       service: inputs.service,
-      config: { ...inputs.config, ...(inputs.destinationSchema.prefix ? { schema_prefix: inputs.destinationSchema.prefix } : { schema: inputs.destinationSchema.name, table: inputs.destinationSchema.table }) },
+      config: {
+        ...inputs.config,
+        ...(inputs.destinationSchema.prefix ? { schema_prefix: inputs.destinationSchema.prefix } : { schema: inputs.destinationSchema.name, table: inputs.destinationSchema.table }),
+      },
       ...(inputs.auth ? { auth: inputs.auth } : {}),
       ...changes({} as ConnectionInputs, { ...inputs, config: undefined, auth: undefined }),
       run_setup_tests: inputs.runSetupTests ?? false,

@@ -11,7 +11,22 @@ import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { oneOfText } from '../schema.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../handler.js';
-import { apiIdFormat, byId, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, KNOWN_SECRET_KEYS, observedConfig, sealed, unlessGone, warnSetupTests, type Ctx, type SetupTest } from './common.js';
+import {
+  apiIdFormat,
+  byId,
+  changedConfig,
+  configSecretPaths,
+  declaredConfig,
+  deleteIfPresent,
+  fieldsSchema,
+  KNOWN_SECRET_KEYS,
+  observedConfig,
+  sealed,
+  unlessGone,
+  warnSetupTests,
+  type Ctx,
+  type SetupTest,
+} from './common.js';
 
 const NETWORKING = ['Directly', 'SshTunnel', 'ProxyAgent', 'PrivateLink'] as const;
 const OFFSETS = [...Array.from({ length: 11 }, (_, i) => String(i - 11)), '0', ...Array.from({ length: 12 }, (_, i) => `+${i + 1}`)];
@@ -21,10 +36,12 @@ export const destinationInputs = z.object({
   groupId: z.string().min(1).describe('Id of the group the destination belongs to; the destination takes its id. Required. Changing it replaces the destination.'),
   service: z.string().min(1).describe('Destination service, e.g. `snowflake`, `big_query`, `databricks`, `redshift`, `postgres_warehouse`. Required. Changing it replaces the destination.'),
   timeZoneOffset: oneOfText(OFFSETS, 'UTC offset the destination reports in, `-11`..`0`..`+12`. Required.'),
-  region: z.string().optional().describe('Region that processes the data, e.g. `GCP_US_EAST4`, `AWS_EU_CENTRAL_1`. Default: the API\'s (`GCP_US_EAST4`). Updated in place.'),
-  config: fieldsSchema('Service-specific settings (host, port, user, password...). Compared by meaning: values the API drops, masks or types differently are not changes; keys left out are left to the API. Secret keys are sealed.'),
+  region: z.string().optional().describe("Region that processes the data, e.g. `GCP_US_EAST4`, `AWS_EU_CENTRAL_1`. Default: the API's (`GCP_US_EAST4`). Updated in place."),
+  config: fieldsSchema(
+    'Service-specific settings (host, port, user, password...). Compared by meaning: values the API drops, masks or types differently are not changes; keys left out are left to the API. Secret keys are sealed.',
+  ),
   daylightSavingTimeEnabled: z.boolean().optional().describe('Shift the offset with US daylight saving time. Default false.'),
-  networkingMethod: z.enum(NETWORKING).optional().describe('How the vendor reaches the destination: `Directly`, `SshTunnel`, `ProxyAgent` or `PrivateLink`. Default: the API\'s (`Directly`).'),
+  networkingMethod: z.enum(NETWORKING).optional().describe("How the vendor reaches the destination: `Directly`, `SshTunnel`, `ProxyAgent` or `PrivateLink`. Default: the API's (`Directly`)."),
   privateLinkId: z.string().optional().describe('Private link to reach it through (networkingMethod `PrivateLink`).'),
   proxyAgentId: z.string().optional().describe('Proxy agent to reach it through (networkingMethod `ProxyAgent`).'),
   hybridDeploymentAgentId: z.string().optional().describe('Hybrid deployment agent that loads it.'),
@@ -37,12 +54,10 @@ export const destinationInputs = z.object({
 export type DestinationInputs = z.output<typeof destinationInputs>;
 
 /** What the API reports about a destination. */
-export const destinationOutputs = destinationInputs
-  .omit({ runSetupTests: true, trustCertificates: true, trustFingerprints: true })
-  .extend({
-    id: z.string().describe('Destination id (its group\'s id).'),
-    setupStatus: z.string().describe('`connected`, `incomplete` or `broken`.'),
-  });
+export const destinationOutputs = destinationInputs.omit({ runSetupTests: true, trustCertificates: true, trustFingerprints: true }).extend({
+  id: z.string().describe("Destination id (its group's id)."),
+  setupStatus: z.string().describe('`connected`, `incomplete` or `broken`.'),
+});
 
 /** Observed destination. */
 export type DestinationOutputs = z.output<typeof destinationOutputs>;
@@ -105,13 +120,13 @@ async function observe(ctx: Ctx, id: string, declared: Record<string, unknown> |
 export const destination: ResourceType<DestinationInputs, DestinationOutputs, PipelineClient, PipelineSettings> = {
   token: 'pipeline:index/destination:Destination',
   provider: 'pipeline',
-  description: 'The warehouse a group loads into; its id is the group\'s. Config compared by meaning; its password, keys and tokens sealed. Import id: <destination_id>, the group\'s id.',
+  description: "The warehouse a group loads into; its id is the group's. Config compared by meaning; its password, keys and tokens sealed. Import id: <destination_id>, the group's id.",
   inputs: destinationInputs,
   outputs: destinationOutputs,
   secretPaths: configSecretPaths(),
   replaceOn: [
-    { path: 'groupId', reason: 'a destination\'s id is its group\'s: it cannot move to another group' },
-    { path: 'service', reason: 'the API cannot change a destination\'s service (UpdateDestinationRequest has none)' },
+    { path: 'groupId', reason: "a destination's id is its group's: it cannot move to another group" },
+    { path: 'service', reason: "the API cannot change a destination's service (UpdateDestinationRequest has none)" },
   ],
   // One destination per group: the old one must go before its group can take the new one.
   deleteBeforeReplace: (prior, desired) => prior.groupId === desired.groupId,

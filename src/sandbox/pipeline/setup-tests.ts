@@ -18,9 +18,7 @@ export function runSetupTests(config: Record<string, unknown>, flags: Record<str
   const tests: SetupTest[] = [];
   if (host !== undefined) {
     tests.push(
-      host.endsWith('.invalid')
-        ? { title: 'Connecting to host', status: 'FAILED', message: `Could not resolve host ${host}` }
-        : { title: 'Connecting to host', status: 'PASSED', message: '' },
+      host.endsWith('.invalid') ? { title: 'Connecting to host', status: 'FAILED', message: `Could not resolve host ${host}` } : { title: 'Connecting to host', status: 'PASSED', message: '' },
     );
     if (host.includes('.selfsigned.')) {
       tests.push(
@@ -31,7 +29,11 @@ export function runSetupTests(config: Record<string, unknown>, flags: Record<str
     }
   }
   if (typeof config.tunnel_host === 'string') {
-    tests.push({ title: 'Connecting to SSH tunnel', status: flags.trust_fingerprints === true ? 'PASSED' : 'WARNING', message: flags.trust_fingerprints === true ? '' : `The host key of ${config.tunnel_host} is not yet approved` });
+    tests.push({
+      title: 'Connecting to SSH tunnel',
+      status: flags.trust_fingerprints === true ? 'PASSED' : 'WARNING',
+      message: flags.trust_fingerprints === true ? '' : `The host key of ${config.tunnel_host} is not yet approved`,
+    });
   }
   tests.push(
     config.password === 'wrong'

@@ -36,8 +36,50 @@ export function timestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
-const ADJECTIVES = ['agile', 'bold', 'brisk', 'calm', 'clever', 'dapper', 'eager', 'fancy', 'gentle', 'glad', 'happy', 'jolly', 'keen', 'lively', 'merry', 'nimble', 'proud', 'quick', 'sunny', 'witty'];
-const NOUNS = ['badger', 'bison', 'crane', 'dingo', 'ferret', 'gecko', 'heron', 'ibex', 'jackal', 'koala', 'lemur', 'macaw', 'narwhal', 'ocelot', 'panda', 'quokka', 'raven', 'sloth', 'tapir', 'wombat'];
+const ADJECTIVES = [
+  'agile',
+  'bold',
+  'brisk',
+  'calm',
+  'clever',
+  'dapper',
+  'eager',
+  'fancy',
+  'gentle',
+  'glad',
+  'happy',
+  'jolly',
+  'keen',
+  'lively',
+  'merry',
+  'nimble',
+  'proud',
+  'quick',
+  'sunny',
+  'witty',
+];
+const NOUNS = [
+  'badger',
+  'bison',
+  'crane',
+  'dingo',
+  'ferret',
+  'gecko',
+  'heron',
+  'ibex',
+  'jackal',
+  'koala',
+  'lemur',
+  'macaw',
+  'narwhal',
+  'ocelot',
+  'panda',
+  'quokka',
+  'raven',
+  'sloth',
+  'tapir',
+  'wombat',
+];
 
 /** A new id no object of the account holds yet. */
 export function newId(data: PipelineData): string {

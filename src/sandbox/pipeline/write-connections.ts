@@ -27,7 +27,23 @@ const FREQUENCIES = [1, 5, 15, 30, 60, 120, 180, 360, 480, 720, 1440];
 const METHODS = ['Directly', 'SshTunnel', 'ProxyAgent', 'PrivateLink'];
 const DELAYS = ['LOW', 'NORMAL', 'HIGH', 'CUSTOM', 'SYNC_FREQUENCY'];
 /** Fields a PATCH may carry that change the connection (the test flags alone do not). */
-const PERSISTENT = ['config', 'auth', 'paused', 'pause_after_trial', 'sync_frequency', 'daily_sync_time', 'schedule_type', 'data_delay_sensitivity', 'data_delay_threshold', 'networking_method', 'proxy_agent_id', 'private_link_id', 'hybrid_deployment_agent_id', 'is_historical_sync', 'schema_status'];
+const PERSISTENT = [
+  'config',
+  'auth',
+  'paused',
+  'pause_after_trial',
+  'sync_frequency',
+  'daily_sync_time',
+  'schedule_type',
+  'data_delay_sensitivity',
+  'data_delay_threshold',
+  'networking_method',
+  'proxy_agent_id',
+  'private_link_id',
+  'hybrid_deployment_agent_id',
+  'is_historical_sync',
+  'schema_status',
+];
 /** Config keys that name the destination schema: create-only. */
 const SCHEMA_KEYS = ['schema', 'schema_prefix', 'table', 'table_group_name'];
 
@@ -42,16 +58,20 @@ export function shownConnection(c: Connection, data: PipelineData, tests?: Setup
 /** Problems with the schedule and networking fields of a create or PATCH. */
 function settingProblems(v: Record<string, unknown>, data: PipelineData): string[] {
   const problems: string[] = [];
-  if (v.sync_frequency !== undefined && v.sync_frequency !== null && !FREQUENCIES.includes(Number(v.sync_frequency))) problems.push(`Invalid sync_frequency '${String(v.sync_frequency)}': expected one of ${FREQUENCIES.join(', ')}.`);
+  if (v.sync_frequency !== undefined && v.sync_frequency !== null && !FREQUENCIES.includes(Number(v.sync_frequency)))
+    problems.push(`Invalid sync_frequency '${String(v.sync_frequency)}': expected one of ${FREQUENCIES.join(', ')}.`);
   if (v.daily_sync_time !== undefined && !/^([01]\d|2[0-3]):00$/.test(String(v.daily_sync_time))) problems.push(`Invalid daily_sync_time '${String(v.daily_sync_time)}': expected HH:00.`);
   if (v.schedule_type !== undefined && v.schedule_type !== 'auto' && v.schedule_type !== 'manual') problems.push(`Invalid schedule_type '${String(v.schedule_type)}': expected auto or manual.`);
-  if (v.data_delay_sensitivity !== undefined && v.data_delay_sensitivity !== null && !DELAYS.includes(String(v.data_delay_sensitivity))) problems.push(`Invalid data_delay_sensitivity '${String(v.data_delay_sensitivity)}'.`);
-  if (v.networking_method !== undefined && !METHODS.includes(String(v.networking_method))) problems.push(`Invalid networking_method '${String(v.networking_method)}': expected one of ${METHODS.join(', ')}.`);
+  if (v.data_delay_sensitivity !== undefined && v.data_delay_sensitivity !== null && !DELAYS.includes(String(v.data_delay_sensitivity)))
+    problems.push(`Invalid data_delay_sensitivity '${String(v.data_delay_sensitivity)}'.`);
+  if (v.networking_method !== undefined && !METHODS.includes(String(v.networking_method)))
+    problems.push(`Invalid networking_method '${String(v.networking_method)}': expected one of ${METHODS.join(', ')}.`);
   if (v.networking_method === 'ProxyAgent' && !v.proxy_agent_id) problems.push("Field 'proxy_agent_id' is required when networking_method is ProxyAgent.");
   if (v.networking_method === 'PrivateLink' && !v.private_link_id) problems.push("Field 'private_link_id' is required when networking_method is PrivateLink.");
   if (v.proxy_agent_id && !data.proxyAgents.some((a) => a.id === v.proxy_agent_id)) problems.push(`Proxy agent '${String(v.proxy_agent_id)}' does not exist.`);
   if (v.private_link_id && !data.privateLinks.some((l) => l.id === v.private_link_id)) problems.push(`Private link '${String(v.private_link_id)}' does not exist.`);
-  if (v.hybrid_deployment_agent_id && !data.hybridAgents.some((a) => a.id === v.hybrid_deployment_agent_id)) problems.push(`Hybrid deployment agent '${String(v.hybrid_deployment_agent_id)}' does not exist.`);
+  if (v.hybrid_deployment_agent_id && !data.hybridAgents.some((a) => a.id === v.hybrid_deployment_agent_id))
+    problems.push(`Hybrid deployment agent '${String(v.hybrid_deployment_agent_id)}' does not exist.`);
   for (const key of ['config', 'auth']) if (v[key] !== undefined && (typeof v[key] !== 'object' || v[key] === null || Array.isArray(v[key]))) problems.push(`Field '${key}' must be an object.`);
   return problems;
 }
@@ -96,7 +116,11 @@ function createConnection(req: SandboxRequest, data: PipelineData, world: Sandbo
   const limit = creationLimit(world);
   const now = world.now();
   limit.at = limit.at.filter((t) => t > now - limit.windowMs);
-  if (limit.at.length >= limit.limit) return { ...tooManyRequests(Math.max(1, Math.ceil((limit.at[0] + limit.windowMs - now) / 1000))), body: { code: 'TooManyRequests', message: `No more than ${limit.limit} connections can be created per minute` } };
+  if (limit.at.length >= limit.limit)
+    return {
+      ...tooManyRequests(Math.max(1, Math.ceil((limit.at[0] + limit.windowMs - now) / 1000))),
+      body: { code: 'TooManyRequests', message: `No more than ${limit.limit} connections can be created per minute` },
+    };
   const body = bodyOf(req);
   if ('status' in body) return body;
   const v = body.value;
@@ -115,9 +139,25 @@ function createConnection(req: SandboxRequest, data: PipelineData, world: Sandbo
   if (data.connections.some((c) => c.group_id === v.group_id && c.schema === schema)) return fail(409, 'Conflict', `A connection with schema '${schema}' already exists in group '${v.group_id}'.`);
   limit.at.push(now);
   const c: Connection = {
-    id: newId(data), group_id: v.group_id, service: v.service, service_version: 1, schema, connected_by: 'wise_owl', created_at: timestamp(now), succeeded_at: null, failed_at: null,
-    paused: false, pause_after_trial: false, sync_frequency: 360, schedule_type: 'auto', data_delay_sensitivity: 'NORMAL', data_delay_threshold: 0,
-    networking_method: 'Directly', proxy_agent_id: null, private_link_id: null, hybrid_deployment_agent_id: null,
+    id: newId(data),
+    group_id: v.group_id,
+    service: v.service,
+    service_version: 1,
+    schema,
+    connected_by: 'wise_owl',
+    created_at: timestamp(now),
+    succeeded_at: null,
+    failed_at: null,
+    paused: false,
+    pause_after_trial: false,
+    sync_frequency: 360,
+    schedule_type: 'auto',
+    data_delay_sensitivity: 'NORMAL',
+    data_delay_threshold: 0,
+    networking_method: 'Directly',
+    proxy_agent_id: null,
+    private_link_id: null,
+    hybrid_deployment_agent_id: null,
     status: { setup_state: 'incomplete', sync_state: 'scheduled', update_state: 'on_schedule', is_historical_sync: false, rescheduled_for: null, tasks: [], warnings: [] },
     config: merged(type.config, {}, given, true),
     auth: merged(type.auth, {}, (v.auth ?? {}) as Record<string, unknown>, false),

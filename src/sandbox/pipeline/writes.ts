@@ -27,7 +27,20 @@ const DESTINATION_SECRETS: Record<string, string[]> = {
 };
 
 /** The regions a destination (and so its data) may be placed in. */
-export const REGIONS = ['GCP_US_EAST4', 'GCP_US_WEST1', 'GCP_EUROPE_WEST3', 'GCP_AUSTRALIA_SOUTHEAST1', 'AWS_US_EAST_1', 'AWS_US_WEST_2', 'AWS_EU_CENTRAL_1', 'AWS_EU_WEST_1', 'AWS_AP_SOUTHEAST_2', 'AZURE_EASTUS2', 'AZURE_WESTEUROPE', 'AZURE_AUSTRALIAEAST'];
+export const REGIONS = [
+  'GCP_US_EAST4',
+  'GCP_US_WEST1',
+  'GCP_EUROPE_WEST3',
+  'GCP_AUSTRALIA_SOUTHEAST1',
+  'AWS_US_EAST_1',
+  'AWS_US_WEST_2',
+  'AWS_EU_CENTRAL_1',
+  'AWS_EU_WEST_1',
+  'AWS_AP_SOUTHEAST_2',
+  'AZURE_EASTUS2',
+  'AZURE_WESTEUROPE',
+  'AZURE_AUSTRALIAEAST',
+];
 
 const OFFSETS = [...Array.from({ length: 11 }, (_, i) => String(i - 11)), '0', ...Array.from({ length: 12 }, (_, i) => `+${i + 1}`)];
 

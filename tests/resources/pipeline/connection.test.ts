@@ -85,7 +85,9 @@ describe('the creation limit', () => {
 
     await fetch(`${sandbox.url}/_sandbox/pipeline-limits`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ windowMs: 60_000 }) });
     const unlimited = ctxFor(sandbox, { endpointLimits: {}, maxRetries: 0 });
-    const outcomes = await Promise.allSettled(Array.from({ length: 21 }, (_, i) => connection.create(unlimited, { service: 'stripe', groupId: limitGroup, destinationSchema: { name: `unlimited_${i}` } })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 21 }, (_, i) => connection.create(unlimited, { service: 'stripe', groupId: limitGroup, destinationSchema: { name: `unlimited_${i}` } })),
+    );
     expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([expect.stringContaining('429 TooManyRequests')]);
   });
 });

@@ -58,7 +58,7 @@ describe('groups and destinations', () => {
 });
 
 describe('connections', () => {
-  it('a create stores the config as the API does and masks what the service\'s metadata calls secret', async () => {
+  it("a create stores the config as the API does and masks what the service's metadata calls secret", async () => {
     const groupId = await newGroup('writes_conn');
     const made = await call('POST', '/connections', {
       group_id: groupId,

@@ -86,7 +86,10 @@ const SERVICES: Record<string, { naming: Naming; config: Record<string, FieldNod
   google_sheets: { naming: 'table', config: { sheet_id: text(), named_range: text(), auth_type: text({ enum: ['ServiceAccount', 'OAuth'], default: 'ServiceAccount' }) } },
   s3: { naming: 'table', config: { ...files, role_arn: text() } },
   gcs: { naming: 'table', config: files },
-  sftp: { naming: 'table', config: { host: text(), port: int({ default: 22 }), user: text(), password: secret, is_key_pair: bool({ default: false }), private_key: secret, folder_path: text(), file_type: files.file_type } },
+  sftp: {
+    naming: 'table',
+    config: { host: text(), port: int({ default: 22 }), user: text(), password: secret, is_key_pair: bool({ default: false }), private_key: secret, folder_path: text(), file_type: files.file_type },
+  },
   azure_blob_storage: { naming: 'table', config: { storage_account_name: text(), container_name: text(), connection_string: secret, file_type: files.file_type } },
   salesforce: { naming: 'schema', config: { is_sandbox: bool({ default: false }), sync_formula_fields: bool({ default: false }) }, auth: oauth },
   hubspot: { naming: 'schema', config: { sync_mode: text({ default: 'AllAccounts' }), accounts: list }, auth: oauth },
