@@ -6,6 +6,7 @@ import type { ProviderDef } from './providers/provider.js';
 import { cloudResources } from './resources/cloud/index.js';
 import type { ResourceType } from './resources/handler.js';
 import { interconnectResources } from './resources/interconnect/index.js';
+import { pipelineResources } from './resources/pipeline/index.js';
 
 /*
  * Providers and resource types, apart from the lookup functions (function-registry.ts): commands
@@ -18,7 +19,7 @@ export const providers: ProviderDef[] = [interconnectProvider, cloudProvider, pi
 
 /** Every resource type, by canonical token. */
 export const resourceTypes = new Map<string, ResourceType>(
-  [...interconnectResources, ...cloudResources].map((r) => [r.token, r]),
+  [...interconnectResources, ...cloudResources, ...pipelineResources].map((r) => [r.token, r]),
 );
 
 /** The provider named by a token's first segment. */

@@ -34,7 +34,7 @@ export async function connectPipeline(settings: PipelineSettings, rt: ProviderRu
 export const pipelineProvider: ProviderDef<PipelineSettings, PipelineClient> = {
   name: 'pipeline',
   description:
-    'Data-pipeline platform (Fivetran REST API v1): read-only lookups of connections, destinations, groups, users, teams, roles, private links, agents and quickstart packages.',
+    'Data-pipeline platform (Fivetran REST API v1): groups, destinations, connections and their schedules; lookups of connections, destinations, groups, users, teams, roles, private links, agents and quickstart packages.',
   settings: pipelineSettings,
   envVars: pipelineEnvVars,
   secretSettings: ['apiSecret'],
