@@ -5,6 +5,7 @@
 import pino from 'pino';
 import { expect } from 'vitest';
 import { getLocation } from '../../../src/lookups/interconnect/get-location.js';
+import { getLocations } from '../../../src/lookups/interconnect/get-locations.js';
 import { getMcrPrefixFilterLists } from '../../../src/lookups/interconnect/get-mcr-prefix-filter-lists.js';
 import { getMcrs } from '../../../src/lookups/interconnect/get-mcrs.js';
 import { getMveImages } from '../../../src/lookups/interconnect/get-mve-images.js';
@@ -39,6 +40,11 @@ export const interconnectLookupSpecs: ProviderLookupSpecs = {
   },
   specs: [
     { fn: getLocation, args: { id: 2 }, check: (r) => expect(r).toMatchObject({ id: 2, name: 'Equinix SY1', metro: 'Sydney' }) },
+    {
+      fn: getLocations,
+      args: { metro: 'sydney', siteCode: 'SY1' },
+      check: (r) => expect(r.locations.map((l: { id: number; name: string }) => [l.id, l.name])).toEqual([[2, 'Equinix SY1']]),
+    },
     { fn: getMveImages, args: {}, check: (r) => expect(r.mveImages.find((i: { id: number }) => i.id === 83)).toMatchObject({ vendor: 'Cisco', productCode: 'c8000v' }) },
     { fn: getMveSizes, args: {}, check: (r) => expect(r.mveSizes.map((s: { size: string }) => s.size)).toEqual(['SMALL', 'MEDIUM', 'LARGE', 'X_LARGE_12']) },
     { fn: terraformConfig, args: {}, check: (r) => expect(r.result).toMatchObject({ cancel_at_end_of_term: false }) },
