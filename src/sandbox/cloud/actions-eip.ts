@@ -6,7 +6,7 @@
  */
 import { ApiError, paramError, type ActionContext, type ActionHandler, type ActionRequest } from './request.js';
 import { enumParam } from './actions-compute.js';
-import { label, madeNow, mustFind, newId, remove } from './network-objects.js';
+import { label, remark, madeNow, mustFind, newId, remove } from './network-objects.js';
 import { publicIp, type Rec } from './seed-util.js';
 
 /** UNet's code for an EIP that does not exist. */
@@ -70,7 +70,7 @@ export const eipActions: Record<string, ActionHandler> = {
       EIPId: id,
       Name: label(req, 'Name') ?? 'EIP',
       Tag: label(req, 'Tag') ?? 'Default',
-      Remark: label(req, 'Remark', 255) ?? '',
+      Remark: remark(req) ?? '',
       Status: 'free',
       Bandwidth: bandwidth,
       BandwidthType: payMode === 'ShareBandwidth' ? 1 : 0,
@@ -91,11 +91,11 @@ export const eipActions: Record<string, ActionHandler> = {
 
   UpdateEIPAttribute(req, ctx) {
     const record = eip(req, ctx);
-    const [name, tag, remark] = [label(req, 'Name'), label(req, 'Tag'), label(req, 'Remark', 255)];
-    if (name === undefined && tag === undefined && remark === undefined) throw paramError('Name', 'one of Name, Tag or Remark is required');
+    const [name, tag, note] = [label(req, 'Name'), label(req, 'Tag'), remark(req)];
+    if (name === undefined && tag === undefined && note === undefined) throw paramError('Name', 'one of Name, Tag or Remark is required');
     if (name !== undefined) record.Name = name;
     if (tag !== undefined) record.Tag = tag;
-    if (remark !== undefined) record.Remark = remark;
+    if (note !== undefined) record.Remark = note;
     return {};
   },
 

@@ -6,7 +6,7 @@
  */
 import { ApiError, paramError, type ActionHandler, type ActionRequest } from './request.js';
 import { without } from './store.js';
-import { label, madeNow, mustFind, newId, parseRange, remove, visible } from './network-objects.js';
+import { label, remark, madeNow, mustFind, newId, parseRange, remove, visible } from './network-objects.js';
 import type { Rec } from './seed-util.js';
 
 /** UNet's code for an unknown firewall id in DescribeFirewall (other Actions answer 4600). */
@@ -48,7 +48,7 @@ export const firewallActions: Record<string, ActionHandler> = {
       Name: label(req, 'Name') ?? req.required('Name'),
       Rule: rules(req),
       Tag: label(req, 'Tag') ?? 'Default',
-      Remark: label(req, 'Remark', 255) ?? '',
+      Remark: remark(req) ?? '',
       Type: 'user defined',
       ResourceCount: 0,
     };
@@ -74,11 +74,11 @@ export const firewallActions: Record<string, ActionHandler> = {
 
   UpdateFirewallAttribute(req, ctx) {
     const firewall = mustFind(ctx.db.firewalls, req, ctx, 'FWId', 'FWId', NOT_FOUND, 'firewall');
-    const [name, tag, remark] = [label(req, 'Name'), label(req, 'Tag'), label(req, 'Remark', 255)];
-    if (name === undefined && tag === undefined && remark === undefined) throw paramError('Name', 'one of Name, Tag or Remark is required');
+    const [name, tag, note] = [label(req, 'Name'), label(req, 'Tag'), remark(req)];
+    if (name === undefined && tag === undefined && note === undefined) throw paramError('Name', 'one of Name, Tag or Remark is required');
     if (name !== undefined) firewall.Name = name;
     if (tag !== undefined) firewall.Tag = tag;
-    if (remark !== undefined) firewall.Remark = remark;
+    if (note !== undefined) firewall.Remark = note;
     return {};
   },
 

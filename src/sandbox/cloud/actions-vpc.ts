@@ -6,7 +6,7 @@
  */
 import { ApiError, paramError, type ActionContext, type ActionHandler, type ActionRequest } from './request.js';
 import { without } from './store.js';
-import { label, madeNow, mustFind, newId, overlaps, parseRange, PRIVATE_RANGES, remove, visible, within, type Range } from './network-objects.js';
+import { label, remark, madeNow, mustFind, newId, overlaps, parseRange, PRIVATE_RANGES, remove, visible, within, type Range } from './network-objects.js';
 import type { Rec } from './seed-util.js';
 
 /** The VPC2.0 service's code for an object that does not exist. */
@@ -61,7 +61,7 @@ export const vpcActions: Record<string, ActionHandler> = {
     const vpc: Rec = { ...madeNow(req, ctx), VPCId: newId('uvnet'), Name: name, Network: nets, Tag: label(req, 'Tag') ?? 'Default', IPv6Network: '', OperatorName: '', VPCType: 'Normal' };
     vpc.UpdateTime = vpc.CreateTime;
     // Accepted and kept, but never reported: VPCInfo has no remark.
-    vpc._remark = label(req, 'Remark', 255) ?? '';
+    vpc._remark = remark(req) ?? '';
     ctx.db.vpcs.push(vpc);
     return { VPCId: vpc.VPCId };
   },
@@ -130,7 +130,7 @@ export const vpcActions: Record<string, ActionHandler> = {
       VPCId: vpc.VPCId,
       VPCName: vpc.Name,
       Tag: label(req, 'Tag') ?? 'Default',
-      Remark: label(req, 'Remark', 255) ?? '',
+      Remark: remark(req) ?? '',
       Zone: '',
       SubnetType: 2,
       HasNATGW: false,

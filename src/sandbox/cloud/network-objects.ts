@@ -41,13 +41,20 @@ export function remove(records: Rec[], record: Rec): void {
   if (at >= 0) records.splice(at, 1);
 }
 
-/** Names, tags and remarks as the console allows them: letters, digits, CJK, `-`, `_`, `.`. */
+/** Names and tags as the console allows them: letters, digits, CJK, `-`, `_`, `.`. */
 const LABEL = /^[A-Za-z0-9\p{Script=Han}_.\- ]*$/u;
 
-/** A name, tag or remark parameter, checked for length and characters; undefined when not sent. */
+/** A name or tag parameter, checked for length and characters; undefined when not sent. */
 export function label(req: ActionRequest, name: string, max = 63): string | undefined {
   const value = req.str(name);
   if (value !== undefined && (value.length > max || !LABEL.test(value))) throw paramError(name, `at most ${max} characters: letters, digits, Chinese characters, -, _ and .`);
+  return value;
+}
+
+/** A free-text remark parameter of at most 255 characters; undefined when not sent. */
+export function remark(req: ActionRequest, name = 'Remark'): string | undefined {
+  const value = req.str(name);
+  if (value !== undefined && value.length > 255) throw paramError(name, 'at most 255 characters');
   return value;
 }
 
