@@ -16,7 +16,7 @@ export type CloudCtx = ResourceContext<CloudClient, CloudSettings>;
 
 /** Names and tags: 1–63 letters, digits, Chinese characters, `-`, `_` and `.` (the console's rule). */
 const LABEL = /^[A-Za-z0-9\p{Script=Han}_.-]{1,63}$/u;
-const LABEL_RULE = '1-63 characters: letters, digits, Chinese characters, -, _ and .';
+const LABEL_RULE = '1-63 letters, digits, Chinese characters, hyphens, underscores and dots';
 
 /** A name input, updated in place or not as `how` says; left out, plumb names the object after its address. */
 export function nameField(how: string): z.ZodOptional<z.ZodString> {
