@@ -40,3 +40,9 @@ export function uniqueDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
     return true;
   });
 }
+
+/** A diagnostic as `--json` output gives it: flat, with `file`, `line` and `column` where it has a position. */
+export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
+  const { pos, ...rest } = d;
+  return Object.fromEntries(Object.entries({ ...rest, ...(pos ? { file: pos.file, line: pos.line, column: pos.column } : {}) }).filter(([, v]) => v !== undefined));
+}

@@ -1,23 +1,28 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DiagnosticsError, formatDiagnostic } from '../diagnostics.js';
-import { RemoteError, UserError } from '../errors.js';
+import { UserError } from '../errors.js';
 import { parseDuration } from '../manifest/duration.js';
 import { anySecretKnown, maskSecrets } from '../secret-mask.js';
+import { reportFailure, trackCommand } from './failure.js';
+import { everyCommandTakesGlobals, globalFlags, globalsOf, oneLineErrors, optionsOf } from './flags.js';
 import type { RunOptions } from './run.js';
-import { stateCommand } from './state.js';
-import type { GlobalOptions } from './session.js';
 import { sandboxCommand } from './sandbox.js';
+import { stateCommand } from './state.js';
+import { packageVersion } from './version.js';
 
 // Each command's module is loaded when that command runs: loading every command's code first
 // (the engine, all lookups, the sandbox) made even `plumb validate` take a second. The session
 // (manifest checks, every resource type's schemas) too, so `plumb --help` does not load it.
-const session = () => import('./session.js');
 const run = () => import('./run.js');
+const validate = () => import('./validate.js');
 const lookup = () => import('./lookup.js');
 const schema = () => import('./schema.js');
 const graph = () => import('./graph.js');
 const imports = () => import('./import.js');
 const drift = () => import('./drift.js');
+const output = () => import('./output.js');
+const init = () => import('./init.js');
+const completion = () => import('./completion.js');
+const version = () => import('./version.js');
 
 for (const stream of [process.stdout, process.stderr]) {
   // A reader that goes away (`plumb plan | head`) ends what plumb prints, not what it does: an
@@ -35,24 +40,10 @@ for (const stream of [process.stdout, process.stderr]) {
   }) as typeof stream.write;
 }
 
-const program = new Command('plumb')
+const program = globalFlags(new Command('plumb'))
   .description('Declarative plan/apply for interconnect, cloud and pipeline products.')
-  .option('-f, --file <manifest>', 'manifest file (default plumb.yaml)')
-  .option('--stack <name>', 'stack name', 'default')
-  .option('--state <url>', 'state location: a folder, or env PLUMB_STATE')
-  .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
-  .option('--log-file <file>', 'write logs to this file instead of stderr')
-  .option('--no-color', 'never colour output')
-  .enablePositionalOptions()
-  .showHelpAfterError();
-
-/** Options every command that reads a manifest accepts after its name too. */
-function manifestFlags(cmd: Command): Command {
-  return cmd
-    .option('-f, --file <manifest>', 'manifest file (default plumb.yaml)')
-    .option('--stack <name>', 'stack name')
-    .option('--state <url>', 'state location: a folder or postgres:// URL (env PLUMB_STATE)');
-}
+  .version(packageVersion(), '-v, --version', 'print the version')
+  .helpCommand('help [command]', 'describe a command');
 
 const collect = (value: string, all: string[]) => [...all, value];
 const wholeNumber = (value: string) => {
@@ -64,135 +55,154 @@ const duration = (value: string) => {
   if (ms === undefined) throw new UserError(`--lock-timeout ${value}: expected a duration like 30s or 2m`);
   return ms;
 };
+const lockTimeout = () => new Option('--lock-timeout <duration>', 'wait this long for the state lock (e.g. 30s)').argParser(duration);
+const parallelism = () => new Option('--parallelism <n>', 'steps run at once').default(10).argParser(wholeNumber);
 
-function runFlags(cmd: Command): Command {
-  return manifestFlags(cmd)
-    .option('--no-refresh', 'do not read remote objects before planning')
-    .option('--replace <address>', 'replace this resource even without a change (repeatable)', collect, [])
-    .option('--target <address>', 'plan only this resource and what it needs (repeatable)', collect, [])
-    .option('--exclude <address>', 'leave out this resource and what depends on it (repeatable)', collect, [])
-    .option('--compact', 'one line per resource')
-    .option('--json', 'machine-readable output')
-    .option('--lock-timeout <duration>', 'wait this long for the state lock (e.g. 30s)', duration);
+/** A command's options merged with the global flags, as its action gets them. */
+type Opts = RunOptions & Record<string, any>;
+
+/** The action of a command: its arguments, then its options merged with the global flags. */
+function action(fn: (...args: any[]) => Promise<number>) {
+  return async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    exit(await fn(...args.slice(0, -2), optionsOf(cmd) as Opts));
+  };
 }
 
-runFlags(program.command('plan [manifest]').description('show what apply would do'))
+program
+  .command('plan [manifest]')
+  .description('show what apply would do')
+  .option('--no-refresh', 'do not read remote objects before planning')
+  .option('--replace <address>', 'replace this resource even without a change (repeatable)', collect, [])
+  .option('--target <address>', 'plan only this resource and what it needs (repeatable)', collect, [])
+  .option('--exclude <address>', 'leave out this resource and what depends on it (repeatable)', collect, [])
+  .option('--compact', 'one line per resource')
+  .option('--json', 'machine-readable output')
   .option('--out <file>', 'save the plan as JSON for `plumb apply FILE`')
   .option('--destroy', 'plan destroying everything in the stack')
   .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
-  .action(async (manifest: string | undefined, opts) => exit(await (await run()).planCommand(manifest, merge(opts), Boolean(opts.destroy))));
-
-runFlags(program.command('apply [manifestOrPlan]').description('plan (or load a saved plan) and execute it'))
-  .option('-y, --yes', 'do not ask for confirmation')
-  .addOption(new Option('--parallelism <n>', 'steps run at once').default(10).argParser(wholeNumber))
-  .action(async (target: string | undefined, opts) => exit(await (await run()).applyCommand(target, merge(opts))));
-
-runFlags(program.command('destroy [manifest]').description('delete everything in the stack, dependents first'))
-  .option('-y, --yes', 'do not ask for confirmation')
-  .addOption(new Option('--parallelism <n>', 'steps run at once').default(10).argParser(wholeNumber))
-  .action(async (manifest: string | undefined, opts) => exit(await (await run()).applyCommand(manifest, merge(opts), true)));
-
-manifestFlags(program.command('validate [manifest]'))
-  .description('check the manifest and every resource input; no remote call')
-  .action(async (manifest: string | undefined, opts) => {
-    const globals = merge(opts);
-    const { loadManifest, manifestPath } = await session();
-    const { manifest: m, warnings } = await loadManifest(manifestPath(manifest, globals));
-    for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
-    process.stdout.write(`${m.file}: valid (${Object.keys(m.resources).length} resources, ${Object.keys(m.variables).length} variables)\n`);
-  });
+  .option('--format <format>', 'text, json or markdown (a pull-request comment)')
+  .option('--html <file>', 'also write the plan as one self-contained page for review')
+  .addOption(lockTimeout())
+  .action(action(async (manifest: string | undefined, opts: Opts) => (await run()).planCommand(manifest, opts, Boolean(opts.destroy))));
 
 program
-  .command('import [args...]')
+  .command('apply [manifestOrPlan]')
+  .description('plan (or load a saved plan) and execute it')
+  .option('--no-refresh', 'do not read remote objects before planning')
+  .option('--replace <address>', 'replace this resource even without a change (repeatable)', collect, [])
+  .option('--target <address>', 'apply only this resource and what it needs (repeatable)', collect, [])
+  .option('--exclude <address>', 'leave out this resource and what depends on it (repeatable)', collect, [])
+  .option('--compact', 'one line per resource')
+  .option('--json', 'machine-readable output: one JSON event per line')
+  .option('-y, --yes', 'do not ask for confirmation')
+  .addOption(parallelism())
+  .addOption(lockTimeout())
+  .action(action(async (target: string | undefined, opts: Opts) => (await run()).applyCommand(target, opts)));
+
+program
+  .command('destroy [manifest]')
+  .description('delete every resource of the stack, dependents first; protected ones stop it')
+  .option('--target <address>', 'destroy only this resource and what depends on it (repeatable)', collect, [])
+  .option('--exclude <address>', 'keep this resource and what depends on it (repeatable)', collect, [])
+  .option('--no-refresh', 'do not read remote objects before destroying')
+  .option('--compact', 'one line per resource')
+  .option('--json', 'machine-readable output: one JSON event per line')
+  .option('-y, --yes', 'do not ask for confirmation')
+  .addOption(parallelism())
+  .addOption(lockTimeout())
+  .action(action(async (manifest: string | undefined, opts: Opts) => (await run()).applyCommand(manifest, { ...opts, replace: [] }, true)));
+
+program
+  .command('validate [manifest]')
+  .description('check the manifest and every resource input; no remote call')
+  .option('--json', 'print the result and every problem as JSON')
+  .action(action(async (manifest: string | undefined, opts: Opts) => (await validate()).validateCommand(manifest, opts)));
+
+globalFlags(program.command('import [args...]'), 'short')
   .description('adopt existing objects: ADDR TOKEN ID, --file imports.yaml, or --discover TOKEN')
   .option('--file <imports>', 'a YAML list of {address, type, id} imported in one locked run')
   .option('--discover <token>', 'list remote objects of this type not in state, as a manifest fragment')
   .option('--out <file>', 'with --discover: write the fragment to this file')
   .option('--force', 'import (or list) objects whose ownership tags say another project or stack manages them')
-  .option('--lock-timeout <duration>', 'wait this long for the state lock', duration)
-  .option('--stack <name>', 'stack name')
-  .option('--state <url>', 'state location')
-  .action(async (args: string[], opts) => {
-    const globals = program.opts<GlobalOptions>();
-    exit(await (await imports()).importCommand(args, { ...globals, ...defined(opts), file: globals.file, importFile: opts.file }));
+  .addOption(lockTimeout())
+  .action(async (args: string[], _opts: unknown, cmd: Command) => {
+    // Here --file is the list of imports; the manifest is -f (or --file before the command).
+    const { file: importFile, ...own } = cmd.opts();
+    exit(await (await imports()).importCommand(args, { ...own, ...globalsOf(cmd), importFile } as never));
   });
-manifestFlags(program.command('drift [manifest]'))
+
+program
+  .command('drift [manifest]')
   .description('compare remote objects with state; change nothing (exit 0 in sync, 2 drift, 1 error)')
   .option('--json', 'print the report as JSON')
   .option('--format <format>', 'table, json or markdown', 'table')
   .option('--all', 'check every stack at the state location')
-  .action(async (manifest: string | undefined, opts) => exit(await (await drift()).driftCommand(manifest, merge(opts) as never)));
-manifestFlags(program.command('refresh [manifest]'))
+  .option('--html <file>', 'also write the report as one self-contained page with the dependency graph')
+  .action(action(async (manifest: string | undefined, opts: Opts) => (await drift()).driftCommand(manifest, opts as never)));
+
+program
+  .command('refresh [manifest]')
   .description('read every resource and record what the remote API reports')
   .option('-y, --yes', 'do not ask for confirmation')
-  .option('--lock-timeout <duration>', 'wait this long for the state lock', duration)
-  .action(async (manifest: string | undefined, opts) => exit(await (await drift()).refreshCommand(manifest, merge(opts) as never)));
-stateCommand(program, () => program.opts<GlobalOptions>());
+  .addOption(lockTimeout())
+  .action(action(async (manifest: string | undefined, opts: Opts) => (await drift()).refreshCommand(manifest, opts as never)));
+
+program
+  .command('output [name]')
+  .description("print the stack's outputs, or one of them")
+  .option('--json', 'print JSON')
+  .option('--raw', 'print one output as it is, without quotes (for scripts)')
+  .action(action(async (name: string | undefined, opts: Opts) => (await output()).outputCommand(name, opts)));
+
+stateCommand(program);
+
 program
   .command('lookup <token>')
-  .description('invoke one lookup function')
+  .description("invoke one lookup function (with -f, the manifest's provider settings)")
   .option('--arg <key=value>', 'an argument (repeatable)', collect, [])
   .option('--json', 'print JSON')
-  .action(async (token: string, opts) => exit(await (await lookup()).lookupCommand(token, opts, program.opts<GlobalOptions>())));
+  .action(action(async (token: string, opts: Opts) => (await lookup()).lookupCommand(token, opts as never, opts)));
+
 program
   .command('schema [token]')
   .description('list resource types and functions, or describe one')
   .option('--json', 'print JSON')
-  .action(async (token: string | undefined, opts) => exit((await schema()).schemaCommand(token, opts)));
-manifestFlags(program.command('graph [manifest]'))
+  .action(action(async (token: string | undefined, opts: Opts) => (await schema()).schemaCommand(token, opts)));
+
+program
+  .command('graph [manifest]')
   .description('print the dependency graph')
   .option('--format <format>', 'dot, mermaid or json', 'dot')
-  .action(async (manifest: string | undefined, opts) => exit(await (await graph()).graphCommand(manifest, merge(opts) as never)));
+  .action(action(async (manifest: string | undefined, opts: Opts) => (await graph()).graphCommand(manifest, opts as never)));
+
+program
+  .command('init [provider]')
+  .description('write a starter manifest for a provider (interconnect, cloud or pipeline)')
+  .option('--name <name>', 'the project name (default: the folder name)')
+  .option('--force', 'overwrite the manifest if it exists')
+  .action(action(async (provider: string | undefined, opts: Opts) => (await init()).initCommand(provider, opts)));
+
+program
+  .command('version')
+  .description('print the version of plumb and of node')
+  .option('--json', 'print JSON')
+  .action(action(async (opts: Opts) => (await version()).versionCommand(opts)));
+
+program
+  .command('completion <shell>')
+  .description('print a completion script for bash, zsh or fish')
+  .action(action(async (shell: string) => (await completion()).completionCommand(shell, program)));
+
 sandboxCommand(program);
-
-function merge(opts: Record<string, unknown>): RunOptions {
-  return { ...program.opts<GlobalOptions>(), ...defined(opts) } as RunOptions;
-}
-
-/** Options given after the command name override the same options given before it. */
-function defined(opts: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
-}
+everyCommandTakesGlobals(program);
+oneLineErrors(program);
 
 function exit(code: number): void {
   process.exitCode = code;
 }
 
+trackCommand(program);
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof DiagnosticsError) {
-    process.stderr.write(`${err.diagnostics.map(formatDiagnostic).join('\n')}\n`);
-    process.stderr.write(`${err.diagnostics.length} error${err.diagnostics.length === 1 ? '' : 's'}; nothing was changed.\n`);
-  } else if (err instanceof UserError) {
-    process.stderr.write(`Error: ${err.message}\n${err.hint ? `  ${err.hint}\n` : ''}`);
-  } else if (err instanceof RemoteError) {
-    process.stderr.write(`Error: ${err.message}\n`);
-  } else if (fileProblem(err)) {
-    process.stderr.write(`Error: ${fileProblem(err)}\n`);
-  } else {
-    const e = err as Error;
-    process.stderr.write(`Error: ${e.message}\n`);
-    if (process.env.PLUMB_DEBUG) process.stderr.write(`${e.stack}\n`);
-  }
-  process.exitCode = 1;
+  process.exitCode = reportFailure(err);
 });
-
-/** A file or folder that cannot be used, said of its path (a folder given as a manifest, say); undefined for other errors. */
-function fileProblem(err: unknown): string | undefined {
-  const e = err as NodeJS.ErrnoException;
-  if (!e || typeof e.path !== 'string') return undefined;
-  switch (e.code) {
-    case 'ENOENT':
-      return `${e.path} does not exist`;
-    case 'EISDIR':
-      return `${e.path} is a folder, not a file`;
-    case 'ENOTDIR':
-      return `${e.path}: part of that path is a file, not a folder`;
-    case 'EEXIST':
-      return `${e.path} is a file, where a folder is needed`;
-    case 'EACCES':
-    case 'EPERM':
-      return `permission denied: ${e.path}`;
-    default:
-      return undefined;
-  }
-}

@@ -1,5 +1,5 @@
 import type { ApplyReport } from '../engine/apply.js';
-import type { EngineEvent } from '../engine/types.js';
+import type { EngineEvent, Plan } from '../engine/types.js';
 import { displayAddress, showFull, type Paint } from './render-plan.js';
 
 const VERB: Record<string, [string, string]> = {
@@ -26,6 +26,10 @@ export function eventLine(e: EngineEvent, p: Paint, timestamps: boolean): string
       return `${stamp}${p.red(`${displayAddress(e.address)}: failed: ${e.error}`)}`;
     case 'step-skipped':
       return `${stamp}${p.yellow(`${displayAddress(e.address)}: skipped ${becauseOf(e.cause)}`)}`;
+    case 'refresh-start':
+      return `${stamp}Refreshing state: reading ${e.count} recorded object${e.count === 1 ? '' : 's'} from the remote APIs...`;
+    case 'retry':
+      return `${stamp}${p.yellow(noticeText(e, true))}`;
     case 'warning':
       return p.yellow(`Warning: ${e.address ? `${displayAddress(e.address)}: ` : ''}${e.message}`);
     default:
@@ -33,28 +37,36 @@ export function eventLine(e: EngineEvent, p: Paint, timestamps: boolean): string
   }
 }
 
-/** The final report: what was done, what failed, what was skipped and why, and the outputs. */
-export function renderReport(report: ApplyReport, p: Paint): string {
+/** The final report: what was done, what failed, what was skipped and why, and the outputs (none after a destroy). */
+export function renderReport(report: ApplyReport, p: Paint, plan?: Pick<Plan, 'mode' | 'changes'>): string {
   const lines: string[] = [''];
   const done = report.results.filter((r) => r.status === 'done');
   const count = (actions: string[]) => done.filter((r) => actions.includes(r.action)).length;
-  const replaced = count(['create-new']);
-  lines.push(
-    (report.ok ? p.green : p.red)(
-      `Apply ${report.ok ? 'complete' : 'failed'}! Resources: ${count(['create'])} added, ${count(['update'])} changed, ${replaced} replaced, ${count(['delete', 'delete-deposed'])} destroyed${count(['import']) ? `, ${count(['import'])} imported` : ''}.`,
-    ),
-  );
+  const destroyed = count(['delete', 'delete-deposed']);
+  const tint = report.ok ? p.green : p.red;
+  if (plan?.mode === 'destroy') lines.push(tint(`Destroy ${report.ok ? 'complete' : 'failed'}! Resources: ${destroyed} destroyed.`));
+  else {
+    // An import that also updates is counted in both, as the plan counted it (Terraform's way).
+    const updating = new Set(plan?.changes.filter((c) => c.action === 'import' && c.patch.length).map((c) => c.address));
+    const imported = count(['import']);
+    const changed = count(['update']) + done.filter((r) => r.action === 'import' && updating.has(r.address)).length;
+    const what = `${imported ? `${imported} imported, ` : ''}${count(['create'])} added, ${changed} changed, ${count(['create-new'])} replaced, ${destroyed} destroyed`;
+    lines.push(tint(`Apply ${report.ok ? 'complete' : 'failed'}! Resources: ${what}.`));
+  }
   const failed = report.results.filter((r) => r.status === 'failed');
   const skipped = report.results.filter((r) => r.status === 'skipped');
   if (failed.length) {
     lines.push('', p.red('Failed:'));
-    for (const f of failed) lines.push(`  ${displayAddress(f.address)} (${f.action}): ${f.error}`);
+    // The same error of many steps (the API unreachable) is said once, with every step it stopped.
+    const byError = new Map<string, string[]>();
+    for (const f of failed) byError.set(f.error ?? '', [...(byError.get(f.error ?? '') ?? []), `${displayAddress(f.address)} (${f.action})`]);
+    for (const [error, steps] of byError) lines.push(steps.length === 1 ? `  ${steps[0]}: ${error}` : `  ${steps.length} steps (${steps.join(', ')}): ${error}`);
   }
   if (skipped.length) {
     lines.push('', p.yellow('Skipped:'));
     for (const s of skipped) lines.push(`  ${displayAddress(s.address)} (${s.action}): ${becauseOf(s.cause ?? '')}`);
   }
-  const outputs = Object.entries(report.outputs);
+  const outputs = plan?.mode === 'destroy' ? [] : Object.entries(report.outputs);
   if (outputs.length) {
     lines.push('', 'Outputs:');
     for (const [k, v] of outputs) lines.push(`  ${k} = ${showFull(v)}`);
@@ -65,4 +77,21 @@ export function renderReport(report: ApplyReport, p: Paint): string {
 /** Why a step was skipped: a failed step's address, or the reason the apply stopped. */
 function becauseOf(cause: string): string {
   return /\s/.test(cause) ? `because ${cause}` : `because ${displayAddress(cause)} failed`;
+}
+
+/** `rate limited by interconnect, retrying in 12 s`; without the wait, what repeats of it are counted under. */
+export function noticeText(e: Extract<EngineEvent, { type: 'retry' }>, withWait: boolean): string {
+  const what = e.kind === 'rate-limited' ? `rate limited by ${e.provider}` : `${e.provider} did not answer (${e.reason})`;
+  return withWait ? `${what}, retrying in ${seconds(e.waitMs)}` : what;
+}
+
+/** `12 s`, `0.3 s`. */
+function seconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** `1m10s`, `42s`. */
+export function elapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${s % 60}s` : `${s}s`;
 }

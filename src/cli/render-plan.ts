@@ -1,4 +1,5 @@
 import type { Change, Plan } from '../engine/types.js';
+import { attributeLines } from './render-diff.js';
 
 /** Terminal colours, or none. */
 export interface Paint {
@@ -16,13 +17,12 @@ export function paint(on: boolean): Paint {
   return { green: wrap('32'), yellow: wrap('33'), red: wrap('31'), cyan: wrap('36'), bold: wrap('1'), dim: wrap('2') };
 }
 
-const SYMBOL: Record<string, string> = { create: '+', update: '~', replace: '-/+', delete: '-', import: '<=', read: '<=', noop: ' ' };
-
 /**
  * Writes a plan the way Terraform users read one, and a final newline, in pieces of about 64 KB:
- * the text of a plan creating tens of thousands of objects is tens of megabytes.
+ * the text of a plan creating tens of thousands of objects is tens of megabytes. `outputs: false`
+ * leaves the outputs out (apply prints them once, at its end).
  */
-export function writePlan(plan: Plan, p: Paint, opts: { compact?: boolean }, write: (text: string) => void): void {
+export function writePlan(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: boolean }, write: (text: string) => void): void {
   let pending = '';
   let first = true;
   emitPlan(plan, p, opts, (line) => {
@@ -36,24 +36,24 @@ export function writePlan(plan: Plan, p: Paint, opts: { compact?: boolean }, wri
   write(`${pending}\n`);
 }
 
-function emitPlan(plan: Plan, p: Paint, opts: { compact?: boolean }, line: (text: string) => void): void {
+function emitPlan(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: boolean }, line: (text: string) => void): void {
   for (const s of plan.settled) line(p.yellow(`Settled: ${s}`));
   const active = plan.changes.filter((c) => c.action !== 'noop');
   if (active.length === 0) {
-    line(p.green('No changes. Your infrastructure matches the manifest.'));
+    line(p.green(plan.mode === 'destroy' ? 'No changes. No objects need to be destroyed.' : 'No changes. Your infrastructure matches the manifest.'));
   } else {
     line('plumb will perform these actions:');
     line('');
     for (const c of active) {
       if (opts.compact) line(compactLine(c, p));
-      else for (const text of renderChange(c, p)) line(text);
+      else for (const text of changeLines(c, p)) line(text);
     }
     if (opts.compact) line('');
     line(summaryLine(plan));
   }
   for (const w of plan.warnings) line(p.yellow(`Warning: ${w}`));
   const outputs = Object.entries(plan.outputs);
-  if (outputs.length) {
+  if (outputs.length && opts.outputs !== false) {
     line('');
     line('Outputs:');
     for (const [k, v] of outputs) line(`  ${k} = ${showFull(v)}`);
@@ -63,7 +63,7 @@ function emitPlan(plan: Plan, p: Paint, opts: { compact?: boolean }, line: (text
 /** A value in full (outputs are never shortened), unknowns as `(known after apply)`. */
 export function showFull(v: unknown): string {
   if (v && typeof v === 'object' && '$unknown' in v) return '(known after apply)';
-  const text = JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && '$unknown' in val ? '(known after apply)' : val), 2);
+  const text = JSON.stringify(v, null, 2)?.replace(/\{\s*"\$unknown": "[^"]*"\s*\}/g, '(known after apply)');
   return (text ?? 'null').split('\n').join('\n  ');
 }
 
@@ -74,59 +74,73 @@ export function summaryLine(plan: Plan): string {
   return `Plan: ${imported}${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.`;
 }
 
-function colour(action: string, p: Paint): (s: string) => string {
-  return action === 'create' || action === 'import' ? p.green : action === 'delete' ? p.red : action === 'replace' ? p.red : p.yellow;
+/**
+ * Terraform's symbols: `+` create, `~` update, `-/+` replace deleting first, `+/-` replace
+ * creating first, `-` delete, `<=` read; an import, which Terraform draws without one, is `=`
+ * (Pulumi's).
+ */
+export function symbolOf(c: Change): string {
+  switch (c.action) {
+    case 'create':
+      return '+';
+    case 'update':
+      return '~';
+    case 'replace':
+      return c.replaceOrder === 'delete-first' ? '-/+' : '+/-';
+    case 'delete':
+      return '-';
+    case 'import':
+      return '=';
+    case 'read':
+      return '<=';
+    default:
+      return ' ';
+  }
+}
+
+/** The colour of a change's symbol. */
+export function colour(action: string, p: Paint): (s: string) => string {
+  if (action === 'create') return p.green;
+  if (action === 'import') return p.cyan;
+  return action === 'delete' || action === 'replace' ? p.red : p.yellow;
 }
 
 function compactLine(c: Change, p: Paint): string {
   const why = c.action === 'replace' ? `  # ${replaceSummary(c)}` : '';
-  return `${colour(c.action, p)(SYMBOL[c.action].padStart(3))} ${c.address} ${p.dim(`(${c.type})`)}${why}`;
+  return `${colour(c.action, p)(symbolOf(c).padStart(3))} ${displayAddress(c.address)} ${p.dim(`(${c.type})`)}${why}`;
 }
 
-function heading(c: Change): string {
+/** The sentence a change is introduced with: `port will be updated in place`. */
+export function heading(c: Change): string {
+  const address = displayAddress(c.address);
   switch (c.action) {
     case 'create':
-      return c.reason === 'gone-remotely' ? `${c.address} will be created (it was deleted outside plumb)` : `${c.address} will be created`;
+      return c.reason === 'gone-remotely' ? `${address} will be created (it was deleted outside plumb)` : `${address} will be created`;
     case 'update':
-      return `${c.address} will be updated in place`;
+      return `${address} will be updated in place`;
     case 'replace':
-      return `${c.address} must be replaced (${c.replaceOrder === 'delete-first' ? 'delete first, then create' : 'create first, then delete'}): ${replaceSummary(c)}`;
+      return `${address} must be replaced (${c.replaceOrder === 'delete-first' ? 'delete first, then create' : 'create first, then delete'}): ${replaceSummary(c)}`;
     case 'delete':
-      if (c.reason === 'deposed') return `${displayAddress(c.address)} will be destroyed (set aside by an earlier replacement)`;
-      return c.retain ? `${c.address} will be removed from state (retainOnDelete)` : `${c.address} will be destroyed${c.reason === 'removed-from-manifest' ? ' (no longer in the manifest)' : ''}`;
+      if (c.reason === 'deposed') return `${address} will be destroyed (set aside by an earlier replacement)`;
+      return c.retain ? `${address} will be removed from state (retainOnDelete)` : `${address} will be destroyed${c.reason === 'removed-from-manifest' ? ' (no longer in the manifest)' : ''}`;
     case 'import':
-      return c.patch.length ? `${c.address} will be imported, then updated in place` : `${c.address} will be imported`;
+      return c.patch.length ? `${address} will be imported, then updated in place` : `${address} will be imported`;
     default:
-      return `${c.address}`;
+      return address;
   }
 }
 
-function replaceSummary(c: Change): string {
+/** Why a change replaces its object, every forcing field with its reason. */
+export function replaceSummary(c: Change): string {
   if (c.reason === 'tainted') return 'the object is tainted (a create did not finish)';
   if (c.reason === 'replace-requested') return 'requested with --replace';
   return (c.replacePaths ?? []).map((r) => `${r.path}: ${r.reason}`).join('; ');
 }
 
-function renderChange(c: Change, p: Paint): string[] {
-  const tint = colour(c.action, p);
-  const out = [`  ${p.bold(`# ${heading(c)}`)}`, `${tint(SYMBOL[c.action].padStart(3))} ${c.address} (${c.type})${c.id ? p.dim(` id=${c.id}`) : ''} {`];
-  const forces = new Map((c.replacePaths ?? []).map((r) => [r.path, r.reason]));
-  if (c.action === 'create' || (c.action === 'import' && !c.patch.length)) {
-    for (const [k, v] of Object.entries((c.after ?? {}) as Record<string, unknown>)) if (v !== undefined) out.push(`      ${tint('+')} ${k} = ${show(v)}`);
-  } else if (c.action === 'delete') {
-    for (const [k, v] of Object.entries((c.before ?? {}) as Record<string, unknown>)) if (v !== undefined) out.push(`      ${tint('-')} ${k} = ${show(v)}`);
-  } else {
-    for (const op of c.patch) {
-      const path = op.path.slice(1).replace(/\//g, '.');
-      const before = valueAt(c.before, op.path);
-      const after = op.op === 'remove' ? undefined : (op as { value?: unknown }).value;
-      const forced = [...forces.keys()].find((f) => f === path || path.startsWith(`${f}.`) || f.startsWith(`${path}.`));
-      const note = forced ? p.red(`  # forces replacement: ${forces.get(forced)}`) : '';
-      if (op.op === 'add') out.push(`      ${p.green('+')} ${path} = ${show(after)}${note}`);
-      else if (op.op === 'remove') out.push(`      ${p.red('-')} ${path} = ${show(before)}${note}`);
-      else out.push(`      ${p.yellow('~')} ${path} = ${show(before)} -> ${show(after)}${note}`);
-    }
-  }
+/** One change as the plan shows it: heading, symbol line, attributes, notes and a blank line. */
+export function changeLines(c: Change, p: Paint): string[] {
+  const out = [`  ${p.bold(`# ${heading(c)}`)}`, `${colour(c.action, p)(symbolOf(c).padStart(3))} ${displayAddress(c.address)} (${c.type})${c.id ? p.dim(` id=${c.id}`) : ''} {`];
+  out.push(...attributeLines(c, p));
   out.push('    }');
   for (const n of c.notes) out.push(`    ${p.yellow(`! ${n}`)}`);
   out.push('');
@@ -137,22 +151,4 @@ function renderChange(c: Change, p: Paint): string[] {
 export function displayAddress(key: string): string {
   const at = key.indexOf('~');
   return at < 0 ? key : `${key.slice(0, at)} (deposed ${key.slice(at + 1)})`;
-}
-
-/** A value as the plan shows it: unknowns as `(known after apply)`, secrets as `[secret]`. */
-export function show(v: unknown): string {
-  if (v && typeof v === 'object' && '$unknown' in v) return '(known after apply)';
-  if (v === '[secret]') return '[secret]';
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (v && typeof v === 'object') {
-    const text = JSON.stringify(v, (_k, val) => (val && typeof val === 'object' && '$unknown' in val ? '(known after apply)' : val));
-    return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-  }
-  return String(v);
-}
-
-function valueAt(obj: unknown, pointer: string): unknown {
-  let cur: any = obj;
-  for (const seg of pointer.split('/').slice(1)) cur = cur?.[seg];
-  return cur;
 }

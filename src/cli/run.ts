@@ -7,8 +7,10 @@ import type { EngineEvent, Plan } from '../engine/types.js';
 import { UserError } from '../errors.js';
 import type { StateSnapshot } from '../state/types.js';
 import { mask, sameValue } from '../values.js';
-import { OutputBatch, ProgressView } from './progress.js';
+import { OutputBatch, ProgressView, statusChanges } from './progress.js';
+import { planHtml } from './html/render-html.js';
 import { renderReport } from './render-apply.js';
+import { planMarkdown } from './render-markdown.js';
 import { paint, writePlan, type Paint } from './render-plan.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions, type Session } from './session.js';
 
@@ -25,29 +27,43 @@ export interface RunOptions extends GlobalOptions {
   exclude: string[];
   detailedExitcode?: boolean;
   lockTimeout?: number;
+  /** plan: `text` (default), `json` or `markdown` (a pull-request comment). */
+  format?: string;
+  /** plan: also write the plan as a self-contained HTML page to this file. */
+  html?: string;
 }
 
 /** `plumb plan`: exit 0 (or 2 with --detailed-exitcode when there are changes). */
 export async function planCommand(arg: string | undefined, opts: RunOptions, destroy = false): Promise<number> {
+  const format = opts.json ? 'json' : (opts.format ?? 'text');
+  if (!['text', 'json', 'markdown'].includes(format)) throw new UserError(`--format ${format}: expected text, json or markdown`);
   // The plan checks every resource's inputs itself (see Session.checkBeforePlan).
   const session = await openSession(manifestPath(arg, opts), opts, { resources: false });
   try {
     // Taken as apply takes it: while an apply runs, its operations in flight are its own to settle.
     await session.store.lock(lockInfo('plan'), opts.lockTimeout);
     const state = await session.store.read();
-    await session.checkBeforePlan(state, opts.refresh);
+    await session.checkBeforePlan(state, opts.refresh, destroy);
+    const notices = planningNotices(session, opts, format === 'text' ? 'none' : 'document');
     const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, {
       refresh: opts.refresh,
       destroy,
       replace: opts.replace,
       targets: opts.target,
       excludes: opts.exclude,
-    });
+    }).finally(notices);
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
     if (opts.out) writeFileSync(opts.out, JSON.stringify(plan, null, 2), { mode: 0o600 });
-    if (opts.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+    if (format === 'json') process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+    else if (format === 'markdown') process.stdout.write(planMarkdown(plan));
     else writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, (text) => process.stdout.write(text));
-    if (opts.out && !opts.json) process.stdout.write(`\nSaved the plan to ${opts.out}. Run \`plumb apply ${opts.out}\` to apply exactly these actions.\n`);
+    // What is said of the files written goes where it does not mix with a document on stdout.
+    const say = (text: string) => (format === 'text' ? process.stdout : process.stderr).write(text);
+    if (opts.html) {
+      writeFileSync(opts.html, planHtml(plan));
+      say(`\nWrote the plan as a page for review to ${opts.html}.\n`);
+    }
+    if (opts.out && format !== 'json') say(`\nSaved the plan to ${opts.out}. Run \`plumb apply ${opts.out}\` to apply exactly these actions.\n`);
     const changes = plan.changes.some((c) => c.action !== 'noop');
     return opts.detailedExitcode && changes ? 2 : 0;
   } finally {
@@ -66,19 +82,22 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     await session.store.lock(lockInfo(destroy ? 'destroy' : 'apply'), opts.lockTimeout);
     const state = await session.store.read();
     if (saved) assertNotStale(saved, state);
-    await session.checkBeforePlan(state, saved ? false : opts.refresh);
-    const planned = await planToApply(session, state, saved ? { saved } : { opts, destroy });
+    await session.checkBeforePlan(state, saved ? false : opts.refresh, saved ? saved.mode === 'destroy' : destroy);
+    const notices = planningNotices(session, opts, opts.json ? 'lines' : 'none');
+    const planned = await planToApply(session, state, saved ? { saved } : { opts, destroy }).finally(notices);
     const { plan } = planned;
     if (saved) assertSame(saved, plan);
-    if (!opts.json) writePlan(plan, p, { compact: opts.compact }, (text) => process.stdout.write(text));
-    if (nothingToRecord(planned, state)) return 0;
-    if (!saved && plan.changes.some((c) => c.action !== 'noop') && !(await confirm(opts))) {
-      process.stdout.write('Apply cancelled.\n');
+    const quiet = nothingToRecord(planned, state);
+    // The outputs are printed once: by the report, or here when nothing is applied.
+    if (!opts.json) writePlan(plan, p, { compact: opts.compact, outputs: quiet }, (text) => process.stdout.write(text));
+    if (quiet) return 0;
+    if (!saved && plan.changes.some((c) => c.action !== 'noop') && !(await confirm(opts, plan))) {
+      process.stdout.write(`${plan.mode === 'destroy' ? 'Destroy' : 'Apply'} cancelled.\n`);
       return 1;
     }
     const report = await execute(session, state, planned, opts, p);
     if (opts.json) process.stdout.write(`${JSON.stringify({ type: 'report', ...report })}\n`);
-    else process.stdout.write(`${renderReport(report, p)}\n`);
+    else process.stdout.write(`${renderReport(report, p, plan)}\n`);
     return report.ok ? 0 : 1;
   } finally {
     await session.close();
@@ -137,26 +156,61 @@ async function execute(session: Session, state: StateSnapshot, planned: PlanResu
         total: plan.changes.filter((c) => c.action !== 'noop').reduce((n, c) => n + (c.action === 'replace' ? 2 : 1), 0),
         stillEveryMs: Number(process.env.PLUMB_PROGRESS_INTERVAL_MS) || undefined,
       });
+  // A provisioning status is polled often: the stream carries a step's status only when it changes.
+  const changed = statusChanges();
   const emit = (event: EngineEvent) => {
+    if (!changed(event)) return;
     if (opts.json) output.write(`${JSON.stringify(event)}\n`);
     else view?.handle(event);
   };
+  session.deps.notify = emit;
+  output.lastWords = () => (view ? view.interrupted() : undefined);
   return applyPlan({ manifest: session.manifest, plan, prior, imported, state, store: session.store, deps: session.deps, parallelism: opts.parallelism, emit }).finally(() => {
+    session.deps.notify = undefined;
     view?.finish();
     output.close();
   });
 }
 
-async function confirm(opts: RunOptions): Promise<boolean> {
+/**
+ * Shows what happens while planning (the refresh starting, a call sent again) where the plan is
+ * shown: lines before it, as Terraform's "Refreshing state..."; JSON lines for `apply --json`,
+ * whose output is a stream of events; lines on stderr for `plan --json`, whose output is one
+ * document. Returns what ends it.
+ */
+function planningNotices(session: Session, opts: RunOptions, json: 'none' | 'lines' | 'document'): () => void {
+  const out = json === 'document' ? process.stderr : process.stdout;
+  const view =
+    json === 'lines'
+      ? undefined
+      : new ProgressView({ write: (text) => out.write(text), paint: paint(useColor(opts)), live: false, total: 0, timestamps: !out.isTTY, timer: false });
+  session.deps.notify = (event) => (view ? view.handle(event) : process.stdout.write(`${JSON.stringify(event)}\n`));
+  return () => {
+    view?.finish();
+    session.deps.notify = undefined;
+  };
+}
+
+async function confirm(opts: RunOptions, plan: Plan): Promise<boolean> {
   if (opts.yes) return true;
   if (!process.stdin.isTTY) throw new UserError('refusing to change infrastructure without confirmation', 'pass --yes to apply without a prompt');
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const answer = await rl.question("\nDo you want to perform these actions? Only 'yes' will be accepted: ");
+    const answer = await rl.question(confirmQuestion(plan));
     return answer.trim() === 'yes';
   } finally {
     rl.close();
   }
+}
+
+/** Terraform's questions: destroying everything is asked as such. */
+export function confirmQuestion(plan: Plan): string {
+  const partial = plan.request.targets.length > 0 || plan.request.excludes.length > 0;
+  if (plan.mode === 'destroy') {
+    const what = partial ? 'the resources shown above' : `every resource of stack "${plan.stack}", as shown above`;
+    return `\nDo you really want to destroy ${partial ? 'these' : 'all'} resources?\n  plumb will destroy ${what}.\n  There is no undo. Only 'yes' will be accepted to confirm.\n\n  Enter a value: `;
+  }
+  return "\nDo you want to perform these actions?\n  plumb will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ";
 }
 
 function readSavedPlan(arg: string): Plan | undefined {

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from '../errors.js';
 
@@ -18,13 +18,16 @@ export function sandboxCommand(program: Command): void {
   const sandbox = program.command('sandbox').description('the simulated remote APIs');
   sandbox
     .command('start')
-    .description('serve every provider\'s simulated API on a loopback port')
+    .description("serve every provider's simulated API on a loopback port")
     .option('--port <n>', 'port (0 = any free port)', '4567')
     .option('--data <dir>', 'folder for the simulated world', '.plumb/sandbox')
     .option('--provisioning-ms <ms>', 'how long products take to provision (env PLUMB_SANDBOX_PROVISIONING_MS)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM); needs --tls-key')
     .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
-    .option('--end-of-term-cancel <mode>', "refuse (today's interconnect API) or accept (the API before 2026-05) cancelling Ports and LAG Ports at the end of their term (env PLUMB_SANDBOX_END_OF_TERM_CANCEL)")
+    .option(
+      '--end-of-term-cancel <mode>',
+      "refuse (today's interconnect API) or accept (the API before 2026-05) cancelling Ports and LAG Ports at the end of their term (env PLUMB_SANDBOX_END_OF_TERM_CANCEL)",
+    )
     .action(async (opts: StartOptions) => {
       const port = Number(opts.port);
       if (!/^\d+$/.test(opts.port) || port > 65535) throw new UserError(`--port ${opts.port}: expected a port number from 0 to 65535`);
@@ -44,12 +47,61 @@ export function sandboxCommand(program: Command): void {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+  sandbox
+    .command('settings')
+    .description('show the settings a sandbox world keeps, or keep new ones (a setting given by environment variable lasts for one command)')
+    .option('--data <dir>', "the world's data folder (default: .plumb/sandbox beside the manifest); PLUMB_SANDBOX_URL names a running sandbox instead")
+    .option('--provisioning-ms <ms>', 'how long products take to provision, kept')
+    .option('--end-of-term-cancel <mode>', 'refuse or accept cancelling Ports and LAG Ports at the end of their term, kept')
+    .option('--json', 'print JSON')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { optionsOf } = await import('./flags.js');
+      process.exitCode = await settingsCommand(optionsOf(cmd));
+    });
+}
+
+/**
+ * `plumb sandbox settings [--provisioning-ms MS] [--end-of-term-cancel MODE]`: shows the settings
+ * a sandbox world keeps, or changes them for good. A setting given by environment variable lasts
+ * for one command; this is how one is kept. The world is the running sandbox PLUMB_SANDBOX_URL
+ * names, else the data folder (`--data`, default the manifest's `.plumb/sandbox`).
+ */
+async function settingsCommand(opts: { data?: string; provisioningMs?: string; endOfTermCancel?: string; file?: string; json?: boolean }): Promise<number> {
+  const { settingsFrom } = await import('../sandbox/settings.js');
+  // Only the flags are kept: the environment's settings are for the command they are given to.
+  const patch = settingsFrom({}, opts);
+  const changing = Object.keys(patch).length > 0;
+  let now: Record<string, unknown>;
+  if (process.env.PLUMB_SANDBOX_URL) {
+    const url = `${process.env.PLUMB_SANDBOX_URL.replace(/\/$/, '')}/_sandbox/settings`;
+    const res = await fetch(url, changing ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) } : {});
+    now = (await res.json()) as Record<string, unknown>;
+    if (!res.ok) throw new UserError(`the sandbox at ${process.env.PLUMB_SANDBOX_URL} refused the settings: ${String(now.message)}`);
+  } else {
+    const { FileWorld } = await import('../sandbox/world.js');
+    const world = new FileWorld(dataFolder(opts));
+    if (changing) world.updateSettings(patch);
+    world.flush();
+    now = { ...world.settings() };
+  }
+  if (opts.json) process.stdout.write(`${JSON.stringify(now, null, 2)}\n`);
+  else process.stdout.write(`${changing ? 'kept: ' : ''}provisioningMs ${String(now.provisioningMs)}, end-of-term cancel ${now.refuseEndOfTermCancel ? 'refused' : 'accepted'}\n`);
+  return 0;
+}
+
+/** The data folder of the sandbox a manifest's commands start: `--data`, or `.plumb/sandbox` beside the manifest (or here). */
+function dataFolder(opts: { data?: string; file?: string }): string {
+  if (opts.data) return resolve(opts.data);
+  const manifest = opts.file ?? 'plumb.yaml';
+  if (opts.file && !existsSync(manifest)) throw new UserError(`manifest ${manifest} not found`);
+  return join(existsSync(manifest) ? dirname(resolve(manifest)) : process.cwd(), '.plumb', 'sandbox');
 }
 
 /** The certificate and key of --tls-cert and --tls-key, both or neither; undefined for plain HTTP. */
 function tlsFiles(opts: StartOptions): { cert: string; key: string } | undefined {
   if (!opts.tlsCert && !opts.tlsKey) return undefined;
-  if (!opts.tlsCert || !opts.tlsKey) throw new UserError(`${opts.tlsCert ? '--tls-cert' : '--tls-key'} needs ${opts.tlsCert ? '--tls-key' : '--tls-cert'} too`, 'give both the certificate and its private key, as PEM files');
+  if (!opts.tlsCert || !opts.tlsKey)
+    throw new UserError(`${opts.tlsCert ? '--tls-cert' : '--tls-key'} needs ${opts.tlsCert ? '--tls-key' : '--tls-cert'} too`, 'give both the certificate and its private key, as PEM files');
   const read = (flag: string, file: string, what: string) => {
     let text: string;
     try {

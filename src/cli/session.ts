@@ -4,8 +4,9 @@ import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DiagnosticsError } from '../diagnostics.js';
-import { checkManifest, checkResources, checksBeforeRemoteCalls, type CheckedManifest, type CheckOptions } from '../engine/check-manifest.js';
+import { checkManifest, checkResources, checksBeforeRemoteCalls, crossCheckStack, type CheckedManifest, type CheckOptions } from '../engine/check-manifest.js';
 import type { EngineCatalog } from '../engine/contracts/catalog.js';
+import type { RetryNotice } from '../engine/contracts/provider.js';
 import type { ManifestGraph } from '../engine/graph/graph.js';
 import type { Connection, EngineDeps } from '../engine/types.js';
 import { UserError } from '../errors.js';
@@ -25,6 +26,8 @@ export interface GlobalOptions {
   state?: string;
   logLevel?: string;
   logFile?: string;
+  /** `json` (pino's lines) or `text` (one readable line per entry). */
+  logFormat?: string;
   color?: boolean;
 }
 
@@ -38,9 +41,10 @@ export interface Session {
   storeFor(stack: string): StateStore;
   /**
    * For a session opened without checking resources: checks them now if planning against this
-   * state would call a remote API first (throws DiagnosticsError on problems).
+   * state would call a remote API first; then, unless destroying, checks each resource against
+   * the rest of the stack (throws DiagnosticsError on problems).
    */
-  checkBeforePlan(state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean): Promise<void>;
+  checkBeforePlan(state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean, destroy?: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,9 +56,27 @@ export function makeLogger(opts: GlobalOptions): Logger {
   // Loaded here, not at start-up: most runs log nothing, and a command's start-up time counts.
   const pino = createRequire(import.meta.url)('pino') as typeof import('pino').default;
   const destination = opts.logFile ? pino.destination({ dest: opts.logFile, sync: true, mode: 0o600 }) : pino.destination(2);
+  const format = opts.logFormat ?? process.env.PLUMB_LOG_FORMAT ?? (!opts.logFile && process.stderr.isTTY ? 'text' : 'json');
+  if (format !== 'json' && format !== 'text') throw new UserError(`log format ${format}: expected json or text`);
   // Each log line, message and fields alike, passes the secret mask on its way out.
-  const masked = { write: (line: string) => destination.write(maskSecrets(line)) };
+  const masked = { write: (line: string) => destination.write(maskSecrets(format === 'text' ? textLine(line) : line)) };
   return pino({ level, redact: { paths: ['*.secretKey', '*.privateKey', '*.apiSecret', '*.password', '*.key', '*.serviceKey', 'secretKey', 'authorization'], censor: '[secret]' } }, masked);
+}
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/** One pino JSON line as a line to read: time, level, message, then its fields as key=value. */
+export function textLine(json: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json;
+  }
+  const { time, level, msg, pid: _pid, hostname: _host, ...fields } = entry;
+  const at = typeof time === 'number' ? new Date(time).toISOString().slice(11, 23) : '';
+  const rest = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === 'string' && !/\s/.test(v) ? v : JSON.stringify(v)}`);
+  return `${[at, (LEVEL_NAMES[level as number] ?? String(level)).padEnd(5), msg ?? '', ...rest].filter((part) => part !== '').join(' ')}\n`;
 }
 
 /** A logger that drops everything (what pino does at level silent), without loading pino. */
@@ -115,7 +137,8 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
     connect(name) {
       let connection = connections.get(name);
       if (!connection) {
-        connection = connectProvider(name, settings.get(name) ?? defaultSettings(name), runtime.url, log);
+        const retrying = (n: RetryNotice) => deps.notify?.({ type: 'retry', provider: name, ...n, at: new Date().toISOString() });
+        connection = connectProvider(name, settings.get(name) ?? defaultSettings(name), runtime.url, log, retrying);
         connections.set(name, connection);
       }
       return connection;
@@ -135,10 +158,14 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
     deps,
     store,
     storeFor: (stack) => openStore({ ...opts, stack }, manifest.dir, project),
-    async checkBeforePlan(state, refresh) {
-      if (load.resources !== false || !checksBeforeRemoteCalls(manifest, state, refresh)) return;
-      const { diagnostics } = await checkResources(manifest, catalog);
-      if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+    async checkBeforePlan(state, refresh, destroy) {
+      if (load.resources === false && checksBeforeRemoteCalls(manifest, state, refresh)) {
+        const { diagnostics } = await checkResources(manifest, catalog);
+        if (diagnostics.length) throw new DiagnosticsError(diagnostics);
+      }
+      if (destroy) return;
+      const crossed = await crossCheckStack(manifest, catalog, state.resources as never, (token, args) => invokeLookup(deps, token, args));
+      if (crossed.length) throw new DiagnosticsError(crossed);
     },
     async close() {
       await store.close();
@@ -147,18 +174,26 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
   };
 }
 
+/** Calls a lookup function for a check made before planning (see crossCheckStack). */
+async function invokeLookup(deps: EngineDeps, token: string, args: Record<string, unknown>): Promise<unknown> {
+  const fn = deps.lookup(token) ?? (await lookupFunctions()).get(token);
+  if (!fn) throw new Error(`no lookup function ${token}`);
+  const { client, settings } = await deps.connect(fn.provider);
+  return fn.invoke({ client, settings, log: deps.log.child({ fn: token }), warn: () => undefined, workDir: deps.workDir }, fn.args.parse(args));
+}
+
 /** The settings of a provider the manifest neither uses nor configures: its defaults. */
 function defaultSettings(name: string): Record<string, unknown> {
   return (providerFor(`${name}:`)?.settings.parse({}) ?? {}) as Record<string, unknown>;
 }
 
 /** Connects one provider by name, refusing settings that fail the provider's own checks. */
-export async function connectProvider(name: string, settings: Record<string, unknown>, sandboxUrl: () => Promise<string>, log: Logger): Promise<Connection> {
+export async function connectProvider(name: string, settings: Record<string, unknown>, sandboxUrl: () => Promise<string>, log: Logger, retrying?: (n: RetryNotice) => void): Promise<Connection> {
   const provider = providerFor(`${name}:`);
   if (!provider) throw new UserError(`unknown provider ${name}`);
   const problems = provider.check?.(settings) ?? [];
   if (problems.length) throw new UserError(problems.join('\n'));
-  const client = await provider.connect(settings, { sandboxUrl, log, env: process.env });
+  const client = await provider.connect(settings, { sandboxUrl, log, env: process.env, retrying });
   return { client, settings, waitTimeMs: provider.waitTimeMs?.(settings) };
 }
 

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import type { StateStore } from '../state/store.js';
 import type { StateSnapshot } from '../state/types.js';
+import { globalFlags, globalsOf } from './flags.js';
 import type { GlobalOptions } from './session.js';
 
 // Loaded when a state command runs, not when the CLI starts: every other command's start-up
@@ -19,13 +20,9 @@ export interface StatePlace {
   file: string | undefined;
 }
 
-/** Adds the flags that say whose state a state command works on. */
+/** Adds the flags that say whose state a state command works on (with the global flags). */
 export function placeFlags(cmd: Command): Command {
-  return cmd
-    .option('-f, --file <manifest>', 'manifest whose state to use (default plumb.yaml)')
-    .option('--project <name>', "the project whose state to use, without its manifest (a manifest's name)")
-    .option('--stack <name>', 'stack name')
-    .option('--state <url>', 'state location');
+  return globalFlags(cmd.option('--project <name>', "the project whose state to use, without its manifest (a manifest's name)"));
 }
 
 /**
@@ -35,10 +32,7 @@ export function placeFlags(cmd: Command): Command {
 export class StateAccess {
   private current: Command;
 
-  constructor(
-    private readonly state: Command,
-    private readonly globals: () => GlobalOptions,
-  ) {
+  constructor(private readonly state: Command) {
     this.current = state;
     state.hook('preAction', (_state, action) => {
       this.current = action;
@@ -47,8 +41,8 @@ export class StateAccess {
 
   /** The state's place, from the flags given; no manifest and no --project is refused. */
   async where(): Promise<StatePlace> {
-    const given = (opts: Record<string, unknown>) => Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
-    const opts = { ...this.globals(), ...given(this.state.opts()), ...given(this.current.opts()) } as StatePlace['opts'];
+    const project = (this.current.opts().project ?? this.state.opts().project) as string | undefined;
+    const opts: StatePlace['opts'] = { ...globalsOf(this.current), ...(project === undefined ? {} : { project }) };
     const file = opts.file ?? 'plumb.yaml';
     const { manifestProject } = await stateStore();
     if (existsSync(file)) return { opts, dir: (await session()).manifestDir(file), project: opts.project ?? manifestProject(file), file };

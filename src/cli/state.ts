@@ -3,13 +3,12 @@ import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import type { StateSnapshot } from '../state/types.js';
 import { mask } from '../values.js';
-import type { GlobalOptions } from './session.js';
 import { lockInfo, placeFlags, StateAccess } from './state-access.js';
 
 /** `plumb state list | show ADDR | pull | push FILE | rm ADDR | mv FROM TO | unlock --force | claim`. */
-export function stateCommand(program: Command, globals: () => GlobalOptions): void {
+export function stateCommand(program: Command): void {
   const state = placeFlags(program.command('state').description('inspect and repair state'));
-  const access = new StateAccess(state, globals);
+  const access = new StateAccess(state);
   const sub = (spec: string) => placeFlags(state.command(spec));
   sub('list')
     .description('list the addresses in state')

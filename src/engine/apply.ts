@@ -76,7 +76,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
         emit({ type: 'step-done', address: step.change.address, action: step.action, id, at: now(), elapsedMs: Date.now() - started });
       } catch (err) {
         if (journal.failure) halt(journal.failure.message);
-        emit({ type: 'step-failed', address: step.change.address, action: step.action, error: errorText(err, manifest), at: now() });
+        emit({ type: 'step-failed', address: step.change.address, action: step.action, error: errorText(err, manifest, step.change.address), at: now() });
         throw err;
       }
     },
@@ -85,11 +85,12 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
   const report = steps.map((step): StepResult => {
     const result = results.get(step.key);
     const base = { address: step.change.address, action: step.action };
-    if (result?.status === 'failed') return { ...base, status: 'failed', error: errorText(result.error, manifest) };
+    if (result?.status === 'failed') return { ...base, status: 'failed', error: errorText(result.error, manifest, step.change.address) };
     if (result?.status === 'skipped') return { ...base, status: 'skipped', cause: causeOf(result.cause) };
     return { ...base, status: 'done' };
   });
-  const outputs = await evaluateOutputs(manifest, evaluation, warnings);
+  // After a destroy the manifest's outputs name objects that are gone: there are none.
+  const outputs = plan.mode === 'destroy' ? {} : await evaluateOutputs(manifest, evaluation, warnings);
   await writeSnapshot(input, journal, outputs);
   return { results: report, outputs, warnings: [...plan.warnings, ...warnings, ...evaluation.warnings], ok: report.every((r) => r.status === 'done') };
 }
@@ -161,13 +162,16 @@ async function writeSnapshot(input: ApplyInput, journal: Journal, outputs: Recor
     ...input.state,
     serial: input.state.serial + journal.outcomes,
     resources,
-    outputs: input.plan.mode === 'destroy' ? {} : outputs,
+    outputs,
     pending: journal.unresolved,
   });
 }
 
-function errorText(err: unknown, manifest: Manifest): string {
-  return err instanceof EvalError ? `${manifest.file}:${err.pos.line}:${err.pos.column}: ${err.message}` : (err as Error).message;
+/** A step's error, at its position in the manifest: the expression's, or the declaring resource's (an API's refusal). */
+function errorText(err: unknown, manifest: Manifest, address: string): string {
+  if (err instanceof EvalError) return `${manifest.file}:${err.pos.line}:${err.pos.column}: ${err.message}`;
+  const decl = manifest.resources[address];
+  return decl ? `${manifest.file}:${decl.pos.line}:${decl.pos.column}: ${(err as Error).message}` : (err as Error).message;
 }
 
 /** A walk cause is a step key (`C:port`) or the reason the walk halted. */

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Diagnostic } from '../diagnostics.js';
-import { keyPosAt, posAt, type Expr, type ObjectExpr } from '../manifest/ast.js';
-import { closestName } from '../manifest/tokens.js';
+import type { Expr, ObjectExpr } from '../manifest/ast.js';
 import { Secret, Unknown, reveal, wrapSecrets } from '../values.js';
+import { inputProblems } from './messages.js';
 
 /**
  * Results for properties made only of literals: they evaluate to the same value every time, and
@@ -51,42 +51,8 @@ function check(schema: z.ZodType, value: unknown, properties: ObjectExpr, where:
   };
   const result = schema.safeParse(plain, { reportInput: true });
   if (result.success) return [];
-  const out: Diagnostic[] = [];
-  for (const issue of result.error.issues) {
-    const path = issue.path as Array<string | number>;
-    // A property name is known whatever its neighbours' values: an unknown one is reported now.
-    if (issue.code !== 'unrecognized_keys' && touchesUnknown(plain, path)) continue;
-    const name = path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[') || 'properties';
-    const d = (summary: string, detail?: string, pos = posAt(properties, path)): Diagnostic => ({
-      severity: 'error',
-      summary,
-      detail,
-      address: where.address,
-      pos: { file: where.file, ...pos },
-    });
-    if (issue.code === 'unrecognized_keys') {
-      const valid = objectKeys(schema, path);
-      for (const key of issue.keys) {
-        const hint = closestName(key, valid);
-        out.push(
-          d(
-            `unknown property "${[...path, key].join('.')}" for ${where.what}`,
-            `valid properties: ${valid.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`,
-            keyPosAt(properties, path, key),
-          ),
-        );
-      }
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-      out.push(d(`missing required property "${name}" for ${where.what}`, `expected ${issue.expected}`, posAt(properties, path.slice(0, -1))));
-    } else if (issue.code === 'invalid_type') {
-      out.push(d(`${name} must be ${article(issue.expected)}, not ${describe(issue.input, secretAt(path))}`));
-    } else {
-      const input = valueAt(plain, path);
-      const shown = input === undefined || typeof input === 'object' || secretAt(path) ? '' : ` ${JSON.stringify(input)}`;
-      out.push(d(`${name}${shown} is not valid: ${issue.message}`));
-    }
-  }
-  return out;
+  // A property name is known whatever its neighbours' values: an unknown one is reported now.
+  return inputProblems(result.error.issues.filter((issue) => issue.code === 'unrecognized_keys' || !touchesUnknown(plain, issue.path as Array<string | number>)), { schema, value: plain, properties, where, secretAt });
 }
 
 function touchesUnknown(value: unknown, path: Array<string | number>): boolean {
@@ -127,21 +93,4 @@ function unwrap(s: any): any {
     cur = inner;
   }
   return cur;
-}
-
-function valueAt(value: unknown, path: Array<string | number>): unknown {
-  let cur: any = value;
-  for (const step of path) cur = cur?.[step];
-  return cur;
-}
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-function describe(input: unknown, secret: boolean): string {
-  if (input === null) return 'null';
-  if (Array.isArray(input)) return 'a list';
-  if (typeof input === 'object') return 'a mapping';
-  return secret ? `${article(typeof input)} (secret)` : `${article(typeof input)} (${JSON.stringify(input)})`;
 }

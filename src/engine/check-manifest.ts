@@ -9,6 +9,10 @@ import { checkInputs, objectKeys } from './check-inputs.js';
 import type { CatalogProvider, EngineCatalog } from './contracts/catalog.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { buildGraph, type ManifestGraph } from './graph/graph.js';
+import { checkableManifest, inFileOrder, withoutEchoes } from './checkable.js';
+import { optionPathProblems } from './check-options.js';
+import { crossCheck, hasCrossChecks, type CrossCheckInput } from './cross-check.js';
+import { valueProblems } from './messages.js';
 import { Evaluation } from './scope.js';
 import type { WithDiagnostics } from './types.js';
 
@@ -35,25 +39,26 @@ export interface CheckOptions {
 }
 
 /**
- * Parses and checks a manifest's text with no remote call. Problems come in stages: the text,
- * then references, then resources and settings together; the first stage with problems ends
- * the check and its diagnostics are returned, every one of that stage.
+ * Parses and checks a manifest's text with no remote call, reporting every problem in one pass:
+ * structure, options, references, inputs and provider settings, in the order of the file. Only
+ * text that cannot be read as YAML at all ends the check there. What a problem leaves unknown (a
+ * resource of an unknown type, a variable on a reference cycle) is unknown to the later checks,
+ * which report the rest.
  */
 export async function checkManifest(text: string, file: string, catalog: EngineCatalog, options: CheckOptions): Promise<WithDiagnostics<CheckedManifest>> {
   // Function tokens are needed only to resolve fn::invoke.
   const functions = /fn::invoke/i.test(text) ? (await catalog.functions()).keys() : [];
-  const { manifest, diagnostics } = parseManifest(text, file, { resources: catalog.resourceTypes.keys(), functions });
-  if (diagnostics.length) return { diagnostics };
+  const { manifest, diagnostics: parseProblems } = parseManifest(text, file, { resources: catalog.resourceTypes.keys(), functions });
   // References to resources are checked against their types' fields while the graph walks them:
   // read from the text alone, so for every command, a plan with nothing to call included.
   const resourceRefs: RefExpr[] = [];
   const { graph, diagnostics: graphProblems } = buildGraph(manifest, (ref) => resourceRefs.push(ref));
-  graphProblems.push(...unknownFields(manifest, resourceRefs, catalog));
-  if (graphProblems.length) return { diagnostics: graphProblems };
-  const checked = options.resources === false ? { diagnostics: [], warnings: [] } : await checkResources(manifest, catalog);
-  const { settings, diagnostics: settingProblems } = await checkSettings(manifest, catalog, options.env);
-  const problems = [...checked.diagnostics, ...settingProblems];
-  if (problems.length) return { diagnostics: problems };
+  const structure = [...parseProblems, ...withoutEchoes(graphProblems, parseProblems, manifest), ...unknownFields(manifest, resourceRefs, catalog), ...optionPathProblems(manifest, catalog)];
+  const checkable = structure.length ? checkableManifest(manifest, graph) : manifest;
+  const checked = options.resources === false && !structure.length ? { diagnostics: [], warnings: [] } : await checkResources(checkable, catalog);
+  const { settings, diagnostics: settingProblems } = await checkSettings(checkable, catalog, options.env);
+  const problems = [...structure, ...checked.diagnostics, ...settingProblems];
+  if (problems.length) return { diagnostics: inFileOrder(uniqueDiagnostics(problems)) };
   return { value: { manifest, graph, warnings: checked.warnings, settings }, diagnostics: [] };
 }
 
@@ -66,17 +71,23 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
   const warnings: string[] = [];
   const functions = manifest.invoked.length ? await catalog.functions() : undefined;
   const scope = new Evaluation(manifest, undefined, () => new Unknown(), functions).scope();
+  const valid = new Map<string, Record<string, unknown>>();
   for (const decl of Object.values(manifest.resources)) {
     const type = catalog.resourceTypes.get(decl.token)!;
     try {
       const desired = await evaluate(decl.properties, scope);
       const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
       diagnostics.push(...problems);
-      if (!problems.length) warnings.push(...(type.warnings?.(desired) ?? []).map((w) => `${decl.address}: ${w}`));
+      if (problems.length) continue;
+      warnings.push(...(type.warnings?.(desired) ?? []).map((w) => `${decl.address}: ${w}`));
+      valid.set(decl.address, desired as Record<string, unknown>);
     } catch (err) {
       diagnostics.push(evalProblem(err, manifest.file, decl.address));
     }
   }
+  // What the manifest alone shows against itself (two VXCs on one VLAN of a port, say); what
+  // state adds is checked before planning (see crossCheckStack).
+  if (hasCrossChecks(manifest, catalog.resourceTypes)) diagnostics.push(...(await crossCheck({ manifest, types: catalog.resourceTypes, desired: valid })));
   // Variables and outputs that no resource uses are checked as well: their mistakes too are
   // found before any remote call.
   for (const expr of [...Object.values(manifest.variables), ...Object.values(manifest.outputs)]) {
@@ -87,6 +98,28 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
     }
   }
   return { diagnostics: uniqueDiagnostics(diagnostics), warnings };
+}
+
+/**
+ * The cross-checks of every resource against the rest of the stack as state records it, before
+ * planning: a VLAN a recorded VXC holds, a prefix list a recorded MCR has (read with `lookup` when
+ * neither manifest nor state names it). Inputs are evaluated as for the checks above, references
+ * to resources unknown; none is made when no declared type has a cross-check.
+ */
+export async function crossCheckStack(manifest: Manifest, catalog: EngineCatalog, recorded: NonNullable<CrossCheckInput['recorded']>, lookup?: CrossCheckInput['lookup']): Promise<Diagnostic[]> {
+  if (!hasCrossChecks(manifest, catalog.resourceTypes)) return [];
+  const functions = manifest.invoked.length ? await catalog.functions() : undefined;
+  const scope = new Evaluation(manifest, undefined, () => new Unknown(), functions).scope();
+  const desired = new Map<string, Record<string, unknown>>();
+  for (const decl of Object.values(manifest.resources)) {
+    try {
+      desired.set(decl.address, (await evaluate(decl.properties, scope)) as Record<string, unknown>);
+    } catch (err) {
+      // Its own problem is reported by its own check; here it is only not known.
+      if (!(err instanceof EvalError)) throw err;
+    }
+  }
+  return crossCheck({ manifest, types: catalog.resourceTypes, desired, recorded, lookup });
 }
 
 /** An evaluation error as a diagnostic at its position; anything else is not a manifest's problem and is thrown on. */
@@ -153,9 +186,9 @@ export async function checkSettings(
     diagnostics.push(...unknownSettings(manifest.file, provider, raw, positions));
     const parsed = provider.settings.safeParse(raw);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const name = String(issue.path[0] ?? '');
-        diagnostics.push({ severity: 'error', summary: `config ${provider.name}:${name}: ${issue.message}`, pos: { file: manifest.file, ...(positions[name] ?? { line: 1, column: 1 }) } });
+      for (const problem of valueProblems(provider.settings, parsed.error.issues, raw, 'setting', (name) => `config ${provider.name}:${name}`)) {
+        const name = problem.name.slice(`config ${provider.name}:`.length).split(/[.[]/)[0];
+        diagnostics.push({ severity: 'error', summary: problem.summary, detail: problem.detail, pos: { file: manifest.file, ...(positions[name] ?? { line: 1, column: 1 }) } });
       }
       continue;
     }

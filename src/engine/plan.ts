@@ -10,6 +10,7 @@ import { isDeposed } from './deposed.js';
 import { EvalError, evaluate } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
 import { importedInputs, readForImport } from './import.js';
+import { inputReferences } from './input-references.js';
 import { compareAddresses } from './order.js';
 import { refreshState, type Refreshed } from './refresh.js';
 import { Evaluation } from './scope.js';
@@ -47,6 +48,8 @@ export interface PlanResult {
 export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: StateSnapshot, deps: EngineDeps, options: PlanOptions): Promise<PlanResult> {
   const settled = await settlePending(state, deps);
   const warnings: string[] = [];
+  const recorded = Object.keys(settled.resources).length;
+  if (options.refresh && recorded) deps.notify?.({ type: 'refresh-start', count: recorded, at: new Date().toISOString() });
   const refreshed = options.refresh ? await refreshState({ ...state, resources: settled.resources }, deps, 10, (m) => warnings.push(m)) : { resources: settled.resources, gone: [] };
   const planning = new Planning(manifest, graph, deps, options, refreshed, warnings);
   for (const name of graph.order) await planning.resource(name);
@@ -117,6 +120,8 @@ class Planning {
     }
     // A new object shows what it will expose, as Terraform does: inputs plus `(known after apply)`.
     if (change.action === 'create' || change.action === 'replace') change.after = shownAfterCreate(type, name, change.after as Record<string, unknown>);
+    const references = change.action === 'noop' ? undefined : inputReferences(decl.properties);
+    if (references) change.references = references;
     this.changes.push(change);
   }
 

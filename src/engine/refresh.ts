@@ -22,14 +22,16 @@ export interface Refreshed {
 export async function refreshState(state: StateSnapshot, deps: EngineDeps, concurrency = 10, warn?: (message: string) => void, pass = new ReadPass()): Promise<Refreshed> {
   const resources: Record<string, ResourceState> = { ...state.resources };
   const gone: string[] = [];
-  const failures: string[] = [];
+  // The same failure of many reads (the API unreachable) is said once, naming every address.
+  const failures = new Map<string, string[]>();
   const requests = readRequests(Object.values(state.resources), deps);
   const read = await readObjects(requests, deps, { pass, concurrency, warn: warn && ((address, message) => warn(`${address}: ${message}`)) });
   for (const request of requests) {
     const prior = state.resources[request.address];
     const outcome = read.get(request)!;
     if ('error' in outcome) {
-      failures.push(`${prior.address}: ${outcome.error.message}`);
+      const message = outcome.error.message;
+      failures.set(message, [...(failures.get(message) ?? []), prior.address]);
     } else if (outcome.observed === undefined) {
       gone.push(prior.address);
       delete resources[prior.address];
@@ -38,7 +40,10 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
       resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
     }
   }
-  if (failures.length) throw new Error(`refresh failed:\n  ${failures.sort().join('\n  ')}`);
+  if (failures.size) {
+    const lines = [...failures].map(([message, addresses]) => `${addresses.length > 1 ? `${addresses.length} resources (${addresses.sort().join(', ')})` : addresses[0]}: ${message}`);
+    throw new Error(`refresh failed:\n  ${lines.sort().join('\n  ')}`);
+  }
   return { resources, gone: gone.sort() };
 }
 

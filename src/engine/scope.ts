@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { type Expr, type Manifest, type Pos, refsOf } from '../manifest/ast.js';
 import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../values.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
+import { valueProblems } from './messages.js';
 import type { EngineDeps } from './types.js';
 
 /** How the evaluation finds a resource's current value (inputs, outputs and id). */
@@ -152,6 +153,6 @@ export class Evaluation {
 function checkArgs(token: string, schema: z.ZodType, args: Record<string, unknown>, pos: Pos): unknown {
   const parsed = schema.safeParse(args);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`);
+  const problems = valueProblems(schema, parsed.error.issues, args, 'argument').map((p) => `${p.summary}${p.detail ? ` (${p.detail})` : ''}`);
   throw new EvalError(pos, `invalid arguments for ${token}`, problems.join('\n'));
 }

@@ -47,6 +47,11 @@ export interface Change {
   retain?: boolean;
   /** An update of fields sent only with an order (promoCode): recorded, with no remote call. */
   recordOnly?: boolean;
+  /**
+   * For display: the reference each input path's whole value comes from (`aEnd.requestedProductUid`
+   * → `port.productUid`); only on changes that do something, and only when there is one.
+   */
+  references?: Record<string, string>;
 }
 
 /** A complete plan. Plain, versioned, serializable data. */
@@ -86,11 +91,15 @@ export interface EngineDeps {
   stack: string;
   /** Folder of the manifest (lookups write files relative to it). */
   workDir: string;
+  /** Told what happens outside a step's own events: a refresh starting, a provider's call sent again. */
+  notify?(event: EngineEvent): void;
 }
 
 /** Every event the engine emits while planning and applying; the CLI renders them. */
 export type EngineEvent =
-  | { type: 'refresh-start'; count: number }
+  | { type: 'refresh-start'; count: number; at: string }
+  /** A provider's call sent again (see RetryNotice); the provider is named, the engine knows nothing of it. */
+  | { type: 'retry'; provider: string; kind: 'rate-limited' | 'unavailable'; waitMs: number; attempt: number; reason: string; at: string }
   | { type: 'step-start'; address: string; action: StepAction; at: string }
   | { type: 'step-progress'; address: string; status: string; at: string }
   | { type: 'step-done'; address: string; action: StepAction; id?: string; at: string; elapsedMs: number }

@@ -17,6 +17,7 @@
  */
 import { RemoteError } from '../errors.js';
 import type { RequestLimiter } from './limiter.js';
+import type { RetryNotice } from './provider.js';
 
 /** How hard the policy tries; clients pass their own, tests a fake clock. */
 export interface RetrySettings {
@@ -30,6 +31,8 @@ export interface RetrySettings {
   sleep(ms: number): Promise<void>;
   /** A number in [0, 1), for the jitter. */
   random(): number;
+  /** Told before each wait, for the user (a provider passes its runtime's hook). */
+  retrying?(notice: RetryNotice): void;
 }
 
 /** The policy's defaults: six sends, backoff from 250 ms to 8 s, Retry-After waited up to 60 s. */
@@ -93,6 +96,7 @@ export async function withRetry<T, P = void>(call: RetryCall<T, P>): Promise<T> 
     if (attempt >= attempts) throw gaveUp(error, attempts);
     const waitMs = retryAfterMs !== undefined && retryAfterMs <= settings.maxRetryAfterMs ? retryAfterMs : backoffMs(attempt, settings);
     call.onRetry?.({ attempt, waitMs, error });
+    settings.retrying?.({ kind: error.kind === 'rate-limited' ? 'rate-limited' : 'unavailable', waitMs, attempt, reason: withoutCall(error) });
     await settings.sleep(waitMs);
   }
 }
@@ -104,6 +108,13 @@ async function recoverAfter<T>(error: RemoteError, recover: () => Promise<T | un
   } catch (err) {
     throw new RemoteError('unavailable', `${error.message}; it may have been carried out, and checking for its result failed too: ${(err as Error).message}`, error.details);
   }
+}
+
+/** What went wrong without the call's method and path, so the same failure of many calls reads the same. */
+function withoutCall(error: RemoteError): string {
+  const { method, path } = error.details;
+  const prefix = method && path ? `${method} ${path}: ` : method ? `${method}: ` : '';
+  return prefix && error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 }
 
 function gaveUp(error: RemoteError, attempts: number): RemoteError {

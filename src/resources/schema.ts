@@ -17,5 +17,5 @@ export function oneOfText<T extends string>(values: readonly T[], description: s
 }
 
 /** Free-form string→string tags. */
-export const tagsSchema = () => z.record(z.string(), z.string());
+export const tagsSchema = z.record(z.string(), z.string());
 

@@ -15,15 +15,19 @@ export class FileWorld implements SandboxWorld {
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private current: SandboxSettings;
+  /** What the data folder keeps: settings changed through the admin API, not those `given`. */
+  private kept: Partial<SandboxSettings>;
   private lastFlushMs = 0;
 
-  /** `given` (from the command line or environment) wins over what the data folder has kept. */
+  /**
+   * `given` (from the command line or environment) wins over what the data folder has kept, for
+   * as long as this world runs: it is never written there.
+   */
   constructor(private readonly dir: string | undefined, given: Partial<SandboxSettings> = {}) {
     // What the simulated APIs hold includes the keys and passwords they were sent: owner only.
     if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stored = this.load<Partial<SandboxSettings>>('settings') ?? {};
-    this.current = { ...DEFAULT_SETTINGS, ...stored, ...given };
-    if (Object.keys(given).length) this.markDirty('settings');
+    this.kept = this.load<Partial<SandboxSettings>>('settings') ?? {};
+    this.current = { ...DEFAULT_SETTINGS, ...this.kept, ...given };
   }
 
   now(): number {
@@ -45,6 +49,7 @@ export class FileWorld implements SandboxWorld {
   /** Changes some settings; they are kept in the data folder. */
   updateSettings(patch: Partial<SandboxSettings>): void {
     this.current = { ...this.current, ...patch };
+    this.kept = { ...this.kept, ...patch };
     this.markDirty('settings');
   }
 
@@ -73,7 +78,7 @@ export class FileWorld implements SandboxWorld {
     }
     const started = Date.now();
     for (const key of this.dirty) {
-      const value = key === 'settings' ? this.current : this.cache.get(key);
+      const value = key === 'settings' ? this.kept : this.cache.get(key);
       const file = join(this.dir, `${key}.json`);
       writeFileSync(`${file}.tmp`, JSON.stringify(value), { mode: 0o600 });
       renameSync(`${file}.tmp`, file);

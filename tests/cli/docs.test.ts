@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { referencePages } from '../../src/cli/docs.js';
@@ -11,6 +11,15 @@ describe('reference docs', () => {
   it('the committed docs match the schemas (run `npm run docs` after changing a schema)', () => {
     const stale = [...referencePages()].filter(([file, text]) => !existsSync(join(root, file)) || readFileSync(join(root, file), 'utf8') !== text).map(([f]) => f);
     expect(stale).toEqual([]);
+  });
+
+  it('every PLUMB_* variable the code reads is in the README table of environment variables', () => {
+    const sources = (readdirSync(join(root, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+    const read = new Set(sources.flatMap((f) => readFileSync(join(root, 'src', f), 'utf8').match(/\bPLUMB_[A-Z_]+[A-Z]\b/g) ?? []));
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('### Environment variables'));
+    expect([...read].filter((v) => !table.includes(`| \`${v}\` |`)).sort()).toEqual([]);
+    expect(read.has('PLUMB_STACK')).toBe(true);
   });
 
   it('plumb schema lists every resource type and function token', async () => {

@@ -55,6 +55,65 @@ describe('apply progress', () => {
     expect(stdout).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z a: Creating\.\.\.$/m);
     expect(stdout).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z a: still creating\.\.\. \[DEPLOYABLE\] \(\d+s elapsed\)$/m);
     expect(stdout).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z b: Creation complete after [\d.]+s \[id=[0-9a-f-]+\]$/m);
+    // The status is polled every few hundred milliseconds; the log has a line when it changes.
+    for (const address of ['a', 'b']) expect(stdout.match(new RegExp(`Z ${address}: DEPLOYABLE$`, 'gm'))).toHaveLength(1);
+  });
+
+  it('--json carries each status change once, not every poll', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest.replace(/live-/g, 'json-'));
+    const { stdout } = await plumb(['apply', '--yes', '--json'], { cwd: dir, env: sandbox.env });
+    const statuses = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'step-progress')
+      .map((e) => `${e.address} ${e.status}`);
+    expect(statuses).toEqual([...new Set(statuses)]);
+    expect(statuses).toContain('a DEPLOYABLE');
+  });
+
+  it('a call retried after a rate limit, and the refresh, each get a line', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest.replace(/live-/g, 'limited-'));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'interconnect', rates: { '429': 1 }, retryAfterSeconds: 1 }) });
+    // Every call is limited: each is sent six times, then the plan gives up, having said why it waited.
+    const limited = await plumb(['plan'], { cwd: dir, env: sandbox.env });
+    await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+    expect(limited.stdout).toMatch(/^\S+Z Refreshing state: reading 2 recorded objects from the remote APIs\.\.\.$/m);
+    expect(limited.stdout).toMatch(/^\S+Z rate limited by interconnect, retrying in 1 s$/m);
+    expect(limited.stdout).toMatch(/^\S+Z rate limited by interconnect: \d+ more times$/m);
+    expect(limited.stdout.match(/retrying in/g)).toHaveLength(1);
+  });
+
+  it('an API that cannot be reached: the same connection error of every read and retry is said once, with a count', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest.replace(/live-/g, 'unreachable-'));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    // Nothing listens on the discard port of the loopback address: every connection is refused.
+    const down = await plumb(['plan'], { cwd: dir, env: { PLUMB_SANDBOX_URL: 'http://127.0.0.1:9' } });
+    expect(down.code).toBe(1);
+    expect(down.stdout.match(/did not answer \(token exchange failed: connect ECONNREFUSED 127\.0\.0\.1:9\), retrying in/g)).toHaveLength(1);
+    expect(down.stdout).toMatch(/did not answer \(token exchange failed: connect ECONNREFUSED 127\.0\.0\.1:9\): \d+ more times$/m);
+    expect(down.stderr).toMatch(/^Error: refresh failed:\n  2 resources \(a, b\): token exchange failed: connect ECONNREFUSED 127\.0\.0\.1:9 \(gave up after 6 attempts\)\n$/);
+  });
+
+  it('Ctrl-C says which steps were in flight and that the next run settles them; the next plan does', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest.replace(/live-/g, 'interrupted-'));
+    const child = spawn(process.execPath, [PLUMB, 'apply', '--yes'], { cwd: dir, env: { ...process.env, ...sandbox.env, NO_COLOR: '1' } });
+    let stdout = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (/a: DEPLOYABLE/.test(stdout) && !child.killed) child.kill('SIGINT');
+    });
+    const signal = await new Promise((done) => child.on('close', (_code, sig) => done(sig)));
+    expect(signal).toBe('SIGINT');
+    expect(stdout).toContain('Interrupted with 1 step in flight:\n  a: creating [DEPLOYABLE]\n');
+    expect(stdout).toContain('The next plumb plan or apply asks the API what became of it and settles it first');
+    const next = await plumb(['plan'], { cwd: dir, env: sandbox.env });
+    expect(next.stdout).toMatch(/Settled: a: an interrupted create had ordered/);
   });
 
   it('a reader that goes away ends the output, not the apply: no stack trace, every product made and recorded', async () => {

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudProvider } from '../../src/providers/cloud/index.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
+import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 let api: InterconnectApi;
@@ -13,6 +15,11 @@ beforeAll(async () => {
 afterAll(async () => sandbox.close());
 
 const settings = (body: Record<string, unknown>) => fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** The state a finished command left on disk (its journal folded in). */
+function recorded(dir: string): { resources: Record<string, { id: string; status: string }>; pending: unknown[] } {
+  return JSON.parse(readFileSync(stateFile(dir), 'utf8'));
+}
 
 /** The state as `plumb state pull` prints it. */
 async function stateOf(dir: string): Promise<{ resources: Record<string, { id: string; status: string }>; pending: unknown[] }> {
@@ -176,29 +183,29 @@ resources:
     },
   ];
   for (const c of cases) {
-    for (const after of c.kills) {
-      it(`${c.what}, killed after ${after} journal records: the next apply converges, nothing live the manifest wants is deleted, nothing billed is untracked`, async () => {
-        const dir = workdir();
-        const prefix = `kill-${c.parent}-${after}`;
-        writeManifest(dir, 'plumb.yaml', c.manifest(prefix));
-        expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-        const before = await stateOf(dir);
-
+    // One stack per case, each kill point starting from the state the last one converged to.
+    it(`${c.what}, killed after each of ${c.kills.join(', ')} journal records: every next apply converges, nothing live the manifest wants is deleted, nothing billed is untracked`, async () => {
+      const dir = workdir();
+      const prefix = `kill-${c.parent}`;
+      writeManifest(dir, 'plumb.yaml', c.manifest(prefix));
+      expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+      for (const after of c.kills) {
+        const before = recorded(dir);
         const killed = await plumb(['apply', '--yes', '--replace', c.parent], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: String(after) } });
-        expect(killed.code).not.toBe(0);
+        expect(killed.code, `killed after ${after}`).not.toBe(0);
 
         const again = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
-        expect(again.stderr).toBe('');
-        expect(again.code).toBe(0);
-        const state = await stateOf(dir);
-        expect(Object.keys(state.resources).sort()).toEqual(Object.keys(before.resources).sort());
-        expect(state.pending).toEqual([]);
+        expect(again.stderr, `killed after ${after}`).toBe('');
+        expect(again.code, `killed after ${after}: ${again.stdout}`).toBe(0);
+        const state = recorded(dir);
+        expect(Object.keys(state.resources).sort(), `killed after ${after}`).toEqual(Object.keys(before.resources).sort());
+        expect(state.pending, `killed after ${after}`).toEqual([]);
         // The one object of the replaced kind that is live is the one state records.
-        expect(await c.live(prefix)).toEqual([state.resources[c.parent].id]);
+        expect(await c.live(prefix), `killed after ${after}`).toEqual([state.resources[c.parent].id]);
         // What moves with the replacement in place is never replaced.
-        for (const address of c.kept) expect(state.resources[address].id).toBe(before.resources[address].id);
-        expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-      });
-    }
+        for (const address of c.kept) expect(state.resources[address].id, `killed after ${after}`).toBe(before.resources[address].id);
+        expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code, `killed after ${after}`).toBe(0);
+      }
+    });
   }
 });

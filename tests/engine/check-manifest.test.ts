@@ -4,6 +4,7 @@ import { checkManifest, checkResources, checkSettings, checksBeforeRemoteCalls, 
 import type { CatalogFunction, CatalogProvider, CatalogResourceType, EngineCatalog } from '../../src/engine/contracts/catalog.js';
 import type { Manifest } from '../../src/manifest/ast.js';
 import { parseManifest } from '../../src/manifest/parse.js';
+import { closest, closestName } from '../../src/manifest/tokens.js';
 import { maskSecrets } from '../../src/secret-mask.js';
 
 /** A catalog of one fake provider with one type and one function, and a log of what was asked of it. */
@@ -14,6 +15,18 @@ function fakeCatalog() {
     inputs: z.object({ name: z.string(), size: z.number().optional() }).strict(),
     outputs: z.object({ name: z.string(), uid: z.string() }),
     warnings: (inputs) => ((inputs as { size?: number }).size === 1 ? ['size 1 is deprecated'] : []),
+  };
+  const link: CatalogResourceType = {
+    token: 'fake:index/link:Link',
+    inputs: z
+      .object({
+        name: z.string().min(1),
+        speed: z.number().int().positive().optional(),
+        mode: z.enum(['fast', 'slow']).optional(),
+        end: z.discriminatedUnion('partner', [z.object({ partner: z.literal('cloud'), account: z.string() }).strict(), z.object({ partner: z.literal('router'), asn: z.number() }).strict()]).optional(),
+      })
+      .strict(),
+    outputs: z.object({ uid: z.string() }),
   };
   const fake: CatalogProvider = {
     name: 'fake',
@@ -28,7 +41,7 @@ function fakeCatalog() {
   const other: CatalogProvider = { name: 'other', settings: z.object({ depth: z.number().default(1) }), envVars: { OTHER_DEPTH: 'depth' }, secretSettings: [] };
   const getThing: CatalogFunction = { args: z.object({ id: z.number() }).strict() };
   const catalog: EngineCatalog = {
-    resourceTypes: new Map([[thing.token, thing]]),
+    resourceTypes: new Map([[thing.token, thing], [link.token, link]]),
     providers: [fake, other],
     async functions() {
       calls.functions++;
@@ -65,14 +78,46 @@ describe('checkManifest with a fake catalog', () => {
     expect(result.diagnostics[0].detail).toBe('did you mean "uid"? fields: id, name, uid, size');
   });
 
-  it('problems with the text end the check before inputs are checked', async () => {
-    const result = await check('name: x\nresorces: {}\nresources:\n  a: { type: fake:Thing, properties: { name: 1 } }\n');
-    expect(lines(result)).toEqual(['2:1 unknown top-level key "resorces"']);
+  it('one pass reports structure, options, dependsOn, references, inputs and settings together, in the order of the file', async () => {
+    const result = await check(
+      [
+        'name: x',
+        'resorces: {}',
+        'config:',
+        '  fake:regoin: south',
+        'variables:',
+        '  a: ${b}',
+        '  b: ${a}',
+        '  c: ${a}',
+        'resources:',
+        '  lost: { type: fake:Thimg, properties: { name: a } }',
+        '  t:',
+        '    type: fake:Thing',
+        '    properties: { name: "${lost.uid}", size: big }',
+        '    options: { dependsOn: ["${nowhere}"], ignoreChanges: [sise] }',
+        '',
+      ].join('\n'),
+    );
+    expect(lines(result)).toEqual([
+      '2:1 unknown top-level key "resorces"',
+      '4:3 config fake:regoin: unknown setting',
+      '6:6 reference cycle: a -> b -> a',
+      '10:17 unknown resource type "fake:Thimg"',
+      '11:3 dependsOn target "nowhere" is not defined',
+      '11:3 option ignoreChanges: "sise": fake:index/thing:Thing has no property "sise"',
+      '13:46 size must be a number, not a string ("big")',
+    ]);
+    expect(result.diagnostics.find((d) => d.summary.includes('sise'))?.detail).toBe('did you mean "size"? properties there: name, size');
   });
 
-  it('input and setting problems are reported together', async () => {
+  it('input and setting problems are reported together, in the order of the file', async () => {
     const result = await check('name: x\nconfig:\n  fake:regoin: south\nresources:\n  a: { type: fake:Thing, properties: { name: 1 } }\n');
-    expect(lines(result)).toEqual(['5:46 name must be a string, not a number (1)', '3:3 config fake:regoin: unknown setting']);
+    expect(lines(result)).toEqual(['3:3 config fake:regoin: unknown setting', '5:46 name must be a string, not a number (1)']);
+  });
+
+  it('a plan that leaves inputs to itself still has them checked when the manifest has other problems', async () => {
+    const result = await check('name: x\nresources:\n  a: { type: fake:Thing, properties: { name: 1 }, options: { dependsOn: ["${b}"] } }\n', { resources: false });
+    expect(lines(result)).toEqual(['3:3 dependsOn target "b" is not defined', '3:46 name must be a string, not a number (1)']);
   });
 
   it('with resources: false inputs are left to the plan, settings are still checked', async () => {
@@ -87,7 +132,47 @@ describe('checkManifest with a fake catalog', () => {
     expect(plain.calls.functions).toBe(0);
     const invoking = await check('name: x\nvariables:\n  t:\n    fn::invoke:\n      function: fake:getThing\n      arguments: { idd: 2 }\n');
     expect(invoking.calls.functions).toBeGreaterThan(0);
-    expect(invoking.diagnostics.map((d) => `${d.pos?.line} ${d.summary}: ${d.detail}`).join('\n')).toMatch(/^4 invalid arguments for fake:index\/getThing:getThing: [^]*Unrecognized key: "idd"/);
+    expect(invoking.diagnostics.map((d) => `${d.pos?.line} ${d.summary}: ${d.detail}`).join('\n')).toMatch(/^4 invalid arguments for fake:index\/getThing:getThing: [^]*unknown argument "idd" \(valid arguments: id; did you mean "id"\?\)/);
+  });
+});
+
+describe('messages in the words of the manifest', () => {
+  const link = (props: string) => check(`name: x\nresources:\n  l:\n    type: fake:Link\n    properties:\n${props.includes('name:') ? '' : '      name: l\n'}${props}`);
+  const said = async (props: string) => (await link(props)).diagnostics.map((d) => `${d.summary}${d.detail ? ` | ${d.detail}` : ''}`);
+  const cases: Array<[string, string, string[]]> = [
+    ['a wrong partner names the valid ones and the closest', '      end: { partner: clod, account: a }\n', ['end.partner "clod" is not valid: must be one of cloud, router | did you mean "cloud"?']],
+    ['a missing partner says it chooses the kind', '      end: { account: a }\n', ['missing required property "end.partner" | it chooses the kind: one of cloud, router']],
+    [
+      "an unknown field inside a partner config lists that variant's fields",
+      '      end: { partner: router, asn: 1, acount: x }\n',
+      ['unknown property "end.acount" for fake:index/link:Link | valid properties: partner, asn'],
+    ],
+    ['the closest field of the variant is suggested', '      end: { partner: cloud, acount: x }\n', ['missing required property "end.account" for fake:index/link:Link | expected a string', 'unknown property "end.acount" for fake:index/link:Link | valid properties: partner, account; did you mean "account"?']],
+    ['NaN is written as YAML writes it, never as null', '      speed: .nan\n', ['speed must be a number, not .nan']],
+    ['a bound is said in words', '      speed: -5\n', ['speed -5 is not valid: must be more than 0']],
+    ['an empty text', '      name: ""\n', ['name "" is not valid: must not be empty']],
+    ['an enum names its values and the closest', '      mode: fsat\n', ['mode "fsat" is not valid: must be one of fast, slow | did you mean "fast"?']],
+  ];
+  it.each(cases)('%s', async (_name, props, expected) => {
+    const got = await said(props);
+    expect(got).toEqual(expected);
+    for (const text of got) expect(text).not.toMatch(/Invalid|NaN|received|discriminator/);
+  });
+});
+
+describe('did you mean', () => {
+  const tokens = ['interconnect:index/ix:Ix', 'interconnect:index/vxc:Vxc', 'interconnect:index/port:Port', 'cloud:index/vpc:Vpc'];
+  it.each([
+    ['a swap of two letters is one edit: Vcx is Vxc, not Ix', 'interconnect:Vcx', 'interconnect:index/vxc:Vxc'],
+    ['only the named provider\'s types are candidates', 'cloud:Vxc', 'cloud:index/vpc:Vpc'],
+    ['a full token is compared in full', 'interconnect:index/prot:Prot', 'interconnect:index/port:Port'],
+  ])('%s', (_name, raw, expected) => {
+    expect(closest(raw, tokens)).toBe(expected);
+  });
+  it('names are compared ignoring case, and nothing far off is suggested', () => {
+    expect(closestName('idd', ['id', 'name', 'siteCode'])).toBe('id');
+    expect(closestName('PortSped', ['portSpeed', 'productName'])).toBe('portSpeed');
+    expect(closestName('zzzzzz', ['id', 'name'])).toBeUndefined();
   });
 });
 
@@ -123,7 +208,7 @@ describe('checkSettings', () => {
     const { diagnostics } = await checkSettings(manifest(`config:\n  fake:regoin: south\n  other:depth: deep\n  nowhere:x: 1\n${used}`), catalog, {});
     expect(diagnostics.map((d) => [d.pos?.line, d.summary, d.detail])).toEqual([
       [2, 'config fake:regoin: unknown setting', 'did you mean fake:region? settings: region, token, termsAccepted'],
-      [3, 'config other:depth: Invalid input: expected number, received string', undefined],
+      [3, 'config other:depth must be a number, not a string ("deep")', undefined],
       [4, 'config nowhere:x: unknown provider "nowhere"', 'providers: fake, other'],
     ]);
   });

@@ -148,12 +148,12 @@ describe('refresh reads each type in bulk where it lists', () => {
     expect(warnings).toEqual(['edge1: this one was moved']);
   });
 
-  it('fails naming every object of a bulk read that failed, without reading them one by one', async () => {
+  it('fails naming every object of a bulk read that failed, the one error said once, without reading them one by one', async () => {
     const api = fakeApi();
     const ports = thingType(api, 'port', { failList: true });
     const ids = seed(api, 'port', 2);
     await expect(refreshState(stateOf(ids.map((id) => record(id, ports, id))), depsFor(ports))).rejects.toThrow(
-      'refresh failed:\n  port-0: GET /things: 503 unavailable\n  port-1: GET /things: 503 unavailable',
+      'refresh failed:\n  2 resources (port-0, port-1): GET /things: 503 unavailable',
     );
     expect(api.calls).toEqual([]);
   });

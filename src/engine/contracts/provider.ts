@@ -8,6 +8,16 @@ export interface ProviderRuntime {
   log: Logger;
   /** Environment variables (process.env by default; tests pass their own). */
   env: Record<string, string | undefined>;
+  /** Told each time the provider's client sends a call again, so the user sees why a step waits. */
+  retrying?(notice: RetryNotice): void;
+}
+
+/** A call about to be sent again: the API limited the rate, or gave no answer (`reason` says what happened, without the call's path). */
+export interface RetryNotice {
+  kind: 'rate-limited' | 'unavailable';
+  waitMs: number;
+  attempt: number;
+  reason: string;
 }
 
 /**

@@ -106,6 +106,12 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   remoteManaged?: string[];
   /** Deprecation and usage warnings for desired inputs. */
   warnings?(inputs: In): string[];
+  /**
+   * What the remote API would refuse only at apply, found before any order by looking at the
+   * rest of the stack (a VLAN already used on the port, a rate limit above the port's speed).
+   * Values not known yet are Unknown; a check that cannot conclude says nothing.
+   */
+  crossCheck?(desired: In, view: CrossCheckView): CrossProblem[] | Promise<CrossProblem[]>;
   /** Whether an object the API reports is ready for use (a product still provisioning is not); default ready. */
   isReady?(outputs: Record<string, unknown>): boolean;
   /** What deleting this object means beyond its removal (a contract cancelled now or at the end of its term), for the plan. */
@@ -157,4 +163,35 @@ export interface InterruptedOrder {
   earliestMs: number;
   /** Whether state already records an object with this id, at any address (so it is not the one). */
   recorded(id: string): boolean;
+}
+
+/** A resource of the stack as a cross-check sees it: what the manifest declares, what state records, or both. */
+export interface StackResource {
+  address: string;
+  token: string;
+  /** The declared inputs as far as they are known before any call: references to resources are Unknown, named by their source. */
+  desired?: Record<string, unknown>;
+  /** What state records (before this plan). */
+  recorded?: { id: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+}
+
+/** What a cross-check sees of the rest of the stack. */
+export interface CrossCheckView {
+  /** The address of the resource checked. */
+  address: string;
+  /** Every other resource the manifest declares or state records, by address. */
+  others: readonly StackResource[];
+  /** The resource a value names: a reference to it (known or not) or its recorded id; undefined for any other value. */
+  resolve(value: unknown): StackResource | undefined;
+  /** Whether state was read: without it (validate), whether a declared resource exists already is not known. */
+  stateRead: boolean;
+  /** Calls a lookup function (a remote read), where the command may make one; absent otherwise. */
+  lookup?(token: string, args: Record<string, unknown>): Promise<unknown>;
+}
+
+/** A problem a cross-check found, at an input path. */
+export interface CrossProblem {
+  path: Array<string | number>;
+  message: string;
+  detail?: string;
 }

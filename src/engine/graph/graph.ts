@@ -100,7 +100,7 @@ export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) =>
       // Most resources need only other resources: their direct dependencies, sorted.
       const direct = successors.get(address) ?? [];
       if (direct.every((dep) => kindOf(dep) === 'resource')) {
-        const result = sortNames(direct.slice());
+        const result = direct.slice().sort();
         resourceDeps.set(address, result);
         return result;
       }
@@ -115,27 +115,12 @@ export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) =>
           else next.push(dep);
         }
       }
-      const result = sortNames([...found]);
+      const result = [...found].sort();
       resourceDeps.set(address, result);
       return result;
     },
   };
   return { graph, diagnostics };
-}
-
-/**
- * Sorts names in place as `sort()` does. Most lists are a few names long, and for those the
- * built-in sort's working storage was most of what planning allocated.
- */
-function sortNames(names: string[]): string[] {
-  if (names.length > 16) return names.sort();
-  for (let i = 1; i < names.length; i++) {
-    const name = names[i];
-    let j = i - 1;
-    for (; j >= 0 && names[j] > name; j--) names[j + 1] = names[j];
-    names[j + 1] = name;
-  }
-  return names;
 }
 
 /** A cycle's path as a message shows it: a long one by its ends, with how many names lie between. */

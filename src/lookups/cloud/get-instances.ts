@@ -28,7 +28,16 @@ const instance = z.object({
   privateIp: z.string().describe('Private address.'),
   createTime: z.string().describe('RFC 3339.'),
   expireTime: z.string().describe('RFC 3339.'),
-  diskSet: z.array(z.object({ id: z.string(), type: z.string(), size: z.number().int(), isBoot: z.boolean() })).describe('Disks: id, type, size (GB), isBoot.'),
+  diskSet: z
+    .array(
+      z.object({
+        id: z.string().describe('Disk id.'),
+        type: z.string().describe('Disk type as the API reports it, lower-cased (e.g. `cloud_ssd`).'),
+        size: z.number().int().describe('Size in GB.'),
+        isBoot: z.boolean().describe('True for the boot disk.'),
+      }),
+    )
+    .describe('Disks: id, type, size (GB), isBoot.'),
   ipSet: z.array(ipSetElement).describe('Addresses: ip and type (`Private`, `BGP`…).'),
 });
 

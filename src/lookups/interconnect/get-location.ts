@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { RemoteError, UserError } from '../../errors.js';
+import { closestHint } from '../../manifest/tokens.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import type { LookupFunction } from '../function.js';
 
@@ -42,7 +43,8 @@ export const getLocationResult = z.object({
 
 type Args = z.infer<typeof getLocationArgs>;
 type Result = z.infer<typeof getLocationResult>;
-type ApiLocation = Record<string, any> & { id: number; name: string };
+/** A location as `GET /v3/locations` lists it. */
+export type ApiLocation = Record<string, any> & { id: number; name: string };
 
 /** Finds one location by id or name; the API has no get-by-id, so the list is filtered here. */
 export const getLocation: LookupFunction<Args, Result, InterconnectClient> = {
@@ -62,13 +64,15 @@ export const getLocation: LookupFunction<Args, Result, InterconnectClient> = {
     const found = (data ?? []).find((l) => (args.id === undefined || l.id === args.id) && (args.name === undefined || l.name === args.name));
     if (!found) {
       const which = args.id !== undefined ? `id ${args.id}` : `name "${args.name}"`;
-      throw new RemoteError('not-found', `getLocation: no location with ${which}`);
+      const hint = args.name !== undefined ? closestHint(args.name, (data ?? []).map((l) => l.name)) : '';
+      throw new RemoteError('not-found', `getLocation: no location with ${which}${hint}`);
     }
-    return toResult(found);
+    return locationResult(found);
   },
 };
 
-function toResult(l: ApiLocation): Result {
+/** A location as the lookups return it: availability derived from its diversity zones. */
+export function locationResult(l: ApiLocation): Result {
   const zones = Object.entries((l.diversityZones ?? {}) as Record<string, { megaportSpeedMbps?: number[]; mcrSpeedMbps?: number[]; mveAvailable?: boolean }>);
   const union = (pick: (z: { megaportSpeedMbps?: number[]; mcrSpeedMbps?: number[] }) => number[] | undefined) =>
     [...new Set(zones.flatMap(([, z]) => pick(z) ?? []))].sort((a, b) => a - b);

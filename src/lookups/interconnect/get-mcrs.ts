@@ -21,7 +21,7 @@ export const mcrItem = z.object({
   diversityZone: z.string().optional().describe('Diversity zone (red or blue).'),
   marketplaceVisibility: z.boolean().optional().describe('Whether it is listed in the marketplace.'),
   costCentre: z.string().optional().describe('Customer reference on invoices.'),
-  ...mcrComputed(),
+  ...mcrComputed,
 });
 
 /** The MCRs found. */

@@ -24,7 +24,7 @@ export const vxcItem = z.object({
   contractTermMonths: z.number().describe('Contract term in months.'),
   costCentre: z.string().optional().describe('Customer reference on invoices.'),
   shutdown: z.boolean().optional().describe('True while the VXC is shut down.'),
-  ...vxcComputed(),
+  ...vxcComputed,
   resourceTags: z.record(z.string(), z.string()).optional().describe('Resource tags (only with includeResourceTags).'),
 });
 

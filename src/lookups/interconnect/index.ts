@@ -1,5 +1,6 @@
 import type { LookupFunction } from '../function.js';
 import { getLocation } from './get-location.js';
+import { getLocations } from './get-locations.js';
 import { getMcrPrefixFilterLists } from './get-mcr-prefix-filter-lists.js';
 import { getMcrs } from './get-mcrs.js';
 import { getMveImages } from './get-mve-images.js';
@@ -9,4 +10,4 @@ import { getVxcs } from './get-vxcs.js';
 import { terraformConfig } from './terraform-config.js';
 
 /** Every interconnect lookup function. */
-export const interconnectLookups: LookupFunction[] = [getLocation, getMveImages, getMveSizes, terraformConfig, getMcrPrefixFilterLists, getMcrs, getVxcs, getPartner];
+export const interconnectLookups: LookupFunction[] = [getLocation, getLocations, getMveImages, getMveSizes, terraformConfig, getMcrPrefixFilterLists, getMcrs, getVxcs, getPartner];

@@ -38,6 +38,7 @@ async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<Cl
     maxRetries: settings.maxRetries,
     log: rt.log.child({ provider: 'cloud' }),
     limiter: limiterFor(settings, CLOUD_LIMITS, sandbox),
+    retry: { retrying: rt.retrying },
   });
   if (settings.assumeRole) client.useCredentials(new AssumedRoleCredentials(client, keys, settings.assumeRole));
   return client;
@@ -47,9 +48,7 @@ async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<Cl
 export const cloudProvider: ProviderDef<CloudSettings, CloudClient> = {
   name: 'cloud',
   description: 'A cloud platform reached through one signed action endpoint: anti-DDoS resources and read-only lookups across compute, network, database, storage, identity and labels.',
-  get settings() {
-    return cloudSettingsSchema();
-  },
+  settings: cloudSettingsSchema,
   envVars: cloudEnvVars,
   secretSettings: ['privateKey'],
   check: checkCloudSettings,

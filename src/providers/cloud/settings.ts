@@ -4,7 +4,6 @@
  * used by the `terraformConfig` method.
  */
 import * as z from 'zod';
-import { lazy } from '../../lazy.js';
 import { Secret } from '../../values.js';
 
 /** Default number of times a failed call is sent again (the upstream provider's code default). */
@@ -30,76 +29,72 @@ const unwrapSecret = (value: unknown): unknown => (value instanceof Secret ? val
 const boolish = (value: unknown): unknown => (value === 'true' ? true : value === 'false' ? false : value);
 
 /** The `assumeRole` block: an STS AssumeRole call whose temporary keys sign every later call. */
-export const assumeRoleSchema = lazy(() =>
-  z.object({
-    roleUrn: z.string().min(1).describe('URN of the role to assume, e.g. `ucs:iam::12345:role/deployer`. Required.'),
-    sessionName: z.string().min(1).describe('Name of the role session, recorded in the audit log. Required.'),
-    duration: z
-      .string()
-      .regex(GO_DURATION, 'duration must be a duration such as 900s, 15m or 1h')
-      .default(DEFAULT_ASSUME_ROLE_DURATION)
-      .describe('Lifetime of the temporary credentials as a duration (`900s`, `15m`, `1h`). Default `900s`. They are renewed before they expire.'),
-    policy: z
-      .string()
-      .refine(isJsonObject, 'policy must be a JSON policy document (an object)')
-      .optional()
-      .describe('JSON policy document that further restricts the assumed role. Default: none (the role\'s own permissions).'),
-  }),
-);
+export const assumeRoleSchema = z.object({
+  roleUrn: z.string().min(1).describe('URN of the role to assume, e.g. `ucs:iam::12345:role/deployer`. Required.'),
+  sessionName: z.string().min(1).describe('Name of the role session, recorded in the audit log. Required.'),
+  duration: z
+    .string()
+    .regex(GO_DURATION, 'duration must be a duration such as 900s, 15m or 1h')
+    .default(DEFAULT_ASSUME_ROLE_DURATION)
+    .describe('Lifetime of the temporary credentials as a duration (`900s`, `15m`, `1h`). Default `900s`. They are renewed before they expire.'),
+  policy: z
+    .string()
+    .refine(isJsonObject, 'policy must be a JSON policy document (an object)')
+    .optional()
+    .describe('JSON policy document that further restricts the assumed role. Default: none (the role\'s own permissions).'),
+});
 
 /** Settings of the cloud provider (manifest `cloud:<setting>`, overridden by UCLOUD_* variables). */
-export const cloudSettingsSchema = lazy(() =>
-  z.object({
-    publicKey: z.string().min(1).optional().describe('Public key of the API key pair (env UCLOUD_PUBLIC_KEY). Default: none; with no keys at all the built-in sandbox is used.'),
-    privateKey: z
-      .preprocess(unwrapSecret, z.string().min(1).optional())
-      .describe('Private key of the API key pair; secret, never shown (env UCLOUD_PRIVATE_KEY). Default: none.'),
-    profile: z.string().min(1).optional().describe('Profile to load the key pair from in the shared credentials file (env UCLOUD_PROFILE). Takes precedence over publicKey/privateKey. Default: none.'),
-    sharedCredentialsFile: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('Path of the shared credentials file, a JSON array of {public_key, private_key, profile} (env UCLOUD_SHARED_CREDENTIAL_FILE). A leading `~/` is expanded. Default `~/.ucloud/credential.json`.'),
-    baseUrl: z
-      .string()
-      .refine(isHttpUrl, 'baseUrl must be an http(s) URL')
-      .optional()
-      .describe('Address of the API (env UCLOUD_API_BASE_URL). Default `https://api.ucloud.cn` (`http://` with insecure); the sandbox when no keys are configured. Conflicts with insecure.'),
-    insecure: z.preprocess(boolish, z.boolean()).default(false).describe('Use plain HTTP to the default address. Default false. Conflicts with baseUrl.'),
-    maxRetries: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(10)
-      .default(DEFAULT_MAX_RETRIES)
-      .describe(
-        'How many times a failed call is sent again: throttling (429, RetCode 153) for any Action; 5xx, lost connections and server-side codes for Actions safe to repeat. A buy or add (Buy*, Add*, Create*...) is sent again only once plumb has checked that the first one made nothing. 0–10, default 3.',
-      ),
-    assumeRole: assumeRoleSchema().optional().describe('Assume an IAM role with STS before any other call: {roleUrn, sessionName, duration, policy}. Default: none.'),
-    region: z.string().min(1).optional().describe('Region every call is made in, e.g. `cn-bj2` (env UCLOUD_REGION). Required.'),
-    projectId: z.string().min(1).optional().describe('Project every call is made in, e.g. `org-xxxxxx` (env UCLOUD_PROJECT_ID). Required.'),
-    maxConcurrency: z.coerce
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe('Most API calls in flight at once, halved while the API throttles (HTTP 429, RetCode 153) and raised back gradually. Default 10 (unlimited against the sandbox).'),
-    requestsPerSecond: z.coerce
-      .number()
-      .positive()
-      .optional()
-      .describe('Sustained API calls per second (token bucket, bursts of up to 10), halved while the API throttles and raised back gradually. Default 10 (unlimited against the sandbox).'),
-  }),
-);
+export const cloudSettingsSchema = z.object({
+  publicKey: z.string().min(1).optional().describe('Public key of the API key pair (env UCLOUD_PUBLIC_KEY). Default: none; with no keys at all the built-in sandbox is used.'),
+  privateKey: z
+    .preprocess(unwrapSecret, z.string().min(1).optional())
+    .describe('Private key of the API key pair; secret, never shown (env UCLOUD_PRIVATE_KEY). Default: none.'),
+  profile: z.string().min(1).optional().describe('Profile to load the key pair from in the shared credentials file (env UCLOUD_PROFILE). Takes precedence over publicKey/privateKey. Default: none.'),
+  sharedCredentialsFile: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Path of the shared credentials file, a JSON array of {public_key, private_key, profile} (env UCLOUD_SHARED_CREDENTIAL_FILE). A leading `~/` is expanded. Default `~/.ucloud/credential.json`.'),
+  baseUrl: z
+    .string()
+    .refine(isHttpUrl, 'baseUrl must be an http(s) URL')
+    .optional()
+    .describe('Address of the API (env UCLOUD_API_BASE_URL). Default `https://api.ucloud.cn` (`http://` with insecure); the sandbox when no keys are configured. Conflicts with insecure.'),
+  insecure: z.preprocess(boolish, z.boolean()).default(false).describe('Use plain HTTP to the default address. Default false. Conflicts with baseUrl.'),
+  maxRetries: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(DEFAULT_MAX_RETRIES)
+    .describe(
+      'How many times a failed call is sent again: throttling (429, RetCode 153) for any Action; 5xx, lost connections and server-side codes for Actions safe to repeat. A buy or add (Buy*, Add*, Create*...) is sent again only once plumb has checked that the first one made nothing. 0–10, default 3.',
+    ),
+  assumeRole: assumeRoleSchema.optional().describe('Assume an IAM role with STS before any other call: {roleUrn, sessionName, duration, policy}. Default: none.'),
+  region: z.string().min(1).optional().describe('Region every call is made in, e.g. `cn-bj2` (env UCLOUD_REGION). Required.'),
+  projectId: z.string().min(1).optional().describe('Project every call is made in, e.g. `org-xxxxxx` (env UCLOUD_PROJECT_ID). Required.'),
+  maxConcurrency: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Most API calls in flight at once, halved while the API throttles (HTTP 429, RetCode 153) and raised back gradually. Default 10 (unlimited against the sandbox).'),
+  requestsPerSecond: z.coerce
+    .number()
+    .positive()
+    .optional()
+    .describe('Sustained API calls per second (token bucket, bursts of up to 10), halved while the API throttles and raised back gradually. Default 10 (unlimited against the sandbox).'),
+});
 
 /** Limits for the real API when the settings give none: it publishes no numbers, so a modest rate that throttling feedback can lower further. */
 export const CLOUD_LIMITS = { maxConcurrency: 10, requestsPerSecond: 10, burst: 10 };
 
 /** Parsed cloud provider settings. */
-export type CloudSettings = z.output<ReturnType<typeof cloudSettingsSchema>>;
+export type CloudSettings = z.output<typeof cloudSettingsSchema>;
 
 /** The assumeRole block after defaults. */
-export type AssumeRole = z.output<ReturnType<typeof assumeRoleSchema>>;
+export type AssumeRole = z.output<typeof assumeRoleSchema>;
 
 /** Environment variable → setting name. */
 export const cloudEnvVars: Record<string, string> = {

@@ -7,9 +7,7 @@ import { INTERCONNECT_LIMITS, environments, interconnectSettings, type Interconn
 export const interconnectProvider: ProviderDef<InterconnectSettings, InterconnectClient> = {
   name: 'interconnect',
   description: 'Network interconnect products: ports, LAG ports, cloud routers, virtual cross connects, IX, service keys.',
-  get settings() {
-    return interconnectSettings();
-  },
+  settings: interconnectSettings,
   envVars: {
     INTERCONNECT_ACCESS_KEY: 'accessKey',
     INTERCONNECT_SECRET_KEY: 'secretKey',
@@ -39,10 +37,13 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
         rt.log,
         undefined,
         limiterFor(settings, INTERCONNECT_LIMITS, true),
+        { retrying: rt.retrying },
       );
     }
     const env = environments[settings.environment];
-    return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false }, rt.log, undefined, limiterFor(settings, INTERCONNECT_LIMITS, false));
+    return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false }, rt.log, undefined, limiterFor(settings, INTERCONNECT_LIMITS, false), {
+      retrying: rt.retrying,
+    });
   },
   waitTimeMs: (settings) => settings.waitTime * 60_000,
   describeSettings(settings) {

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { lazy } from '../../lazy.js';
 
 /** The remote environments and their API base and token URLs. */
 export const environments = {
@@ -11,32 +10,30 @@ export const environments = {
 const boolish = z.preprocess((v) => (typeof v === 'string' ? ['true', 'yes', '1'].includes(v.toLowerCase()) : v), z.boolean());
 
 /** Interconnect provider settings (`config: interconnect:<name>`). */
-export const interconnectSettings = lazy(() =>
-  z.object({
-    accessKey: z.string().optional().describe('API access key. Env INTERCONNECT_ACCESS_KEY. Without keys the built-in sandbox is used.'),
-    secretKey: z.string().optional().describe('API secret key (secret). Env INTERCONNECT_SECRET_KEY.'),
-    acceptPurchaseTerms: boolish.optional().describe('Acceptance of the API purchase terms; must be true for a real environment. Env INTERCONNECT_ACCEPT_PURCHASE_TERMS.'),
-    environment: z.enum(['production', 'staging', 'development']).default('staging').describe('Remote environment: production, staging (default) or development.'),
-    cancelAtEndOfTerm: boolish.default(false).describe('Cancel Ports and LAG Ports at the end of their term (CANCEL) instead of now (CANCEL_NOW). Ignored by other resources. The API has refused CANCEL for Ports and LAG Ports since 2026-05: the delete then fails and cancels nothing. Default false.'),
-    waitTime: z.coerce.number().positive().default(10).describe('Minutes to wait for create and update to provision; fractions allowed. Default 10.'),
-    maxConcurrency: z.coerce
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe('Most API calls in flight at once, halved while the API answers 429 and raised back gradually. Default 10 (unlimited against the sandbox).'),
-    requestsPerSecond: z.coerce
-      .number()
-      .positive()
-      .optional()
-      .describe(
-        'Sustained API calls per second (token bucket, bursts of up to 10), halved while the API answers 429 and raised back gradually. Default 1.6: the API allows 500 calls per 5 minutes per IP address. Unlimited against the sandbox.',
-      ),
-  }),
-);
+export const interconnectSettings = z.object({
+  accessKey: z.string().optional().describe('API access key. Env INTERCONNECT_ACCESS_KEY. Without keys the built-in sandbox is used.'),
+  secretKey: z.string().optional().describe('API secret key (secret). Env INTERCONNECT_SECRET_KEY.'),
+  acceptPurchaseTerms: boolish.optional().describe('Acceptance of the API purchase terms; must be true for a real environment. Env INTERCONNECT_ACCEPT_PURCHASE_TERMS.'),
+  environment: z.enum(['production', 'staging', 'development']).default('staging').describe('Remote environment: production, staging (default) or development.'),
+  cancelAtEndOfTerm: boolish.default(false).describe('Cancel Ports and LAG Ports at the end of their term (CANCEL) instead of now (CANCEL_NOW). Ignored by other resources. The API has refused CANCEL for Ports and LAG Ports since 2026-05: the delete then fails and cancels nothing. Default false.'),
+  waitTime: z.coerce.number().positive().default(10).describe('Minutes to wait for create and update to provision; fractions allowed. Default 10.'),
+  maxConcurrency: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Most API calls in flight at once, halved while the API answers 429 and raised back gradually. Default 10 (unlimited against the sandbox).'),
+  requestsPerSecond: z.coerce
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      'Sustained API calls per second (token bucket, bursts of up to 10), halved while the API answers 429 and raised back gradually. Default 1.6: the API allows 500 calls per 5 minutes per IP address. Unlimited against the sandbox.',
+    ),
+});
 
 /** Limits for a real environment when the settings give none: within 500 calls per rolling 5 minutes (10 + 1.6/s × 300 s). */
 export const INTERCONNECT_LIMITS = { maxConcurrency: 10, requestsPerSecond: 1.6, burst: 10 };
 
 /** Parsed interconnect settings. */
-export type InterconnectSettings = z.infer<ReturnType<typeof interconnectSettings>>;
+export type InterconnectSettings = z.infer<typeof interconnectSettings>;

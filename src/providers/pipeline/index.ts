@@ -25,9 +25,9 @@ export async function connectPipeline(settings: PipelineSettings, rt: ProviderRu
   if (!settings.apiKey || !settings.apiSecret || rt.env.PLUMB_SANDBOX_URL) {
     const baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/pipeline/v1`;
     rt.log.debug({ provider: 'pipeline', baseUrl }, 'using the sandbox');
-    return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, true) });
+    return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, true), retry: { retrying: rt.retrying } });
   }
-  return new PipelineClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, apiSecret: settings.apiSecret, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, false) });
+  return new PipelineClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, apiSecret: settings.apiSecret, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, false), retry: { retrying: rt.retrying } });
 }
 
 /** The pipeline provider as the registry sees it. */
@@ -35,9 +35,7 @@ export const pipelineProvider: ProviderDef<PipelineSettings, PipelineClient> = {
   name: 'pipeline',
   description:
     'Data-pipeline platform (Fivetran REST API v1): read-only lookups of connections, destinations, groups, users, teams, roles, private links, agents and quickstart packages.',
-  get settings() {
-    return pipelineSettings();
-  },
+  settings: pipelineSettings,
   envVars: pipelineEnvVars,
   secretSettings: ['apiSecret'],
   check: checkPipelineSettings,

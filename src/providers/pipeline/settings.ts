@@ -3,7 +3,6 @@
  * environment variables the Terraform provider reads. With no apiKey the sandbox is used.
  */
 import * as z from 'zod';
-import { lazy } from '../../lazy.js';
 import { DEFAULT_API_URL } from './protocol.js';
 
 /** An empty string (an exported but blank env variable) means "not set", not "empty credential". */
@@ -11,36 +10,34 @@ const optionalText = (description: string) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().optional()).describe(description);
 
 /** Settings schema; every field documents its default and where else it can come from. */
-export const pipelineSettings = lazy(() =>
-  z.object({
-    apiKey: optionalText(
-      'API key of the account (env FIVETRAN_APIKEY). When unset, plumb talks to its built-in sandbox with dummy credentials.',
+export const pipelineSettings = z.object({
+  apiKey: optionalText(
+    'API key of the account (env FIVETRAN_APIKEY). When unset, plumb talks to its built-in sandbox with dummy credentials.',
+  ),
+  apiSecret: optionalText('API secret paired with apiKey (env FIVETRAN_APISECRET). Secret: never shown or logged.'),
+  apiUrl: z
+    .preprocess((v) => (v === '' || v === null ? undefined : v), z.url().default(DEFAULT_API_URL))
+    .describe(`Base address of the REST API including /v1 (env FIVETRAN_API_URL). Default ${DEFAULT_API_URL}; ignored when the sandbox is used.`),
+  maxConcurrency: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Most API calls in flight at once, halved while the API answers 429 and raised back gradually. Default 5 (unlimited against the sandbox).'),
+  requestsPerSecond: z.coerce
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      'Sustained API calls per second (token bucket, bursts of up to 10), halved while the API answers 429 and raised back gradually. Default 5, within the 20,000 calls per hour of paid accounts; a trial account (500 per hour) should set 0.13. Unlimited against the sandbox.',
     ),
-    apiSecret: optionalText('API secret paired with apiKey (env FIVETRAN_APISECRET). Secret: never shown or logged.'),
-    apiUrl: z
-      .preprocess((v) => (v === '' || v === null ? undefined : v), z.url().default(DEFAULT_API_URL))
-      .describe(`Base address of the REST API including /v1 (env FIVETRAN_API_URL). Default ${DEFAULT_API_URL}; ignored when the sandbox is used.`),
-    maxConcurrency: z.coerce
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe('Most API calls in flight at once, halved while the API answers 429 and raised back gradually. Default 5 (unlimited against the sandbox).'),
-    requestsPerSecond: z.coerce
-      .number()
-      .positive()
-      .optional()
-      .describe(
-        'Sustained API calls per second (token bucket, bursts of up to 10), halved while the API answers 429 and raised back gradually. Default 5, within the 20,000 calls per hour of paid accounts; a trial account (500 per hour) should set 0.13. Unlimited against the sandbox.',
-      ),
-  }),
-);
+});
 
 /** Limits for the real API when the settings give none: within 20,000 calls per hour (10 + 5/s × 3600 s). */
 export const PIPELINE_LIMITS = { maxConcurrency: 5, requestsPerSecond: 5, burst: 10 };
 
 /** Parsed pipeline settings. */
-export type PipelineSettings = z.output<ReturnType<typeof pipelineSettings>>;
+export type PipelineSettings = z.output<typeof pipelineSettings>;
 
 /** Environment variable → setting name, as the Terraform provider names them. */
 export const pipelineEnvVars: Record<string, string> = {

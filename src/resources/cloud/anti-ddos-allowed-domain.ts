@@ -5,7 +5,6 @@
  * only the comment changes in place. The id is `<instance_id>/<domain>`.
  */
 import * as z from 'zod';
-import { lazy } from '../../lazy.js';
 import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
@@ -15,37 +14,33 @@ import { allowedDomainProblem } from './domain-name.js';
 import { waitUntil } from './wait.js';
 
 /** Inputs of an allowed domain. */
-export const antiDdosAllowedDomainInputs = lazy(() =>
-  z.object({
-    instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required. Changing it replaces the entry.'),
-    domain: z
-      .string()
-      .superRefine((domain, ctx) => {
-        const problem = allowedDomainProblem(domain);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .describe('Registrable parent domain to allow, e.g. `example.com` (it covers `api.example.com` and every other host under it); a host name is rejected with the parent to use. Lower case. Required. Changing it replaces the entry.'),
-    comment: z.string().max(255).optional().describe('Free-text remark shown in the console. Updated in place. Default: keep whatever the API holds (empty for a new entry).'),
-  }),
-);
+export const antiDdosAllowedDomainInputs = z.object({
+  instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required. Changing it replaces the entry.'),
+  domain: z
+    .string()
+    .superRefine((domain, ctx) => {
+      const problem = allowedDomainProblem(domain);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe('Registrable parent domain to allow, e.g. `example.com` (it covers `api.example.com` and every other host under it); a host name is rejected with the parent to use. Lower case. Required. Changing it replaces the entry.'),
+  comment: z.string().max(255).optional().describe('Free-text remark shown in the console. Updated in place. Default: keep whatever the API holds (empty for a new entry).'),
+});
 
 /** Inputs of an allowed domain. */
-export type AntiDdosAllowedDomainInputs = z.output<ReturnType<typeof antiDdosAllowedDomainInputs>>;
+export type AntiDdosAllowedDomainInputs = z.output<typeof antiDdosAllowedDomainInputs>;
 
 /** What the API reports about an allowed domain. */
-export const antiDdosAllowedDomainOutputs = lazy(() =>
-  z.object({
-    antiDdosAllowedDomainId: z.string().describe('`<instance_id>/<domain>`.'),
-    instanceId: z.string().describe('Id of the anti-DDoS instance.'),
-    domain: z.string().describe('The allowed domain.'),
-    comment: z.string().describe('Remark.'),
-    status: z.string().describe('`Adding`, `Success`, `Deleting`, `Failure` or `Deleted`.'),
-    createTime: z.string().describe('When the domain was added (RFC 3339).'),
-  }),
-);
+export const antiDdosAllowedDomainOutputs = z.object({
+  antiDdosAllowedDomainId: z.string().describe('`<instance_id>/<domain>`.'),
+  instanceId: z.string().describe('Id of the anti-DDoS instance.'),
+  domain: z.string().describe('The allowed domain.'),
+  comment: z.string().describe('Remark.'),
+  status: z.string().describe('`Adding`, `Success`, `Deleting`, `Failure` or `Deleted`.'),
+  createTime: z.string().describe('When the domain was added (RFC 3339).'),
+});
 
 /** Observed allowed domain. */
-export type AntiDdosAllowedDomainOutputs = z.output<ReturnType<typeof antiDdosAllowedDomainOutputs>>;
+export type AntiDdosAllowedDomainOutputs = z.output<typeof antiDdosAllowedDomainOutputs>;
 
 type Ctx = ResourceContext<CloudClient, CloudSettings>;
 
@@ -110,12 +105,8 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
   token: 'cloud:index/antiDdosAllowedDomain:AntiDdosAllowedDomain',
   provider: 'cloud',
   description: 'A registrable domain on the allow list of an anti-DDoS instance; waits until the platform accepts it.',
-  get inputs() {
-    return antiDdosAllowedDomainInputs();
-  },
-  get outputs() {
-    return antiDdosAllowedDomainOutputs();
-  },
+  inputs: antiDdosAllowedDomainInputs,
+  outputs: antiDdosAllowedDomainOutputs,
   replaceOn: [
     { path: 'instanceId', reason: 'an allow-list entry belongs to one instance' },
     { path: 'domain', reason: 'the domain is the identity of the entry' },

@@ -8,7 +8,6 @@
  * manifest's, so adopting an existing instance is no change and never forces a new purchase.
  */
 import * as z from 'zod';
-import { lazy } from '../../lazy.js';
 import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
@@ -26,73 +25,69 @@ export const DATA_CENTRES: Record<'EastChina' | 'NorthChina', readonly string[]>
 const NAME = /^[A-Za-z0-9\p{Script=Han}_-]{1,63}$/u;
 
 /** Inputs of an anti-DDoS instance. */
-export const antiDdosInstanceInputs = lazy(() =>
-  z
-    .object({
-      name: z
-        .string()
-        .regex(NAME, 'name must be 1-63 characters: Chinese characters, letters, digits, - and _')
-        .optional()
-        .describe('Instance name: 1–63 Chinese characters, letters, digits, `-` or `_`. Updated in place. Default: the resource address plus a suffix unique to the order.'),
-      area: z.enum(['EastChina', 'NorthChina']).describe('Area: `EastChina` or `NorthChina`. Required. Changing it replaces the instance.'),
-      dataCenter: z
-        .enum(['Zaozhuang', 'Yangzhou', 'Taizhou', 'Shijiazhuang'])
-        .describe('Data centre, which must belong to the area: `Zaozhuang`, `Yangzhou` or `Taizhou` for EastChina; `Shijiazhuang` for NorthChina. Required. Changing it replaces the instance.'),
-      bandwidth: z.number().int().min(50).describe('Service bandwidth in Mbps, at least 50. Required. Updated in place.'),
-      baseDefenceValue: z.number().int().min(30).describe('Base (guaranteed) defence in Gbps, at least 30. Required. Updated in place.'),
-      maxDefenceValue: z.number().int().min(30).describe('Maximum (elastic) defence in Gbps, not less than baseDefenceValue. Required. Updated in place.'),
-      chargeType: z
-        .enum(['month', 'year'])
-        .default('month')
-        .describe('Billing period: `month` or `year`. Default `month`. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest\'s value is taken as the instance\'s.'),
-      duration: z
-        .number()
-        .int()
-        .min(0)
-        .max(9)
-        .default(1)
-        .describe('Number of billing periods bought, 0–9. Default 1. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest\'s value is taken as the instance\'s.'),
-    })
-    .superRefine(
-      (value, ctx) => {
-        // Runs even when another field failed, so every problem is reported at once; values
-        // that are not plain (Unknown at plan time, or wrong types) are left to their own checks.
-        const v = (value ?? {}) as Record<string, unknown>;
-        const area = v.area as keyof typeof DATA_CENTRES;
-        if (typeof v.dataCenter === 'string' && typeof area === 'string' && DATA_CENTRES[area] && !DATA_CENTRES[area].includes(v.dataCenter)) {
-          ctx.addIssue({ code: 'custom', path: ['dataCenter'], message: `data centre ${v.dataCenter} is not in ${area}; valid data centres for ${area}: ${DATA_CENTRES[area].join(', ')}` });
-        }
-        if (typeof v.baseDefenceValue === 'number' && typeof v.maxDefenceValue === 'number' && v.maxDefenceValue < v.baseDefenceValue) {
-          ctx.addIssue({ code: 'custom', path: ['maxDefenceValue'], message: `maxDefenceValue (${v.maxDefenceValue}) must not be less than baseDefenceValue (${v.baseDefenceValue})` });
-        }
-      },
-      { when: () => true },
-    ),
+export const antiDdosInstanceInputs = z
+.object({
+  name: z
+    .string()
+    .regex(NAME, 'name must be 1-63 characters: Chinese characters, letters, digits, - and _')
+    .optional()
+    .describe('Instance name: 1–63 Chinese characters, letters, digits, `-` or `_`. Updated in place. Default: the resource address plus a suffix unique to the order.'),
+  area: z.enum(['EastChina', 'NorthChina']).describe('Area: `EastChina` or `NorthChina`. Required. Changing it replaces the instance.'),
+  dataCenter: z
+    .enum(['Zaozhuang', 'Yangzhou', 'Taizhou', 'Shijiazhuang'])
+    .describe('Data centre, which must belong to the area: `Zaozhuang`, `Yangzhou` or `Taizhou` for EastChina; `Shijiazhuang` for NorthChina. Required. Changing it replaces the instance.'),
+  bandwidth: z.number().int().min(50).describe('Service bandwidth in Mbps, at least 50. Required. Updated in place.'),
+  baseDefenceValue: z.number().int().min(30).describe('Base (guaranteed) defence in Gbps, at least 30. Required. Updated in place.'),
+  maxDefenceValue: z.number().int().min(30).describe('Maximum (elastic) defence in Gbps, not less than baseDefenceValue. Required. Updated in place.'),
+  chargeType: z
+    .enum(['month', 'year'])
+    .default('month')
+    .describe('Billing period: `month` or `year`. Default `month`. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest\'s value is taken as the instance\'s.'),
+  duration: z
+    .number()
+    .int()
+    .min(0)
+    .max(9)
+    .default(1)
+    .describe('Number of billing periods bought, 0–9. Default 1. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest\'s value is taken as the instance\'s.'),
+})
+.superRefine(
+  (value, ctx) => {
+    // Runs even when another field failed, so every problem is reported at once; values
+    // that are not plain (Unknown at plan time, or wrong types) are left to their own checks.
+    const v = (value ?? {}) as Record<string, unknown>;
+    const area = v.area as keyof typeof DATA_CENTRES;
+    if (typeof v.dataCenter === 'string' && typeof area === 'string' && DATA_CENTRES[area] && !DATA_CENTRES[area].includes(v.dataCenter)) {
+      ctx.addIssue({ code: 'custom', path: ['dataCenter'], message: `data centre ${v.dataCenter} is not in ${area}; valid data centres for ${area}: ${DATA_CENTRES[area].join(', ')}` });
+    }
+    if (typeof v.baseDefenceValue === 'number' && typeof v.maxDefenceValue === 'number' && v.maxDefenceValue < v.baseDefenceValue) {
+      ctx.addIssue({ code: 'custom', path: ['maxDefenceValue'], message: `maxDefenceValue (${v.maxDefenceValue}) must not be less than baseDefenceValue (${v.baseDefenceValue})` });
+    }
+  },
+  { when: () => true },
 );
 
 /** Inputs after defaults. */
-export type AntiDdosInstanceInputs = z.output<ReturnType<typeof antiDdosInstanceInputs>>;
+export type AntiDdosInstanceInputs = z.output<typeof antiDdosInstanceInputs>;
 
 /** What is read back about an instance, and the purchase terms plumb bought it with (the API reports neither). */
-export const antiDdosInstanceOutputs = lazy(() =>
-  z.object({
-    antiDdosInstanceId: z.string().describe('Instance id, e.g. `usecure_ghp-1a2b3c4d`.'),
-    name: z.string().describe('Instance name.'),
-    area: z.string().describe('Area.'),
-    dataCenter: z.string().describe('Data centre.'),
-    bandwidth: z.number().describe('Service bandwidth, Mbps.'),
-    baseDefenceValue: z.number().describe('Base defence, Gbps.'),
-    maxDefenceValue: z.number().describe('Maximum defence, Gbps.'),
-    createTime: z.string().describe('When it was bought (RFC 3339).'),
-    expireTime: z.string().describe('When it expires (RFC 3339).'),
-    status: z.string().describe('`Started`, `Stopped` (defence turned off) or `Expired`.'),
-    chargeType: z.enum(['month', 'year']).optional().describe('Billing period it was bought with by plumb; absent for an imported instance (the API does not report it).'),
-    duration: z.number().optional().describe('Billing periods it was bought for by plumb; absent for an imported instance (the API does not report it).'),
-  }),
-);
+export const antiDdosInstanceOutputs = z.object({
+  antiDdosInstanceId: z.string().describe('Instance id, e.g. `usecure_ghp-1a2b3c4d`.'),
+  name: z.string().describe('Instance name.'),
+  area: z.string().describe('Area.'),
+  dataCenter: z.string().describe('Data centre.'),
+  bandwidth: z.number().describe('Service bandwidth, Mbps.'),
+  baseDefenceValue: z.number().describe('Base defence, Gbps.'),
+  maxDefenceValue: z.number().describe('Maximum defence, Gbps.'),
+  createTime: z.string().describe('When it was bought (RFC 3339).'),
+  expireTime: z.string().describe('When it expires (RFC 3339).'),
+  status: z.string().describe('`Started`, `Stopped` (defence turned off) or `Expired`.'),
+  chargeType: z.enum(['month', 'year']).optional().describe('Billing period it was bought with by plumb; absent for an imported instance (the API does not report it).'),
+  duration: z.number().optional().describe('Billing periods it was bought for by plumb; absent for an imported instance (the API does not report it).'),
+});
 
 /** Observed instance. */
-export type AntiDdosInstanceOutputs = z.output<ReturnType<typeof antiDdosInstanceOutputs>>;
+export type AntiDdosInstanceOutputs = z.output<typeof antiDdosInstanceOutputs>;
 
 type Ctx = ResourceContext<CloudClient, CloudSettings>;
 
@@ -224,12 +219,8 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
   token: 'cloud:index/antiDdosInstance:AntiDdosInstance',
   provider: 'cloud',
   description: 'An anti-DDoS (high-defence) instance in mainland China, bought for a number of months or years.',
-  get inputs() {
-    return antiDdosInstanceInputs();
-  },
-  get outputs() {
-    return antiDdosInstanceOutputs();
-  },
+  inputs: antiDdosInstanceInputs,
+  outputs: antiDdosInstanceOutputs,
   replaceOn: [
     { path: 'area', reason: 'an instance cannot move to another area' },
     { path: 'dataCenter', reason: 'an instance cannot move to another data centre' },

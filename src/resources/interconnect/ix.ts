@@ -1,89 +1,83 @@
 import * as z from 'zod';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
-import { lazy } from '../../lazy.js';
 import { tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { isLive, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
 import { isoDate } from '../../providers/interconnect/api/views.js';
 import { type Ctx, cancel, freshList, order, readListed, readProductOfType, sameSpelling, sharedList, waitReady } from './product.js';
 import { contractNotes, productReady } from './product-hooks.js';
+import { ixCrossCheck } from './cross-checks.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 
 const MAC = /^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){5}$/;
 
 /** The fields of an IX connection, shared by its inputs and outputs. */
-const ixFields = lazy(() =>
-  z
-    .object({
-      productName: z.string().min(1).describe('Identifiable name of the IX connection. Changed in place.'),
-      requestedProductUid: z
-        .string()
-        .min(1)
-        .describe('UID of the port the IX attaches to. Changed in place by moving the IX (aEndProductUid); the API accepts only a live port in the same metro as the exchange.'),
-      networkServiceType: z
-        .string()
-        .min(1)
-        .describe('The exchange to join, by name as GET /v2/ixp lists it, e.g. "Sydney IX"; it must be in the port\'s metro. The IX update has no field for it, so another exchange replaces the IX; the same name in other letter case is only recorded.'),
-      rateLimit: z.number().int().positive().describe('Rate limit in Mbps, at most the port speed. Changed in place.'),
-      vlan: z.number().int().min(2).max(4093).describe('VLAN id on the port, 2 to 4093, free on that port. Changed in place.'),
-      macAddress: z.string().regex(MAC, 'must be a MAC address such as 00:11:22:33:44:55').describe('MAC address of your IX interface, e.g. 00:11:22:33:44:55. Changed in place.'),
-      asn: z
-        .number()
-        .int()
-        .min(1)
-        .max(4294967295)
-        .optional()
-        .describe('Your ASN for peering on the exchange. The API needs it to order; left out, an imported IX keeps the ASN it has. Changed in place (BGP sessions restart).'),
-      costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Changed in place.'),
-      publicGraph: z.boolean().optional().describe('true = usage statistics are publicly viewable. The API sets true when omitted. Changed in place.'),
-      reverseDns: z.string().optional().describe('Custom hostname for the IX IP addresses (reverse DNS). Changed in place. Default: none.'),
-      shutdown: z.boolean().optional().describe('true shuts the connection down temporarily; false (the default) re-enables it. Changed in place.'),
-      attributeTags: tagsSchema()
-        .optional()
-        .describe('Attribute tags are set by the API: neither the IX order nor the IX update carries them, so only an empty map (or none) may be given; the tags the API sets are reported in the outputs.'),
-      promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated; a later change is only recorded.'),
-    })
-    .strict(),
-);
+const ixFields = z
+  .object({
+    productName: z.string().min(1).describe('Identifiable name of the IX connection. Changed in place.'),
+    requestedProductUid: z
+      .string()
+      .min(1)
+      .describe('UID of the port the IX attaches to. Changed in place by moving the IX (aEndProductUid); the API accepts only a live port in the same metro as the exchange.'),
+    networkServiceType: z
+      .string()
+      .min(1)
+      .describe('The exchange to join, by name as GET /v2/ixp lists it, e.g. "Sydney IX"; it must be in the port\'s metro. The IX update has no field for it, so another exchange replaces the IX; the same name in other letter case is only recorded.'),
+    rateLimit: z.number().int().positive().describe('Rate limit in Mbps, at most the port speed. Changed in place.'),
+    vlan: z.number().int().min(2).max(4093).describe('VLAN id on the port, 2 to 4093, free on that port. Changed in place.'),
+    macAddress: z.string().regex(MAC, 'must be a MAC address such as 00:11:22:33:44:55').describe('MAC address of your IX interface, e.g. 00:11:22:33:44:55. Changed in place.'),
+    asn: z
+      .number()
+      .int()
+      .min(1)
+      .max(4294967295)
+      .optional()
+      .describe('Your ASN for peering on the exchange. The API needs it to order; left out, an imported IX keeps the ASN it has. Changed in place (BGP sessions restart).'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Changed in place.'),
+    publicGraph: z.boolean().optional().describe('true = usage statistics are publicly viewable. The API sets true when omitted. Changed in place.'),
+    reverseDns: z.string().optional().describe('Custom hostname for the IX IP addresses (reverse DNS). Changed in place. Default: none.'),
+    shutdown: z.boolean().optional().describe('true shuts the connection down temporarily; false (the default) re-enables it. Changed in place.'),
+    attributeTags: tagsSchema
+      .optional()
+      .describe('Attribute tags are set by the API: neither the IX order nor the IX update carries them, so only an empty map (or none) may be given; the tags the API sets are reported in the outputs.'),
+    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated; a later change is only recorded.'),
+  })
+  .strict();
 
 /** Inputs of an Internet Exchange connection on a port. */
-export const ixInputs = lazy(() =>
-  ixFields().superRefine(
-    (value, ctx) => {
-      // Runs even when another field failed, so every problem of a manifest is reported at once.
-      const tags = value && typeof value === 'object' ? (value as { attributeTags?: unknown }).attributeTags : undefined;
-      if (tags && typeof tags === 'object' && Object.keys(tags).length > 0) {
-        ctx.addIssue({ code: 'custom', path: ['attributeTags'], message: 'attribute tags are set by the API and cannot be ordered or changed; remove them' });
-      }
-    },
-    { when: () => true },
-  ),
+export const ixInputs = ixFields.superRefine(
+  (value, ctx) => {
+    // Runs even when another field failed, so every problem of a manifest is reported at once.
+    const tags = value && typeof value === 'object' ? (value as { attributeTags?: unknown }).attributeTags : undefined;
+    if (tags && typeof tags === 'object' && Object.keys(tags).length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['attributeTags'], message: 'attribute tags are set by the API and cannot be ordered or changed; remove them' });
+    }
+  },
+  { when: () => true },
 );
 
 /** Everything an IX exposes: its inputs as the API reports them plus what the API computes. */
-export const ixOutputs = lazy(() =>
-  ixFields().extend({
-    attributeTags: tagsSchema().optional().describe('Attribute tags the API has set on the IX.'),
-    productUid: z.string().describe('Product UID of the IX, its id.'),
-    productId: z.number().optional().describe('Numeric product id.'),
-    provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, DECOMMISSIONED...; CONFIGURED and LIVE are ready.'),
-    locationId: z.number().optional().describe('Location id of the port the IX is on.'),
-    term: z.number().optional().describe('Contract term in months.'),
-    secondaryName: z.string().optional().describe('Secondary name the API keeps for the service.'),
-    ixPeerMacro: z.string().optional().describe('IRR macro (as-set) used for peering, e.g. AS64496.'),
-    usageAlgorithm: z.string().optional().describe('How usage is billed, e.g. POST_PAID_HOURLY_SPEED_IX.'),
-    createDate: z.string().optional().describe('When the IX was ordered (RFC 3339, set by the API).'),
-    deployDate: z.string().optional().describe('When the IX was deployed (RFC 3339, set by the API).'),
-    resources: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe('Nested IX resources: interface, bgp_connection[], ip_address[] (with reverse_dns), vpls_interface.'),
-  }),
-);
+export const ixOutputs = ixFields.extend({
+  attributeTags: tagsSchema.optional().describe('Attribute tags the API has set on the IX.'),
+  productUid: z.string().describe('Product UID of the IX, its id.'),
+  productId: z.number().optional().describe('Numeric product id.'),
+  provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, DECOMMISSIONED...; CONFIGURED and LIVE are ready.'),
+  locationId: z.number().optional().describe('Location id of the port the IX is on.'),
+  term: z.number().optional().describe('Contract term in months.'),
+  secondaryName: z.string().optional().describe('Secondary name the API keeps for the service.'),
+  ixPeerMacro: z.string().optional().describe('IRR macro (as-set) used for peering, e.g. AS64496.'),
+  usageAlgorithm: z.string().optional().describe('How usage is billed, e.g. POST_PAID_HOURLY_SPEED_IX.'),
+  createDate: z.string().optional().describe('When the IX was ordered (RFC 3339, set by the API).'),
+  deployDate: z.string().optional().describe('When the IX was deployed (RFC 3339, set by the API).'),
+  resources: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Nested IX resources: interface, bgp_connection[], ip_address[] (with reverse_dns), vpls_interface.'),
+});
 
-type IxInputs = z.infer<ReturnType<typeof ixInputs>>;
-type IxOutputs = z.infer<ReturnType<typeof ixOutputs>>;
+type IxInputs = z.infer<typeof ixInputs>;
+type IxOutputs = z.infer<typeof ixOutputs>;
 
 /** Inputs the IX update sends under another name (the rest use their own name). */
 const WIRE: Partial<Record<keyof IxInputs, string>> = { productName: 'name', requestedProductUid: 'aEndProductUid' };
@@ -95,14 +89,11 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   token: 'interconnect:index/ix:Ix',
   provider: 'interconnect',
   isReady: productReady,
+  crossCheck: ixCrossCheck,
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An Internet Exchange (IX) connection on a port. Every setting but the exchange itself changes in place; shutdown toggles a temporary shutdown.',
-  get inputs() {
-    return ixInputs();
-  },
-  get outputs() {
-    return ixOutputs();
-  },
+  inputs: ixInputs,
+  outputs: ixOutputs,
   replaceOn: [],
   // The API names exchanges without regard to case: "sydney ix" is the IX the port is on, a
   // change recorded without a call; another exchange is a new IX connection.

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { UserError } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
-import { lazy } from '../../lazy.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { cancelPort, parseProductUid } from './port.js';
 import { listAllProducts, liveOfType, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
@@ -30,35 +29,31 @@ import { contractNotes, productReady } from './product-hooks.js';
 export const LAG_SPEEDS = [10000, 100000, 400000] as const;
 
 /** Inputs of a LAG port: one service made of 1 to 8 member ports of the same speed. */
-export const lagPortInputs = lazy(() =>
-  z
-    .object({
-      productName: z.string().min(1).describe('Identifiable name of the LAG. Changed in place.'),
-      portSpeed: oneOf(LAG_SPEEDS, 'Speed of each member port in Mbps: 10000, 100000, or 400000 where available. A change replaces the LAG.'),
-      locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the LAG.'),
-      contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-      marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
-      lagCount: z.number().int().min(1).max(8).describe('Number of member ports, 1 to 8. The API cannot add or remove members, so a change replaces the LAG.'),
-      costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Changed in place; attached VXCs are not touched.'),
-      diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the LAG.'),
-      promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated; a later change is only recorded.'),
-      resourceTags: tagsSchema().optional().describe('Tags on the LAG (its primary member). Changed in place. Default: none.'),
-    })
-    .strict(),
-);
+export const lagPortInputs = z
+  .object({
+    productName: z.string().min(1).describe('Identifiable name of the LAG. Changed in place.'),
+    portSpeed: oneOf(LAG_SPEEDS, 'Speed of each member port in Mbps: 10000, 100000, or 400000 where available. A change replaces the LAG.'),
+    locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the LAG.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+    marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
+    lagCount: z.number().int().min(1).max(8).describe('Number of member ports, 1 to 8. The API cannot add or remove members, so a change replaces the LAG.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Changed in place; attached VXCs are not touched.'),
+    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the LAG.'),
+    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated; a later change is only recorded.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the LAG (its primary member). Changed in place. Default: none.'),
+  })
+  .strict();
 
 /** Everything a LAG exposes: its inputs as the API reports them, the member UIDs and the computed fields of a port. */
-export const lagPortOutputs = lazy(() =>
-  lagPortInputs().extend({
-    ...productFactsShape(),
-    productUid: z.string().describe('UID of the primary member port, the LAG\'s id.'),
-    lagPortUids: z.array(z.string()).describe('UIDs of every member port, the primary first.'),
-    aggregationId: z.number().optional().describe('Numeric id the member ports share.'),
-  }),
-);
+export const lagPortOutputs = lagPortInputs.extend({
+  ...productFactsShape,
+  productUid: z.string().describe('UID of the primary member port, the LAG\'s id.'),
+  lagPortUids: z.array(z.string()).describe('UIDs of every member port, the primary first.'),
+  aggregationId: z.number().optional().describe('Numeric id the member ports share.'),
+});
 
-type LagPortInputs = z.infer<ReturnType<typeof lagPortInputs>>;
-type LagPortOutputs = z.infer<ReturnType<typeof lagPortOutputs>>;
+type LagPortInputs = z.infer<typeof lagPortInputs>;
+type LagPortOutputs = z.infer<typeof lagPortOutputs>;
 
 /** The fields a LAG change can send in place, and their names in the modify call. */
 const MODIFIABLE: Array<[keyof LagPortInputs, string]> = [
@@ -74,12 +69,8 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   isReady: productReady,
   description:
     'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
-  get inputs() {
-    return lagPortInputs();
-  },
-  get outputs() {
-    return lagPortOutputs();
-  },
+  inputs: lagPortInputs,
+  outputs: lagPortOutputs,
   replaceOn: [
     { path: 'portSpeed', reason: 'the speed of physical ports is fixed once ordered' },
     { path: 'locationId', reason: 'a LAG cannot move to another location' },

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { RemoteError, UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
-import { lazy } from '../../lazy.js';
 import { oneOf } from '../schema.js';
 import { readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
 import { type Ctx, readListed, retryWithin, sharedProduct, splitId, waitReady } from './product.js';
@@ -11,24 +10,20 @@ import { type Ctx, readListed, retryWithin, sharedProduct, splitId, waitReady } 
 export const TUNNEL_COUNTS = [10, 20, 30] as const;
 
 /** Inputs of the IPsec add-on of an MCR. */
-export const mcrIpsecAddonInputs = lazy(() =>
-  z
-    .object({
-      mcrId: z.string().min(1).describe('Product UID of the MCR. A change replaces the add-on.'),
-      tunnelCount: oneOf(TUNNEL_COUNTS, 'Most IPsec tunnels the MCR may carry: 10, 20 or 30. Changed in place.'),
-    })
-    .strict(),
-);
+export const mcrIpsecAddonInputs = z
+  .object({
+    mcrId: z.string().min(1).describe('Product UID of the MCR. A change replaces the add-on.'),
+    tunnelCount: oneOf(TUNNEL_COUNTS, 'Most IPsec tunnels the MCR may carry: 10, 20 or 30. Changed in place.'),
+  })
+  .strict();
 
 /** The add-on as it is now, plus its UID. */
-export const mcrIpsecAddonOutputs = lazy(() =>
-  mcrIpsecAddonInputs().extend({
-    addOnUid: z.string().describe('UID the API gave the add-on.'),
-  }),
-);
+export const mcrIpsecAddonOutputs = mcrIpsecAddonInputs.extend({
+  addOnUid: z.string().describe('UID the API gave the add-on.'),
+});
 
-type Inputs = z.infer<ReturnType<typeof mcrIpsecAddonInputs>>;
-type Outputs = z.infer<ReturnType<typeof mcrIpsecAddonOutputs>>;
+type Inputs = z.infer<typeof mcrIpsecAddonInputs>;
+type Outputs = z.infer<typeof mcrIpsecAddonOutputs>;
 type ApiAddOn = { addOnUid: string; addOnType: string; tunnelCount: number };
 
 const FORMAT = '<mcr_uid>:<add_on_uid>';
@@ -61,12 +56,8 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
   token: 'interconnect:index/mcrIpsecAddon:McrIpsecAddon',
   provider: 'interconnect',
   description: 'The IPsec add-on of an MCR, which allows VXC interfaces of type ipSecTunnel. Removed by setting its tunnel count to 0 once no tunnel uses it.',
-  get inputs() {
-    return mcrIpsecAddonInputs();
-  },
-  get outputs() {
-    return mcrIpsecAddonOutputs();
-  },
+  inputs: mcrIpsecAddonInputs,
+  outputs: mcrIpsecAddonOutputs,
   replaceOn: [{ path: 'mcrId', reason: 'an add-on belongs to one MCR and cannot move' }],
   // An MCR holds one IPsec add-on: replaced on the same MCR (--replace), the old one goes first.
   deleteBeforeReplace: (prior, desired) => prior.mcrId === desired.mcrId,

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { lazy } from '../../lazy.js';
 import { UserError } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
@@ -8,27 +7,23 @@ import { GONE, isType } from '../../providers/interconnect/api/products.js';
 import { type Ctx, mapLimited, sharedList, sharedProduct, splitId } from './product.js';
 import { ALWAYS, checkPrefixEntries, deletePrefixList, findByDescription, observedEntries, prefixListFields } from './prefix-lists.js';
 
-const fields = lazy(() =>
-  z
-    .object({
-      mcrId: z.string().min(1).describe('Product UID of the MCR that owns the list. A change replaces the list.'),
-      ...prefixListFields(),
-    })
-    .strict(),
-);
+const fields = z
+  .object({
+    mcrId: z.string().min(1).describe('Product UID of the MCR that owns the list. A change replaces the list.'),
+    ...prefixListFields,
+  })
+  .strict();
 
 /** Inputs of one prefix filter list; every entry is checked against the address family. */
-export const mcrPrefixFilterListInputs = lazy(() => fields().superRefine(checkPrefixEntries, ALWAYS));
+export const mcrPrefixFilterListInputs = fields.superRefine(checkPrefixEntries, ALWAYS);
 
 /** The list as it is now, plus its numeric id. */
-export const mcrPrefixFilterListOutputs = lazy(() =>
-  fields().extend({
-    prefixFilterListId: z.number().describe('Numeric id the API gave the list; VXC BGP settings may use it.'),
-  }),
-);
+export const mcrPrefixFilterListOutputs = fields.extend({
+  prefixFilterListId: z.number().describe('Numeric id the API gave the list; VXC BGP settings may use it.'),
+});
 
-type Inputs = z.infer<ReturnType<typeof mcrPrefixFilterListInputs>>;
-type Outputs = z.infer<ReturnType<typeof mcrPrefixFilterListOutputs>>;
+type Inputs = z.infer<typeof mcrPrefixFilterListInputs>;
+type Outputs = z.infer<typeof mcrPrefixFilterListOutputs>;
 
 const FORMAT = '<mcr_uid>:<prefix_list_id>';
 const EXAMPLE = '11111111-1111-1111-1111-111111111111:123';
@@ -47,12 +42,8 @@ export const mcrPrefixFilterList: ResourceType<Inputs, Outputs, Ctx['client'], I
   token: 'interconnect:index/mcrPrefixFilterList:McrPrefixFilterList',
   provider: 'interconnect',
   description: 'A prefix filter list on an MCR. Several lists may exist on one MCR; VXC BGP connections refer to them by description.',
-  get inputs() {
-    return mcrPrefixFilterListInputs();
-  },
-  get outputs() {
-    return mcrPrefixFilterListOutputs();
-  },
+  inputs: mcrPrefixFilterListInputs,
+  outputs: mcrPrefixFilterListOutputs,
   replaceOn: [{ path: 'mcrId', reason: 'a prefix filter list belongs to one MCR and cannot move' }],
   // A description is unique on its MCR: replaced in place (--replace), the old list goes first.
   deleteBeforeReplace: (prior, desired) => prior.mcrId === desired.mcrId && prior.description === desired.description,

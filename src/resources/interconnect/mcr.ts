@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
-import { lazy } from '../../lazy.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { createPrefixList, listPrefixLists, readPrefixList, routerOrdered, updatePrefixList } from '../../providers/interconnect/api/prefix-lists.js';
@@ -34,38 +33,36 @@ export const MCR_SPEEDS = [1000, 2500, 5000, 10000, 25000, 50000, 100000] as con
 export const DEFAULT_MCR_ASN = 133937;
 
 /** Inputs of a cloud router (MCR). */
-export const mcrInputs = lazy(() =>
-  z
-    .object({
-      productName: z.string().min(1).describe('Identifiable name of the MCR. Changed in place.'),
-      portSpeed: oneOf(MCR_SPEEDS, 'Aggregate capacity in Mbps shared by all its connections: 1000, 2500, 5000, 10000, 25000, 50000 or 100000. Fixed for the life of the MCR: a change replaces it.'),
-      locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the MCR.'),
-      contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-      asn: z
-        .number()
-        .int()
-        .min(1)
-        .max(4294967295)
-        .optional()
-        .meta({ description: 'BGP ASN of the MCR, used for peering on its VXCs; the API sets the default when it is omitted. Changed in place; BGP sessions re-negotiate. Some clouds need a public ASN; Azure rejects 65515.', default: DEFAULT_MCR_ASN }),
-      diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the MCR.'),
-      marketplaceVisibility: z.boolean().optional().describe('true = listed in the marketplace. When omitted the API decides (true). Changed in place.'),
-      costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
-      promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
-      resourceTags: tagsSchema().optional().describe('Tags on the product. Changed in place.'),
-      prefixFilterLists: z
-        .array(prefixListSchema())
-        .optional()
-        .describe('DEPRECATED: use interconnect:index/mcrPrefixFilterList:McrPrefixFilterList. Prefix filter lists kept with the MCR, matched by description; created, rewritten and deleted in place. Lists not named here are left alone.'),
-    })
-    .strict(),
-);
+export const mcrInputs = z
+  .object({
+    productName: z.string().min(1).describe('Identifiable name of the MCR. Changed in place.'),
+    portSpeed: oneOf(MCR_SPEEDS, 'Aggregate capacity in Mbps shared by all its connections: 1000, 2500, 5000, 10000, 25000, 50000 or 100000. Fixed for the life of the MCR: a change replaces it.'),
+    locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the MCR.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+    asn: z
+      .number()
+      .int()
+      .min(1)
+      .max(4294967295)
+      .optional()
+      .meta({ description: 'BGP ASN of the MCR, used for peering on its VXCs; the API sets the default when it is omitted. Changed in place; BGP sessions re-negotiate. Some clouds need a public ASN; Azure rejects 65515.', default: DEFAULT_MCR_ASN }),
+    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the MCR.'),
+    marketplaceVisibility: z.boolean().optional().describe('true = listed in the marketplace. When omitted the API decides (true). Changed in place.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
+    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
+    prefixFilterLists: z
+      .array(prefixListSchema)
+      .optional()
+      .describe('DEPRECATED: use interconnect:index/mcrPrefixFilterList:McrPrefixFilterList. Prefix filter lists kept with the MCR, matched by description; created, rewritten and deleted in place. Lists not named here are left alone.'),
+  })
+  .strict();
 
 /** Everything an MCR exposes: its inputs as the API reports them plus computed fields. */
-export const mcrOutputs = lazy(() => mcrInputs().extend(mcrComputed()));
+export const mcrOutputs = mcrInputs.extend(mcrComputed);
 
-type McrInputs = z.infer<ReturnType<typeof mcrInputs>>;
-type McrOutputs = z.infer<ReturnType<typeof mcrOutputs>>;
+type McrInputs = z.infer<typeof mcrInputs>;
+type McrOutputs = z.infer<typeof mcrOutputs>;
 
 /** The fields an MCR change can send in place, and their names in the modify call. */
 const MODIFIABLE: Array<[keyof McrInputs, string]> = [
@@ -81,12 +78,8 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
   provider: 'interconnect',
   isReady: productReady,
   description: 'A cloud router (MCR) at a location. Always cancelled at once (interconnect:cancelAtEndOfTerm does not apply), and only when no VXC is attached.',
-  get inputs() {
-    return mcrInputs();
-  },
-  get outputs() {
-    return mcrOutputs();
-  },
+  inputs: mcrInputs,
+  outputs: mcrOutputs,
   replaceOn: [
     { path: 'portSpeed', reason: 'an MCR\'s speed is fixed for the life of the service' },
     { path: 'locationId', reason: 'an MCR cannot move to another location' },
@@ -94,9 +87,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
   ],
   computedInputs: ['asn', 'diversityZone', 'costCentre', 'marketplaceVisibility'],
   stateOnly: ['promoCode'],
-  get remoteManaged() {
-    return Object.keys(mcrComputed());
-  },
+  remoteManaged: Object.keys(mcrComputed),
   warnings: (inputs) =>
     inputs.prefixFilterLists === undefined
       ? []

@@ -3,7 +3,6 @@ import type { InterconnectSettings } from '../../providers/interconnect/settings
 import { Secret, Unknown, reveal } from '../../values.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../handler.js';
-import { lazy } from '../../lazy.js';
 import { oneOf, oneOfText, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { liveOfType, type ApiProduct } from '../../providers/interconnect/api/products.js';
@@ -38,85 +37,77 @@ const RETURNED = ['vendor', 'imageId', 'productSize'] as const;
 const text = (what: string) => z.string().optional().describe(what);
 
 /** The image, size and vendor bootstrap settings of an MVE, fixed at order time. */
-const vendorConfigSchema = lazy(() =>
-  z
-    .object({
-      vendor: z.string().min(1).describe('Vendor of the image as getMveImages names it, e.g. Cisco, Fortinet, Palo Alto Networks.'),
-      imageId: z.number().int().positive().describe('Image id from getMveImages.'),
-      productSize: oneOfText(MVE_SIZES, 'Instance size from getMveSizes: SMALL (2 vCPU/8 GB), MEDIUM, LARGE or X_LARGE_12; the image must offer it. Default SMALL.').optional(),
-      adminSshPublicKey: text('SSH public key of the admin user (Cisco, Fortinet, Palo Alto, VMware).'),
-      sshPublicKey: text('SSH public key for CLI access (Cisco, Fortinet, Palo Alto, VMware, 6WIND).'),
-      manageLocally: z.boolean().optional().describe('Cisco: manage the device locally instead of through a controller.'),
-      cloudInit: text('Cloud-init / bootstrap configuration (Cisco, Aviatrix); write-only.'),
-      fmcIpAddress: text('Cisco FTDv: address of the Firewall Management Center.'),
-      fmcRegistrationKey: text('Cisco FTDv: registration key for the Firewall Management Center; write-only.'),
-      fmcNatId: text('Cisco FTDv: NAT id for the Firewall Management Center.'),
-      licenseData: text('Licence data (Fortinet, Palo Alto); write-only.'),
-      adminPasswordHash: text('Palo Alto: hash of the admin password; write-only.'),
-      accountName: text('Aruba: account name.'),
-      accountKey: text('Aruba: account key; write-only.'),
-      systemTag: text('Aruba: system tag.'),
-      ionKey: text('Prisma SD-WAN: ION key; write-only.'),
-      secretKey: text('Prisma SD-WAN: secret key; write-only.'),
-      directorAddress: text('Versa: director address.'),
-      controllerAddress: text('Versa: controller address.'),
-      localAuth: text('Versa: local authentication string; write-only.'),
-      remoteAuth: text('Versa: remote authentication string; write-only.'),
-      serialNumber: text('Versa: serial number.'),
-      vcoAddress: text('VMware: orchestrator (VCO) address.'),
-      vcoActivationCode: text('VMware: orchestrator activation code; write-only.'),
-      token: text('Meraki: bootstrap token; write-only.'),
-    })
-    .strict(),
-);
+const vendorConfigSchema = z
+  .object({
+    vendor: z.string().min(1).describe('Vendor of the image as getMveImages names it, e.g. Cisco, Fortinet, Palo Alto Networks.'),
+    imageId: z.number().int().positive().describe('Image id from getMveImages.'),
+    productSize: oneOfText(MVE_SIZES, 'Instance size from getMveSizes: SMALL (2 vCPU/8 GB), MEDIUM, LARGE or X_LARGE_12; the image must offer it. Default SMALL.').optional(),
+    adminSshPublicKey: text('SSH public key of the admin user (Cisco, Fortinet, Palo Alto, VMware).'),
+    sshPublicKey: text('SSH public key for CLI access (Cisco, Fortinet, Palo Alto, VMware, 6WIND).'),
+    manageLocally: z.boolean().optional().describe('Cisco: manage the device locally instead of through a controller.'),
+    cloudInit: text('Cloud-init / bootstrap configuration (Cisco, Aviatrix); write-only.'),
+    fmcIpAddress: text('Cisco FTDv: address of the Firewall Management Center.'),
+    fmcRegistrationKey: text('Cisco FTDv: registration key for the Firewall Management Center; write-only.'),
+    fmcNatId: text('Cisco FTDv: NAT id for the Firewall Management Center.'),
+    licenseData: text('Licence data (Fortinet, Palo Alto); write-only.'),
+    adminPasswordHash: text('Palo Alto: hash of the admin password; write-only.'),
+    accountName: text('Aruba: account name.'),
+    accountKey: text('Aruba: account key; write-only.'),
+    systemTag: text('Aruba: system tag.'),
+    ionKey: text('Prisma SD-WAN: ION key; write-only.'),
+    secretKey: text('Prisma SD-WAN: secret key; write-only.'),
+    directorAddress: text('Versa: director address.'),
+    controllerAddress: text('Versa: controller address.'),
+    localAuth: text('Versa: local authentication string; write-only.'),
+    remoteAuth: text('Versa: remote authentication string; write-only.'),
+    serialNumber: text('Versa: serial number.'),
+    vcoAddress: text('VMware: orchestrator (VCO) address.'),
+    vcoActivationCode: text('VMware: orchestrator activation code; write-only.'),
+    token: text('Meraki: bootstrap token; write-only.'),
+  })
+  .strict();
 
 /** One network interface of the MVE. */
-const vnicSchema = lazy(() =>
-  z
-    .object({
-      description: z.string().describe('Description of the interface. Changed in place.'),
-      vlan: z.number().int().min(0).max(4093).optional().describe('VLAN of the interface, 2 to 4093; 0 or omitted = none. A change replaces the MVE.'),
-    })
-    .strict(),
-);
+const vnicSchema = z
+  .object({
+    description: z.string().describe('Description of the interface. Changed in place.'),
+    vlan: z.number().int().min(0).max(4093).optional().describe('VLAN of the interface, 2 to 4093; 0 or omitted = none. A change replaces the MVE.'),
+  })
+  .strict();
 
 /** Inputs of an MVE (virtual edge): a vendor network appliance running at a location. */
-export const mveInputs = lazy(() =>
-  z
-    .object({
-      productName: z.string().min(1).describe('Identifiable name of the MVE. Changed in place.'),
-      locationId: z.number().int().positive().describe('Numeric location id (from getLocation) of a location offering MVE. A change replaces the MVE.'),
-      contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-      diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the MVE.'),
-      vendorConfig: vendorConfigSchema().describe(
-        'Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an imported MVE are taken as the manifest\'s.',
-      ),
-      vnics: z
-        .array(vnicSchema())
-        .min(1)
-        .max(5)
-        .optional()
-        .describe('Network interfaces, 1 to 5. Descriptions change in place; adding or removing one, or changing a VLAN, replaces the MVE. Default: one "Data Plane" interface.'),
-      costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Changed in place.'),
-      promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated; a later change is only recorded.'),
-      resourceTags: tagsSchema().optional().describe('Tags on the MVE. Changed in place. Default: none.'),
-    })
-    .strict(),
-);
+export const mveInputs = z
+  .object({
+    productName: z.string().min(1).describe('Identifiable name of the MVE. Changed in place.'),
+    locationId: z.number().int().positive().describe('Numeric location id (from getLocation) of a location offering MVE. A change replaces the MVE.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the MVE.'),
+    vendorConfig: vendorConfigSchema.describe(
+      'Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an imported MVE are taken as the manifest\'s.',
+    ),
+    vnics: z
+      .array(vnicSchema)
+      .min(1)
+      .max(5)
+      .optional()
+      .describe('Network interfaces, 1 to 5. Descriptions change in place; adding or removing one, or changing a VLAN, replaces the MVE. Default: one "Data Plane" interface.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Changed in place.'),
+    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated; a later change is only recorded.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the MVE. Changed in place. Default: none.'),
+  })
+  .strict();
 
 /** Everything an MVE exposes: its inputs as the API reports them plus the computed fields. */
-export const mveOutputs = lazy(() =>
-  mveInputs().extend({
-    ...productFactsShape(),
-    vendor: z.string().optional().describe('Vendor key the API reports, e.g. CISCO.'),
-    imageId: z.number().optional().describe('Id of the running image.'),
-    mveSize: z.string().optional().describe('Instance size, e.g. SMALL.'),
-    mveLabel: z.string().optional().describe('Size label, e.g. "MVE 2/8" (vCPU/GB RAM).'),
-  }),
-);
+export const mveOutputs = mveInputs.extend({
+  ...productFactsShape,
+  vendor: z.string().optional().describe('Vendor key the API reports, e.g. CISCO.'),
+  imageId: z.number().optional().describe('Id of the running image.'),
+  mveSize: z.string().optional().describe('Instance size, e.g. SMALL.'),
+  mveLabel: z.string().optional().describe('Size label, e.g. "MVE 2/8" (vCPU/GB RAM).'),
+});
 
-type MveInputs = z.infer<ReturnType<typeof mveInputs>>;
-type MveOutputs = z.infer<ReturnType<typeof mveOutputs>>;
+type MveInputs = z.infer<typeof mveInputs>;
+type MveOutputs = z.infer<typeof mveOutputs>;
 type VendorConfig = MveInputs['vendorConfig'];
 
 /** The fields an MVE change can send in place, and their names in the modify call. */
@@ -132,12 +123,8 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   isReady: productReady,
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An MVE (virtual edge): a vendor SD-WAN or firewall appliance at a location; find images with getMveImages and sizes with getMveSizes.',
-  get inputs() {
-    return mveInputs();
-  },
-  get outputs() {
-    return mveOutputs();
-  },
+  inputs: mveInputs,
+  outputs: mveOutputs,
   // The whole vendor config is secret: it holds keys and licences, and secret paths are top-level.
   secretPaths: ['vendorConfig'],
   replaceOn: [

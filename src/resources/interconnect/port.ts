@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
-import { lazy } from '../../lazy.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { liveOfType, type ApiProduct } from '../../providers/interconnect/api/products.js';
 import { PRODUCT_FACTS, productFacts, productFactsShape } from '../../providers/interconnect/api/views.js';
@@ -30,25 +29,23 @@ import { contractNotes, productReady } from './product-hooks.js';
 export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
 
 /** Inputs of a single physical port. */
-export const portInputs = lazy(() =>
-  z.object({
-    productName: z.string().min(1).describe('Identifiable name of the port. Changed in place.'),
-    portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available. A change replaces the port.'),
-    locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the port.'),
-    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-    marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
-    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
-    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the port.'),
-    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
-    resourceTags: tagsSchema().optional().describe('Tags on the product. Changed in place.'),
-  }).strict(),
-);
+export const portInputs = z.object({
+  productName: z.string().min(1).describe('Identifiable name of the port. Changed in place.'),
+  portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available. A change replaces the port.'),
+  locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the port.'),
+  contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+  marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
+  costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
+  diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the port.'),
+  promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
+  resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
+}).strict();
 
 /** Everything a port exposes: its inputs as the API reports them plus computed fields. */
-export const portOutputs = lazy(() => portInputs().extend(productFactsShape()));
+export const portOutputs = portInputs.extend(productFactsShape);
 
-type PortInputs = z.infer<ReturnType<typeof portInputs>>;
-type PortOutputs = z.infer<ReturnType<typeof portOutputs>>;
+type PortInputs = z.infer<typeof portInputs>;
+type PortOutputs = z.infer<typeof portOutputs>;
 
 /** The fields a port change can send in place, and their names in the modify call. */
 const MODIFIABLE: Array<[keyof PortInputs, string]> = [
@@ -63,12 +60,8 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   provider: 'interconnect',
   isReady: productReady,
   description: 'A single physical port at a location. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
-  get inputs() {
-    return portInputs();
-  },
-  get outputs() {
-    return portOutputs();
-  },
+  inputs: portInputs,
+  outputs: portOutputs,
   replaceOn: [
     { path: 'portSpeed', reason: 'the speed of a physical port is fixed once ordered' },
     { path: 'locationId', reason: 'a port cannot move to another location' },

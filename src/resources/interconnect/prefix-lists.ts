@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { isRemote } from '../../errors.js';
-import { lazy } from '../../lazy.js';
 import { oneOfText } from '../schema.js';
 import { familyBits, parseCidr, prefixProblem, type Family } from './cidr.js';
 import { ADDRESS_FAMILIES, deletePrefixList as deleteList, type ApiPrefixEntry } from '../../providers/interconnect/api/prefix-lists.js';
@@ -15,28 +14,24 @@ import { retryWithin, type Ctx } from './product.js';
 
 
 /** One ordered entry of a prefix filter list. */
-export const prefixEntry = lazy(() =>
-  z
-    .object({
-      action: oneOfText(['permit', 'deny'], 'What a route matching this entry gets: permit or deny.'),
-      prefix: z.string().describe('Network prefix in CIDR form of the list\'s address family, with no host bits set, e.g. 10.0.0.0/8.'),
-      ge: z.number().int().optional().describe('Shortest prefix length matched, from the prefix length up to 32 (IPv4) or 128 (IPv6). Omitted: the API uses the prefix length.'),
-      le: z.number().int().optional().describe('Longest prefix length matched, from ge (or the prefix length) up to 32 (IPv4) or 128 (IPv6). Omitted: the API uses 32 or 128.'),
-    })
-    .strict(),
-);
+export const prefixEntry = z
+  .object({
+    action: oneOfText(['permit', 'deny'], 'What a route matching this entry gets: permit or deny.'),
+    prefix: z.string().describe('Network prefix in CIDR form of the list\'s address family, with no host bits set, e.g. 10.0.0.0/8.'),
+    ge: z.number().int().optional().describe('Shortest prefix length matched, from the prefix length up to 32 (IPv4) or 128 (IPv6). Omitted: the API uses the prefix length.'),
+    le: z.number().int().optional().describe('Longest prefix length matched, from ge (or the prefix length) up to 32 (IPv4) or 128 (IPv6). Omitted: the API uses 32 or 128.'),
+  })
+  .strict();
 
 /** A prefix filter list entry. */
-export type PrefixEntry = z.infer<ReturnType<typeof prefixEntry>>;
+export type PrefixEntry = z.infer<typeof prefixEntry>;
 
 /** The fields of one list (without the MCR it belongs to). */
-export const prefixListFields = lazy(() =>
-  ({
-    description: z.string().min(1).describe('Name of the list, unique on its MCR; VXC BGP connections refer to the list by it. Changed in place.'),
-    addressFamily: oneOfText(ADDRESS_FAMILIES, 'Address family of every prefix in the list: IPv4 or IPv6. Changed in place.'),
-    entries: z.array(prefixEntry()).min(1).max(200).describe('Ordered entries, 1 to 200; the first match decides. Changed in place (the whole list is rewritten).'),
-  }),
-);
+export const prefixListFields = {
+  description: z.string().min(1).describe('Name of the list, unique on its MCR; VXC BGP connections refer to the list by it. Changed in place.'),
+  addressFamily: oneOfText(ADDRESS_FAMILIES, 'Address family of every prefix in the list: IPv4 or IPv6. Changed in place.'),
+  entries: z.array(prefixEntry).min(1).max(200).describe('Ordered entries, 1 to 200; the first match decides. Changed in place (the whole list is rewritten).'),
+};
 
 /** One list as plumb describes it. */
 export interface PrefixList {
@@ -86,7 +81,7 @@ export function checkPrefixEntries(value: unknown, ctx: z.RefinementCtx): void {
 export const ALWAYS = { when: () => true };
 
 /** One list as the deprecated inline `prefixFilterLists` of an Mcr holds it. */
-export const prefixListSchema = lazy(() => z.object(prefixListFields()).strict().superRefine(checkPrefixEntries, ALWAYS));
+export const prefixListSchema = z.object(prefixListFields).strict().superRefine(checkPrefixEntries, ALWAYS);
 
 /**
  * The observed entries, expressed like the prior ones where they mean the same: the API returns

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { lazy } from '../../lazy.js';
 import { RemoteError, UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../handler.js';
@@ -10,73 +9,65 @@ import { defaultsAsDeclared } from '../as-declared.js';
 import { reveal } from '../../values.js';
 
 /** When a key may be used: RFC 3339 / ISO 8601 timestamps with a zone. */
-const validForSchema = lazy(() =>
-  z
-    .object({
-      startTime: z.iso.datetime({ offset: true }).describe('Start of the validity window, ISO 8601 with a zone, e.g. 2026-01-01T00:00:00Z.'),
-      endTime: z.iso.datetime({ offset: true }).describe('End of the validity window, ISO 8601 with a zone; after startTime.'),
-    })
-    .strict(),
-);
+const validForSchema = z
+  .object({
+    startTime: z.iso.datetime({ offset: true }).describe('Start of the validity window, ISO 8601 with a zone, e.g. 2026-01-01T00:00:00Z.'),
+    endTime: z.iso.datetime({ offset: true }).describe('End of the validity window, ISO 8601 with a zone; after startTime.'),
+  })
+  .strict();
 
 /** The fields of a service key, shared by its inputs and outputs. */
-const serviceKeyFields = lazy(() =>
-  z
-    .object({
-      productUid: z.string().min(1).describe('UID of the port the key connects to. A change replaces the key.'),
-      active: z.boolean().describe('true = the key can be used now; false = it is kept but refused. Changed in place.'),
-      maxSpeed: z.number().int().positive().describe('Highest rate limit, in Mbps, a VXC made with the key may have; at most the port speed. A change replaces the key.'),
-      singleUse: z.boolean().describe('true = the key makes one connection; false = any number. A change replaces the key.'),
-      vlan: z
-        .number()
-        .int()
-        .min(2)
-        .max(4093)
-        .optional()
-        .describe('VLAN, 2 to 4093, the connection gets on the port. Required when singleUse is true; omit it for a multi-use key. A change replaces the key.'),
-      description: z.string().optional().describe('Description shown to the other party. A change replaces the key. Default: none.'),
-      preApproved: z.boolean().optional().describe('true = connections made with the key need no approval. The API sets false when omitted. A change replaces the key.'),
-      validFor: validForSchema()
-        .optional()
-        .describe('Validity window {startTime, endTime} (sent as epoch milliseconds). Changed in place. Default: always valid; once set, leaving it out keeps the window.'),
-    })
-    .strict(),
-);
+const serviceKeyFields = z
+  .object({
+    productUid: z.string().min(1).describe('UID of the port the key connects to. A change replaces the key.'),
+    active: z.boolean().describe('true = the key can be used now; false = it is kept but refused. Changed in place.'),
+    maxSpeed: z.number().int().positive().describe('Highest rate limit, in Mbps, a VXC made with the key may have; at most the port speed. A change replaces the key.'),
+    singleUse: z.boolean().describe('true = the key makes one connection; false = any number. A change replaces the key.'),
+    vlan: z
+      .number()
+      .int()
+      .min(2)
+      .max(4093)
+      .optional()
+      .describe('VLAN, 2 to 4093, the connection gets on the port. Required when singleUse is true; omit it for a multi-use key. A change replaces the key.'),
+    description: z.string().optional().describe('Description shown to the other party. A change replaces the key. Default: none.'),
+    preApproved: z.boolean().optional().describe('true = connections made with the key need no approval. The API sets false when omitted. A change replaces the key.'),
+    validFor: validForSchema
+      .optional()
+      .describe('Validity window {startTime, endTime} (sent as epoch milliseconds). Changed in place. Default: always valid; once set, leaving it out keeps the window.'),
+  })
+  .strict();
 
 /** Inputs of a service key: a shareable token that lets another company connect a VXC to one of your ports. */
-export const serviceKeyInputs = lazy(() =>
-  serviceKeyFields().superRefine(
-    (value, ctx) => {
-      // Only a plain `singleUse: true` can require a VLAN; an Unknown or mistyped value has its own check.
-      const v = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-      if (v.singleUse === true && v.vlan === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['vlan'], message: 'required when singleUse is true (a VLAN from 2 to 4093)' });
-      }
-      const window = v.validFor as { startTime?: unknown; endTime?: unknown } | undefined;
-      if (typeof window?.startTime === 'string' && typeof window.endTime === 'string' && Date.parse(window.endTime) <= Date.parse(window.startTime)) {
-        ctx.addIssue({ code: 'custom', path: ['validFor', 'endTime'], message: 'endTime must be after startTime' });
-      }
-    },
-    { when: () => true },
-  ),
+export const serviceKeyInputs = serviceKeyFields.superRefine(
+  (value, ctx) => {
+    // Only a plain `singleUse: true` can require a VLAN; an Unknown or mistyped value has its own check.
+    const v = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    if (v.singleUse === true && v.vlan === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['vlan'], message: 'required when singleUse is true (a VLAN from 2 to 4093)' });
+    }
+    const window = v.validFor as { startTime?: unknown; endTime?: unknown } | undefined;
+    if (typeof window?.startTime === 'string' && typeof window.endTime === 'string' && Date.parse(window.endTime) <= Date.parse(window.startTime)) {
+      ctx.addIssue({ code: 'custom', path: ['validFor', 'endTime'], message: 'endTime must be after startTime' });
+    }
+  },
+  { when: () => true },
 );
 
 /** Everything a key exposes: its inputs as the API reports them, the key itself (secret) and its state. */
-export const serviceKeyOutputs = lazy(() =>
-  serviceKeyFields().extend({
-    key: z.string().describe('The service key value (secret), shared with the other party; also the resource id.'),
-    companyId: z.number().optional().describe('Numeric id of the company that owns the key.'),
-    companyUid: z.string().optional().describe('UID of the company that owns the key.'),
-    createDate: z.string().optional().describe('When the key was created (RFC 3339, set by the API).'),
-    lastUpdated: z.string().optional().describe('When the key last changed (RFC 3339, set by the API).'),
-    lastUsed: z.string().optional().describe('When the key was last used to order a VXC (RFC 3339, set by the API).'),
-    expired: z.boolean().optional().describe('true once the validity window has ended.'),
-    valid: z.boolean().optional().describe('true when the key can be used to order a VXC now.'),
-  }),
-);
+export const serviceKeyOutputs = serviceKeyFields.extend({
+  key: z.string().describe('The service key value (secret), shared with the other party; also the resource id.'),
+  companyId: z.number().optional().describe('Numeric id of the company that owns the key.'),
+  companyUid: z.string().optional().describe('UID of the company that owns the key.'),
+  createDate: z.string().optional().describe('When the key was created (RFC 3339, set by the API).'),
+  lastUpdated: z.string().optional().describe('When the key last changed (RFC 3339, set by the API).'),
+  lastUsed: z.string().optional().describe('When the key was last used to order a VXC (RFC 3339, set by the API).'),
+  expired: z.boolean().optional().describe('true once the validity window has ended.'),
+  valid: z.boolean().optional().describe('true when the key can be used to order a VXC now.'),
+});
 
-type ServiceKeyInputs = z.infer<ReturnType<typeof serviceKeyInputs>>;
-type ServiceKeyOutputs = z.infer<ReturnType<typeof serviceKeyOutputs>>;
+type ServiceKeyInputs = z.infer<typeof serviceKeyInputs>;
+type ServiceKeyOutputs = z.infer<typeof serviceKeyOutputs>;
 
 /** A service key as `/v2/service/key` returns it (the fields plumb reads). */
 type ApiKey = Record<string, any> & { key: string; active: boolean };
@@ -87,12 +78,8 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
   provider: 'interconnect',
   description:
     'A service key for one of your ports, which another company uses to order a VXC to it. Deleting deactivates the key (the API has no delete); an inactive key counts as deleted only when nothing recorded says it exists.',
-  get inputs() {
-    return serviceKeyInputs();
-  },
-  get outputs() {
-    return serviceKeyOutputs();
-  },
+  inputs: serviceKeyInputs,
+  outputs: serviceKeyOutputs,
   secretPaths: ['key'],
   secretId: true,
   replaceOn: [

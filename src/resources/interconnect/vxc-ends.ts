@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { lazy } from '../../lazy.js';
 import { UserError } from '../../errors.js';
 import type { ApiEnd } from '../../providers/interconnect/api/vxc-view.js';
 import type { Ctx } from './product.js';
@@ -11,17 +10,15 @@ import type { PartnerConfig } from './vxc-partner-config.js';
  * found by service key) never show as changes.
  */
 
-const vlanSchema = lazy(() =>
-  z
-    .number()
-    .int()
-    .min(-1)
-    .max(4093)
-    .refine((v) => v !== 1, { message: 'VLAN 1 is reserved; use 2 to 4093, -1 (untagged) or 0 (allocate)' }),
-);
+const vlanSchema = z
+  .number()
+  .int()
+  .min(-1)
+  .max(4093)
+  .refine((v) => v !== 1, { message: 'VLAN 1 is reserved; use 2 to 4093, -1 (untagged) or 0 (allocate)' });
 
-const endFields = lazy(() => ({
-  vlan: vlanSchema().optional().describe('VLAN at this end: 2 to 4093, -1 for untagged; omitted or 0 = allocated by the API. Changed in place, except at a cloud partner end (replace).'),
+const endFields = {
+  vlan: vlanSchema.optional().describe('VLAN at this end: 2 to 4093, -1 for untagged; omitted or 0 = allocated by the API. Changed in place, except at a cloud partner end (replace).'),
   innerVlan: z
     .number()
     .int()
@@ -31,34 +28,30 @@ const endFields = lazy(() => ({
     .optional()
     .describe('Inner (QinQ) VLAN: 2 to 4093, or -1 for none (the default). Changed in place.'),
   vnicIndex: z.number().int().min(0).optional().describe('vNIC of an MVE end. Default 0. Changed in place.'),
-}));
+};
 
 /** The A-End as the user declares it. */
-export const aEndSchema = lazy(() =>
-  z
-    .object({
-      requestedProductUid: z.string().min(1).describe('UID of the Port, MCR or MVE the VXC starts from. Changed in place (the VXC moves).'),
-      ...endFields(),
-    })
-    .strict(),
-);
+export const aEndSchema = z
+  .object({
+    requestedProductUid: z.string().min(1).describe('UID of the Port, MCR or MVE the VXC starts from. Changed in place (the VXC moves).'),
+    ...endFields,
+  })
+  .strict();
 
 /** The B-End as the user declares it; the product may be found from a service key or a cloud key instead. */
-export const bEndSchema = lazy(() =>
-  z
-    .object({
-      requestedProductUid: z
-        .string()
-        .min(1)
-        .optional()
-        .describe('UID of the product or partner port the VXC goes to. Optional with serviceKey or an azure/google/oracle partner config (the port is then looked up). Changed in place (the VXC moves).'),
-      ...endFields(),
-    })
-    .strict(),
-);
+export const bEndSchema = z
+  .object({
+    requestedProductUid: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('UID of the product or partner port the VXC goes to. Optional with serviceKey or an azure/google/oracle partner config (the port is then looked up). Changed in place (the VXC moves).'),
+    ...endFields,
+  })
+  .strict();
 
 /** One declared end. */
-export type VxcEndInput = z.infer<ReturnType<typeof bEndSchema>>;
+export type VxcEndInput = z.infer<typeof bEndSchema>;
 
 /**
  * An observed end in input terms. After an import (no prior) everything set is reported. Otherwise

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ReplaceRule, ResourceType } from '../handler.js';
-import { lazy } from '../../lazy.js';
 import type { Memo } from '../../providers/interconnect/api/orders.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
@@ -32,33 +31,32 @@ import {
 import { type VxcEndInput, aEndSchema, bEndSchema, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
 import { contractNotes, productReady } from './product-hooks.js';
+import { vxcCrossCheck } from './cross-checks.js';
 import { vxcAsDeclared } from './vxc-declared.js';
 
 /** Inputs of a virtual cross connect. */
-export const vxcInputs = lazy(() =>
-  z
-    .object({
-      productName: z.string().min(1).describe('Identifiable name of the VXC. Changed in place.'),
-      rateLimit: z.number().int().positive().describe('Speed in Mbps, up to what both ends allow. Changed in place.'),
-      contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-      aEnd: aEndSchema().describe('Where the VXC starts (one of your Ports, MCRs or MVEs).'),
-      bEnd: bEndSchema().optional().describe('Where the VXC goes: one of your products or a partner port. Changed in place, except its VLAN and inner VLAN at a cloud or transit partner end (the partner owns them): a change there replaces the VXC.'),
-      aEndPartnerConfig: aEndPartnerConfig().optional(),
-      bEndPartnerConfig: bEndPartnerConfig().optional(),
-      costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place.'),
-      promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
-      resourceTags: tagsSchema().optional().describe('Tags on the product. Changed in place.'),
-      serviceKey: z.string().optional().describe('Service key (secret) for another company\'s port; its port becomes the B-End. A change replaces the VXC.'),
-      shutdown: z.boolean().optional().describe('true shuts the VXC down (temporarily), false enables it. Default false. Changed in place.'),
-    })
-    .strict(),
-);
+export const vxcInputs = z
+  .object({
+    productName: z.string().min(1).describe('Identifiable name of the VXC. Changed in place.'),
+    rateLimit: z.number().int().positive().describe('Speed in Mbps, up to what both ends allow. Changed in place.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+    aEnd: aEndSchema.describe('Where the VXC starts (one of your Ports, MCRs or MVEs).'),
+    bEnd: bEndSchema.optional().describe('Where the VXC goes: one of your products or a partner port. Changed in place, except its VLAN and inner VLAN at a cloud or transit partner end (the partner owns them): a change there replaces the VXC.'),
+    aEndPartnerConfig: aEndPartnerConfig.optional(),
+    bEndPartnerConfig: bEndPartnerConfig.optional(),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place.'),
+    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
+    serviceKey: z.string().optional().describe('Service key (secret) for another company\'s port; its port becomes the B-End. A change replaces the VXC.'),
+    shutdown: z.boolean().optional().describe('true shuts the VXC down (temporarily), false enables it. Default false. Changed in place.'),
+  })
+  .strict();
 
 /** Everything a VXC exposes; partner configs are never returned by the API, so they come from the inputs. */
-export const vxcOutputs = lazy(() => vxcInputs().extend(vxcComputed()));
+export const vxcOutputs = vxcInputs.extend(vxcComputed);
 
-type VxcInputs = z.infer<ReturnType<typeof vxcInputs>>;
-type VxcOutputs = z.infer<ReturnType<typeof vxcOutputs>>;
+type VxcInputs = z.infer<typeof vxcInputs>;
+type VxcOutputs = z.infer<typeof vxcOutputs>;
 
 /** The warning a rotated partner port at the B-End gives (the provider's own words). */
 export const ROTATED_WARNING = 'VXC B-End product UID is from a partner port, therefore it will not be changed';
@@ -99,13 +97,10 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   token: 'interconnect:index/vxc:Vxc',
   provider: 'interconnect',
   isReady: productReady,
+  crossCheck: vxcCrossCheck,
   description: 'A virtual cross connect (VXC) from a Port, MCR or MVE to another product or a partner port. Replaced by deleting first, since the new order needs the same VLAN.',
-  get inputs() {
-    return vxcInputs();
-  },
-  get outputs() {
-    return vxcOutputs();
-  },
+  inputs: vxcInputs,
+  outputs: vxcOutputs,
   secretPaths: [
     'serviceKey',
     ...['aEndPartnerConfig', 'bEndPartnerConfig'].flatMap((end) => [
@@ -136,9 +131,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   computedInputs: ['costCentre'],
   stateOnly: ['promoCode'],
   asDeclared: (recorded, outputs, desired) => vxcAsDeclared(recorded, outputs, desired),
-  get remoteManaged() {
-    return Object.keys(vxcComputed());
-  },
+  remoteManaged: Object.keys(vxcComputed),
   // Only Ports and LAG Ports honour cancelAtEndOfTerm.
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   importId: { format: '<product_uid>', parse: parseProductUid },

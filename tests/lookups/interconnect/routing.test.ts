@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LookupFunction } from '../../../src/lookups/function.js';
 import { getMcrPrefixFilterLists } from '../../../src/lookups/interconnect/get-mcr-prefix-filter-lists.js';
@@ -43,18 +42,6 @@ async function run<R = any>(fn: LookupFunction, raw: Record<string, unknown>): P
 async function calls(): Promise<Array<{ method: string; path: string }>> {
   return (await (await fetch(`${sandbox.url}/_sandbox/calls?provider=interconnect`)).json()) as never;
 }
-
-describe('every argument and result field is described', () => {
-  for (const fn of [getMcrs, getMcrPrefixFilterLists, getVxcs, getPartner]) {
-    it(fn.token, () => {
-      const undescribed = (schema: z.ZodType): string[] => {
-        const json = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as { properties?: Record<string, { description?: string }> };
-        return Object.entries(json.properties ?? {}).filter(([, p]) => !p.description).map(([k]) => k);
-      };
-      expect([...undescribed(fn.args), ...undescribed(fn.result)]).toEqual([]);
-    });
-  }
-});
 
 describe('getMcrs', () => {
   it('lists every active MCR when productUid is omitted', async () => {

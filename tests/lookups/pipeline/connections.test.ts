@@ -1,122 +1,16 @@
 /**
- * Connection and connector lookups against the sandbox: the conformance suite, plus the rules
+ * Connection and connector lookups against the sandbox: the rules
  * that give their fields the API's meaning.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnection } from '../../../src/lookups/pipeline/get-connection.js';
-import { getConnectionCertificates } from '../../../src/lookups/pipeline/get-connection-certificates.js';
-import { getConnectionFingerprints } from '../../../src/lookups/pipeline/get-connection-fingerprints.js';
 import { getConnections } from '../../../src/lookups/pipeline/get-connections.js';
 import { getConnector } from '../../../src/lookups/pipeline/get-connector.js';
-import { getConnectorCertificates } from '../../../src/lookups/pipeline/get-connector-certificates.js';
-import { getConnectorFingerprints } from '../../../src/lookups/pipeline/get-connector-fingerprints.js';
 import { getConnectors } from '../../../src/lookups/pipeline/get-connectors.js';
-import { getGroupConnections } from '../../../src/lookups/pipeline/get-group-connections.js';
-import { describeLookups } from './conformance.js';
 import { clientFor, contextFor, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 import type { Sender } from '../../../src/providers/http.js';
 
-const missing = (lookup: string, id = 'ghost_conn') => ({ args: { id }, message: `${lookup}: connection "${id}" not found` });
 
-describeLookups('connection lookups', [
-  {
-    fn: getConnection,
-    args: { id: 'velvet_fox' },
-    check: (r) => {
-      expect(r).toMatchObject({ id: 'velvet_fox', groupId: 'decent_dropsy', service: 'google_sheets', serviceVersion: '1', name: 'sheets.budget' });
-      expect(r).toMatchObject({ syncFrequency: 1440, dailySyncTime: '03:00', paused: true, networkingMethod: 'Directly', privateLinkId: null });
-      expect(r.destinationSchema).toEqual({ name: 'sheets', prefix: null, table: 'budget', tableGroupName: null });
-      expect(r.status).toMatchObject({ setupState: 'incomplete', syncState: 'paused', isHistoricalSync: true, tasks: [{ code: 'reconnect', message: 'Reconnect' }] });
-    },
-    notFound: missing('getConnection'),
-  },
-  {
-    fn: getConnector,
-    args: { id: 'ample_kitten' },
-    check: (r) => {
-      expect(r).toMatchObject({ id: 'ample_kitten', service: 'postgres', serviceVersion: '3', networkingMethod: 'SshTunnel', syncFrequency: 15 });
-      expect(r.destinationSchema).toEqual({ name: null, prefix: 'pg_orders', table: null, tableGroupName: null });
-      expect(r.config).toMatchObject({ host: 'orders-db.internal.acme-data.io', port: 5432, password: '******', replicationSlot: 'fivetran_orders', tunnelPort: 22 });
-    },
-    notFound: missing('getConnector'),
-  },
-  {
-    fn: getConnections,
-    args: { groupId: 'decent_dropsy' },
-    pagedPath: '/v1/connections',
-    notFound: { args: { groupId: 'ghost_group' }, message: 'getConnections: group "ghost_group" not found' },
-    check: (r) => {
-      expect(r.id).toBe('0');
-      expect(r.groupId).toBe('decent_dropsy');
-      expect(r.connections).toHaveLength(13);
-      expect(r.connections.every((c: any) => c.groupId === 'decent_dropsy')).toBe(true);
-      expect(r.connections[0]).not.toHaveProperty('status');
-    },
-  },
-  {
-    fn: getConnectors,
-    args: {},
-    pagedPath: '/v1/connections',
-    check: (r) => {
-      expect(r.connectors.length).toBeGreaterThanOrEqual(40);
-      expect(new Set(r.connectors.map((c: any) => c.groupId)).size).toBe(6);
-    },
-  },
-  {
-    fn: getGroupConnections,
-    args: { id: 'sharp_heron' },
-    pagedPath: '/v1/groups/sharp_heron/connections',
-    check: (r) => {
-      expect(r.id).toBe('sharp_heron');
-      expect(r.connections.map((c: any) => c.id)).toContain('lanky_stork');
-      const stork = r.connections.find((c: any) => c.id === 'lanky_stork');
-      expect(stork).toMatchObject({ paused: true, pauseAfterTrial: true, status: { syncState: 'paused' } });
-    },
-    notFound: { args: { id: 'ghost_group' }, message: 'getGroupConnections: group "ghost_group" not found' },
-  },
-  {
-    fn: getConnectionCertificates,
-    args: { id: 'ample_kitten' },
-    pagedPath: '/v1/connections/ample_kitten/certificates',
-    check: (r) => {
-      expect(r.id).toBe('ample_kitten');
-      expect(r.certificates).toHaveLength(3);
-      expect(r.certificates[0]).toMatchObject({ name: 'CN=Acme Internal Root CA', type: 'TLS', validatedBy: 'wise_owl' });
-      expect(r.certificates[0].publicKey).toMatch(/^-----BEGIN PUBLIC KEY-----/);
-    },
-    notFound: missing('getConnectionCertificates'),
-  },
-  {
-    fn: getConnectionFingerprints,
-    args: { id: 'ample_kitten' },
-    pagedPath: '/v1/connections/ample_kitten/fingerprints',
-    check: (r) => {
-      expect(r.fingerprints).toHaveLength(3);
-      expect(r.fingerprints[0].publicKey).toMatch(/^ssh-rsa /);
-    },
-    notFound: missing('getConnectionFingerprints'),
-  },
-  {
-    fn: getConnectorCertificates,
-    args: { id: 'ample_kitten' },
-    pagedPath: '/v1/connections/ample_kitten/certificates',
-    check: (r) => {
-      expect(r).toMatchObject({ id: 'ample_kitten', connectorId: 'ample_kitten' });
-      expect(r.certificates).toHaveLength(3);
-    },
-    notFound: missing('getConnectorCertificates'),
-  },
-  {
-    fn: getConnectorFingerprints,
-    args: { id: 'ample_kitten' },
-    pagedPath: '/v1/connections/ample_kitten/fingerprints',
-    check: (r) => {
-      expect(r).toMatchObject({ id: 'ample_kitten', connectorId: 'ample_kitten' });
-      expect(r.fingerprints).toHaveLength(3);
-    },
-    notFound: missing('getConnectorFingerprints'),
-  },
-]);
 
 describe('connection field meanings', () => {
   let sandbox: PipelineSandbox;

@@ -23,7 +23,7 @@ describe('service key rules', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const result = serviceKeyInputs().safeParse(c.input);
+      const result = serviceKeyInputs.safeParse(c.input);
       const paths = result.success ? [] : result.error.issues.map((i) => i.path.join('.')).sort();
       expect(paths).toEqual(c.issues);
     });

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { lazy } from '../../../lazy.js';
 import type { ApiProduct } from './products.js';
 
 /**
@@ -47,32 +46,29 @@ export const PRODUCT_FACTS = [
  * The computed fields every top-level product (LAG port, MVE) reports, as output schema fields.
  * Dates are RFC 3339; the API sets all of them, so none is ever a change or drift.
  */
-export const productFactsShape = lazy(
-  () =>
-    ({
-      productUid: z.string().describe('Product UID, the id of the product.'),
-      productId: z.number().optional().describe('Numeric product id.'),
-      provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, CANCELLED, DECOMMISSIONED...; CONFIGURED and LIVE are ready.'),
-      companyUid: z.string().optional().describe('UID of the company that owns the product.'),
-      createdBy: z.string().optional().describe('UID of the user who ordered the product.'),
-      market: z.string().optional().describe('Billing market code, e.g. AU.'),
-      usageAlgorithm: z.string().optional().describe('How usage is billed, e.g. POST_PAID_FIXED.'),
-      virtual: z.boolean().optional().describe('True for virtual products.'),
-      locked: z.boolean().optional().describe('True while the product is locked against changes and cancellation.'),
-      cancelable: z.boolean().optional().describe('True while the product can still be cancelled.'),
-      vxcPermitted: z.boolean().optional().describe('True when VXCs may be attached.'),
-      vxcAutoApproval: z.boolean().optional().describe('True when VXCs from other companies are approved automatically.'),
-      createDate: z.string().optional().describe('When the product was ordered (RFC 3339, set by the API).'),
-      contractStartDate: z.string().optional().describe('Start of the contract (RFC 3339, set by the API).'),
-      contractEndDate: z.string().optional().describe('End of the current contract term (RFC 3339, set by the API).'),
-      liveDate: z.string().optional().describe('When the product first went live (RFC 3339, set by the API).'),
-      terminateDate: z.string().optional().describe('When the product is or was terminated (RFC 3339, set by the API).'),
-      lastUpdated: z.string().optional().describe('When the product last changed (RFC 3339, set by the API).'),
-      resources: z.record(z.string(), z.unknown()).optional().describe('Nested product resources as the API reports them (interfaces, virtual machines).'),
-    }) satisfies Record<(typeof PRODUCT_FACTS)[number], z.ZodType>,
-);
+export const productFactsShape = {
+  productUid: z.string().describe('Product UID, the id of the product.'),
+  productId: z.number().optional().describe('Numeric product id.'),
+  provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, CANCELLED, DECOMMISSIONED...; CONFIGURED and LIVE are ready.'),
+  companyUid: z.string().optional().describe('UID of the company that owns the product.'),
+  createdBy: z.string().optional().describe('UID of the user who ordered the product.'),
+  market: z.string().optional().describe('Billing market code, e.g. AU.'),
+  usageAlgorithm: z.string().optional().describe('How usage is billed, e.g. POST_PAID_FIXED.'),
+  virtual: z.boolean().optional().describe('True for virtual products.'),
+  locked: z.boolean().optional().describe('True while the product is locked against changes and cancellation.'),
+  cancelable: z.boolean().optional().describe('True while the product can still be cancelled.'),
+  vxcPermitted: z.boolean().optional().describe('True when VXCs may be attached.'),
+  vxcAutoApproval: z.boolean().optional().describe('True when VXCs from other companies are approved automatically.'),
+  createDate: z.string().optional().describe('When the product was ordered (RFC 3339, set by the API).'),
+  contractStartDate: z.string().optional().describe('Start of the contract (RFC 3339, set by the API).'),
+  contractEndDate: z.string().optional().describe('End of the current contract term (RFC 3339, set by the API).'),
+  liveDate: z.string().optional().describe('When the product first went live (RFC 3339, set by the API).'),
+  terminateDate: z.string().optional().describe('When the product is or was terminated (RFC 3339, set by the API).'),
+  lastUpdated: z.string().optional().describe('When the product last changed (RFC 3339, set by the API).'),
+  resources: z.record(z.string(), z.unknown()).optional().describe('Nested product resources as the API reports them (interfaces, virtual machines).'),
+} satisfies Record<(typeof PRODUCT_FACTS)[number], z.ZodType>;
 
-type ProductFactsShape = ReturnType<typeof productFactsShape>;
+type ProductFactsShape = typeof productFactsShape;
 
 /** The computed fields of a product as `GET /v2/product/{uid}` reports them. */
 export function productFacts(p: ApiProduct): { [K in keyof ProductFactsShape]: z.infer<ProductFactsShape[K]> } {
@@ -100,8 +96,8 @@ export function productFacts(p: ApiProduct): { [K in keyof ProductFactsShape]: z
 }
 
 /** What the API reports about an MCR beyond its inputs; set by the API, never a change. */
-export const mcrComputed = lazy(() => ({
-  ...productFactsShape(),
+export const mcrComputed = {
+  ...productFactsShape,
   productType: z.string().optional().describe('MCR2.'),
   adminLocked: z.boolean().optional().describe("True while the provider's staff hold a lock on it."),
   buyoutPort: z.boolean().optional().describe('Whether the product is a buyout port (false for an MCR).'),
@@ -111,7 +107,7 @@ export const mcrComputed = lazy(() => ({
   attributeTags: z.record(z.string(), z.string()).optional().describe('Attribute tags set by the provider.'),
   companyName: z.string().optional().describe('Name of the company that owns it.'),
   secondaryName: z.string().optional().describe('Secondary name, if any.'),
-}));
+};
 
 /** An MCR as the API reports it: the inputs it echoes (not its tags) plus every computed field (dates as RFC 3339). */
 export function mcrObserved(p: ApiProduct) {

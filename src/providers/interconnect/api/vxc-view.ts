@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { lazy } from '../../../lazy.js';
 import { Secret } from '../../../values.js';
 import type { ApiProduct } from './products.js';
 import { isoDate } from './views.js';
@@ -11,20 +10,18 @@ import { isoDate } from './views.js';
  */
 
 /** Where an end is now, as the API reports it (outputs only). */
-export const endCurrent = lazy(() =>
-  z
-    .object({
-      productUid: z.string().describe('UID of the product the end is on now; a partner port may have been rotated by the provider.'),
-      productName: z.string().optional().describe('Name of that product or partner port.'),
-      locationId: z.number().optional().describe('Location id of that product.'),
-      location: z.string().optional().describe('Location name.'),
-      vlan: z.number().optional().describe('VLAN in use; absent when untagged.'),
-      innerVlan: z.number().optional().describe('Inner VLAN in use, if any.'),
-      vnicIndex: z.number().optional().describe('vNIC index on an MVE.'),
-      ownerUid: z.string().optional().describe('UID of the company that owns that product.'),
-    })
-    .strict(),
-);
+export const endCurrent = z
+  .object({
+    productUid: z.string().describe('UID of the product the end is on now; a partner port may have been rotated by the provider.'),
+    productName: z.string().optional().describe('Name of that product or partner port.'),
+    locationId: z.number().optional().describe('Location id of that product.'),
+    location: z.string().optional().describe('Location name.'),
+    vlan: z.number().optional().describe('VLAN in use; absent when untagged.'),
+    innerVlan: z.number().optional().describe('Inner VLAN in use, if any.'),
+    vnicIndex: z.number().optional().describe('vNIC index on an MVE.'),
+    ownerUid: z.string().optional().describe('UID of the company that owns that product.'),
+  })
+  .strict();
 
 /** An end of a VXC in the API's words. */
 export type ApiEnd = {
@@ -39,9 +36,9 @@ export type ApiEnd = {
 };
 
 /** The current-end output of an API end. */
-export function currentEnd(api: ApiEnd | undefined): z.infer<ReturnType<typeof endCurrent>> | undefined {
+export function currentEnd(api: ApiEnd | undefined): z.infer<typeof endCurrent> | undefined {
   if (!api?.productUid) return undefined;
-  const out: z.infer<ReturnType<typeof endCurrent>> = { productUid: api.productUid };
+  const out: z.infer<typeof endCurrent> = { productUid: api.productUid };
   if (api.productName) out.productName = api.productName;
   if (typeof api.locationId === 'number') out.locationId = api.locationId;
   if (api.location) out.location = api.location;
@@ -53,13 +50,13 @@ export function currentEnd(api: ApiEnd | undefined): z.infer<ReturnType<typeof e
 }
 
 /** What the API reports about a VXC beyond its inputs; set by the API, never a change. */
-export const vxcComputed = lazy(() => ({
+export const vxcComputed = {
   productUid: z.string().describe("Product UID, the VXC's id."),
   productId: z.number().optional().describe('Numeric product id.'),
   productType: z.string().optional().describe('VXC.'),
   provisioningStatus: z.string().describe('DEPLOYABLE, CONFIGURED, LIVE, DECOMMISSIONING, DECOMMISSIONED...'),
-  aEndCurrent: endCurrent().optional().describe('Where the A-End is now.'),
-  bEndCurrent: endCurrent().optional().describe('Where the B-End is now (a partner port UID may differ from the requested one after a rotation).'),
+  aEndCurrent: endCurrent.optional().describe('Where the A-End is now.'),
+  bEndCurrent: endCurrent.optional().describe('Where the B-End is now (a partner port UID may differ from the requested one after a rotation).'),
   cspConnections: z.array(z.record(z.string(), z.unknown())).optional().describe('Cloud and router connection details of the ends (AWS VIF, Azure peers, MCR interfaces...).'),
   distanceBand: z.string().optional().describe('METRO, ZONE or INTERCONTINENTAL.'),
   usageAlgorithm: z.string().optional().describe('Billing usage algorithm.'),
@@ -77,7 +74,7 @@ export const vxcComputed = lazy(() => ({
   contractEndDate: z.string().optional().describe('Contract end, RFC 3339.'),
   terminateDate: z.string().optional().describe('Termination date, RFC 3339, once cancelled.'),
   lastUpdated: z.string().optional().describe('Last change, RFC 3339.'),
-}));
+};
 
 /** Fields of a connection's details that hold a credential: an auth, service, shared or pairing key, a BGP password, an IPsec key. */
 const CREDENTIAL = /^(auth_?key|service_?key|shared_?key|pairing_?key|password|pre_?shared_?key)$/i;

@@ -1,0 +1,79 @@
+import type { DriftReport } from '../engine/drift.js';
+import type { Change, Plan } from '../engine/types.js';
+import { attributeLines, scalar } from './render-diff.js';
+import { displayAddress, heading, paint, replaceSummary, showFull, summaryLine, symbolOf } from './render-plan.js';
+
+const plain = paint(false);
+
+/**
+ * A plan as a pull-request comment (GitHub-flavoured markdown): the summary, a table of what
+ * changes and why, then each change in a collapsed `diff` block, its marker moved to the start of
+ * the line so the review tool colours it (`!` for a change in place, as tfcmt and Atlantis do).
+ */
+export function planMarkdown(plan: Plan): string {
+  const active = plan.changes.filter((c) => c.action !== 'noop');
+  const title = plan.mode === 'destroy' ? 'Destroy plan' : 'Plan';
+  const lines = [`### ${title}: \`${plan.manifest.file}\`, stack \`${plan.stack}\``, ''];
+  for (const s of plan.settled) lines.push(`> **Settled:** ${cell(s)}`, '');
+  if (!active.length) lines.push(plan.mode === 'destroy' ? 'No changes. No objects need to be destroyed.' : 'No changes. Your infrastructure matches the manifest.');
+  else {
+    lines.push(`**${summaryLine(plan)}**`, '', '| | resource | type | why |', '|---|---|---|---|');
+    for (const c of active) lines.push(`| \`${symbolOf(c)}\` | \`${displayAddress(c.address)}\` | \`${c.type}\` | ${cell(why(c))} |`);
+    lines.push('');
+    for (const c of active) lines.push(...details(c));
+  }
+  for (const w of plan.warnings) lines.push('', `> **Warning:** ${cell(w)}`);
+  const outputs = Object.entries(plan.outputs);
+  if (outputs.length) {
+    lines.push('', '<details><summary>Outputs</summary>', '', '```');
+    for (const [k, v] of outputs) lines.push(`${k} = ${showFull(v)}`);
+    lines.push('```', '', '</details>');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A drift report as markdown: a table of every field that drifted, and the counts. */
+export function driftMarkdown(report: DriftReport): string {
+  const lines = [`### Drift: stack \`${report.stack}\``, '', `Checked ${report.checkedAt}.`, '', '| resource | status | field | state | remote |', '|---|---|---|---|---|'];
+  for (const r of report.resources) {
+    if (r.fields.length === 0) lines.push(`| \`${r.address}\` | ${r.status}${r.error ? `: ${cell(r.error)}` : ''} | | | |`);
+    for (const f of r.fields) lines.push(`| \`${r.address}\` | ${r.status} | \`${f.path}\` | ${cell(driftValue(f.state))} | ${cell(driftValue(f.remote))} |`);
+  }
+  const s = report.summary;
+  lines.push('', `**${s.inSync} in sync, ${s.drifted} drifted, ${s.deleted} deleted, ${s.errors} errors.**`);
+  return lines.join('\n');
+}
+
+/** A drifted value in full, on one line: a table cell or a table row holds no line break. */
+export function driftValue(v: unknown): string {
+  return v !== null && typeof v === 'object' && Object.keys(v).length ? JSON.stringify(v) : scalar(v);
+}
+
+/** What the table says of a change: the replacement's reasons, or its heading's words. */
+function why(c: Change): string {
+  if (c.action === 'replace') return `${c.replaceOrder === 'delete-first' ? 'delete first, then create' : 'create first, then delete'}: ${replaceSummary(c)}`;
+  return heading(c).slice(displayAddress(c.address).length + 1);
+}
+
+function details(c: Change): string[] {
+  const marker = c.action === 'create' ? '+' : c.action === 'delete' ? '-' : '!';
+  const diff = [`${marker} ${displayAddress(c.address)} (${c.type})${c.id ? ` id=${c.id}` : ''} {`, ...attributeLines(c, plain).map(markerFirst), '  }', ...c.notes.map((n) => `  ! ${n}`)];
+  const words = escapeHtml(heading(c).slice(displayAddress(c.address).length + 1));
+  return [`<details><summary><code>${symbolOf(c)} ${escapeHtml(displayAddress(c.address))}</code> ${words}</summary>`, '', '```diff', ...diff, '```', '', '</details>', ''];
+}
+
+/** `      ~ name = ...` → `!     name = ...`: a diff block colours a line by its first character. */
+function markerFirst(line: string): string {
+  const m = /^( *)([+\-~]) (.*)$/.exec(line);
+  if (!m) return line;
+  return `${m[2] === '~' ? '!' : m[2]}${m[1]} ${m[3]}`;
+}
+
+/** Text safe inside a table cell: no line breaks, no column bars. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

@@ -1,0 +1,67 @@
+import type { Diagnostic } from '../diagnostics.js';
+import { posAt, type Manifest } from '../manifest/ast.js';
+import { Unknown } from '../values.js';
+import { inFileOrder } from './checkable.js';
+import type { CatalogResourceType } from './contracts/catalog.js';
+import type { CrossCheckView, StackResource } from './contracts/resource-type.js';
+
+/*
+ * The checks a resource type makes of its desired inputs against the rest of the stack, before
+ * any order (see ResourceType.crossCheck). The engine only gathers what the manifest declares and
+ * state records, resolves references between them, and places each problem at its input.
+ */
+
+/** What the cross-checks of one manifest see. */
+export interface CrossCheckInput {
+  manifest: Manifest;
+  types: ReadonlyMap<string, CatalogResourceType>;
+  /** Desired inputs of the declared resources that passed their own checks, by address. */
+  desired: ReadonlyMap<string, Record<string, unknown>>;
+  /** What state records, by address; undefined when state was not read (validate). */
+  recorded?: Record<string, { type: string; id: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }>;
+  lookup?: CrossCheckView['lookup'];
+}
+
+/** Whether any declared resource's type has a cross-check (none: nothing to gather). */
+export function hasCrossChecks(manifest: Manifest, types: ReadonlyMap<string, CatalogResourceType>): boolean {
+  for (const address in manifest.resources) if (types.get(manifest.resources[address].token)?.crossCheck) return true;
+  return false;
+}
+
+/** Runs the cross-check of every declared resource whose type has one; each problem is a diagnostic at its input. */
+export async function crossCheck(input: CrossCheckInput): Promise<Diagnostic[]> {
+  const { manifest, types, desired, recorded } = input;
+  const stack = new Map<string, StackResource>();
+  for (const [address, value] of desired) stack.set(address, { address, token: manifest.resources[address].token, desired: value });
+  for (const [address, r] of Object.entries(recorded ?? {})) {
+    const declared = stack.get(address);
+    // A record of another type at a declared address is being replaced by the declared one.
+    if (declared && declared.token !== r.type) continue;
+    stack.set(address, { ...(declared ?? { address, token: r.type }), recorded: { id: r.id, inputs: r.inputs, outputs: r.outputs } });
+  }
+  const byId = new Map<string, StackResource>();
+  for (const r of stack.values()) if (r.recorded) byId.set(r.recorded.id, r);
+  const resolve = (value: unknown): StackResource | undefined => {
+    if (value instanceof Unknown && value.source) return stack.get(value.source.split(/[.[]/)[0]);
+    return typeof value === 'string' ? byId.get(value) : undefined;
+  };
+  const all = [...stack.values()];
+  // One remote read per question, however many resources ask it (the lists of one MCR, say).
+  const asked = new Map<string, Promise<unknown>>();
+  const lookup = input.lookup && ((token: string, args: Record<string, unknown>) => {
+    const key = `${token} ${JSON.stringify(args)}`;
+    if (!asked.has(key)) asked.set(key, input.lookup!(token, args));
+    return asked.get(key) as Promise<unknown>;
+  });
+  const diagnostics: Diagnostic[] = [];
+  for (const [address, value] of desired) {
+    const decl = manifest.resources[address];
+    const check = types.get(decl.token)?.crossCheck;
+    if (!check) continue;
+    const view: CrossCheckView = { address, others: all.filter((r) => r.address !== address), resolve, stateRead: recorded !== undefined, lookup };
+    for (const problem of await check(value, view)) {
+      diagnostics.push({ severity: 'error', summary: problem.message, detail: problem.detail, address, pos: { file: manifest.file, ...posAt(decl.properties, problem.path) } });
+    }
+  }
+  return inFileOrder(diagnostics);
+}

@@ -1,0 +1,190 @@
+import { closestName } from '../../manifest/tokens.js';
+import type { CrossCheckView, CrossProblem, StackResource } from '../handler.js';
+
+/*
+ * What the interconnect API refuses only when an order is placed, checked before any order from
+ * the manifest and state: a VLAN another VXC or IX already uses on the same port, a rate limit
+ * above what the port or MCR at an end carries, a BGP filter naming a prefix filter list its MCR
+ * does not have. Values not known yet (Unknown) decide nothing.
+ */
+
+const PORT = 'interconnect:index/port:Port';
+const LAG = 'interconnect:index/lagPort:LagPort';
+const MCR = 'interconnect:index/mcr:Mcr';
+const VXC = 'interconnect:index/vxc:Vxc';
+const IX = 'interconnect:index/ix:Ix';
+const LIST = 'interconnect:index/mcrPrefixFilterList:McrPrefixFilterList';
+const LIST_KEYS = ['importWhitelist', 'importBlacklist', 'exportWhitelist', 'exportBlacklist'];
+
+type Inputs = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && v.constructor === Object;
+const field = (v: unknown, key: string): unknown => (isObject(v) ? v[key] : undefined);
+
+/** The inputs a resource will have: as declared, else as recorded. */
+const inputsOf = (r: StackResource): Inputs | undefined => r.desired ?? r.recorded?.inputs;
+
+/** Who a product is, so that a reference and a recorded UID of the same port compare equal. */
+function productKey(value: unknown, view: CrossCheckView): string | undefined {
+  const r = view.resolve(value);
+  if (r) return `@${r.address}`;
+  return typeof value === 'string' ? `#${value}` : undefined;
+}
+
+/** A VLAN a resource uses on a product: at a VXC end, or an IX's; `path` is the input that asks for it. */
+interface VlanUse {
+  product: unknown;
+  vlan: number;
+  path: string[];
+}
+
+/** The VLANs a VXC or IX uses (2 to 4093, or -1 untagged); an allocated VLAN (0 or none) is its recorded one. */
+function vlanUses(token: string, inputs: Inputs | undefined, outputs?: Inputs): VlanUse[] {
+  const vlan = (declared: unknown, current: unknown): number | undefined => {
+    const v = typeof declared === 'number' && declared !== 0 ? declared : current;
+    return typeof v === 'number' && v !== 0 ? v : undefined;
+  };
+  if (token === IX) {
+    const v = vlan(field(inputs, 'vlan'), undefined);
+    return v === undefined ? [] : [{ product: field(inputs, 'requestedProductUid'), vlan: v, path: ['vlan'] }];
+  }
+  if (token !== VXC) return [];
+  const uses: VlanUse[] = [];
+  for (const [end, current] of [
+    ['aEnd', 'aEndCurrent'],
+    ['bEnd', 'bEndCurrent'],
+  ]) {
+    const v = vlan(field(field(inputs, end), 'vlan'), field(field(outputs, current), 'vlan'));
+    const product = field(field(inputs, end), 'requestedProductUid') ?? field(field(outputs, current), 'productUid');
+    if (v !== undefined) uses.push({ product, vlan: v, path: [end, 'vlan'] });
+  }
+  return uses;
+}
+
+/** A VLAN this resource asks for that another declared or recorded resource already uses on the same port. */
+function vlanClashes(token: string, desired: Inputs, view: CrossCheckView): CrossProblem[] {
+  const problems: CrossProblem[] = [];
+  for (const use of vlanUses(token, desired)) {
+    const key = productKey(use.product, view);
+    if (!key) continue;
+    for (const other of view.others) {
+      const declared = other.desired !== undefined;
+      // Between two declared resources, the one whose address sorts later is told, once.
+      if (declared && other.address > view.address) continue;
+      const theirs = declared ? vlanUses(other.token, other.desired) : vlanUses(other.token, other.recorded?.inputs, other.recorded?.outputs);
+      if (!theirs.some((t) => t.vlan === use.vlan && productKey(t.product, view) === key)) continue;
+      const port = view.resolve(use.product)?.address ?? String(use.product);
+      const why = declared ? '' : other.address.includes('~') ? ' (recorded, set aside by a replacement)' : ' (recorded; this manifest no longer declares it)';
+      problems.push({
+        path: use.path,
+        message: `VLAN ${use.vlan} is already used on ${port} by ${other.address}${why}`,
+        detail: declared
+          ? 'a VLAN carries one connection per port: choose another VLAN, or leave it out for the API to allocate one'
+          : `the order would be refused while ${other.address} exists: choose another VLAN; if ${other.address} is this connection under another name, plumb state mv ${other.address} ${view.address}`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** The capacity of a port, LAG or MCR in Mbps (a LAG's is its ports' together); undefined for anything else or not known. */
+function capacity(r: StackResource | undefined): { mbps: number; what: string } | undefined {
+  const inputs = r && inputsOf(r);
+  const speed = field(inputs, 'portSpeed');
+  if (!r || typeof speed !== 'number') return undefined;
+  if (r.token === PORT) return { mbps: speed, what: `${r.address} (a Port)` };
+  if (r.token === MCR) return { mbps: speed, what: `${r.address} (an MCR)` };
+  const count = field(inputs, 'lagCount');
+  if (r.token === LAG && typeof count === 'number') return { mbps: speed * count, what: `${r.address} (a LAG of ${count} × ${speed} Mbps)` };
+  return undefined;
+}
+
+/** A rate limit above what the product at an end carries. */
+function rateAboveSpeed(token: string, desired: Inputs, view: CrossCheckView): CrossProblem[] {
+  const rate = desired.rateLimit;
+  if (typeof rate !== 'number') return [];
+  const ends = token === IX ? [desired.requestedProductUid] : [field(desired.aEnd, 'requestedProductUid'), field(desired.bEnd, 'requestedProductUid')];
+  const problems: CrossProblem[] = [];
+  for (const end of ends) {
+    const cap = capacity(view.resolve(end));
+    if (cap && rate > cap.mbps) {
+      problems.push({ path: ['rateLimit'], message: `rateLimit ${rate} is more than the ${cap.mbps} Mbps of ${cap.what}`, detail: `the API refuses a ${token === IX ? 'connection' : 'VXC'} faster than its ends: at most ${cap.mbps}` });
+    }
+  }
+  return problems;
+}
+
+/**
+ * The descriptions of the prefix filter lists an MCR will have, from the manifest and state (and
+ * its deprecated inline lists); `complete` when nothing else can exist: an MCR this plan orders.
+ */
+function knownLists(mcr: StackResource, view: CrossCheckView): { names: Set<string>; complete: boolean; unknown: boolean } {
+  const names = new Set<string>();
+  let unknown = false;
+  const add = (d: unknown) => (typeof d === 'string' ? names.add(d) : (unknown = true));
+  for (const list of [...(field(mcr.desired, 'prefixFilterLists') as unknown[] | undefined) ?? [], ...((field(mcr.recorded?.inputs, 'prefixFilterLists') as unknown[] | undefined) ?? [])]) add(field(list, 'description'));
+  for (const other of view.others) {
+    if (other.token !== LIST) continue;
+    const inputs = inputsOf(other);
+    const owner = field(inputs, 'mcrId');
+    if (view.resolve(owner) === mcr || (mcr.recorded && owner === mcr.recorded.id)) add(field(inputs, 'description'));
+  }
+  return { names, complete: view.stateRead && !mcr.recorded, unknown };
+}
+
+/** The lists a recorded MCR has now, read through the lookup; undefined when no read can be made. */
+async function listedRemotely(mcr: StackResource, view: CrossCheckView): Promise<string[] | undefined> {
+  if (!view.lookup || !mcr.recorded) return undefined;
+  const found = await view.lookup('interconnect:index/getMcrPrefixFilterLists:getMcrPrefixFilterLists', { mcrId: mcr.recorded.id });
+  const lists = field(found, 'prefixFilterLists');
+  return Array.isArray(lists) ? lists.map((l) => field(l, 'description')).filter((d): d is string => typeof d === 'string') : undefined;
+}
+
+/** BGP filters of a VXC's MCR ends that name a prefix filter list the MCR will not have. */
+async function missingLists(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
+  const problems: CrossProblem[] = [];
+  for (const [cfgKey, end] of [
+    ['aEndPartnerConfig', 'aEnd'],
+    ['bEndPartnerConfig', 'bEnd'],
+  ]) {
+    const interfaces = field(desired[cfgKey], 'interfaces');
+    const mcr = view.resolve(field(desired[end], 'requestedProductUid'));
+    if (!Array.isArray(interfaces) || mcr?.token !== MCR) continue;
+    const named: Array<{ path: Array<string | number>; name: string }> = [];
+    interfaces.forEach((iface, i) => {
+      const sessions = field(iface, 'bgpConnections');
+      if (!Array.isArray(sessions)) return;
+      sessions.forEach((bgp, j) => {
+        for (const key of LIST_KEYS) {
+          const name = field(bgp, key);
+          if (typeof name === 'string') named.push({ path: [cfgKey, 'interfaces', i, 'bgpConnections', j, key], name });
+        }
+      });
+    });
+    if (!named.length) continue;
+    const known = knownLists(mcr, view);
+    let names = [...known.names];
+    if (known.unknown || (!known.complete && named.every((n) => known.names.has(n.name)))) continue;
+    if (!known.complete) {
+      const remote = await listedRemotely(mcr, view);
+      if (!remote) continue;
+      names = [...new Set([...names, ...remote])];
+    }
+    for (const { path, name } of named) {
+      if (names.includes(name)) continue;
+      const hint = closestName(name, names);
+      problems.push({ path, message: `MCR ${mcr.address} has no prefix filter list "${name}"`, detail: `${hint ? `did you mean "${hint}"? ` : ''}its lists: ${names.map((n) => `"${n}"`).join(', ') || 'none'}` });
+    }
+  }
+  return problems;
+}
+
+/** The cross-checks of a VXC: its VLANs, its rate limit and its BGP filters. */
+export async function vxcCrossCheck(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
+  return [...vlanClashes(VXC, desired, view), ...rateAboveSpeed(VXC, desired, view), ...(await missingLists(desired, view))];
+}
+
+/** The cross-checks of an IX: its VLAN on the port and its rate limit. */
+export function ixCrossCheck(desired: Inputs, view: CrossCheckView): CrossProblem[] {
+  return [...vlanClashes(IX, desired, view), ...rateAboveSpeed(IX, desired, view)];
+}
