@@ -64,8 +64,11 @@ describe('examples/cloud/network.yaml', () => {
   it('renaming the VPC plans its replacement and both subnets with it, each with its reason, and calls nothing that writes', async () => {
     edit(dir, 'name: shop-vpc', 'name: shop-vpc-2');
     await sandbox.clearCalls();
+    const text = await run(dir, 'plan');
     const plan = await run(dir, 'plan', '--json');
     edit(dir, 'name: shop-vpc-2', 'name: shop-vpc');
+    expect(text.stdout).toContain('# web must be replaced (create first, then delete): vpcId: network is replaced, so network.vpcId changes');
+    expect(text.stdout).toContain('Plan: 0 to add, 0 to change, 3 to replace, 0 to destroy.');
     expect(plan.code).toBe(0);
     const changes = (JSON.parse(plan.stdout) as { changes: Array<{ address: string; action: string; replacePaths?: Array<{ path: string; reason: string }> }> }).changes;
     const replaced = changes.filter((c) => c.action === 'replace').map((c) => [c.address, c.replacePaths]);

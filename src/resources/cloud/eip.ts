@@ -133,7 +133,6 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
   computedInputs: ['name', 'weight'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeMode: 'bandwidth', chargeType: 'month' }),
   remoteManaged: ['publicIp', 'status', 'resourceType', 'resourceId', 'createTime', 'expireTime'],
-  isReady: (outputs) => outputs.status === 'free' || outputs.status === 'used',
   importId: prefixedId('eip', 'EIP'),
 
   async create(ctx, inputs) {
