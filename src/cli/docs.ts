@@ -1,24 +1,17 @@
 import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { functions, resourceTypes } from '../registry.js';
-import { CHANGE_WORDS, describeToken, type FieldDoc } from './schema.js';
+import { CHANGE_WORDS, describeToken, editorSchema, type FieldDoc } from './schema.js';
 
-/** The reference page of every type and function, keyed by relative path (docs/reference/<provider>/<name>.md). */
+/** The reference page of every type and function (docs/reference/<provider>/<name>.md), and the manifest's JSON Schema, by relative path. */
 export function referencePages(): Map<string, string> {
   const pages = new Map<string, string>();
   for (const token of [...resourceTypes.keys(), ...functions.keys()].sort()) {
     const doc = describeToken(token);
     const provider = token.split(':')[0];
     const name = token.split(':').pop()!.split('/').pop()!;
-    const file = join('docs', 'reference', provider, `${name}.md`);
-    const table = (fields: FieldDoc[], withChange: boolean) => [
-      `| name | type | required | ${withChange ? 'on change | ' : ''}description |`,
-      `|---|---|---|${withChange ? '---|' : ''}---|`,
-      ...fields.map(
-        (f) =>
-          `| \`${f.name}\` | ${f.type.replace(/\|/g, '\\|')} | ${f.required ? 'yes' : 'no'} | ${withChange ? `${CHANGE_WORDS[f.change ?? 'update']} | ` : ''}${[f.description, f.allowed ? `One of ${f.allowed.join(', ')}.` : '', f.default !== undefined ? `Default ${JSON.stringify(f.default)}.` : ''].filter(Boolean).join(' ').replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`,
-      ),
-    ];
+    const resource = doc.kind === 'resource';
+    const nested: string[] = [];
     const body = [
       `# ${name}`,
       '',
@@ -26,18 +19,55 @@ export function referencePages(): Map<string, string> {
       '',
       doc.description,
       '',
-      `## ${doc.kind === 'resource' ? 'Inputs' : 'Arguments'}`,
+      `## ${resource ? 'Inputs' : 'Arguments'}`,
       '',
-      ...table(doc.inputs, doc.kind === 'resource'),
+      ...table(doc.inputs, resource, '', nested),
       '',
-      `## ${doc.kind === 'resource' ? 'Outputs' : 'Result'}`,
+      `## ${resource ? 'Outputs' : 'Result'}`,
       '',
-      ...table(doc.outputs, false),
+      ...table(doc.outputs, false, resource ? 'output ' : 'result ', nested),
       '',
+      ...(nested.length ? ['## Nested types', '', ...nested] : []),
     ];
-    pages.set(file, body.join('\n'));
+    pages.set(join('docs', 'reference', provider, `${name}.md`), body.join('\n'));
   }
+  pages.set(join('docs', 'reference', 'plumb.schema.json'), `${JSON.stringify(editorSchema(), null, 2)}\n`);
   return pages;
+}
+
+/**
+ * A table of fields; the fields of each nested type go to `nested` as a section of their own
+ * (a VXC's ends, each partner config kind, a prefix list's entries), which the type links to.
+ */
+function table(fields: FieldDoc[], withChange: boolean, prefix: string, nested: string[], path = ''): string[] {
+  const rows = [`| name | type | required | ${withChange ? 'on change | ' : ''}description |`, `|---|---|---|${withChange ? '---|' : ''}---|`];
+  for (const f of fields) {
+    const at = path ? `${path}.${f.name}` : f.name;
+    let type = f.type.replace(/\|/g, '\\|');
+    if (f.fields || f.variants) {
+      const heading = `${prefix}${at}`;
+      type = `[${type}](#${anchor(heading)})`;
+      // This type's section comes before those of the types inside it.
+      const sections: string[] = [];
+      const deeper: string[] = [];
+      if (f.fields) sections.push(`### ${heading}`, '', ...table(f.fields, false, prefix, deeper, at), '');
+      if (f.variants) sections.push(`### ${heading}`, '', `One of ${f.variants.length} kinds, told apart by ${f.variants[0].name.split(':')[0]}:`, '', ...f.variants.map((v) => `- [${v.name}](#${anchor(`${heading} (${v.name})`)})`), '');
+      // Types inside a kind are named by it (two kinds may each have `interfaces`).
+      for (const v of f.variants ?? []) sections.push(`### ${heading} (${v.name})`, '', ...table(v.fields, false, prefix, deeper, `${at}[${v.name.split(': ').pop()}]`), '');
+      nested.push(...sections, ...deeper);
+    }
+    const words = [f.description, f.allowed ? `One of ${f.allowed.join(', ')}.` : '', f.default !== undefined ? `Default ${JSON.stringify(f.default)}.` : ''].filter(Boolean).join(' ');
+    rows.push(`| \`${f.name}\` | ${type} | ${f.required ? 'yes' : 'no'} | ${withChange ? `${CHANGE_WORDS[f.change ?? 'update']} | ` : ''}${words.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
+  }
+  return rows;
+}
+
+/** The anchor GitHub gives a heading. */
+function anchor(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
 }
 
 /** Writes the pages under `root`; returns the files whose content changed. */

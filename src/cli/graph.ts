@@ -3,7 +3,7 @@ import { loadManifest, manifestPath, type GlobalOptions } from './session.js';
 
 /** `plumb graph [--format dot|mermaid|json]`: the manifest's dependency graph. */
 export async function graphCommand(arg: string | undefined, opts: GlobalOptions & { format: string }): Promise<number> {
-  const { manifest, graph } = await loadManifest(manifestPath(arg, opts));
+  const { manifest, graph } = await loadManifest(manifestPath(arg, opts), { stack: { name: opts.stack, config: opts.config, state: opts.state } });
   const nodes = graph.order.map((name) => ({
     name,
     kind: graph.kindOf(name) ?? 'config',

@@ -6,6 +6,7 @@ import { reportFailure, trackCommand } from './failure.js';
 import { everyCommandTakesGlobals, globalFlags, globalsOf, oneLineErrors, optionsOf } from './flags.js';
 import type { RunOptions } from './run.js';
 import { sandboxCommand } from './sandbox.js';
+import { configCommand } from './config.js';
 import { stateCommand } from './state.js';
 import { packageVersion } from './version.js';
 
@@ -72,6 +73,7 @@ function action(fn: (...args: any[]) => Promise<number>) {
 program
   .command('plan [manifest]')
   .description('show what apply would do')
+  .option('--config <key=value>', "set a config value for this run, over the stack's settings (repeatable)", collect, [])
   .option('--no-refresh', 'do not read remote objects before planning')
   .option('--replace <address>', 'replace this resource even without a change (repeatable)', collect, [])
   .option('--target <address>', 'plan only this resource and what it needs (repeatable)', collect, [])
@@ -89,6 +91,7 @@ program
 program
   .command('apply [manifestOrPlan]')
   .description('plan (or load a saved plan) and execute it')
+  .option('--config <key=value>', "set a config value for this run, over the stack's settings (repeatable)", collect, [])
   .option('--no-refresh', 'do not read remote objects before planning')
   .option('--replace <address>', 'replace this resource even without a change (repeatable)', collect, [])
   .option('--target <address>', 'apply only this resource and what it needs (repeatable)', collect, [])
@@ -103,6 +106,7 @@ program
 program
   .command('destroy [manifest]')
   .description('delete every resource of the stack, dependents first; protected ones stop it')
+  .option('--config <key=value>', "set a config value for this run, over the stack's settings (repeatable)", collect, [])
   .option('--target <address>', 'destroy only this resource and what depends on it (repeatable)', collect, [])
   .option('--exclude <address>', 'keep this resource and what depends on it (repeatable)', collect, [])
   .option('--no-refresh', 'do not read remote objects before destroying')
@@ -116,6 +120,7 @@ program
 program
   .command('validate [manifest]')
   .description('check the manifest and every resource input; no remote call')
+  .option('--config <key=value>', "set a config value for this run, over the stack's settings (repeatable)", collect, [])
   .option('--json', 'print the result and every problem as JSON')
   .action(action(async (manifest: string | undefined, opts: Opts) => (await validate()).validateCommand(manifest, opts)));
 
@@ -135,6 +140,7 @@ globalFlags(program.command('import [args...]'), 'short')
 program
   .command('drift [manifest]')
   .description('compare remote objects with state; change nothing (exit 0 in sync, 2 drift, 1 error)')
+  .option('--config <key=value>', "set a config value for this run, over the stack's settings (repeatable)", collect, [])
   .option('--json', 'print the report as JSON')
   .option('--format <format>', 'table, json or markdown', 'table')
   .option('--all', 'check every stack at the state location')
@@ -144,6 +150,7 @@ program
 program
   .command('refresh [manifest]')
   .description('read every resource and record what the remote API reports')
+  .option('--config <key=value>', "set a config value for this run, over the stack's settings (repeatable)", collect, [])
   .option('-y, --yes', 'do not ask for confirmation')
   .addOption(lockTimeout())
   .action(action(async (manifest: string | undefined, opts: Opts) => (await drift()).refreshCommand(manifest, opts as never)));
@@ -156,6 +163,7 @@ program
   .action(action(async (name: string | undefined, opts: Opts) => (await output()).outputCommand(name, opts)));
 
 stateCommand(program);
+configCommand(program, () => globalsOf(program));
 
 program
   .command('lookup <token>')
@@ -168,11 +176,13 @@ program
   .command('schema [token]')
   .description('list resource types and functions, or describe one')
   .option('--json', 'print JSON')
+  .option('--json-schema', "print the manifest language's JSON Schema (for the YAML language server)")
   .action(action(async (token: string | undefined, opts: Opts) => (await schema()).schemaCommand(token, opts)));
 
 program
   .command('graph [manifest]')
   .description('print the dependency graph')
+  .option('--config <key=value>', "set a config value for this run, over the stack's settings (repeatable)", collect, [])
   .option('--format <format>', 'dot, mermaid or json', 'dot')
   .action(action(async (manifest: string | undefined, opts: Opts) => (await graph()).graphCommand(manifest, opts as never)));
 

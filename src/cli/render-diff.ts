@@ -150,6 +150,7 @@ function comment(path: string, leaf: boolean, d: Decor): string {
 /** A scalar as the plan shows it; unknowns bare, secrets masked. */
 export function scalar(v: unknown): string {
   if (isUnknownMarker(v)) return '(known after apply)';
+  if (isHiddenMarker(v)) return '(hidden by hideDiffs)';
   if (v === '[secret]') return '[secret]';
   if (typeof v === 'string') return JSON.stringify(v);
   if (v === undefined || v === null) return 'null';
@@ -163,9 +164,14 @@ export function isUnknownMarker(v: unknown): boolean {
   return Boolean(v) && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v as object, '$unknown');
 }
 
+/** Whether a value is the plan's `{"$hidden": path}` marker (the resource's hideDiffs option). */
+function isHiddenMarker(v: unknown): boolean {
+  return Boolean(v) && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v as object, '$hidden');
+}
+
 /** A non-empty object or list: drawn over several lines. */
 function isBlock(v: unknown): boolean {
-  return Boolean(v) && typeof v === 'object' && !isUnknownMarker(v) && Object.keys(v as object).length > 0;
+  return Boolean(v) && typeof v === 'object' && !isUnknownMarker(v) && !isHiddenMarker(v) && Object.keys(v as object).length > 0;
 }
 
 /** What the plan's diff treats as absent: nothing, null, `{}` and `[]`. */

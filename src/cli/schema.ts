@@ -1,11 +1,16 @@
 import * as z from 'zod';
 import { UserError } from '../errors.js';
+import { manifestJsonSchema } from '../manifest/json-schema.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
-import { functions, resourceTypes } from '../registry.js';
+import { functions, providers, resourceTypes } from '../registry.js';
 import type { ResourceType } from '../resources/handler.js';
 
-/** `plumb schema [TOKEN]`: lists every type and function, or describes one from its zod schemas. */
-export function schemaCommand(raw: string | undefined, opts: { json?: boolean }): number {
+/** `plumb schema [TOKEN] [--json] [--json-schema]`: lists every type and function, describes one, or writes the manifest language's JSON Schema. */
+export function schemaCommand(raw: string | undefined, opts: { json?: boolean; jsonSchema?: boolean }): number {
+  if (opts.jsonSchema) {
+    process.stdout.write(`${JSON.stringify(editorSchema(), null, 2)}\n`);
+    return 0;
+  }
   if (!raw) {
     const rows = [
       ...[...resourceTypes.values()].map((r) => ({ kind: 'resource', token: r.token, description: r.description })),
@@ -26,10 +31,20 @@ export function schemaCommand(raw: string | undefined, opts: { json?: boolean })
   return 0;
 }
 
+/** The JSON Schema of the manifest language, with every type's and function's inputs (for the YAML language server). */
+export function editorSchema(): Record<string, unknown> {
+  const json = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+  return manifestJsonSchema({
+    resources: [...resourceTypes.values()].map((t) => ({ token: t.token, description: t.description, inputs: json(t.inputs) })),
+    functions: [...functions.values()].map((f) => ({ token: f.token, description: f.description, inputs: json(f.args) })),
+    providers: providers.map((p) => ({ name: p.name, settings: json(p.settings) })),
+  });
+}
+
 /** How a change of a field is applied, in words. */
 export const CHANGE_WORDS = { replace: 'replace', sometimes: 'replace or in place, by value (see description)', update: 'in place', recorded: 'recorded only (sent with the order)' } as const;
 
-/** A field as `plumb schema` and the reference docs describe it. */
+/** A field as `plumb schema` and the reference docs describe it, with the fields of the type it holds. */
 export interface FieldDoc {
   name: string;
   type: string;
@@ -38,6 +53,10 @@ export interface FieldDoc {
   default?: unknown;
   allowed?: unknown[];
   change?: keyof typeof CHANGE_WORDS;
+  /** The fields of an object (or of each item of a list of objects). */
+  fields?: FieldDoc[];
+  /** The kinds of an object that is one of several, each named by the value of the field that tells them apart. */
+  variants?: Array<{ name: string; fields: FieldDoc[] }>;
 }
 
 /** The documentation of one type or function, generated from its schemas. */
@@ -49,16 +68,42 @@ export function describeToken(token: string): { token: string; kind: string; des
 }
 
 function fields(schema: z.ZodType, type?: ResourceType): FieldDoc[] {
-  const json = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as { properties?: Record<string, any>; required?: string[] };
-  return Object.entries(json.properties ?? {}).map(([name, prop]) => ({
+  const json = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as JsonSchema;
+  return objectFields(json).map((f) => ({ ...f, change: type && changeOf(type, f.name) }));
+}
+
+/** A JSON Schema node as zod writes one. */
+type JsonSchema = Record<string, any>;
+
+/** The fields of an object schema, each with the fields of what it holds. */
+function objectFields(json: JsonSchema): FieldDoc[] {
+  return Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([name, prop]) => ({
     name,
     type: typeName(prop),
-    required: (json.required ?? []).includes(name),
+    required: ((json.required ?? []) as string[]).includes(name),
     description: prop.description,
     default: prop.default,
     allowed: prop.allowed ?? prop.enum,
-    change: type && changeOf(type, name),
+    ...nested(prop),
   }));
+}
+
+/** What an object, a list of objects, or a choice of objects holds. */
+function nested(prop: JsonSchema): Pick<FieldDoc, 'fields' | 'variants'> {
+  const inner = prop.type === 'array' ? (prop.items ?? {}) : prop;
+  const choices = (inner.oneOf ?? inner.anyOf) as JsonSchema[] | undefined;
+  if (choices?.length && choices.every((c) => c.type === 'object' && c.properties)) {
+    const tag = discriminator(choices);
+    return { variants: choices.map((c, i) => ({ name: tag ? `${tag}: ${c.properties[tag].const}` : `kind ${i + 1}`, fields: objectFields(c) })) };
+  }
+  if (inner.type === 'object' && inner.properties) return { fields: objectFields(inner) };
+  return {};
+}
+
+/** The field whose constant value tells a choice of objects apart (`partner`), if there is one. */
+function discriminator(choices: JsonSchema[]): string | undefined {
+  const names = Object.keys(choices[0].properties).filter((name) => choices.every((c) => c.properties[name]?.const !== undefined));
+  return names[0];
 }
 
 /** What a change to one input does: static replace rules first, then value-dependent ones. */
@@ -68,17 +113,36 @@ function changeOf(type: ResourceType, name: string): FieldDoc['change'] {
   return type.stateOnly?.includes(name) ? 'recorded' : 'update';
 }
 
-function typeName(prop: any): string {
+function typeName(prop: JsonSchema): string {
   if (prop.type === 'array') return `list<${typeName(prop.items ?? {})}>`;
   if (prop.type === 'object' && prop.additionalProperties && typeof prop.additionalProperties === 'object') return `map<${typeName(prop.additionalProperties)}>`;
-  if (prop.anyOf || prop.oneOf) return (prop.anyOf ?? prop.oneOf).map(typeName).join(' | ');
+  const choices = (prop.anyOf ?? prop.oneOf) as JsonSchema[] | undefined;
+  if (choices?.length && choices.every((c) => c.type === 'object' && c.properties)) {
+    const tag = discriminator(choices);
+    return tag ? `object, by ${tag}: ${choices.map((c) => c.properties[tag].const).join(' | ')}` : `object (${choices.length} kinds)`;
+  }
+  if (choices) return choices.map(typeName).join(' | ');
   if (Array.isArray(prop.type)) return prop.type.map((t: string) => typeName({ ...prop, type: t })).join(' | ');
   if (prop.const !== undefined) return JSON.stringify(prop.const);
   return typeof prop.type === 'string' ? prop.type : 'any';
 }
 
+/** One field as a line (and its description), then what it holds, indented. */
+function fieldLines(f: FieldDoc, indent: string): string[] {
+  const change = f.change ? ` [${CHANGE_WORDS[f.change]}]` : '';
+  const allowed = f.allowed ? ` one of ${f.allowed.join(', ')}` : '';
+  const fallback = f.default !== undefined ? ` default ${JSON.stringify(f.default)}` : '';
+  const lines = [`${indent}${f.name}${f.required ? ' (required)' : ''}: ${f.type}${change}${allowed}${fallback}`];
+  if (f.description) lines.push(`${indent}    ${f.description}`);
+  for (const inner of f.fields ?? []) lines.push(...fieldLines(inner, `${indent}  `));
+  for (const variant of f.variants ?? []) {
+    lines.push(`${indent}  when ${variant.name}:`);
+    for (const inner of variant.fields) lines.push(...fieldLines(inner, `${indent}    `));
+  }
+  return lines;
+}
+
 function renderDoc(doc: ReturnType<typeof describeToken>): string {
-  const row = (f: FieldDoc) =>
-    `  ${f.name}${f.required ? ' (required)' : ''}: ${f.type}${f.change ? ` [${CHANGE_WORDS[f.change]}]` : ''}${f.allowed ? ` one of ${f.allowed.join(', ')}` : ''}${f.default !== undefined ? ` default ${JSON.stringify(f.default)}` : ''}${f.description ? `\n      ${f.description}` : ''}`;
-  return [`${doc.token} (${doc.kind})`, doc.description, '', 'Inputs:', ...doc.inputs.map(row), '', 'Outputs:', ...doc.outputs.map(row)].join('\n');
+  const rows = (list: FieldDoc[]) => list.flatMap((f) => fieldLines(f, '  '));
+  return [`${doc.token} (${doc.kind})`, doc.description, '', 'Inputs:', ...rows(doc.inputs), '', 'Outputs:', ...rows(doc.outputs)].join('\n');
 }

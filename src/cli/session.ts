@@ -17,7 +17,7 @@ import { providerFor, providers, resourceTypes } from '../resource-registry.js';
 import type { Sandbox } from '../sandbox/server.js';
 import { maskSecrets } from '../secret-mask.js';
 import type { StateStore } from '../state/store.js';
-import { adoptLegacyState, manifestProject, openStore } from './state-store.js';
+import { adoptLegacyState, manifestProject, openStore, stateCodec } from './state-store.js';
 
 /** Flags every command shares. */
 export interface GlobalOptions {
@@ -29,6 +29,8 @@ export interface GlobalOptions {
   /** `json` (pino's lines) or `text` (one readable line per entry). */
   logFormat?: string;
   color?: boolean;
+  /** `--config KEY=VALUE` flags. */
+  config?: string[];
 }
 
 /** A loaded manifest with its graph, plus the runtime to plan and apply it. */
@@ -99,15 +101,22 @@ export function manifestPath(arg: string | undefined, opts: GlobalOptions): stri
   return file;
 }
 
-/** How much of a manifest `loadManifest` checks (see CheckOptions). */
-export type LoadOptions = Omit<CheckOptions, 'env'>;
+/** How much of a manifest `loadManifest` checks (see CheckOptions), and for which stack. */
+export type LoadOptions = Omit<CheckOptions, 'env' | 'stack'> & {
+  /** The stack whose config is read (default `default`), its `--config` flags, and where its state (and key) is. */
+  stack?: { name: string; config?: string[]; state?: string };
+};
 
 /** The registries as the engine's checks see them; lookup functions are loaded only when asked for. */
 const catalog: EngineCatalog = { resourceTypes, providers, functions: lookupFunctions };
 
 /** Parses and checks a manifest (no remote call); throws DiagnosticsError listing every problem. */
 export async function loadManifest(file: string, options: LoadOptions = {}): Promise<CheckedManifest> {
-  const { value, diagnostics } = await checkManifest(readText(file), file, catalog, { ...options, env: process.env });
+  const { name, config, state } = options.stack ?? { name: 'default' };
+  // The stack file's sealed values are opened with the state location's key, found when first needed.
+  let codec: ReturnType<typeof stateCodec> | undefined;
+  const open = (sealed: string, where: string) => (codec ??= stateCodec({ stack: name, state }, dirname(resolve(file)))).decode({ $secret: sealed }, where);
+  const { value, diagnostics } = await checkManifest(readText(file), file, catalog, { ...options, env: process.env, stack: { name, flags: config, open } });
   if (!value) throw new DiagnosticsError(diagnostics);
   return value;
 }
@@ -121,7 +130,7 @@ function readText(file: string): string {
 
 /** Builds the runtime for a loaded manifest: connections (sandbox on demand), logger and store. */
 export async function openSession(file: string, opts: GlobalOptions, load: LoadOptions = {}): Promise<Session> {
-  const { manifest, graph, settings } = await loadManifest(file, load);
+  const { manifest, graph, settings } = await loadManifest(file, { ...load, stack: { name: opts.stack, config: opts.config, state: opts.state } });
   const log = makeLogger(opts);
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
   const connections = new Map<string, Promise<Connection>>();

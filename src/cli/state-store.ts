@@ -5,6 +5,7 @@ import type { Document } from 'yaml';
 import { UserError } from '../errors.js';
 import { sealedStateFile } from '../state/local-layout.js';
 import { checkStackName, isPostgresLocation, nameProblem, openStateStore } from '../state/open.js';
+import { sealedSettingsFile } from '../manifest/stack-config.js';
 import { SecretCodec } from '../state/secrets.js';
 import type { StateStore } from '../state/store.js';
 import type { LockInfo } from '../state/types.js';
@@ -36,7 +37,7 @@ export function stateCodec(opts: StateFlags, manifestDir: string): SecretCodec {
     if (!process.env.PLUMB_PASSPHRASE) throw new UserError('PostgreSQL state needs PLUMB_PASSPHRASE, the passphrase every machine uses to encrypt and read secrets in state');
     return SecretCodec.open('');
   }
-  return SecretCodec.open(join(location, 'secret.key'), process.env.PLUMB_PASSPHRASE, () => sealedStateFile(location));
+  return SecretCodec.open(join(location, 'secret.key'), process.env.PLUMB_PASSPHRASE, () => sealedStateFile(location) ?? sealedSettingsFile(manifestDir));
 }
 
 /** Opens the state store of a project's stack. */

@@ -5,7 +5,7 @@ import { loadManifest, manifestPath, type GlobalOptions } from './session.js';
  * are thrown (as DiagnosticsError) and reported like any command's, as JSON with --json.
  */
 export async function validateCommand(arg: string | undefined, opts: GlobalOptions & { json?: boolean }): Promise<number> {
-  const { manifest, warnings } = await loadManifest(manifestPath(arg, opts));
+  const { manifest, warnings } = await loadManifest(manifestPath(arg, opts), { stack: { name: opts.stack, config: opts.config, state: opts.state } });
   const resources = Object.keys(manifest.resources).length;
   const variables = Object.keys(manifest.variables).length;
   if (opts.json) {

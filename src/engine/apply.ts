@@ -76,7 +76,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
         emit({ type: 'step-done', address: step.change.address, action: step.action, id, at: now(), elapsedMs: Date.now() - started });
       } catch (err) {
         if (journal.failure) halt(journal.failure.message);
-        emit({ type: 'step-failed', address: step.change.address, action: step.action, error: errorText(err, manifest, step.change.address), at: now() });
+        emit({ type: 'step-failed', address: step.change.address, action: step.action, error: errorText(err, manifest, step.change.address, journal.failure), at: now() });
         throw err;
       }
     },
@@ -85,7 +85,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
   const report = steps.map((step): StepResult => {
     const result = results.get(step.key);
     const base = { address: step.change.address, action: step.action };
-    if (result?.status === 'failed') return { ...base, status: 'failed', error: errorText(result.error, manifest, step.change.address) };
+    if (result?.status === 'failed') return { ...base, status: 'failed', error: errorText(result.error, manifest, step.change.address, journal.failure) };
     if (result?.status === 'skipped') return { ...base, status: 'skipped', cause: causeOf(result.cause) };
     return { ...base, status: 'done' };
   });
@@ -108,6 +108,10 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
     },
     desired: (address, type) => evaluateDesired(address, manifest, evaluation, type),
     options: (address) => manifest.resources[address]?.options ?? {},
+    trigger: async (address) => {
+      const expr = manifest.resources[address]?.options.replacementTrigger;
+      return expr && evaluate(expr, evaluation.scope());
+    },
     context(step: Step, type: ResourceType, operation) {
       const address = step.change.address;
       const at = () => new Date().toISOString();
@@ -127,7 +131,9 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
 
 async function evaluateDesired(address: string, manifest: Manifest, evaluation: Evaluation, type: ResourceType): Promise<Record<string, unknown>> {
   const decl = manifest.resources[address];
-  const desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, type.secretPaths);
+  const extra = decl.options.additionalSecretOutputs;
+  const secretPaths = extra?.length ? [...(type.secretPaths ?? []), ...extra] : type.secretPaths;
+  const desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, secretPaths);
   if (containsUnknown(desired)) throw new Error(`${address}: some inputs are still unknown at apply time`);
   return desired;
 }
@@ -167,8 +173,12 @@ async function writeSnapshot(input: ApplyInput, journal: Journal, outputs: Recor
   });
 }
 
-/** A step's error, at its position in the manifest: the expression's, or the declaring resource's (an API's refusal). */
-function errorText(err: unknown, manifest: Manifest, address: string): string {
+/**
+ * A step's error, at its position in the manifest: the expression's, or the declaring resource's
+ * (an API's refusal). A state that could not be written is no resource's doing: said as it is.
+ */
+function errorText(err: unknown, manifest: Manifest, address: string, stateFailure: Error | undefined): string {
+  if (err === stateFailure) return (err as Error).message;
   if (err instanceof EvalError) return `${manifest.file}:${err.pos.line}:${err.pos.column}: ${err.message}`;
   const decl = manifest.resources[address];
   return decl ? `${manifest.file}:${decl.pos.line}:${decl.pos.column}: ${(err as Error).message}` : (err as Error).message;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Diagnostic } from '../diagnostics.js';
-import type { Expr, ObjectExpr } from '../manifest/ast.js';
+import type { Expr, ResourceDecl } from '../manifest/ast.js';
+import { closestName } from '../manifest/tokens.js';
 import { Secret, Unknown, reveal, wrapSecrets } from '../values.js';
 import { inputProblems } from './messages.js';
 
@@ -9,7 +10,7 @@ import { inputProblems } from './messages.js';
  * when planning checks inputs before its first remote call and again in the plan, the second
  * check of those is free.
  */
-const literalResults = new WeakMap<ObjectExpr, { schema: z.ZodType; file: string; diagnostics: Diagnostic[] }>();
+const literalResults = new WeakMap<Expr, { schema: z.ZodType; file: string; diagnostics: Diagnostic[] }>();
 
 /**
  * Checks desired inputs against a zod schema and turns each issue into a positioned diagnostic.
@@ -18,7 +19,7 @@ const literalResults = new WeakMap<ObjectExpr, { schema: z.ZodType; file: string
 export function checkInputs(
   schema: z.ZodType,
   value: unknown,
-  properties: ObjectExpr,
+  properties: Expr,
   where: { file: string; address: string; what: string; secretPaths?: string[] },
 ): Diagnostic[] {
   const known = literalResults.get(properties);
@@ -28,6 +29,36 @@ export function checkInputs(
   return diagnostics;
 }
 
+/**
+ * Options that name a type's fields: `additionalSecretOutputs` must name outputs, `hideDiffs`
+ * inputs (the first step of each path). Each mistake is reported where the option is written.
+ */
+export function checkOptionFields(decl: ResourceDecl, type: { token: string; inputs: z.ZodType; outputs: z.ZodType }, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const { additionalSecretOutputs, hideDiffs } = decl.options;
+  // Most resources set neither: their type's schemas are then not even built.
+  if (!additionalSecretOutputs?.length && !hideDiffs?.length) return out;
+  const check = (option: 'additionalSecretOutputs' | 'hideDiffs', names: string[] | undefined, valid: () => string[], what: string) => {
+    if (!names?.length) return;
+    const fields = valid();
+    for (const name of names) {
+      const first = name.split(/[.[]/)[0];
+      if (!fields.length || fields.includes(first)) continue;
+      const hint = closestName(first, fields);
+      out.push({
+        severity: 'error',
+        summary: `${option}: ${type.token} has no ${what} "${first}"`,
+        detail: `${hint ? `did you mean "${hint}"? ` : ''}${what}s: ${fields.join(', ')}`,
+        address: decl.address,
+        pos: { file, ...(decl.options.positions?.[option] ?? decl.pos) },
+      });
+    }
+  };
+  check('additionalSecretOutputs', additionalSecretOutputs, () => objectKeys(type.outputs), 'output');
+  check('hideDiffs', hideDiffs, () => objectKeys(type.inputs), 'input');
+  return out;
+}
+
 function onlyLiterals(expr: Expr): boolean {
   if (expr.kind === 'literal') return true;
   if (expr.kind === 'object') return expr.entries.every((e) => onlyLiterals(e.value));
@@ -35,7 +66,7 @@ function onlyLiterals(expr: Expr): boolean {
   return false;
 }
 
-function check(schema: z.ZodType, value: unknown, properties: ObjectExpr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
+function check(schema: z.ZodType, value: unknown, properties: Expr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
   // zod and the walks below only read the value.
   const plain = reveal(value);
   // A message names a wrong value, unless it is secret (or inside one): then only its kind.

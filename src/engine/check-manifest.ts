@@ -1,11 +1,14 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { uniqueDiagnostics } from '../diagnostics.js';
-import type { Manifest, Pos, RefExpr } from '../manifest/ast.js';
+import { UserError } from '../errors.js';
+import type { ConfigEntry, Manifest, RefExpr } from '../manifest/ast.js';
+import { configPlace, resolveConfig } from '../manifest/config-resolve.js';
+import type { OpenSecret } from '../manifest/stack-config.js';
 import { parseManifest } from '../manifest/parse.js';
 import { closestName } from '../manifest/tokens.js';
 import { noteSecretText } from '../secret-mask.js';
 import { Unknown, reveal } from '../values.js';
-import { checkInputs, objectKeys } from './check-inputs.js';
+import { checkInputs, checkOptionFields, objectKeys } from './check-inputs.js';
 import type { CatalogProvider, EngineCatalog } from './contracts/catalog.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { buildGraph, type ManifestGraph } from './graph/graph.js';
@@ -36,6 +39,11 @@ export interface CheckOptions {
   resources?: boolean;
   /** Environment variables, which override provider settings in config. */
   env: Record<string, string | undefined>;
+  /**
+   * The stack whose config is read (default `default`, with no flags): its settings file beside
+   * the manifest, its `--config KEY=VALUE` flags, and how a sealed value in that file is opened.
+   */
+  stack?: { name: string; flags?: string[]; open: OpenSecret };
 }
 
 /**
@@ -46,21 +54,31 @@ export interface CheckOptions {
  * which report the rest.
  */
 export async function checkManifest(text: string, file: string, catalog: EngineCatalog, options: CheckOptions): Promise<WithDiagnostics<CheckedManifest>> {
-  // Function tokens are needed only to resolve fn::invoke.
-  const functions = /fn::invoke/i.test(text) ? (await catalog.functions()).keys() : [];
+  // Function tokens are needed only to resolve fn::invoke and its shorthand (fn::interconnect:getLocation).
+  const functions = /fn::(invoke|[\w-]+:[^\s:'"]+)/i.test(text) ? (await catalog.functions()).keys() : [];
   const { manifest, diagnostics: parseProblems } = parseManifest(text, file, { resources: catalog.resourceTypes.keys(), functions });
+  const stack = options.stack ?? { name: 'default', open: noSealedValues };
+  const configProblems = resolveConfig(manifest, { stack: stack.name, flags: stack.flags, env: options.env, open: stack.open, providers: catalog.providers.map((p) => p.name) });
   // References to resources are checked against their types' fields while the graph walks them:
   // read from the text alone, so for every command, a plan with nothing to call included.
   const resourceRefs: RefExpr[] = [];
   const { graph, diagnostics: graphProblems } = buildGraph(manifest, (ref) => resourceRefs.push(ref));
-  const structure = [...parseProblems, ...withoutEchoes(graphProblems, parseProblems, manifest), ...unknownFields(manifest, resourceRefs, catalog), ...optionPathProblems(manifest, catalog)];
+  const structure = [...configProblems, ...parseProblems, ...withoutEchoes(graphProblems, parseProblems, manifest), ...unknownFields(manifest, resourceRefs, catalog), ...optionPathProblems(manifest, catalog)];
   const checkable = structure.length ? checkableManifest(manifest, graph) : manifest;
-  const checked = options.resources === false && !structure.length ? { diagnostics: [], warnings: [] } : await checkResources(checkable, catalog);
+  // With a config value missing or mistyped, resources would be checked against what is not
+  // meant; provider settings are still checked, so every config problem shows at once.
+  const skip = (options.resources === false && !structure.length) || configProblems.length;
+  const checked = skip ? { diagnostics: [], warnings: [] } : await checkResources(checkable, catalog);
   const { settings, diagnostics: settingProblems } = await checkSettings(checkable, catalog, options.env);
   const problems = [...structure, ...checked.diagnostics, ...settingProblems];
   if (problems.length) return { diagnostics: inFileOrder(uniqueDiagnostics(problems)) };
-  return { value: { manifest, graph, warnings: checked.warnings, settings }, diagnostics: [] };
+  return { value: { manifest, graph, warnings: [...manifest.warnings, ...checked.warnings], settings }, diagnostics: [] };
 }
+
+/** Where the caller gives no key to open sealed config values with: one found is refused. */
+const noSealedValues: OpenSecret = () => {
+  throw new UserError('a sealed config value cannot be opened: no key was given to open it with');
+};
 
 /**
  * Checks every resource's inputs as far as they are known without any remote call: lookups and
@@ -74,6 +92,7 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
   const valid = new Map<string, Record<string, unknown>>();
   for (const decl of Object.values(manifest.resources)) {
     const type = catalog.resourceTypes.get(decl.token)!;
+    diagnostics.push(...checkOptionFields(decl, type, manifest.file));
     try {
       const desired = await evaluate(decl.properties, scope);
       const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
@@ -183,19 +202,19 @@ export async function checkSettings(
     // Neither used nor configured: its defaults are worked out if it is ever connected (a
     // resource of it left in state), and its schema is not built for nothing.
     if (!used.has(provider.name) && !Object.keys(raw).length) continue;
-    diagnostics.push(...unknownSettings(manifest.file, provider, raw, positions));
+    diagnostics.push(...unknownSettings(manifest, provider, raw, positions));
     const parsed = provider.settings.safeParse(raw);
     if (!parsed.success) {
       for (const problem of valueProblems(provider.settings, parsed.error.issues, raw, 'setting', (name) => `config ${provider.name}:${name}`)) {
         const name = problem.name.slice(`config ${provider.name}:`.length).split(/[.[]/)[0];
-        diagnostics.push({ severity: 'error', summary: problem.summary, detail: problem.detail, pos: { file: manifest.file, ...(positions[name] ?? { line: 1, column: 1 }) } });
+        diagnostics.push({ severity: 'error', summary: problem.summary, detail: problem.detail, ...configPlace(manifest, positions[name]) });
       }
       continue;
     }
     const value = parsed.data as Record<string, unknown>;
     if (used.has(provider.name)) {
-      const first = Object.values(positions)[0] ?? { line: 1, column: 1 };
-      for (const problem of provider.check?.(value) ?? []) diagnostics.push({ severity: 'error', summary: problem, pos: { file: manifest.file, ...first } });
+      const first = Object.values(positions)[0];
+      for (const problem of provider.check?.(value) ?? []) diagnostics.push({ severity: 'error', summary: problem, ...configPlace(manifest, first) });
     }
     for (const secret of provider.secretSettings) {
       const text = value[secret];
@@ -210,14 +229,15 @@ export async function checkSettings(
 /** One provider's settings as config writes them (with each one's position), then as env overrides them. */
 async function configuredSettings(manifest: Manifest, provider: CatalogProvider, env: Record<string, string | undefined>, scope: Scope) {
   const raw: Record<string, unknown> = {};
-  const positions: Record<string, Pos> = {};
+  const positions: Record<string, ConfigEntry> = {};
   for (const [key, entry] of Object.entries(manifest.config)) {
     const [ns, name] = key.split(':');
     if (ns !== provider.name || !name) continue;
     raw[name] = reveal(await evaluate(entry.value, scope));
-    positions[name] = entry.pos;
+    positions[name] = entry;
   }
-  for (const [variable, name] of Object.entries(provider.envVars)) if (env[variable] !== undefined && env[variable] !== '') raw[name] = env[variable];
+  // A provider's own variables win over config, except over --config.
+  for (const [variable, name] of Object.entries(provider.envVars)) if (env[variable] !== undefined && env[variable] !== '' && positions[name]?.source !== 'flag') raw[name] = env[variable];
   return { raw, positions };
 }
 
@@ -226,7 +246,7 @@ async function configuredSettings(manifest: Manifest, provider: CatalogProvider,
  * misspelt setting (cancelAtEndofTerm) would otherwise be dropped without a word, and the
  * product billed on.
  */
-function unknownSettings(file: string, provider: CatalogProvider, raw: Record<string, unknown>, positions: Record<string, Pos>): Diagnostic[] {
+function unknownSettings(manifest: Manifest, provider: CatalogProvider, raw: Record<string, unknown>, positions: Record<string, ConfigEntry>): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const known = objectKeys(provider.settings);
   for (const name of Object.keys(positions)) {
@@ -236,7 +256,7 @@ function unknownSettings(file: string, provider: CatalogProvider, raw: Record<st
       severity: 'error',
       summary: `config ${provider.name}:${name}: unknown setting`,
       detail: `${hint ? `did you mean ${provider.name}:${hint}? ` : ''}settings: ${known.join(', ')}`,
-      pos: { file, ...positions[name] },
+      ...configPlace(manifest, positions[name]),
     });
     delete raw[name];
   }
@@ -253,7 +273,7 @@ function unknownProviders(manifest: Manifest, providers: readonly CatalogProvide
         severity: 'error',
         summary: `config ${key}: unknown provider "${ns}"`,
         detail: `providers: ${providers.map((p) => p.name).join(', ')}`,
-        pos: { file: manifest.file, ...manifest.config[key].pos },
+        ...configPlace(manifest, manifest.config[key]),
       });
     }
   }

@@ -80,8 +80,14 @@ export function withoutEchoes(graphProblems: Diagnostic[], parseProblems: Diagno
   });
 }
 
-/** Diagnostics in the order of the file: by line, then column; those without a position last. */
+/** Diagnostics in the order of their files: by file, line, then column; those without a position last. */
 export function inFileOrder(diagnostics: Diagnostic[]): Diagnostic[] {
+  // Each file's problems together (the manifest's, then a stack file's), in the order of each file.
+  const files = [...new Set(diagnostics.flatMap((d) => (d.pos ? [d.pos.file] : [])))];
+  const fileOf = (d: Diagnostic) => (d.pos ? files.indexOf(d.pos.file) : files.length);
   const key = (d: Diagnostic) => (d.pos ? d.pos.line * 1e6 + d.pos.column : Infinity);
-  return diagnostics.map((d, i) => ({ d, i })).sort((a, b) => key(a.d) - key(b.d) || a.i - b.i).map(({ d }) => d);
+  return diagnostics
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => fileOf(a.d) - fileOf(b.d) || key(a.d) - key(b.d) || a.i - b.i)
+    .map(({ d }) => d);
 }

@@ -1,6 +1,6 @@
 import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState } from './contracts/state.js';
-import { Secret, Unknown, mask, reveal } from '../values.js';
+import { Secret, Unknown, mask, reveal, sameValue } from '../values.js';
 import { diffInputs, effectiveInputs, pathMatches, withChosenInputs } from './diff/diff.js';
 import type { ReplaceRule } from './contracts/resource-type.js';
 import type { Change } from './types.js';
@@ -11,8 +11,10 @@ export interface ClassifyContext {
   gone: boolean;
   /** `--replace` asks for this address. */
   replaceRequested: boolean;
-  options: { ignoreChanges: string[]; replaceOnChanges: string[]; deleteBeforeReplace?: boolean };
+  options: { ignoreChanges: string[]; replaceOnChanges: string[]; deleteBeforeReplace?: boolean; additionalSecretOutputs?: string[] };
   dependsOn: string[];
+  /** The `replacementTrigger` option's value now (possibly Unknown); absent without the option. */
+  trigger?: { value: unknown };
 }
 
 /**
@@ -35,6 +37,12 @@ export function classify(address: string, type: ResourceType, desired: Record<st
   const effective = same ? desired : effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore: context.options.ignoreChanges });
   const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(recorded, effective);
   const replacePaths = same ? [] : replacePathsFor(type, diff.changed, recorded, effective, context.options.replaceOnChanges);
+  // replacementTrigger: a value other than the one the object was applied with (or one not known
+  // until apply) replaces it. The first value given to an existing object is only recorded.
+  const trigger = context.trigger;
+  if (trigger && prior.replacementTrigger !== undefined && !sameValue(prior.replacementTrigger, trigger.value)) {
+    replacePaths.push({ path: 'options.replacementTrigger', reason: trigger.value instanceof Unknown ? 'the replacementTrigger value is known only at apply' : 'the replacementTrigger value changed' });
+  }
   const typeOrder = type.deleteBeforeReplace;
   const deleteFirst = context.options.deleteBeforeReplace ?? (typeof typeOrder === 'function' ? typeOrder(reveal(recorded), reveal(effective)) : typeOrder);
   const before = mask(recorded);
@@ -55,14 +63,66 @@ export function classify(address: string, type: ResourceType, desired: Record<st
   if (prior.status === 'tainted') return change('replace', 'tainted', true);
   if (context.replaceRequested) return change('replace', 'replace-requested', true);
   if (replacePaths.length) return change('replace', 'forced-replace', true);
-  if (!diff.changed.length) return change('noop', 'no-change', false);
+  const bookkeeping = diff.changed.length ? [] : optionsToRecord(prior, context);
+  if (!diff.changed.length && !bookkeeping.length) return change('noop', 'no-change', false);
   const update = change('update', 'changed', false);
+  if (bookkeeping.length) {
+    // Nothing to send: options state keeps changed (a first replacementTrigger value, outputs
+    // newly secret), recorded without a call.
+    update.recordOnly = true;
+    update.notes.push(...bookkeeping);
+    return update;
+  }
   if (onlyRecorded(type, update.patch)) {
     update.recordOnly = true;
     const fields = [...new Set(update.patch.map((op) => op.path.split('/')[1]))];
     update.notes.push(`only recorded: ${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} sent only with an order, so nothing is sent now`);
   }
   return update;
+}
+
+/** What state must record of the options although the inputs are unchanged, in words for the plan. */
+function optionsToRecord(prior: ResourceState, context: ClassifyContext): string[] {
+  const notes: string[] = [];
+  const trigger = context.trigger;
+  if (trigger && prior.replacementTrigger === undefined) notes.push('only recorded: the replacementTrigger value, which a later change of it replaces the object by');
+  if (!trigger && prior.replacementTrigger !== undefined) notes.push('only recorded: the replacementTrigger option is gone');
+  const plain = (context.options.additionalSecretOutputs ?? []).filter((key) => prior.outputs[key] !== undefined && !(prior.outputs[key] instanceof Secret));
+  if (plain.length) notes.push(`only recorded: ${plain.join(', ')} ${plain.length === 1 ? 'is' : 'are'} kept as secret (additionalSecretOutputs)`);
+  return notes;
+}
+
+/**
+ * hideDiffs: the plan shows that each of these paths changed, not how. Every patch operation at or
+ * under a hidden path becomes one replace of that path with a `{"$hidden": path}` marker, and so do
+ * the values at that path in `before` and `after`; what is applied is unchanged.
+ */
+export function hideDiffs(change: Change, paths: string[]): void {
+  for (const path of paths) {
+    const pointer = `/${path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+    const under = (p: string) => p === pointer || p.startsWith(`${pointer}/`);
+    const marker = { $hidden: path };
+    const hit = change.patch.some((op) => under(op.path));
+    if (hit) change.patch = [...change.patch.filter((op) => !under(op.path)), { op: 'replace', path: pointer, value: marker }];
+    if (hit || change.action === 'create') {
+      change.before = markAt(change.before, pointer, marker);
+      change.after = markAt(change.after, pointer, marker);
+    }
+  }
+}
+
+/** A copy of `value` with the value at a JSON pointer replaced by `marker`, where there is one. */
+function markAt(value: unknown, pointer: string, marker: unknown): unknown {
+  const steps = pointer.split('/').slice(1);
+  const at = (node: unknown, i: number): unknown => {
+    if (node === null || typeof node !== 'object') return node;
+    const key = steps[i];
+    if (!Object.hasOwn(node, key)) return node;
+    const copy: Record<string, unknown> | unknown[] = Array.isArray(node) ? [...node] : { ...(node as Record<string, unknown>) };
+    (copy as Record<string, unknown>)[key] = i === steps.length - 1 ? marker : at((node as Record<string, unknown>)[key], i + 1);
+    return copy;
+  };
+  return at(value, 0);
 }
 
 /** The changed paths that force a replacement, each with the rule that says so. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Accessor, Expr, Pos } from '../manifest/ast.js';
@@ -14,8 +15,12 @@ export class EvalError extends Error {
 export interface Scope {
   /** The value of a config key, variable or resource; throws EvalError for an unknown name. */
   resolve(root: string, pos: Pos): Promise<unknown>;
-  /** Calls a lookup function (may return Unknown when its arguments are not known yet). */
-  invoke(fn: string, args: Record<string, unknown>, pos: Pos): Promise<unknown>;
+  /**
+   * Calls a lookup function (may return Unknown when its arguments are not known yet). With
+   * `waiting`, a resource the call depends on is not known yet either: the arguments are checked
+   * and the result is Unknown.
+   */
+  invoke(fn: string, args: Record<string, unknown>, pos: Pos, waiting?: boolean): Promise<unknown>;
   /** Folder that fn::readFile paths are relative to. */
   dir: string;
 }
@@ -63,7 +68,10 @@ export async function evaluate(expr: Expr, scope: Scope): Promise<unknown> {
     }
     case 'invoke': {
       const args = (await evaluate(expr.args, scope)) as Record<string, unknown>;
-      const result = await scope.invoke(expr.fn, args, expr.pos);
+      // A call that depends on resources waits for them: while one is not known, neither is the result.
+      let waiting = false;
+      for (const ref of expr.dependsOn ?? []) if (containsUnknown(await evaluate(ref, scope))) waiting = true;
+      const result = await scope.invoke(expr.fn, args, expr.pos, waiting);
       if (expr.ret === undefined) return result;
       if (result instanceof Unknown) return new Unknown(`${expr.fn}.${expr.ret}`);
       const obj = result as Record<string, unknown>;
@@ -72,7 +80,31 @@ export async function evaluate(expr: Expr, scope: Scope): Promise<unknown> {
     }
     case 'builtin':
       return builtin(expr.name, await evaluate(expr.arg, scope), expr.pos, scope);
+    case 'mapping':
+      return mapping(await evaluate(expr.value, scope), expr.pos);
+    case 'value':
+      return expr.value;
   }
+}
+
+/**
+ * Properties written as one expression: its value must be a mapping. A secret mapping makes each
+ * of its values secret, as Pulumi splits a secret object across a resource's inputs.
+ */
+function mapping(value: unknown, pos: Pos): unknown {
+  if (value instanceof Unknown) return value;
+  const plain = value instanceof Secret ? value.value : value;
+  if (plain === null || typeof plain !== 'object' || Array.isArray(plain) || plain instanceof Unknown) {
+    throw new EvalError(pos, `properties must be a mapping, not ${describe(plain)}`, 'give the properties as a mapping, or an expression whose value is one');
+  }
+  if (!(value instanceof Secret)) return plain;
+  return Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, v instanceof Secret || v instanceof Unknown ? v : new Secret(v)]));
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (value === null || value === undefined) return 'null';
+  return `a ${typeof value}`;
 }
 
 /** Follows `.a[0]["b"]` into a value; Unknown stays Unknown, Secret stays secret. */
@@ -98,6 +130,8 @@ export function access(value: unknown, path: Accessor[], text: string, pos: Pos)
 
 function builtin(name: string, arg: unknown, pos: Pos, scope: Scope): unknown {
   if (containsUnknown(arg)) return new Unknown(`fn::${name}`);
+  // The one function whose result is not secret when its argument is.
+  if (name === 'unsecret') return reveal(arg);
   // A secret anywhere in the argument (an item of a list, a field of an object in it) makes the
   // whole result secret: joining, selecting or encoding it must not reveal it.
   const secret = holdsSecret(arg);
@@ -138,20 +172,50 @@ function builtin(name: string, arg: unknown, pos: Pos, scope: Scope): unknown {
       if (typeof plain !== 'string') throw new EvalError(pos, 'fn::fromBase64 takes a string');
       result = Buffer.from(plain, 'base64').toString('utf8');
       break;
-    case 'readFile': {
-      if (typeof plain !== 'string') throw new EvalError(pos, 'fn::readFile takes a path');
-      const full = resolve(scope.dir, plain);
-      const rel = relative(scope.dir, full);
-      if (rel.startsWith('..') || isAbsolute(rel)) throw new EvalError(pos, `fn::readFile: "${plain}" is outside the manifest's folder`);
-      try {
-        result = readFileSync(full, 'utf8');
-      } catch {
-        throw new EvalError(pos, `fn::readFile: cannot read "${plain}"`);
-      }
+    case 'readFile':
+      result = readInside(name, plain, pos, scope).toString('utf8');
       break;
-    }
+    case 'filebase64':
+      result = readInside(name, plain, pos, scope).toString('base64');
+      break;
+    case 'filebase64sha256':
+      result = createHash('sha256').update(readInside(name, plain, pos, scope)).digest('base64');
+      break;
+    case 'sha1':
+      if (typeof plain !== 'string') throw new EvalError(pos, `fn::sha1 takes a string, not ${describe(plain)}`);
+      result = createHash('sha1').update(plain, 'utf8').digest('hex');
+      break;
+    case 'length':
+      result = lengthOf(plain, pos);
+      break;
+    case 'singleOrNone':
+      if (!Array.isArray(plain)) throw new EvalError(pos, `fn::singleOrNone takes a list, not ${describe(plain)}`);
+      if (plain.length > 1) throw new EvalError(pos, `fn::singleOrNone takes a list of no or one item; this one has ${plain.length}`);
+      result = plain.length ? plain[0] : null;
+      break;
   }
   return secret ? new Secret(result) : result;
+}
+
+/** The number of items of a list or mapping, or of characters (as people count them) of a string. */
+function lengthOf(value: unknown, pos: Pos): number {
+  if (Array.isArray(value)) return value.length;
+  if (typeof value === 'string') return [...new Intl.Segmenter().segment(value)].length;
+  if (value !== null && typeof value === 'object') return Object.keys(value).length;
+  throw new EvalError(pos, `fn::length takes a list, a mapping or a string, not ${describe(value)}`);
+}
+
+/** The bytes of a file inside the manifest's folder (readFile and the filebase64 functions never read outside it). */
+function readInside(name: string, path: unknown, pos: Pos, scope: Scope): Buffer {
+  if (typeof path !== 'string') throw new EvalError(pos, `fn::${name} takes a path`);
+  const full = resolve(scope.dir, path);
+  const rel = relative(scope.dir, full);
+  if (rel.startsWith('..') || isAbsolute(rel)) throw new EvalError(pos, `fn::${name}: "${path}" is outside the manifest's folder`);
+  try {
+    return readFileSync(full);
+  } catch {
+    throw new EvalError(pos, `fn::${name}: cannot read "${path}"`);
+  }
 }
 
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Diagnostic } from '../diagnostics.js';
-import { keyPosAt, posAt, type ObjectExpr } from '../manifest/ast.js';
+import { keyPosAt, posAt, type Expr } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
 
 /*
@@ -186,7 +186,7 @@ export interface InputsContext {
   schema: z.ZodType;
   /** The inputs as evaluated (secrets revealed). */
   value: unknown;
-  properties: ObjectExpr;
+  properties: Expr;
   where: { file: string; address: string; what: string };
   /** Whether the value at a path is secret or inside one. */
   secretAt(path: Array<string | number>): boolean;

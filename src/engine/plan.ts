@@ -4,13 +4,14 @@ import { closestName } from '../manifest/tokens.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
-import { checkInputs } from './check-inputs.js';
-import { classify, explainReplacedReferences, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
+import { checkInputs, checkOptionFields } from './check-inputs.js';
+import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
 import { isDeposed } from './deposed.js';
 import { EvalError, evaluate } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
 import { importedInputs, readForImport } from './import.js';
 import { inputReferences } from './input-references.js';
+import { optionValues, withDeadline } from './option-values.js';
 import { compareAddresses } from './order.js';
 import { refreshState, type Refreshed } from './refresh.js';
 import { Evaluation } from './scope.js';
@@ -95,8 +96,11 @@ class Planning {
     if (!type) return;
     // A resource with a problem is Unknown to the others: their own problems are still found.
     this.values.set(name, new Unknown(name));
+    const misnamed = checkOptionFields(decl, type, this.manifest.file);
+    this.diagnostics.push(...misnamed);
+    const trigger = await this.optionValues(name);
     const desired = await this.desired(name, type);
-    if (!desired) return;
+    if (!desired || !trigger || misnamed.length) return;
     for (const w of type.warnings?.(desired) ?? []) this.warnings.push(`${name}: ${w}`);
     const recorded = decl.options.import && !this.prior[name] && !this.options.destroy ? await this.readImport(name, type, decl.options.import, desired) : this.prior[name];
     if (recorded === null) return;
@@ -106,6 +110,7 @@ class Planning {
       replaceRequested: this.options.replace.includes(name),
       options: decl.options,
       dependsOn: this.graph.resourceDependencies(name),
+      trigger: trigger.value,
     });
     if (change.action === 'replace') explainReplacedReferences(change, desired, (address) => this.changes.find((c) => c.address === address)?.action);
     if (this.imported[name]) {
@@ -122,7 +127,19 @@ class Planning {
     if (change.action === 'create' || change.action === 'replace') change.after = shownAfterCreate(type, name, change.after as Record<string, unknown>);
     const references = change.action === 'noop' ? undefined : inputReferences(decl.properties);
     if (references) change.references = references;
+    if (decl.options.hideDiffs?.length) hideDiffs(change, decl.options.hideDiffs);
     this.changes.push(change);
+  }
+
+  /** The options written as expressions (see option-values.ts); undefined when one has a problem (reported). */
+  private async optionValues(name: string): Promise<{ value?: { value: unknown } } | undefined> {
+    try {
+      return await optionValues(name, this.manifest.resources[name].options, this.evaluation.scope());
+    } catch (err) {
+      if (!(err instanceof EvalError)) throw err;
+      this.error(name, err.message, err.detail, err.pos);
+      return undefined;
+    }
   }
 
   /** The resource's inputs, evaluated and checked; undefined when they have problems (reported). */
@@ -130,10 +147,18 @@ class Planning {
     const decl = this.manifest.resources[name];
     let desired: Record<string, unknown>;
     try {
-      desired = wrapSecrets((await evaluate(decl.properties, this.evaluation.scope())) as Record<string, unknown>, type.secretPaths);
+      // additionalSecretOutputs: an input of the same name is shown as a secret too.
+      const extra = decl.options.additionalSecretOutputs;
+      const secretPaths = extra?.length ? [...(type.secretPaths ?? []), ...extra] : type.secretPaths;
+      desired = wrapSecrets((await evaluate(decl.properties, this.evaluation.scope())) as Record<string, unknown>, secretPaths);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
       this.error(name, err.message, err.detail, err.pos);
+      return undefined;
+    }
+    // Properties given as one expression must be known when planning, to be compared at all.
+    if ((desired as unknown) instanceof Unknown) {
+      this.error(name, `the properties of ${name} are known only after apply`, 'write them as a mapping, or take them from config or a lookup', decl.properties.pos);
       return undefined;
     }
     // Inputs exactly as recorded were checked when they were applied (and accepted remotely).
@@ -146,7 +171,7 @@ class Planning {
   /** Reads the object `options.import` names, as it will be recorded; null when it cannot be (reported). */
   private async readImport(name: string, type: ResourceType, id: string, desired: Record<string, unknown>): Promise<ResourceState | null> {
     try {
-      const found = await readForImport(type, name, id, this.deps);
+      const found = await withDeadline(readForImport(type, name, id, this.deps), this.manifest.resources[name].options.customTimeouts?.read, `reading ${name} (${id}) for import`);
       // What the manifest marks secret is secret in what is read too, the plan's "before" included.
       const secret = secretKeys(desired);
       const recorded = { ...found, inputs: wrapSecrets(importedInputs(found.inputs, desired), secret), outputs: wrapSecrets(found.outputs, secret) };
@@ -171,6 +196,7 @@ class Planning {
         this.guarded.set(address, () => this.error(address, `${address} is protected and cannot be destroyed`, 'remove "protect: true" from its options (and apply) before destroying it'));
       }
       const retain = declared?.retainOnDelete ?? recorded.retainOnDelete ?? false;
+      const deletedWith = deposed ? undefined : (declared?.deletedWith?.root ?? recorded.deletedWith);
       this.changes.push({
         address,
         type: recorded.type,
@@ -183,10 +209,34 @@ class Planning {
         dependsOn: recorded.dependencies,
         notes: type ? await this.deleteNotes(type, recorded, retain) : [],
         retain: retain || undefined,
+        deletedWith,
       });
     }
     for (const address of this.gone) {
       if (!this.manifest.resources[address]) this.warnings.push(`${address} was deleted outside plumb; it is removed from state`);
+    }
+  }
+
+  /**
+   * deletedWith: a delete whose named resource is deleted (not only forgotten) by the changes this
+   * plan keeps makes no call of its own; otherwise it is an ordinary delete.
+   */
+  private deletedWith(changes: Change[]): void {
+    const deletes = changes.filter((c) => c.action === 'delete' && !c.retain);
+    // What is deleted in this run: real deletes, then (a chain may be long) what goes with them.
+    const going = new Set(deletes.filter((c) => c.deletedWith === undefined).map((c) => c.address));
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const c of deletes) {
+        if (c.deletedWith === undefined || going.has(c.address) || !going.has(c.deletedWith)) continue;
+        going.add(c.address);
+        grew = true;
+      }
+    }
+    for (const c of changes) {
+      if (c.deletedWith === undefined) continue;
+      if (c.action !== 'delete' || c.retain || !going.has(c.address)) delete c.deletedWith;
+      else c.notes = [`deletedWith ${c.deletedWith}: deleting ${c.deletedWith} deletes it, so no delete is sent for it; it leaves state once ${c.deletedWith} is deleted`];
     }
   }
 
@@ -217,6 +267,7 @@ class Planning {
     this.changes.sort((a, b) => compareAddresses(a.address, b.address));
     const { options } = this;
     const targeted = applyTargets(this.changes, options.targets ?? [], options.excludes ?? []);
+    this.deletedWith(targeted.changes);
     const known = this.changes.map((c) => c.address);
     const requested = [...targeted.unknown.map((address) => ['--target/--exclude', address]), ...options.replace.filter((a) => !known.includes(a)).map((address) => ['--replace', address])];
     for (const [flag, address] of requested) {

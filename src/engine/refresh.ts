@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { StateSnapshot, ResourceState } from './contracts/state.js';
 import { ReadPass, resourceContext } from './context.js';
-import { reveal, secretKeys, secretTexts, wrapSecrets } from '../values.js';
+import { Secret, reveal, secretKeys, secretTexts, wrapSecrets } from '../values.js';
 import { realId } from './ids.js';
 import type { EngineDeps } from './types.js';
 
@@ -36,7 +36,9 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
       gone.push(prior.address);
       delete resources[prior.address];
     } else {
-      const outputs = secretTexts(wrapSecrets(outcome.observed, [...(request.type.secretPaths ?? []), ...secretKeys(prior.inputs)]));
+      // An output recorded as secret as a whole (additionalSecretOutputs among them) stays secret.
+      const secretOutputs = Object.keys(prior.outputs).filter((key) => prior.outputs[key] instanceof Secret);
+      const outputs = secretTexts(wrapSecrets(outcome.observed, [...(request.type.secretPaths ?? []), ...secretKeys(prior.inputs), ...secretOutputs]));
       resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
     }
   }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type Expr, type Manifest, type Pos, refsOf } from '../manifest/ast.js';
+import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, refsOf } from '../manifest/ast.js';
 import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../values.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { valueProblems } from './messages.js';
@@ -32,11 +32,12 @@ export class Evaluation {
     return {
       dir: this.manifest.dir,
       resolve: (root, pos) => this.resolve(root, pos),
-      invoke: (fn, args, pos) => this.invoke(fn, args, pos),
+      invoke: (fn, args, pos, waiting) => this.invoke(fn, args, pos, waiting),
     };
   }
 
   private async resolve(root: string, pos: Pos): Promise<unknown> {
+    if (BUILTIN_ROOTS.has(root)) return builtinVariable(this.manifest);
     if (Object.hasOwn(this.manifest.resources, root)) return this.resources(root);
     if (this.expressionOf(root)) return this.valueOf(root);
     throw new EvalError(pos, `"${root}" is not defined`);
@@ -98,10 +99,11 @@ export class Evaluation {
       .filter((root) => this.expressionOf(root) !== undefined);
   }
 
-  private async invoke(token: string, args: Record<string, unknown>, pos: Pos): Promise<unknown> {
-    // Without a way to call the remote API (validate), and while arguments are unknown, the
-    // result is known only at apply; arguments already known are checked all the same.
-    if (!this.deps || containsUnknown(args)) {
+  private async invoke(token: string, args: Record<string, unknown>, pos: Pos, waiting = false): Promise<unknown> {
+    // Without a way to call the remote API (validate), while arguments are unknown, and while a
+    // resource the call waits for is, the result is known only at apply; arguments already known
+    // are checked all the same.
+    if (!this.deps || waiting || containsUnknown(args)) {
       const fn = this.functions?.get(token);
       if (fn && !containsUnknown(args)) checkArgs(token, fn.args, reveal(args), pos);
       return new Unknown(token);
@@ -147,6 +149,15 @@ export class Evaluation {
       throw new EvalError(pos, (err as Error).message);
     }
   }
+}
+
+/**
+ * `${pulumi.*}` (and `${plumb.*}`): the stack, the project, and the manifest's folder as `cwd` and
+ * `rootDirectory` (Pulumi runs a program in its project's folder, so plans do not depend on where
+ * plumb is run from). `organization` is Pulumi's name for a stack kept outside Pulumi Cloud.
+ */
+function builtinVariable(manifest: Manifest): Record<string, string> {
+  return { stack: manifest.stack, project: manifest.project, cwd: manifest.dir, rootDirectory: manifest.dir, organization: 'organization' };
 }
 
 /** The arguments as the function takes them; an EvalError at the call names each that does not fit. */

@@ -45,8 +45,10 @@ export function stepGraph(changes: Change[], recorded: Record<string, ResourceSt
     const D = `D:${c.address}`;
     const address = baseAddress(c.address);
     for (const dep of c.dependsOn) need(C, `C:${dep}`);
-    // Whatever depends on this object is deleted before it goes.
-    for (const dependent of recordedDependents.get(address) ?? []) need(D, `D:${dependent}`);
+    // Whatever depends on this object is deleted before it goes, except what goes with it
+    // (deletedWith): that is forgotten only once this delete has succeeded.
+    for (const dependent of recordedDependents.get(address) ?? []) if (byAddress.get(dependent)?.deletedWith !== address) need(D, `D:${dependent}`);
+    if (c.deletedWith !== undefined) need(D, `D:${c.deletedWith}`);
     if (c.action === 'replace' && c.replaceOrder === 'delete-first') need(C, D);
     if (c.action === 'replace' && c.replaceOrder === 'create-first') {
       need(D, C);

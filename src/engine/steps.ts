@@ -19,7 +19,18 @@ export interface StepRun {
   /** The handler context for one operation of a step. */
   context(step: Step, type: ResourceType, operation: { token: string; timeout?: 'create' | 'update' | 'delete'; recordId?(id: string): void }): Promise<ResourceContext>;
   /** The options the manifest gives an address (absent for one it no longer declares). */
-  options(address: string): { protect?: boolean; retainOnDelete?: boolean; ignoreChanges?: string[] };
+  options(address: string): StepOptions;
+  /** The `replacementTrigger` value the manifest gives an address now; undefined without the option. */
+  trigger(address: string): Promise<unknown>;
+}
+
+/** The options a step reads from the manifest. */
+export interface StepOptions {
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  ignoreChanges?: string[];
+  additionalSecretOutputs?: string[];
+  deletedWith?: { root: string };
 }
 
 /**
@@ -53,11 +64,12 @@ export class CreateStep extends Step {
     const { address, change } = this;
     const type = run.type(change.type);
     const desired = await run.desired(address, type);
+    const trigger = await run.trigger(address);
     // A create-first replacement keeps the old object current until the new one is recorded; both
     // are then recorded in one journal entry, so no crash can leave one id at two keys.
     const old = change.action === 'replace' && change.replaceOrder === 'create-first' ? run.journal.current[address] : undefined;
     const made = (id: string, outputs: Record<string, unknown>, status: ResourceState['status']): Records => {
-      const records: Records = { [address]: { ...resourceState(type, address, id, desired, outputs, change, run.options(address)), status } };
+      const records: Records = { [address]: { ...resourceState(type, address, id, desired, outputs, change, run.options(address), trigger), status } };
       if (old && realId(old) !== id) records[deposedKey(address, old.id)] = { ...old, address: deposedKey(address, old.id) };
       return records;
     };
@@ -95,8 +107,11 @@ export class ImportStep extends Step {
     const { address, change } = this;
     const found = run.imported[address];
     if (!found) throw new Error(`${address}: nothing was read for import`);
-    const { protect, retainOnDelete } = run.options(address);
-    await run.journal.record({ [address]: { ...found, dependencies: change.dependsOn, protect: protect || undefined, retainOnDelete: retainOnDelete || undefined } });
+    const { protect, retainOnDelete, deletedWith } = run.options(address);
+    const replacementTrigger = await run.trigger(address);
+    await run.journal.record({
+      [address]: { ...found, dependencies: change.dependsOn, protect: protect || undefined, retainOnDelete: retainOnDelete || undefined, deletedWith: deletedWith?.root, replacementTrigger },
+    });
     if (change.patch.length) await updateInPlace(this, run);
     return found.id;
   }
@@ -128,7 +143,9 @@ export class DeleteStep extends Step {
       return target.id;
     }
     const type = run.type(target.type);
-    const retain = this.change.action === 'delete' && this.change.retain;
+    // retainOnDelete only forgets the object; deletedWith forgets it once what deletes it is gone
+    // (step-graph.ts orders this step after that delete).
+    const retain = this.change.action === 'delete' && (this.change.retain || this.change.deletedWith !== undefined);
     await run.journal.journaled(
       { address: key, type: target.type, action: 'delete', id: target.id, secretId: target.secretId },
       async (token) => {
@@ -148,8 +165,9 @@ async function updateInPlace(step: Step, run: StepRun): Promise<string> {
   const prior = run.journal.current[address];
   if (!prior) throw new Error(`${address}: nothing is recorded to update`);
   const desired = await run.desired(address, type);
+  const trigger = await run.trigger(address);
   const effective = effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: run.options(address).ignoreChanges });
-  const made = (outputs: Record<string, unknown>): Records => ({ [address]: resourceState(type, address, realId(prior), effective, outputs, change, run.options(address)) });
+  const made = (outputs: Record<string, unknown>): Records => ({ [address]: resourceState(type, address, realId(prior), effective, outputs, change, run.options(address), trigger) });
   if (change.recordOnly) {
     await run.journal.record(made({ ...prior.outputs, ...effective }));
     return prior.id;
@@ -173,17 +191,20 @@ function resourceState(
   inputs: Record<string, unknown>,
   outputs: Record<string, unknown>,
   change: Change,
-  options: { protect?: boolean; retainOnDelete?: boolean },
+  options: StepOptions,
+  replacementTrigger: unknown,
 ): ResourceState {
   return {
     address,
     type: type.token,
     ...recordedId(type, id),
     inputs,
-    outputs: wrapSecrets(outputs, [...(type.secretPaths ?? []), ...secretKeys(inputs)]),
+    outputs: wrapSecrets(outputs, [...(type.secretPaths ?? []), ...secretKeys(inputs), ...(options.additionalSecretOutputs ?? [])]),
     dependencies: change.dependsOn,
     status: 'ok',
     protect: options.protect || undefined,
     retainOnDelete: options.retainOnDelete || undefined,
+    deletedWith: options.deletedWith?.root,
+    replacementTrigger,
   };
 }

@@ -45,6 +45,8 @@ export interface Change {
   notes: string[];
   /** Delete only forgets the object (retainOnDelete). */
   retain?: boolean;
+  /** Delete only forgets the object, after deleting this address (its deletedWith) deletes it. */
+  deletedWith?: string;
   /** An update of fields sent only with an order (promoCode): recorded, with no remote call. */
   recordOnly?: boolean;
   /**

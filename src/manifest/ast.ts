@@ -23,7 +23,26 @@ export interface RefExpr {
 }
 
 /** Built-in functions other than invoke and secret. */
-export type BuiltinName = 'join' | 'split' | 'select' | 'toJSON' | 'toBase64' | 'fromBase64' | 'readFile';
+export type BuiltinName =
+  | 'join'
+  | 'split'
+  | 'select'
+  | 'toJSON'
+  | 'toBase64'
+  | 'fromBase64'
+  | 'readFile'
+  | 'length'
+  | 'unsecret'
+  | 'sha1'
+  | 'filebase64'
+  | 'filebase64sha256'
+  | 'singleOrNone';
+
+/** The built-in variables, `${pulumi.stack}` and plumb's own spelling `${plumb.stack}`: names no manifest may declare. */
+export const BUILTIN_ROOTS: ReadonlySet<string> = new Set(['pulumi', 'plumb']);
+
+/** The fields of a built-in variable. */
+export const BUILTIN_FIELDS = ['stack', 'project', 'cwd', 'rootDirectory', 'organization'] as const;
 
 /**
  * A literal value. Its position is kept as two numbers and made into a Pos when asked for: a
@@ -63,9 +82,26 @@ export type Expr =
   | { kind: 'template'; parts: Array<string | RefExpr>; pos: Pos }
   | { kind: 'list'; items: Expr[]; pos: Pos }
   | ObjectExpr
-  | { kind: 'invoke'; fn: string; args: ObjectExpr; ret?: string; pos: Pos }
+  | InvokeExpr
   | { kind: 'secret'; value: Expr; pos: Pos }
-  | { kind: 'builtin'; name: BuiltinName; arg: Expr; pos: Pos };
+  | { kind: 'builtin'; name: BuiltinName; arg: Expr; pos: Pos }
+  /** An expression that must evaluate to a mapping: a resource's `properties` written as one expression. */
+  | { kind: 'mapping'; value: Expr; pos: Pos }
+  /** A value already known, evaluated as it is: a config value read from the stack's settings. */
+  | { kind: 'value'; value: unknown; pos: Pos };
+
+/** An `fn::invoke` (or its `fn::<token>` shorthand). */
+export interface InvokeExpr {
+  kind: 'invoke';
+  fn: string;
+  args: ObjectExpr;
+  ret?: string;
+  /** `options.dependsOn`: the call waits for these resources; while one is not known yet, so is the result. */
+  dependsOn?: RefExpr[];
+  /** `options.parent`: a resource the call is ordered after; it changes nothing else here. */
+  parent?: RefExpr;
+  pos: Pos;
+}
 
 /** A YAML mapping of expressions, with the position of every key. */
 export interface ObjectExpr {
@@ -77,13 +113,26 @@ export interface ObjectExpr {
 /** Resource options (the Pulumi YAML subset plumb supports). */
 export interface ResourceOptions {
   dependsOn: string[];
+  /** Known once `protectExpr`, when there is one, is evaluated (the plan does so first). */
   protect: boolean;
+  /** `protect` written as an expression (`${isProduction}`), evaluated when planning. */
+  protectExpr?: Expr;
   ignoreChanges: string[];
   replaceOnChanges: string[];
   deleteBeforeReplace?: boolean;
   retainOnDelete: boolean;
   import?: string;
-  customTimeouts?: { create?: number; update?: number; delete?: number };
+  customTimeouts?: { create?: number; update?: number; delete?: number; read?: number };
+  /** Outputs recorded and shown as secrets, besides those the type marks. */
+  additionalSecretOutputs?: string[];
+  /** A resource whose deletion deletes this one: when both go in one run, this one's delete is not called. */
+  deletedWith?: RefExpr;
+  /** A value whose change replaces the resource. */
+  replacementTrigger?: Expr;
+  /** Property paths whose diffs the plan does not show (the change is still made). */
+  hideDiffs?: string[];
+  /** Where each option's value is written, for problems found once the resource's type is known. */
+  positions?: Partial<Record<'additionalSecretOutputs' | 'hideDiffs' | 'ignoreChanges' | 'replaceOnChanges', Pos>>;
 }
 
 /** One `resources:` entry. */
@@ -91,7 +140,8 @@ export interface ResourceDecl {
   address: string;
   /** Canonical token (`interconnect:index/port:Port`). */
   token: string;
-  properties: ObjectExpr;
+  /** A mapping of expressions, or (kind `mapping`) one expression evaluating to a mapping. */
+  properties: Expr;
   options: ResourceOptions;
   pos: Pos;
   typePos: Pos;
@@ -105,14 +155,50 @@ export interface Manifest {
   /** sha256 of the file's bytes; a saved plan is bound to it. */
   hash: string;
   name: string;
+  /** The project state and `${pulumi.project}` go by: the name, or without one the file's name less its extension. */
+  project: string;
+  /** The stack the manifest is read for (its config comes from that stack's settings). */
+  stack: string;
   description?: string;
-  /** `provider:setting` and plain config keys → value. */
-  config: Record<string, { value: Expr; pos: Pos }>;
+  /** `provider:setting` and plain config keys → value (after `resolveConfig`, the value in effect for the stack). */
+  config: Record<string, ConfigEntry>;
   variables: Record<string, Expr>;
   resources: Record<string, ResourceDecl>;
   outputs: Record<string, Expr>;
   /** Function tokens the manifest calls with fn::invoke, anywhere. */
   invoked: string[];
+  /** Things worth saying that do not stop the manifest being used (a deprecated spelling). */
+  warnings: string[];
+}
+
+/** The types a config value may be declared with. */
+export type ConfigType = 'string' | 'integer' | 'number' | 'boolean' | 'list' | 'object';
+
+/** A typed config declaration (`type`, `default`, `secret`, `items`, `name`). */
+export interface ConfigDecl {
+  type?: ConfigType;
+  /** The type of each item of a list. */
+  items?: ConfigType;
+  secret: boolean;
+  /** Where `secret:` is written, for an error when it says false of a value stored encrypted. */
+  secretPos?: Pos;
+  /** The key looked up in the stack's settings, when not the declared name. */
+  lookup?: string;
+  /** Whether the declaration gives a default (else a value must be set for the stack). */
+  hasDefault: boolean;
+}
+
+/** One config key: its value expression (the default, or the value in effect), where it is written, and how it is declared. */
+export interface ConfigEntry {
+  value: Expr;
+  pos: Pos;
+  /** The file the value came from, when not the manifest (the stack's settings file). */
+  file?: string;
+  /** The flag or environment variable the value came from (`--config waitTime`). */
+  label?: string;
+  /** Where the value in effect came from. */
+  source?: 'manifest' | 'stack' | 'environment' | 'flag';
+  decl?: ConfigDecl;
 }
 
 /** Whether a mapping key calls a function: `fn::` in any case (without a lower-cased copy of every key). */
@@ -121,18 +207,19 @@ export function isFunctionKey(key: string): boolean {
 }
 
 /**
- * Every reference inside an expression, in source order. Plain indexed loops: the graph is built
+ * Every reference inside an expression to a declared name, in source order (a built-in variable,
+ * `${pulumi.stack}`, names none). Plain indexed loops: the graph is built
  * from every resource's references, mostly before the engine has compiled this function.
  */
 export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
   switch (expr.kind) {
     case 'ref':
-      into.push(expr);
+      if (!BUILTIN_ROOTS.has(expr.root)) into.push(expr);
       break;
     case 'template':
       for (let i = 0; i < expr.parts.length; i++) {
         const part = expr.parts[i];
-        if (typeof part !== 'string') into.push(part);
+        if (typeof part !== 'string' && !BUILTIN_ROOTS.has(part.root)) into.push(part);
       }
       break;
     case 'list':
@@ -143,6 +230,11 @@ export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
       break;
     case 'invoke':
       refsOf(expr.args, into);
+      if (expr.dependsOn) for (let i = 0; i < expr.dependsOn.length; i++) into.push(expr.dependsOn[i]);
+      if (expr.parent) into.push(expr.parent);
+      break;
+    case 'mapping':
+      refsOf(expr.value, into);
       break;
     case 'secret':
       refsOf(expr.value, into);
@@ -151,6 +243,19 @@ export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
       refsOf(expr.arg, into);
       break;
   }
+  return into;
+}
+
+/**
+ * Every reference a resource makes, in its properties and in the options that hold expressions
+ * (`protect`, `replacementTrigger`, `deletedWith`): what it needs evaluated or made first.
+ */
+export function resourceRefs(decl: ResourceDecl, into: RefExpr[] = []): RefExpr[] {
+  refsOf(decl.properties, into);
+  const { protectExpr, replacementTrigger, deletedWith } = decl.options;
+  if (protectExpr) refsOf(protectExpr, into);
+  if (replacementTrigger) refsOf(replacementTrigger, into);
+  if (deletedWith) into.push(deletedWith);
   return into;
 }
 

@@ -4,9 +4,10 @@
  * source position.
  */
 import { type Alias, isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
-import { type BuiltinName, type Expr, isFunctionKey, LiteralExpr, ObjectEntry, type Pos } from './ast.js';
+import { BUILTIN_FIELDS, BUILTIN_ROOTS, type BuiltinName, type Expr, isFunctionKey, LiteralExpr, ObjectEntry, type Pos, type RefExpr } from './ast.js';
 import { InterpolationError, parseInterpolation } from './interpolate.js';
-import { closest, closestName, resolveToken } from './tokens.js';
+import { invokeExpr, shorthandInvoke, shorthandToken } from './invoke.js';
+import { closestName } from './tokens.js';
 
 /** Reports a problem at a position (with an optional detail and resource address). */
 export type ErrorFn = (pos: Pos, summary: string, detail?: string, address?: string) => void;
@@ -21,8 +22,27 @@ const BUILTINS: Record<string, BuiltinName> = {
   'fn::tobase64': 'toBase64',
   'fn::frombase64': 'fromBase64',
   'fn::readfile': 'readFile',
+  'fn::length': 'length',
+  'fn::unsecret': 'unsecret',
+  'fn::sha1': 'sha1',
+  'fn::filebase64': 'filebase64',
+  'fn::filebase64sha256': 'filebase64sha256',
+  'fn::singleornone': 'singleOrNone',
 };
-const SUPPORTED_FNS = ['fn::invoke', 'fn::secret', 'fn::join', 'fn::split', 'fn::select', 'fn::toJSON', 'fn::toBase64', 'fn::fromBase64', 'fn::readFile'];
+const SUPPORTED_FNS = ['fn::invoke', 'fn::<function token>', 'fn::secret', ...Object.values(BUILTINS).map((name) => `fn::${name}`)];
+
+/** Pulumi YAML functions that mean nothing for these providers, and why (lower-cased keys). */
+const UNSUPPORTED: Record<string, string> = {
+  'fn::stringasset': 'assets and archives are not supported: no plumb resource takes a file or an archive',
+  'fn::fileasset': 'assets and archives are not supported: no plumb resource takes a file or an archive',
+  'fn::remoteasset': 'assets and archives are not supported: no plumb resource takes a file or an archive',
+  'fn::filearchive': 'assets and archives are not supported: no plumb resource takes a file or an archive',
+  'fn::remotearchive': 'assets and archives are not supported: no plumb resource takes a file or an archive',
+  'fn::assetarchive': 'assets and archives are not supported: no plumb resource takes a file or an archive',
+  'fn::stackreference': 'stack references are not supported yet',
+  'fn::pulumiresourcename': 'fn::pulumiResourceName is not supported: a resource is named by its key under resources:',
+  'fn::pulumiresourcetype': 'fn::pulumiResourceType is not supported: a resource type is the token it is declared with',
+};
 
 /** What reading expressions needs: positions, where problems go, and what fn::invoke may name. */
 export interface ExprContext {
@@ -92,6 +112,7 @@ function scalarExpr(v: unknown, quoted: boolean, line: number, column: number, e
   const valuePos = { line, column: quoted ? column + 1 : column };
   try {
     const parts = parseInterpolation(v, valuePos);
+    for (const part of parts) if (typeof part !== 'string') checkBuiltinRef(part, error);
     const first = parts[0];
     if (parts.length === 1 && typeof first !== 'string') {
       // The reference is ours to keep: it takes the scalar's position.
@@ -107,54 +128,32 @@ function scalarExpr(v: unknown, quoted: boolean, line: number, column: number, e
   }
 }
 
+/** A reference to a built-in variable must name one of its fields: `${pulumi.stack}`. */
+function checkBuiltinRef(ref: RefExpr, error: ErrorFn): void {
+  if (!BUILTIN_ROOTS.has(ref.root)) return;
+  const field = ref.path[0];
+  if (ref.path.length === 1 && (BUILTIN_FIELDS as readonly unknown[]).includes(field)) return;
+  const hint = typeof field === 'string' ? closestName(field, BUILTIN_FIELDS) : undefined;
+  error(ref.pos, `\${${ref.text}}: ${ref.root} has the fields ${BUILTIN_FIELDS.join(', ')}`, hint ? `did you mean \${${ref.root}.${hint}}?` : undefined);
+}
+
 function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: ExprContext, read: (node: unknown) => Expr): Expr {
   const { error } = context;
   const lower = key.toLowerCase();
   if (lower === 'fn::secret') return { kind: 'secret', value: read(value), pos };
   if (BUILTINS[lower]) return { kind: 'builtin', name: BUILTINS[lower], arg: read(value), pos };
-  if (lower !== 'fn::invoke') {
+  if (lower === 'fn::invoke') {
+    const mapping = isAlias(value) ? context.target(value) : value;
+    if (isMap(mapping)) return invokeExpr(mapping.items as Pair[], pos, context, read);
+    error(keyPos, 'fn::invoke needs a mapping with function, arguments and optionally options and return');
+    return new LiteralExpr(null, pos.line, pos.column);
+  }
+  const token = shorthandToken(key);
+  if (token) return shorthandInvoke(token, value, keyPos, pos, context, read);
+  if (UNSUPPORTED[lower]) error(keyPos, `"${key}" is not supported`, UNSUPPORTED[lower]);
+  else {
     const hint = closestName(key, SUPPORTED_FNS);
     error(keyPos, `"${key}" is not supported`, `supported functions: ${SUPPORTED_FNS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
-    return new LiteralExpr(null, pos.line, pos.column);
   }
-  const mapping = isAlias(value) ? context.target(value) : value;
-  if (!isMap(mapping)) {
-    error(keyPos, 'fn::invoke needs a mapping with function, arguments and optionally return');
-    return new LiteralExpr(null, pos.line, pos.column);
-  }
-  return invokeExpr(mapping.items as Pair[], pos, context, read);
-}
-
-function invokeExpr(pairs: Pair[], pos: Pos, context: ExprContext, read: (node: unknown) => Expr): Expr {
-  const { at, error, functions } = context;
-  let fn: string | undefined;
-  let args: Expr = { kind: 'object', entries: [], pos };
-  let ret: string | undefined;
-  for (const p of pairs) {
-    const k = keyText(p);
-    const v = (isAlias(p.value) ? context.target(p.value) : p.value) as Node;
-    if (k === 'function') {
-      const raw = isScalar(v) && typeof v.value === 'string' ? v.value : undefined;
-      if (!raw) {
-        error(at(v ?? (p.key as Node)), 'fn::invoke function must be a function token, e.g. interconnect:index/getLocation:getLocation');
-        continue;
-      }
-      fn = resolveToken(raw, functions);
-      if (!fn) {
-        const hint = closest(raw, functions);
-        error(at(v), `unknown function "${raw}"`, hint ? `did you mean "${hint}"?` : 'plumb schema lists every function');
-      }
-    } else if (k === 'arguments') {
-      args = read(p.value);
-      if (args.kind !== 'object') error(args.pos, 'fn::invoke arguments must be a mapping');
-    } else if (k === 'return') {
-      if (isScalar(v) && typeof v.value === 'string') ret = v.value;
-      else error(at(v), 'fn::invoke return must be the name of one result field');
-    } else {
-      error(at(p.key as Node), `fn::invoke has no "${k}"`, 'valid keys: function, arguments, return');
-    }
-  }
-  if (!fn) return new LiteralExpr(null, pos.line, pos.column);
-  context.invoked.add(fn);
-  return { kind: 'invoke', fn, args: args.kind === 'object' ? args : { kind: 'object', entries: [], pos }, ret, pos };
+  return new LiteralExpr(null, pos.line, pos.column);
 }

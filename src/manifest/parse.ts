@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
-import { isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
+import { basename, dirname, extname, resolve } from 'node:path';
+import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
-import { type Expr, type Manifest, type ObjectExpr, type Pos, type ResourceDecl, type ResourceOptions } from './ast.js';
-import { parseDuration } from './duration.js';
+import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, type ResourceDecl, refsOf, resourceRefs } from './ast.js';
+import { readConfigSection } from './config-decl.js';
 import { type AtFn, type ErrorFn, expressionReader, keyText } from './expressions.js';
+import { resourceOptions } from './options.js';
 import { closest, closestName, resolveToken } from './tokens.js';
 import { readYaml } from './yaml-source.js';
 
@@ -14,9 +15,24 @@ export interface Catalog {
   functions: Iterable<string>;
 }
 
-const TOP_LEVEL = ['name', 'runtime', 'description', 'config', 'variables', 'resources', 'outputs'];
+const TOP_LEVEL = ['name', 'runtime', 'description', 'config', 'configuration', 'variables', 'resources', 'outputs', 'template'];
 const RESOURCE_KEYS = ['type', 'properties', 'options'];
-const OPTIONS = ['dependsOn', 'protect', 'ignoreChanges', 'replaceOnChanges', 'deleteBeforeReplace', 'retainOnDelete', 'import', 'customTimeouts'];
+
+/** Pulumi YAML keys plumb refuses, with the reason (top level, then in a resource). */
+const REFUSED_TOP: Record<string, string> = {
+  components: 'components are not supported: declare each resource under resources:',
+  packages: "packages are not supported: plumb's providers are built in",
+  pulumi: 'the pulumi: section sets the Pulumi CLI version; plumb has none to set',
+  main: 'main: is not supported: the manifest is the file plumb is given',
+  plugins: "plugins: is not supported: plumb's providers are built in",
+  namespace: "namespace: describes a component package; plumb's providers are built in",
+  version: "version: describes a component package; plumb's providers are built in",
+};
+const REFUSED_RESOURCE: Record<string, string> = {
+  get: 'get: (reading a resource managed elsewhere) is not supported yet: a lookup function (fn::invoke) reads one, options.import adopts one',
+  defaultProvider: 'explicit providers are not supported yet: each provider is configured once, under config:',
+  name: "name: is not supported: a resource's address is its key under resources:",
+};
 /** Result of parsing: the manifest (as far as it could be read) and every problem found. */
 export interface ParseResult {
   manifest: Manifest;
@@ -43,20 +59,25 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
   }
 
   const resources = [...catalog.resources];
+  const sections: Array<{ key: string; value: Node | null }> = [];
   for (const pair of root.items as Pair[]) {
     const key = keyText(pair);
     const value = deref(pair.value) ?? null;
     const keyPos = at(pair.key as Node);
     switch (key) {
+      case 'runtime':
+      case 'template':
+        // Read by the Pulumi CLI (the language, `pulumi new`'s template), never by a program.
+        break;
       case 'name':
       case 'description':
-      case 'runtime':
         if (!isScalar(value) || typeof value.value !== 'string') error(at(value ?? (pair.key as Node)), `${key} must be a string`);
         else if (key === 'name') manifest.name = value.value;
         else if (key === 'description') manifest.description = value.value;
         break;
       case 'config':
-        for (const { name, node, pos } of entries(value, at, error, 'config')) manifest.config[name] = { value: toExpr(node), pos };
+      case 'configuration':
+        sections.push({ key, value });
         break;
       case 'variables':
         for (const { name, node } of entries(value, at, error, 'variables')) manifest.variables[name] = toExpr(node);
@@ -72,13 +93,42 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
         break;
       default: {
         const hint = closestName(key, TOP_LEVEL);
-        error(keyPos, `unknown top-level key "${key}"`, `valid keys: ${TOP_LEVEL.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
+        if (REFUSED_TOP[key]) error(keyPos, `"${key}" is not supported`, REFUSED_TOP[key]);
+        else error(keyPos, `unknown top-level key "${key}"`, `valid keys: ${TOP_LEVEL.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
       }
     }
   }
+  // `config:` wins over `configuration:` where both name a key, whichever comes first.
+  sections.sort((a, b) => (a.key === b.key ? 0 : a.key === 'config' ? -1 : 1));
+  for (const { key, value } of sections) {
+    readConfigSection(value, { at, error, toExpr, deref }, manifest.config, key);
+    if (key === 'configuration') manifest.warnings.push('configuration: is the older spelling of config:; it is read the same way');
+  }
+  if (manifest.name !== 'unnamed') manifest.project = manifest.name;
+  // Only a manifest that writes `<project>:` anywhere can need it stripped (a walk of every reference otherwise).
+  if (text.includes(`${manifest.project}:`)) stripProjectNamespace(manifest, error);
   checkNamespace(manifest, error);
   manifest.invoked = [...invoked];
   return { manifest, diagnostics };
+}
+
+/**
+ * `<project>:key`, in a config key or a reference, is the project's own `key` (as Pulumi strips
+ * the project's namespace); a config key may be written either way, once.
+ */
+function stripProjectNamespace(manifest: Manifest, error: ErrorFn): void {
+  const prefix = `${manifest.project}:`;
+  for (const key of Object.keys(manifest.config)) {
+    if (!key.startsWith(prefix)) continue;
+    const bare = key.slice(prefix.length);
+    if (Object.hasOwn(manifest.config, bare)) error(manifest.config[key].pos, `config ${key} is also declared as ${bare}`, 'declare it once');
+    else manifest.config[bare] = { ...manifest.config[key], decl: manifest.config[key].decl ?? { secret: false, hasDefault: true } };
+    delete manifest.config[key];
+  }
+  const exprs: Expr[] = [...Object.values(manifest.variables), ...Object.values(manifest.outputs), ...Object.values(manifest.config).map((c) => c.value)];
+  const refs = Object.values(manifest.resources).flatMap((r) => resourceRefs(r));
+  for (const expr of exprs) refsOf(expr, refs);
+  for (const ref of refs) if (ref.root.startsWith(prefix)) ref.root = ref.root.slice(prefix.length);
 }
 
 /** A manifest with nothing in it yet, bound to its file and text. */
@@ -88,6 +138,9 @@ function emptyManifest(text: string, file: string): Manifest {
     dir: dirname(resolve(file)),
     hash: createHash('sha256').update(text).digest('hex'),
     name: 'unnamed',
+    project: basename(file, extname(file)),
+    stack: 'default',
+    warnings: [],
     config: {},
     variables: {},
     resources: {},
@@ -124,7 +177,8 @@ function resourceDecl(address: string, node: unknown, pos: Pos, reader: Reader, 
   const get = (k: string) => (node.items as Pair[]).find((p) => isScalar(p.key) && p.key.value === k);
   for (const p of node.items as Pair[]) {
     const k = keyText(p);
-    if (!RESOURCE_KEYS.includes(k)) {
+    if (REFUSED_RESOURCE[k]) error(at(p.key as Node), `"${k}" is not supported in resource "${address}"`, REFUSED_RESOURCE[k], address);
+    else if (!RESOURCE_KEYS.includes(k)) {
       const hint = closestName(k, RESOURCE_KEYS);
       error(at(p.key as Node), `unknown key "${k}" in resource "${address}"`, `valid keys: ${RESOURCE_KEYS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`, address);
     }
@@ -148,108 +202,21 @@ function resourceDecl(address: string, node: unknown, pos: Pos, reader: Reader, 
     return undefined;
   }
   const propsNode = deref(get('properties')?.value);
-  const properties = propsNode === undefined || propsNode === null ? ({ kind: 'object', entries: [], pos } as ObjectExpr) : toExpr(propsNode);
-  if (properties.kind !== 'object') {
-    error(properties.pos, `properties of "${address}" must be a mapping`, undefined, address);
+  const properties = propsNode === undefined || propsNode === null ? ({ kind: 'object', entries: [], pos } as Expr) : toExpr(propsNode);
+  if (properties.kind === 'literal' || properties.kind === 'list') {
+    error(properties.pos, `properties of "${address}" must be a mapping, or one expression whose value is a mapping (\${settings})`, undefined, address);
     return undefined;
   }
   const options = resourceOptions(deref(get('options')?.value) ?? undefined, address, reader);
-  return { address, token, properties, options, pos, typePos: at(typeNode) };
-}
-
-/** The options of a resource that gives none: one frozen value shared by all of them. */
-const NO_OPTIONS: ResourceOptions = Object.freeze({
-  dependsOn: Object.freeze([]) as unknown as string[],
-  protect: false,
-  ignoreChanges: Object.freeze([]) as unknown as string[],
-  replaceOnChanges: Object.freeze([]) as unknown as string[],
-  retainOnDelete: false,
-});
-
-function resourceOptions(node: Node | undefined, address: string, reader: Reader): ResourceOptions {
-  const { at, error, toExpr, deref } = reader;
-  if (node === undefined || node === null) return NO_OPTIONS;
-  const options: ResourceOptions = { dependsOn: [], protect: false, ignoreChanges: [], replaceOnChanges: [], retainOnDelete: false };
-  if (!isMap(node)) {
-    error(at(node), `options of "${address}" must be a mapping`, undefined, address);
-    return options;
-  }
-  for (const pair of node.items as Pair[]) {
-    const key = keyText(pair);
-    const pos = at((pair.value ?? pair.key) as Node);
-    const value = deref(pair.value) as Node;
-    const bool = (): boolean | undefined => {
-      if (isScalar(value) && typeof value.value === 'boolean') return value.value;
-      error(pos, `option ${key} must be true or false`, undefined, address);
-      return undefined;
-    };
-    const strings = (): string[] => {
-      if (isSeq(value) && value.items.every((i) => isScalar(i) && typeof i.value === 'string')) return value.items.map((i) => String((i as { value: unknown }).value));
-      error(pos, `option ${key} must be a list of property paths, e.g. [productName]`, undefined, address);
-      return [];
-    };
-    switch (key) {
-      case 'dependsOn': {
-        const expr = toExpr(value);
-        const items = expr.kind === 'list' ? expr.items : [expr];
-        for (const item of items) {
-          if (item.kind === 'ref' && item.path.length === 0) options.dependsOn.push(item.root);
-          else error(item.pos, 'dependsOn takes resource references like ${port}', undefined, address);
-        }
-        break;
-      }
-      case 'protect':
-        options.protect = bool() ?? false;
-        break;
-      case 'deleteBeforeReplace':
-        options.deleteBeforeReplace = bool();
-        break;
-      case 'retainOnDelete':
-        options.retainOnDelete = bool() ?? false;
-        break;
-      case 'ignoreChanges':
-        options.ignoreChanges = strings();
-        break;
-      case 'replaceOnChanges':
-        options.replaceOnChanges = strings();
-        break;
-      case 'import':
-        if (isScalar(value) && typeof value.value === 'string' && value.value) options.import = value.value;
-        else error(pos, 'option import must be the id of the object to adopt', undefined, address);
-        break;
-      case 'customTimeouts':
-        options.customTimeouts = customTimeouts(value, pos, address, reader);
-        break;
-      default: {
-        const hint = closestName(key, OPTIONS);
-        error(at(pair.key as Node), `option "${key}" is not supported`, `supported options: ${OPTIONS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`, address);
-      }
-    }
-  }
-  return options;
-}
-
-/** The `customTimeouts` option: create, update and delete as durations. */
-function customTimeouts(value: Node, pos: Pos, address: string, { at, error }: Reader): NonNullable<ResourceOptions['customTimeouts']> {
-  const timeouts: NonNullable<ResourceOptions['customTimeouts']> = {};
-  if (!isMap(value)) {
-    error(pos, 'customTimeouts must be a mapping of create/update/delete to durations like 30m', undefined, address);
-    return timeouts;
-  }
-  for (const p of value.items as Pair[]) {
-    const k = keyText(p);
-    const ms = isScalar(p.value) ? parseDuration(String(p.value.value)) : undefined;
-    if (!['create', 'update', 'delete'].includes(k)) error(at(p.key as Node), `customTimeouts has no "${k}"; valid: create, update, delete`, undefined, address);
-    else if (ms === undefined) error(at(p.value as Node), `customTimeouts.${k} must be a duration like 90s, 30m or 1h`, undefined, address);
-    else timeouts[k as 'create'] = ms;
-  }
-  return timeouts;
+  const decl: ResourceDecl = { address, token, properties: properties.kind === 'object' ? properties : { kind: 'mapping', value: properties, pos: properties.pos }, options, pos, typePos: at(typeNode) };
+  return decl;
 }
 
 /** Config keys without a namespace, variables and resources share one namespace. */
 function checkNamespace(manifest: Manifest, error: ErrorFn): void {
   const seen = new Map<string, string>();
   const claim = (name: string, kind: string, pos: Pos) => {
+    if (BUILTIN_ROOTS.has(name)) error(pos, `"${name}" is a reserved name: \${${name}.stack} and the like are built in`, `name the ${kind.replace(/^an? /, '')} otherwise`);
     const other = seen.get(name);
     if (other) error(pos, `"${name}" is declared as both ${other} and ${kind}`, 'config keys, variables and resources share one namespace');
     else seen.set(name, kind);
@@ -258,6 +225,9 @@ function checkNamespace(manifest: Manifest, error: ErrorFn): void {
   for (const [k, v] of Object.entries(manifest.variables)) claim(k, 'a variable', v.pos);
   // Resource names are the keys of one mapping, so only a clash with the names above is possible.
   for (const k in manifest.resources) {
+    const deletedWith = manifest.resources[k].options.deletedWith;
+    if (deletedWith && seen.has(deletedWith.root)) error(deletedWith.pos, `deletedWith "${deletedWith.root}" is ${seen.get(deletedWith.root)}, not a resource`, undefined, k);
+    if (BUILTIN_ROOTS.has(k)) error(manifest.resources[k].pos, `"${k}" is a reserved name: \${${k}.stack} and the like are built in`, 'name the resource otherwise');
     const other = seen.get(k);
     if (other) error(manifest.resources[k].pos, `"${k}" is declared as both ${other} and a resource`, 'config keys, variables and resources share one namespace');
   }

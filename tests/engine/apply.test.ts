@@ -41,13 +41,14 @@ describe('apply', () => {
     expect(state.resources.c.dependencies).toEqual(['b']);
   });
 
-  it('a failure skips only its dependents, names the cause, and keeps independent work', async () => {
+  it('a failure skips only its dependents, names the cause at its resource, and keeps independent work', async () => {
     const fake = fakeType({ failCreate: (i) => i.name === 'b' });
     const store = new MemoryStore();
     const { report } = await run(chain(), fake, store);
     expect(report.ok).toBe(false);
     const byAddress = Object.fromEntries(report.results.map((r) => [r.address, r]));
-    expect(byAddress.b).toMatchObject({ status: 'failed', error: 'cannot create b' });
+    // The API's refusal is said at the resource that asked for it: b is declared on line 4.
+    expect(byAddress.b).toMatchObject({ status: 'failed', error: 'm.yaml:4:3: cannot create b' });
     expect(byAddress.c).toMatchObject({ status: 'skipped', cause: 'b' });
     expect(byAddress.lone.status).toBe('done');
     expect(Object.keys((await store.read()).resources).sort()).toEqual(['a', 'lone']);

@@ -13,11 +13,11 @@ describe('resource options', () => {
 
   it('customTimeouts names what is wrong at its position: an unknown verb, a bad duration, not a mapping', () => {
     const errors = (options: string) => parseManifest(withOptions(options), 'm.yaml', catalog).diagnostics.map((d) => `${d.pos?.line}:${d.pos?.column} ${d.summary}`);
-    expect(errors('      customTimeouts:\n        read: 1m\n        create: soon\n')).toEqual([
-      '7:9 customTimeouts has no "read"; valid: create, update, delete',
+    expect(errors('      customTimeouts:\n        refresh: 1m\n        create: soon\n')).toEqual([
+      '7:9 customTimeouts has no "refresh"; valid: create, update, delete, read',
       '8:17 customTimeouts.create must be a duration like 90s, 30m or 1h',
     ]);
-    expect(errors('      customTimeouts: 5m\n')).toEqual(['6:23 customTimeouts must be a mapping of create/update/delete to durations like 30m']);
+    expect(errors('      customTimeouts: 5m\n')).toEqual(['6:23 customTimeouts must be a mapping of create/update/delete/read to durations like 30m']);
   });
 
   it('an option written through an alias is read as its anchor', () => {

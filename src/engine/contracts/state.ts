@@ -19,6 +19,10 @@ export interface ResourceState {
   /** Options that matter after the resource leaves the manifest. */
   protect?: boolean;
   retainOnDelete?: boolean;
+  /** `deletedWith`: the address whose delete deletes this object too. */
+  deletedWith?: string;
+  /** The `replacementTrigger` value it was last applied with: a different one replaces it. */
+  replacementTrigger?: unknown;
 }
 
 /** A remote operation whose intent was recorded but whose outcome was not (a crash in between). */

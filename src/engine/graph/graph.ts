@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../diagnostics.js';
-import { refsOf, type Manifest, type Pos, type RefExpr } from '../../manifest/ast.js';
+import { refsOf, resourceRefs, type Manifest, type Pos, type RefExpr } from '../../manifest/ast.js';
 import { closestName } from '../../manifest/tokens.js';
 
 
@@ -63,7 +63,7 @@ export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) =>
   for (const k in resources) {
     const r = resources[k];
     refs.length = 0;
-    refsOf(r.properties, refs);
+    resourceRefs(r, refs);
     for (let i = 0; i < refs.length; i++) edge(k, refs[i].root, refs[i].pos, 'reference', refs[i]);
     for (const dep of r.options.dependsOn) {
       edge(k, dep, r.pos, 'dependsOn target');

@@ -1,0 +1,213 @@
+/**
+ * The config values in effect for a stack. Each key takes, first found: `--config KEY=VALUE`, then
+ * the environment (`PLUMB_CONFIG_<key>`, a namespace's `:` written `__`), then the stack's settings
+ * file, then the manifest (a declaration's `default`, or the value written there). A value is
+ * checked against its declared type where it was given; a declared key with no default and no
+ * value is an error saying how to set it.
+ */
+import type { Diagnostic, SourcePos } from '../diagnostics.js';
+import type { ConfigDecl, ConfigEntry, ConfigType, Manifest, Pos } from './ast.js';
+import { article } from './config-decl.js';
+import { type OpenSecret, readStackConfig, stackConfigFile } from './stack-config.js';
+import { closestName } from './tokens.js';
+import { Secret } from '../values.js';
+
+/** Where a stack's config comes from besides the manifest. */
+export interface ConfigSources {
+  stack: string;
+  /** `--config KEY=VALUE` flags, in order (a later one wins). */
+  flags?: string[];
+  env?: Record<string, string | undefined>;
+  /** Opens the stack file's sealed values (the state location's key). */
+  open: OpenSecret;
+  /** Provider names: a key in their namespace is a provider setting. */
+  providers: string[];
+}
+
+/** A value given for a key, and where. */
+interface Given {
+  value: unknown;
+  secret: boolean;
+  source: NonNullable<ConfigEntry['source']>;
+  /** The file and position (stack file), or the flag or variable it came from. */
+  where: { file: string; pos: Pos } | { label: string };
+}
+
+const ENV_PREFIX = 'PLUMB_CONFIG_';
+
+/** Sets `manifest.stack` and each config entry to its value for that stack; returns every problem found. */
+export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagnostic[] {
+  manifest.stack = sources.stack;
+  const diagnostics: Diagnostic[] = [];
+  const stackFile = stackConfigFile(manifest.file, sources.stack);
+  const given = new Map<string, Given>();
+  const read = readStackConfig(stackFile, sources.open);
+  diagnostics.push(...read.diagnostics);
+  for (const [key, v] of read.values) given.set(fullKey(manifest.project, key), { value: v.value, secret: v.secret, source: 'stack', where: { file: stackFile, pos: v.pos } });
+  for (const [name, value] of Object.entries(sources.env ?? {})) {
+    if (!name.startsWith(ENV_PREFIX) || value === undefined) continue;
+    const key = name.slice(ENV_PREFIX.length).replace(/__/g, ':');
+    if (key) given.set(fullKey(manifest.project, key), { value, secret: false, source: 'environment', where: { label: name } });
+  }
+  for (const flag of sources.flags ?? []) {
+    const eq = flag.indexOf('=');
+    if (eq < 1) diagnostics.push({ severity: 'error', summary: `--config ${flag}: expected KEY=VALUE`, detail: 'e.g. --config dbName=orders or --config interconnect:waitTime=20' });
+    else given.set(fullKey(manifest.project, flag.slice(0, eq)), { value: flag.slice(eq + 1), secret: false, source: 'flag', where: { label: `--config ${flag.slice(0, eq)}` } });
+  }
+  const prefix = `${manifest.project}:`;
+  for (const [key, value] of given) {
+    const namespace = key.slice(0, key.indexOf(':'));
+    if (key.startsWith(prefix)) applyProjectValue(manifest, key.slice(prefix.length), value, diagnostics);
+    else if (sources.providers.includes(namespace))
+      manifest.config[key] = { value: { kind: 'value', value: value.value, pos: posOf(value) }, pos: posOf(value), file: fileOf(value), label: labelOf(value), source: value.source };
+    else
+      diagnostics.push(
+        problem(value, key, `"${namespace}" is neither this project (${manifest.project}) nor a provider`, `project keys are written ${prefix}<key>; providers: ${sources.providers.join(', ')}`),
+      );
+  }
+  for (const [key, entry] of Object.entries(manifest.config)) {
+    if (key.includes(':') || !entry.decl || entry.source !== 'manifest') continue;
+    if (!entry.decl.hasDefault) diagnostics.push(missing(manifest, key, entry, [...given.keys()]));
+    else if (entry.decl.secret) entry.value = { kind: 'secret', value: entry.value, pos: entry.value.pos };
+  }
+  return diagnostics;
+}
+
+/** `key` with the project's namespace when it has none. */
+function fullKey(project: string, key: string): string {
+  return key.includes(':') ? key : `${project}:${key}`;
+}
+
+/** Sets a project key (declared or not) to a value given for the stack, checked against its type. */
+function applyProjectValue(manifest: Manifest, key: string, given: Given, diagnostics: Diagnostic[]): void {
+  // A declaration may look its value up under another key (`name:`).
+  const declared = Object.entries(manifest.config).find(([k, e]) => !k.includes(':') && (e.decl?.lookup ?? k) === key);
+  const name = declared?.[0] ?? key;
+  const entry = declared?.[1];
+  if (!entry && (Object.hasOwn(manifest.variables, key) || Object.hasOwn(manifest.resources, key))) {
+    diagnostics.push(
+      problem(
+        given,
+        key,
+        `${key} is a ${Object.hasOwn(manifest.resources, key) ? 'resource' : 'variable'} of the manifest, not a config key`,
+        'config keys, variables and resources share one namespace',
+      ),
+    );
+    return;
+  }
+  const decl: ConfigDecl = entry?.decl ?? { secret: false, hasDefault: true };
+  // A value given but refused is not also missing.
+  const refuse = (diagnostic: Diagnostic) => {
+    diagnostics.push(diagnostic);
+    if (entry) entry.source = given.source;
+  };
+  if (given.secret && decl.secretPos && !decl.secret) {
+    refuse({
+      severity: 'error',
+      summary: `config ${name} is declared secret: false, but its value for this stack is kept secret`,
+      detail: 'remove secret: false, or set the value again without --secret',
+      pos: { file: manifest.file, ...decl.secretPos },
+    });
+    return;
+  }
+  const plain = given.value instanceof Secret ? given.value.value : given.value;
+  const typed = coerce(plain, decl.type, decl.items);
+  if (!typed.ok) {
+    const shown = given.secret ? 'the value (secret)' : JSON.stringify(plain);
+    const detail = decl.type === 'list' || decl.type === 'object' ? `write it as JSON, e.g. ${decl.type === 'list' ? '[1, 2]' : '{"a": 1}'}` : undefined;
+    refuse(problem(given, name, `${shown} is not ${article(decl.items ? `list of ${decl.items}` : (decl.type as string))}`, detail));
+    return;
+  }
+  const secret = given.secret || decl.secret;
+  const pos = posOf(given);
+  manifest.config[name] = {
+    value: { kind: 'value', value: secret ? new Secret(typed.value) : typed.value, pos },
+    pos: entry?.pos ?? pos,
+    file: fileOf(given),
+    label: labelOf(given),
+    source: given.source,
+    decl,
+  };
+}
+
+/** A value as the declared type has it: the text a flag or variable gives, parsed; undefined type takes anything. */
+export function coerce(value: unknown, type: ConfigType | undefined, items?: ConfigType): { ok: true; value: unknown } | { ok: false } {
+  const ok = (v: unknown) => ({ ok: true as const, value: v });
+  const text = typeof value === 'string' ? value.trim() : undefined;
+  switch (type) {
+    case undefined:
+      return ok(value);
+    case 'string':
+      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? ok(String(value)) : { ok: false };
+    case 'integer':
+      if (typeof value === 'number' && Number.isInteger(value)) return ok(value);
+      return text !== undefined && /^[-+]?\d+$/.test(text) ? ok(Number(text)) : { ok: false };
+    case 'number':
+      if (typeof value === 'number') return ok(value);
+      return text !== undefined && text !== '' && Number.isFinite(Number(text)) ? ok(Number(text)) : { ok: false };
+    case 'boolean':
+      if (typeof value === 'boolean') return ok(value);
+      return text === 'true' || text === 'false' ? ok(text === 'true') : { ok: false };
+    case 'list': {
+      const list = text !== undefined ? parseJson(text) : value;
+      if (!Array.isArray(list)) return { ok: false };
+      const out: unknown[] = [];
+      for (const item of list) {
+        const typed = coerce(item, items);
+        if (!typed.ok) return typed;
+        out.push(typed.value);
+      }
+      return ok(out);
+    }
+    case 'object': {
+      const object = text !== undefined ? parseJson(text) : value;
+      return object !== null && typeof object === 'object' && !Array.isArray(object) ? ok(object) : { ok: false };
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A required key with no value: said at its declaration, with how to set it. */
+function missing(manifest: Manifest, key: string, entry: ConfigEntry, given: string[]): Diagnostic {
+  const lookup = entry.decl?.lookup ?? key;
+  const near = closestName(`${manifest.project}:${lookup}`, given);
+  const secret = entry.decl?.secret ? ' --secret' : '';
+  return {
+    severity: 'error',
+    summary: `config ${key} has no value for stack "${manifest.stack}" and no default`,
+    detail: `set it: plumb config set ${lookup} VALUE${secret} --stack ${manifest.stack} (or --config ${lookup}=VALUE, or ${ENV_PREFIX}${lookup})${near ? `; ${near} is set, did you mean it?` : ''}`,
+    pos: { file: manifest.file, ...entry.pos },
+  };
+}
+
+function posOf(given: Given): Pos {
+  return 'pos' in given.where ? given.where.pos : { line: 1, column: 1 };
+}
+
+function fileOf(given: Given): string | undefined {
+  return 'file' in given.where ? given.where.file : undefined;
+}
+
+function labelOf(given: Given): string | undefined {
+  return 'label' in given.where ? given.where.label : undefined;
+}
+
+/** Where a problem with a config entry's value is reported: its file and position, or the flag or variable that gave it. */
+export function configPlace(manifest: Manifest, entry: ConfigEntry | undefined): { pos?: SourcePos; address?: string } {
+  if (!entry) return { pos: { file: manifest.file, line: 1, column: 1 } };
+  if (entry.label) return { address: entry.label };
+  return { pos: { file: entry.file ?? manifest.file, ...(entry.source === 'stack' ? entry.value.pos : entry.pos) } };
+}
+
+/** A problem with the value given for `key`: at its place in the stack file, or naming the flag or variable that gave it. */
+function problem(given: Given, key: string, what: string, detail?: string): Diagnostic {
+  if ('file' in given.where) return { severity: 'error', summary: `config ${key}: ${what}`, detail, pos: { file: given.where.file, ...given.where.pos } };
+  return { severity: 'error', summary: `${given.where.label}: ${what}`, detail };
+}

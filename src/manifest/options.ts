@@ -1,0 +1,164 @@
+/**
+ * A resource's `options:` read into ResourceOptions. Every Pulumi YAML option is either read or
+ * refused at its key with the reason it means nothing here (or not yet).
+ */
+import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
+import type { Expr, Pos, ResourceOptions } from './ast.js';
+import { parseDuration } from './duration.js';
+import { type AtFn, type ErrorFn, keyText } from './expressions.js';
+import { closestName } from './tokens.js';
+
+/** What reading options needs. */
+export interface OptionsReader {
+  at: AtFn;
+  error: ErrorFn;
+  toExpr: (node: unknown) => Expr;
+  deref: (node: unknown) => Node | null | undefined;
+}
+
+const OPTIONS = [
+  'dependsOn',
+  'protect',
+  'ignoreChanges',
+  'replaceOnChanges',
+  'deleteBeforeReplace',
+  'retainOnDelete',
+  'import',
+  'customTimeouts',
+  'additionalSecretOutputs',
+  'deletedWith',
+  'replacementTrigger',
+  'hideDiffs',
+];
+
+/** Pulumi options plumb refuses, with the reason. */
+const REFUSED: Record<string, string> = {
+  provider: 'explicit providers are not supported yet: each provider is configured once, under config: (e.g. interconnect:environment)',
+  providers: 'explicit providers are not supported yet: each provider is configured once, under config: (e.g. interconnect:environment)',
+  aliases: 'aliases are not supported yet: `plumb state mv FROM TO` renames an address',
+  parent: 'there are no component resources to be a parent: every resource is at the top level',
+  version: "plumb's providers are built in: there is no plugin version to choose",
+  pluginDownloadURL: "plumb's providers are built in: there is no plugin to download",
+  envVarMappings: "plumb's providers are built in: their settings are config keys and their own environment variables",
+  replaceWith: 'replaceWith is not supported: replaceOnChanges, replacementTrigger or --replace replace a resource',
+};
+
+/** The options of a resource that gives none: one frozen value shared by all of them. */
+export const NO_OPTIONS: ResourceOptions = Object.freeze({
+  dependsOn: Object.freeze([]) as unknown as string[],
+  protect: false,
+  ignoreChanges: Object.freeze([]) as unknown as string[],
+  replaceOnChanges: Object.freeze([]) as unknown as string[],
+  retainOnDelete: false,
+});
+
+/** Reads `options:` of the resource at `address`; every problem is reported at its key or value. */
+export function resourceOptions(node: Node | undefined, address: string, reader: OptionsReader): ResourceOptions {
+  const { at, error, deref } = reader;
+  if (node === undefined || node === null) return NO_OPTIONS;
+  const options: ResourceOptions = { dependsOn: [], protect: false, ignoreChanges: [], replaceOnChanges: [], retainOnDelete: false };
+  if (!isMap(node)) {
+    error(at(node), `options of "${address}" must be a mapping`, undefined, address);
+    return options;
+  }
+  for (const pair of node.items as Pair[]) {
+    const key = keyText(pair);
+    const pos = at((pair.value ?? pair.key) as Node);
+    const value = deref(pair.value) as Node;
+    if (REFUSED[key]) error(at(pair.key as Node), `option "${key}" is not supported`, REFUSED[key], address);
+    else if (!readOption(options, key, value, pos, address, reader)) {
+      const hint = closestName(key, OPTIONS);
+      error(at(pair.key as Node), `option "${key}" is not supported`, `supported options: ${OPTIONS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`, address);
+    }
+  }
+  return options;
+}
+
+/** Reads one option into `options`; false when there is no such option. */
+function readOption(options: ResourceOptions, key: string, value: Node, pos: Pos, address: string, reader: OptionsReader): boolean {
+  const { error, toExpr } = reader;
+  const bool = (): boolean | undefined => {
+    if (isScalar(value) && typeof value.value === 'boolean') return value.value;
+    error(pos, `option ${key} must be true or false`, undefined, address);
+    return undefined;
+  };
+  const strings = (): string[] => {
+    if (isSeq(value) && value.items.every((i) => isScalar(i) && typeof i.value === 'string')) return value.items.map((i) => String((i as { value: unknown }).value));
+    error(pos, `option ${key} must be a list of property paths, e.g. [productName]`, undefined, address);
+    return [];
+  };
+  switch (key) {
+    case 'dependsOn': {
+      const expr = toExpr(value);
+      for (const item of expr.kind === 'list' ? expr.items : [expr]) {
+        if (item.kind === 'ref' && item.path.length === 0) options.dependsOn.push(item.root);
+        else error(item.pos, 'dependsOn takes resource references like ${port}', undefined, address);
+      }
+      return true;
+    }
+    case 'protect':
+      readProtect(options, value, pos, address, reader);
+      return true;
+    case 'deleteBeforeReplace':
+      options.deleteBeforeReplace = bool();
+      return true;
+    case 'retainOnDelete':
+      options.retainOnDelete = bool() ?? false;
+      return true;
+    case 'ignoreChanges':
+    case 'replaceOnChanges':
+    case 'hideDiffs':
+    case 'additionalSecretOutputs':
+      options[key] = strings();
+      (options.positions ??= {})[key] = pos;
+      return true;
+    case 'import':
+      if (isScalar(value) && typeof value.value === 'string' && value.value) options.import = value.value;
+      else error(pos, 'option import must be the id of the object to adopt', undefined, address);
+      return true;
+    case 'customTimeouts':
+      options.customTimeouts = customTimeouts(value, pos, address, reader);
+      return true;
+    case 'deletedWith': {
+      const expr = toExpr(value);
+      if (expr.kind === 'ref' && expr.path.length === 0) options.deletedWith = expr;
+      else error(pos, 'deletedWith takes one resource reference like ${port}', undefined, address);
+      return true;
+    }
+    case 'replacementTrigger':
+      options.replacementTrigger = toExpr(value);
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** `protect: true`, or an expression known when planning (`${isProduction}`). */
+function readProtect(options: ResourceOptions, value: Node, pos: Pos, address: string, { error, toExpr }: OptionsReader): void {
+  if (isScalar(value) && typeof value.value === 'boolean') {
+    options.protect = value.value;
+    return;
+  }
+  const expr = toExpr(value);
+  if (expr.kind === 'literal' || expr.kind === 'list' || expr.kind === 'object') error(pos, 'option protect must be true, false or an expression such as ${isProduction}', undefined, address);
+  else options.protectExpr = expr;
+}
+
+const VERBS = ['create', 'update', 'delete', 'read'] as const;
+
+/** The `customTimeouts` option: create, update, delete and read as durations. */
+function customTimeouts(value: Node, pos: Pos, address: string, { at, error }: OptionsReader): NonNullable<ResourceOptions['customTimeouts']> {
+  const timeouts: NonNullable<ResourceOptions['customTimeouts']> = {};
+  if (!isMap(value)) {
+    error(pos, 'customTimeouts must be a mapping of create/update/delete/read to durations like 30m', undefined, address);
+    return timeouts;
+  }
+  for (const p of value.items as Pair[]) {
+    const k = keyText(p);
+    const ms = isScalar(p.value) ? parseDuration(String(p.value.value)) : undefined;
+    if (!(VERBS as readonly string[]).includes(k)) error(at(p.key as Node), `customTimeouts has no "${k}"; valid: ${VERBS.join(', ')}`, undefined, address);
+    else if (ms === undefined) error(at(p.value as Node), `customTimeouts.${k} must be a duration like 90s, 30m or 1h`, undefined, address);
+    else timeouts[k as (typeof VERBS)[number]] = ms;
+  }
+  return timeouts;
+}

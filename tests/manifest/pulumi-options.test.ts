@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { parseManifest } from '../../src/manifest/parse.js';
+
+const catalog = { resources: ['interconnect:index/port:Port'], functions: [] };
+const withOptions = (options: string) => `name: o\nvariables:\n  prod: true\nresources:\n  target:\n    type: interconnect:Port\n  port:\n    type: interconnect:Port\n    options:\n${options}`;
+const parse = (options: string) => parseManifest(withOptions(options), 'm.yaml', catalog);
+const errors = (options: string) => parse(options).diagnostics.map((d) => `${d.pos?.line}:${d.pos?.column} ${d.summary}${d.detail ? ` (${d.detail})` : ''}`);
+
+describe('Pulumi resource options', () => {
+  it('additionalSecretOutputs, deletedWith, replacementTrigger, hideDiffs and customTimeouts.read are read', () => {
+    const { manifest, diagnostics } = parse(
+      '      additionalSecretOutputs: [productUid]\n      deletedWith: ${target}\n      replacementTrigger: { fn::join: ["-", [a, "${pulumi.stack}"]] }\n      hideDiffs: [resourceTags]\n      customTimeouts: { read: 45s }\n',
+    );
+    expect(diagnostics).toEqual([]);
+    const options = manifest.resources.port.options;
+    expect(options.additionalSecretOutputs).toEqual(['productUid']);
+    expect(options.deletedWith).toMatchObject({ root: 'target' });
+    expect(options.replacementTrigger).toMatchObject({ kind: 'builtin', name: 'join' });
+    expect(options.hideDiffs).toEqual(['resourceTags']);
+    expect(options.customTimeouts).toEqual({ read: 45_000 });
+  });
+
+  it('protect may be an expression, evaluated when planning', () => {
+    const { manifest, diagnostics } = parse('      protect: ${prod}\n');
+    expect(diagnostics).toEqual([]);
+    expect(manifest.resources.port.options.protectExpr).toMatchObject({ kind: 'ref', root: 'prod' });
+    expect(errors('      protect: yes please\n')).toEqual(['10:16 option protect must be true, false or an expression such as ${isProduction}']);
+  });
+
+  it('deletedWith names one resource; a variable is refused', () => {
+    expect(errors('      deletedWith: ${prod}\n')).toEqual(['10:20 deletedWith "prod" is a variable, not a resource']);
+    expect(errors('      deletedWith: [a, b]\n')).toEqual(['10:20 deletedWith takes one resource reference like ${port}']);
+  });
+
+  it('options for explicit providers, aliases, parents and plugins are refused at their key, saying why', () => {
+    expect(errors('      provider: ${target}\n      aliases: [old]\n      parent: ${target}\n      version: 1.0.0\n      pluginDownloadURL: https://x\n')).toEqual([
+      '10:7 option "provider" is not supported (explicit providers are not supported yet: each provider is configured once, under config: (e.g. interconnect:environment))',
+      '11:7 option "aliases" is not supported (aliases are not supported yet: `plumb state mv FROM TO` renames an address)',
+      '12:7 option "parent" is not supported (there are no component resources to be a parent: every resource is at the top level)',
+      '13:7 option "version" is not supported (plumb\'s providers are built in: there is no plugin version to choose)',
+      '14:7 option "pluginDownloadURL" is not supported (plumb\'s providers are built in: there is no plugin to download)',
+    ]);
+  });
+});

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { describeToken, editorSchema } from '../../src/cli/schema.js';
+import { tokenForms } from '../../src/manifest/json-schema.js';
+import { functions, resourceTypes } from '../../src/registry.js';
+import { plumb } from '../support/cli.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const schema = editorSchema() as Record<string, any>;
+const definition = (token: string) => schema.definitions[token.replace(/\//g, '.')];
+/** A value's own schema inside the `anyOf: [value, expression]` every typed value gets. */
+const own = (node: any) => (node.anyOf ? node.anyOf[0] : node);
+
+describe('the JSON Schema of manifests (plumb schema --json-schema)', () => {
+  it('is what the CLI prints, and the file the README points the YAML language server at', async () => {
+    const { stdout, code } = await plumb(['schema', '--json-schema'], { cwd: root });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual(schema);
+    expect(JSON.parse(readFileSync(resolve(root, 'docs/reference/plumb.schema.json'), 'utf8'))).toEqual(schema);
+    expect(readFileSync(resolve(root, 'README.md'), 'utf8')).toContain('# yaml-language-server: $schema=');
+  });
+
+  it('knows every resource type by each way its token may be written, and every function', () => {
+    const types = schema.properties.resources.additionalProperties.properties.type.enum;
+    for (const token of resourceTypes.keys()) expect(types).toEqual(expect.arrayContaining(tokenForms(token)));
+    expect(types).toContain('interconnect:Port');
+    for (const token of functions.keys()) expect(definition(token)).toBeDefined();
+    const expression = schema.definitions.expression.anyOf[1].properties;
+    expect(Object.keys(expression)).toEqual(expect.arrayContaining(['fn::invoke', 'fn::interconnect:getLocation', 'fn::interconnect:index/getLocation:getLocation']));
+  });
+
+  it('describes nested types with their descriptions, defaults and allowed values', () => {
+    const vxc = definition('interconnect:index/vxc:Vxc');
+    const aEnd = own(vxc.properties.aEnd);
+    expect(vxc.properties.aEnd.description).toBe('Where the VXC starts (one of your Ports, MCRs or MVEs).');
+    expect(aEnd.required).toEqual(['requestedProductUid']);
+    expect(aEnd.properties.vlan.description).toMatch(/^VLAN at this end/);
+    const kinds = own(vxc.properties.bEndPartnerConfig).oneOf.map((kind: any) => own(kind.properties.partner).const);
+    expect(kinds).toEqual(['aws', 'azure', 'google', 'oracle', 'ibm', 'transit', 'vrouter']);
+    expect(own(vxc.properties.contractTermMonths).enum).toEqual([1, 12, 24, 36, 48, 60]);
+    const entries = own(definition('interconnect:index/mcrPrefixFilterList:McrPrefixFilterList').properties.entries);
+    expect(own(own(entries.items).properties.action).enum).toEqual(['permit', 'deny']);
+    expect(own(definition('interconnect:index/serviceKey:ServiceKey').properties.validFor).required).toEqual(['startTime', 'endTime']);
+  });
+
+  it('takes an expression wherever a value goes, and reads options and config declarations as plumb does', () => {
+    const port = definition('interconnect:index/port:Port');
+    expect(port.properties.portSpeed.anyOf[1]).toEqual({ $ref: '#/definitions/expression' });
+    expect(Object.keys(schema.definitions.options.properties)).toEqual([
+      'dependsOn',
+      'protect',
+      'ignoreChanges',
+      'replaceOnChanges',
+      'deleteBeforeReplace',
+      'retainOnDelete',
+      'import',
+      'customTimeouts',
+      'additionalSecretOutputs',
+      'deletedWith',
+      'replacementTrigger',
+      'hideDiffs',
+    ]);
+    expect(schema.definitions.options.additionalProperties).toBe(false);
+    expect(own(schema.properties.config.properties['interconnect:waitTime']).type).toBe('number');
+    expect(Object.keys(schema.definitions.configDeclaration.properties)).toEqual(['type', 'default', 'secret', 'items', 'description', 'name']);
+  });
+});
+
+describe('plumb schema TOKEN and the reference docs show nested types', () => {
+  it('the fields of a VXC end, each partner config kind and a prefix list entry', async () => {
+    const { stdout } = await plumb(['schema', 'interconnect:Vxc'], { cwd: root });
+    expect(stdout).toContain('  aEnd (required): object [in place]\n      Where the VXC starts (one of your Ports, MCRs or MVEs).\n    requestedProductUid (required): string\n');
+    expect(stdout).toContain('    when partner: aws:\n      partner (required): "aws"\n      connectType: string one of AWS, AWSHC\n');
+    const doc = describeToken('interconnect:index/mcrPrefixFilterList:McrPrefixFilterList');
+    expect(doc.inputs.find((f) => f.name === 'entries')?.fields?.map((f) => f.name)).toEqual(['action', 'prefix', 'ge', 'le']);
+    const page = readFileSync(resolve(root, 'docs/reference/interconnect/Vxc.md'), 'utf8');
+    expect(page).toContain('| `aEnd` | [object](#aend) | yes |');
+    expect(page).toContain('### bEndPartnerConfig (partner: aws)');
+    expect(readFileSync(resolve(root, 'docs/reference/interconnect/ServiceKey.md'), 'utf8')).toContain('### validFor\n\n| name | type | required | description |');
+  });
+});
