@@ -1,12 +1,75 @@
-// Writes the benchmark manifest: N resources, N/3 ports and 2N/3 VXCs, VXC i connecting
-// port (i mod P) to port ((7i + 1) mod P). P is even, so no VXC connects a port to itself.
+// The benchmark's manifests.
 //
+// productGraph(n): an interconnect graph of n products as users build them — n/3 ports with user
+// tags, n/6 MCRs each with two prefix filter lists, n/2 VXCs from a port to an MCR — so 300
+// products are 100 ports, 50 MCRs (100 lists) and 150 VXCs: 400 resources.
+//
+// generateManifest(n): n resources, n/3 ports and 2n/3 VXCs, VXC i connecting port (i mod P) to
+// port ((7i + 1) mod P), for the engine's own cost (validate, plan --no-refresh) and compare.js.
 // `style: 'flow'` writes each resource on one line as a flow mapping (`{ type: ..., properties:
 // { ... } }`), which YAML reads by other rules than the indented block style.
 //
+//   node bench/generate.js products 300 > manifest.yaml
 //   node bench/generate.js 3000 [block|flow] > manifest.yaml
 
 import { pathToFileURL } from 'node:url';
+
+/** Ports, MCRs and VXCs of an n-product graph (n a multiple of 6). */
+export function graphShape(n) {
+  const unit = Math.max(1, Math.round(n / 6));
+  return { ports: 2 * unit, mcrs: unit, vxcs: 3 * unit };
+}
+
+/** Manifest text of the n-product graph. */
+export function productGraph(n, { name = `products-${n}` } = {}) {
+  const { ports, mcrs, vxcs } = graphShape(n);
+  const out = [`name: ${name}`, 'config:', '  interconnect:waitTime: 30', 'resources:'];
+  for (let i = 0; i < ports; i++) {
+    out.push(
+      `  port${i}:`,
+      '    type: interconnect:index/port:Port',
+      '    properties:',
+      `      productName: bench-port-${i}`,
+      '      portSpeed: 10000',
+      '      locationId: 2',
+      '      contractTermMonths: 1',
+      '      marketplaceVisibility: false',
+      `      resourceTags: { team: team-${i % 7}, env: ${i % 2 ? 'prod' : 'staging'} }`,
+    );
+  }
+  for (let i = 0; i < mcrs; i++) {
+    out.push(`  mcr${i}:`, '    type: interconnect:index/mcr:Mcr', `    properties: { productName: bench-mcr-${i}, portSpeed: 2500, locationId: 2, contractTermMonths: 1 }`);
+    for (const [k, family, prefix] of [
+      ['v4', 'IPv4', '10.0.0.0/8'],
+      ['v6', 'IPv6', '"2001:db8::/32"'],
+    ]) {
+      out.push(
+        `  mcr${i}Routes${k}:`,
+        '    type: interconnect:index/mcrPrefixFilterList:McrPrefixFilterList',
+        '    properties:',
+        `      mcrId: \${mcr${i}.productUid}`,
+        `      description: routes-${k}`,
+        `      addressFamily: ${family}`,
+        `      entries: [{ action: permit, prefix: ${prefix}, le: ${k === 'v4' ? 24 : 48} }]`,
+      );
+    }
+  }
+  for (let i = 0; i < vxcs; i++) {
+    out.push(
+      `  vxc${i}:`,
+      '    type: interconnect:index/vxc:Vxc',
+      '    properties:',
+      `      productName: bench-vxc-${i}`,
+      '      rateLimit: 100',
+      '      contractTermMonths: 1',
+      '      aEnd:',
+      `        requestedProductUid: \${port${i % ports}.productUid}`,
+      '      bEnd:',
+      `        requestedProductUid: \${mcr${i % mcrs}.productUid}`,
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
 
 /** The number of ports for n resources (even, at least 2). */
 export function portCount(n) {
@@ -59,9 +122,7 @@ export function generateManifest(n, { name = `bench-${n}`, config = {}, style = 
 
 function flowResources(out, ports, vxcs) {
   for (let i = 0; i < ports; i++) {
-    out.push(
-      `  port${i}: { type: interconnect:index/port:Port, properties: { productName: bench-port-${i}, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false } }`,
-    );
+    out.push(`  port${i}: { type: interconnect:index/port:Port, properties: { productName: bench-port-${i}, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false } }`);
   }
   for (let i = 0; i < vxcs; i++) {
     const [a, b] = vxcEnds(i, ports);
@@ -73,20 +134,12 @@ function flowResources(out, ports, vxcs) {
   return `${out.join('\n')}\n`;
 }
 
-/** The dependency graph of that manifest: each resource with the resources it needs first. */
-export function generatedGraph(n) {
-  const ports = portCount(n);
-  const nodes = [];
-  for (let i = 0; i < ports; i++) nodes.push({ address: `port${i}`, needs: [] });
-  for (let i = 0; i < n - ports; i++) nodes.push({ address: `vxc${i}`, needs: vxcEnds(i, ports).map((p) => `port${p}`) });
-  return nodes;
-}
-
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const n = Number(process.argv[2]);
-  if (!Number.isInteger(n) || n < 3) {
-    process.stderr.write('usage: node bench/generate.js N [block|flow] (N >= 3)\n');
+  const products = process.argv[2] === 'products';
+  const n = Number(process.argv[products ? 3 : 2]);
+  if (!Number.isInteger(n) || n < (products ? 6 : 3)) {
+    process.stderr.write('usage: node bench/generate.js products N (N >= 6) | node bench/generate.js N [block|flow] (N >= 3)\n');
     process.exit(1);
   }
-  process.stdout.write(generateManifest(n, { style: process.argv[3] ?? 'block' }));
+  process.stdout.write(products ? productGraph(n) : generateManifest(n, { style: process.argv[3] ?? 'block' }));
 }

@@ -150,9 +150,25 @@ export function secretTexts<T>(value: T): T {
   return (out ?? value) as T;
 }
 
-/** Top-level keys whose value is, or holds, a Secret: the same outputs are secret too. */
+/**
+ * Paths (`config.password`) of the values that are, or hold, a Secret: the same outputs are
+ * secret too. A path goes down through plain maps only (a list that holds a secret is secret as
+ * a whole), so a map with one secret field keeps its other fields readable.
+ */
 export function secretKeys(obj: Record<string, unknown>): string[] {
   const holds = (v: unknown): boolean =>
     v instanceof Secret || (Array.isArray(v) ? v.some(holds) : v !== null && typeof v === 'object' && !(v instanceof Unknown) && Object.values(v).some(holds));
-  return Object.keys(obj).filter((k) => holds(obj[k]));
+  const paths: string[] = [];
+  const walk = (value: Record<string, unknown>, prefix: string) => {
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      if (!holds(item)) continue;
+      // A key with a dot could not be told from a path: the map that holds it is secret whole.
+      const plainMap = item !== null && typeof item === 'object' && !Array.isArray(item) && !(item instanceof Secret) && !Object.keys(item).some((k) => k.includes('.'));
+      if (plainMap) walk(item as Record<string, unknown>, `${prefix}${key}.`);
+      else paths.push(`${prefix}${key}`);
+    }
+  };
+  walk(obj, '');
+  return paths;
 }

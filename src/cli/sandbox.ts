@@ -11,6 +11,7 @@ interface StartOptions {
   tlsCert?: string;
   tlsKey?: string;
   endOfTermCancel?: string;
+  limits?: string;
 }
 
 /** `plumb sandbox start`: serves the simulated remote APIs until stopped. */
@@ -24,6 +25,7 @@ export function sandboxCommand(program: Command): void {
     .option('--provisioning-ms <ms>', 'how long products take to provision (env PLUMB_SANDBOX_PROVISIONING_MS)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM); needs --tls-key')
     .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
+    .option('--limits <mode>', "real (enforce the APIs' documented rate limits) or off (the default) (env PLUMB_SANDBOX_LIMITS)")
     .option(
       '--end-of-term-cancel <mode>',
       "refuse (today's interconnect API) or accept (the API before 2026-05) cancelling Ports and LAG Ports at the end of their term (env PLUMB_SANDBOX_END_OF_TERM_CANCEL)",
@@ -34,12 +36,15 @@ export function sandboxCommand(program: Command): void {
       const tls = tlsFiles(opts);
       const { startSandbox } = await import('../sandbox/server.js');
       const { settingsFrom } = await import('../sandbox/settings.js');
-      const running = await startSandbox({ port, dataDir: resolve(opts.data), ...settingsFrom(process.env, opts), tls }).catch((err: Error) => {
+      const settings = settingsFrom(process.env, opts);
+      const running = await startSandbox({ port, dataDir: resolve(opts.data), ...settings, tls }).catch((err: Error) => {
         // node refuses a key that does not belong to the certificate, or a damaged PEM file.
         throw tls && /^ERR_OSSL/.test(String((err as NodeJS.ErrnoException).code)) ? new UserError(`--tls-cert ${opts.tlsCert} with --tls-key ${opts.tlsKey}: ${err.message}`) : err;
       });
       const trust = tls ? '# clients trust its certificate when NODE_EXTRA_CA_CERTS names the file of the authority that signed it\n' : '';
-      process.stdout.write(`sandbox listening on ${running.url}\nexport PLUMB_SANDBOX_URL=${running.url}\n${trust}`);
+      // plumb's commands keep to the real APIs' default rates only when told the sandbox enforces their limits.
+      const limits = settings.limits === 'real' ? "# enforcing the APIs' documented rate limits\nexport PLUMB_SANDBOX_LIMITS=real\n" : '';
+      process.stdout.write(`sandbox listening on ${running.url}\nexport PLUMB_SANDBOX_URL=${running.url}\n${trust}${limits}`);
       const stop = async () => {
         await running.close();
         process.exit(0);

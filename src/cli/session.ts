@@ -13,7 +13,7 @@ import { UserError } from '../errors.js';
 import type { Manifest } from '../manifest/ast.js';
 import { decodeUtf8 } from '../manifest/yaml-source.js';
 import type { LookupFunction } from '../lookups/function.js';
-import { providerFor, providers, resourceTypes } from '../resource-registry.js';
+import { providerFor, providers, readsMode, resourceTypes, typeFor } from '../resource-registry.js';
 import type { Sandbox } from '../sandbox/server.js';
 import { maskSecrets } from '../secret-mask.js';
 import type { StateStore } from '../state/store.js';
@@ -136,12 +136,13 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
   const connections = new Map<string, Promise<Connection>>();
   const functions = manifest.invoked.length ? await lookupFunctions() : new Map<string, LookupFunction>();
   const project = manifestProject(manifest.file, manifest.name);
+  const reads = readsMode(process.env);
   const deps: EngineDeps = {
     project,
     stack: opts.stack,
     log,
     workDir: manifest.dir,
-    resourceType: (token) => resourceTypes.get(token),
+    resourceType: (token) => typeFor(resourceTypes.get(token), reads),
     lookup: (token) => functions.get(token),
     connect(name) {
       let connection = connections.get(name);

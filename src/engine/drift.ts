@@ -1,7 +1,7 @@
 import type { Manifest } from '../manifest/ast.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState, StateSnapshot } from './contracts/state.js';
-import { Secret, mask, secretKeys } from '../values.js';
+import { mask, secretKeys, wrapSecrets } from '../values.js';
 import { ReadPass } from './context.js';
 import { readObjects, readRequests } from './refresh.js';
 import { diffInputs, pathMatches, withChosenInputs } from './diff/diff.js';
@@ -79,7 +79,7 @@ function driftedFields(recorded: ResourceState, type: ResourceType, observed: Re
     if (observed[key] === undefined || (type.remoteManaged ?? []).includes(key)) continue;
     compared[key] = value;
     // What is secret in state stays secret in the report.
-    remote[key] = secretKeys({ [key]: value }).length ? new Secret(observed[key]) : observed[key];
+    remote[key] = wrapSecrets({ [key]: observed[key] }, secretKeys({ [key]: value }))[key];
   }
   const diff = diffInputs(compared, remote);
   return diff.changed.filter((path) => !ignore.some((rule) => pathMatches(path, rule))).map((path) => ({ path, state: valueAt(mask(compared), path), remote: valueAt(mask(remote), path) }));

@@ -192,13 +192,59 @@ export interface LimitSettings {
 
 /**
  * The limiter for a client: the settings where given, else `defaults` for a real API. The sandbox
- * has no limits unless asked for (it runs on this machine and limits itself only on request).
+ * has no limits unless asked for (it runs on this machine and limits itself only on request);
+ * with `PLUMB_SANDBOX_LIMITS=real` in `env` it enforces the real APIs' limits, and the client
+ * keeps to the real API's defaults as it would there.
  */
-export function limiterFor(settings: LimitSettings, defaults: RateLimits, sandbox: boolean): RequestLimiter {
-  const fallback: RateLimits = sandbox ? { maxConcurrency: Infinity, requestsPerSecond: Infinity } : defaults;
+export function limiterFor(settings: LimitSettings, defaults: RateLimits, sandbox: boolean, env: Record<string, string | undefined> = {}): RequestLimiter {
+  const unlimited = sandbox && env.PLUMB_SANDBOX_LIMITS?.trim().toLowerCase() !== 'real';
+  const fallback: RateLimits = unlimited ? { maxConcurrency: Infinity, requestsPerSecond: Infinity } : defaults;
   return new RequestLimiter({
     maxConcurrency: settings.maxConcurrency ?? fallback.maxConcurrency,
     requestsPerSecond: settings.requestsPerSecond ?? fallback.requestsPerSecond,
     burst: fallback.burst,
   });
+}
+
+/** A documented limit on one kind of call (connection creations): at most `limit` in any `windowMs`. */
+export interface WindowLimit {
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * Holds calls of one kind back so that no more than `limit` are made in any rolling window, as an
+ * API that counts them per account does (20 connection creations a minute): a call waits for a
+ * slot instead of being refused. A slot is counted from when the call's answer arrived, which is
+ * never before the API counted it, so the two windows cannot disagree at their edges.
+ */
+export class WindowLimiter {
+  /** When each counted call finished; Infinity while it is in flight. */
+  private slots: number[] = [];
+
+  constructor(
+    readonly limits: WindowLimit,
+    private readonly now: () => number = Date.now,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  ) {}
+
+  /** Waits for a slot and holds it; the returned function marks the call answered. */
+  async take(): Promise<() => void> {
+    for (;;) {
+      const now = this.now();
+      this.slots = this.slots.filter((at) => at > now - this.limits.windowMs);
+      if (this.slots.length < this.limits.limit) break;
+      const oldest = Math.min(...this.slots);
+      await this.sleep(Number.isFinite(oldest) ? Math.max(1, oldest + this.limits.windowMs - now) : 20);
+    }
+    this.slots.push(Infinity);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      // In-flight markers are alike: whichever is replaced, one call is now counted as answered.
+      const found = this.slots.indexOf(Infinity);
+      if (found >= 0) this.slots[found] = this.now();
+    };
+  }
 }

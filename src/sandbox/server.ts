@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { sandboxApis } from './apis.js';
+import { limitsAdmin, SandboxLimits, throttle, type LimitsOption } from './limits.js';
 import { settingsAnswer, type SandboxSettings } from './settings.js';
 import type { SandboxApi, SandboxRequest, SandboxResponse } from './types.js';
 import { FileWorld } from './world.js';
@@ -92,6 +93,8 @@ export interface SandboxOptions {
   apis?: SandboxApi[];
   /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
   tls?: { cert: string | Buffer; key: string | Buffer };
+  /** Rate limits to enforce: the APIs' documented ones (`real`), none (`off`, the default), or a table of its own. */
+  limits?: LimitsOption;
 }
 
 /** A running sandbox. */
@@ -112,6 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (options.provisioningMs !== undefined) given.provisioningMs = options.provisioningMs;
   if (options.refuseEndOfTermCancel !== undefined) given.refuseEndOfTermCancel = options.refuseEndOfTermCancel;
   const world = new FileWorld(options.dataDir, given);
+  const limits = new SandboxLimits(options.limits, world);
   const calls: ReceivedCall[] = [];
   let faults: Faults | undefined;
   /** Calls of each shape seen since the faults were set, for seeded dice. */
@@ -147,6 +151,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
     const injected = faults && (!faults.provider || faults.provider === api.provider) ? faults : undefined;
     if (injected?.latencyMs) await new Promise((r) => setTimeout(r, injected.latencyMs));
+    const admission = limits.covers(api.provider) ? throttle(limits, api, request, req.socket.remoteAddress ?? '', world.now()) : undefined;
+    if (admission?.refusal) {
+      record(api.provider, request, admission.refusal.status);
+      return send(res, admission.refusal);
+    }
     const call = `${request.method} ${request.path}${url.search}`;
     const scripted = injected && takeScripted(injected, call);
     const dice = injected && !scripted ? diceFor(injected, shapes, api.provider, call) : undefined;
@@ -170,7 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     }
     record(api.provider, request, response.status);
-    send(res, response);
+    send(res, admission?.headers ? { ...response, headers: { ...response.headers, ...admission.headers } } : response);
   }
 
   function takeScripted(injected: Faults, call: string): ScriptedFault | undefined {
@@ -223,6 +232,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     if (name === 'settings' && method === 'POST') return settingsAnswer(body, world);
     if (name === 'settings' && method === 'GET') return { status: 200, body: world.settings() };
+    if (name === 'limits') return limitsAdmin(limits, method, body, world.now());
     for (const api of apis) {
       const answer = await api.admin?.(name, body, world);
       if (answer) return answer;

@@ -1,4 +1,5 @@
 import { UserError } from '../errors.js';
+import { limitsFrom, type LimitsOption } from './limits.js';
 import type { SandboxResponse } from './types.js';
 
 /** Settings of the simulated world: changed with `POST /_sandbox/settings`, kept in settings.json. */
@@ -50,14 +51,17 @@ export function settingsAnswer(body: unknown, world: { settings(): SandboxSettin
 
 /**
  * Sandbox settings from the environment (`PLUMB_SANDBOX_PROVISIONING_MS`,
- * `PLUMB_SANDBOX_END_OF_TERM_CANCEL` = `refuse` or `accept`), with command-line values first.
- * A value that is not valid is a UserError naming where it came from and what is valid.
+ * `PLUMB_SANDBOX_END_OF_TERM_CANCEL` = `refuse` or `accept`, `PLUMB_SANDBOX_LIMITS` = `real` or
+ * `off`), with command-line values first. A value that is not valid is a UserError naming where
+ * it came from and what is valid.
  */
 export function settingsFrom(
   env: Record<string, string | undefined>,
-  flags: { provisioningMs?: string; endOfTermCancel?: string } = {},
-): Partial<SandboxSettings> {
-  const out: Partial<SandboxSettings> = {};
+  flags: { provisioningMs?: string; endOfTermCancel?: string; limits?: string } = {},
+): Partial<SandboxSettings> & { limits?: LimitsOption } {
+  const out: Partial<SandboxSettings> & { limits?: LimitsOption } = {};
+  const limits = limitsFrom(env, flags.limits);
+  if (limits !== undefined) out.limits = limits;
   const ms = flags.provisioningMs ?? env.PLUMB_SANDBOX_PROVISIONING_MS;
   if (ms !== undefined) {
     if (!/^\d+$/.test(ms)) throw new UserError(`provisioning time ${ms}: expected whole milliseconds, 0 or more (set with --provisioning-ms or PLUMB_SANDBOX_PROVISIONING_MS)`);

@@ -120,7 +120,7 @@ describe('interconnect limits against the sandbox', () => {
   });
 
   it('a burst of 429s lowers the request rate, and every call still succeeds after Retry-After', async () => {
-    await admin('rate-limit', 'POST', { limit: 4, windowMs: 1000 });
+    await admin('limits', 'POST', { limits: [{ provider: 'interconnect', max: 4, windowMs: 1000 }] });
     try {
       const c = await client({ requestsPerSecond: 100, maxConcurrency: 10 });
       await sandbox.clearCalls();
@@ -129,7 +129,7 @@ describe('interconnect limits against the sandbox', () => {
       expect((await sandbox.calls('interconnect')).some((call) => call.status === 429)).toBe(true);
       expect(c.limiter.state().requestsPerSecond).toBeLessThan(100);
     } finally {
-      await admin('rate-limit', 'POST', { limit: 0 });
+      await admin('limits', 'DELETE');
     }
   });
 });

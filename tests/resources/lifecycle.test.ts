@@ -8,8 +8,9 @@ import { resourceTypes } from '../../src/resource-registry.js';
 import { describeLifecycle, type ProviderLifecycleSpecs } from '../support/lifecycle.js';
 import { cloudLifecycle } from './cloud/specs.js';
 import { interconnectLifecycle } from './interconnect/specs.js';
+import { pipelineLifecycle } from './pipeline/specs.js';
 
-const owners: ProviderLifecycleSpecs[] = [interconnectLifecycle, cloudLifecycle];
+const owners: ProviderLifecycleSpecs[] = [interconnectLifecycle, cloudLifecycle, pipelineLifecycle];
 const specs = new Map(owners.flatMap((owner) => owner.specs.map((spec) => [spec.type.token, { owner, spec }] as const)));
 
 describe('every resource type has a lifecycle spec', () => {

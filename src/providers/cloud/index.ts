@@ -37,7 +37,7 @@ async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<Cl
     credentials: new StaticCredentials(keys),
     maxRetries: settings.maxRetries,
     log: rt.log.child({ provider: 'cloud' }),
-    limiter: limiterFor(settings, CLOUD_LIMITS, sandbox),
+    limiter: limiterFor(settings, CLOUD_LIMITS, sandbox, rt.env),
     retry: { retrying: rt.retrying },
   });
   if (settings.assumeRole) client.useCredentials(new AssumedRoleCredentials(client, keys, settings.assumeRole));

@@ -12,6 +12,8 @@ export interface InterconnectEndpoint {
   secretKey: string;
   /** True when talking to the built-in sandbox. */
   sandbox: boolean;
+  /** Order and wait for each product alone, never batched or polled by one list (PLUMB_READS=one-by-one, a diagnostic). */
+  oneAtATime?: boolean;
 }
 
 /** The API's envelope: `{message, terms, data}`. */

@@ -33,15 +33,15 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
     if (!settings.accessKey || !settings.secretKey || rt.env.PLUMB_SANDBOX_URL) {
       const base = `${await rt.sandboxUrl()}/interconnect`;
       return new InterconnectClient(
-        { baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: settings.accessKey || 'sandbox', secretKey: settings.secretKey || 'sandbox', sandbox: true },
+        { baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: settings.accessKey || 'sandbox', secretKey: settings.secretKey || 'sandbox', sandbox: true, oneAtATime: oneAtATime(rt.env) },
         rt.log,
         undefined,
-        limiterFor(settings, INTERCONNECT_LIMITS, true),
+        limiterFor(settings, INTERCONNECT_LIMITS, true, rt.env),
         { retrying: rt.retrying },
       );
     }
     const env = environments[settings.environment];
-    return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false }, rt.log, undefined, limiterFor(settings, INTERCONNECT_LIMITS, false), {
+    return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false, oneAtATime: oneAtATime(rt.env) }, rt.log, undefined, limiterFor(settings, INTERCONNECT_LIMITS, false), {
       retrying: rt.retrying,
     });
   },
@@ -57,3 +57,8 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
     };
   },
 };
+
+/** PLUMB_READS=one-by-one: every product ordered and waited for alone (the diagnostic; the session checks the value). */
+function oneAtATime(env: Record<string, string | undefined>): boolean {
+  return env.PLUMB_READS?.trim().toLowerCase() === 'one-by-one';
+}

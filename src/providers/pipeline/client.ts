@@ -1,15 +1,15 @@
 /**
  * The pipeline API client: Basic auth, the `{code, message, data}` envelope, cursor paging and
- * error classification, over the shared transport and retry policy (every call is a GET, safe to
- * send again). Lookups call `get` and `list` with paths relative to the v1 base
- * (`/connections/abc`) and receive the wire (snake_case) `data`.
+ * error classification, over the shared transport and retry policy. Lookups call `get` and `list`
+ * with paths relative to the v1 base (`/connections/abc`) and receive the wire (snake_case)
+ * `data`; resources also `write` (POST, PATCH, DELETE), within the API's per-call limits.
  */
 import type { Logger } from 'pino';
 import { sendRequest, type HttpResponse, type Sender } from '../http.js';
-import { RequestLimiter } from '../limiter.js';
+import { RequestLimiter, WindowLimiter, type WindowLimit } from '../limiter.js';
 import { withRetry, type RetrySettings } from '../retry.js';
 import { classifyNetworkFailure, classifyResponse, malformedResponse, type CallSite } from './classify.js';
-import { acceptFor, isEnvelope, MAX_PAGE_SIZE, type Page } from './protocol.js';
+import { acceptFor, ENDPOINT_LIMITS, isEnvelope, MAX_PAGE_SIZE, type Page } from './protocol.js';
 
 /** Query parameters; undefined values are left out, as the Go SDK does. */
 export type Query = Record<string, string | undefined>;
@@ -35,7 +35,20 @@ export interface PipelineClientOptions {
   userAgent?: string;
   /** Limits on calls in flight and per second (pipeline:maxConcurrency, pipeline:requestsPerSecond); default none. */
   limiter?: RequestLimiter;
+  /** Limits on particular calls (`POST /connections`: 20 a minute); tests shorten the window. */
+  endpointLimits?: Record<string, WindowLimit>;
 }
+
+/** How a write is sent again after a failure that may have been processed. */
+export interface WriteOptions<T> {
+  /** Whether sending it twice does no harm (PATCH, DELETE, a test run); default: all but POST. */
+  safe?: boolean;
+  /** For a create: finds what a send whose answer was lost made (see retry.ts). */
+  recover?: () => Promise<T | undefined>;
+}
+
+/** The window limiters of each account, shared by its clients: the API counts per account. */
+const windows = new Map<string, WindowLimiter>();
 
 /** A connection to one pipeline account. Credentials live in a private field and are never logged. */
 export class PipelineClient {
@@ -50,6 +63,8 @@ export class PipelineClient {
   readonly #userAgent: string;
   /** Every call waits here for a slot and a token; a 429 lowers its limits. */
   readonly limiter: RequestLimiter;
+  readonly #endpointLimits: Record<string, WindowLimit>;
+  readonly #account: string;
 
   constructor(options: PipelineClientOptions) {
     if (!options.apiKey || !options.apiSecret) throw new Error('pipeline client needs a non-empty apiKey and apiSecret');
@@ -66,6 +81,31 @@ export class PipelineClient {
     this.#log = options.log;
     this.#userAgent = ['plumb-pipeline/0.1', options.userAgent].filter(Boolean).join(' ');
     this.limiter = options.limiter ?? new RequestLimiter({ maxConcurrency: Infinity, requestsPerSecond: Infinity });
+    this.#endpointLimits = options.endpointLimits ?? ENDPOINT_LIMITS;
+    this.#account = `${this.baseUrl} ${options.apiKey}`;
+  }
+
+  /**
+   * Sends a write with a JSON body and returns the envelope's `data` (undefined for the
+   * message-only answers of deletes). A POST is not sent again after a failure that may have
+   * been processed unless `recover` finds nothing it made.
+   */
+  async write<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, options: WriteOptions<T> = {}): Promise<T> {
+    const site = { method, path };
+    const answer = await this.request(site, {}, body, { safe: options.safe ?? method !== 'POST', recover: options.recover && (async () => wrapped(await options.recover!())) });
+    if (!isEnvelope(answer.body)) throw malformedResponse(site, answer.status, 'is not the documented envelope');
+    return answer.body.data as T;
+  }
+
+  /** The window limiter of a call, when the API limits it. */
+  private window(site: CallSite): WindowLimiter | undefined {
+    const key = `${site.method} ${site.path}`;
+    const limit = this.#endpointLimits[key];
+    if (!limit) return undefined;
+    const id = `${this.#account} ${key} ${limit.limit}/${limit.windowMs}`;
+    let window = windows.get(id);
+    if (!window) windows.set(id, (window = new WindowLimiter(limit)));
+    return window;
   }
 
   /** GETs one object and returns the envelope's `data`. */
@@ -98,11 +138,21 @@ export class PipelineClient {
   }
 
   /** Sends one call under the retry policy; returns status and parsed body of a 2xx. */
-  private request(site: CallSite, query: Query): Promise<{ status: number; body: unknown }> {
+  private request(site: CallSite, query: Query, body?: unknown, write?: { safe: boolean; recover?: () => Promise<{ status: number; body: unknown } | undefined> }): Promise<{ status: number; body: unknown }> {
     const url = this.url(site.path, query);
+    const window = this.window(site);
     return withRetry({
-      send: () => this.sendOnce(site, url),
-      safe: true,
+      // Each send of a limited call waits for its slot outside the limiter, so it holds no slot there.
+      prepare: async () => window?.take(),
+      send: async (answered) => {
+        try {
+          return await this.sendOnce(site, url, body);
+        } finally {
+          answered?.();
+        }
+      },
+      safe: write?.safe ?? true,
+      recover: write?.recover,
       limiter: this.limiter,
       settings: this.#retry,
       onRetry: ({ attempt, waitMs, error }) => this.#log?.warn({ provider: 'pipeline', path: site.path, attempt, waitMs, kind: error.kind }, 'pipeline call failed; sending it again'),
@@ -110,13 +160,15 @@ export class PipelineClient {
   }
 
   /** One send: the status and parsed body of a 2xx, or the classified failure thrown. */
-  private async sendOnce(site: CallSite, url: string): Promise<{ status: number; body: unknown }> {
+  private async sendOnce(site: CallSite, url: string, payload?: unknown): Promise<{ status: number; body: unknown }> {
     const started = Date.now();
     let response: HttpResponse;
+    const json = payload === undefined ? undefined : JSON.stringify(payload);
     try {
       response = await this.#send(new URL(url), {
         method: site.method,
-        headers: { authorization: this.#authorization, accept: acceptFor(site.path), 'user-agent': this.#userAgent },
+        headers: { authorization: this.#authorization, accept: acceptFor(site.path), 'user-agent': this.#userAgent, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(json === undefined ? {} : { body: json }),
         timeoutMs: this.#timeoutMs,
       });
     } catch (err) {
@@ -135,6 +187,11 @@ export class PipelineClient {
     const search = params.toString();
     return `${this.baseUrl}${path.startsWith('/') ? path : `/${path}`}${search ? `?${search}` : ''}`;
   }
+}
+
+/** What recover found, as the answer a send would have given. */
+function wrapped<T>(found: T | undefined): { status: number; body: unknown } | undefined {
+  return found === undefined ? undefined : { status: 200, body: { code: 'Success', data: found } };
 }
 
 /** The body as JSON when it parses, else as text (error pages from proxies are often HTML). */

@@ -25,7 +25,7 @@ export async function connectPipeline(settings: PipelineSettings, rt: ProviderRu
   if (!settings.apiKey || !settings.apiSecret || rt.env.PLUMB_SANDBOX_URL) {
     const baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/pipeline/v1`;
     rt.log.debug({ provider: 'pipeline', baseUrl }, 'using the sandbox');
-    return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, true), retry: { retrying: rt.retrying } });
+    return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, true, rt.env), retry: { retrying: rt.retrying } });
   }
   return new PipelineClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, apiSecret: settings.apiSecret, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, false), retry: { retrying: rt.retrying } });
 }
@@ -34,7 +34,7 @@ export async function connectPipeline(settings: PipelineSettings, rt: ProviderRu
 export const pipelineProvider: ProviderDef<PipelineSettings, PipelineClient> = {
   name: 'pipeline',
   description:
-    'Data-pipeline platform (Fivetran REST API v1): read-only lookups of connections, destinations, groups, users, teams, roles, private links, agents and quickstart packages.',
+    'Data-pipeline platform (Fivetran REST API v1): groups, destinations, connections and their schedules; lookups of connections, destinations, groups, users, teams, roles, private links, agents and quickstart packages.',
   settings: pipelineSettings,
   envVars: pipelineEnvVars,
   secretSettings: ['apiSecret'],

@@ -48,3 +48,12 @@ export function acceptFor(path: string): string {
   if (action === undefined) return V2;
   return rest.length === 0 && CONNECTION_V2_ACTIONS.has(action) ? V2 : V1;
 }
+
+/**
+ * Per-account limits on particular calls, keyed `METHOD /path`: connection creations are limited
+ * to 20 a minute on paid accounts (the vendor's older rate-limit page; the current one no longer
+ * lists it, so it is kept as the stricter reading).
+ */
+export const ENDPOINT_LIMITS: Record<string, { limit: number; windowMs: number }> = {
+  'POST /connections': { limit: 20, windowMs: 60_000 },
+};

@@ -283,6 +283,21 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     return seen && boughtWith(seen, prior?.outputs);
   },
 
+  // The describe takes one ResourceId or none, never a list: every instance is read from the
+  // project's listing, a page of 100 per call, shared by every read of the pass. An instance of
+  // another project is not in it and is read alone, as is one the API reports incompletely (so
+  // its own read says what is wrong with it, and the others are not held up).
+  async readMany(ctx, targets) {
+    const listed = new Map((await ctx.shared('anti-ddos-instances', () => allInstances(ctx))).map((info) => [info.ResourceId, info]));
+    const found = new Map<string, AntiDdosInstanceOutputs>();
+    for (const { id, prior } of targets) {
+      const info = listed.get(id);
+      if (!info?.EngineRoom?.length || !info.DefenceDDosBaseFlowArr?.length || !info.DefenceDDosMaxFlowArr?.length) continue;
+      found.set(id, boughtWith(toOutputs(info), prior?.outputs));
+    }
+    return found;
+  },
+
   async list(ctx) {
     return (await allInstances(ctx)).map((info) => ({ id: info.ResourceId, outputs: toOutputs(info) }));
   },

@@ -95,10 +95,18 @@ function admin(name: string, body: unknown, world: SandboxWorld): SandboxRespons
   return undefined;
 }
 
+/** The Action a call names, which per-action limits go by. */
+function actionOf(req: SandboxRequest): string {
+  return readParams(req).params.Action ?? req.query.get('Action') ?? '';
+}
+
 /** The simulated cloud API. */
 export const cloudApi: SandboxApi = {
   provider: 'cloud',
   handle,
+  operation: actionOf,
+  // Throttled: HTTP 200 with RetCode 153 and no Retry-After, as the API answers every business error.
+  throttled: (req) => envelope(actionOf(req), randomUUID(), { RetCode: 153, Message: 'API request throttled' }),
   faultBody: (status) => ({ RetCode: status === 429 ? 153 : 150, Message: `service temporarily unavailable (HTTP ${status})` }),
   admin,
 };

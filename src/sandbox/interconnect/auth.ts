@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SandboxRequest, SandboxResponse, SandboxWorld } from '../types.js';
+import type { SandboxRequest, SandboxResponse } from '../types.js';
 import { ApiError, isInt, isObject } from './envelope.js';
 import type { InterconnectDb } from './store.js';
 
@@ -88,33 +88,4 @@ export function tokenSettings(body: unknown, db: InterconnectDb): SandboxRespons
   if (!isInt(expiresIn) || expiresIn < 1) return { status: 400, body: { message: 'expiresIn must be a whole number of seconds >= 1' } };
   db.tokenExpiresIn = expiresIn;
   return { status: 200, body: { expiresIn } };
-}
-
-const windows = new WeakMap<SandboxWorld, number[]>();
-
-/** Admin `rate-limit` `{limit, windowMs}` turns on a rolling-window limiter; `{limit: 0}` turns it off. */
-export function rateLimitSettings(body: unknown, db: InterconnectDb): SandboxResponse {
-  const limit = isObject(body) ? body.limit : undefined;
-  const windowMs = isObject(body) ? (body.windowMs ?? 300_000) : undefined;
-  if (!isInt(limit) || limit < 0 || !isInt(windowMs) || windowMs < 1) {
-    return { status: 400, body: { message: 'limit must be a whole number >= 0 and windowMs >= 1' } };
-  }
-  db.rateLimit = limit === 0 ? null : { limit, windowMs };
-  return { status: 200, body: { rateLimit: db.rateLimit } };
-}
-
-/**
- * Counts this call against the limit (the real API: 500 calls per rolling 5 minutes) and throws
- * 429 with Retry-After when it is over. Off unless turned on, because test suites share one sandbox.
- */
-export function checkRateLimit(world: SandboxWorld, db: InterconnectDb, now: number): void {
-  if (!db.rateLimit) return;
-  const { limit, windowMs } = db.rateLimit;
-  const calls = (windows.get(world) ?? []).filter((t) => t > now - windowMs);
-  windows.set(world, calls);
-  if (calls.length >= limit) {
-    const retryAfter = Math.max(1, Math.ceil((calls[0] + windowMs - now) / 1000));
-    throw new ApiError(429, 'Too Many Requests: the API rate limit was exceeded, retry later', null, { 'retry-after': String(retryAfter) });
-  }
-  calls.push(now);
 }

@@ -1,5 +1,5 @@
 import type { SandboxApi, SandboxRequest, SandboxResponse, SandboxWorld } from '../types.js';
-import { checkRateLimit, rateLimitSettings, requireBearer, tokenEndpoint, tokenSettings } from './auth.js';
+import { requireBearer, tokenEndpoint, tokenSettings } from './auth.js';
 import { listIxPoints, listLocations, listMveImages, listMveSizes, listNetworkRegions, listPartnerPorts, portVlans } from './catalog.js';
 import { ApiError, faultBody, isObject } from './envelope.js';
 import { modifyIx } from './ix.js';
@@ -71,7 +71,6 @@ function handle(raw: SandboxRequest, world: SandboxWorld): SandboxResponse {
   const db = loadDb(world);
   if (raw.path.replace(/\/+$/, '').toLowerCase() === '/oauth2/token') return tokenEndpoint(raw, db, now);
   try {
-    checkRateLimit(world, db, now);
     requireBearer(raw, db, now);
     const req = unescapeQueryInPath(raw);
     const match = matchRoute(ROUTES, req.method, req.path);
@@ -92,7 +91,6 @@ function admin(name: string, body: unknown, world: SandboxWorld): SandboxRespons
   let response: SandboxResponse;
   if (name === 'rotate-partner-port') response = rotatePartnerPort(body, db);
   else if (name === 'token-settings') response = tokenSettings(body, db);
-  else if (name === 'rate-limit') response = rateLimitSettings(body, db);
   else return undefined;
   if (response.status < 300) world.save('interconnect');
   return response;
@@ -101,12 +99,14 @@ function admin(name: string, body: unknown, world: SandboxWorld): SandboxRespons
 /**
  * The simulated interconnect API under `/interconnect`: OAuth2 token endpoint, the §3.0 endpoints
  * with the `{message, terms, data}` envelope, time-derived provisioning, and admin actions
- * `rotate-partner-port` `{productUid}`, `token-settings` `{expiresIn}` and `rate-limit`
- * `{limit, windowMs}` (each answers only when the body names no other `provider`).
+ * `rotate-partner-port` `{productUid}` and `token-settings` `{expiresIn}` (each answers only when
+ * the body names no other `provider`).
  */
 export const interconnectApi: SandboxApi = {
   provider: 'interconnect',
   handle,
   faultBody,
+  // Over the limit: 429 in the envelope, with the seconds to wait (reference §7).
+  throttled: (_req, seconds) => new ApiError(429, 'Too Many Requests: the API rate limit was exceeded, retry later', null, { 'retry-after': String(seconds) }).response(),
   admin,
 };

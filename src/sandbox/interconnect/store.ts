@@ -162,8 +162,6 @@ export interface InterconnectDb {
   /** Signs bearer tokens, so tokens survive a restart with the same data folder. */
   tokenSecret: string;
   tokenExpiresIn: number;
-  /** Optional request limiter; null = off. */
-  rateLimit: { limit: number; windowMs: number } | null;
   nextProductId: number;
   nextAggregationId: number;
   nextPrefixListId: number;
@@ -180,7 +178,6 @@ function initDb(): InterconnectDb {
     version: 1,
     tokenSecret: randomBytes(24).toString('hex'),
     tokenExpiresIn: 3600,
-    rateLimit: null,
     nextProductId: 140001,
     nextAggregationId: 5001,
     nextPrefixListId: 2801,

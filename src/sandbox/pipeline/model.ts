@@ -3,6 +3,7 @@
  * only choose, filter and mask records; they never translate. Secrets in `config` are stored in
  * plaintext and masked on the way out, as the real service does.
  */
+import type { ObjectNode } from './seed/metadata.js';
 
 /** A group: the container of one destination and its connections. */
 export interface Group {
@@ -69,6 +70,8 @@ export interface Connection {
   hybrid_deployment_agent_id: string | null;
   status: ConnectionStatus;
   config: Record<string, unknown>;
+  /** Credentials (OAuth tokens...) sent on create or PATCH; the API never returns them. */
+  auth?: Record<string, unknown>;
 }
 
 /** An approved TLS certificate of a connection or destination. */
@@ -215,6 +218,10 @@ export interface ConnectorType {
   connector_class: 'standard' | 'lite';
   service_status: 'general_availability' | 'beta' | 'private_preview' | 'sunset' | 'development';
   service_status_updated_at: string;
+  /** What the service's config holds: property nodes with type, secret format, default, readonly. */
+  config: ObjectNode;
+  /** What the service's auth holds (empty for services without one). */
+  auth: ObjectNode;
 }
 
 /** An account or group webhook. */

@@ -4,29 +4,13 @@
  * views.ts. Unknown paths answer 404 and known paths with another method 405, in the API's
  * error shape.
  */
-import type { SandboxRequest, SandboxResponse } from '../types.js';
+import type { SandboxRequest, SandboxResponse, SandboxWorld } from '../types.js';
 import { fail, notFound, ok, page } from './http.js';
 import type { PipelineData, TeamMembership } from './model.js';
+import { route, type Params, type Route } from './route.js';
 import * as view from './views.js';
-
-type Params = Record<string, string>;
-type Handler = (req: SandboxRequest, params: Params, data: PipelineData) => SandboxResponse;
-
-interface Route {
-  method: string;
-  regex: RegExp;
-  keys: string[];
-  handler: Handler;
-}
-
-function route(method: string, pattern: string, handler: Handler): Route {
-  const keys: string[] = [];
-  const source = pattern.replace(/:(\w+)/g, (_, key: string) => {
-    keys.push(key);
-    return '([^/]+)';
-  });
-  return { method, regex: new RegExp(`^${source}/?$`), keys, handler };
-}
+import { shownConnection } from './write-connections.js';
+import { shownDestination, writeRoutes } from './writes.js';
 
 /** The record with this id, or the entity's documented 404. */
 function one<T extends { id: string }>(items: T[], id: string, code: string, entity: string, show: (item: T) => unknown): SandboxResponse {
@@ -68,12 +52,12 @@ const ROUTES: Route[] = [
   ),
   route('GET', '/v1/groups/:id/connections', (req, p, d) =>
     under(d.groups, p.id, 'NotFound_Group', 'Group', (g) =>
-      d.connections.filter((c) => c.group_id === g.id && matches(req, c, { schema: 'schema' })).map(view.connectionDetail),
+      d.connections.filter((c) => c.group_id === g.id && matches(req, c, { schema: 'schema' })).map((c) => shownConnection(c, d)),
     req),
   ),
 
   route('GET', '/v1/destinations', (req, _, d) => page(req.query, d.destinations.map(view.destinationItem))),
-  route('GET', '/v1/destinations/:id', (_, p, d) => one(d.destinations, p.id, 'NotFound_Destination', 'Destination', view.destinationDetail)),
+  route('GET', '/v1/destinations/:id', (_, p, d) => one(d.destinations, p.id, 'NotFound_Destination', 'Destination', (x) => shownDestination(x))),
   route('GET', '/v1/destinations/:id/certificates', (req, p, d) =>
     under(d.destinations, p.id, 'NotFound_Destination', 'Destination', (x) => withIds(d.certificates[`destinations/${x.id}`]), req),
   ),
@@ -84,7 +68,7 @@ const ROUTES: Route[] = [
   route('GET', '/v1/connections', (req, _, d) =>
     page(req.query, d.connections.filter((c) => matches(req, c, { group_id: 'group_id', schema: 'schema' })).map(view.connectionItem)),
   ),
-  route('GET', '/v1/connections/:id', (_, p, d) => one(d.connections, p.id, 'NotFound_Connection', 'Connection', view.connectionDetail)),
+  route('GET', '/v1/connections/:id', (_, p, d) => one(d.connections, p.id, 'NotFound_Connection', 'Connection', (c) => shownConnection(c, d))),
   route('GET', '/v1/connections/:id/certificates', (req, p, d) =>
     under(d.connections, p.id, 'NotFound_Connection', 'Connection', (x) => withIds(d.certificates[`connections/${x.id}`]), req),
   ),
@@ -124,6 +108,8 @@ const ROUTES: Route[] = [
 
   route('GET', '/v1/webhooks', (req, _, d) => page(req.query, d.webhooks.map(view.webhookView))),
   route('GET', '/v1/webhooks/:id', (_, p, d) => one(d.webhooks, p.id, 'NotFound_Webhook', 'Webhook', view.webhookView)),
+
+  ...writeRoutes,
 ];
 
 /** Certificates and fingerprints carry an `id`: the base64url of their hash, usable as a path segment. */
@@ -132,7 +118,7 @@ function withIds(items: Array<{ hash: string }> | undefined): unknown[] {
 }
 
 /** Answers one authenticated request from the route table. */
-export function dispatch(req: SandboxRequest, data: PipelineData): SandboxResponse {
+export function dispatch(req: SandboxRequest, data: PipelineData, world: SandboxWorld): SandboxResponse {
   let pathKnown = false;
   for (const candidate of ROUTES) {
     const match = candidate.regex.exec(req.path);
@@ -145,7 +131,7 @@ export function dispatch(req: SandboxRequest, data: PipelineData): SandboxRespon
     } catch {
       return fail(400, 'InvalidInput', `Malformed path ${req.path}.`);
     }
-    return candidate.handler(req, params, data);
+    return candidate.handler(req, params, data, world);
   }
   return pathKnown
     ? fail(405, 'MethodNotAllowed', `Method ${req.method} is not allowed on ${req.path}.`)

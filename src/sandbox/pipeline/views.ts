@@ -16,8 +16,8 @@ export function maskConfig(config: Record<string, unknown>): Record<string, unkn
   return Object.fromEntries(Object.entries(config).map(([key, value]) => [key, SECRET_KEY.test(key) && value !== null && value !== '' ? MASK : value]));
 }
 
-function omitConfig<T extends { config: unknown }>(record: T): Omit<T, 'config'> {
-  const { config: _config, ...rest } = record;
+function omitConfig<T extends { config: unknown; auth?: unknown }>(record: T): Omit<T, 'config' | 'auth'> {
+  const { config: _config, auth: _auth, ...rest } = record;
   return structuredClone(rest);
 }
 

@@ -102,10 +102,10 @@ describe('faults and limits', () => {
     expect(r.body).toMatchObject({ message: expect.stringMatching(/Too Many Requests/), terms: expect.any(String), data: null });
   });
 
-  it('limits calls per window when the rate-limit admin action turns the limiter on', async () => {
-    expect((await api.admin('rate-limit', { limit: 2, windowMs: 60_000 })).status).toBe(200);
+  it('limits calls per window when the limits admin endpoint sets a limit', async () => {
+    expect((await api.admin('limits', { limits: [{ provider: 'interconnect', max: 2, windowMs: 60_000 }] })).status).toBe(200);
     const replies = [await api.get('/v2/ixp'), await api.get('/v2/ixp'), await api.get('/v2/ixp')];
-    await api.admin('rate-limit', { limit: 0 });
+    await http(`${sandbox.url}/_sandbox/limits`, { method: 'DELETE' });
     expect(replies.map((r) => r.status)).toEqual([200, 200, 429]);
     expect(Number(replies[2].headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await api.get('/v2/ixp')).status).toBe(200);

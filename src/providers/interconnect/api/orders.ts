@@ -52,7 +52,7 @@ class Batcher {
 
   add(entry: Queued): void {
     // A LAG's reply has an entry per member: bought alone, its entries are all its own.
-    if (Number(entry.item.lagPortCount) > 0) {
+    if (Number(entry.item.lagPortCount) > 0 || this.client.endpoint.oneAtATime) {
       this.dispatch([entry]);
       return;
     }

@@ -26,6 +26,7 @@ const pollers = new WeakMap<InterconnectClient, Poller>();
  * undefined when it is gone. Rounds are shared: one sent for any watcher answers them all.
  */
 export function lookAt(client: InterconnectClient, uid: string, due: number): Promise<ApiProduct | undefined> {
+  if (client.endpoint.oneAtATime) return new Promise((wake) => setTimeout(wake, Math.max(0, due - Date.now()))).then(() => readProduct(client, uid));
   let poller = pollers.get(client);
   if (!poller) pollers.set(client, (poller = new Poller(client)));
   return poller.watch(uid, due);

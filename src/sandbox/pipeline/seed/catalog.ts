@@ -4,10 +4,12 @@
  */
 import type { ConnectorType, QuickstartPackage, Webhook } from '../model.js';
 import { GROUP, USER } from './ids.js';
+import { serviceMetadata } from './metadata.js';
 
 type Category = ConnectorType['type'];
 
 const SERVICES: Array<[id: string, name: string, type: Category, extra?: Partial<ConnectorType>]> = [
+  ['anaplan', 'Anaplan', 'Finance'],
   ['asana', 'Asana', 'Productivity'],
   ['azure_blob_storage', 'Azure Blob Storage', 'File'],
   ['azure_sql_db', 'Azure SQL Database', 'Database'],
@@ -57,6 +59,7 @@ export const connectorTypes: ConnectorType[] = SERVICES.map(([id, name, type, ex
   connector_class: 'standard',
   service_status: 'general_availability',
   service_status_updated_at: '2024-01-15',
+  ...serviceMetadata(id),
   ...extra,
 }));
 

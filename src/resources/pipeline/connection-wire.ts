@@ -1,0 +1,118 @@
+/**
+ * A connection as the API sends it, and how Connection and ConnectionSchedule read it: one
+ * object by id, many from one list (with a read of its own only for a connection whose config is
+ * managed, which no list carries), and a lost create found again by its schema name.
+ */
+import type { Created, ReadTarget } from '../handler.js';
+import { observedConfig, sealed, serviceFields, unlessGone, type Ctx, type SetupTest } from './common.js';
+import type { ConnectionInputs, ConnectionOutputs } from './connection.js';
+
+/** A connection on the wire (snake_case), as `GET /connections/{id}` shows it. */
+export interface WireConnection {
+  id: string;
+  group_id: string;
+  service: string;
+  schema: string;
+  created_at: string;
+  paused: boolean;
+  pause_after_trial: boolean;
+  sync_frequency: number;
+  schedule_type: string;
+  daily_sync_time?: string;
+  data_delay_sensitivity: ConnectionOutputs['dataDelaySensitivity'];
+  data_delay_threshold: number;
+  networking_method: string;
+  proxy_agent_id: string | null;
+  private_link_id: string | null;
+  hybrid_deployment_agent_id: string | null;
+  status: { setup_state: string; sync_state: string };
+  /** Absent from list items. */
+  config?: Record<string, unknown>;
+  setup_tests?: SetupTest[];
+}
+
+/** The API path of a connection. */
+export const connectionPath = (id: string) => `/connections/${encodeURIComponent(id)}`;
+
+/** The API's name for a destination schema: the prefix, the schema, or `schema.table`. */
+export function schemaName(schema: ConnectionInputs['destinationSchema']): string {
+  return schema.prefix ?? (schema.table ? `${schema.name}.${schema.table}` : (schema.name as string));
+}
+
+/** Config keys that name the destination schema: an input of their own, never part of `config`. */
+const SCHEMA_KEYS = ['schema', 'schema_prefix', 'table', 'table_group_name'];
+
+/** The destination schema of a connection as the manifest states it. */
+function destinationSchema(wire: WireConnection, schemaKey: string, declared?: ConnectionInputs['destinationSchema']): ConnectionInputs['destinationSchema'] {
+  if (declared?.prefix !== undefined || (!declared && schemaKey === 'schema_prefix')) return { prefix: wire.schema };
+  const [name, table] = wire.schema.split('.', 2);
+  return table === undefined ? { name } : { name, table };
+}
+
+/**
+ * The outputs of a connection; `declared` (the recorded or desired inputs) decides how its config
+ * reads (common.ts observedConfig). Secrets the service's metadata names are sealed.
+ */
+export async function toOutputs(ctx: Ctx, wire: WireConnection, declared: ConnectionInputs | undefined): Promise<ConnectionOutputs> {
+  const fields = await serviceFields(ctx, wire.service);
+  const out: ConnectionOutputs = {
+    id: wire.id,
+    name: wire.schema,
+    service: wire.service,
+    groupId: wire.group_id,
+    destinationSchema: destinationSchema(wire, fields.schemaKey, declared?.destinationSchema),
+    paused: wire.paused,
+    networkingMethod: wire.networking_method as ConnectionOutputs['networkingMethod'],
+    proxyAgentId: wire.proxy_agent_id ?? undefined,
+    privateLinkId: wire.private_link_id ?? undefined,
+    hybridDeploymentAgentId: wire.hybrid_deployment_agent_id ?? undefined,
+    dataDelaySensitivity: wire.data_delay_sensitivity,
+    dataDelayThreshold: wire.data_delay_threshold,
+    syncFrequency: wire.sync_frequency,
+    scheduleType: wire.schedule_type,
+    setupState: wire.status.setup_state,
+    syncState: wire.status.sync_state,
+    createdAt: wire.created_at,
+  };
+  if (wire.config) out.config = sealed(observedConfig(declared?.config ?? (declared ? {} : undefined), wire.config, SCHEMA_KEYS), fields.secrets);
+  return out;
+}
+
+/** The created object of a wire connection. */
+export function created(wire: WireConnection, outputs: ConnectionOutputs): Created<ConnectionOutputs> {
+  return { id: wire.id, outputs };
+}
+
+/** Reads one connection; undefined when it is gone. */
+export async function observe(ctx: Ctx, id: string, declared: ConnectionInputs | undefined): Promise<ConnectionOutputs | undefined> {
+  const wire = await unlessGone(ctx.client.get<WireConnection>(connectionPath(id)));
+  return wire && toOutputs(ctx, wire, declared);
+}
+
+/** Every connection in one list, shared by the types that read connections in one pass. */
+export function listed(ctx: Ctx): Promise<Map<string, WireConnection>> {
+  return ctx.shared('pipeline:connections', async () => new Map((await ctx.client.list<WireConnection>('/connections')).map((c) => [c.id, c])));
+}
+
+/** Reads many connections: one list, then a read of its own for each whose config state manages. */
+export async function readAll(ctx: Ctx, targets: Array<ReadTarget<ConnectionInputs, ConnectionOutputs>>): Promise<Map<string, ConnectionOutputs | undefined>> {
+  const all = await listed(ctx);
+  const out = new Map<string, ConnectionOutputs | undefined>();
+  for (const target of targets) {
+    const item = all.get(target.id);
+    if (!item) continue;
+    const declared = target.prior?.inputs;
+    const managed = declared?.config && Object.keys(declared.config).length > 0;
+    out.set(target.id, managed ? await observe(ctx, target.id, declared) : await toOutputs(ctx, item, declared && { ...declared, config: undefined }));
+  }
+  return out;
+}
+
+/**
+ * The connection of this schema name in the group made since `earliestMs` that state does not
+ * hold: names are unique in a group, so at most one.
+ */
+export async function findByName(ctx: Ctx, groupId: string, name: string, earliestMs: number, recorded: (id: string) => boolean): Promise<WireConnection | undefined> {
+  const found = await unlessGone(ctx.client.list<WireConnection>(`/groups/${encodeURIComponent(groupId)}/connections`, { schema: name }));
+  return (found ?? []).find((c) => c.schema === name && Date.parse(c.created_at) >= earliestMs && !recorded(c.id));
+}
