@@ -137,6 +137,34 @@ function replacePathsFor(type: ResourceType, changed: string[], recorded: Record
   return out;
 }
 
+/**
+ * A replacement forced by a reference whose target is itself replaced (or made anew): the value is
+ * Unknown until apply, so the rule's reason alone would not say why it changes. Each such path's
+ * reason names the target and its change, so the whole cascade reads in the plan before any call.
+ * `targetChange` gives the action already planned for an address (targets are planned first).
+ */
+export function explainReplacedReferences(change: Change, desired: Record<string, unknown>, targetChange: (address: string) => Change['action'] | undefined): void {
+  for (const rule of change.replacePaths ?? []) {
+    const value = valueAtPath(desired, rule.path);
+    if (!(value instanceof Unknown) || !value.source) continue;
+    const target = value.source.split(/[.[]/)[0];
+    const action = targetChange(target);
+    if (action !== 'replace' && action !== 'create') continue;
+    rule.reason = `${target} is ${action === 'replace' ? 'replaced' : 'created'}, so ${value.source} changes: ${rule.reason}`;
+  }
+}
+
+/** The value at a dotted path (`aEnd.vlan`, `rules[0].port`), secrets unwrapped; undefined where absent. */
+function valueAtPath(value: unknown, path: string): unknown {
+  let cur = value;
+  for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    cur = cur instanceof Secret ? cur.value : cur;
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[m[1] ?? m[2]];
+  }
+  return cur;
+}
+
 /** Whether a change touches only inputs sent with an order (promoCode): recorded, without a call. */
 function onlyRecorded(type: ResourceType, patch: Change['patch']): boolean {
   const fields = type.stateOnly ?? [];

@@ -5,7 +5,7 @@ import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
 import { checkInputs, checkOptionFields } from './check-inputs.js';
-import { classify, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
+import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
 import { isDeposed } from './deposed.js';
 import { EvalError, evaluate } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
@@ -112,6 +112,7 @@ class Planning {
       dependsOn: this.graph.resourceDependencies(name),
       trigger: trigger.value,
     });
+    if (change.action === 'replace') explainReplacedReferences(change, desired, (address) => this.changes.find((c) => c.address === address)?.action);
     if (this.imported[name]) {
       if (change.action === 'replace') this.error(name, `importing ${name} would replace ${recorded!.id} at once: ${replaceWhy(change)}`, 'make the manifest match the existing object, import, then change it');
       change = { ...change, action: 'import', reason: 'import-requested' };

@@ -25,7 +25,13 @@ const COMMON: Record<number, ErrorKind> = {
 };
 
 /** Service codes meaning "no such object" (per service; the upstream provider's helpers). */
-const NOT_FOUND = new Set([4103, 4086, 15010, 54002, 8037, 58103, 16001, 11021, 11162, 11217]);
+const NOT_FOUND = new Set([4103, 4086, 15010, 54002, 8037, 58103, 16001, 11021, 11162, 11217, 4210, 4600]);
+
+/**
+ * Codes meaning the object is still in use (an EIP bound, a firewall applied, a VPC or subnet
+ * holding resources, a recommended firewall): sending the call again cannot succeed by itself.
+ */
+const IN_USE = new Set([4212, 4361, 4358, 5024, 4154]);
 
 /** Codes that mean "not found" only for one Action (230 is a generic parameter error elsewhere). */
 const NOT_FOUND_FOR_ACTION: Record<string, number[]> = {
@@ -39,6 +45,7 @@ const NOT_FOUND_FOR_ACTION: Record<string, number[]> = {
 export function kindForRetCode(code: number, action: string): ErrorKind {
   if (NOT_FOUND_FOR_ACTION[action]?.includes(code)) return 'not-found';
   if (NOT_FOUND.has(code)) return 'not-found';
+  if (IN_USE.has(code)) return 'conflict';
   const common = COMMON[code];
   if (common) return common;
   return code >= 2000 ? 'unavailable' : 'invalid';

@@ -1,6 +1,11 @@
 import type { ResourceType } from '../handler.js';
 import { antiDdosAllowedDomain } from './anti-ddos-allowed-domain.js';
 import { antiDdosInstance } from './anti-ddos-instance.js';
+import { eip } from './eip.js';
+import { eipAssociation } from './eip-association.js';
+import { securityGroup } from './security-group.js';
+import { subnet } from './subnet.js';
+import { vpc } from './vpc.js';
 
 /** Every cloud resource type. */
-export const cloudResources: ResourceType[] = [antiDdosInstance, antiDdosAllowedDomain];
+export const cloudResources: ResourceType[] = [antiDdosInstance, antiDdosAllowedDomain, vpc, subnet, securityGroup, eip, eipAssociation];

@@ -1,5 +1,6 @@
-/** Network Actions: elastic IPs, VPCs, NAT gateways and IPSec VPN listings. */
+/** Network listings: elastic IPs, NAT gateways and IPSec VPN (VPCs and subnets are in actions-vpc.ts). */
 import { inIds } from './actions-compute.js';
+import { settleEips } from './actions-eip.js';
 import type { ActionHandler } from './request.js';
 import { scoped, without } from './store.js';
 import type { Rec } from './seed-util.js';
@@ -25,6 +26,7 @@ function listing(records: (db: Parameters<ActionHandler>[1]['db']) => Rec[], lis
 /** Network Actions by name. */
 export const networkActions: Record<string, ActionHandler> = {
   DescribeEIP(req, ctx) {
+    settleEips(ctx);
     const answer = listing((db) => db.eips, 'EIPSet', 'EIPIds', 'EIPId')(req, ctx);
     const all = scoped(ctx.db.eips, req.region(), req.project());
     return {
@@ -33,7 +35,6 @@ export const networkActions: Record<string, ActionHandler> = {
       UnbindCount: all.filter((e) => e.Status === 'free').length,
     };
   },
-  DescribeVPC: listing((db) => db.vpcs, 'DataSet', 'VPCIds', 'VPCId', [['Tag', 'Tag']]),
   DescribeNATGW: listing((db) => db.natGateways, 'DataSet', 'NATGWIds', 'NATGWId'),
   DescribeVPNGateway: listing((db) => db.vpnGateways, 'DataSet', 'VPNGatewayIds', 'VPNGatewayId', [['Tag', 'Tag'], ['VPCId', 'VPCId']]),
   DescribeRemoteVPNGateway: listing((db) => db.remoteGateways, 'DataSet', 'RemoteVPNGatewayIds', 'RemoteVPNGatewayId', [['Tag', 'Tag']]),

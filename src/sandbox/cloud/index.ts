@@ -10,9 +10,12 @@ import type { SandboxApi, SandboxRequest, SandboxResponse, SandboxWorld } from '
 import { accountActions } from './actions-account.js';
 import { computeActions } from './actions-compute.js';
 import { dataActions } from './actions-data.js';
+import { eipActions } from './actions-eip.js';
+import { firewallActions } from './actions-firewall.js';
 import { lbActions } from './actions-lb.js';
 import { networkActions } from './actions-network.js';
 import { uadsActions } from './actions-uads.js';
+import { vpcActions } from './actions-vpc.js';
 import { authenticate } from './auth.js';
 import { ActionRequest, ApiError, flattenBody, type ActionHandler } from './request.js';
 import { cloudDb } from './store.js';
@@ -21,9 +24,12 @@ const ACTIONS: Record<string, ActionHandler> = {
   ...accountActions,
   ...computeActions,
   ...dataActions,
+  ...eipActions,
+  ...firewallActions,
   ...lbActions,
   ...networkActions,
   ...uadsActions,
+  ...vpcActions,
 };
 
 /** The call's parameters flattened to strings, and the raw JSON body when it had nested values. */

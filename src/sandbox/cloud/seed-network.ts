@@ -1,4 +1,4 @@
-/** Seed data for elastic IPs, VPCs, NAT gateways and IPSec VPN (gateways, customer gateways, tunnels). */
+/** Seed data for elastic IPs, VPCs, subnets, firewalls, NAT gateways and IPSec VPN (gateways, customer gateways, tunnels). */
 import { DEFAULT_PROJECT, publicIp, sid, unix, type Rec } from './seed-util.js';
 
 /** The VPC id seeded under a short name in a region (other seeds point at these). */
@@ -219,4 +219,62 @@ export function seedVpnTunnels(): Rec[] {
     tunnel('cn-bj2', 'lab-tunnel', 'office-vpn', 'lab', 'prod', 'IKE V2', 2),
     tunnel('cn-sh2', 'shanghai-tunnel', 'dr-vpn', 'shanghai-office', 'dr', 'IKE V2', 3),
   ];
+}
+
+/**
+ * Subnets: two /24s at the start of each seeded VPC range, named `<vpc>-a`, `<vpc>-b`, then
+ * `-c`, `-d` in a second range (hosts, balancers and NAT gateways of the seeds sit in them).
+ */
+export function seedSubnets(): Rec[] {
+  return VPCS.flatMap(([region, vpc, networks, tag], i) =>
+    networks.flatMap((network, n) =>
+      [0, 1].map((k) => {
+        const name = `${vpc}-${'abcd'[n * 2 + k]}`;
+        const [a, b] = network.split('.');
+        return {
+          Region: region,
+          ProjectId: DEFAULT_PROJECT,
+          SubnetId: subnetId(region, name),
+          SubnetName: name,
+          Subnet: `${a}.${b}.${k}.0`,
+          Netmask: '24',
+          Gateway: `${a}.${b}.${k}.1`,
+          VPCId: vpcId(region, vpc),
+          VPCName: vpc,
+          Tag: tag,
+          Remark: '',
+          Zone: '',
+          SubnetType: 2,
+          CreateTime: unix(`2023-1${i % 3}-02T00:00:00Z`),
+          HasNATGW: false,
+          IPv6Network: '',
+        };
+      }),
+    ),
+  );
+}
+
+/** The recommended firewalls every project has (they cannot be deleted), and one user-defined. */
+export function seedFirewalls(): Rec[] {
+  const fw = (region: string, name: string, type: string, rules: string[], i: number): Rec => ({
+    Region: region,
+    ProjectId: DEFAULT_PROJECT,
+    FWId: sid('firewall', `${region}/${name}`),
+    GroupId: String(10000 + i),
+    Name: name,
+    Tag: 'Default',
+    Remark: type === 'user defined' ? 'ssh from the office' : 'default firewall',
+    Type: type,
+    ResourceCount: 0,
+    CreateTime: unix(`2023-0${(i % 9) + 1}-01T00:00:00Z`),
+    Rule: rules.map((r) => {
+      const [ProtocolType, DstPort, SrcIP, RuleAction, Priority, Remark = ''] = r.split('|');
+      return { ProtocolType, DstPort, SrcIP, RuleAction, Priority, Remark };
+    }),
+  });
+  return ['cn-bj2', 'cn-sh2', 'hk'].flatMap((region, i) => [
+    fw(region, 'Web服务器推荐', 'recommend web', ['TCP|22|0.0.0.0/0|ACCEPT|HIGH', 'TCP|80|0.0.0.0/0|ACCEPT|HIGH', 'TCP|443|0.0.0.0/0|ACCEPT|HIGH', 'ICMP||0.0.0.0/0|ACCEPT|HIGH'], i * 3),
+    fw(region, '非Web服务器推荐', 'recommend non web', ['TCP|22|0.0.0.0/0|ACCEPT|HIGH', 'ICMP||0.0.0.0/0|ACCEPT|HIGH'], i * 3 + 1),
+    ...(region === 'cn-bj2' ? [fw(region, 'office-ssh', 'user defined', ['TCP|22|203.0.113.0/24|ACCEPT|HIGH|office'], 2)] : []),
+  ]);
 }

@@ -8,12 +8,12 @@ import { seedEmptyLabels, seedIamGroups, seedIamPolicies, seedLabelledResources,
 import { seedDisks, seedHostImages, seedHosts, seedPhostImages, seedRegions } from './seed-compute.js';
 import { seedBuckets, seedDbBackups, seedDbInstances, seedParamGroups } from './seed-data.js';
 import { seedLbs, seedSsls } from './seed-lb.js';
-import { seedEips, seedNatGateways, seedRemoteGateways, seedVpcs, seedVpnGateways, seedVpnTunnels } from './seed-network.js';
+import { seedEips, seedFirewalls, seedNatGateways, seedRemoteGateways, seedSubnets, seedVpcs, seedVpnGateways, seedVpnTunnels } from './seed-network.js';
 import { seedUadsDomains, seedUadsInstances, seedUadsIps, type UadsDomain, type UadsInstance } from './seed-uads.js';
 import type { Rec } from './seed-util.js';
 
 /** Bumped when the shape changes, so an old data file is reseeded instead of misread. */
-const DB_VERSION = 1;
+const DB_VERSION = 2;
 
 /** The whole simulated account. */
 export interface CloudDb {
@@ -27,6 +27,8 @@ export interface CloudDb {
   disks: Rec[];
   eips: Rec[];
   vpcs: Rec[];
+  subnets: Rec[];
+  firewalls: Rec[];
   natGateways: Rec[];
   vpnGateways: Rec[];
   remoteGateways: Rec[];
@@ -59,6 +61,8 @@ export function seedDb(): CloudDb {
     disks: seedDisks(),
     eips: seedEips(),
     vpcs: seedVpcs(),
+    subnets: seedSubnets(),
+    firewalls: seedFirewalls(),
     natGateways: seedNatGateways(),
     vpnGateways: seedVpnGateways(),
     remoteGateways: seedRemoteGateways(),
@@ -94,9 +98,13 @@ export function scoped(records: Rec[], region: string | undefined, project: stri
   return records.filter((r) => (region === undefined || r.Region === undefined || r.Region === region) && (project === undefined || r.ProjectId === undefined || r.ProjectId === project));
 }
 
-/** A copy of the record without the given fields (the sandbox's scope fields the API does not return). */
+/**
+ * A copy of the record without the given fields (the sandbox's scope fields the API does not
+ * return) and without the sandbox's own bookkeeping (fields starting with `_`).
+ */
 export function without(record: Rec, ...keys: string[]): Rec {
   const out: Rec = { ...record };
   for (const key of keys) delete out[key];
+  for (const key of Object.keys(out)) if (key.startsWith('_')) delete out[key];
   return out;
 }

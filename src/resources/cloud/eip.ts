@@ -1,0 +1,204 @@
+/**
+ * Eip: an elastic (public) IP address.
+ *
+ * Name, tag and remark change in place (UpdateEIPAttribute), the bandwidth with
+ * ModifyEIPBandwidth, the charge mode with SetEIPPayMode (which also sets the bandwidth), the
+ * egress weight with ModifyEIPWeight. The line and the billing period are fixed at allocation: a
+ * change allocates a new address. Binding is the EipAssociation type's. Import by the EIP id
+ * (`eip-…`).
+ */
+import * as z from 'zod';
+import type { CloudClient } from '../../providers/cloud/client.js';
+import type { CloudSettings } from '../../providers/cloud/settings.js';
+import { rfc3339, snake, str } from '../../providers/cloud/wire.js';
+import { defaultsAsDeclared } from '../as-declared.js';
+import type { ReplaceRule, ResourceType } from '../handler.js';
+import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, nameField, noId, ownedAmong, prefixedId, readManyBy, remarkField, tagField, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
+
+const LINES = { bgp: 'Bgp', international: 'International', bgp_pro: 'BGPPro' } as const;
+
+/** Inputs of an EIP. */
+export const eipInputs = z
+  .object({
+    name: nameField('Updated in place.'),
+    internetType: z.enum(['bgp', 'international', 'bgp_pro']).describe('Line: `bgp`, `international` or `bgp_pro`. Required. Changing it allocates a new address (fixed at allocation).'),
+    bandwidth: z.number().int().min(1).max(10000).describe('Bandwidth in Mbps: 1–10000, at most 300 when charged by traffic. Required. Updated in place.'),
+    chargeMode: z.enum(['bandwidth', 'traffic']).optional().describe('Paid by `bandwidth` or by `traffic`. Default `bandwidth`. Updated in place.'),
+    chargeType: z.enum(['month', 'year', 'dynamic']).optional().describe('Billing period: `month`, `year` or `dynamic` (hourly). Default `month`. Changing it allocates a new address (no Action changes it).'),
+    weight: z.number().int().min(0).max(100).optional().describe('Egress weight 0–100 among the addresses of one resource. Default: the API\'s (50). Updated in place.'),
+    tag: tagField('Updated in place.'),
+    remark: remarkField('Updated in place; emptying it allocates a new address (the API cannot clear a remark). Default empty.'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.chargeMode === 'traffic' && typeof v.bandwidth === 'number' && v.bandwidth > 300) {
+      ctx.addIssue({ code: 'custom', path: ['bandwidth'], message: `bandwidth ${v.bandwidth} is over 300 Mbps, the most an EIP charged by traffic can have` });
+    }
+  });
+
+/** Inputs of an EIP. */
+export type EipInputs = z.output<typeof eipInputs>;
+
+/** What is read back about an EIP. */
+export const eipOutputs = z.object({
+  eipId: z.string().describe('EIP id, e.g. `eip-1a2b3c4d`.'),
+  name: z.string().describe('Name.'),
+  internetType: z.string().describe('Line (`bgp`, `international`, `bgp_pro`).'),
+  bandwidth: z.number().describe('Bandwidth, Mbps.'),
+  chargeMode: z.string().describe('`bandwidth`, `traffic`, or `share_bandwidth` in a shared bandwidth package.'),
+  chargeType: z.string().describe('`month`, `year` or `dynamic`.'),
+  weight: z.number().describe('Egress weight.'),
+  tag: z.string().describe('Tag.'),
+  remark: z.string().describe('Remark.'),
+  publicIp: z.string().describe('The address.'),
+  status: z.string().describe('`free`, `used` (bound) or `freeze`.'),
+  resourceType: z.string().describe('Type of the resource it is bound to (`uhost`, `ulb`, ...), empty when free.'),
+  resourceId: z.string().describe('Id of the resource it is bound to, empty when free.'),
+  createTime: z.string().describe('When it was allocated (RFC 3339).'),
+  expireTime: z.string().describe('When the billing period ends (RFC 3339), empty for dynamic.'),
+});
+
+/** Observed EIP. */
+export type EipOutputs = z.output<typeof eipOutputs>;
+
+/** An EIP as DescribeEIP lists it (UnetEIPSet). */
+export interface EipInfo extends Record<string, unknown> {
+  EIPId: string;
+  Name?: string;
+  Tag?: string;
+  Remark?: string;
+  Bandwidth?: number;
+  PayMode?: string;
+  ChargeType?: string;
+  Status?: string;
+  Weight?: number;
+  EIPAddr?: Array<{ IP: string; OperatorName: string }>;
+  Resource?: { ResourceID?: string; ResourceType?: string };
+  CreateTime?: number;
+  ExpireTime?: number;
+}
+
+/** DescribeEIP by EIPIds.N, shared with EipAssociation. */
+export const EIP_LISTING: Listing = { action: 'DescribeEIP', idsParam: 'EIPIds', listKey: 'EIPSet', idField: 'EIPId' };
+
+function lineOf(operator: string | undefined): string {
+  const found = Object.entries(LINES).find(([, wire]) => wire.toLowerCase() === operator?.toLowerCase());
+  return found ? found[0] : snake(operator);
+}
+
+function toOutputs(e: EipInfo): EipOutputs {
+  const addr = e.EIPAddr?.[0];
+  return {
+    eipId: e.EIPId,
+    name: str(e.Name),
+    internetType: lineOf(addr?.OperatorName),
+    bandwidth: Number(e.Bandwidth ?? 0),
+    chargeMode: snake(e.PayMode),
+    chargeType: str(e.ChargeType).toLowerCase(),
+    weight: Number(e.Weight ?? 0),
+    tag: str(e.Tag) || DEFAULT_TAG,
+    remark: str(e.Remark),
+    publicIp: str(addr?.IP),
+    status: str(e.Status),
+    resourceType: str(e.Resource?.ResourceType),
+    resourceId: str(e.Resource?.ResourceID),
+    createTime: rfc3339(e.CreateTime),
+    expireTime: rfc3339(e.ExpireTime),
+  };
+}
+
+const describe = (ctx: CloudCtx, id: string) => describeOne<EipInfo>(ctx, EIP_LISTING, id);
+const upper = (v: string) => v.charAt(0).toUpperCase() + v.slice(1);
+
+/** Whether a listed EIP is the one these inputs (and this name) ask for. */
+function isFor(e: EipInfo, name: string, inputs: EipInputs): boolean {
+  return e.Name === name && lineOf(e.EIPAddr?.[0]?.OperatorName) === inputs.internetType;
+}
+
+/** The Eip resource type. */
+export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings> = {
+  token: 'cloud:index/eip:Eip',
+  provider: 'cloud',
+  description: 'An elastic IP address, billed by bandwidth or traffic; bind it with an EipAssociation.',
+  inputs: eipInputs,
+  outputs: eipOutputs,
+  replaceOn: [
+    { path: 'internetType', reason: "an EIP's line is fixed when it is allocated" },
+    { path: 'chargeType', reason: 'the billing period is fixed when the EIP is allocated (no Action changes it)' },
+  ],
+  replaceWhen(prior, desired): ReplaceRule[] {
+    const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
+    return cleared ? [{ path: 'remark', reason: 'UpdateEIPAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+  },
+  replaceSometimes: ['remark'],
+  computedInputs: ['name', 'weight'],
+  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeMode: 'bandwidth', chargeType: 'month' }),
+  remoteManaged: ['publicIp', 'status', 'resourceType', 'resourceId', 'createTime', 'expireTime'],
+  importId: prefixedId('eip', 'EIP'),
+
+  async create(ctx, inputs) {
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const sentAt = Date.now();
+    const params = {
+      OperatorName: LINES[inputs.internetType],
+      Bandwidth: inputs.bandwidth,
+      PayMode: upper(inputs.chargeMode ?? 'bandwidth'),
+      ChargeType: upper(inputs.chargeType ?? 'month'),
+      Name: name,
+      Tag: inputs.tag,
+      Remark: inputs.remark,
+    };
+    const recover = async () => {
+      const made = await findMade(ctx, 'EIP', () => describeAll<EipInfo>(ctx, EIP_LISTING), (e) => isFor(e, name, inputs), sentAt, (e) => e.EIPId);
+      return made && { RetCode: 0, EIPSet: [{ EIPId: made.EIPId }] };
+    };
+    const body = await ctx.client.call<{ EIPSet?: Array<{ EIPId?: string }> }>('AllocateEIP', params, { recover });
+    const id = body.EIPSet?.[0]?.EIPId;
+    if (!id) throw noId('AllocateEIP', 'EIPSet[0].EIPId');
+    ctx.recordId(id);
+    if (inputs.weight !== undefined && inputs.weight !== 50) await ctx.client.call('ModifyEIPWeight', { EIPId: id, Weight: inputs.weight });
+    const seen = await waitListed(ctx, `EIP ${id}`, async () => {
+      const e = await describe(ctx, id);
+      return e && (e.Status === 'free' || e.Status === 'used') ? e : undefined;
+    });
+    return { id, outputs: toOutputs(seen) };
+  },
+
+  async read(ctx, id) {
+    const seen = await describe(ctx, id);
+    return seen && toOutputs(seen);
+  },
+
+  readMany: (ctx, targets) => readManyBy<EipInfo, EipOutputs>(ctx, EIP_LISTING, targets, (e) => toOutputs(e)),
+
+  async list(ctx) {
+    return (await describeAll<EipInfo>(ctx, EIP_LISTING)).map((e) => ({ id: e.EIPId, outputs: toOutputs(e) }));
+  },
+
+  async findOwned(ctx, inputs, order) {
+    if (!inputs) return undefined;
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const found = ownedAmong(ctx, `EIP named "${name}"`, await describeAll<EipInfo>(ctx, EIP_LISTING), (e) => isFor(e, name, inputs), order, (e) => e.EIPId);
+    return found && { id: found.EIPId, outputs: toOutputs(found) };
+  },
+
+  async update(ctx, id, _prior, desired) {
+    const live = await describe(ctx, id);
+    if (!live) throw vanished('EIP', id);
+    const seen = toOutputs(live);
+    const mode = desired.chargeMode ?? 'bandwidth';
+    // SetEIPPayMode sets the bandwidth with the mode, so a mode change needs no second call.
+    if (mode !== seen.chargeMode) await ctx.client.call('SetEIPPayMode', { EIPId: id, PayMode: upper(mode), Bandwidth: desired.bandwidth });
+    else if (desired.bandwidth !== seen.bandwidth) await ctx.client.call('ModifyEIPBandwidth', { EIPId: id, Bandwidth: desired.bandwidth });
+    if (desired.weight !== undefined && desired.weight !== seen.weight) await ctx.client.call('ModifyEIPWeight', { EIPId: id, Weight: desired.weight });
+    const changed = (want: string | undefined, have: string) => (want !== undefined && want !== have ? want : undefined);
+    const attrs = { Name: changed(desired.name, seen.name), Tag: changed(desired.tag ?? DEFAULT_TAG, seen.tag), Remark: changed(desired.remark, seen.remark) };
+    if (Object.values(attrs).some((v) => v)) await ctx.client.call('UpdateEIPAttribute', { EIPId: id, ...attrs });
+    const after = await describe(ctx, id);
+    if (!after) throw vanished('EIP', id);
+    return toOutputs(after);
+  },
+
+  async delete(ctx, id) {
+    await deleteListed(ctx, `EIP ${id}`, async () => (await describe(ctx, id)) !== undefined, () => ctx.client.call('ReleaseEIP', { EIPId: id }));
+  },
+};

@@ -1,0 +1,187 @@
+/**
+ * What every cloud resource type repeats: name/tag/remark fields as the console allows them, the
+ * default name that carries an order's token, import ids of one prefix, bulk reads by id list,
+ * finding what a create whose answer was lost made, and deletes that wait for the object to go.
+ */
+import * as z from 'zod';
+import { isRemote, RemoteError, UserError } from '../../errors.js';
+import type { CloudClient } from '../../providers/cloud/client.js';
+import type { CloudSettings } from '../../providers/cloud/settings.js';
+import type { Params } from '../../providers/cloud/signature.js';
+import type { ImportIdFormat, InterruptedOrder, ReadTarget, ResourceContext } from '../handler.js';
+import { waitUntil } from './wait.js';
+
+/** A cloud handler's context. */
+export type CloudCtx = ResourceContext<CloudClient, CloudSettings>;
+
+/** Names and tags: 1–63 letters, digits, Chinese characters, `-`, `_` and `.` (the console's rule). */
+const LABEL = /^[A-Za-z0-9\p{Script=Han}_.-]{1,63}$/u;
+const LABEL_RULE = '1-63 letters, digits, Chinese characters, hyphens, underscores and dots';
+
+/** A name input, updated in place or not as `how` says; left out, plumb names the object after its address. */
+export function nameField(how: string): z.ZodOptional<z.ZodString> {
+  return z
+    .string()
+    .regex(LABEL, `name must be ${LABEL_RULE}`)
+    .optional()
+    .describe(`Name: ${LABEL_RULE}. ${how} Default: the resource address plus a suffix unique to the order.`);
+}
+
+/** A tag (business group) input; `Default` when left out, as the API sets it. */
+export function tagField(how: string): z.ZodOptional<z.ZodString> {
+  return z.string().regex(LABEL, `tag must be ${LABEL_RULE}`).optional().describe(`Tag (business group): ${LABEL_RULE}. ${how} Default \`Default\`.`);
+}
+
+/** A remark input of at most 255 characters. */
+export function remarkField(how: string): z.ZodOptional<z.ZodString> {
+  return z.string().max(255, 'remark must be at most 255 characters').optional().describe(`Remark, at most 255 characters. ${how}`);
+}
+
+/** The tag the API gives an object created without one. */
+export const DEFAULT_TAG = 'Default';
+
+/**
+ * A default name: the address, limited to what the API accepts, and the start of the order's
+ * operation token, so that what an interrupted create made can be found by its name.
+ */
+export function autoName(address: string, operationToken: string): string {
+  const base = address.replace(/[^A-Za-z0-9\p{Script=Han}_.-]/gu, '-').slice(0, 54) || 'plumb';
+  return `${base}-${operationToken.replace(/[^0-9a-f]/g, '').slice(0, 8)}`;
+}
+
+/** The import format of a type whose id is one API id with a known prefix (`uvnet-…`). */
+export function prefixedId(prefix: string, what: string): ImportIdFormat {
+  const format = `<${what.replace(/ /g, '_')}_id>`;
+  return {
+    format,
+    parse(id) {
+      const trimmed = id.trim();
+      if (!new RegExp(`^${prefix}-[A-Za-z0-9]+$`).test(trimmed)) throw new UserError(`invalid ${what} id "${id}": expected ${format}, e.g. ${prefix}-1a2b3c4d`);
+      return trimmed;
+    },
+  };
+}
+
+/** How a type's records are listed: the Describe Action, its id-list parameter, the list key and the id field. */
+export interface Listing {
+  action: string;
+  idsParam: string;
+  listKey: string;
+  idField: string;
+  /** Further parameters of every call (filters). */
+  params?: Params;
+}
+
+/** The records of these ids, read through the id-list parameter in pages of 100 ids. */
+export async function describeIds<T extends Record<string, unknown>>(ctx: CloudCtx, listing: Listing, ids: string[]): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    const chunk = ids.slice(i, i + 100);
+    const page = await ctx.client.pageAll<T>(listing.action, { ...listing.params, [listing.idsParam]: chunk }, listing.listKey);
+    out.push(...page.filter((r) => chunk.includes(String(r[listing.idField]))));
+  }
+  return out;
+}
+
+/** One record by id, undefined when the API lists none (or answers not-found). */
+export async function describeOne<T extends Record<string, unknown>>(ctx: CloudCtx, listing: Listing, id: string): Promise<T | undefined> {
+  try {
+    return (await describeIds<T>(ctx, listing, [id]))[0];
+  } catch (err) {
+    if (isRemote(err, 'not-found')) return undefined;
+    throw err;
+  }
+}
+
+/** Every record of the listing. */
+export function describeAll<T>(ctx: CloudCtx, listing: Listing): Promise<T[]> {
+  return ctx.client.pageAll<T>(listing.action, { ...listing.params }, listing.listKey);
+}
+
+/** The bulk read of a type: each target's observed outputs by id; an id the list lacks is absent. */
+export async function readManyBy<T extends Record<string, unknown>, Out>(ctx: CloudCtx, listing: Listing, targets: ReadTarget[], toOutputs: (record: T, target: ReadTarget) => Out): Promise<Map<string, Out | undefined>> {
+  const byId = new Map((await describeIds<T>(ctx, listing, targets.map((t) => t.id))).map((r) => [String(r[listing.idField]), r]));
+  const out = new Map<string, Out | undefined>();
+  for (const t of targets) {
+    const record = byId.get(t.id);
+    if (record) out.set(t.id, toOutputs(record, t));
+  }
+  return out;
+}
+
+/** Polls until the object is listed (a new object shows once provisioned). */
+export function waitListed<T>(ctx: CloudCtx, what: string, read: () => Promise<T | undefined>): Promise<T> {
+  return waitUntil(ctx, `${what} to be listed`, async () => {
+    const seen = await read();
+    return seen ? { done: true, value: seen } : { done: false, status: 'Creating' };
+  });
+}
+
+/** How long an object made by a create whose answer was lost may take to be listed. */
+const RECOVER_WAIT_MS = 60_000;
+/** Allowance for the API's clock (whole seconds) against this machine's. */
+const CLOCK_SLACK_MS = 5_000;
+
+/**
+ * After a create that may have been carried out (5xx, lost answer): the one record `made` says
+ * it made since `sentAt`, looked for until it is listed (at most RECOVER_WAIT_MS); undefined when
+ * none shows up, a conflict naming them when several do.
+ */
+export async function findMade<T extends { CreateTime?: unknown }>(ctx: CloudCtx, what: string, list: () => Promise<T[]>, made: (r: T) => boolean, sentAt: number, idOf: (r: T) => string): Promise<T | undefined> {
+  const deadline = Date.now() + Math.min(RECOVER_WAIT_MS, ctx.waitTimeMs);
+  for (let interval = 200; ; interval = Math.min(interval * 1.5, 2000)) {
+    const found = (await list()).filter((r) => made(r) && Number(r.CreateTime) * 1000 >= sentAt - CLOCK_SLACK_MS);
+    if (found.length > 1) {
+      throw new RemoteError('conflict', `several ${what}s matching this order were made since it was sent (${found.map(idOf).join(', ')}); adopt the right one with plumb import`, { provider: 'cloud' });
+    }
+    if (found.length === 1) return found[0];
+    if (Date.now() >= deadline) return undefined;
+    ctx.progress('checking whether the create went through');
+    await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(0, deadline - Date.now()))));
+  }
+}
+
+/**
+ * What an interrupted create made, when no id was recorded: the record `made` says matches its
+ * inputs, made since the order was journaled and not recorded at another address. With several,
+ * none is taken (a warning names them), so the plan creates anew rather than adopt a stranger.
+ */
+export function ownedAmong<T extends { CreateTime?: unknown }>(ctx: CloudCtx, what: string, records: T[], made: (r: T) => boolean, order: InterruptedOrder, idOf: (r: T) => string): T | undefined {
+  const found = records.filter((r) => made(r) && Number(r.CreateTime) * 1000 >= order.earliestMs && !order.recorded(idOf(r)));
+  if (found.length > 1) {
+    ctx.warn(`an interrupted create may have made one of the ${what}s ${found.map(idOf).join(', ')}; none is adopted, so a new one will be created. If one of them is the one ordered, adopt it with plumb import instead (and delete any not needed)`);
+    return undefined;
+  }
+  return found[0];
+}
+
+/**
+ * Deletes an object and waits until it is no longer listed. An object already gone is done, and
+ * so is one that another delete removes between the read and the call.
+ */
+export async function deleteListed(ctx: CloudCtx, what: string, exists: () => Promise<boolean>, remove: () => Promise<unknown>): Promise<void> {
+  if (!(await exists())) return;
+  try {
+    await remove();
+  } catch (err) {
+    if (!isRemote(err, 'not-found') || (await exists())) throw err;
+    return;
+  }
+  await waitUntil(ctx, `${what} to be deleted`, async () => ((await exists()) ? { done: false, status: 'Deleting' } : { done: true, value: undefined }));
+}
+
+/** A RemoteError for a create whose answer lacks the new object's id. */
+export function noId(action: string, field: string): RemoteError {
+  return new RemoteError('invalid', `${action} answered without ${field}`, { provider: 'cloud' });
+}
+
+/** A list the API keeps in its own order, as the manifest orders it when both hold the same items. */
+export function inDeclaredOrder(recorded: string[] | undefined, desired: string[] | undefined): string[] | undefined {
+  if (!recorded || !desired || recorded.length !== desired.length) return recorded;
+  return [...recorded].sort().join('\n') === [...desired].sort().join('\n') ? desired : recorded;
+}
+
+/** A RemoteError saying the object vanished during an operation. */
+export function vanished(what: string, id: string): RemoteError {
+  return new RemoteError('not-found', `${what} ${id} no longer exists`, { provider: 'cloud' });
+}

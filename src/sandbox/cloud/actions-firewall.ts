@@ -1,0 +1,92 @@
+/**
+ * Firewall (security group) Actions of the UNet service: create with rules, describe, replace the
+ * whole rule set, change name/tag/remark, delete. A rule is the string
+ * `PROTOCOL|PORT|SOURCE_CIDR|ACTION|PRIORITY[|REMARK]`; DescribeFirewall answers each as an
+ * object. The recommended firewalls cannot be deleted (4358), nor one bound to a resource (4361).
+ */
+import { ApiError, paramError, type ActionHandler, type ActionRequest } from './request.js';
+import { without } from './store.js';
+import { label, remark, madeNow, mustFind, newId, parseRange, remove, visible } from './network-objects.js';
+import type { Rec } from './seed-util.js';
+
+/** UNet's code for an unknown firewall id in DescribeFirewall (other Actions answer 4600). */
+const DESCRIBE_NOT_FOUND = 54002;
+const NOT_FOUND = 4600;
+const PROTOCOLS = ['TCP', 'UDP', 'ICMP', 'GRE'];
+const PORT = /^(\d{1,5})(?:-(\d{1,5}))?$/;
+
+/** One `Rule.N` string as DescribeFirewall reports it; a parameter error (4359 for a priority) naming the rule otherwise. */
+function parseRule(rule: string, i: number): Rec {
+  const name = `Rule.${i}`;
+  const [protocol, port = '', cidr = '', action = '', priority = '', remark = '', ...extra] = rule.split('|');
+  if (extra.length) throw paramError(name, `"${rule}" has more than 6 fields`);
+  if (!PROTOCOLS.includes(protocol)) throw paramError(name, `protocol "${protocol}" must be one of ${PROTOCOLS.join(', ')}`);
+  const m = PORT.exec(port);
+  const portOk = m && Number(m[1]) >= 1 && Number(m[1]) <= 65535 && (m[2] === undefined || (Number(m[2]) > Number(m[1]) && Number(m[2]) <= 65535));
+  if ((protocol === 'TCP' || protocol === 'UDP') && !portOk) throw paramError(name, `port "${port}" must be N or A-B within 1-65535`);
+  if ((protocol === 'ICMP' || protocol === 'GRE') && port !== '') throw paramError(name, `${protocol} takes no port`);
+  if (!parseRange(cidr) && !/^\d+\.\d+\.\d+\.\d+$/.test(cidr)) throw paramError(name, `source "${cidr}" must be an IPv4 address or range`);
+  if (action !== 'ACCEPT' && action !== 'DROP') throw paramError(name, `action "${action}" must be ACCEPT or DROP`);
+  if (!['HIGH', 'MEDIUM', 'LOW'].includes(priority)) throw new ApiError(4359, `invalid priority "${priority}" in ${name}: HIGH, MEDIUM or LOW`);
+  if (remark.length > 64) throw paramError(name, 'the remark is at most 64 characters');
+  return { ProtocolType: protocol, DstPort: port, SrcIP: cidr, RuleAction: action, Priority: priority, Remark: remark };
+}
+
+function rules(req: ActionRequest): Rec[] {
+  const list = req.list('Rule');
+  if (!list.length) throw paramError('Rule.0', 'missing');
+  return list.map(parseRule);
+}
+
+/** Firewall Actions by name. */
+export const firewallActions: Record<string, ActionHandler> = {
+  CreateFirewall(req, ctx) {
+    const firewall: Rec = {
+      ...madeNow(req, ctx),
+      FWId: newId('firewall'),
+      GroupId: String(20000 + ctx.db.firewalls.length),
+      Name: label(req, 'Name') ?? req.required('Name'),
+      Rule: rules(req),
+      Tag: label(req, 'Tag') ?? 'Default',
+      Remark: remark(req) ?? '',
+      Type: 'user defined',
+      ResourceCount: 0,
+    };
+    ctx.db.firewalls.push(firewall);
+    return { FWId: firewall.FWId };
+  },
+
+  DescribeFirewall(req, ctx) {
+    const id = req.str('FWId');
+    const all = visible(ctx.db.firewalls, req, ctx);
+    const matches = id === undefined ? all : all.filter((f) => f.FWId === id);
+    if (id !== undefined && !matches.length) throw new ApiError(DESCRIBE_NOT_FOUND, `firewall [${id}] not exists`);
+    const { items, total } = req.page(matches, 20);
+    return { DataSet: items.map((f) => without(f, 'Region', 'ProjectId')), TotalCount: total };
+  },
+
+  UpdateFirewall(req, ctx) {
+    const firewall = mustFind(ctx.db.firewalls, req, ctx, 'FWId', 'FWId', NOT_FOUND, 'firewall');
+    // The rules sent replace every rule the firewall had.
+    firewall.Rule = rules(req);
+    return { FWId: firewall.FWId };
+  },
+
+  UpdateFirewallAttribute(req, ctx) {
+    const firewall = mustFind(ctx.db.firewalls, req, ctx, 'FWId', 'FWId', NOT_FOUND, 'firewall');
+    const [name, tag, note] = [label(req, 'Name'), label(req, 'Tag'), remark(req)];
+    if (name === undefined && tag === undefined && note === undefined) throw paramError('Name', 'one of Name, Tag or Remark is required');
+    if (name !== undefined) firewall.Name = name;
+    if (tag !== undefined) firewall.Tag = tag;
+    if (note !== undefined) firewall.Remark = note;
+    return {};
+  },
+
+  DeleteFirewall(req, ctx) {
+    const firewall = mustFind(ctx.db.firewalls, req, ctx, 'FWId', 'FWId', NOT_FOUND, 'firewall');
+    if (firewall.Type !== 'user defined') throw new ApiError(4358, `firewall [${String(firewall.FWId)}] is a recommended firewall and cannot be deleted`);
+    if (Number(firewall.ResourceCount) > 0) throw new ApiError(4361, `firewall [${String(firewall.FWId)}] is in use and cannot be deleted`);
+    remove(ctx.db.firewalls, firewall);
+    return {};
+  },
+};
