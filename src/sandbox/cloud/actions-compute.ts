@@ -1,4 +1,6 @@
 /** Compute Actions: host and bare-metal images, hosts, disks, and the zone checks they share. */
+import { settleHosts } from './actions-uhost.js';
+import { settleDisks } from './actions-udisk.js';
 import { ActionRequest, paramError, type ActionContext, type ActionHandler } from './request.js';
 import { scoped, without } from './store.js';
 
@@ -53,6 +55,7 @@ export const computeActions: Record<string, ActionHandler> = {
   },
 
   DescribeUHostInstance(req, ctx) {
+    settleHosts(ctx);
     const region = req.region();
     const project = req.project();
     const zone = zoneParam(req, ctx, region);
@@ -66,10 +69,11 @@ export const computeActions: Record<string, ActionHandler> = {
   },
 
   DescribeUDisk(req, ctx) {
+    settleDisks(ctx);
     const region = req.region();
     const project = req.project();
     const zone = zoneParam(req, ctx, region);
-    const type = enumParam(req, 'DiskType', ['DataDisk', 'SSDDataDisk', 'SystemDisk', 'SSDSystemDisk', 'RSSDDataDisk']);
+    const type = enumParam(req, 'DiskType', ['DataDisk', 'SSDDataDisk', 'ESSDDataDisk', 'SystemDisk', 'SSDSystemDisk', 'RSSDDataDisk']);
     const id = req.str('UDiskId');
     const matches = scoped(ctx.db.disks, region, project).filter(
       (d) => (zone === undefined || d.Zone === zone) && (type === undefined || d.DiskType === type) && (id === undefined || d.UDiskId === id),

@@ -15,6 +15,8 @@ import { firewallActions } from './actions-firewall.js';
 import { lbActions } from './actions-lb.js';
 import { networkActions } from './actions-network.js';
 import { uadsActions } from './actions-uads.js';
+import { udiskActions } from './actions-udisk.js';
+import { uhostActions } from './actions-uhost.js';
 import { vpcActions } from './actions-vpc.js';
 import { authenticate } from './auth.js';
 import { ActionRequest, ApiError, flattenBody, type ActionHandler } from './request.js';
@@ -29,6 +31,8 @@ const ACTIONS: Record<string, ActionHandler> = {
   ...lbActions,
   ...networkActions,
   ...uadsActions,
+  ...udiskActions,
+  ...uhostActions,
   ...vpcActions,
 };
 
