@@ -120,6 +120,7 @@ class Planning {
     this.values.set(name, plannedValue(type, change, recorded, desired));
     if (this.options.destroy) return;
     if (change.action === 'replace' && recorded) change.notes.push(...(await this.deleteNotes(type, recorded, false)));
+    if (change.action === 'update' && !change.recordOnly && recorded) change.notes.push(...(type.updateNotes?.(reveal(recorded.inputs), reveal(desired)) ?? []));
     if (decl.options.protect && change.action === 'replace') {
       this.guarded.set(name, () => this.error(name, `${name} is protected and cannot be replaced`, `remove "protect: true" from its options first; replaced because: ${replaceWhy(change)}`));
     }

@@ -114,6 +114,8 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   crossCheck?(desired: In, view: CrossCheckView): CrossProblem[] | Promise<CrossProblem[]>;
   /** Whether an object the API reports is ready for use (a product still provisioning is not); default ready. */
   isReady?(outputs: Record<string, unknown>): boolean;
+  /** What an in-place update does beyond the change itself (stopping and starting a machine), for the plan. */
+  updateNotes?(prior: In, desired: In): string[];
   /** What deleting this object means beyond its removal (a contract cancelled now or at the end of its term), for the plan. */
   deleteNotes?(recorded: { inputs: In; outputs: Out }, settings: S): string[];
   importId?: ImportIdFormat;

@@ -3,9 +3,10 @@ import { antiDdosAllowedDomain } from './anti-ddos-allowed-domain.js';
 import { antiDdosInstance } from './anti-ddos-instance.js';
 import { eip } from './eip.js';
 import { eipAssociation } from './eip-association.js';
+import { instance } from './instance.js';
 import { securityGroup } from './security-group.js';
 import { subnet } from './subnet.js';
 import { vpc } from './vpc.js';
 
 /** Every cloud resource type. */
-export const cloudResources: ResourceType[] = [antiDdosInstance, antiDdosAllowedDomain, vpc, subnet, securityGroup, eip, eipAssociation];
+export const cloudResources: ResourceType[] = [antiDdosInstance, antiDdosAllowedDomain, vpc, subnet, securityGroup, eip, eipAssociation, instance];

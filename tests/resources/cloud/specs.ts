@@ -7,6 +7,7 @@ import { cloudProvider, type CloudClient } from '../../../src/providers/cloud/in
 import { antiDdosAllowedDomain } from '../../../src/resources/cloud/anti-ddos-allowed-domain.js';
 import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instance.js';
 import { lifecycleSpec, type LifecycleWorld, type ProviderLifecycleSpecs } from '../../support/lifecycle.js';
+import { computeSpecs } from './compute-specs.js';
 import { networkSpecs } from './network-specs.js';
 
 const instance = { area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40, chargeType: 'month', duration: 1 } as const;
@@ -61,5 +62,5 @@ export const antiDdosAllowedDomainSpec = lifecycleSpec({
 export const cloudLifecycle: ProviderLifecycleSpecs = {
   provider: cloudProvider,
   settings: { region: 'cn-bj2', projectId: 'org-sandbox' },
-  specs: [antiDdosInstanceSpec, antiDdosAllowedDomainSpec, ...networkSpecs],
+  specs: [antiDdosInstanceSpec, antiDdosAllowedDomainSpec, ...networkSpecs, ...computeSpecs],
 };

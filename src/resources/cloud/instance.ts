@@ -1,0 +1,207 @@
+/**
+ * Instance: a UHost virtual machine in a subnet, with its boot disk and data disks.
+ *
+ * Name, remark and tag change in place while it runs (ModifyUHostInstanceName/Remark/Tag), the
+ * security group too (GrantFirewall), and a disk grows in place (ResizeAttachedDisk). CPU and
+ * memory (ResizeUHostInstance) and the password or key pair (ResetUHostInstancePassword) need it
+ * stopped: a running instance is stopped, changed and started again, and the plan says so. The
+ * zone, image, machine type, network, billing and disk types cannot change: those replace it.
+ * Deleting stops it first (Terminate needs it stopped) and deletes its data disks with it.
+ * Import by the instance id (`uhost-…`).
+ */
+import * as z from 'zod';
+import type { CloudClient } from '../../providers/cloud/client.js';
+import type { CloudSettings } from '../../providers/cloud/settings.js';
+import { rfc3339, str } from '../../providers/cloud/wire.js';
+import { defaultsAsDeclared } from '../as-declared.js';
+import type { ResourceType } from '../handler.js';
+import { describeHost, HOST_LISTING, settled, stopIfRunning, waitState, whileStopped, type HostInfo } from './instance-power.js';
+import { diskReplacements, instanceInputs, resizeNotes, type InstanceInputs } from './instance-inputs.js';
+import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, readManyBy, type CloudCtx } from './kit.js';
+
+/** What is read back about an instance. */
+export const instanceOutputs = z.object({
+  instanceId: z.string().describe('Instance id, e.g. `uhost-1a2b3c4d`.'),
+  availabilityZone: z.string().describe('Zone.'),
+  imageId: z.string().describe('Image it was made from.'),
+  machineType: z.string().describe('Machine type (`N`, `C`, `O`, ...).'),
+  cpu: z.number().describe('CPU cores.'),
+  memory: z.number().describe('Memory, MB.'),
+  bootDisk: z.object({ type: z.string(), size: z.number() }).describe('Boot disk: type and size (GB).'),
+  dataDisks: z.array(z.object({ type: z.string(), size: z.number() })).describe('Data disks made with it: type and size (GB).'),
+  vpcId: z.string().describe('VPC.'),
+  subnetId: z.string().describe('Subnet.'),
+  chargeType: z.string().describe('`month`, `year`, `dynamic`, `postpay` or `spot`.'),
+  name: z.string().describe('Name.'),
+  tag: z.string().describe('Tag.'),
+  remark: z.string().describe('Remark.'),
+  privateIp: z.string().describe('Private address in the subnet.'),
+  state: z.string().describe('`Running`, `Stopped`, `Initializing`, ...'),
+  createTime: z.string().describe('When it was made (RFC 3339).'),
+  expireTime: z.string().describe('When the billing period ends (RFC 3339), empty when none.'),
+});
+
+/** Observed instance. */
+export type InstanceOutputs = z.output<typeof instanceOutputs>;
+
+const lower = (v: unknown) => str(v).toLowerCase();
+const wireCase = (v: string) => v.charAt(0).toUpperCase() + v.slice(1);
+
+function toOutputs(h: HostInfo): InstanceOutputs {
+  const disks = h.DiskSet ?? [];
+  const boot = disks.find((d) => d.IsBoot === 'True');
+  const ip = h.IPSet?.find((i) => i.Type === 'Private');
+  return {
+    instanceId: h.UHostId,
+    availabilityZone: str(h.Zone),
+    imageId: str(h.BasicImageId),
+    machineType: str(h.MachineType),
+    cpu: Number(h.CPU ?? 0),
+    memory: Number(h.Memory ?? 0),
+    bootDisk: { type: lower(boot?.DiskType), size: Number(boot?.Size ?? 0) },
+    dataDisks: disks.filter((d) => d.IsBoot !== 'True').map((d) => ({ type: lower(d.DiskType), size: Number(d.Size) })),
+    vpcId: str(ip?.VPCId),
+    subnetId: str(ip?.SubnetId),
+    chargeType: lower(h.ChargeType),
+    name: str(h.Name),
+    tag: str(h.Tag) || DEFAULT_TAG,
+    remark: str(h.Remark),
+    privateIp: str(ip?.IP),
+    state: str(h.State),
+    createTime: rfc3339(h.CreateTime),
+    expireTime: h.ExpireTime ? rfc3339(h.ExpireTime) : '',
+  };
+}
+
+/** The login the inputs ask for, as Create and ResetUHostInstancePassword take it. */
+function login(inputs: InstanceInputs): Record<string, string | undefined> {
+  if (inputs.keyPairId) return { LoginMode: 'KeyPair', KeyPairId: inputs.keyPairId };
+  return { LoginMode: 'Password', Password: Buffer.from(inputs.password ?? '', 'utf8').toString('base64') };
+}
+
+/** Whether a listed instance is the one these inputs (and this name) ask for. */
+function isFor(h: HostInfo, name: string, inputs: InstanceInputs): boolean {
+  const seen = toOutputs(h);
+  return seen.name === name && seen.subnetId === inputs.subnetId && seen.availabilityZone === inputs.availabilityZone;
+}
+
+const describe = (ctx: CloudCtx, id: string) => describeOne<HostInfo>(ctx, HOST_LISTING, id);
+
+/** Grows the disks whose declared size is larger than the live one (one ResizeAttachedDisk each). */
+async function growDisks(ctx: CloudCtx, live: HostInfo, desired: InstanceInputs): Promise<void> {
+  const disks = live.DiskSet ?? [];
+  const wanted = [{ disk: disks.find((d) => d.IsBoot === 'True'), size: desired.bootDisk.size }, ...disks.filter((d) => d.IsBoot !== 'True').map((disk, i) => ({ disk, size: desired.dataDisks?.[i]?.size }))];
+  for (const { disk, size } of wanted) {
+    if (!disk || size === undefined || size <= Number(disk.Size)) continue;
+    const body = await ctx.client.call<{ NeedRestart?: boolean }>('ResizeAttachedDisk', { Zone: live.Zone, UHostId: live.UHostId, DiskId: disk.DiskId, DiskSpace: size });
+    if (body.NeedRestart) ctx.warn(`disk ${disk.DiskId} of ${live.UHostId} grew to ${size} GB; the space is usable after the instance restarts`);
+  }
+}
+
+/** The Instance resource type. */
+export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient, CloudSettings> = {
+  token: 'cloud:index/instance:Instance',
+  provider: 'cloud',
+  description: 'A virtual machine (UHost) in a subnet, with its boot and data disks; resized and re-keyed in place, stopping it only when the API requires.',
+  inputs: instanceInputs,
+  outputs: instanceOutputs,
+  secretPaths: ['password'],
+  replaceOn: [
+    { path: 'availabilityZone', reason: 'an instance cannot move to another zone (no API Action)' },
+    { path: 'imageId', reason: 'only ReinstallUHostInstance changes the image, and it erases the boot disk' },
+    { path: 'machineType', reason: 'ResizeUHostInstance changes CPU and memory, never the machine type' },
+    { path: 'vpcId', reason: 'an instance cannot move to another VPC (no API Action)' },
+    { path: 'subnetId', reason: 'an instance cannot move to another subnet (ModifyUHostIP changes its address within its subnet only)' },
+    { path: 'chargeType', reason: "no Action changes an instance's billing period" },
+  ],
+  replaceWhen: (prior, desired) => diskReplacements(prior, desired),
+  replaceSometimes: ['bootDisk', 'dataDisks'],
+  updateNotes: (prior, desired) => resizeNotes(prior, desired),
+  computedInputs: ['name'],
+  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { machineType: 'N', cpu: 4, memory: 8192, dataDisks: [], chargeType: 'month', tag: DEFAULT_TAG, remark: '' }),
+  remoteManaged: ['privateIp', 'state', 'createTime', 'expireTime'],
+  isReady: (outputs) => outputs.state === 'Running' || outputs.state === 'Stopped',
+  deleteNotes: () => ['stopped first (TerminateUHostInstance needs it stopped); its data disks are deleted with it'],
+  importId: prefixedId('uhost', 'instance'),
+
+  async create(ctx, inputs) {
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const disks = [{ ...inputs.bootDisk, boot: 'True' }, ...(inputs.dataDisks ?? []).map((d) => ({ ...d, boot: 'False' }))];
+    const params = {
+      Zone: inputs.availabilityZone,
+      ImageId: inputs.imageId,
+      ...login(inputs),
+      MachineType: inputs.machineType ?? 'N',
+      CPU: inputs.cpu ?? 4,
+      Memory: inputs.memory ?? 8192,
+      Disks: disks.map((d) => ({ IsBoot: d.boot, Type: d.type.toUpperCase(), Size: d.size })),
+      VPCId: inputs.vpcId,
+      SubnetId: inputs.subnetId,
+      SecurityGroupId: inputs.securityGroupId,
+      ChargeType: wireCase(inputs.chargeType ?? 'month'),
+      Name: name,
+      Tag: inputs.tag,
+    };
+    const sentAt = Date.now();
+    const recover = async () => {
+      const made = await findMade(ctx, 'instance', () => describeAll<HostInfo>(ctx, HOST_LISTING), (h) => isFor(h, name, inputs), sentAt, (h) => h.UHostId);
+      return made && { RetCode: 0, UHostIds: [made.UHostId] };
+    };
+    const body = await ctx.client.call<{ UHostIds?: string[] }>('CreateUHostInstance', params, { recover });
+    const id = body.UHostIds?.[0];
+    if (!id) throw noId('CreateUHostInstance', 'UHostIds[0]');
+    ctx.recordId(id);
+    const seen = await waitState(ctx, id, ['Running']);
+    // CreateUHostInstance takes no remark.
+    if (inputs.remark) await ctx.client.call('ModifyUHostInstanceRemark', { Zone: seen.Zone, UHostId: id, Remark: inputs.remark });
+    return { id, outputs: toOutputs(inputs.remark ? await describeHost(ctx, id) : seen) };
+  },
+
+  async read(ctx, id) {
+    const seen = await describe(ctx, id);
+    return seen && toOutputs(seen);
+  },
+
+  readMany: (ctx, targets) => readManyBy<HostInfo, InstanceOutputs>(ctx, HOST_LISTING, targets, (h) => toOutputs(h)),
+
+  async list(ctx) {
+    return (await describeAll<HostInfo>(ctx, HOST_LISTING)).map((h) => ({ id: h.UHostId, outputs: toOutputs(h) }));
+  },
+
+  async findOwned(ctx, inputs, order) {
+    if (!inputs) return undefined;
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const found = ownedAmong(ctx, `instance named "${name}"`, await describeAll<HostInfo>(ctx, HOST_LISTING), (h) => isFor(h, name, inputs), order, (h) => h.UHostId);
+    return found && { id: found.UHostId, outputs: toOutputs(found) };
+  },
+
+  async update(ctx, id, prior, desired) {
+    const live = await settled(ctx, id);
+    const seen = toOutputs(live);
+    const common = { Zone: live.Zone, UHostId: id };
+    if (desired.name !== undefined && desired.name !== seen.name) await ctx.client.call('ModifyUHostInstanceName', { ...common, Name: desired.name });
+    if ((desired.remark ?? '') !== seen.remark) await ctx.client.call('ModifyUHostInstanceRemark', { ...common, Remark: desired.remark ?? '' });
+    if ((desired.tag ?? DEFAULT_TAG) !== seen.tag) await ctx.client.call('ModifyUHostInstanceTag', { ...common, Tag: desired.tag ?? DEFAULT_TAG });
+    if (desired.securityGroupId && desired.securityGroupId !== prior.inputs.securityGroupId) {
+      await ctx.client.call('GrantFirewall', { FWId: desired.securityGroupId, ResourceType: 'uhost', ResourceId: id });
+    }
+    await growDisks(ctx, live, desired);
+    const [cpu, memory] = [desired.cpu ?? 4, desired.memory ?? 8192];
+    const resize = cpu !== seen.cpu || memory !== seen.memory;
+    const rekey = desired.password !== prior.inputs.password || desired.keyPairId !== prior.inputs.keyPairId;
+    if (resize || rekey) {
+      await whileStopped(ctx, id, async () => {
+        if (resize) await ctx.client.call('ResizeUHostInstance', { ...common, CPU: cpu, Memory: memory });
+        if (rekey) await ctx.client.call('ResetUHostInstancePassword', { ...common, ...login(desired) });
+      });
+    }
+    return toOutputs(await describeHost(ctx, id));
+  },
+
+  async delete(ctx, id) {
+    const exists = async () => (await describe(ctx, id)) !== undefined;
+    if (!(await exists())) return;
+    await stopIfRunning(ctx, id);
+    await deleteListed(ctx, `instance ${id}`, exists, () => ctx.client.call('TerminateUHostInstance', { UHostId: id, ReleaseUDisk: true, ReleaseEIP: false }));
+  },
+};
