@@ -1,6 +1,8 @@
 import type { ResourceType } from '../handler.js';
 import { antiDdosAllowedDomain } from './anti-ddos-allowed-domain.js';
 import { antiDdosInstance } from './anti-ddos-instance.js';
+import { disk } from './disk.js';
+import { diskAttachment } from './disk-attachment.js';
 import { eip } from './eip.js';
 import { eipAssociation } from './eip-association.js';
 import { instance } from './instance.js';
@@ -9,4 +11,4 @@ import { subnet } from './subnet.js';
 import { vpc } from './vpc.js';
 
 /** Every cloud resource type. */
-export const cloudResources: ResourceType[] = [antiDdosInstance, antiDdosAllowedDomain, vpc, subnet, securityGroup, eip, eipAssociation, instance];
+export const cloudResources: ResourceType[] = [antiDdosInstance, antiDdosAllowedDomain, vpc, subnet, securityGroup, eip, eipAssociation, instance, disk, diskAttachment];

@@ -1,6 +1,8 @@
 /** Lifecycle specs of the cloud compute types (instance, disk, disk attachment). */
 import { expect } from 'vitest';
 import type { CloudClient } from '../../../src/providers/cloud/index.js';
+import { disk } from '../../../src/resources/cloud/disk.js';
+import { diskAttachment } from '../../../src/resources/cloud/disk-attachment.js';
 import { instance } from '../../../src/resources/cloud/instance.js';
 import { subnet } from '../../../src/resources/cloud/subnet.js';
 import { vpc } from '../../../src/resources/cloud/vpc.js';
@@ -69,5 +71,56 @@ export const instanceSpec = lifecycleSpec({
   census: (world, n) => hostsIn(world, n.subnetId),
 });
 
+/** The disks the API lists, by id. */
+async function disks(world: LifecycleWorld): Promise<Array<{ UDiskId: string; Name: string; Status: string; UHostId: string }>> {
+  const client = (await world.ctx('census')).client as CloudClient;
+  return client.pageAll('DescribeUDisk', {}, 'DataSet');
+}
+
+/** The lifecycle spec of Disk: renamed and grown in place; another type replaces it. */
+export const diskSpec = lifecycleSpec({
+  type: disk,
+  create: () => ({ availabilityZone: ZONE, size: 20, name: 'suite-disk' }),
+  update: () => ({ availabilityZone: ZONE, size: 40, name: 'suite-disk-grown' }),
+  replace: () => ({ availabilityZone: ZONE, size: 20, name: 'suite-disk', diskType: 'ssd_data_disk' as const }),
+  reflects(outputs, inputs) {
+    expect(outputs).toMatchObject({ availabilityZone: inputs.availabilityZone, size: inputs.size, name: inputs.name, diskType: inputs.diskType ?? 'data_disk', tag: inputs.tag ?? 'Default' });
+  },
+  badImportId: 'disk-1',
+  ghostId: () => 'bsm-00000000',
+  createCall: 'Action=CreateUDisk',
+  census: async (world) => (await disks(world)).filter((d) => d.Name.startsWith('suite-disk')).map((d) => d.UDiskId),
+});
+
+/** Two instances and two disks of the suite's own to attach. */
+interface Rack {
+  hosts: [string, string];
+  disks: [string, string];
+}
+
+/** The lifecycle spec of DiskAttachment: only the detach option changes in place. */
+export const diskAttachmentSpec = lifecycleSpec({
+  type: diskAttachment,
+  async setup(ctx): Promise<Rack> {
+    const n = await makeNetwork(ctx, 'rack-home', 121);
+    const c = await ctx('rack');
+    const host = async (name: string) => (await instance.create(c, machine(n, { name, dataDisks: [] }))).id;
+    const volume = async (name: string) => (await disk.create(c, { availabilityZone: ZONE, size: 20, name })).id;
+    return { hosts: [await host('rack-a'), await host('rack-b')], disks: [await volume('rack-disk-a'), await volume('rack-disk-b')] };
+  },
+  create: (r: Rack) => ({ diskId: r.disks[0], instanceId: r.hosts[0] }),
+  update: (r) => ({ diskId: r.disks[0], instanceId: r.hosts[0], stopInstanceBeforeDetaching: true }),
+  replace: (r) => ({ diskId: r.disks[0], instanceId: r.hosts[1] }),
+  another: (r) => ({ diskId: r.disks[1], instanceId: r.hosts[0] }),
+  reflects(outputs, inputs) {
+    expect(outputs).toMatchObject({ diskId: inputs.diskId, instanceId: inputs.instanceId });
+    expect(outputs.deviceName).toMatch(/^\/dev\/vd/);
+  },
+  badImportId: 'bsm-1a2b3c4d',
+  ghostId: (r) => `${r.disks[1]}:uhost-00000000`,
+  createCall: 'Action=AttachUDisk',
+  census: async (world) => (await disks(world)).filter((d) => d.Status === 'InUse' && d.Name.startsWith('rack-disk')).map((d) => `${d.UDiskId}:${d.UHostId}`),
+});
+
 /** Every compute type's spec. */
-export const computeSpecs = [instanceSpec];
+export const computeSpecs = [instanceSpec, diskSpec, diskAttachmentSpec];
