@@ -82,13 +82,28 @@ export function diskReplacements(prior: InstanceInputs, desired: InstanceInputs)
   return [...out, ...was.flatMap((d, i) => diskRule(`dataDisks[${i}]`, d, now[i]))];
 }
 
+/**
+ * Whether the login changes: a recorded object without one (imported: the API never reports it)
+ * takes the manifest's as its own.
+ */
+export function loginChanged(prior: InstanceInputs, desired: InstanceInputs): boolean {
+  if (prior.password === undefined && prior.keyPairId === undefined) return false;
+  return prior.password !== desired.password || prior.keyPairId !== desired.keyPairId;
+}
+
+/** The recorded inputs with what the API never reports (login, security group) taken from the manifest where state lacks it. */
+export function unreported(recorded: InstanceInputs, desired: InstanceInputs): InstanceInputs {
+  const login = recorded.password === undefined && recorded.keyPairId === undefined ? { password: desired.password, keyPairId: desired.keyPairId } : {};
+  return { ...recorded, ...login, securityGroupId: recorded.securityGroupId ?? desired.securityGroupId };
+}
+
 /** What the plan says of an update that stops and starts the instance. */
 export function resizeNotes(prior: InstanceInputs, desired: InstanceInputs): string[] {
   const steps: string[] = [];
   if ((prior.cpu ?? 4) !== (desired.cpu ?? 4) || (prior.memory ?? 8192) !== (desired.memory ?? 8192)) {
     steps.push(`resized to ${String(desired.cpu ?? 4)} CPU / ${String(desired.memory ?? 8192)} MB (ResizeUHostInstance)`);
   }
-  if (prior.password !== desired.password || prior.keyPairId !== desired.keyPairId) steps.push('its login reset (ResetUHostInstancePassword)');
+  if (loginChanged(prior, desired)) steps.push('its login reset (ResetUHostInstancePassword)');
   if (!steps.length) return [];
   return [`a running instance is stopped, ${steps.join(' and ')}, and started again: the API makes these changes only to a stopped instance`];
 }

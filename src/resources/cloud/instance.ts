@@ -16,7 +16,7 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../handler.js';
 import { describeHost, HOST_LISTING, settled, stopIfRunning, waitState, whileStopped, type HostInfo } from './instance-power.js';
-import { diskReplacements, instanceInputs, resizeNotes, type InstanceInputs } from './instance-inputs.js';
+import { diskReplacements, instanceInputs, loginChanged, resizeNotes, unreported, type InstanceInputs } from './instance-inputs.js';
 import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, readManyBy, type CloudCtx } from './kit.js';
 
 /** What is read back about an instance. */
@@ -118,7 +118,9 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
   replaceSometimes: ['bootDisk', 'dataDisks'],
   updateNotes: (prior, desired) => resizeNotes(prior, desired),
   computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { machineType: 'N', cpu: 4, memory: 8192, dataDisks: [], chargeType: 'month', tag: DEFAULT_TAG, remark: '' }),
+  // The API never reports the login or the security group: an imported object takes the manifest's.
+  asDeclared: (recorded, _outputs, desired) =>
+    defaultsAsDeclared(unreported(recorded, desired), desired, { machineType: 'N', cpu: 4, memory: 8192, dataDisks: [], chargeType: 'month', tag: DEFAULT_TAG, remark: '' }),
   remoteManaged: ['privateIp', 'state', 'createTime', 'expireTime'],
   isReady: (outputs) => outputs.state === 'Running' || outputs.state === 'Stopped',
   deleteNotes: () => ['stopped first (TerminateUHostInstance needs it stopped); its data disks are deleted with it'],
@@ -188,7 +190,7 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     await growDisks(ctx, live, desired);
     const [cpu, memory] = [desired.cpu ?? 4, desired.memory ?? 8192];
     const resize = cpu !== seen.cpu || memory !== seen.memory;
-    const rekey = desired.password !== prior.inputs.password || desired.keyPairId !== prior.inputs.keyPairId;
+    const rekey = loginChanged(prior.inputs, desired);
     if (resize || rekey) {
       await whileStopped(ctx, id, async () => {
         if (resize) await ctx.client.call('ResizeUHostInstance', { ...common, CPU: cpu, Memory: memory });

@@ -1,0 +1,107 @@
+/** examples/cloud/compute.yaml through the CLI against the sandbox: apply, an in-place resize that stops the instance, import, destroy in order. */
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plumb, testSandbox, workdir } from '../support/cli.js';
+import { stateFile } from '../support/state-file.js';
+
+const EXAMPLE = resolve(import.meta.dirname, '../../examples/cloud/compute.yaml');
+const PASSWORD = 'Sandbox-only-1';
+
+let sandbox: Awaited<ReturnType<typeof testSandbox>>;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+});
+afterAll(() => sandbox.close());
+
+/** The cloud Actions the sandbox received since the last clear, reads left out, in order. */
+async function writes(): Promise<string[]> {
+  return (await sandbox.calls('cloud')).map((c) => String(c.query.Action)).filter((a) => !/^(Describe|Get)/.test(a));
+}
+
+const state = (dir: string, stack = 'default') => JSON.parse(readFileSync(stateFile(dir, stack), 'utf8')) as { resources: Record<string, { id: string; type: string }> };
+const run = (dir: string, ...args: string[]) => plumb(args, { cwd: dir, env: sandbox.env });
+const edit = (dir: string, from: string, to: string) => writeFileSync(join(dir, 'plumb.yaml'), readFileSync(join(dir, 'plumb.yaml'), 'utf8').replace(from, to));
+
+/** Every file under a folder, as text. */
+function allText(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
+    .join('\n');
+}
+
+describe('examples/cloud/compute.yaml', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = workdir('plumb-cloud-compute-');
+    copyFileSync(EXAMPLE, join(dir, 'plumb.yaml'));
+    const first = await run(dir, 'plan');
+    expect(first.stdout).toContain('password');
+    expect(first.stdout).toContain('[secret]');
+    expect(first.stdout).not.toContain(PASSWORD);
+    const applied = await run(dir, 'apply', '--yes');
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('Apply complete! Resources: 8 added');
+  });
+
+  it('plans no change after the apply, and state holds the password only sealed', async () => {
+    const plan = await run(dir, 'plan', '--detailed-exitcode');
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    const stored = allText(join(dir, '.plumb'));
+    expect(stored).not.toContain(PASSWORD);
+    expect(stored).not.toContain(Buffer.from(PASSWORD).toString('base64'));
+  });
+
+  it('resizing an instance is an update that says it stops and starts it, and applies as Stop, Resize, Start', async () => {
+    edit(dir, 'cpu: 1\n      memory: 2048', 'cpu: 2\n      memory: 4096');
+    const plan = await run(dir, 'plan');
+    expect(plan.stdout).toMatch(/^ {2}~ webHost \(cloud:index\/instance:Instance\)/m);
+    expect(plan.stdout).toContain('! a running instance is stopped, resized to 2 CPU / 4096 MB (ResizeUHostInstance), and started again: the API makes these changes only to a stopped instance');
+    expect(plan.stdout).toContain('Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy.');
+    await sandbox.clearCalls();
+    expect((await run(dir, 'apply', '--yes')).code).toBe(0);
+    expect(await writes()).toEqual(['StopUHostInstance', 'ResizeUHostInstance', 'StartUHostInstance']);
+    expect((await run(dir, 'plan', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('a new image replaces both instances, naming the field and the API\'s rule, and the attachment with them, before any call that writes', async () => {
+    edit(dir, 'nameRegex: ^Ubuntu 22\\.04', 'nameRegex: ^Debian');
+    await sandbox.clearCalls();
+    const plan = await run(dir, 'plan');
+    edit(dir, 'nameRegex: ^Debian', 'nameRegex: ^Ubuntu 22\\.04');
+    expect(plan.stdout).toContain('imageId: only ReinstallUHostInstance changes the image, and it erases the boot disk');
+    expect(plan.stdout).toContain('# dbVolumeOnDbHost must be replaced (delete first, then create): instanceId: dbHost is replaced, so dbHost.instanceId changes: an attached disk cannot move: DetachUDisk, then AttachUDisk');
+    expect(plan.stdout).toContain('Plan: 0 to add, 0 to change, 3 to replace, 0 to destroy.');
+    expect(await writes()).toEqual([]);
+  });
+
+  it('imports every object into a fresh stack, which then plans no change', async () => {
+    const recorded = state(dir).resources;
+    for (const address of ['network', 'web', 'data', 'appFirewall', 'webHost', 'dbHost', 'dbVolume', 'dbVolumeOnDbHost']) {
+      const imported = await run(dir, 'import', address, recorded[address].type, recorded[address].id, '--stack', 'adopted');
+      expect(imported.stderr, address).toBe('');
+      expect(imported.code, address).toBe(0);
+    }
+    const plan = await run(dir, 'plan', '--stack', 'adopted', '--detailed-exitcode');
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+  });
+
+  it('destroys in dependency order: the disk detached before it is deleted and its host stopped, hosts before their subnets and security group', async () => {
+    await sandbox.clearCalls();
+    const destroyed = await run(dir, 'destroy', '--yes');
+    expect(destroyed.code).toBe(0);
+    const sent = await writes();
+    expect([...sent].sort()).toEqual(['DeleteFirewall', 'DeleteSubnet', 'DeleteSubnet', 'DeleteUDisk', 'DeleteVPC', 'DetachUDisk', 'StopUHostInstance', 'StopUHostInstance', 'TerminateUHostInstance', 'TerminateUHostInstance']);
+    expect(sent.indexOf('DetachUDisk')).toBeLessThan(sent.indexOf('DeleteUDisk'));
+    expect(sent.indexOf('DetachUDisk')).toBeLessThan(sent.indexOf('StopUHostInstance'));
+    // Each subnet goes after the host in it: the first after one host, the second after both.
+    expect(sent.indexOf('TerminateUHostInstance')).toBeLessThan(sent.indexOf('DeleteSubnet'));
+    expect(sent.lastIndexOf('TerminateUHostInstance')).toBeLessThan(sent.lastIndexOf('DeleteSubnet'));
+    expect(sent.lastIndexOf('TerminateUHostInstance')).toBeLessThan(sent.indexOf('DeleteFirewall'));
+    expect(sent.lastIndexOf('DeleteSubnet')).toBeLessThan(sent.indexOf('DeleteVPC'));
+  });
+});
