@@ -74,7 +74,7 @@ async function waitAttached(ctx: CloudCtx, diskId: string, instanceId: string): 
 export const diskAttachment: ResourceType<DiskAttachmentInputs, DiskAttachmentOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/diskAttachment:DiskAttachment',
   provider: 'cloud',
-  description: 'A disk attached to an instance (AttachUDisk), detached on delete.',
+  description: 'A disk attached to an instance (AttachUDisk), detached on delete. Import id: `<disk_id>:<instance_id>`.',
   inputs: diskAttachmentInputs,
   outputs: diskAttachmentOutputs,
   replaceOn: [

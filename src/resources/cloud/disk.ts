@@ -88,7 +88,7 @@ const upper = (v: string) => v.charAt(0).toUpperCase() + v.slice(1);
 export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/disk:Disk',
   provider: 'cloud',
-  description: 'A cloud data disk (UDisk); renamed and grown in place, attached with a DiskAttachment.',
+  description: 'A cloud data disk (UDisk); renamed and grown in place, attached with a DiskAttachment. Import id: the disk id (`bsm-…`).',
   inputs: diskInputs,
   outputs: diskOutputs,
   replaceOn: [

@@ -102,7 +102,7 @@ async function growDisks(ctx: CloudCtx, live: HostInfo, desired: InstanceInputs)
 export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/instance:Instance',
   provider: 'cloud',
-  description: 'A virtual machine (UHost) in a subnet, with its boot and data disks; resized and re-keyed in place, stopping it only when the API requires.',
+  description: 'A virtual machine (UHost) in a subnet, with its boot and data disks; resized and re-keyed in place, stopping it only when the API requires. Import id: the instance id (`uhost-…`).',
   inputs: instanceInputs,
   outputs: instanceOutputs,
   secretPaths: ['password'],
