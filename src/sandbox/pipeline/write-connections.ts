@@ -12,6 +12,7 @@ import { route, type Route } from './route.js';
 import { runSetupTests, setupStatus, type SetupTest } from './setup-tests.js';
 import { bodyOf, created, deleted, newId, problem, timestamp } from './write-common.js';
 import { connectionDetail } from './views.js';
+import { forgetMemberships } from './write-memberships.js';
 
 /** Connection creations allowed per window, and the window; tests shrink the window. */
 const creationLimits = new WeakMap<SandboxWorld, { limit: number; windowMs: number; at: number[] }>();
@@ -194,6 +195,7 @@ function deleteConnection(id: string, data: PipelineData): SandboxResponse {
   const at = data.connections.findIndex((c) => c.id === id);
   if (at < 0) return notFound('NotFound_Connection', 'Connection', id);
   data.connections.splice(at, 1);
+  forgetMemberships(data, 'connections', id);
   return deleted(`Connection with id '${id}' has been deleted`);
 }
 

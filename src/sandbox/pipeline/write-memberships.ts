@@ -170,3 +170,8 @@ function routesOf(kind: Kind): Route[] {
 
 /** Every membership route. */
 export const membershipRoutes: Route[] = KINDS.flatMap(routesOf);
+
+/** Drops every team's and user's membership of a deleted group or connection, as the API does. */
+export function forgetMemberships(data: PipelineData, path: 'groups' | 'connections', id: string): void {
+  for (const kind of KINDS) if (kind.path === path) for (const holder of data[kind.parent]) kind.remove(data, holder.id, id);
+}

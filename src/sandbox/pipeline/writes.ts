@@ -6,7 +6,7 @@
 import type { SandboxRequest, SandboxResponse } from '../types.js';
 import { masked, merged } from './config.js';
 import { connectionRoutes } from './write-connections.js';
-import { membershipRoutes } from './write-memberships.js';
+import { forgetMemberships, membershipRoutes } from './write-memberships.js';
 import { peopleRoutes } from './write-people.js';
 import { webhookRoutes } from './write-webhooks.js';
 import { fail, notFound, ok } from './http.js';
@@ -87,6 +87,7 @@ function deleteGroup(id: string, data: PipelineData): SandboxResponse {
   if (data.connections.some((c) => c.group_id === id)) return fail(409, 'Conflict', `Group '${id}' still has connections; delete them first.`);
   data.groups.splice(at, 1);
   data.destinations = data.destinations.filter((d) => d.id !== id);
+  forgetMemberships(data, 'groups', id);
   return deleted(`Group with id '${id}' has been deleted`);
 }
 

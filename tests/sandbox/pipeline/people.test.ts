@@ -83,6 +83,24 @@ describe('teams and memberships', () => {
   });
 });
 
+describe('memberships of what is deleted', () => {
+  it('a deleted connection or group leaves no membership behind in teams or users', async () => {
+    const teamId = (await call('POST', '/teams', { name: 'Leftovers', role: 'Account Reviewer' })).body.data.id;
+    const userId = (await call('POST', '/users', { email: 'leftover@acme.test', given_name: 'L', family_name: 'O' })).body.data.id;
+    const groupId = (await call('POST', '/groups', { name: 'leftover_group' })).body.data.id;
+    const connectionId = (await call('POST', '/connections', { group_id: groupId, service: 'stripe', config: { schema: 'leftover_stripe' } })).body.data.id;
+    await call('POST', `/teams/${teamId}/connections`, { id: connectionId, role: 'Connector Reviewer' });
+    await call('POST', `/users/${userId}/connections`, { id: connectionId, role: 'Connector Reviewer' });
+    await call('POST', `/teams/${teamId}/groups`, { id: groupId, role: 'Destination Reviewer' });
+    await call('POST', `/users/${userId}/groups`, { id: groupId, role: 'Destination Reviewer' });
+    expect((await call('DELETE', `/connections/${connectionId}`)).status).toBe(200);
+    expect((await call('DELETE', `/groups/${groupId}`)).status).toBe(200);
+    for (const path of [`/teams/${teamId}/connections`, `/users/${userId}/connections`, `/teams/${teamId}/groups`, `/users/${userId}/groups`]) {
+      expect((await call('GET', path)).body.data.items, path).toEqual([]);
+    }
+  });
+});
+
 describe('webhooks', () => {
   it('a group webhook is created with 200, its secret masked; PATCH changes events; test reports delivery; a missing group is 404', async () => {
     const groupId = (await call('POST', '/groups', { name: 'hooked' })).body.data.id;
