@@ -59,7 +59,7 @@ export function membershipType<H extends string, T extends string>(shape: Member
   const inputs = z.object({ ...fields, role: z.string().min(1).describe(`${shape.role} Required. Changed in place.`) }) as unknown as z.ZodType<Inputs<H, T>>;
   const outputs = z.object({
     ...fields,
-    role: z.string(),
+    role: z.string().describe('The role the membership grants.'),
     id: z.string().describe(`<${holder.what}_id>:<${target.what}_id>.`),
     createdAt: z.string().optional().describe('When the membership was made (RFC 3339).'),
   }) as unknown as z.ZodType<Outputs<H, T>>;
