@@ -49,94 +49,112 @@ function pairFormat(shape: MembershipShape<string, string>): ImportIdFormat {
   };
 }
 
-/** A membership resource type of this shape. */
-export function membershipType<H extends string, T extends string>(shape: MembershipShape<H, T>): ResourceType<Inputs<H, T>, Outputs<H, T>, PipelineClient, PipelineSettings> {
-  const { holder, target } = shape;
+type Type<H extends string, T extends string> = ResourceType<Inputs<H, T>, Outputs<H, T>, PipelineClient, PipelineSettings>;
+
+/** Paths, ids and the reading of one membership collection. */
+interface Addressing<H extends string, T extends string> {
+  listPath(holder: string): string;
+  onePath(holder: string, target: string): string;
+  split(id: string): [string, string];
+  toOutputs(holder: string, wire: WireMember): Outputs<H, T>;
+  readOne(ctx: Ctx, holder: string, target: string): Promise<Outputs<H, T> | undefined>;
+}
+
+function addressing<H extends string, T extends string>({ holder, target }: MembershipShape<H, T>): Addressing<H, T> {
+  const listPath = (h: string) => `/${holder.path}/${encodeURIComponent(h)}/${target.path}`;
+  const onePath = (h: string, t: string) => `${listPath(h)}/${encodeURIComponent(t)}`;
+  const toOutputs = (h: string, wire: WireMember): Outputs<H, T> => {
+    const t = String(wire[target.wireKey]);
+    return { id: `${h}:${t}`, [holder.field]: h, [target.field]: t, role: wire.role, ...(wire.created_at ? { createdAt: wire.created_at } : {}) } as Outputs<H, T>;
+  };
+  return {
+    listPath,
+    onePath,
+    split: (id) => id.split(':') as [string, string],
+    toOutputs,
+    async readOne(ctx, h, t) {
+      // A single membership's answer may omit the target's id: the path names it.
+      const found = await unlessGone(ctx.client.get<WireMember>(onePath(h, t)));
+      return found && toOutputs(h, { ...found, [target.wireKey]: t });
+    },
+  };
+}
+
+/** The input and output schemas of a membership. */
+function schemas<H extends string, T extends string>({ holder, target, role }: MembershipShape<H, T>): Pick<Type<H, T>, 'inputs' | 'outputs'> {
   const fields = {
     [holder.field]: z.string().min(1).describe(`Id of the ${holder.what}. Required. Changing it makes a new membership.`),
     [target.field]: z.string().min(1).describe(`Id of the ${target.what}. Required. Changing it makes a new membership.`),
   };
-  const inputs = z.object({ ...fields, role: z.string().min(1).describe(`${shape.role} Required. Changed in place.`) }) as unknown as z.ZodType<Inputs<H, T>>;
+  const inputs = z.object({ ...fields, role: z.string().min(1).describe(`${role} Required. Changed in place.`) });
   const outputs = z.object({
     ...fields,
     role: z.string().describe('The role the membership grants.'),
     id: z.string().describe(`<${holder.what}_id>:<${target.what}_id>.`),
     createdAt: z.string().optional().describe('When the membership was made (RFC 3339).'),
-  }) as unknown as z.ZodType<Outputs<H, T>>;
-  const listPath = (h: string) => `/${holder.path}/${encodeURIComponent(h)}/${target.path}`;
-  const onePath = (h: string, t: string) => `${listPath(h)}/${encodeURIComponent(t)}`;
-  const split = (id: string) => id.split(':') as [string, string];
-  const toOutputs = (h: string, wire: WireMember): Outputs<H, T> => {
-    const t = String(wire[target.wireKey]);
-    return { id: `${h}:${t}`, [holder.field]: h, [target.field]: t, role: wire.role, ...(wire.created_at ? { createdAt: wire.created_at } : {}) } as Outputs<H, T>;
-  };
-  const readOne = async (ctx: Ctx, h: string, t: string) => {
-    const found = await unlessGone(ctx.client.get<WireMember>(onePath(h, t)));
-    return found && toOutputs(h, { ...found, [target.wireKey]: t });
-  };
+  });
+  return { inputs: inputs as unknown as z.ZodType<Inputs<H, T>>, outputs: outputs as unknown as z.ZodType<Outputs<H, T>> };
+}
 
+/** Create, read, update and delete of one membership. */
+function verbs<H extends string, T extends string>({ holder, target }: MembershipShape<H, T>, a: Addressing<H, T>): Pick<Type<H, T>, 'create' | 'read' | 'update' | 'delete'> {
+  return {
+    async create(ctx, desired) {
+      const [h, t] = [desired[holder.field], desired[target.field]];
+      // A pair holds one membership: the pair present after a lost answer is the send's.
+      const recover = async () => ((await a.readOne(ctx, h, t)) ? { [target.wireKey]: t, role: desired.role } : undefined);
+      const made = await ctx.client.write<WireMember>('POST', a.listPath(h), { [target.wireKey]: t, role: desired.role }, { recover });
+      ctx.recordId(`${h}:${t}`);
+      return { id: `${h}:${t}`, outputs: a.toOutputs(h, { ...made, [target.wireKey]: t }) };
+    },
+    read: (ctx, id) => a.readOne(ctx, ...a.split(id)),
+    async update(ctx, id, prior, desired) {
+      // The API answers a role change with a message only: what it now holds is what was sent.
+      await ctx.client.write('PATCH', a.onePath(...a.split(id)), { role: desired.role });
+      return { ...prior.outputs, role: desired.role };
+    },
+    delete: (ctx, id) => deleteIfPresent(ctx, a.onePath(...a.split(id))),
+  };
+}
+
+/** What reads memberships by the list: the bulk read, discovery, and finding a lost create. */
+function searches<H extends string, T extends string>({ holder, target }: MembershipShape<H, T>, a: Addressing<H, T>): Pick<Type<H, T>, 'readMany' | 'list' | 'findOwned'> {
+  const membersOf = async (ctx: Ctx, h: string) => ((await unlessGone(ctx.client.list<WireMember>(a.listPath(h)))) ?? []).map((m) => a.toOutputs(h, m));
+  return {
+    async readMany(ctx, targets) {
+      const wanted = new Set(targets.map((x) => x.id));
+      const out = new Map<string, Outputs<H, T> | undefined>();
+      // One list per holder serves all of its memberships.
+      for (const h of new Set(targets.map((x) => a.split(x.id)[0]))) for (const seen of await membersOf(ctx, h)) if (wanted.has(seen.id)) out.set(seen.id, seen);
+      return out;
+    },
+    async list(ctx) {
+      const holders = await ctx.client.list<{ id: string }>(`/${holder.path}`);
+      const out = [];
+      for (const { id } of holders) for (const seen of await membersOf(ctx, id)) out.push({ id: seen.id, outputs: seen });
+      return out;
+    },
+    async findOwned(ctx, desired, order) {
+      if (!desired) return undefined;
+      const found = await a.readOne(ctx, desired[holder.field], desired[target.field]);
+      return found && !order.recorded(found.id) ? { id: found.id, outputs: found } : undefined;
+    },
+  };
+}
+
+/** A membership resource type of this shape. */
+export function membershipType<H extends string, T extends string>(shape: MembershipShape<H, T>): Type<H, T> {
+  const { holder, target } = shape;
+  const a = addressing(shape);
   return {
     token: shape.token,
     provider: 'pipeline',
     description: `${shape.description} Only the role changes in place. Import id: <${holder.what}_id>:<${target.what}_id> (e.g. ${holder.example}:${target.example}).`,
-    inputs,
-    outputs,
+    ...schemas(shape),
     replaceOn: [holder.field, target.field].map((path) => ({ path, reason: `a membership is addressed by its ${holder.what} and ${target.what}; the API's PATCH changes only its role` })),
     remoteManaged: ['createdAt'],
     importId: pairFormat(shape),
-
-    async create(ctx, desired) {
-      const [h, t] = [desired[holder.field], desired[target.field]];
-      // A pair holds one membership: the pair present after a lost answer is the send's.
-      const recover = () => unlessGone(ctx.client.get<WireMember>(onePath(h, t))).then((w) => w && { ...w, [target.wireKey]: t });
-      const made = await ctx.client.write<WireMember>('POST', listPath(h), { [target.wireKey]: t, role: desired.role }, { recover });
-      ctx.recordId(`${h}:${t}`);
-      return { id: `${h}:${t}`, outputs: toOutputs(h, { ...made, [target.wireKey]: t }) };
-    },
-
-    read(ctx, id) {
-      return readOne(ctx, ...split(id));
-    },
-
-    async readMany(ctx, targets) {
-      const out = new Map<string, Outputs<H, T> | undefined>();
-      const holders = new Set(targets.map((x) => split(x.id)[0]));
-      for (const h of holders) {
-        const members = await unlessGone(ctx.client.list<WireMember>(listPath(h)));
-        for (const m of members ?? []) {
-          const seen = toOutputs(h, m);
-          if (targets.some((x) => x.id === seen.id)) out.set(seen.id, seen);
-        }
-      }
-      return out;
-    },
-
-    async update(ctx, id, prior, desired) {
-      const [h, t] = split(id);
-      await ctx.client.write('PATCH', onePath(h, t), { role: desired.role });
-      return { ...prior.outputs, role: desired.role };
-    },
-
-    async delete(ctx, id) {
-      await deleteIfPresent(ctx, onePath(...split(id)));
-    },
-
-    async list(ctx) {
-      const holders = await ctx.client.list<{ id: string }>(`/${holder.path}`);
-      const out = [];
-      for (const { id: h } of holders) {
-        for (const m of (await unlessGone(ctx.client.list<WireMember>(listPath(h)))) ?? []) {
-          const seen = toOutputs(h, m);
-          out.push({ id: seen.id, outputs: seen });
-        }
-      }
-      return out;
-    },
-
-    async findOwned(ctx, desired, order) {
-      if (!desired) return undefined;
-      const found = await readOne(ctx, desired[holder.field], desired[target.field]);
-      return found && !order.recorded(found.id) ? { id: found.id, outputs: found } : undefined;
-    },
+    ...verbs(shape, a),
+    ...searches(shape, a),
   };
 }
