@@ -31,6 +31,8 @@ export interface PipelineSandbox extends Sandbox {
   throttle(count: number, retryAfterSeconds: number): Promise<void>;
   faults(body: unknown): Promise<void>;
   clearFaults(): Promise<void>;
+  /** Sets the rate limits in force (`POST /_sandbox/limits`), forgetting what was counted. */
+  limits(limits: 'real' | 'off' | unknown[]): Promise<void>;
 }
 
 /** Starts a sandbox with instant provisioning, serving the pipeline API only. */
@@ -53,6 +55,7 @@ export async function pipelineSandbox(): Promise<PipelineSandbox> {
     throttle: async (count, retryAfterSeconds) => void (await admin('POST', 'pipeline-throttle', { count, retryAfterSeconds })),
     faults: async (body) => void (await admin('POST', 'faults', body)),
     clearFaults: async () => void (await admin('DELETE', 'faults')),
+    limits: async (limits) => void (await admin('POST', 'limits', { limits })),
   };
 }
 

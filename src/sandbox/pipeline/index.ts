@@ -7,7 +7,6 @@ import type { SandboxApi, SandboxResponse, SandboxWorld } from '../types.js';
 import { authorize, codeForStatus, fail, negotiate, tooManyRequests } from './http.js';
 import type { PipelineData } from './model.js';
 import { dispatch } from './routes.js';
-import { creationLimit } from './write-connections.js';
 import { SEED_VERSION, seedPipeline } from './seed/index.js';
 
 /** Pending throttling per world: kept out of the persisted data, since it is a test instruction, not account state. */
@@ -44,22 +43,6 @@ function throttleAction(body: unknown, world: SandboxWorld): SandboxResponse {
   return { status: 200, body: { count, retryAfterSeconds } };
 }
 
-/**
- * `POST /_sandbox/pipeline-limits {connectionCreates?, windowMs?}`: the connection-creation limit
- * (20 per 60,000 ms, as documented), so a test can meet it in a short window.
- */
-function limitsAction(body: unknown, world: SandboxWorld): SandboxResponse {
-  const { connectionCreates, windowMs } = (body ?? {}) as { connectionCreates?: unknown; windowMs?: unknown };
-  const limit = creationLimit(world);
-  if ((connectionCreates !== undefined && (!Number.isInteger(connectionCreates) || (connectionCreates as number) < 1)) || (windowMs !== undefined && (!Number.isInteger(windowMs) || (windowMs as number) < 1))) {
-    return { status: 400, body: { message: 'pipeline-limits needs {connectionCreates?: integer >= 1, windowMs?: integer >= 1}' } };
-  }
-  if (connectionCreates !== undefined) limit.limit = connectionCreates as number;
-  if (windowMs !== undefined) limit.windowMs = windowMs as number;
-  limit.at = [];
-  return { status: 200, body: { connectionCreates: limit.limit, windowMs: limit.windowMs } };
-}
-
 /** The simulated pipeline API. */
 export const pipelineApi: SandboxApi = {
   provider: 'pipeline',
@@ -76,8 +59,8 @@ export const pipelineApi: SandboxApi = {
     return answer;
   },
 
-  // Over a limit: 429 with the whole seconds to wait, as documented.
-  throttled: (_req, seconds) => tooManyRequests(seconds),
+  // Over a limit: 429 with the whole seconds to wait and the limit's words, as documented.
+  throttled: (_req, seconds, message) => tooManyRequests(seconds, message),
 
   faultBody(status) {
     const text = status === 429 ? 'Too many requests. Retry later.' : `Injected failure (HTTP ${status}).`;
@@ -86,7 +69,6 @@ export const pipelineApi: SandboxApi = {
 
   admin(name, body, world) {
     if (name === 'pipeline-throttle') return throttleAction(body, world);
-    if (name === 'pipeline-limits') return limitsAction(body, world);
     return undefined;
   },
 };
