@@ -1,9 +1,9 @@
 /**
  * Users, teams, memberships and webhooks against the sandbox, beyond the lifecycle: a phone taken
- * out of the manifest is cleared, events reordered by the API are no change, a webhook PATCH
- * sends only what changed, a membership state already records is not found again as a lost
- * create, a malformed pair is refused naming the format, and the lookups answer with what the
- * types made.
+ * out of the manifest is cleared, events reordered by the API are no change, an account webhook
+ * is made on its own path, a webhook PATCH sends only what changed, a membership state already
+ * records is not found again as a lost create, a malformed pair is refused naming the format,
+ * and the lookups answer with what the types made.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTeamUserMemberships } from '../../../src/lookups/pipeline/get-team-user-memberships.js';
@@ -66,6 +66,21 @@ describe('webhooks', () => {
     // The events, the same set in another order, were not sent: the API keeps its own order.
     const listed = (await getWebhooks.invoke(contextFor(clientFor(sandbox)), {})) as { webhooks: Array<{ id: string; secret: string | null }> };
     expect(listed.webhooks.find((w) => w.id === made.id)).toMatchObject({ events: ['sync_start', 'sync_end'], secret: '******' });
+  });
+});
+
+describe('account webhooks', () => {
+  it('a webhook without a group is the account’s, made on its own path and found again after a lost answer by its url', async () => {
+    const ctx = ctxFor(sandbox);
+    await fetch(`${sandbox.url}/_sandbox/calls`, { method: 'DELETE' });
+    const inputs = { url: 'https://hooks.acme.test/account', events: ['connection_failure'] };
+    const made = await webhook.create(ctx, inputs);
+    expect(await calls()).toEqual(['POST /v1/webhooks/account']);
+    expect(made.outputs).toMatchObject({ type: 'account', active: true });
+    expect(made.outputs.groupId).toBeUndefined();
+    expect((await webhook.findOwned!(ctx, inputs, { earliestMs: Date.now() - 60_000, recorded: () => false }))?.id).toBe(made.id);
+    await webhook.delete(ctx, made.id, { inputs, outputs: made.outputs });
+    expect(await webhook.read(ctx, made.id)).toBeUndefined();
   });
 });
 
