@@ -184,27 +184,4 @@ describe('provisioning waits', () => {
     // A round every 250 ms at most while products provision: at most one more round than that.
     expect(calls['GET /v2/products']).toBeLessThanOrEqual(provisioningMs / 250 + 2);
   });
-
-  it('in an account far larger than what is waiting, are read by id after the first list, not by listing the whole account each round', async () => {
-    const own = await testSandbox();
-    try {
-      const dir = workdir();
-      const port = (i: number) => `  port${i}:\n    type: interconnect:Port\n    properties: { productName: big-${i}, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`;
-      const ports = (n: number) => ['name: big', 'resources:', ...Array.from({ length: n }, (_, i) => port(i))].join('\n');
-      writeManifest(dir, 'plumb.yaml', ports(60));
-      expect((await plumb(['apply', '--yes'], { cwd: dir, env: own.env })).code).toBe(0);
-      writeManifest(dir, 'plumb.yaml', ports(61));
-      const settings = (provisioningMs: number) =>
-        fetch(`${own.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provisioningMs }) });
-      await settings(1500);
-      await own.clearCalls();
-      expect((await plumb(['apply', '--yes'], { cwd: dir, env: own.env })).code).toBe(0);
-      const shapes = (await own.calls('interconnect')).map((c) => `${c.method} ${c.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{uid}')}`);
-      // One list for the plan's reads and one for the first round of the wait: 60 products for one waiting.
-      expect(shapes.filter((s) => s === 'GET /v2/products')).toHaveLength(2);
-      expect(shapes.filter((s) => s === 'GET /v2/product/{uid}').length).toBeGreaterThan(0);
-    } finally {
-      await own.close();
-    }
-  });
 });

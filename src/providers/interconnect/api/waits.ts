@@ -6,14 +6,8 @@ import { listAllProducts, readProduct, type ApiProduct } from './products.js';
  * client: each round is one `GET /v2/products`, which answers every product waiting, however many
  * there are (the API allows 500 calls per 5 minutes, and a product read one by one per round would
  * spend them all on waiting). A product the list does not show is read once by id that round, as
- * a list can lag behind a buy. But the list carries the whole account: once one has shown it to
- * hold over LIST_RATIO times as many products as are waiting, those few are read by id, so a round
- * costs about what it learns rather than the size of the account (an apply of thousands of
- * products would otherwise list the growing account once per round).
+ * a list can lag behind a buy.
  */
-
-/** How many products a list may carry for each one waiting before reading those by id is the better deal. */
-const LIST_RATIO = 50;
 
 interface Watcher {
   uid: string;
@@ -43,8 +37,6 @@ class Poller {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
   private running = false;
-  /** How many products the last list held; unknown until one is made. */
-  private listed: number | undefined;
 
   constructor(private readonly client: InterconnectClient) {}
 
@@ -75,12 +67,7 @@ class Poller {
     const answered = [...this.watchers].filter((w) => w.since <= sent);
     for (const w of answered) this.watchers.delete(w);
     try {
-      if (this.listed !== undefined && this.listed > answered.length * LIST_RATIO) {
-        await Promise.allSettled(answered.map((w) => readProduct(this.client, w.uid).then(w.resolve, w.reject)));
-        return;
-      }
       const list = await listAllProducts(this.client);
-      this.listed = list.byUid.size;
       const missing = new Map<string, Promise<ApiProduct | undefined>>();
       for (const w of answered) {
         const listed = list.byUid.get(w.uid);
