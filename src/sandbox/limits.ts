@@ -1,5 +1,7 @@
 /**
- * The remote APIs' documented rate limits, enforced by the sandbox when asked (`--limits real`,
+ * The remote APIs' documented rate limits, the sandbox's one way of refusing calls for their
+ * number. Those every account meets in ordinary use (`always`) are enforced in every sandbox, as
+ * the real API enforces them; the rest only when asked (`--limits real`,
  * `PLUMB_SANDBOX_LIMITS=real`, or the `limits` option of startSandbox). Each limit is a rolling
  * window over the calls it covers; a call over any limit is refused, in the provider's own shape
  * (a 429 with Retry-After, or the cloud API's throttling RetCode), and is not counted, so a
@@ -24,6 +26,13 @@ export interface LimitRule {
   quotaHeaders?: { limit: string; remaining: string };
   /** Where the figure is published. */
   source: string;
+  /**
+   * Enforced whatever `--limits` says: a limit a client meets in ordinary use (not a large
+   * budget), so a sandbox without it would let through what the real API refuses.
+   */
+  always?: boolean;
+  /** The API's own words when it refuses a call over this limit, where its documentation shows them. */
+  message?: string;
 }
 
 const MINUTE = 60_000;
@@ -53,6 +62,8 @@ export const REAL_LIMITS: readonly LimitRule[] = [
     windowMs: MINUTE,
     per: 'account',
     source: 'support.fivetran.com/hc/en-us/articles/1500003155681 (paid accounts)',
+    always: true,
+    message: 'No more than 20 connections can be created per minute',
   },
   {
     provider: 'pipeline',
@@ -75,12 +86,18 @@ export const REAL_LIMITS: readonly LimitRule[] = [
   },
 ];
 
-/** What the sandbox is told to enforce: the published limits, none, or a table of its own (tests: small windows). */
+/**
+ * What the sandbox is told to enforce: every published limit (`real`), only the `always` ones
+ * (`off`, the default), or a table of its own that replaces them all (tests: small windows).
+ */
 export type LimitsOption = 'real' | 'off' | readonly LimitRule[];
+
+/** The published limits enforced in every sandbox. */
+export const ALWAYS_LIMITS: readonly LimitRule[] = REAL_LIMITS.filter((r) => r.always);
 
 /** The rules of an option. */
 export function rulesOf(option: LimitsOption | undefined): readonly LimitRule[] {
-  if (option === undefined || option === 'off') return [];
+  if (option === undefined || option === 'off') return ALWAYS_LIMITS;
   return option === 'real' ? REAL_LIMITS : option;
 }
 
@@ -90,7 +107,7 @@ export function limitsFrom(env: Record<string, string | undefined>, flag?: strin
   if (value === undefined || value === '') return undefined;
   const mode = value.trim().toLowerCase();
   if (mode === 'real' || mode === 'off') return mode;
-  throw new UserError(`rate limits "${value}": expected real (the APIs' documented limits) or off (set with --limits or PLUMB_SANDBOX_LIMITS)`);
+  throw new UserError(`rate limits "${value}": expected real (the APIs' documented limits) or off (only those every account meets in ordinary use), set with --limits or PLUMB_SANDBOX_LIMITS`);
 }
 
 /** Whose call it is and what it is, as the limits see it. */
@@ -197,13 +214,15 @@ export function throttle(limits: SandboxLimits, api: SandboxApi, req: SandboxReq
   const verdict = limits.admit({ provider: api.provider, operation, address }, now);
   if (!verdict.refused) return Object.keys(verdict.headers).length ? { headers: verdict.headers } : {};
   const seconds = verdict.retryAfterSeconds;
-  const refusal = api.throttled?.(req, seconds) ?? { status: 429, headers: { 'retry-after': String(seconds) }, body: api.faultBody?.(429) ?? { message: 'Too Many Requests' } };
+  const { message } = verdict.refused;
+  const refusal = api.throttled?.(req, seconds, message) ?? { status: 429, headers: { 'retry-after': String(seconds) }, body: api.faultBody?.(429) ?? { message: message ?? 'Too Many Requests' } };
   return { refusal };
 }
 
 /**
  * `/_sandbox/limits`: GET shows the rules in force and what each has counted; POST `{limits}`
- * (`"real"`, `"off"` or a table) sets them and forgets what was counted; DELETE turns them off.
+ * (`"real"`, `"off"` or a table) sets them and forgets what was counted; DELETE is `"off"`:
+ * back to the limits every sandbox enforces.
  */
 export function limitsAdmin(limits: SandboxLimits, method: string, body: unknown, now: number): SandboxResponse {
   if (method === 'GET') return { status: 200, body: limits.describe(now) };

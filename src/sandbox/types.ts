@@ -45,8 +45,11 @@ export interface SandboxApi {
   faultBody?(status: number): unknown;
   /** The name a rate limit matches a call by (default `METHOD /path`; the cloud API: its Action). */
   operation?(req: SandboxRequest): string;
-  /** The answer to a call over a rate limit, as the real API gives it (default: 429 with Retry-After and faultBody(429)). */
-  throttled?(req: SandboxRequest, retryAfterSeconds: number): SandboxResponse;
+  /**
+   * The answer to a call over a rate limit, as the real API gives it, with the limit's documented
+   * message where it has one (default: 429 with Retry-After and faultBody(429)).
+   */
+  throttled?(req: SandboxRequest, retryAfterSeconds: number, message?: string): SandboxResponse;
   /** Provider-specific admin actions under `/_sandbox/<name>`; undefined = not mine. */
   admin?(name: string, body: unknown, world: SandboxWorld): SandboxResponse | undefined | Promise<SandboxResponse | undefined>;
 }

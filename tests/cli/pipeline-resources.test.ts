@@ -83,8 +83,21 @@ function typeOf(address: string): string {
   if (address === 'analytics') return 'pipeline:index/group:Group';
   if (address === 'warehouse') return 'pipeline:index/destination:Destination';
   if (address === 'paymentsSchedule') return 'pipeline:index/connectionSchedule:ConnectionSchedule';
-  return 'pipeline:index/connection:Connection';
+  if (['orders', 'erp', 'payments'].includes(address)) return 'pipeline:index/connection:Connection';
+  return PEOPLE_TYPES[address];
 }
+
+/** The example's team, user, memberships and webhook (tests/cli/pipeline-people.test.ts covers them). */
+const PEOPLE_TYPES: Record<string, string> = {
+  pipelineOwners: 'pipeline:index/team:Team',
+  analyst: 'pipeline:index/user:User',
+  analystInOwners: 'pipeline:index/teamUserMembership:TeamUserMembership',
+  ownersOnAnalytics: 'pipeline:index/teamGroupMembership:TeamGroupMembership',
+  ownersOnErp: 'pipeline:index/teamConnectionMembership:TeamConnectionMembership',
+  analystOnAnalytics: 'pipeline:index/userGroupMembership:UserGroupMembership',
+  analystOnPayments: 'pipeline:index/userConnectionMembership:UserConnectionMembership',
+  syncAlerts: 'pipeline:index/webhook:Webhook',
+};
 
 /** Ten connections whose configs the API echoes differently from how they are written. */
 const TEN = `name: ten-services

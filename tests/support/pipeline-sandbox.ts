@@ -27,10 +27,12 @@ export interface PipelineSandbox extends Sandbox {
   baseUrl: string;
   calls(): Promise<Call[]>;
   clearCalls(): Promise<void>;
-  /** The next `count` calls answer 429 with this Retry-After. */
+  /** The next `count` calls answer 429 with this Retry-After (through `/_sandbox/faults`, replacing other faults). */
   throttle(count: number, retryAfterSeconds: number): Promise<void>;
   faults(body: unknown): Promise<void>;
   clearFaults(): Promise<void>;
+  /** Sets the rate limits in force (`POST /_sandbox/limits`), forgetting what was counted. */
+  limits(limits: 'real' | 'off' | unknown[]): Promise<void>;
 }
 
 /** Starts a sandbox with instant provisioning, serving the pipeline API only. */
@@ -50,9 +52,11 @@ export async function pipelineSandbox(): Promise<PipelineSandbox> {
     baseUrl: `${sandbox.url}/pipeline/v1`,
     calls: async () => ((await admin('GET', 'calls?provider=pipeline')) as Call[]),
     clearCalls: async () => void (await admin('DELETE', 'calls')),
-    throttle: async (count, retryAfterSeconds) => void (await admin('POST', 'pipeline-throttle', { count, retryAfterSeconds })),
+    throttle: async (count, retryAfterSeconds) =>
+      void (await admin('POST', 'faults', { provider: 'pipeline', next: Array.from({ length: count }, () => ({ status: 429, retryAfter: String(retryAfterSeconds) })) })),
     faults: async (body) => void (await admin('POST', 'faults', body)),
     clearFaults: async () => void (await admin('DELETE', 'faults')),
+    limits: async (limits) => void (await admin('POST', 'limits', { limits })),
   };
 }
 

@@ -3,6 +3,27 @@ import { connection } from './connection.js';
 import { connectionSchedule } from './connection-schedule.js';
 import { destination } from './destination.js';
 import { group } from './group.js';
+import { team } from './team.js';
+import { teamConnectionMembership } from './team-connection-membership.js';
+import { teamGroupMembership } from './team-group-membership.js';
+import { teamUserMembership } from './team-user-membership.js';
+import { user } from './user.js';
+import { userConnectionMembership } from './user-connection-membership.js';
+import { userGroupMembership } from './user-group-membership.js';
+import { webhook } from './webhook.js';
 
 /** Every pipeline resource type. */
-export const pipelineResources: ResourceType[] = [group, destination, connection, connectionSchedule];
+export const pipelineResources: ResourceType[] = [
+  group,
+  destination,
+  connection,
+  connectionSchedule,
+  user,
+  team,
+  teamUserMembership,
+  teamGroupMembership,
+  teamConnectionMembership,
+  userGroupMembership,
+  userConnectionMembership,
+  webhook,
+];

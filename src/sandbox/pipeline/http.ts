@@ -46,9 +46,9 @@ export function codeForStatus(status: number): string {
   return codes[status] ?? 'Error';
 }
 
-/** The 429 answer, with the integer Retry-After the documentation shows. */
-export function tooManyRequests(retryAfterSeconds: number): SandboxResponse {
-  return fail(429, 'TooManyRequests', `Too many requests. Retry after ${retryAfterSeconds} seconds.`, { 'retry-after': String(retryAfterSeconds) });
+/** The 429 answer, with the integer Retry-After the documentation shows and the limit's own message where it has one. */
+export function tooManyRequests(retryAfterSeconds: number, message?: string): SandboxResponse {
+  return fail(429, 'TooManyRequests', message ?? `Too many requests. Retry after ${retryAfterSeconds} seconds.`, { 'retry-after': String(retryAfterSeconds) });
 }
 
 /** The sandbox account's API key (documented in the README; plumb uses it when no key is set). */

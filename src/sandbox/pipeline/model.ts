@@ -115,6 +115,16 @@ export interface GroupMember {
   group_id: string;
   user_id: string;
   role: string;
+  /** When the membership was made (seeded ones predate the record). */
+  created_at?: string;
+}
+
+/** A user's role on one connection (`/users/{id}/connections`). */
+export interface UserConnection {
+  user_id: string;
+  connection_id: string;
+  role: string;
+  created_at: string;
 }
 
 /** A team of users with an account role. */
@@ -251,6 +261,7 @@ export interface PipelineData {
   fingerprints: Record<string, Fingerprint[]>;
   users: User[];
   groupMembers: GroupMember[];
+  userConnections: UserConnection[];
   teams: Team[];
   teamMemberships: TeamMembership[];
   roles: Role[];

@@ -8,7 +8,7 @@ import type { PipelineData } from './model.js';
 /** Path parameters by name, decoded. */
 export type Params = Record<string, string>;
 
-/** Answers one request; `world` gives the clock and the limits a write obeys. */
+/** Answers one request; `world` gives the clock. */
 export type Handler = (req: SandboxRequest, params: Params, data: PipelineData, world: SandboxWorld) => SandboxResponse;
 
 /** A compiled route. */

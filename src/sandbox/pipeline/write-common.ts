@@ -83,7 +83,7 @@ const NOUNS = [
 
 /** A new id no object of the account holds yet. */
 export function newId(data: PipelineData): string {
-  const taken = new Set([...data.groups, ...data.connections].map((o) => o.id));
+  const taken = new Set([...data.groups, ...data.connections, ...data.users, ...data.teams, ...data.webhooks].map((o) => o.id));
   for (;;) {
     const pick = (words: string[]) => words[Math.floor(Math.random() * words.length)];
     const id = `${pick(ADJECTIVES)}_${pick(NOUNS)}${taken.size >= 200 ? `_${Math.floor(Math.random() * 1e6)}` : ''}`;

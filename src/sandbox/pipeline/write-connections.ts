@@ -1,27 +1,18 @@
 /**
- * The write side of connections (REST v1): create (201, at most 20 per rolling minute, then 429
- * with Retry-After), a partial PATCH that needs at least one persistent field, delete, and
+ * The write side of connections (REST v1): create (201; its limit of 20 a minute is the
+ * sandbox's, in limits.ts), a partial PATCH that needs at least one persistent field, delete, and
  * `POST /connections/{id}/test`. Config and auth are stored as the API stores them (config.ts);
  * the destination-schema fields are fixed at create.
  */
 import type { SandboxRequest, SandboxResponse, SandboxWorld } from '../types.js';
 import { masked, merged, readonlyKeys } from './config.js';
-import { fail, notFound, ok, tooManyRequests } from './http.js';
+import { fail, notFound, ok } from './http.js';
 import type { Connection, ConnectorType, PipelineData } from './model.js';
 import { route, type Route } from './route.js';
 import { runSetupTests, setupStatus, type SetupTest } from './setup-tests.js';
 import { bodyOf, created, deleted, newId, problem, timestamp } from './write-common.js';
 import { connectionDetail } from './views.js';
-
-/** Connection creations allowed per window, and the window; tests shrink the window. */
-const creationLimits = new WeakMap<SandboxWorld, { limit: number; windowMs: number; at: number[] }>();
-
-/** The creation limit of a world: 20 per minute unless a test set another. */
-export function creationLimit(world: SandboxWorld): { limit: number; windowMs: number; at: number[] } {
-  let limit = creationLimits.get(world);
-  if (!limit) creationLimits.set(world, (limit = { limit: 20, windowMs: 60_000, at: [] }));
-  return limit;
-}
+import { forgetMemberships } from './write-memberships.js';
 
 const FREQUENCIES = [1, 5, 15, 30, 60, 120, 180, 360, 480, 720, 1440];
 const METHODS = ['Directly', 'SshTunnel', 'ProxyAgent', 'PrivateLink'];
@@ -113,14 +104,7 @@ function schemaOf(type: ConnectorType, config: Record<string, unknown>): string 
 }
 
 function createConnection(req: SandboxRequest, data: PipelineData, world: SandboxWorld): SandboxResponse {
-  const limit = creationLimit(world);
   const now = world.now();
-  limit.at = limit.at.filter((t) => t > now - limit.windowMs);
-  if (limit.at.length >= limit.limit)
-    return {
-      ...tooManyRequests(Math.max(1, Math.ceil((limit.at[0] + limit.windowMs - now) / 1000))),
-      body: { code: 'TooManyRequests', message: `No more than ${limit.limit} connections can be created per minute` },
-    };
   const body = bodyOf(req);
   if ('status' in body) return body;
   const v = body.value;
@@ -137,7 +121,6 @@ function createConnection(req: SandboxRequest, data: PipelineData, world: Sandbo
   const schema = schemaOf(type, given);
   if (typeof schema !== 'string') return schema;
   if (data.connections.some((c) => c.group_id === v.group_id && c.schema === schema)) return fail(409, 'Conflict', `A connection with schema '${schema}' already exists in group '${v.group_id}'.`);
-  limit.at.push(now);
   const c: Connection = {
     id: newId(data),
     group_id: v.group_id,
@@ -194,6 +177,7 @@ function deleteConnection(id: string, data: PipelineData): SandboxResponse {
   const at = data.connections.findIndex((c) => c.id === id);
   if (at < 0) return notFound('NotFound_Connection', 'Connection', id);
   data.connections.splice(at, 1);
+  forgetMemberships(data, 'connections', id);
   return deleted(`Connection with id '${id}' has been deleted`);
 }
 

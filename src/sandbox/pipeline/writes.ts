@@ -6,6 +6,9 @@
 import type { SandboxRequest, SandboxResponse } from '../types.js';
 import { masked, merged } from './config.js';
 import { connectionRoutes } from './write-connections.js';
+import { forgetMemberships, membershipRoutes } from './write-memberships.js';
+import { peopleRoutes } from './write-people.js';
+import { webhookRoutes } from './write-webhooks.js';
 import { fail, notFound, ok } from './http.js';
 import type { Destination, Group, PipelineData } from './model.js';
 import { route, type Route } from './route.js';
@@ -84,6 +87,7 @@ function deleteGroup(id: string, data: PipelineData): SandboxResponse {
   if (data.connections.some((c) => c.group_id === id)) return fail(409, 'Conflict', `Group '${id}' still has connections; delete them first.`);
   data.groups.splice(at, 1);
   data.destinations = data.destinations.filter((d) => d.id !== id);
+  forgetMemberships(data, 'groups', id);
   return deleted(`Group with id '${id}' has been deleted`);
 }
 
@@ -177,4 +181,7 @@ export const writeRoutes: Route[] = [
   route('DELETE', '/v1/destinations/:id', (_, p, d) => deleteDestination(p.id, d)),
   route('POST', '/v1/destinations/:id/test', (req, p, d) => testDestination(req, p.id, d)),
   ...connectionRoutes,
+  ...peopleRoutes,
+  ...membershipRoutes,
+  ...webhookRoutes,
 ];

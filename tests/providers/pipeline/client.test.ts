@@ -16,7 +16,6 @@ beforeAll(async () => (sandbox = await pipelineSandbox()));
 afterAll(async () => sandbox.close());
 beforeEach(async () => {
   await sandbox.clearFaults();
-  await sandbox.throttle(0, 0);
   await sandbox.clearCalls();
 });
 

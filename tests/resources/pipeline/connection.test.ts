@@ -75,7 +75,7 @@ describe('secrets by service', () => {
 describe('the creation limit', () => {
   it('25 creations keep within 20 a window: none is refused; without the limit the sandbox refuses the 21st', async () => {
     const windowMs = 1500;
-    await fetch(`${sandbox.url}/_sandbox/pipeline-limits`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ windowMs }) });
+    await sandbox.limits([{ provider: 'pipeline', name: 'connection creations', match: '^POST /v1/connections$', max: 20, windowMs }]);
     const { id: limitGroup } = await group.create(ctxFor(sandbox), { name: 'limit_tests' });
     const ctx = ctxFor(sandbox, { endpointLimits: { 'POST /connections': { limit: 20, windowMs } } });
     await sandbox.clearCalls();
@@ -83,7 +83,8 @@ describe('the creation limit', () => {
     const creates = (await sandbox.calls()).filter((c) => c.method === 'POST' && c.path === '/v1/connections');
     expect(creates.map((c) => c.status)).toEqual(Array(25).fill(201));
 
-    await fetch(`${sandbox.url}/_sandbox/pipeline-limits`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ windowMs: 60_000 }) });
+    // The sandbox's own limit again (20 a minute), counting from nothing.
+    await sandbox.limits('off');
     const unlimited = ctxFor(sandbox, { endpointLimits: {}, maxRetries: 0 });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 21 }, (_, i) => connection.create(unlimited, { service: 'stripe', groupId: limitGroup, destinationSchema: { name: `unlimited_${i}` } })),

@@ -8,6 +8,7 @@ import { connection } from '../../../src/resources/pipeline/connection.js';
 import { connectionSchedule } from '../../../src/resources/pipeline/connection-schedule.js';
 import { destination } from '../../../src/resources/pipeline/destination.js';
 import { group } from '../../../src/resources/pipeline/group.js';
+import { peopleSpecs } from './people-specs.js';
 import { lifecycleSpec, type LifecycleWorld, type MakeContext, type ProviderLifecycleSpecs } from '../../support/lifecycle.js';
 
 /** The ids of a collection as the API lists it to anyone. */
@@ -110,5 +111,5 @@ export const connectionScheduleSpec = lifecycleSpec({
 /** The pipeline resource types' lifecycle specs. */
 export const pipelineLifecycle: ProviderLifecycleSpecs = {
   provider: pipelineProvider,
-  specs: [groupSpec, destinationSpec, connectionSpec, connectionScheduleSpec],
+  specs: [groupSpec, destinationSpec, connectionSpec, connectionScheduleSpec, ...peopleSpecs],
 };

@@ -76,13 +76,41 @@ describe('limits set through the admin endpoint', () => {
     expect((await signedCall(sandbox.url, { Action: 'GetNapAllowListDomain', Region: 'cn-bj2', ResourceId: 'none' })).RetCode).not.toBe(153);
   });
 
-  it('refuses a table with every problem named, and DELETE turns the limits off', async () => {
+  it('refuses a table with every problem named, and DELETE leaves only the limits every sandbox enforces', async () => {
     const bad = await post({ limits: [{ provider: '', max: 0, windowMs: -1, match: '(' }] });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/provider.*max.*windowMs.*match/s);
     expect((await post({ limits: 'sometimes' })).status).toBe(400);
     expect((await http(`${sandbox.url}/_sandbox/limits`, { method: 'DELETE' })).status).toBe(204);
-    expect((await http(`${sandbox.url}/_sandbox/limits`)).body).toEqual([]);
+    const rules = (await http(`${sandbox.url}/_sandbox/limits`)).body as Array<{ provider: string; name: string }>;
+    expect(rules.map((r) => `${r.provider}: ${r.name}`)).toEqual(['pipeline: connection creations per minute']);
+  });
+});
+
+describe('a sandbox without --limits', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ provisioningMs: 0 });
+  });
+  afterAll(() => sandbox.close());
+
+  it('enforces the limits every account meets in ordinary use (pipeline: 20 connection creations a minute), not the large budgets', async () => {
+    const shown = (await http(`${sandbox.url}/_sandbox/limits`)).body as Array<Record<string, unknown>>;
+    expect(shown).toEqual([expect.objectContaining({ provider: 'pipeline', max: 20, windowMs: 60_000, match: '^POST \\/v1\\/(connections|connectors)$', always: true, used: {} })]);
+    const auth = { authorization: basic('sandbox-key', 'sandbox-secret'), 'content-type': 'application/json' };
+    const list = await http(`${sandbox.url}/pipeline/v1/groups`, { headers: auth });
+    expect(list.headers.get('x-rate-limit')).toBeNull();
+    const create = () => http(`${sandbox.url}/pipeline/v1/connections`, { method: 'POST', headers: auth, body: JSON.stringify({ group_id: 'none', service: 'none' }) });
+    for (let i = 0; i < 20; i++) expect((await create()).status).toBe(400);
+    const over = await create();
+    expect(over).toMatchObject({ status: 429, body: { code: 'TooManyRequests', message: 'No more than 20 connections can be created per minute' } });
+    expect(Number(over.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    const counted = (await http(`${sandbox.url}/_sandbox/limits`)).body as Array<{ used: Record<string, number> }>;
+    expect(counted[0].used).toEqual({ account: 20 });
+    // Other providers are not limited at all.
+    const token = await getToken(sandbox.url);
+    const regions = await Promise.all(Array.from({ length: 30 }, () => http(`${sandbox.url}/interconnect/v2/networkRegions`, { headers: { authorization: `Bearer ${token}` } })));
+    expect(regions.map((r) => r.status)).toEqual(Array(30).fill(200));
   });
 });
 

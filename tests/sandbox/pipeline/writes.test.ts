@@ -86,13 +86,14 @@ describe('connections', () => {
     expect((await call('PATCH', `/connections/${id}`, { paused: true })).body.data).toMatchObject({ paused: true, config: { secret_key: '******' } });
   });
 
-  it('allows 20 creations in a window; the 21st is 429 with an integer Retry-After', async () => {
+  it('allows 20 creations in a window; the 21st is 429 with an integer Retry-After and the limit in its words', async () => {
     const groupId = await newGroup('writes_limit');
-    await fetch(`${sandbox.url}/_sandbox/pipeline-limits`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ windowMs: 60_000 }) });
+    // The default limits again, with what earlier tests created forgotten.
+    await sandbox.limits('off');
     const answers = [];
     for (let i = 0; i < 21; i++) answers.push(await call('POST', '/connections', { group_id: groupId, service: 'stripe', config: { schema: `stripe_${i}` } }));
     expect(answers.slice(0, 20).every((a) => a.status === 201)).toBe(true);
-    expect(answers[20]).toMatchObject({ status: 429, body: { code: 'TooManyRequests' } });
+    expect(answers[20]).toMatchObject({ status: 429, body: { code: 'TooManyRequests', message: 'No more than 20 connections can be created per minute' } });
     expect(answers[20].headers.get('retry-after')).toMatch(/^\d+$/);
   });
 });

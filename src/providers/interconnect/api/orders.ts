@@ -25,9 +25,13 @@ interface Queued {
   reject(err: unknown): void;
 }
 
-/** How long the window stays open after the last item joined it, and at most from its first. */
-const QUIET_MS = 100;
-const MAX_WAIT_MS = 1000;
+/**
+ * How long the window stays open after the last item joined it, and at most from its first. The
+ * steps of one level order within a few milliseconds of each other (their journal intents share a
+ * write); a longer window would be paid by every round of an apply.
+ */
+const QUIET_MS = 10;
+const MAX_WAIT_MS = 250;
 /** Most items in one design. */
 const MAX_ITEMS = 50;
 

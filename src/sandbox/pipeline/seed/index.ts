@@ -9,7 +9,7 @@ import { seedConnections } from './connections.js';
 import { certificates, destinations, fingerprints, groupKeys, hybridAgents, privateLinks, proxyAgents } from './network.js';
 
 /** Version of the seed's shape; stored data of another version is replaced by a fresh seed. */
-export const SEED_VERSION = 2;
+export const SEED_VERSION = 3;
 
 /** A fresh copy of the seeded account. */
 export function seedPipeline(): PipelineData {
@@ -23,6 +23,7 @@ export function seedPipeline(): PipelineData {
     fingerprints,
     users,
     groupMembers,
+    userConnections: [],
     teams,
     teamMemberships,
     roles,
