@@ -1,4 +1,4 @@
-import type { LookupFunction } from './lookups/function.js';
+import type { LookupFunction } from './engine/contracts/lookup.js';
 import { cloudLookups } from './lookups/cloud/index.js';
 import { interconnectLookups } from './lookups/interconnect/index.js';
 import { pipelineLookups } from './lookups/pipeline/index.js';

@@ -2,9 +2,9 @@ import { UserError } from './errors.js';
 import { cloudProvider } from './providers/cloud/index.js';
 import { interconnectProvider } from './providers/interconnect/index.js';
 import { pipelineProvider } from './providers/pipeline/index.js';
-import type { ProviderDef } from './providers/provider.js';
+import type { ProviderDef } from './engine/contracts/provider.js';
 import { cloudResources } from './resources/cloud/index.js';
-import type { ResourceType } from './resources/handler.js';
+import type { ResourceType } from './engine/contracts/resource-type.js';
 import { interconnectResources } from './resources/interconnect/index.js';
 import { pipelineResources } from './resources/pipeline/index.js';
 

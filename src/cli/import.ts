@@ -10,7 +10,7 @@ import { UserError } from '../errors.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
 import { decodeUtf8, readYaml } from '../manifest/yaml-source.js';
 import { resourceTypes } from '../registry.js';
-import type { ResourceState } from '../state/types.js';
+import type { ResourceState } from '../engine/contracts/state.js';
 import { mask } from '../values.js';
 import { lockInfo, openSession, type GlobalOptions } from './session.js';
 

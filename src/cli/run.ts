@@ -5,7 +5,7 @@ import { applyPlan, type ApplyReport } from '../engine/apply.js';
 import { makePlan, type PlanOptions, type PlanResult } from '../engine/plan.js';
 import type { EngineEvent, Plan } from '../engine/types.js';
 import { UserError } from '../errors.js';
-import type { StateSnapshot } from '../state/types.js';
+import type { StateSnapshot } from '../engine/contracts/state.js';
 import { mask, sameValue } from '../values.js';
 import { OutputBatch, ProgressView, statusChanges } from './progress.js';
 import { planHtml } from './html/render-html.js';

@@ -3,7 +3,7 @@ import { UserError } from '../errors.js';
 import { manifestJsonSchema } from '../manifest/json-schema.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
 import { functions, providers, resourceTypes } from '../registry.js';
-import type { ResourceType } from '../resources/handler.js';
+import type { ResourceType } from '../engine/contracts/resource-type.js';
 
 /** `plumb schema [TOKEN] [--json] [--json-schema]`: lists every type and function, describes one, or writes the manifest language's JSON Schema. */
 export function schemaCommand(raw: string | undefined, opts: { json?: boolean; jsonSchema?: boolean }): number {

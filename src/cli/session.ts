@@ -12,7 +12,7 @@ import type { Connection, EngineDeps } from '../engine/types.js';
 import { UserError } from '../errors.js';
 import type { Manifest } from '../manifest/ast.js';
 import { decodeUtf8 } from '../manifest/yaml-source.js';
-import type { LookupFunction } from '../lookups/function.js';
+import type { LookupFunction } from '../engine/contracts/lookup.js';
 import { providerFor, providers, readsMode, resourceTypes, typeFor } from '../resource-registry.js';
 import type { Sandbox } from '../sandbox/server.js';
 import { maskSecrets } from '../secret-mask.js';

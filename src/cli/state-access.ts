@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import type { StateStore } from '../state/store.js';
-import type { StateSnapshot } from '../state/types.js';
+import type { StateSnapshot } from '../engine/contracts/state.js';
 import { globalFlags, globalsOf } from './flags.js';
 import type { GlobalOptions } from './session.js';
 

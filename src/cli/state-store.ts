@@ -8,7 +8,7 @@ import { checkStackName, isPostgresLocation, nameProblem, openStateStore } from 
 import { sealedSettingsFile } from '../manifest/stack-config.js';
 import { SecretCodec } from '../state/secrets.js';
 import type { StateStore } from '../state/store.js';
-import type { LockInfo } from '../state/types.js';
+import type { LockInfo } from '../engine/contracts/state.js';
 
 /** The flags that say where state is. */
 export interface StateFlags {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
-import type { StateSnapshot } from '../state/types.js';
+import type { StateSnapshot } from '../engine/contracts/state.js';
 import { mask } from '../values.js';
 import { lockInfo, placeFlags, StateAccess } from './state-access.js';
 

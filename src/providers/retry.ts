@@ -17,7 +17,7 @@
  */
 import { RemoteError } from '../errors.js';
 import type { RequestLimiter } from './limiter.js';
-import type { RetryNotice } from './provider.js';
+import type { RetryNotice } from '../engine/contracts/provider.js';
 
 /** How hard the policy tries; clients pass their own, tests a fake clock. */
 export interface RetrySettings {

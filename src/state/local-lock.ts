@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { LockInfo } from './types.js';
+import type { LockInfo } from '../engine/contracts/state.js';
 
 /**
  * How long a lock file that names no holder is taken for one being written. plumb writes its

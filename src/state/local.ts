@@ -8,7 +8,7 @@ import { holdsState } from './local-layout.js';
 import { lockIsStale, placeLock, readLock, removeStaleLockFiles } from './local-lock.js';
 import { sealEntry, sealSnapshot, type SecretCodec } from './secrets.js';
 import { checkEntry, checkSnapshot, damaged, emptySnapshot, replay, type LegacyState, type StateStore } from './store.js';
-import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
+import type { JournalEntry, LockInfo, StateSnapshot } from '../engine/contracts/state.js';
 
 /** A journal line waiting to be made durable, and the caller waiting on it. */
 interface PendingLine {

@@ -5,7 +5,7 @@ import { UserError } from '../errors.js';
 import { prepareTables, type Tables } from './postgres-schema.js';
 import { sealEntry, sealSnapshot, type SecretCodec } from './secrets.js';
 import { checkEntry, checkSnapshot, emptySnapshot, replay, type LegacyState, type StateStore } from './store.js';
-import type { JournalEntry, LockInfo, StateSnapshot } from './types.js';
+import type { JournalEntry, LockInfo, StateSnapshot } from '../engine/contracts/state.js';
 
 /**
  * State in PostgreSQL: one `plumb_stacks` row per project and stack (lineage, serial, snapshot),

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { cloudProvider, type CloudClient, type CloudSettings } from '../../src/providers/cloud/index.js';
-import type { ResourceContext } from '../../src/resources/handler.js';
-import type { LookupContext } from '../../src/lookups/function.js';
+import type { ResourceContext } from '../../src/engine/contracts/resource-type.js';
+import type { LookupContext } from '../../src/engine/contracts/lookup.js';
 import { cloudApi } from '../../src/sandbox/cloud/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 

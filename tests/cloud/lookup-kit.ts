@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { LookupFunction } from '../../src/lookups/function.js';
+import type { LookupFunction } from '../../src/engine/contracts/lookup.js';
 import { countActions, type Harness } from './harness.js';
 
 /** Parses the arguments, invokes, and checks the result against the declared result schema. */

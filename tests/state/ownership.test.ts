@@ -4,7 +4,7 @@ import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managedElsewhere } from '../../src/engine/import.js';
 import type { EngineDeps } from '../../src/engine/types.js';
-import type { Ownership, ResourceContext, ResourceType } from '../../src/resources/handler.js';
+import type { Ownership, ResourceContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
 

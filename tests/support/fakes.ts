@@ -2,9 +2,9 @@ import pino from 'pino';
 import { z } from 'zod';
 import type { EngineDeps } from '../../src/engine/types.js';
 import { RemoteError } from '../../src/errors.js';
-import type { ResourceType } from '../../src/resources/handler.js';
+import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { replay, type StateStore } from '../../src/state/store.js';
-import type { JournalEntry, StateSnapshot } from '../../src/state/types.js';
+import type { JournalEntry, StateSnapshot } from '../../src/engine/contracts/state.js';
 
 /** A call the fake handlers received. */
 export interface FakeCall {

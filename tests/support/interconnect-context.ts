@@ -2,8 +2,8 @@ import pino from 'pino';
 import type { InterconnectClient } from '../../src/providers/interconnect/client.js';
 import { interconnectProvider } from '../../src/providers/interconnect/index.js';
 import type { InterconnectSettings } from '../../src/providers/interconnect/settings.js';
-import type { ResourceContext } from '../../src/resources/handler.js';
-import type { LookupContext } from '../../src/lookups/function.js';
+import type { ResourceContext } from '../../src/engine/contracts/resource-type.js';
+import type { LookupContext } from '../../src/engine/contracts/lookup.js';
 
 /** A handler context against a sandbox, collecting warnings, for tests beyond the lifecycle. */
 export async function interconnectContext(sandboxUrl: string, address = 'subject', waitTimeMs = 30_000): Promise<ResourceContext<InterconnectClient, InterconnectSettings> & { warnings: string[] }> {

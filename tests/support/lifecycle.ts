@@ -2,8 +2,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffInputs, pathMatches } from '../../src/engine/diff/diff.js';
 import { outcomeUnknown } from '../../src/engine/journal.js';
-import type { ProviderDef } from '../../src/providers/provider.js';
-import type { ResourceContext, ResourceType } from '../../src/resources/handler.js';
+import type { ProviderDef } from '../../src/engine/contracts/provider.js';
+import type { ResourceContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
 /** A handler context of the lifecycle suite, with the ids the handler recorded before its answer. */

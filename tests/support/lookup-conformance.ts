@@ -11,7 +11,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { RemoteError } from '../../src/errors.js';
-import type { LookupContext, LookupFunction } from '../../src/lookups/function.js';
+import type { LookupContext, LookupFunction } from '../../src/engine/contracts/lookup.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
 /** One function's spec: a call the sandbox's seed answers, and what that answer must hold. */

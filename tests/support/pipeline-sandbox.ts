@@ -3,7 +3,7 @@
  * chosen page size, lookup contexts, and the sandbox's admin endpoints.
  */
 import pino from 'pino';
-import type { LookupContext } from '../../src/lookups/function.js';
+import type { LookupContext } from '../../src/engine/contracts/lookup.js';
 import { PipelineClient, type PipelineClientOptions } from '../../src/providers/pipeline/client.js';
 import { pipelineApi } from '../../src/sandbox/pipeline/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';

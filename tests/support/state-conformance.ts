@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
 import type { StateStore } from '../../src/state/store.js';
-import type { JournalEntry, LockInfo, ResourceState, StateSnapshot } from '../../src/state/types.js';
+import type { JournalEntry, LockInfo, ResourceState, StateSnapshot } from '../../src/engine/contracts/state.js';
 import { noteSecretText } from '../../src/secret-mask.js';
 import { Secret } from '../../src/values.js';
 

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
-import type { LookupContext, LookupFunction } from '../function.js';
+import type { LookupContext, LookupFunction } from '../../engine/contracts/lookup.js';
 
 /** What a cloud lookup gets. */
 export type CloudLookupContext = LookupContext<CloudClient, CloudSettings>;

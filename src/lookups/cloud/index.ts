@@ -1,4 +1,4 @@
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 import { getAntiDdosInstances } from './get-anti-ddos-instances.js';
 import { getAntiDdosIps } from './get-anti-ddos-ips.js';
 import { getBaremetalImages } from './get-baremetal-images.js';

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import { describeCloudSettings, type CloudSettings } from '../../providers/cloud/settings.js';
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 
 const args = z.object({
   __self__: z.unknown().optional().describe('The provider instance the method is called on (accepted for Pulumi compatibility; plumb uses the configured provider). Default: the configured provider.'),

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { RemoteError, UserError } from '../../errors.js';
 import { closestHint } from '../../manifest/tokens.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 
 /** Arguments: find one location by id (stable, recommended) or by name. */
 export const getLocationArgs = z

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { closestHint } from '../../manifest/tokens.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 import { getLocationResult, locationResult, type ApiLocation } from './get-location.js';
 
 /** Arguments: filters, each optional, all of which a location must match. */

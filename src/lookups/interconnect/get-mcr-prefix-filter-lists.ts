@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { ADDRESS_FAMILIES, listPrefixLists, readPrefixList } from '../../providers/interconnect/api/prefix-lists.js';
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 
 /** Arguments: the MCR whose lists to read. */
 export const getMcrPrefixFilterListsArgs = z

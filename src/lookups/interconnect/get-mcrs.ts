@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { isLive, isType, listAllProducts, readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
 import { mcrComputed, mcrObserved } from '../../providers/interconnect/api/views.js';
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 
 /** Arguments: one MCR by UID, or none for every active MCR. */
 export const getMcrsArgs = z

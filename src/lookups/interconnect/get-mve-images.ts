@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 
 /** Arguments: every filter is optional and they combine (AND); text filters ignore case. */
 export const getMveImagesArgs = z

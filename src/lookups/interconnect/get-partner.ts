@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { RemoteError } from '../../errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 
 /** Connect types a partner port can carry. */
 export const CONNECT_TYPES = ['AWS', 'AWSHC', 'AZURE', 'GOOGLE', 'ORACLE', 'OUTSCALE', 'IBM', 'TRANSIT', 'FRANCEIX'] as const;

@@ -3,7 +3,7 @@ import type { InterconnectClient } from '../../providers/interconnect/client.js'
 import { isLive, isType, listAllProducts, readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
 import { readTagList, userTags } from '../../providers/interconnect/api/tags.js';
 import { vxcComputed, vxcFacts } from '../../providers/interconnect/api/vxc-view.js';
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 
 /** Arguments: which VXCs, and whether to fetch their tags. */
 export const getVxcsArgs = z

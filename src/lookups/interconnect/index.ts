@@ -1,4 +1,4 @@
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 import { getLocation } from './get-location.js';
 import { getLocations } from './get-locations.js';
 import { getMcrPrefixFilterLists } from './get-mcr-prefix-filter-lists.js';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { interconnectProvider } from '../../providers/interconnect/index.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 
 const args = z.object({
   __self__: z

@@ -1,7 +1,7 @@
 /**
  * Every pipeline lookup function, one file each. Tokens are `pipeline:index/<fn>:<fn>`.
  */
-import type { LookupFunction } from '../function.js';
+import type { LookupFunction } from '../../engine/contracts/lookup.js';
 import { getConnectionCertificates } from './get-connection-certificates.js';
 import { getConnectionFingerprints } from './get-connection-fingerprints.js';
 import { getConnection } from './get-connection.js';

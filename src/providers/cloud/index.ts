@@ -3,7 +3,7 @@
  * it signs with the sandbox account and talks to the built-in sandbox.
  */
 import { UserError } from '../../errors.js';
-import type { ProviderDef, ProviderRuntime } from '../provider.js';
+import type { ProviderDef, ProviderRuntime } from '../../engine/contracts/provider.js';
 import { AssumedRoleCredentials } from './assume-role.js';
 import { CloudClient } from './client.js';
 import { resolveBaseKeys, StaticCredentials } from './credentials.js';

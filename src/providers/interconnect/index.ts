@@ -1,4 +1,4 @@
-import type { ProviderDef } from '../provider.js';
+import type { ProviderDef } from '../../engine/contracts/provider.js';
 import { InterconnectClient } from './client.js';
 import { limiterFor } from '../limiter.js';
 import { INTERCONNECT_LIMITS, environments, interconnectSettings, type InterconnectSettings } from './settings.js';

@@ -3,7 +3,7 @@
  * apiKey, the built-in sandbox.
  */
 import { UserError } from '../../errors.js';
-import type { ProviderDef, ProviderRuntime } from '../provider.js';
+import type { ProviderDef, ProviderRuntime } from '../../engine/contracts/provider.js';
 import { PipelineClient } from './client.js';
 import { limiterFor } from '../limiter.js';
 import { PIPELINE_LIMITS, checkPipelineSettings, describePipelineSettings, pipelineEnvVars, pipelineSettings, type PipelineSettings } from './settings.js';

@@ -9,7 +9,7 @@ import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
-import type { ResourceContext, ResourceType } from '../handler.js';
+import type { ResourceContext, ResourceType } from '../../engine/contracts/resource-type.js';
 import { allowedDomainProblem } from './domain-name.js';
 import { waitUntil } from './wait.js';
 

@@ -12,7 +12,7 @@ import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
-import type { ReplaceRule, ResourceContext, ResourceType } from '../handler.js';
+import type { ReplaceRule, ResourceContext, ResourceType } from '../../engine/contracts/resource-type.js';
 import { waitUntil } from './wait.js';
 import { unreportedFromManifest } from '../as-declared.js';
 

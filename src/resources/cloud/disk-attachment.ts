@@ -12,7 +12,7 @@ import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { whileStopped } from './instance-power.js';
 import type { CloudCtx } from './kit.js';
 import { allDisks, describeDisk, settledDisk, waitDisk, type DiskInfo } from './udisk.js';

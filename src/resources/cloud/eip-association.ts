@@ -11,7 +11,7 @@ import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
-import type { ReplaceRule, ResourceType } from '../handler.js';
+import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import { EIP_LISTING, type EipInfo } from './eip.js';
 import { describeAll, describeIds, describeOne, type CloudCtx } from './kit.js';
 import { waitUntil } from './wait.js';

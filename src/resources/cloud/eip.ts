@@ -12,7 +12,7 @@ import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
-import type { ReplaceRule, ResourceType } from '../handler.js';
+import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, nameField, noId, ownedAmong, prefixedId, readManyBy, remarkField, tagField, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
 
 const LINES = { bgp: 'Bgp', international: 'International', bgp_pro: 'BGPPro' } as const;

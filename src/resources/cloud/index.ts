@@ -1,4 +1,4 @@
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { antiDdosAllowedDomain } from './anti-ddos-allowed-domain.js';
 import { antiDdosInstance } from './anti-ddos-instance.js';
 import { disk } from './disk.js';

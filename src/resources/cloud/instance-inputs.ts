@@ -4,7 +4,7 @@
  * removed), and what the plan says when a change stops and starts it.
  */
 import * as z from 'zod';
-import type { ReplaceRule } from '../handler.js';
+import type { ReplaceRule } from '../../engine/contracts/resource-type.js';
 import { nameField, remarkField, tagField } from './kit.js';
 
 const BOOT_TYPES = ['local_normal', 'local_ssd', 'cloud_ssd', 'cloud_essd', 'cloud_rssd'] as const;

@@ -8,7 +8,7 @@ import { isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import type { Params } from '../../providers/cloud/signature.js';
-import type { ImportIdFormat, InterruptedOrder, ReadTarget, ResourceContext } from '../handler.js';
+import type { ImportIdFormat, InterruptedOrder, ReadTarget, ResourceContext } from '../../engine/contracts/resource-type.js';
 import { waitUntil } from './wait.js';
 
 /** A cloud handler's context. */

@@ -11,7 +11,7 @@ import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
-import type { ReplaceRule, ResourceType } from '../handler.js';
+import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import { isRemote } from '../../errors.js';
 import { autoName, DEFAULT_TAG, deleteListed, describeAll, findMade, nameField, noId, ownedAmong, prefixedId, remarkField, tagField, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
 

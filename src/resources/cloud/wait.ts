@@ -1,6 +1,6 @@
 /** Polling until a remote object settles, within the operation's wait time. */
 import { RemoteError } from '../../errors.js';
-import type { ResourceContext } from '../handler.js';
+import type { ResourceContext } from '../../engine/contracts/resource-type.js';
 
 /** One observation: settled with a value, or still in some status. */
 export type Poll<T> = { done: true; value: T } | { done: false; status: string };

@@ -1,5 +1,5 @@
 import { closestName } from '../../manifest/tokens.js';
-import type { CrossCheckView, CrossProblem, StackResource } from '../handler.js';
+import type { CrossCheckView, CrossProblem, StackResource } from '../../engine/contracts/resource-type.js';
 
 /*
  * What the interconnect API refuses only when an order is placed, checked before any order from

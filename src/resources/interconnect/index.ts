@@ -1,4 +1,4 @@
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { ix } from './ix.js';
 import { lagPort } from './lag-port.js';
 import { mcr } from './mcr.js';

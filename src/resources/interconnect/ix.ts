@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { isLive, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { UserError } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { cancelPort, parseProductUid } from './port.js';
 import { listAllProducts, liveOfType, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { RemoteError, UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOf } from '../schema.js';
 import { readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
 import { type Ctx, readListed, retryWithin, sharedProduct, splitId, waitReady } from './product.js';

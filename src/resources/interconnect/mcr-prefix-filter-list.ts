@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { UserError } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { createPrefixList, knownPrefixLists, listPrefixLists, readPrefixList, updatePrefixList, type ApiPrefixList } from '../../providers/interconnect/api/prefix-lists.js';
 import { GONE, isType } from '../../providers/interconnect/api/products.js';
 import { type Ctx, mapLimited, sharedList, sharedProduct, splitId } from './product.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { createPrefixList, listPrefixLists, readPrefixList, routerOrdered, updatePrefixList } from '../../providers/interconnect/api/prefix-lists.js';

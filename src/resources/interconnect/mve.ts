@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import { Secret, Unknown, reveal } from '../../values.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
-import type { ReplaceRule, ResourceType } from '../handler.js';
+import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOf, oneOfText, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { liveOfType, type ApiProduct } from '../../providers/interconnect/api/products.js';

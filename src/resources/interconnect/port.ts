@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { liveOfType, type ApiProduct } from '../../providers/interconnect/api/products.js';
 import { PRODUCT_FACTS, productFacts, productFactsShape } from '../../providers/interconnect/api/views.js';

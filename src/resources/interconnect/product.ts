@@ -5,7 +5,7 @@ import { order as orderItem, type Finder, type Memo } from '../../providers/inte
 import { GONE, READY, isType, listAllProducts, readProduct, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
 import { carriesToken, ownerOf, readTagList, tagList as ownedTagList, userTags, writeTagList, type ApiTag } from '../../providers/interconnect/api/tags.js';
 import { lookAt } from '../../providers/interconnect/api/waits.js';
-import type { Ownership, ReadTarget, ResourceContext } from '../handler.js';
+import type { Ownership, ReadTarget, ResourceContext } from '../../engine/contracts/resource-type.js';
 
 /** Handler context of every interconnect resource. */
 export type Ctx = ResourceContext<InterconnectClient>;

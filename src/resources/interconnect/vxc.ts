@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
-import type { ReplaceRule, ResourceType } from '../handler.js';
+import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import type { Memo } from '../../providers/interconnect/api/orders.js';
 import { oneOf, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';

@@ -9,7 +9,7 @@ import { isRemote, UserError } from '../../errors.js';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { reveal, Secret, Unknown } from '../../values.js';
-import type { ImportIdFormat, ResourceContext } from '../handler.js';
+import type { ImportIdFormat, ResourceContext } from '../../engine/contracts/resource-type.js';
 
 /** A pipeline handler's context. */
 export type Ctx = ResourceContext<PipelineClient, PipelineSettings>;

@@ -12,7 +12,7 @@ import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { oneOf, oneOfText } from '../schema.js';
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { apiIdFormat, unlessGone, type Ctx } from './common.js';
 import { connectionPath, listed, type WireConnection } from './connection-wire.js';
 

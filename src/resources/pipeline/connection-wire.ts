@@ -3,7 +3,7 @@
  * object by id, many from one list (with a read of its own only for a connection whose config is
  * managed, which no list carries), and a lost create found again by its schema name.
  */
-import type { Created, ReadTarget } from '../handler.js';
+import type { Created, ReadTarget } from '../../engine/contracts/resource-type.js';
 import { observedConfig, sealed, serviceFields, unlessGone, type Ctx, type SetupTest } from './common.js';
 import type { ConnectionInputs, ConnectionOutputs } from './connection.js';
 

@@ -13,7 +13,7 @@ import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, KNOWN_SECRET_KEYS, sameMeaning, serviceFields, unlessGone, warnSetupTests } from './common.js';
 import { connectionPath, created, findByName, observe, readAll, schemaName, toOutputs, type WireConnection } from './connection-wire.js';
 

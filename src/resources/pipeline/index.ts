@@ -1,4 +1,4 @@
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { connection } from './connection.js';
 import { connectionSchedule } from './connection-schedule.js';
 import { destination } from './destination.js';

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { UserError } from '../../errors.js';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
-import type { ImportIdFormat, ResourceType } from '../handler.js';
+import type { ImportIdFormat, ResourceType } from '../../engine/contracts/resource-type.js';
 import { deleteIfPresent, unlessGone, type Ctx } from './common.js';
 
 /** How one membership collection is addressed and named. */

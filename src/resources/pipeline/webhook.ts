@@ -12,7 +12,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { reveal } from '../../values.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
-import type { ResourceType } from '../handler.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { apiIdFormat, byId, deleteIfPresent, sameMeaning, unlessGone, type Ctx } from './common.js';
 
 /** Inputs of a webhook. */

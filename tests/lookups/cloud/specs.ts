@@ -34,7 +34,7 @@ import { getVpnGateways } from '../../../src/lookups/cloud/get-vpn-gateways.js';
 import { getZones } from '../../../src/lookups/cloud/get-zones.js';
 import { terraformConfig } from '../../../src/lookups/cloud/terraform-config.js';
 import { cloudProvider } from '../../../src/providers/cloud/index.js';
-import type { LookupContext, LookupFunction } from '../../../src/lookups/function.js';
+import type { LookupContext, LookupFunction } from '../../../src/engine/contracts/lookup.js';
 import type { ProviderLookupSpecs, Seeded } from '../../support/lookup-conformance.js';
 
 const log = pino({ level: 'silent' });

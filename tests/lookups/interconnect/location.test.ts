@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LookupContext, LookupFunction } from '../../../src/lookups/function.js';
+import type { LookupContext, LookupFunction } from '../../../src/engine/contracts/lookup.js';
 import { getLocation } from '../../../src/lookups/interconnect/get-location.js';
 import { terraformConfig } from '../../../src/lookups/interconnect/terraform-config.js';
 import { interconnectProvider } from '../../../src/providers/interconnect/index.js';

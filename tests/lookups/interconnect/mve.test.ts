@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LookupContext, LookupFunction } from '../../../src/lookups/function.js';
+import type { LookupContext, LookupFunction } from '../../../src/engine/contracts/lookup.js';
 import { getMveImages } from '../../../src/lookups/interconnect/get-mve-images.js';
 import { getMveSizes } from '../../../src/lookups/interconnect/get-mve-sizes.js';
 import { interconnectProvider } from '../../../src/providers/interconnect/index.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LookupFunction } from '../../../src/lookups/function.js';
+import type { LookupFunction } from '../../../src/engine/contracts/lookup.js';
 import { getMcrPrefixFilterLists } from '../../../src/lookups/interconnect/get-mcr-prefix-filter-lists.js';
 import { getMcrs } from '../../../src/lookups/interconnect/get-mcrs.js';
 import { getPartner } from '../../../src/lookups/interconnect/get-partner.js';

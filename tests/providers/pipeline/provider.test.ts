@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/errors.js';
 import { getGroups } from '../../../src/lookups/pipeline/get-groups.js';
 import { pipelineProvider } from '../../../src/providers/pipeline/index.js';
-import type { ProviderRuntime } from '../../../src/providers/provider.js';
+import type { ProviderRuntime } from '../../../src/engine/contracts/provider.js';
 import { contextFor, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 
 let sandbox: PipelineSandbox;

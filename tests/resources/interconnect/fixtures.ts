@@ -1,5 +1,5 @@
 /** What the interconnect lifecycle specs share: products to attach to, and counting products through the API itself. */
-import type { ResourceContext } from '../../../src/resources/handler.js';
+import type { ResourceContext } from '../../../src/engine/contracts/resource-type.js';
 import { mcr } from '../../../src/resources/interconnect/mcr.js';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { expect } from 'vitest';

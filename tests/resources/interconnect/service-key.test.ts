@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interconnectProvider } from '../../../src/providers/interconnect/index.js';
-import type { ResourceContext } from '../../../src/resources/handler.js';
+import type { ResourceContext } from '../../../src/engine/contracts/resource-type.js';
 import { serviceKey, serviceKeyInputs } from '../../../src/resources/interconnect/service-key.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { keyBase } from './attached-specs.js';

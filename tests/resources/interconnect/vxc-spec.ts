@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { InterconnectClient } from '../../../src/providers/interconnect/client.js';
-import type { ResourceContext } from '../../../src/resources/handler.js';
+import type { ResourceContext } from '../../../src/engine/contracts/resource-type.js';
 import { vxc } from '../../../src/resources/interconnect/vxc.js';
 import { lifecycleSpec } from '../../support/lifecycle.js';
 import { BUY, liveProducts, makePort } from './fixtures.js';

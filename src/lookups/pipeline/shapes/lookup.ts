@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { isRemote, RemoteError, UserError } from '../../../errors.js';
 import type { PipelineClient } from '../../../providers/pipeline/client.js';
-import type { LookupContext, LookupFunction } from '../../function.js';
+import type { LookupContext, LookupFunction } from '../../../engine/contracts/lookup.js';
 
 /** A pipeline lookup as its file writes it: schemas, then the call against the client. */
 export interface PipelineLookupSpec<A extends z.ZodType, R extends z.ZodType> {

@@ -1,1 +1,0 @@
-export type * from '../engine/contracts/state.js';
