@@ -135,66 +135,60 @@ function builtin(name: string, arg: unknown, pos: Pos, scope: Scope): unknown {
   // A secret anywhere in the argument (an item of a list, a field of an object in it) makes the
   // whole result secret: joining, selecting or encoding it must not reveal it.
   const secret = holdsSecret(arg);
-  const plain = reveal(arg);
-  const pair = (): [unknown, unknown] => {
-    if (!Array.isArray(plain) || plain.length !== 2) throw new EvalError(pos, `fn::${name} takes a list of two values`);
-    return [plain[0], plain[1]];
-  };
-  let result: unknown;
+  const result = plainBuiltin(name, reveal(arg), pos, scope);
+  return secret ? new Secret(result) : result;
+}
+
+/** The result of `fn::<name>` on an argument holding no secret or unknown; a wrong argument throws naming `pos`. */
+function plainBuiltin(name: string, plain: unknown, pos: Pos, scope: Scope): unknown {
   switch (name) {
-    case 'join': {
-      const [delim, list] = pair();
-      if (typeof delim !== 'string' || !Array.isArray(list)) throw new EvalError(pos, 'fn::join takes [delimiter, list]');
-      result = list.map(stringify).join(delim);
-      break;
-    }
-    case 'split': {
-      const [delim, text] = pair();
-      if (typeof delim !== 'string' || typeof text !== 'string') throw new EvalError(pos, 'fn::split takes [delimiter, string]');
-      result = text.split(delim);
-      break;
-    }
-    case 'select': {
-      const [index, list] = pair();
-      if (typeof index !== 'number' || !Array.isArray(list)) throw new EvalError(pos, 'fn::select takes [index, list]');
-      if (index < 0 || index >= list.length) throw new EvalError(pos, `fn::select index ${index} is out of range (the list has ${list.length} items)`);
-      result = list[index];
-      break;
-    }
+    case 'join':
+    case 'split':
+    case 'select':
+      return pairBuiltin(name, plain, pos);
     case 'toJSON':
-      result = JSON.stringify(plain);
-      break;
+      return JSON.stringify(plain);
     case 'toBase64':
       if (typeof plain !== 'string') throw new EvalError(pos, 'fn::toBase64 takes a string');
-      result = Buffer.from(plain, 'utf8').toString('base64');
-      break;
+      return Buffer.from(plain, 'utf8').toString('base64');
     case 'fromBase64':
       if (typeof plain !== 'string') throw new EvalError(pos, 'fn::fromBase64 takes a string');
-      result = Buffer.from(plain, 'base64').toString('utf8');
-      break;
+      return Buffer.from(plain, 'base64').toString('utf8');
     case 'readFile':
-      result = readInside(name, plain, pos, scope).toString('utf8');
-      break;
+      return readInside(name, plain, pos, scope).toString('utf8');
     case 'filebase64':
-      result = readInside(name, plain, pos, scope).toString('base64');
-      break;
+      return readInside(name, plain, pos, scope).toString('base64');
     case 'filebase64sha256':
-      result = createHash('sha256').update(readInside(name, plain, pos, scope)).digest('base64');
-      break;
+      return createHash('sha256').update(readInside(name, plain, pos, scope)).digest('base64');
     case 'sha1':
       if (typeof plain !== 'string') throw new EvalError(pos, `fn::sha1 takes a string, not ${describe(plain)}`);
-      result = createHash('sha1').update(plain, 'utf8').digest('hex');
-      break;
+      return createHash('sha1').update(plain, 'utf8').digest('hex');
     case 'length':
-      result = lengthOf(plain, pos);
-      break;
+      return lengthOf(plain, pos);
     case 'singleOrNone':
       if (!Array.isArray(plain)) throw new EvalError(pos, `fn::singleOrNone takes a list, not ${describe(plain)}`);
       if (plain.length > 1) throw new EvalError(pos, `fn::singleOrNone takes a list of no or one item; this one has ${plain.length}`);
-      result = plain.length ? plain[0] : null;
-      break;
+      return plain.length ? plain[0] : null;
   }
-  return secret ? new Secret(result) : result;
+  return undefined;
+}
+
+/** The result of `fn::join`, `fn::split` or `fn::select`, each taking a list of two values. */
+function pairBuiltin(name: 'join' | 'split' | 'select', plain: unknown, pos: Pos): unknown {
+  if (!Array.isArray(plain) || plain.length !== 2) throw new EvalError(pos, `fn::${name} takes a list of two values`);
+  const [first, second] = plain as [unknown, unknown];
+  switch (name) {
+    case 'join':
+      if (typeof first !== 'string' || !Array.isArray(second)) throw new EvalError(pos, 'fn::join takes [delimiter, list]');
+      return second.map(stringify).join(first);
+    case 'split':
+      if (typeof first !== 'string' || typeof second !== 'string') throw new EvalError(pos, 'fn::split takes [delimiter, string]');
+      return second.split(first);
+    case 'select':
+      if (typeof first !== 'number' || !Array.isArray(second)) throw new EvalError(pos, 'fn::select takes [index, list]');
+      if (first < 0 || first >= second.length) throw new EvalError(pos, `fn::select index ${first} is out of range (the list has ${second.length} items)`);
+      return second[first];
+  }
 }
 
 /** The number of items of a list or mapping, or of characters (as people count them) of a string. */

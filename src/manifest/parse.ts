@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
 import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, type ResourceDecl, refsOf, resourceRefs } from './ast.js';
 import { readConfigSection } from './config-decl.js';
@@ -58,7 +58,25 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
     return { manifest, diagnostics };
   }
 
-  const resources = [...catalog.resources];
+  const reader: Reader = { at, error, toExpr, deref };
+  const sections = readTopLevel(root, reader, manifest, [...catalog.resources]);
+  // `config:` wins over `configuration:` where both name a key, whichever comes first.
+  sections.sort((a, b) => (a.key === b.key ? 0 : a.key === 'config' ? -1 : 1));
+  for (const { key, value } of sections) {
+    readConfigSection(value, reader, manifest.config, key);
+    if (key === 'configuration') manifest.warnings.push('configuration: is the older spelling of config:; it is read the same way');
+  }
+  if (manifest.name !== 'unnamed') manifest.project = manifest.name;
+  // Only a manifest that writes `<project>:` anywhere can need it stripped (a walk of every reference otherwise).
+  if (text.includes(`${manifest.project}:`)) stripProjectNamespace(manifest, error);
+  checkNamespace(manifest, error);
+  manifest.invoked = [...invoked];
+  return { manifest, diagnostics };
+}
+
+/** Reads each top-level key of `root` into `manifest`, reporting unknown and refused keys; returns the config sections, unread. */
+function readTopLevel(root: YAMLMap, reader: Reader, manifest: Manifest, resources: string[]): Array<{ key: string; value: Node | null }> {
+  const { at, error, toExpr, deref } = reader;
   const sections: Array<{ key: string; value: Node | null }> = [];
   for (const pair of root.items as Pair[]) {
     const key = keyText(pair);
@@ -87,7 +105,7 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
         break;
       case 'resources':
         for (const { name: address, node, pos } of entries(value, at, error, 'resources')) {
-          const decl = resourceDecl(address, deref(node), pos, { at, error, toExpr, deref }, resources);
+          const decl = resourceDecl(address, deref(node), pos, reader, resources);
           if (decl) manifest.resources[address] = decl;
         }
         break;
@@ -98,18 +116,7 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
       }
     }
   }
-  // `config:` wins over `configuration:` where both name a key, whichever comes first.
-  sections.sort((a, b) => (a.key === b.key ? 0 : a.key === 'config' ? -1 : 1));
-  for (const { key, value } of sections) {
-    readConfigSection(value, { at, error, toExpr, deref }, manifest.config, key);
-    if (key === 'configuration') manifest.warnings.push('configuration: is the older spelling of config:; it is read the same way');
-  }
-  if (manifest.name !== 'unnamed') manifest.project = manifest.name;
-  // Only a manifest that writes `<project>:` anywhere can need it stripped (a walk of every reference otherwise).
-  if (text.includes(`${manifest.project}:`)) stripProjectNamespace(manifest, error);
-  checkNamespace(manifest, error);
-  manifest.invoked = [...invoked];
-  return { manifest, diagnostics };
+  return sections;
 }
 
 /**

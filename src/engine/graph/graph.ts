@@ -74,21 +74,28 @@ export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) =>
     }
   }
   for (const k in manifest.outputs) for (const r of refsOf(manifest.outputs[k])) edge(undefined, r.root, r.pos, 'reference', r);
-  const position = (name: string): Pos | undefined => resources[name]?.pos ?? variables[name]?.pos ?? config[name]?.pos;
-
   const sorted = dependenciesFirst(names, successors, predecessors);
-  if (!sorted) {
-    for (const cycle of cycles(names, successors)) {
-      const path = cyclePath(successors, cycle);
-      diagnostics.push({
-        severity: 'error',
-        summary: `reference cycle: ${shortened(path).join(' -> ')}`,
-        detail: 'break the cycle: a value cannot depend on itself',
-        pos: { file: manifest.file, ...(position(path[0]) ?? { line: 1, column: 1 }) },
-      });
-    }
+  if (!sorted) reportCycles(manifest, names, successors, diagnostics);
+  return { graph: graphOf(sorted ?? names, kindOf, successors), diagnostics };
+}
+
+/** Reports each reference cycle among `names`, at the position of the name it starts from. */
+function reportCycles(manifest: Manifest, names: string[], successors: Map<string, string[]>, diagnostics: Diagnostic[]): void {
+  const { config, variables, resources } = manifest;
+  const position = (name: string): Pos | undefined => resources[name]?.pos ?? variables[name]?.pos ?? config[name]?.pos;
+  for (const cycle of cycles(names, successors)) {
+    const path = cyclePath(successors, cycle);
+    diagnostics.push({
+      severity: 'error',
+      summary: `reference cycle: ${shortened(path).join(' -> ')}`,
+      detail: 'break the cycle: a value cannot depend on itself',
+      pos: { file: manifest.file, ...(position(path[0]) ?? { line: 1, column: 1 }) },
+    });
   }
-  const order = sorted ?? names;
+}
+
+/** The graph over `order`, answering a resource's resource dependencies through variables, each once computed. */
+function graphOf(order: string[], kindOf: (name: string) => NodeKind | undefined, successors: Map<string, string[]>): ManifestGraph {
   const resourceDeps = new Map<string, string[]>();
   const graph: ManifestGraph = {
     order,
@@ -120,7 +127,7 @@ export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) =>
       return result;
     },
   };
-  return { graph, diagnostics };
+  return graph;
 }
 
 /** A cycle's path as a message shows it: a long one by its ends, with how many names lie between. */

@@ -108,22 +108,7 @@ function checkOneVxc(v: Record<string, unknown>, topUid: unknown, scope: OrderSc
   if (!a || a.kind !== 'own') errors.push(aUid ? `Valid A-End is required: ${aUid} is not one of your services` : 'Valid A-End is required');
   else checkActive(a.product, 'A-End', scope, errors);
 
-  let key: ServiceKeyRecord | undefined;
-  const keyText = text(v.serviceKey);
-  if (keyText) {
-    key = db.serviceKeys[keyText];
-    const problem = keyProblem(key, keyText, clock.now);
-    if (problem) errors.push(problem);
-  }
-  let bUid = text(bIn.productUid);
-  if (key) {
-    if (bUid && bUid !== key.productUid) errors.push(`B-End ${bUid} does not match the port of service key ${key.key}`);
-    bUid = key.productUid;
-  }
-  const b = resolveEnd(db, bUid);
-  if (!b) errors.push('Valid B-End is required');
-  else if (b.kind === 'partner' && !b.port.vxcPermitted) errors.push(`VXCs are not permitted to partner port ${b.port.productUid} (${b.port.title})`);
-  else if (b.kind === 'own') checkActive(b.product, 'B-End', scope, errors);
+  const { key, bUid, b } = checkBEnd(v, bIn, scope, errors);
   if (aUid && aUid === bUid) errors.push('A-End and B-End must be different services');
   if (isInt(rate)) {
     for (const [t, side] of [[a, 'A'], [b, 'B']] as const) {
@@ -152,7 +137,39 @@ function checkOneVxc(v: Record<string, unknown>, topUid: unknown, scope: OrderSc
     bEnd,
     serviceKey: key?.key,
   };
-  for (const end of [aEnd, bEnd]) {
+  return vxcPlan(record, key, scope);
+}
+
+/** The B-End a VXC order names, or the Port its service key is for, with the key; each problem goes to `errors`. */
+function checkBEnd(
+  v: Record<string, unknown>,
+  bIn: Record<string, unknown>,
+  scope: OrderScope,
+  errors: string[],
+): { key: ServiceKeyRecord | undefined; bUid: string | undefined; b: EndTarget | undefined } {
+  const { db, clock } = scope;
+  let key: ServiceKeyRecord | undefined;
+  const keyText = text(v.serviceKey);
+  if (keyText) {
+    key = db.serviceKeys[keyText];
+    const problem = keyProblem(key, keyText, clock.now);
+    if (problem) errors.push(problem);
+  }
+  let bUid = text(bIn.productUid);
+  if (key) {
+    if (bUid && bUid !== key.productUid) errors.push(`B-End ${bUid} does not match the port of service key ${key.key}`);
+    bUid = key.productUid;
+  }
+  const b = resolveEnd(db, bUid);
+  if (!b) errors.push('Valid B-End is required');
+  else if (b.kind === 'partner' && !b.port.vxcPermitted) errors.push(`VXCs are not permitted to partner port ${b.port.productUid} (${b.port.title})`);
+  else if (b.kind === 'own') checkActive(b.product, 'B-End', scope, errors);
+  return { key, bUid, b };
+}
+
+/** The order plan for a checked VXC: its VLANs and tunnels held against later orders in the batch, its reply, and the key's last use. */
+function vxcPlan(record: VxcRecord, key: ServiceKeyRecord | undefined, scope: OrderScope): OrderPlan {
+  for (const end of [record.aEnd, record.bEnd]) {
     scope.pendingVlans.push({ productUid: end.productUid, vNicIndex: end.vNicIndex ?? 0, vlan: end.vlan, innerVlan: end.innerVlan, owner: record.productUid });
     const t = tunnelsIn(end.partnerConfig);
     if (t) scope.pendingTunnels.set(end.productUid, (scope.pendingTunnels.get(end.productUid) ?? 0) + t);
@@ -167,7 +184,7 @@ function checkOneVxc(v: Record<string, unknown>, topUid: unknown, scope: OrderSc
     fullyApproved: true,
     vxc: { productUid: record.productUid, productName: record.productName, rateLimit: record.rateLimit, provisioningStatus: 'DEPLOYABLE' },
   };
-  const effects = key ? [(d: typeof db) => void (d.serviceKeys[key.key].lastUsed = clock.now)] : [];
+  const effects = key ? [(d: typeof scope.db) => void (d.serviceKeys[key.key].lastUsed = scope.clock.now)] : [];
   return { kind: 'VXC', records: [record], reply: [reply], effects };
 }
 

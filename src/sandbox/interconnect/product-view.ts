@@ -1,4 +1,4 @@
-import { findIxPoint, findMveImage, MVE_SIZES } from './seed-catalog.js';
+import { findIxPoint, findMveImage, MVE_SIZES, type IxPoint } from './seed-catalog.js';
 import { findLocation, locationDetail } from './seed-locations.js';
 import { ipv4At } from './net.js';
 import { commonFields, mediaFor, virtualRouter } from './product-common.js';
@@ -139,8 +139,6 @@ export function ixView(ix: IxRecord, db: InterconnectDb, clock: Clock): Record<s
   const loc = findLocation(port?.locationId);
   const ixp = findIxPoint(ix.networkServiceType);
   const up = (status === 'LIVE' || status === 'CONFIGURED') && !ix.shutdown;
-  const v4 = ixp ? ipv4At(ixp.ipv4_network, 10 + (ix.productId % 400)) : null;
-  const v6 = ixp ? ixp.ipv6_network.replace('::/64', `::${(ix.productId % 400) + 10}`) : null;
   const common = commonFields(ix, db, clock, status);
   return {
     ...common,
@@ -173,25 +171,7 @@ export function ixView(ix: IxRecord, db: InterconnectDb, clock: Clock): Record<s
         up: up ? 1 : 0,
         shutdown: ix.shutdown,
       },
-      bgp_connection: ixp
-        ? [4, 6].map((version) => ({
-            asn: ix.asn,
-            customer_asn: ix.asn,
-            customer_ip_address: version === 4 ? v4 : v6,
-            isp_asn: ixp.asn,
-            isp_ip_address: version === 4 ? ipv4At(ixp.ipv4_network, 1) : ixp.ipv6_network.replace('::/64', '::1'),
-            ix_peer_policy: 'open',
-            max_prefixes: version === 4 ? 1000 : 250,
-            resource_name: `ip_bgp_v${version}`,
-            resource_type: 'ip_bgp',
-          }))
-        : [],
-      ip_address: ixp
-        ? [
-            { address: v4, version: 4, reverse_dns: ix.reverseDns, resource_name: 'ip_address_v4', resource_type: 'ip_address' },
-            { address: v6, version: 6, reverse_dns: ix.reverseDns, resource_name: 'ip_address_v6', resource_type: 'ip_address' },
-          ]
-        : [],
+      ...ixPeering(ix, ixp),
       vpls_interface: {
         mac_address: ix.macAddress,
         rate_limit_mbps: ix.rateLimit,
@@ -201,6 +181,33 @@ export function ixView(ix: IxRecord, db: InterconnectDb, clock: Clock): Record<s
         resource_type: 'vpls_interface',
       },
     },
+  };
+}
+
+/** The BGP sessions and addresses an IX connection holds on its exchange; none when the exchange is unknown. */
+function ixPeering(ix: IxRecord, ixp: IxPoint | undefined): { bgp_connection: unknown[]; ip_address: unknown[] } {
+  const v4 = ixp ? ipv4At(ixp.ipv4_network, 10 + (ix.productId % 400)) : null;
+  const v6 = ixp ? ixp.ipv6_network.replace('::/64', `::${(ix.productId % 400) + 10}`) : null;
+  return {
+    bgp_connection: ixp
+      ? [4, 6].map((version) => ({
+          asn: ix.asn,
+          customer_asn: ix.asn,
+          customer_ip_address: version === 4 ? v4 : v6,
+          isp_asn: ixp.asn,
+          isp_ip_address: version === 4 ? ipv4At(ixp.ipv4_network, 1) : ixp.ipv6_network.replace('::/64', '::1'),
+          ix_peer_policy: 'open',
+          max_prefixes: version === 4 ? 1000 : 250,
+          resource_name: `ip_bgp_v${version}`,
+          resource_type: 'ip_bgp',
+        }))
+      : [],
+    ip_address: ixp
+      ? [
+          { address: v4, version: 4, reverse_dns: ix.reverseDns, resource_name: 'ip_address_v4', resource_type: 'ip_address' },
+          { address: v6, version: 6, reverse_dns: ix.reverseDns, resource_name: 'ip_address_v6', resource_type: 'ip_address' },
+        ]
+      : [],
   };
 }
 

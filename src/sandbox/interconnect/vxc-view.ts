@@ -70,6 +70,7 @@ function azurePeers(peers: unknown): Array<Record<string, unknown>> {
   });
 }
 
+/** The csp_connection a partner-port end of `vxc` reports, in the shape its cloud's SDK type names. */
 function partnerConnection(port: PartnerPort, vxc: VxcRecord, end: VxcEndRecord, side: 'a' | 'b'): Record<string, unknown> {
   const cfg = end.partnerConfig ?? {};
   const base = { connectType: port.connectType, resource_name: `${side}_csp_connection`, resource_type: 'csp_connection' };
@@ -79,26 +80,7 @@ function partnerConnection(port: PartnerPort, vxc: VxcRecord, end: VxcEndRecord,
   const ports = [{ service_id: port.productId, type: 'PORT', vxc_service_ids: [vxc.productId] }];
   switch (port.connectType) {
     case 'AWS':
-      // The keys of the SDK's CSPConnectionAWS: camelCase for what was ordered, snake_case for
-      // the addresses and ids AWS assigned. `asn` and `peerAsn` are both the customer's ASN.
-      return {
-        ...base,
-        id: vxc.productId,
-        vif_id: `dxvif-ffg${serial}`,
-        type: cfg.type ?? 'private',
-        name: cfg.name ?? vxc.productName,
-        account: cfg.ownerAccount ?? null,
-        ownerAccount: cfg.ownerAccount ?? null,
-        asn: cfg.asn ?? null,
-        peerAsn: cfg.asn ?? null,
-        amazonAsn: cfg.amazonAsn ?? 64512,
-        authKey: cfg.authKey ?? null,
-        customer_address: cfg.customerIpAddress ?? null,
-        customerIpAddress: cfg.customerIpAddress ?? null,
-        amazon_address: cfg.amazonIpAddress ?? null,
-        prefixes: cfg.prefixes ?? null,
-        vlan: end.vlan,
-      };
+      return awsConnection(base, vxc, end, serial);
     case 'AWSHC':
       return {
         ...base,
@@ -124,19 +106,47 @@ function partnerConnection(port: PartnerPort, vxc: VxcRecord, end: VxcEndRecord,
         customer_ip_address: cfg.customer_ip_address ?? null,
         provider_ip_address: cfg.provider_ip_address ?? null,
       };
-    case 'TRANSIT': {
-      const slot = (vxc.productId % 16000) * 4;
-      return {
-        ...base,
-        customer_ip4_address: `${ipv4At('100.66.0.0/16', slot + 2)}/30`,
-        ipv4_gateway_address: ipv4At('100.66.0.0/16', slot + 1),
-        customer_ip6_network: `2001:db8:${(vxc.productId % 65536).toString(16)}::/64`,
-        ipv6_gateway_address: `2001:db8:${(vxc.productId % 65536).toString(16)}::1`,
-      };
-    }
+    case 'TRANSIT':
+      return { ...base, ...transitAddresses(vxc.productId) };
     default:
       return { ...base, bandwidth, ...cloneJson(cfg) };
   }
+}
+
+/** The AWS hosted VIF the partner side reports for `vxc`, `serial` being the VIF id's stable suffix. */
+function awsConnection(base: Record<string, unknown>, vxc: VxcRecord, end: VxcEndRecord, serial: string): Record<string, unknown> {
+  const cfg = end.partnerConfig ?? {};
+  // The keys of the SDK's CSPConnectionAWS: camelCase for what was ordered, snake_case for
+  // the addresses and ids AWS assigned. `asn` and `peerAsn` are both the customer's ASN.
+  return {
+    ...base,
+    id: vxc.productId,
+    vif_id: `dxvif-ffg${serial}`,
+    type: cfg.type ?? 'private',
+    name: cfg.name ?? vxc.productName,
+    account: cfg.ownerAccount ?? null,
+    ownerAccount: cfg.ownerAccount ?? null,
+    asn: cfg.asn ?? null,
+    peerAsn: cfg.asn ?? null,
+    amazonAsn: cfg.amazonAsn ?? 64512,
+    authKey: cfg.authKey ?? null,
+    customer_address: cfg.customerIpAddress ?? null,
+    customerIpAddress: cfg.customerIpAddress ?? null,
+    amazon_address: cfg.amazonIpAddress ?? null,
+    prefixes: cfg.prefixes ?? null,
+    vlan: end.vlan,
+  };
+}
+
+/** The /30 and /64 a Transit VXC gets, each a stable slot of the range derived from `productId`. */
+function transitAddresses(productId: number): Record<string, unknown> {
+  const slot = (productId % 16000) * 4;
+  return {
+    customer_ip4_address: `${ipv4At('100.66.0.0/16', slot + 2)}/30`,
+    ipv4_gateway_address: ipv4At('100.66.0.0/16', slot + 1),
+    customer_ip6_network: `2001:db8:${(productId % 65536).toString(16)}::/64`,
+    ipv6_gateway_address: `2001:db8:${(productId % 65536).toString(16)}::1`,
+  };
 }
 
 function cspConnections(vxc: VxcRecord, a: EndTarget | undefined, b: EndTarget | undefined): Array<Record<string, unknown>> {
