@@ -38,7 +38,15 @@ function run(cli, args, cwd, extra) {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('close', (code) => {
-      const cpu = TIME ? readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number).reduce((a, b) => a + b, 0) : NaN;
+      const cpu = TIME
+        ? readFileSync(timeFile, 'utf8')
+            .trim()
+            .split('\n')
+            .pop()
+            .split(' ')
+            .map(Number)
+            .reduce((a, b) => a + b, 0)
+        : NaN;
       done({ code, out, wall: (performance.now() - started) / 1000, cpu });
     });
   });

@@ -31,7 +31,11 @@ const { metafile } = await build({
 
 // zod's `z` object re-exports every locale (63 modules of messages), which the bundler cannot drop
 // once a module imports `{ z }` and uses it as a value: fail here rather than let every command load them.
-const bundled = Object.values(metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, use]) => use.bytesInOutput > 0).map(([file]) => file));
+const bundled = Object.values(metafile.outputs).flatMap((output) =>
+  Object.entries(output.inputs)
+    .filter(([, use]) => use.bytesInOutput > 0)
+    .map(([file]) => file),
+);
 const locales = bundled.filter((file) => /zod\/v4\/locales\/(?!en\.js|index\.js)/.test(file));
 if (locales.length) {
   throw new Error(`the bundle contains ${locales.length} zod locales (${locales[0]}, ...): a module imports { z } from 'zod' and uses it as a value; write import * as z from 'zod'`);

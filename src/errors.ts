@@ -22,7 +22,10 @@ export class RemoteError extends Error {
 
 /** A mistake the user can fix (bad input, refused operation): printed without a stack trace, exit 1. */
 export class UserError extends Error {
-  constructor(message: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
     this.name = 'UserError';
   }

@@ -18,9 +18,7 @@ import { pipelineResources } from './resources/pipeline/index.js';
 export const providers: ProviderDef[] = [interconnectProvider, cloudProvider, pipelineProvider];
 
 /** Every resource type, by canonical token. */
-export const resourceTypes = new Map<string, ResourceType>(
-  [...interconnectResources, ...cloudResources, ...pipelineResources].map((r) => [r.token, r]),
-);
+export const resourceTypes = new Map<string, ResourceType>([...interconnectResources, ...cloudResources, ...pipelineResources].map((r) => [r.token, r]));
 
 /** The provider named by a token's first segment. */
 export function providerFor(token: string): ProviderDef | undefined {

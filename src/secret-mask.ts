@@ -41,7 +41,7 @@ export function maskSecrets(text: string): string {
   if (byStart.size === 0 || text.length < MIN_LENGTH) return text;
   let out = '';
   let from = 0;
-  for (let at = 0; at + MIN_LENGTH <= text.length; ) {
+  for (let at = 0; at + MIN_LENGTH <= text.length;) {
     const same = byStart.get(startOf(text, at));
     const hit = same?.find((secret) => text.startsWith(secret, at));
     if (hit) {

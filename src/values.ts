@@ -156,8 +156,7 @@ export function secretTexts<T>(value: T): T {
  * a whole), so a map with one secret field keeps its other fields readable.
  */
 export function secretKeys(obj: Record<string, unknown>): string[] {
-  const holds = (v: unknown): boolean =>
-    v instanceof Secret || (Array.isArray(v) ? v.some(holds) : v !== null && typeof v === 'object' && !(v instanceof Unknown) && Object.values(v).some(holds));
+  const holds = (v: unknown): boolean => v instanceof Secret || (Array.isArray(v) ? v.some(holds) : v !== null && typeof v === 'object' && !(v instanceof Unknown) && Object.values(v).some(holds));
   const paths: string[] = [];
   const walk = (value: Record<string, unknown>, prefix: string) => {
     for (const key of Object.keys(value)) {

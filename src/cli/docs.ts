@@ -51,7 +51,15 @@ function table(fields: FieldDoc[], withChange: boolean, prefix: string, nested: 
       const sections: string[] = [];
       const deeper: string[] = [];
       if (f.fields) sections.push(`### ${heading}`, '', ...table(f.fields, false, prefix, deeper, at), '');
-      if (f.variants) sections.push(`### ${heading}`, '', `One of ${f.variants.length} kinds, told apart by ${f.variants[0].name.split(':')[0]}:`, '', ...f.variants.map((v) => `- [${v.name}](#${anchor(`${heading} (${v.name})`)})`), '');
+      if (f.variants)
+        sections.push(
+          `### ${heading}`,
+          '',
+          `One of ${f.variants.length} kinds, told apart by ${f.variants[0].name.split(':')[0]}:`,
+          '',
+          ...f.variants.map((v) => `- [${v.name}](#${anchor(`${heading} (${v.name})`)})`),
+          '',
+        );
       // Types inside a kind are named by it (two kinds may each have `interfaces`).
       for (const v of f.variants ?? []) sections.push(`### ${heading} (${v.name})`, '', ...table(v.fields, false, prefix, deeper, `${at}[${v.name.split(': ').pop()}]`), '');
       nested.push(...sections, ...deeper);

@@ -80,7 +80,11 @@ async function discover(session: Awaited<ReturnType<typeof openSession>>, raw: s
   // An id that is itself a secret (a service key) goes only to a file only the user can read.
   if (type.secretId && !out) throw new UserError(`the ids of ${type.token} are secrets, so they are not printed`, 'pass --out FILE to write the import manifest to a file only you can read');
   const state = await session.store.read();
-  const known = new Set(Object.values(state.resources).filter((r) => r.type === type.token).map((r) => realId(r)));
+  const known = new Set(
+    Object.values(state.resources)
+      .filter((r) => r.type === type.token)
+      .map((r) => realId(r)),
+  );
   const ctx = await resourceContext(session.deps, type, 'discover');
   const found = [];
   for (const o of (await type.list(ctx)).filter((o) => !known.has(o.id))) {

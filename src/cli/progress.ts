@@ -64,6 +64,5 @@ export class OutputBatch {
   }
 }
 
-
 /** The view that renders engine events (render-progress.ts). */
 export { ProgressView, statusChanges, type ProgressOptions } from './render-progress.js';

@@ -180,10 +180,7 @@ async function execute(session: Session, state: StateSnapshot, planned: PlanResu
  */
 function planningNotices(session: Session, opts: RunOptions, json: 'none' | 'lines' | 'document'): () => void {
   const out = json === 'document' ? process.stderr : process.stdout;
-  const view =
-    json === 'lines'
-      ? undefined
-      : new ProgressView({ write: (text) => out.write(text), paint: paint(useColor(opts)), live: false, total: 0, timestamps: !out.isTTY, timer: false });
+  const view = json === 'lines' ? undefined : new ProgressView({ write: (text) => out.write(text), paint: paint(useColor(opts)), live: false, total: 0, timestamps: !out.isTTY, timer: false });
   session.deps.notify = (event) => (view ? view.handle(event) : process.stdout.write(`${JSON.stringify(event)}\n`));
   return () => {
     view?.finish();

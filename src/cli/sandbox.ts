@@ -25,7 +25,10 @@ export function sandboxCommand(program: Command): void {
     .option('--provisioning-ms <ms>', 'how long products take to provision (env PLUMB_SANDBOX_PROVISIONING_MS)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM); needs --tls-key')
     .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
-    .option('--limits <mode>', "real (enforce the APIs' documented rate limits) or off (the default: only the limits every account meets in ordinary use, such as the pipeline's 20 connection creations a minute) (env PLUMB_SANDBOX_LIMITS)")
+    .option(
+      '--limits <mode>',
+      "real (enforce the APIs' documented rate limits) or off (the default: only the limits every account meets in ordinary use, such as the pipeline's 20 connection creations a minute) (env PLUMB_SANDBOX_LIMITS)",
+    )
     .option(
       '--end-of-term-cancel <mode>',
       "refuse (today's interconnect API) or accept (the API before 2026-05) cancelling Ports and LAG Ports at the end of their term (env PLUMB_SANDBOX_END_OF_TERM_CANCEL)",

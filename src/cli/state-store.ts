@@ -21,8 +21,10 @@ export function stateLocation(opts: StateFlags, manifestDir: string): string {
   const location = opts.state ?? (process.env.PLUMB_STATE || join(manifestDir, '.plumb'));
   if (location === '') throw new UserError('--state is empty', 'give a folder path or a postgres:// URL');
   if (isPostgresLocation(location)) return location;
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(location)) throw new UserError(`state location ${location}: not a folder path or a postgres:// URL`, 'state lives in a folder (the default .plumb beside the manifest) or in PostgreSQL');
-  if (existsSync(location) && !statSync(location).isDirectory()) throw new UserError(`${location} is a file, where a folder is needed`, 'state lives in a folder (the default .plumb beside the manifest) or in PostgreSQL');
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(location))
+    throw new UserError(`state location ${location}: not a folder path or a postgres:// URL`, 'state lives in a folder (the default .plumb beside the manifest) or in PostgreSQL');
+  if (existsSync(location) && !statSync(location).isDirectory())
+    throw new UserError(`${location} is a file, where a folder is needed`, 'state lives in a folder (the default .plumb beside the manifest) or in PostgreSQL');
   return resolve(location);
 }
 

@@ -16,12 +16,7 @@ const literalResults = new WeakMap<Expr, { schema: z.ZodType; file: string; diag
  * Checks desired inputs against a zod schema and turns each issue into a positioned diagnostic.
  * Issues on values that are not known yet (Unknown) are left for apply time.
  */
-export function checkInputs(
-  schema: z.ZodType,
-  value: unknown,
-  properties: Expr,
-  where: { file: string; address: string; what: string; secretPaths?: string[] },
-): Diagnostic[] {
+export function checkInputs(schema: z.ZodType, value: unknown, properties: Expr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
   const known = literalResults.get(properties);
   if (known && known.schema === schema && known.file === where.file) return [...known.diagnostics];
   const diagnostics = check(schema, value, properties, where);
@@ -83,7 +78,10 @@ function check(schema: z.ZodType, value: unknown, properties: Expr, where: { fil
   const result = schema.safeParse(plain, { reportInput: true });
   if (result.success) return [];
   // A property name is known whatever its neighbours' values: an unknown one is reported now.
-  return inputProblems(result.error.issues.filter((issue) => issue.code === 'unrecognized_keys' || !touchesUnknown(plain, issue.path as Array<string | number>)), { schema, value: plain, properties, where, secretAt });
+  return inputProblems(
+    result.error.issues.filter((issue) => issue.code === 'unrecognized_keys' || !touchesUnknown(plain, issue.path as Array<string | number>)),
+    { schema, value: plain, properties, where, secretAt },
+  );
 }
 
 function touchesUnknown(value: unknown, path: Array<string | number>): boolean {

@@ -63,7 +63,13 @@ export async function checkManifest(text: string, file: string, catalog: EngineC
   // read from the text alone, so for every command, a plan with nothing to call included.
   const resourceRefs: RefExpr[] = [];
   const { graph, diagnostics: graphProblems } = buildGraph(manifest, (ref) => resourceRefs.push(ref));
-  const structure = [...configProblems, ...parseProblems, ...withoutEchoes(graphProblems, parseProblems, manifest), ...unknownFields(manifest, resourceRefs, catalog), ...optionPathProblems(manifest, catalog)];
+  const structure = [
+    ...configProblems,
+    ...parseProblems,
+    ...withoutEchoes(graphProblems, parseProblems, manifest),
+    ...unknownFields(manifest, resourceRefs, catalog),
+    ...optionPathProblems(manifest, catalog),
+  ];
   const checkable = structure.length ? checkableManifest(manifest, graph) : manifest;
   // With a config value missing or mistyped, resources would be checked against what is not
   // meant; provider settings are still checked, so every config problem shows at once.

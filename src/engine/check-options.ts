@@ -48,7 +48,10 @@ function pathProblem(schema: Parameters<typeof fieldsAt>[0], path: string): { su
     if (!fields.length) return undefined;
     if (!fields.includes(step)) {
       const hint = closestName(step, fields);
-      return { summary: `"${step}"${walked.length ? ` in ${walked.join('.').replace(/\.0/g, '[*]')}` : ''}`, detail: `${hint ? `did you mean "${[...walked, hint].join('.').replace(/\.0/g, '[*]')}"? ` : ''}properties there: ${fields.join(', ')}` };
+      return {
+        summary: `"${step}"${walked.length ? ` in ${walked.join('.').replace(/\.0/g, '[*]')}` : ''}`,
+        detail: `${hint ? `did you mean "${[...walked, hint].join('.').replace(/\.0/g, '[*]')}"? ` : ''}properties there: ${fields.join(', ')}`,
+      };
     }
     walked.push(step);
   }

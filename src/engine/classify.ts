@@ -41,7 +41,10 @@ export function classify(address: string, type: ResourceType, desired: Record<st
   // until apply) replaces it. The first value given to an existing object is only recorded.
   const trigger = context.trigger;
   if (trigger && prior.replacementTrigger !== undefined && !sameValue(prior.replacementTrigger, trigger.value)) {
-    replacePaths.push({ path: 'options.replacementTrigger', reason: trigger.value instanceof Unknown ? 'the replacementTrigger value is known only at apply' : 'the replacementTrigger value changed' });
+    replacePaths.push({
+      path: 'options.replacementTrigger',
+      reason: trigger.value instanceof Unknown ? 'the replacementTrigger value is known only at apply' : 'the replacementTrigger value changed',
+    });
   }
   const typeOrder = type.deleteBeforeReplace;
   const deleteFirst = context.options.deleteBeforeReplace ?? (typeof typeOrder === 'function' ? typeOrder(reveal(recorded), reveal(effective)) : typeOrder);
@@ -99,7 +102,10 @@ function optionsToRecord(prior: ResourceState, context: ClassifyContext): string
  */
 export function hideDiffs(change: Change, paths: string[]): void {
   for (const path of paths) {
-    const pointer = `/${path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+    const pointer = `/${path
+      .replace(/\[(\d+)\]/g, '.$1')
+      .split('.')
+      .join('/')}`;
     const under = (p: string) => p === pointer || p.startsWith(`${pointer}/`);
     const marker = { $hidden: path };
     const hit = change.patch.some((op) => under(op.path));
@@ -218,7 +224,9 @@ export function noteDeletedUnderfoot(changes: Change[]): void {
     if (c.action !== 'replace' || c.replaceOrder !== 'delete-first') continue;
     const using = changes.filter((d) => d.dependsOn.includes(c.address) && d.action !== 'delete' && !(d.action === 'replace' && d.replaceOrder === 'delete-first')).map((d) => d.address);
     if (using.length) {
-      c.notes.push(`deleted before its replacement exists, while ${using.join(', ')} still ${using.length === 1 ? 'uses' : 'use'} it: the remote API may refuse the delete (a product in use); replacing it create-first avoids that`);
+      c.notes.push(
+        `deleted before its replacement exists, while ${using.join(', ')} still ${using.length === 1 ? 'uses' : 'use'} it: the remote API may refuse the delete (a product in use); replacing it create-first avoids that`,
+      );
     }
   }
 }

@@ -48,11 +48,13 @@ export async function crossCheck(input: CrossCheckInput): Promise<Diagnostic[]> 
   const all = [...stack.values()];
   // One remote read per question, however many resources ask it (the lists of one MCR, say).
   const asked = new Map<string, Promise<unknown>>();
-  const lookup = input.lookup && ((token: string, args: Record<string, unknown>) => {
-    const key = `${token} ${JSON.stringify(args)}`;
-    if (!asked.has(key)) asked.set(key, input.lookup!(token, args));
-    return asked.get(key) as Promise<unknown>;
-  });
+  const lookup =
+    input.lookup &&
+    ((token: string, args: Record<string, unknown>) => {
+      const key = `${token} ${JSON.stringify(args)}`;
+      if (!asked.has(key)) asked.set(key, input.lookup!(token, args));
+      return asked.get(key) as Promise<unknown>;
+    });
   const diagnostics: Diagnostic[] = [];
   for (const [address, value] of desired) {
     const decl = manifest.resources[address];

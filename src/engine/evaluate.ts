@@ -6,7 +6,11 @@ import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../values
 
 /** An evaluation failure at a manifest position. */
 export class EvalError extends Error {
-  constructor(readonly pos: Pos, message: string, readonly detail?: string) {
+  constructor(
+    readonly pos: Pos,
+    message: string,
+    readonly detail?: string,
+  ) {
     super(message);
   }
 }
@@ -159,7 +163,9 @@ function plainBuiltin(name: string, plain: unknown, pos: Pos, scope: Scope): unk
     case 'filebase64':
       return readInside(name, plain, pos, scope).toString('base64');
     case 'filebase64sha256':
-      return createHash('sha256').update(readInside(name, plain, pos, scope)).digest('base64');
+      return createHash('sha256')
+        .update(readInside(name, plain, pos, scope))
+        .digest('base64');
     case 'sha1':
       if (typeof plain !== 'string') throw new EvalError(pos, `fn::sha1 takes a string, not ${describe(plain)}`);
       return createHash('sha1').update(plain, 'utf8').digest('hex');
@@ -211,7 +217,6 @@ function readInside(name: string, path: unknown, pos: Pos, scope: Scope): Buffer
     throw new EvalError(pos, `fn::${name}: cannot read "${path}"`);
   }
 }
-
 
 function stringify(value: unknown): string {
   if (typeof value === 'string') return value;

@@ -56,5 +56,9 @@ export function importedInputs(observed: Record<string, unknown>, desired: Recor
 /** The fields of `outputs` that are inputs of the type. */
 export function inputFields(type: ResourceType, outputs: Record<string, unknown>): Record<string, unknown> {
   const shape = (type.inputs as { shape?: Record<string, unknown> }).shape ?? {};
-  return Object.fromEntries(Object.keys(shape).filter((k) => outputs[k] !== undefined).map((k) => [k, outputs[k]]));
+  return Object.fromEntries(
+    Object.keys(shape)
+      .filter((k) => outputs[k] !== undefined)
+      .map((k) => [k, outputs[k]]),
+  );
 }

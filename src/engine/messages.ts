@@ -50,7 +50,10 @@ export function describeIssue(issue: Issue, subject: IssueSubject): Described[] 
       return issue.keys.map((key) => {
         const valid = subject.fields ?? [];
         const hint = closestName(key, valid);
-        return { summary: `unknown ${noun} "${name ? `${name}.` : ''}${key}"`, detail: `${valid.length ? `valid ${noun === 'property' ? 'properties' : `${noun}s`}: ${valid.join(', ')}` : `no ${noun} is expected here`}${hint ? `; did you mean "${hint}"?` : ''}` };
+        return {
+          summary: `unknown ${noun} "${name ? `${name}.` : ''}${key}"`,
+          detail: `${valid.length ? `valid ${noun === 'property' ? 'properties' : `${noun}s`}: ${valid.join(', ')}` : `no ${noun} is expected here`}${hint ? `; did you mean "${hint}"?` : ''}`,
+        };
       });
     case 'invalid_type':
       if (given === undefined) return [{ summary: `missing required ${noun} "${name}"`, detail: `expected ${article(issue.expected)}` }];

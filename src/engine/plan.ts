@@ -114,7 +114,8 @@ class Planning {
     });
     if (change.action === 'replace') explainReplacedReferences(change, desired, (address) => this.changes.find((c) => c.address === address)?.action);
     if (this.imported[name]) {
-      if (change.action === 'replace') this.error(name, `importing ${name} would replace ${recorded!.id} at once: ${replaceWhy(change)}`, 'make the manifest match the existing object, import, then change it');
+      if (change.action === 'replace')
+        this.error(name, `importing ${name} would replace ${recorded!.id} at once: ${replaceWhy(change)}`, 'make the manifest match the existing object, import, then change it');
       change = { ...change, action: 'import', reason: 'import-requested' };
     }
     this.values.set(name, plannedValue(type, change, recorded, desired));
@@ -226,7 +227,7 @@ class Planning {
     const deletes = changes.filter((c) => c.action === 'delete' && !c.retain);
     // What is deleted in this run: real deletes, then (a chain may be long) what goes with them.
     const going = new Set(deletes.filter((c) => c.deletedWith === undefined).map((c) => c.address));
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const c of deletes) {
         if (c.deletedWith === undefined || going.has(c.address) || !going.has(c.deletedWith)) continue;

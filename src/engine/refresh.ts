@@ -118,7 +118,10 @@ export async function readObjects(requests: ReadRequest[], deps: EngineDeps, opt
       let listed: Map<string, unknown>;
       try {
         const ctx = await resourceContext(deps, type, '', { pass: options.pass });
-        listed = await type.readMany!(ctx, group.map((r) => ({ id: r.id, prior: r.prior, warn: warnFor(r.address) })));
+        listed = await type.readMany!(
+          ctx,
+          group.map((r) => ({ id: r.id, prior: r.prior, warn: warnFor(r.address) })),
+        );
       } catch (err) {
         for (const r of group) outcomes.set(r, { error: err as Error });
         return;

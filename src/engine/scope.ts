@@ -123,14 +123,7 @@ export class Evaluation {
     return result;
   }
 
-  private async call(
-    token: string,
-    provider: string,
-    schema: z.ZodType,
-    run: (ctx: any, args: any) => Promise<unknown>,
-    args: Record<string, unknown>,
-    pos: Pos,
-  ): Promise<unknown> {
+  private async call(token: string, provider: string, schema: z.ZodType, run: (ctx: any, args: any) => Promise<unknown>, args: Record<string, unknown>, pos: Pos): Promise<unknown> {
     const parsed = checkArgs(token, schema, args, pos);
     const deps = this.deps as EngineDeps;
     const connection = await deps.connect(provider);

@@ -87,7 +87,13 @@ function readKey(type: ResourceType, id: string): string {
 }
 
 /** The object with this id as read up front, or read now when settling an earlier operation changed what is recorded. */
-async function observed(type: ResourceType, ctx: ResourceContext, id: string, prior: { inputs: unknown; outputs: unknown } | undefined, settling: Settling): Promise<Record<string, unknown> | undefined> {
+async function observed(
+  type: ResourceType,
+  ctx: ResourceContext,
+  id: string,
+  prior: { inputs: unknown; outputs: unknown } | undefined,
+  settling: Settling,
+): Promise<Record<string, unknown> | undefined> {
   const outcome = settling.read.get(readKey(type, id));
   if (!outcome) return (await type.read(ctx, id, prior)) as Record<string, unknown> | undefined;
   if ('error' in outcome) throw outcome.error;
@@ -171,5 +177,9 @@ function restoreLegacyAside(op: PendingOperation, legacy: Map<string, string>, r
 /** The input fields of an adopted object, taken from what the API reports. */
 function inputsOf(schema: unknown, outputs: Record<string, unknown>): Record<string, unknown> {
   const shape = (schema as { shape?: Record<string, unknown> }).shape ?? {};
-  return Object.fromEntries(Object.keys(shape).filter((k) => outputs[k] !== undefined).map((k) => [k, outputs[k]]));
+  return Object.fromEntries(
+    Object.keys(shape)
+      .filter((k) => outputs[k] !== undefined)
+      .map((k) => [k, outputs[k]]),
+  );
 }

@@ -23,20 +23,7 @@ export interface RefExpr {
 }
 
 /** Built-in functions other than invoke and secret. */
-export type BuiltinName =
-  | 'join'
-  | 'split'
-  | 'select'
-  | 'toJSON'
-  | 'toBase64'
-  | 'fromBase64'
-  | 'readFile'
-  | 'length'
-  | 'unsecret'
-  | 'sha1'
-  | 'filebase64'
-  | 'filebase64sha256'
-  | 'singleOrNone';
+export type BuiltinName = 'join' | 'split' | 'select' | 'toJSON' | 'toBase64' | 'fromBase64' | 'readFile' | 'length' | 'unsecret' | 'sha1' | 'filebase64' | 'filebase64sha256' | 'singleOrNone';
 
 /** The built-in variables, `${pulumi.stack}` and plumb's own spelling `${plumb.stack}`: names no manifest may declare. */
 export const BUILTIN_ROOTS: ReadonlySet<string> = new Set(['pulumi', 'plumb']);

@@ -2,7 +2,10 @@ import type { Accessor, Pos, RefExpr } from './ast.js';
 
 /** A syntax problem inside one string, with the column offset where it starts. */
 export class InterpolationError extends Error {
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(message);
   }
 }

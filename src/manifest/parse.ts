@@ -46,8 +46,7 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
   const diagnostics = source.diagnostics;
   if (diagnostics.length) return { manifest, diagnostics };
   const { at } = source;
-  const error = (pos: Pos, summary: string, detail?: string, address?: string) =>
-    diagnostics.push({ severity: 'error', summary, detail, address, pos: { file, ...pos } });
+  const error = (pos: Pos, summary: string, detail?: string, address?: string) => diagnostics.push({ severity: 'error', summary, detail, address, pos: { file, ...pos } });
   const invoked = new Set<string>();
   const toExpr = expressionReader({ at, error, functions: [...catalog.functions], target: source.target, invoked });
   // An alias where a structure is expected stands for its anchor's node, as anywhere in YAML.
@@ -200,12 +199,7 @@ function resourceDecl(address: string, node: unknown, pos: Pos, reader: Reader, 
   const token = resolveResourceToken(raw, resources);
   if (!token) {
     const hint = closest(raw, resources);
-    error(
-      at(typeNode),
-      `unknown resource type "${raw}"`,
-      hint ? `did you mean "${hint}"? (plumb schema lists every type)` : 'plumb schema lists every resource type',
-      address,
-    );
+    error(at(typeNode), `unknown resource type "${raw}"`, hint ? `did you mean "${hint}"? (plumb schema lists every type)` : 'plumb schema lists every resource type', address);
     return undefined;
   }
   const propsNode = deref(get('properties')?.value);
@@ -215,7 +209,14 @@ function resourceDecl(address: string, node: unknown, pos: Pos, reader: Reader, 
     return undefined;
   }
   const options = resourceOptions(deref(get('options')?.value) ?? undefined, address, reader);
-  const decl: ResourceDecl = { address, token, properties: properties.kind === 'object' ? properties : { kind: 'mapping', value: properties, pos: properties.pos }, options, pos, typePos: at(typeNode) };
+  const decl: ResourceDecl = {
+    address,
+    token,
+    properties: properties.kind === 'object' ? properties : { kind: 'mapping', value: properties, pos: properties.pos },
+    options,
+    pos,
+    typePos: at(typeNode),
+  };
   return decl;
 }
 

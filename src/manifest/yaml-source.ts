@@ -38,7 +38,7 @@ export function decodeUtf8(bytes: Uint8Array, file: string): { text: string; dia
   let line = 1;
   let lineStart = 0;
   let lastLine = 0;
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     if (bytes[i] === 10) {
       line++;
       lineStart = ++i;
@@ -106,7 +106,12 @@ export function readYaml(text: string, file: string, options: ReadOptions = {}):
     reported.add(line);
     // yaml reports running out of stack as an error at the node it was reading.
     if (e.message.startsWith('Maximum call stack size exceeded')) {
-      diagnostics.push({ severity: 'error', summary: 'the YAML nests too deeply to be read', detail: 'mappings and lists inside each other hundreds of levels deep: the text looks generated or damaged', pos: { file, line, column: col } });
+      diagnostics.push({
+        severity: 'error',
+        summary: 'the YAML nests too deeply to be read',
+        detail: 'mappings and lists inside each other hundreds of levels deep: the text looks generated or damaged',
+        pos: { file, line, column: col },
+      });
       continue;
     }
     const summary = `YAML syntax error: ${e.message.split('\n')[0]}`;

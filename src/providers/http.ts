@@ -100,7 +100,17 @@ const UNTRUSTED_ISSUER = new Set([
   'INVALID_CA',
 ]);
 /** Node's other codes for a server certificate that failed verification. */
-const BAD_CERTIFICATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATCH', 'CERT_SIGNATURE_FAILURE', 'CERT_REVOKED', 'CERT_CHAIN_TOO_LONG', 'PATH_LENGTH_EXCEEDED', 'INVALID_PURPOSE']);
+const BAD_CERTIFICATE = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'HOSTNAME_MISMATCH',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REVOKED',
+  'CERT_CHAIN_TOO_LONG',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+]);
 
 /**
  * What to tell the user when a request failed because the server's TLS certificate could not be

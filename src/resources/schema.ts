@@ -18,4 +18,3 @@ export function oneOfText<T extends string>(values: readonly T[], description: s
 
 /** Free-form string→string tags. */
 export const tagsSchema = z.record(z.string(), z.string());
-

@@ -23,7 +23,10 @@ export class FileWorld implements SandboxWorld {
    * `given` (from the command line or environment) wins over what the data folder has kept, for
    * as long as this world runs: it is never written there.
    */
-  constructor(private readonly dir: string | undefined, given: Partial<SandboxSettings> = {}) {
+  constructor(
+    private readonly dir: string | undefined,
+    given: Partial<SandboxSettings> = {},
+  ) {
     // What the simulated APIs hold includes the keys and passwords they were sent: owner only.
     if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.kept = this.load<Partial<SandboxSettings>>('settings') ?? {};

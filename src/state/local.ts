@@ -325,13 +325,16 @@ function removeEmptyFolder(dir: string): void {
   try {
     rmdirSync(dir);
   } catch {
-    throw new UserError(`${dir} is in use (it holds ${readdirSync(dir).join(', ')})`, 'wait for the command using it to finish, or remove a stale lock with `plumb state unlock --force`, and try again');
+    throw new UserError(
+      `${dir} is in use (it holds ${readdirSync(dir).join(', ')})`,
+      'wait for the command using it to finish, or remove a stale lock with `plumb state unlock --force`, and try again',
+    );
   }
 }
 
 /** Writes all of `data` at the end of an append-only file, or from the start of a new one. */
 function writeAll(fd: number, data: Buffer): void {
-  for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset, data.length - offset);
+  for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset, data.length - offset);
 }
 
 /** Cuts a file back to `size`, as far as the failure that made it necessary allows. */

@@ -29,7 +29,12 @@ export class PostgresStore implements StateStore {
   private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly url: string, private readonly project: string, private readonly stack: string, private readonly codec: SecretCodec) {
+  constructor(
+    private readonly url: string,
+    private readonly project: string,
+    private readonly stack: string,
+    private readonly codec: SecretCodec,
+  ) {
     this.location = redact(url);
     // Rows without a project keep the key they were locked by before, so older plumbs still see it.
     this.key = project ? `plumb:${project}/${stack}` : `plumb:${stack}`;
@@ -193,8 +198,7 @@ export class PostgresStore implements StateStore {
   async legacy(): Promise<LegacyState | undefined> {
     if (!this.project) return undefined;
     const t = await this.ready();
-    const count = (project: string) =>
-      `(SELECT count(*) FROM ${t.stacks} WHERE project = ${project} AND stack = $2) + (SELECT count(*) FROM ${t.journal} WHERE project = ${project} AND stack = $2)`;
+    const count = (project: string) => `(SELECT count(*) FROM ${t.stacks} WHERE project = ${project} AND stack = $2) + (SELECT count(*) FROM ${t.journal} WHERE project = ${project} AND stack = $2)`;
     const { rows } = await this.pool.query(`SELECT ${count('$1')} AS own, ${count("''")} AS old`, [this.project, this.stack]);
     if (Number(rows[0].own) > 0 || Number(rows[0].old) === 0) return undefined;
     const old = new PostgresStore(this.url, '', this.stack, this.codec);
@@ -252,10 +256,7 @@ export class PostgresStore implements StateStore {
     if (!this.lockClient) return;
     if (ping && !this.lockLost) await this.lockClient.query('SELECT 1').catch((err) => (this.lockLost ??= this.scrub(err)));
     if (this.lockLost) {
-      throw new UserError(
-        `the lock on stack "${this.stack}" was lost (${this.lockLost}); another process may be changing its state`,
-        'run `plumb refresh` and `plumb plan` again before applying',
-      );
+      throw new UserError(`the lock on stack "${this.stack}" was lost (${this.lockLost}); another process may be changing its state`, 'run `plumb refresh` and `plumb plan` again before applying');
     }
   }
 
@@ -310,10 +311,7 @@ export class PostgresStore implements StateStore {
   }
 
   private moved(why: string): UserError {
-    return new UserError(
-      `state for stack "${this.stack}" was changed by another writer since it was read: ${why}`,
-      'someone applied this stack without holding its lock; run `plumb plan` again',
-    );
+    return new UserError(`state for stack "${this.stack}" was changed by another writer since it was read: ${why}`, 'someone applied this stack without holding its lock; run `plumb plan` again');
   }
 
   private unreachable(err: unknown): UserError {

@@ -67,13 +67,15 @@ describe('examples/cloud/compute.yaml', () => {
     expect((await run(dir, 'plan', '--detailed-exitcode')).code).toBe(0);
   });
 
-  it('a new image replaces both instances, naming the field and the API\'s rule, and the attachment with them, before any call that writes', async () => {
+  it("a new image replaces both instances, naming the field and the API's rule, and the attachment with them, before any call that writes", async () => {
     edit(dir, 'nameRegex: ^Ubuntu 22\\.04', 'nameRegex: ^Debian');
     await sandbox.clearCalls();
     const plan = await run(dir, 'plan');
     edit(dir, 'nameRegex: ^Debian', 'nameRegex: ^Ubuntu 22\\.04');
     expect(plan.stdout).toContain('imageId: only ReinstallUHostInstance changes the image, and it erases the boot disk');
-    expect(plan.stdout).toContain('# dbVolumeOnDbHost must be replaced (delete first, then create): instanceId: dbHost is replaced, so dbHost.instanceId changes: an attached disk cannot move: DetachUDisk, then AttachUDisk');
+    expect(plan.stdout).toContain(
+      '# dbVolumeOnDbHost must be replaced (delete first, then create): instanceId: dbHost is replaced, so dbHost.instanceId changes: an attached disk cannot move: DetachUDisk, then AttachUDisk',
+    );
     expect(plan.stdout).toContain('Plan: 0 to add, 0 to change, 3 to replace, 0 to destroy.');
     expect(await writes()).toEqual([]);
   });
@@ -95,7 +97,18 @@ describe('examples/cloud/compute.yaml', () => {
     const destroyed = await run(dir, 'destroy', '--yes');
     expect(destroyed.code).toBe(0);
     const sent = await writes();
-    expect([...sent].sort()).toEqual(['DeleteFirewall', 'DeleteSubnet', 'DeleteSubnet', 'DeleteUDisk', 'DeleteVPC', 'DetachUDisk', 'StopUHostInstance', 'StopUHostInstance', 'TerminateUHostInstance', 'TerminateUHostInstance']);
+    expect([...sent].sort()).toEqual([
+      'DeleteFirewall',
+      'DeleteSubnet',
+      'DeleteSubnet',
+      'DeleteUDisk',
+      'DeleteVPC',
+      'DetachUDisk',
+      'StopUHostInstance',
+      'StopUHostInstance',
+      'TerminateUHostInstance',
+      'TerminateUHostInstance',
+    ]);
     expect(sent.indexOf('DetachUDisk')).toBeLessThan(sent.indexOf('DeleteUDisk'));
     expect(sent.indexOf('DetachUDisk')).toBeLessThan(sent.indexOf('StopUHostInstance'));
     // Each subnet goes after the host in it: the first after one host, the second after both.

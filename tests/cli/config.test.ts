@@ -97,7 +97,11 @@ describe('plumb config', () => {
 
   it('provider settings per stack: a wrong one is an error at its place in the stack file; --config wins over the environment', async () => {
     const dir = workdir();
-    writeManifest(dir, 'plumb.yaml', 'name: edge\nresources:\n  port: { type: interconnect:Port, properties: { productName: p, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false } }\n');
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      'name: edge\nresources:\n  port: { type: interconnect:Port, properties: { productName: p, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false } }\n',
+    );
     writeFileSync(join(dir, 'plumb.dev.yaml'), 'config:\n  interconnect:waitTime: soon\n  interconnect:cancelAtEndofTerm: true\n');
     const checked = await plumb(['validate', '--stack', 'dev'], { cwd: dir, env: sandbox.env });
     expect(checked.stderr).toBe(

@@ -21,7 +21,16 @@ const manifest = (prefix: string, ports = PORTS) =>
     'name: crash',
     'resources:',
     ...Array.from({ length: ports }, (_, i) =>
-      [`  port${i}:`, '    type: interconnect:Port', '    properties:', `      productName: ${prefix}-${i}`, '      portSpeed: 10000', `      locationId: ${[2, 3, 4][i % 3]}`, '      contractTermMonths: 1', '      marketplaceVisibility: false'].join('\n'),
+      [
+        `  port${i}:`,
+        '    type: interconnect:Port',
+        '    properties:',
+        `      productName: ${prefix}-${i}`,
+        '      portSpeed: 10000',
+        `      locationId: ${[2, 3, 4][i % 3]}`,
+        '      contractTermMonths: 1',
+        '      marketplaceVisibility: false',
+      ].join('\n'),
     ),
   ].join('\n');
 
@@ -78,7 +87,11 @@ describe('a kill in the middle of a batched order', () => {
     for (const p of bought) expect(live.map((l) => l.productUid)).toContain(p.productUid);
     const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
     expect(state.pending).toEqual([]);
-    expect(Object.values(state.resources).map((r) => (r as { id: string }).id).sort()).toEqual(live.map((p) => p.productUid).sort());
+    expect(
+      Object.values(state.resources)
+        .map((r) => (r as { id: string }).id)
+        .sort(),
+    ).toEqual(live.map((p) => p.productUid).sort());
     expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
   });
 });
@@ -145,7 +158,12 @@ describe('an interrupted create of something an MCR holds only one of by that id
       address: 'routes',
       // Made directly, as the interrupted create would have; returns the id plumb records.
       async make(mcrUid: string) {
-        const made = await api.call<{ id: number }>('POST', `/v2/product/mcr2/${mcrUid}/prefixList`, { id: 0, description: 'crash-routes', addressFamily: 'IPv4', entries: [{ action: 'permit', prefix: '10.0.0.0/8' }] });
+        const made = await api.call<{ id: number }>('POST', `/v2/product/mcr2/${mcrUid}/prefixList`, {
+          id: 0,
+          description: 'crash-routes',
+          addressFamily: 'IPv4',
+          entries: [{ action: 'permit', prefix: '10.0.0.0/8' }],
+        });
         return `${mcrUid}:${made.id}`;
       },
       async count(mcrUid: string) {
@@ -232,7 +250,9 @@ ${config}resources:
     expect(killed.code).not.toBe(0);
     expect(await named('crash-shield')).toEqual([]);
     // The buy reaches the API, but its reply never reaches plumb.
-    const { ResourceInfo } = await (await cloud()).call<{ ResourceInfo: { ResourceId: string } }>('BuyHighProtectGameService', {
+    const { ResourceInfo } = await (
+      await cloud()
+    ).call<{ ResourceInfo: { ResourceId: string } }>('BuyHighProtectGameService', {
       HighProtectGameServiceName: 'crash-shield',
       AreaLine: 'EastChina',
       EngineRoom: ['Yangzhou'],

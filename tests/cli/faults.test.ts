@@ -31,15 +31,27 @@ function routingResources(): Resources {
   const r: Resources = {};
   const term = { contractTermMonths: 1 };
   for (let i = 0; i < 10; i++) r[`port${i}`] = { type: 'interconnect:Port', properties: { productName: `ft-port-${i}`, portSpeed: 10000, locationId: 2, marketplaceVisibility: false, ...term } };
-  for (let i = 0; i < 2; i++) r[`lag${i}`] = { type: 'interconnect:LagPort', properties: { productName: `ft-lag-${i}`, portSpeed: 10000, locationId: 2, marketplaceVisibility: false, lagCount: 2, ...term } };
+  for (let i = 0; i < 2; i++)
+    r[`lag${i}`] = { type: 'interconnect:LagPort', properties: { productName: `ft-lag-${i}`, portSpeed: 10000, locationId: 2, marketplaceVisibility: false, lagCount: 2, ...term } };
   for (let i = 0; i < 3; i++) {
     const mcrId = `\${mcr${i}.productUid}`;
     r[`mcr${i}`] = { type: 'interconnect:Mcr', properties: { productName: `ft-mcr-${i}`, portSpeed: 1000, locationId: 2, ...term } };
     r[`routes${i}`] = {
       type: 'interconnect:McrPrefixFilterList',
-      properties: { mcrId, description: `routes-${i}`, addressFamily: 'IPv4', entries: [{ action: 'permit', prefix: '10.0.0.0/8', le: 24 }, { action: 'deny', prefix: '0.0.0.0/0', le: 32 }] },
+      properties: {
+        mcrId,
+        description: `routes-${i}`,
+        addressFamily: 'IPv4',
+        entries: [
+          { action: 'permit', prefix: '10.0.0.0/8', le: 24 },
+          { action: 'deny', prefix: '0.0.0.0/0', le: 32 },
+        ],
+      },
     };
-    r[`routesV6${i}`] = { type: 'interconnect:McrPrefixFilterList', properties: { mcrId, description: `routes-v6-${i}`, addressFamily: 'IPv6', entries: [{ action: 'permit', prefix: '2001:db8::/32', le: 48 }] } };
+    r[`routesV6${i}`] = {
+      type: 'interconnect:McrPrefixFilterList',
+      properties: { mcrId, description: `routes-v6-${i}`, addressFamily: 'IPv6', entries: [{ action: 'permit', prefix: '2001:db8::/32', le: 48 }] },
+    };
     r[`ipsec${i}`] = { type: 'interconnect:McrIpsecAddon', properties: { mcrId, tunnelCount: 10 } };
     const bgp = { peerAsn: 65000 + i, localIpAddress: `10.${i}.0.1`, peerIpAddress: `10.${i}.0.2`, importWhitelist: `routes-${i}` };
     r[`toMcr${i}`] = {
@@ -86,12 +98,27 @@ function edgeResources(): Resources {
   }
   r.portToPort = {
     type: 'interconnect:Vxc',
-    properties: { productName: 'ft-port-to-port', rateLimit: 100, aEnd: { requestedProductUid: '${port5.productUid}', vlan: 300 }, bEnd: { requestedProductUid: '${port6.productUid}', vlan: 300 }, ...term },
+    properties: {
+      productName: 'ft-port-to-port',
+      rateLimit: 100,
+      aEnd: { requestedProductUid: '${port5.productUid}', vlan: 300 },
+      bEnd: { requestedProductUid: '${port6.productUid}', vlan: 300 },
+      ...term,
+    },
   };
   for (let i = 0; i < 2; i++) {
     r[`ix${i}`] = {
       type: 'interconnect:Ix',
-      properties: { productName: `ft-ix-${i}`, requestedProductUid: `\${port${7 + i}.productUid}`, networkServiceType: 'Sydney IX', asn: 64496, macAddress: `00:11:22:33:44:5${i}`, rateLimit: 1000, vlan: 2001, shutdown: false },
+      properties: {
+        productName: `ft-ix-${i}`,
+        requestedProductUid: `\${port${7 + i}.productUid}`,
+        networkServiceType: 'Sydney IX',
+        asn: 64496,
+        macAddress: `00:11:22:33:44:5${i}`,
+        rateLimit: 1000,
+        vlan: 2001,
+        shutdown: false,
+      },
     };
   }
   for (let i = 0; i < 3; i++) {
@@ -122,7 +149,12 @@ function manifest(): string {
   // A 429 halves a provider's limits (at most once a second) and they climb back a tenth of the
   // way per quiet second; with 429s at random a fifth of the time and nothing to climb back to,
   // that would settle near a few calls a second. Explicit limits give it a way back.
-  const limits = Object.fromEntries(['interconnect', 'cloud', 'pipeline'].flatMap((p) => [[`${p}:requestsPerSecond`, 1000], [`${p}:maxConcurrency`, 50]]));
+  const limits = Object.fromEntries(
+    ['interconnect', 'cloud', 'pipeline'].flatMap((p) => [
+      [`${p}:requestsPerSecond`, 1000],
+      [`${p}:maxConcurrency`, 50],
+    ]),
+  );
   return stringify({
     name: 'faults',
     config: { 'cloud:region': 'cn-bj2', 'cloud:projectId': 'org-sandbox', ...limits },
@@ -148,12 +180,18 @@ async function inventory(sandbox: TestSandbox): Promise<Inventory> {
   const all = await api.call<Array<Record<string, any>>>('GET', '/v2/products');
   const products = all.filter((p) => !GONE.includes(p.provisioningStatus));
   const everNested = all.flatMap((p) => [...(p.associatedVxcs ?? []), ...(p.associatedIxs ?? [])] as Array<Record<string, any>>);
-  const nested = (key: string) => [...new Set(products.flatMap((p) => ((p[key] ?? []) as Array<Record<string, any>>).filter((x) => !GONE.includes(x.provisioningStatus)).map((x) => x.productUid as string)))];
+  const nested = (key: string) => [
+    ...new Set(products.flatMap((p) => ((p[key] ?? []) as Array<Record<string, any>>).filter((x) => !GONE.includes(x.provisioningStatus)).map((x) => x.productUid as string))),
+  ];
   const mcrs = products.filter((p) => p.productType === 'MCR2');
   const lists = [];
   for (const m of mcrs) lists.push(...(await api.call<Array<{ id: number }>>('GET', `/v2/product/mcr2/${m.productUid}/prefixLists`)).map((l) => `${m.productUid}:${l.id}`));
   const keys = (await api.call<Array<Record<string, any>>>('GET', '/v2/service/key')).filter((k) => k.active);
-  const cloud = await cloudProvider.connect(cloudProvider.settings.parse({ region: 'cn-bj2', projectId: 'org-sandbox' }), { sandboxUrl: async () => sandbox.url, log: pino({ level: 'silent' }), env: {} });
+  const cloud = await cloudProvider.connect(cloudProvider.settings.parse({ region: 'cn-bj2', projectId: 'org-sandbox' }), {
+    sandboxUrl: async () => sandbox.url,
+    log: pino({ level: 'silent' }),
+    env: {},
+  });
   const instances = await cloud.pageAll<{ ResourceId: string }>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
   const domains = [];
   for (const { ResourceId } of instances) {

@@ -144,7 +144,6 @@ describe('golden output', () => {
     expect(destroyed.stdout).not.toContain('Outputs:');
   });
 
-
   it('create, update, replace, failure with skipped dependents, import and delete', async () => {
     const dir = workdir();
     await stage(dir, 'create', manifest(port('edge', 'edge-1'), key('key', 'edge')));

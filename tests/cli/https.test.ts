@@ -16,9 +16,13 @@ let env: Record<string, string>;
 
 /** Starts `plumb sandbox start` over TLS on a free port and resolves with its address. */
 function startTlsSandbox(): Promise<string> {
-  server = spawn(process.execPath, [PLUMB, 'sandbox', 'start', '--port', '0', '--data', workdir('plumb-tls-world-'), '--provisioning-ms', '0', '--tls-cert', certs.certFile, '--tls-key', certs.keyFile], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  server = spawn(
+    process.execPath,
+    [PLUMB, 'sandbox', 'start', '--port', '0', '--data', workdir('plumb-tls-world-'), '--provisioning-ms', '0', '--tls-cert', certs.certFile, '--tls-key', certs.keyFile],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     server.stdout?.on('data', (chunk: Buffer) => {
@@ -90,20 +94,24 @@ const manifests: Record<string, string> = {
 };
 
 describe('the sandbox over HTTPS', () => {
-  it.each(Object.keys(manifests))('%s: apply, a plan with no changes, and destroy', async (provider) => {
-    const dir = workdir();
-    writeManifest(dir, 'plumb.yaml', manifests[provider]);
-    await admin('DELETE', 'calls');
-    const applied = await plumb(['apply', '--yes'], { cwd: dir, env });
-    expect(applied.stderr).toBe('');
-    expect(applied.code).toBe(0);
-    const planned = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env });
-    expect(planned.stdout).toContain('No changes');
-    expect(planned.code).toBe(0);
-    const destroyed = await plumb(['destroy', '--yes'], { cwd: dir, env });
-    expect(destroyed.code).toBe(0);
-    expect(await answered(provider)).toBeGreaterThan(0);
-  }, 60_000);
+  it.each(Object.keys(manifests))(
+    '%s: apply, a plan with no changes, and destroy',
+    async (provider) => {
+      const dir = workdir();
+      writeManifest(dir, 'plumb.yaml', manifests[provider]);
+      await admin('DELETE', 'calls');
+      const applied = await plumb(['apply', '--yes'], { cwd: dir, env });
+      expect(applied.stderr).toBe('');
+      expect(applied.code).toBe(0);
+      const planned = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env });
+      expect(planned.stdout).toContain('No changes');
+      expect(planned.code).toBe(0);
+      const destroyed = await plumb(['destroy', '--yes'], { cwd: dir, env });
+      expect(destroyed.code).toBe(0);
+      expect(await answered(provider)).toBeGreaterThan(0);
+    },
+    60_000,
+  );
 
   it('refuses the sandbox when its certificate authority is not trusted, saying why', async () => {
     const result = await plumb(['lookup', 'pipeline:index/getGroup:getGroup', '--arg', 'id=decent_dropsy'], { cwd: workdir(), env: { PLUMB_SANDBOX_URL: url, NODE_EXTRA_CA_CERTS: undefined } });

@@ -39,7 +39,12 @@ describe('seeing the system', () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', manifest);
     const json = JSON.parse((await plumb(['graph', '--format', 'json'], { cwd: dir })).stdout);
-    expect(json.edges).toEqual(expect.arrayContaining([{ from: 'port', to: 'loc' }, { from: 'key', to: 'port' }]));
+    expect(json.edges).toEqual(
+      expect.arrayContaining([
+        { from: 'port', to: 'loc' },
+        { from: 'key', to: 'port' },
+      ]),
+    );
     expect(json.nodes.find((n: { name: string }) => n.name === 'key')).toMatchObject({ kind: 'resource', type: 'interconnect:index/serviceKey:ServiceKey' });
     const dot = (await plumb(['graph'], { cwd: dir })).stdout;
     expect(dot).toMatch(/^digraph plumb \{/);

@@ -42,7 +42,10 @@ ${portYaml('key-port')}  key:
     // The error points at the key's properties, where vlan is missing.
     const line = yaml.split('\n').findIndex((l) => l.includes('productUid: ${port.productUid}')) + 1;
     await sandbox.clearCalls();
-    for (const command of [['validate', 'm.yaml'], ['plan', 'm.yaml']]) {
+    for (const command of [
+      ['validate', 'm.yaml'],
+      ['plan', 'm.yaml'],
+    ]) {
       const result = await plumb(command, { cwd: dir, env: sandbox.env });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(new RegExp(`m\\.yaml:${line}:7: error: vlan is not valid: required when singleUse is true`));
@@ -88,7 +91,7 @@ resources:
     expect(actions.map((c) => `${c.method} ${c.path}`)).toEqual([`POST /v3/product/${id}/action/CANCEL`]);
   });
 
-  it('destroyed with cancelAtEndOfTerm true against today\'s API, the refusal fails the delete, naming the LAG port; no member is cancelled', async () => {
+  it("destroyed with cancelAtEndOfTerm true against today's API, the refusal fails the delete, naming the LAG port; no member is cancelled", async () => {
     const dir = workdir();
     writeManifest(
       dir,

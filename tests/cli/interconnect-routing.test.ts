@@ -103,7 +103,9 @@ describe('MCR and VXC routing through the CLI', () => {
     writeManifest(dir, 'plumb.yaml', manifest({ peerAsn: 65002, cloud: 'azure' }));
     const plan = await plumb(['plan'], { cwd: dir, env: env() });
     expect(plan.stdout).toMatch(/-\/\+ .*toCloud/);
-    expect(plan.stdout).toContain('toCloud must be replaced (delete first, then create): bEndPartnerConfig: switching a partner config from aws to azure cannot be done in place; the VXC is deleted and ordered again');
+    expect(plan.stdout).toContain(
+      'toCloud must be replaced (delete first, then create): bEndPartnerConfig: switching a partner config from aws to azure cannot be done in place; the VXC is deleted and ordered again',
+    );
     expect(plan.stdout).toContain('Plan: 0 to add, 0 to change, 1 to replace, 0 to destroy.');
     const old = stateOf(dir).resources.toCloud.id;
     await sandbox.clearCalls();

@@ -76,7 +76,9 @@ describe('mistakes are caught once, early, clearly', () => {
       expect(result.stderr).toContain('option "protekt" is not supported');
       expect(result.stderr).toMatch(/unknown resource type "interconnect:Vcx"\n\s+did you mean "interconnect:index\/vxc:Vxc"\?/);
       expect(result.stderr).toMatch(/bEndPartnerConfig\.partner "awz" is not valid: must be one of aws, azure, google, oracle, ibm, transit, vrouter\n\s+did you mean "aws"\?/);
-      expect(result.stderr).toMatch(/unknown property "bEndPartnerConfig\.typ" for interconnect:index\/vxc:Vxc\n\s+valid properties: partner, connectType, type, ownerAccount, .*; did you mean "type"\?/);
+      expect(result.stderr).toMatch(
+        /unknown property "bEndPartnerConfig\.typ" for interconnect:index\/vxc:Vxc\n\s+valid properties: partner, connectType, type, ownerAccount, .*; did you mean "type"\?/,
+      );
       expect(result.stderr).toContain('9 errors; nothing was changed.');
       // A reference to the resource whose type is unknown is not reported a second time.
       expect(result.stderr).not.toContain('"vxc" is not defined');
@@ -135,7 +137,11 @@ ${extra}`;
 
   it("an error from the API at apply names the resource's file and line", async () => {
     const dir = workdir();
-    writeManifest(dir, 'plumb.yaml', 'name: refused\nresources:\n  restricted:\n    type: interconnect:Port\n    properties: { productName: r, portSpeed: 1000, locationId: 6, contractTermMonths: 1, marketplaceVisibility: false }\n');
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      'name: refused\nresources:\n  restricted:\n    type: interconnect:Port\n    properties: { productName: r, portSpeed: 1000, locationId: 6, contractTermMonths: 1, marketplaceVisibility: false }\n',
+    );
     const result = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/restricted \(create\): plumb\.yaml:3:3: POST \/v3\/networkdesign\/validate: 400 .*not available for ordering/);

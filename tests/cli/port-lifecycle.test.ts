@@ -99,7 +99,7 @@ describe('a port through its whole life', () => {
     });
   }
 
-  it('with cancelAtEndOfTerm, today\'s API refuses the cancel: destroy fails saying how to go on, cancels nothing now, keeps the port in state', async () => {
+  it("with cancelAtEndOfTerm, today's API refuses the cancel: destroy fails saying how to go on, cancels nothing now, keeps the port in state", async () => {
     const dir = workdir();
     const env = sandbox.env;
     writeManifest(dir, 'plumb.yaml', manifest({ cancelAtEndOfTerm: true }));

@@ -77,7 +77,11 @@ describe('apply progress', () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', manifest.replace(/live-/g, 'limited-'));
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'interconnect', rates: { '429': 1 }, retryAfterSeconds: 1 }) });
+    await fetch(`${sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'interconnect', rates: { '429': 1 }, retryAfterSeconds: 1 }),
+    });
     // Every call is limited: each is sent six times, then the plan gives up, having said why it waited.
     const limited = await plumb(['plan'], { cwd: dir, env: sandbox.env });
     await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });

@@ -73,7 +73,7 @@ resources:
 });
 
 describe('how long a create waits', () => {
-  it('is the provider\'s waitTime unless customTimeouts says otherwise', async () => {
+  it("is the provider's waitTime unless customTimeouts says otherwise", async () => {
     const dir = workdir();
     writeManifest(
       dir,

@@ -70,7 +70,10 @@ describe('AntiDdosAllowedDomain lifecycle against the sandbox', () => {
   let instanceId: string;
   beforeAll(async () => {
     h = await startHarness({ provisioningMs: 300 });
-    const created = await antiDdosInstance.create(h.resourceCtx('shield'), antiDdosInstance.inputs.parse({ area: 'EastChina', dataCenter: 'Taizhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 30 }));
+    const created = await antiDdosInstance.create(
+      h.resourceCtx('shield'),
+      antiDdosInstance.inputs.parse({ area: 'EastChina', dataCenter: 'Taizhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 30 }),
+    );
     instanceId = created.id;
   });
   afterAll(() => h.close());

@@ -38,14 +38,17 @@ describe('AntiDdosInstance inputs', () => {
   });
 
   it('reports the pair rule even when another field is wrong, so all problems show at once', () => {
-    expect(issues({ ...base, dataCenter: 'Shijiazhuang', bandwidth: 'wide' }).map((i) => i.path).sort()).toEqual(['bandwidth', 'dataCenter']);
+    expect(
+      issues({ ...base, dataCenter: 'Shijiazhuang', bandwidth: 'wide' })
+        .map((i) => i.path)
+        .sort(),
+    ).toEqual(['bandwidth', 'dataCenter']);
   });
 
   it('skips cross-field rules for values not known until apply', () => {
-    const messages = [
-      ...issues({ ...base, area: new Unknown('x.area'), dataCenter: 'Shijiazhuang' }),
-      ...issues({ ...base, baseDefenceValue: 60, maxDefenceValue: new Unknown('y.max') }),
-    ].map((i) => i.message);
+    const messages = [...issues({ ...base, area: new Unknown('x.area'), dataCenter: 'Shijiazhuang' }), ...issues({ ...base, baseDefenceValue: 60, maxDefenceValue: new Unknown('y.max') })].map(
+      (i) => i.message,
+    );
     expect(messages.some((m) => m.includes('valid data centres'))).toBe(false);
     expect(messages.some((m) => m.includes('must not be less than'))).toBe(false);
   });
@@ -62,7 +65,11 @@ describe('AntiDdosInstance replace rules', () => {
     ['area and dataCenter are static replace paths', () => antiDdosInstance.replaceOn.map((r) => r.path), ['area', 'dataCenter']],
     ['a different chargeType than state recorded', () => antiDdosInstance.replaceWhen!(prior, { ...prior, chargeType: 'year' }).map((d) => d.path), ['chargeType']],
     ['a different duration than state recorded', () => antiDdosInstance.replaceWhen!(prior, { ...prior, duration: 3 }).map((d) => d.path), ['duration']],
-    ['nothing when state never knew them (imported)', () => antiDdosInstance.replaceWhen!({ ...prior, chargeType: undefined, duration: undefined } as unknown as AntiDdosInstanceInputs, { ...prior, chargeType: 'year', duration: 2 }), []],
+    [
+      'nothing when state never knew them (imported)',
+      () => antiDdosInstance.replaceWhen!({ ...prior, chargeType: undefined, duration: undefined } as unknown as AntiDdosInstanceInputs, { ...prior, chargeType: 'year', duration: 2 }),
+      [],
+    ],
     ['the docs say both may replace', () => antiDdosInstance.replaceSometimes, ['chargeType', 'duration']],
     ['nothing for in-place fields', () => antiDdosInstance.replaceWhen!(prior, { ...prior, name: 'x', bandwidth: 100, maxDefenceValue: 90 }), []],
   ])('%s', (_name, run, expected) => {
@@ -70,8 +77,13 @@ describe('AntiDdosInstance replace rules', () => {
   });
 
   it.each([
-    ['an imported instance (its purchase unknown) has the manifest\'s terms: no change', {}, { chargeType: 'year', duration: 2 }, { chargeType: 'year', duration: 2 }],
-    ['one plumb bought with the defaults has those, though the manifest left them out', { chargeType: 'month', duration: 1 }, { chargeType: 'year', duration: 1 }, { chargeType: 'month', duration: 1 }],
+    ["an imported instance (its purchase unknown) has the manifest's terms: no change", {}, { chargeType: 'year', duration: 2 }, { chargeType: 'year', duration: 2 }],
+    [
+      'one plumb bought with the defaults has those, though the manifest left them out',
+      { chargeType: 'month', duration: 1 },
+      { chargeType: 'year', duration: 1 },
+      { chargeType: 'month', duration: 1 },
+    ],
     ['terms the manifest leaves out are not filled in', { chargeType: 'month', duration: 1 }, {}, {}],
   ])('asDeclared: %s', (_name, bought, written, expected) => {
     const { chargeType: _c, duration: _d, ...recorded } = prior;
@@ -109,7 +121,16 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
     await h.clearCalls();
     const created = await antiDdosInstance.create(ctx, inputs);
     expect(created.id).toMatch(/^usecure_ghp-[0-9a-f]{8}$/);
-    expect(created.outputs).toMatchObject({ antiDdosInstanceId: created.id, name: 'shield-one', area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40, status: 'Started' });
+    expect(created.outputs).toMatchObject({
+      antiDdosInstanceId: created.id,
+      name: 'shield-one',
+      area: 'EastChina',
+      dataCenter: 'Yangzhou',
+      bandwidth: 50,
+      baseDefenceValue: 30,
+      maxDefenceValue: 40,
+      status: 'Started',
+    });
     expect(created.outputs.createTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(Date.parse(created.outputs.expireTime) - Date.parse(created.outputs.createTime)).toBeGreaterThan(27 * 86400_000);
     expect(countActions(await h.actions(), 'BuyHighProtectGameService')).toBe(1);

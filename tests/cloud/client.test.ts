@@ -100,7 +100,13 @@ describe('cloud client against the sandbox', () => {
   });
 
   it('waits for Retry-After on 429 and succeeds once the fault clears', async () => {
-    await h.admin('faults', 'POST', { provider: 'cloud', next: [{ status: 429, retryAfter: '0' }, { status: 429, retryAfter: 'Thu, 01 Jan 1970 00:00:00 GMT' }] });
+    await h.admin('faults', 'POST', {
+      provider: 'cloud',
+      next: [
+        { status: 429, retryAfter: '0' },
+        { status: 429, retryAfter: 'Thu, 01 Jan 1970 00:00:00 GMT' },
+      ],
+    });
     expect((await client().call('GetRegion')).RetCode).toBe(0);
     expect(countActions(await h.actions(), 'GetRegion')).toBe(3);
   });
@@ -108,7 +114,12 @@ describe('cloud client against the sandbox', () => {
   it('sends AddNapAllowListDomain answered 429 again: the API carried out nothing', async () => {
     const c = client();
     const bought = await c.call<{ ResourceInfo: { ResourceId: string } }>('BuyHighProtectGameService', {
-      HighProtectGameServiceName: 'throttled-shield', AreaLine: 'EastChina', EngineRoom: ['Yangzhou'], SrcBandwidth: 50, DefenceDDosBaseFlowArr: ['30'], DefenceDDosMaxFlowArr: ['40'],
+      HighProtectGameServiceName: 'throttled-shield',
+      AreaLine: 'EastChina',
+      EngineRoom: ['Yangzhou'],
+      SrcBandwidth: 50,
+      DefenceDDosBaseFlowArr: ['30'],
+      DefenceDDosMaxFlowArr: ['40'],
     });
     const id = bought.ResourceInfo.ResourceId;
     await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=AddNapAllowListDomain', status: 429, retryAfter: '0' }] });
@@ -158,8 +169,7 @@ describe('cloud client against the sandbox', () => {
 
 describe('orders whose answer is lost', () => {
   const sizing = { area: 'EastChina', dataCenter: 'Taizhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40 } as const;
-  const listNamed = async (name: string) =>
-    (await client().pageAll<{ Name: string; ResourceId: string }>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo')).filter((i) => i.Name === name);
+  const listNamed = async (name: string) => (await client().pageAll<{ Name: string; ResourceId: string }>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo')).filter((i) => i.Name === name);
 
   it('a buy whose reply is dropped is sent once, and the instance it bought is adopted', async () => {
     await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=BuyHighProtectGameService', drop: 'reply' }] });

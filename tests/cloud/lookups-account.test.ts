@@ -17,10 +17,33 @@ afterAll(() => h.close());
 
 describe('the cloud lookup catalogue', () => {
   const expected = [
-    'getAntiDdosInstances', 'getAntiDdosIps', 'getBaremetalImages', 'getDbBackups', 'getDbInstances', 'getDbParameterGroups', 'getDisks',
-    'getEips', 'getIamGroups', 'getIamPolicy', 'getImages', 'getInstances', 'getLabelResources', 'getLabels', 'getLbAttachments',
-    'getLbListeners', 'getLbRules', 'getLbSsls', 'getLbs', 'getNatGateways', 'getProjects', 'getUs3Buckets', 'getVpcs',
-    'getVpnConnections', 'getVpnCustomerGateways', 'getVpnGateways', 'getZones',
+    'getAntiDdosInstances',
+    'getAntiDdosIps',
+    'getBaremetalImages',
+    'getDbBackups',
+    'getDbInstances',
+    'getDbParameterGroups',
+    'getDisks',
+    'getEips',
+    'getIamGroups',
+    'getIamPolicy',
+    'getImages',
+    'getInstances',
+    'getLabelResources',
+    'getLabels',
+    'getLbAttachments',
+    'getLbListeners',
+    'getLbRules',
+    'getLbSsls',
+    'getLbs',
+    'getNatGateways',
+    'getProjects',
+    'getUs3Buckets',
+    'getVpcs',
+    'getVpnConnections',
+    'getVpnCustomerGateways',
+    'getVpnGateways',
+    'getZones',
   ];
 
   it('has every lookup under its token, plus the terraformConfig method', () => {

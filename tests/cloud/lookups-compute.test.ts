@@ -19,7 +19,12 @@ describe('getImages', () => {
     expect(r.totalCount).toBe(11);
     expect(new Set(r.images.map((i: { type: string }) => i.type))).toEqual(new Set(['base', 'business', 'custom']));
     expect(r.images.every((i: { status: string }) => i.status === 'Available')).toBe(true);
-    expect(r.images.find((i: { name: string }) => i.name.startsWith('Ubuntu 22.04'))).toMatchObject({ osType: 'linux', size: 20, availabilityZone: 'cn-bj2-02', features: ['NetEnhanced', 'HotPlug', 'CloudInit'] });
+    expect(r.images.find((i: { name: string }) => i.name.startsWith('Ubuntu 22.04'))).toMatchObject({
+      osType: 'linux',
+      size: 20,
+      availabilityZone: 'cn-bj2-02',
+      features: ['NetEnhanced', 'HotPlug', 'CloudInit'],
+    });
   });
 
   it('filters by type and OS, and keeps the newest with mostRecent', async () => {

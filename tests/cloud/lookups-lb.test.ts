@@ -43,7 +43,17 @@ describe('getLbListeners', () => {
     const r = await run(h, getLbListeners, { loadBalancerId: webLb });
     expect(names(r.lbListeners)).toEqual(['admin', 'http', 'https']);
     const byName = Object.fromEntries(r.lbListeners.map((l: { name: string }) => [l.name, l]));
-    expect(byName.http).toMatchObject({ protocol: 'http', port: 80, method: 'roundrobin', persistenceType: 'none', healthCheckType: 'port', status: 'allNormal', domain: '', path: '', listenType: 'request_proxy' });
+    expect(byName.http).toMatchObject({
+      protocol: 'http',
+      port: 80,
+      method: 'roundrobin',
+      persistenceType: 'none',
+      healthCheckType: 'port',
+      status: 'allNormal',
+      domain: '',
+      path: '',
+      listenType: 'request_proxy',
+    });
     expect(byName.https).toMatchObject({ protocol: 'https', persistenceType: 'server_insert', healthCheckType: 'path', domain: 'www.example.com', path: '/healthz', status: 'partNormal' });
     expect(byName.admin).toMatchObject({ persistenceType: 'user_defined', persistence: 'SESSIONID', status: 'allException' });
   });

@@ -16,7 +16,16 @@ describe('getAntiDdosInstances', () => {
     expect(r.totalCount).toBe(3);
     expect(names(r.instances)).toEqual(['edge-shield', 'north-shield', 'old-shield']);
     const edge = r.instances.find((i: { name: string }) => i.name === 'edge-shield');
-    expect(edge).toMatchObject({ area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 100, baseDefenceValue: 30, maxDefenceValue: 100, chargeType: 'year', status: 'Started', createTime: '2024-03-01T00:00:00Z' });
+    expect(edge).toMatchObject({
+      area: 'EastChina',
+      dataCenter: 'Yangzhou',
+      bandwidth: 100,
+      baseDefenceValue: 30,
+      maxDefenceValue: 100,
+      chargeType: 'year',
+      status: 'Started',
+      createTime: '2024-03-01T00:00:00Z',
+    });
     expect(r.ids).toEqual(r.instances.map((i: { id: string }) => i.id));
     expect(r.id).toMatch(/^\d+$/);
     expect((await run(h, getAntiDdosInstances)).id).toBe(r.id);

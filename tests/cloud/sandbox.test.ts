@@ -17,7 +17,11 @@ afterAll(async () => {
 /** Signs the way the API documentation describes, independently of the client. */
 function signed(params: Record<string, string>, privateKey = 'sandbox-private-key'): Record<string, string> {
   const all = { PublicKey: 'sandbox-public-key', Region: 'cn-bj2', ProjectId: 'org-sandbox', ...params };
-  const text = Object.keys(all).sort().map((k) => k + all[k as keyof typeof all]).join('') + privateKey;
+  const text =
+    Object.keys(all)
+      .sort()
+      .map((k) => k + all[k as keyof typeof all])
+      .join('') + privateKey;
   return { ...all, Signature: createHash('sha1').update(text).digest('hex') };
 }
 
@@ -52,7 +56,11 @@ describe('cloud sandbox endpoint', () => {
 
   it('reads Action from the query string when the body has none, on any path', async () => {
     const params = signed({});
-    const res = await fetch(`${sb.url}/cloud/any/path?Action=GetRegion`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+    const res = await fetch(`${sb.url}/cloud/any/path?Action=GetRegion`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params).toString(),
+    });
     // Action is outside the signed body here, so the signature still matches the body alone.
     expect(((await res.json()) as { RetCode: number }).RetCode).toBe(0);
   });
@@ -62,7 +70,11 @@ describe('cloud sandbox endpoint', () => {
     const res1 = await fetch(`${sb.url}/cloud/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...flat, Limit: undefined }) });
     expect(((await res1.json()) as { RetCode: number }).RetCode).toBe(0);
     const nested: Record<string, unknown> = { Action: 'DescribeEIP', EIPIds: ['x', 'y'], Limit: 5, PublicKey: 'sandbox-public-key', Region: 'cn-bj2', ProjectId: 'org-sandbox' };
-    const text = Object.keys(nested).sort().map((k) => k + (Array.isArray(nested[k]) ? (nested[k] as string[]).join('') : String(nested[k]))).join('') + 'sandbox-private-key';
+    const text =
+      Object.keys(nested)
+        .sort()
+        .map((k) => k + (Array.isArray(nested[k]) ? (nested[k] as string[]).join('') : String(nested[k])))
+        .join('') + 'sandbox-private-key';
     nested.Signature = createHash('sha1').update(text).digest('hex');
     const res2 = await fetch(`${sb.url}/cloud/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(nested) });
     expect(((await res2.json()) as { RetCode: number }).RetCode).toBe(0);
@@ -90,7 +102,7 @@ describe('cloud sandbox endpoint', () => {
     expect(sh.body.DataSet[0].VPCId).not.toBe(bj.body.DataSet[0].VPCId);
   });
 
-  it('reports what a used EIP is bound to as Resource.ResourceID, the API\'s spelling, naming a seeded NAT gateway', async () => {
+  it("reports what a used EIP is bound to as Resource.ResourceID, the API's spelling, naming a seeded NAT gateway", async () => {
     const eips = (await post(signed({ Action: 'DescribeEIP' }))).body.EIPSet as Array<{ Name: string; Status: string; Resource: Record<string, string> }>;
     const nat = eips.find((e) => e.Name === 'nat-egress-1')!;
     const gateways = (await post(signed({ Action: 'DescribeNATGW' }))).body.DataSet as Array<{ NATGWId: string; NATGWName: string }>;
@@ -137,7 +149,15 @@ describe('cloud sandbox endpoint', () => {
 
   it('rejects a data centre outside the area when buying', async () => {
     const res = await post(
-      signed({ Action: 'BuyHighProtectGameService', HighProtectGameServiceName: 'x', AreaLine: 'EastChina', 'EngineRoom.0': 'Shijiazhuang', SrcBandwidth: '50', 'DefenceDDosBaseFlowArr.0': '30', 'DefenceDDosMaxFlowArr.0': '30' }),
+      signed({
+        Action: 'BuyHighProtectGameService',
+        HighProtectGameServiceName: 'x',
+        AreaLine: 'EastChina',
+        'EngineRoom.0': 'Shijiazhuang',
+        SrcBandwidth: '50',
+        'DefenceDDosBaseFlowArr.0': '30',
+        'DefenceDDosMaxFlowArr.0': '30',
+      }),
     );
     expect(res.body.RetCode).toBe(230);
     expect(res.body.Message).toContain('Zaozhuang, Yangzhou, Taizhou');

@@ -27,9 +27,15 @@ describe('cloud request signature', () => {
   });
 
   it('flattens arrays, arrays of objects and nested objects; drops empty values', () => {
-    expect(
-      flattenParams({ Ids: ['a', 'b'], Labels: [{ Key: 'env', Value: 'prod' }], Domain: { Src: 'x' }, Empty: '', Missing: undefined, Null: null, Flag: false, N: 0 }),
-    ).toEqual({ 'Ids.0': 'a', 'Ids.1': 'b', 'Labels.0.Key': 'env', 'Labels.0.Value': 'prod', 'Domain.Src': 'x', Flag: false, N: 0 });
+    expect(flattenParams({ Ids: ['a', 'b'], Labels: [{ Key: 'env', Value: 'prod' }], Domain: { Src: 'x' }, Empty: '', Missing: undefined, Null: null, Flag: false, N: 0 })).toEqual({
+      'Ids.0': 'a',
+      'Ids.1': 'b',
+      'Labels.0.Key': 'env',
+      'Labels.0.Value': 'prod',
+      'Domain.Src': 'x',
+      Flag: false,
+      N: 0,
+    });
   });
 
   it('sorts keys by bytes, so Domain.10 comes before Domain.2', () => {

@@ -152,7 +152,10 @@ describe('apply', () => {
   it('an import that would force a replacement is refused at plan time', async () => {
     const fake = fakeType();
     fake.objects.set('existing-2', { name: 'x', size: 5, uid: 'existing-2' });
-    const { manifest } = parseManifest('resources:\n  a: { type: fake:Thing, properties: { name: x, size: 6 }, options: { import: existing-2 } }\n', 'm.yaml', { resources: [fake.type.token], functions: [] });
+    const { manifest } = parseManifest('resources:\n  a: { type: fake:Thing, properties: { name: x, size: 6 }, options: { import: existing-2 } }\n', 'm.yaml', {
+      resources: [fake.type.token],
+      functions: [],
+    });
     const planned = await makePlan(manifest, buildGraph(manifest).graph, await new MemoryStore().read(), fakeDeps(fake.type), { refresh: false, destroy: false, replace: [] });
     expect(planned.diagnostics[0].summary).toBe('importing a would replace existing-2 at once: size (size is fixed)');
   });

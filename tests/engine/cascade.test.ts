@@ -42,7 +42,10 @@ describe('a replacement cascades through replace-forcing references, shown befor
     const before = fake.calls.length;
     const { report } = await applyFake(chain(2), fake, store);
     expect(report.ok).toBe(true);
-    const verbs = fake.calls.slice(before).filter((c) => c.verb !== 'read').map((c) => `${c.verb}:${c.address}`);
+    const verbs = fake.calls
+      .slice(before)
+      .filter((c) => c.verb !== 'read')
+      .map((c) => `${c.verb}:${c.address}`);
     expect(verbs.filter((v) => v.startsWith('create'))).toEqual(['create:parent', 'create:child', 'create:grandchild']);
     const deleted = verbs.filter((v) => v.startsWith('delete'));
     expect(deleted).toEqual(['delete:grandchild', 'delete:child', 'delete:parent']);

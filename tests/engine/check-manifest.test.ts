@@ -23,7 +23,9 @@ function fakeCatalog() {
         name: z.string().min(1),
         speed: z.number().int().positive().optional(),
         mode: z.enum(['fast', 'slow']).optional(),
-        end: z.discriminatedUnion('partner', [z.object({ partner: z.literal('cloud'), account: z.string() }).strict(), z.object({ partner: z.literal('router'), asn: z.number() }).strict()]).optional(),
+        end: z
+          .discriminatedUnion('partner', [z.object({ partner: z.literal('cloud'), account: z.string() }).strict(), z.object({ partner: z.literal('router'), asn: z.number() }).strict()])
+          .optional(),
       })
       .strict(),
     outputs: z.object({ uid: z.string() }),
@@ -41,7 +43,10 @@ function fakeCatalog() {
   const other: CatalogProvider = { name: 'other', settings: z.object({ depth: z.number().default(1) }), envVars: { OTHER_DEPTH: 'depth' }, secretSettings: [] };
   const getThing: CatalogFunction = { args: z.object({ id: z.number() }).strict() };
   const catalog: EngineCatalog = {
-    resourceTypes: new Map([[thing.token, thing], [link.token, link]]),
+    resourceTypes: new Map([
+      [thing.token, thing],
+      [link.token, link],
+    ]),
     providers: [fake, other],
     async functions() {
       calls.functions++;
@@ -132,7 +137,9 @@ describe('checkManifest with a fake catalog', () => {
     expect(plain.calls.functions).toBe(0);
     const invoking = await check('name: x\nvariables:\n  t:\n    fn::invoke:\n      function: fake:getThing\n      arguments: { idd: 2 }\n');
     expect(invoking.calls.functions).toBeGreaterThan(0);
-    expect(invoking.diagnostics.map((d) => `${d.pos?.line} ${d.summary}: ${d.detail}`).join('\n')).toMatch(/^4 invalid arguments for fake:index\/getThing:getThing: [^]*unknown argument "idd" \(valid arguments: id; did you mean "id"\?\)/);
+    expect(invoking.diagnostics.map((d) => `${d.pos?.line} ${d.summary}: ${d.detail}`).join('\n')).toMatch(
+      /^4 invalid arguments for fake:index\/getThing:getThing: [^]*unknown argument "idd" \(valid arguments: id; did you mean "id"\?\)/,
+    );
   });
 });
 
@@ -147,7 +154,14 @@ describe('messages in the words of the manifest', () => {
       '      end: { partner: router, asn: 1, acount: x }\n',
       ['unknown property "end.acount" for fake:index/link:Link | valid properties: partner, asn'],
     ],
-    ['the closest field of the variant is suggested', '      end: { partner: cloud, acount: x }\n', ['missing required property "end.account" for fake:index/link:Link | expected a string', 'unknown property "end.acount" for fake:index/link:Link | valid properties: partner, account; did you mean "account"?']],
+    [
+      'the closest field of the variant is suggested',
+      '      end: { partner: cloud, acount: x }\n',
+      [
+        'missing required property "end.account" for fake:index/link:Link | expected a string',
+        'unknown property "end.acount" for fake:index/link:Link | valid properties: partner, account; did you mean "account"?',
+      ],
+    ],
     ['NaN is written as YAML writes it, never as null', '      speed: .nan\n', ['speed must be a number, not .nan']],
     ['a bound is said in words', '      speed: -5\n', ['speed -5 is not valid: must be more than 0']],
     ['an empty text', '      name: ""\n', ['name "" is not valid: must not be empty']],
@@ -164,7 +178,7 @@ describe('did you mean', () => {
   const tokens = ['interconnect:index/ix:Ix', 'interconnect:index/vxc:Vxc', 'interconnect:index/port:Port', 'cloud:index/vpc:Vpc'];
   it.each([
     ['a swap of two letters is one edit: Vcx is Vxc, not Ix', 'interconnect:Vcx', 'interconnect:index/vxc:Vxc'],
-    ['only the named provider\'s types are candidates', 'cloud:Vxc', 'cloud:index/vpc:Vpc'],
+    ["only the named provider's types are candidates", 'cloud:Vxc', 'cloud:index/vpc:Vpc'],
     ['a full token is compared in full', 'interconnect:index/prot:Prot', 'interconnect:index/port:Port'],
   ])('%s', (_name, raw, expected) => {
     expect(closest(raw, tokens)).toBe(expected);

@@ -70,10 +70,14 @@ describe('cross-checks in the engine', () => {
   });
 
   it('a manifest without a type that cross-checks is not evaluated again', async () => {
-    const { manifest } = parseManifest('name: x\nresources:\n  p: { type: interconnect:Port, properties: { productName: p, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false } }\n', 'm.yaml', {
-      resources: resourceTypes.keys(),
-      functions: [],
-    });
+    const { manifest } = parseManifest(
+      'name: x\nresources:\n  p: { type: interconnect:Port, properties: { productName: p, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false } }\n',
+      'm.yaml',
+      {
+        resources: resourceTypes.keys(),
+        functions: [],
+      },
+    );
     const lookups: string[] = [];
     expect(await crossCheckStack(manifest, interconnectCatalog, {}, async (t) => lookups.push(t))).toEqual([]);
     expect(lookups).toEqual([]);
@@ -82,7 +86,8 @@ describe('cross-checks in the engine', () => {
 
 const interconnectCatalog: EngineCatalog = { resourceTypes, providers, functions: async () => new Map() };
 
-const port = (name: string, speed = 1000) => `  ${name}: { type: interconnect:Port, properties: { productName: ${name}, portSpeed: ${speed}, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false } }\n`;
+const port = (name: string, speed = 1000) =>
+  `  ${name}: { type: interconnect:Port, properties: { productName: ${name}, portSpeed: ${speed}, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false } }\n`;
 const mcr = (name: string, speed = 1000) => `  ${name}: { type: interconnect:Mcr, properties: { productName: ${name}, portSpeed: ${speed}, locationId: 2, contractTermMonths: 1 } }\n`;
 const vxc = (name: string, a: string, vlan: number, rate = 100, extra = '') =>
   `  ${name}:\n    type: interconnect:Vxc\n    properties:\n      productName: ${name}\n      rateLimit: ${rate}\n      contractTermMonths: 1\n      aEnd: { requestedProductUid: "${a}", vlan: ${vlan} }\n${extra}`;
@@ -91,11 +96,16 @@ const said = (diagnostics: Array<{ summary: string; detail?: string; address?: s
 
 describe('interconnect cross-checks', () => {
   it('two VXCs asking for one VLAN on a port: the later is told, naming the other', async () => {
-    const result = await checkManifest(`name: x\nresources:\n${port('edge')}${vxc('one', '${edge.productUid}', 100)}${vxc('two', '${edge.productUid}', 100)}${vxc('three', '${edge.productUid}', 101)}`, 'm.yaml', interconnectCatalog, { env: {} });
+    const result = await checkManifest(
+      `name: x\nresources:\n${port('edge')}${vxc('one', '${edge.productUid}', 100)}${vxc('two', '${edge.productUid}', 100)}${vxc('three', '${edge.productUid}', 101)}`,
+      'm.yaml',
+      interconnectCatalog,
+      { env: {} },
+    );
     expect(said(result.diagnostics)).toEqual(['two: VLAN 100 is already used on edge by one']);
   });
 
-  it('a VLAN a recorded VXC holds on that port, by the port\'s recorded UID, is refused before the order', async () => {
+  it("a VLAN a recorded VXC holds on that port, by the port's recorded UID, is refused before the order", async () => {
     const recorded = {
       edge: { type: 'interconnect:index/port:Port', id: 'uid-edge', inputs: { productName: 'edge', portSpeed: 1000 }, outputs: {} },
       old: { type: 'interconnect:index/vxc:Vxc', id: 'uid-old', inputs: { aEnd: { requestedProductUid: 'uid-edge' } }, outputs: { aEndCurrent: { productUid: 'uid-edge', vlan: 200 } } },
@@ -118,10 +128,13 @@ describe('interconnect cross-checks', () => {
 
   const bgp = (list: string) =>
     `      bEnd: { requestedProductUid: "\${router.productUid}" }\n      bEndPartnerConfig:\n        partner: vrouter\n        interfaces:\n          - bgpConnections:\n              - { peerAsn: 65030, localIpAddress: 10.0.0.1, peerIpAddress: 10.0.0.2, importWhitelist: ${list} }\n`;
-  const list = '  routes: { type: interconnect:McrPrefixFilterList, properties: { mcrId: "${router.productUid}", description: customer-routes, addressFamily: IPv4, entries: [{ action: permit, prefix: 10.0.0.0/8 }] } }\n';
+  const list =
+    '  routes: { type: interconnect:McrPrefixFilterList, properties: { mcrId: "${router.productUid}", description: customer-routes, addressFamily: IPv4, entries: [{ action: permit, prefix: 10.0.0.0/8 }] } }\n';
 
   it('a BGP filter naming a list a new MCR will not have: the closest list is suggested; one it will have passes', async () => {
-    const manifest = parse(`${port('edge')}${mcr('router')}${list}${vxc('typo', '${edge.productUid}', 100, 100, bgp('customer-route'))}${vxc('right', '${edge.productUid}', 101, 100, bgp('customer-routes'))}`);
+    const manifest = parse(
+      `${port('edge')}${mcr('router')}${list}${vxc('typo', '${edge.productUid}', 100, 100, bgp('customer-route'))}${vxc('right', '${edge.productUid}', 101, 100, bgp('customer-routes'))}`,
+    );
     const diagnostics = await crossCheckStack(manifest, interconnectCatalog, {});
     expect(said(diagnostics)).toEqual(['typo: MCR router has no prefix filter list "customer-route"']);
     expect(diagnostics[0].detail).toBe('did you mean "customer-routes"? its lists: "customer-routes"');

@@ -152,9 +152,7 @@ describe('refresh reads each type in bulk where it lists', () => {
     const api = fakeApi();
     const ports = thingType(api, 'port', { failList: true });
     const ids = seed(api, 'port', 2);
-    await expect(refreshState(stateOf(ids.map((id) => record(id, ports, id))), depsFor(ports))).rejects.toThrow(
-      'refresh failed:\n  2 resources (port-0, port-1): GET /things: 503 unavailable',
-    );
+    await expect(refreshState(stateOf(ids.map((id) => record(id, ports, id))), depsFor(ports))).rejects.toThrow('refresh failed:\n  2 resources (port-0, port-1): GET /things: 503 unavailable');
     expect(api.calls).toEqual([]);
   });
 });

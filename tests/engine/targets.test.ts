@@ -15,7 +15,10 @@ const change = (address: string, action: Change['action'], dependsOn: string[] =
 
 // port <- vxc <- bgp ; lone
 const plan = [change('port', 'update'), change('vxc', 'update', ['port']), change('bgp', 'create', ['vxc']), change('lone', 'create')];
-const kept = (targets: string[], excludes: string[], changes = plan) => applyTargets(changes, targets, excludes).changes.map((c) => c.address).sort();
+const kept = (targets: string[], excludes: string[], changes = plan) =>
+  applyTargets(changes, targets, excludes)
+    .changes.map((c) => c.address)
+    .sort();
 
 describe('--target and --exclude', () => {
   const cases: Array<[string, string[], string[], string[]]> = [

@@ -49,7 +49,7 @@ describe('aliases', () => {
     expect(result.stderr).toMatch(new RegExp(`imports\\.yaml:${bombLine + 2}:10: error: alias \\*e makes this file's aliases copy more than 100000 values`));
   });
 
-  it('an alias copies its anchor: the same values, at the anchor\'s positions', async () => {
+  it("an alias copies its anchor: the same values, at the anchor's positions", async () => {
     const yaml = 'name: a\nvariables:\n  tags: &tags\n    team: net\n    cost: 7\n  copy: *tags\n';
     const { manifest, diagnostics } = parseManifest(yaml, 'm.yaml', catalog);
     expect(diagnostics).toEqual([]);

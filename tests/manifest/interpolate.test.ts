@@ -81,7 +81,14 @@ describe('expression evaluation', () => {
   it('fn::join and fn::split are inverse', async () => {
     const joined = await evaluate({ kind: 'builtin', name: 'join', arg: { kind: 'literal' as const, value: null, pos }, pos } as Expr, scope({})).catch((e) => e);
     expect(joined).toBeInstanceOf(EvalError);
-    const list = { kind: 'list' as const, items: [{ kind: 'literal' as const, value: '-', pos }, { kind: 'literal' as const, value: 'a-b', pos }], pos };
+    const list = {
+      kind: 'list' as const,
+      items: [
+        { kind: 'literal' as const, value: '-', pos },
+        { kind: 'literal' as const, value: 'a-b', pos },
+      ],
+      pos,
+    };
     expect(await evaluate({ kind: 'builtin', name: 'split', arg: list, pos } as Expr, scope({}))).toEqual(['a', 'b']);
   });
 });

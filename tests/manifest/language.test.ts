@@ -162,9 +162,9 @@ describe('resources', () => {
     ]);
   });
 
-  it("what the Pulumi CLI reads from a project file (runtime as a mapping, template) is accepted and left alone", () => {
+  it('what the Pulumi CLI reads from a project file (runtime as a mapping, template) is accepted and left alone', () => {
     expect(errors('name: f\nruntime:\n  name: yaml\n  options: { compiler: none }\ntemplate:\n  description: a template\n')).toEqual([]);
-    expect(errors('name: f\nplugins: { providers: [] }\n')).toEqual(["2:1 \"plugins\" is not supported (plugins: is not supported: plumb's providers are built in)"]);
+    expect(errors('name: f\nplugins: { providers: [] }\n')).toEqual(['2:1 "plugins" is not supported (plugins: is not supported: plumb\'s providers are built in)']);
   });
 
   it('Pulumi keys that mean nothing here are refused at their key, saying why', () => {

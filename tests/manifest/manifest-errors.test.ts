@@ -51,7 +51,11 @@ const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
   { name: 'missing required property', yaml: port(validProps.replace('      productName: p\n', '')), expect: [/m\.yaml:\d+:\d+: error: missing required property "productName"/] },
   { name: 'reference to an unknown name', yaml: port(`${validProps}\n      costCentre: \${nowhere.x}`), expect: [/m\.yaml:11:19: error: reference "nowhere" is not defined/] },
   { name: 'reference cycle prints the path', yaml: 'variables:\n  a: ${b}\n  b: ${a}\n', expect: [/error: reference cycle: a -> b -> a/] },
-  { name: 'unsupported fn::', yaml: 'variables:\n  a:\n    fn::sha2: x\n', expect: [/m\.yaml:3:5: error: "fn::sha2" is not supported/, /supported functions: fn::invoke/, /did you mean "fn::sha1"\?/] },
+  {
+    name: 'unsupported fn::',
+    yaml: 'variables:\n  a:\n    fn::sha2: x\n',
+    expect: [/m\.yaml:3:5: error: "fn::sha2" is not supported/, /supported functions: fn::invoke/, /did you mean "fn::sha1"\?/],
+  },
   { name: 'an asset', yaml: 'variables:\n  a:\n    fn::fileAsset: ./x.txt\n', expect: [/m\.yaml:3:5: error: "fn::fileAsset" is not supported/, /assets and archives are not supported/] },
   {
     name: 'a field its resource type does not have',
@@ -78,8 +82,16 @@ const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
     yaml: `name: x\nconfig:\n  interconnect:cancelAtEndofTerm: true\n${port(validProps).replace('name: errors\n', '')}`,
     expect: [/m\.yaml:3:3: error: config interconnect:cancelAtEndofTerm: unknown setting/, /did you mean interconnect:cancelAtEndOfTerm\?/],
   },
-  { name: 'unsupported option', yaml: port(validProps).replace('    properties:', '    options:\n      protected: true\n    properties:'), expect: [/m\.yaml:6:7: error: option "protected" is not supported/, /supported options: dependsOn, protect/, /did you mean "protect"\?/] },
-  { name: 'a parent', yaml: port(validProps).replace('    properties:', '    options:\n      parent: x\n    properties:'), expect: [/m\.yaml:6:7: error: option "parent" is not supported/, /there are no component resources/] },
+  {
+    name: 'unsupported option',
+    yaml: port(validProps).replace('    properties:', '    options:\n      protected: true\n    properties:'),
+    expect: [/m\.yaml:6:7: error: option "protected" is not supported/, /supported options: dependsOn, protect/, /did you mean "protect"\?/],
+  },
+  {
+    name: 'a parent',
+    yaml: port(validProps).replace('    properties:', '    options:\n      parent: x\n    properties:'),
+    expect: [/m\.yaml:6:7: error: option "parent" is not supported/, /there are no component resources/],
+  },
 ];
 
 describe('bad manifests', () => {
@@ -88,7 +100,10 @@ describe('bad manifests', () => {
       const dir = workdir();
       writeManifest(dir, 'm.yaml', c.yaml);
       await sandbox.clearCalls();
-      for (const command of [['validate', 'm.yaml'], ['plan', 'm.yaml']]) {
+      for (const command of [
+        ['validate', 'm.yaml'],
+        ['plan', 'm.yaml'],
+      ]) {
         const result = await plumb(command, { cwd: dir, env: sandbox.env });
         expect(result.code).toBe(1);
         for (const pattern of c.expect) expect(result.stderr).toMatch(pattern);

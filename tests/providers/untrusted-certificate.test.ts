@@ -48,7 +48,8 @@ async function failure(call: () => Promise<unknown>): Promise<Error> {
   return err as Error;
 }
 
-const TRUST_HINT = /signed by an authority this machine does not trust \((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\); if 127\.0\.0\.1:\d+ is yours, set NODE_EXTRA_CA_CERTS to the file \(PEM\) of the authority that signed it/;
+const TRUST_HINT =
+  /signed by an authority this machine does not trust \((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\); if 127\.0\.0\.1:\d+ is yours, set NODE_EXTRA_CA_CERTS to the file \(PEM\) of the authority that signed it/;
 
 describe('an untrusted server certificate', () => {
   it('fails an interconnect call at once, at its token exchange', async () => {
@@ -75,7 +76,11 @@ describe('an untrusted server certificate', () => {
 
   it('ends a plan with that message and no stack trace', async () => {
     const dir = workdir();
-    writeManifest(dir, 'plumb.yaml', ['name: tls', 'variables:', '  syd:', '    fn::invoke:', '      function: interconnect:index/getLocation:getLocation', '      arguments: { id: 2 }', 'outputs:', '  at: ${syd.name}'].join('\n'));
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      ['name: tls', 'variables:', '  syd:', '    fn::invoke:', '      function: interconnect:index/getLocation:getLocation', '      arguments: { id: 2 }', 'outputs:', '  at: ${syd.name}'].join('\n'),
+    );
     const result = await plumb(['plan'], { cwd: dir, env: { PLUMB_SANDBOX_URL: url, NODE_EXTRA_CA_CERTS: undefined } });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(TRUST_HINT);

@@ -64,7 +64,9 @@ describe('the key of the secrets in state', () => {
     const refused = await plumb(['apply', 'other.yaml', '--yes'], { cwd: dir, env: sandbox.env });
     expect(refused.code).toBe(1);
     // Refused when the order's intent is to be journaled: before it is sent.
-    expect(refused.stdout).toContain(`port (create): cannot seal a secret in state: the key file ${join(dir, '.plumb', 'secret.key')} is missing, and ${join(dir, '.plumb', 'keyed', 'default', 'state.json')} holds secrets sealed with it`);
+    expect(refused.stdout).toContain(
+      `port (create): cannot seal a secret in state: the key file ${join(dir, '.plumb', 'secret.key')} is missing, and ${join(dir, '.plumb', 'keyed', 'default', 'state.json')} holds secrets sealed with it`,
+    );
     expect(existsSync(join(dir, '.plumb', 'secret.key'))).toBe(false);
     expect(await api.liveProducts('other-port')).toEqual([]);
   });

@@ -37,7 +37,9 @@ describeStateStore('local folder', async () => {
     },
     async raw() {
       if (!existsSync(dir)) return '';
-      return readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+      return readdirSync(dir)
+        .map((f) => readFileSync(join(dir, f), 'utf8'))
+        .join('\n');
     },
     async cleanup() {
       for (const store of opened) await store.close();
@@ -61,7 +63,6 @@ function deadPid(): number {
   if (!child.pid) throw new Error('could not start a short-lived process');
   return child.pid;
 }
-
 
 describe('the local folder', () => {
   const holder = { pid: process.pid, host: 'here', time: '2026-01-01T00:00:00Z', command: 'test' };

@@ -87,14 +87,17 @@ describe('ownership tags name the project and the stack', () => {
     expect(ids(forced.stdout)).toContain(uid);
   });
 
-  it('a product without plumb\'s tags imports as before; one of this project and stack too', async () => {
+  it("a product without plumb's tags imports as before; one of this project and stack too", async () => {
     const bought = await api.orderPort('bought-by-hand-owner');
     const dir = workdir('plumb-owner-b-');
     writeManifest(dir, 'plumb.yaml', `name: team-b\nresources:\n${port('edge', 'own-port')}`);
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
     const own = stateOf(dir).resources.edge.id;
     expect((await plumb(['state', 'rm', 'edge'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    for (const [address, id] of [['hand', bought], ['edge', own]]) {
+    for (const [address, id] of [
+      ['hand', bought],
+      ['edge', own],
+    ]) {
       const imported = await plumb(['import', address, 'interconnect:Port', id], { cwd: dir, env: sandbox.env });
       expect(imported.code, imported.stderr).toBe(0);
       expect(imported.stderr).toBe('');
@@ -106,7 +109,7 @@ describe('managedElsewhere', () => {
   const deps = { project: 'web', stack: 'prod' } as EngineDeps;
   const typeOwnedBy = (owner: Ownership | undefined) => ({ owner: async () => owner }) as unknown as ResourceType;
   const cases: Array<[string, Ownership | undefined, RegExp | undefined]> = [
-    ['an object without ownership tags is nobody else\'s', undefined, undefined],
+    ["an object without ownership tags is nobody else's", undefined, undefined],
     ['this project and stack are its own', { project: 'web', stack: 'prod', address: 'a' }, undefined],
     ['tags of an earlier version name no project: the same stack is its own', { stack: 'prod', address: 'a' }, undefined],
     ['tags of an earlier version with another stack name that stack', { stack: 'dev', address: 'a' }, /is managed by a plumb project it does not name, stack "dev" \(address a\)/],

@@ -51,7 +51,8 @@ describe('state belongs to its manifest', () => {
 
   it('a manifest without a name keeps its state under its file name; state commands and drift find it with -f', async () => {
     const dir = workdir('plumb-per-manifest-');
-    const port = (name: string) => `resources:\n  port:\n    type: interconnect:Port\n    properties: { productName: ${name}, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }\n`;
+    const port = (name: string) =>
+      `resources:\n  port:\n    type: interconnect:Port\n    properties: { productName: ${name}, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }\n`;
     writeManifest(dir, 'edge.yaml', port('nameless-edge'));
     writeManifest(dir, 'core.yml', port('nameless-core'));
     const env = sandbox.env;
@@ -102,7 +103,7 @@ function makeLegacy(dir: string, project: string, stack = 'default'): string {
 }
 
 describe('state kept per folder before is moved to its manifest, once', () => {
-  it('moves it when its addresses are only this manifest\'s, says so once, and plans no change', async () => {
+  it("moves it when its addresses are only this manifest's, says so once, and plans no change", async () => {
     const dir = folderWith('cloud/anti-ddos.yaml', 'cloud/lookups.yaml');
     const env = sandbox.env;
     expect((await plumb(['apply', 'anti-ddos.yaml', '--yes'], { cwd: dir, env })).code).toBe(0);

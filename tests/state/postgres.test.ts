@@ -53,7 +53,9 @@ describeStateStore('postgres', async () => {
     },
     async crash() {
       // The holder's connection dies, as it would with its process or machine.
-      const holders = await admin.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint`, [`plumb:${web}/${stack}`]);
+      const holders = await admin.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint`, [
+        `plumb:${web}/${stack}`,
+      ]);
       expect(holders.rows).toHaveLength(1);
       await admin.query('SELECT pg_terminate_backend($1)', [holders.rows[0].pid]);
       while ((await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [holders.rows[0].pid])).rows.length) await new Promise((r) => setTimeout(r, 20));
@@ -188,8 +190,16 @@ describe('PostgreSQL state from before state was kept per project', () => {
       await old.query('CREATE TABLE plumb_stacks (stack text PRIMARY KEY, lineage text NOT NULL, serial bigint NOT NULL, snapshot jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())');
       await old.query('CREATE TABLE plumb_journal (stack text NOT NULL, seq bigint GENERATED ALWAYS AS IDENTITY, entry jsonb NOT NULL, PRIMARY KEY (stack, seq))');
       await old.query('CREATE TABLE plumb_locks (stack text PRIMARY KEY, holder jsonb NOT NULL, backend_pid integer NOT NULL, locked_at timestamptz NOT NULL DEFAULT now())');
-      await old.query('INSERT INTO plumb_stacks (stack, lineage, serial, snapshot) VALUES ($1, $2, $3, $4)', ['default', 'l-old', 3, { version: 1, stack: 'default', lineage: 'l-old', serial: 3, resources: { a: thing }, outputs: {}, pending: [] }]);
-      await old.query('INSERT INTO plumb_journal (stack, entry) VALUES ($1, $2)', ['default', { kind: 'outcome', address: 'b', resource: { ...thing, address: 'b', id: 'id-b' }, at: '2026-01-01T00:00:00Z' }]);
+      await old.query('INSERT INTO plumb_stacks (stack, lineage, serial, snapshot) VALUES ($1, $2, $3, $4)', [
+        'default',
+        'l-old',
+        3,
+        { version: 1, stack: 'default', lineage: 'l-old', serial: 3, resources: { a: thing }, outputs: {}, pending: [] },
+      ]);
+      await old.query('INSERT INTO plumb_journal (stack, entry) VALUES ($1, $2)', [
+        'default',
+        { kind: 'outcome', address: 'b', resource: { ...thing, address: 'b', id: 'id-b' }, at: '2026-01-01T00:00:00Z' },
+      ]);
 
       const store = new PostgresStore(legacyUrl, 'web', 'default', codec);
       try {
@@ -203,7 +213,7 @@ describe('PostgreSQL state from before state was kept per project', () => {
         expect(await store.legacy()).toBeUndefined();
         expect(await store.stacks()).toEqual(['default']);
         await store.write(state);
-        expect((await old.query("SELECT project, serial FROM plumb_stacks")).rows).toEqual([{ project: 'web', serial: '5' }]);
+        expect((await old.query('SELECT project, serial FROM plumb_stacks')).rows).toEqual([{ project: 'web', serial: '5' }]);
       } finally {
         await store.close();
       }

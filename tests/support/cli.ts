@@ -7,7 +7,6 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 /** The CLI entry point, built (tests run after `npm run build`, as a user would). */
 export const PLUMB = resolve(import.meta.dirname, '../../bin/plumb.cjs');
 
-
 /** What one CLI run printed and returned. */
 export interface CliResult {
   code: number;
@@ -42,7 +41,13 @@ export function writeManifest(dir: string, name: string, yaml: string): string {
 }
 
 /** A sandbox in this test process, instant provisioning, with helpers for its admin API. */
-export async function testSandbox(provisioningMs = 0): Promise<Sandbox & { calls(provider?: string): Promise<Array<{ provider: string; method: string; path: string; query: Record<string, unknown>; status: number }>>; clearCalls(): Promise<void>; env: Record<string, string> }> {
+export async function testSandbox(provisioningMs = 0): Promise<
+  Sandbox & {
+    calls(provider?: string): Promise<Array<{ provider: string; method: string; path: string; query: Record<string, unknown>; status: number }>>;
+    clearCalls(): Promise<void>;
+    env: Record<string, string>;
+  }
+> {
   const sandbox = await startSandbox({ provisioningMs });
   return {
     ...sandbox,

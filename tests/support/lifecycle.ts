@@ -230,7 +230,11 @@ function describeFinding<In, Env>({ spec, type, ctx, env }: Suite<In, Env>): voi
       const second = await type.create(await ctx('bulk-2'), two);
       const ghost = spec.ghostId(env());
       const warn = () => {};
-      const targets = [{ id: first.id, prior: { inputs: one, outputs: first.outputs }, warn }, { id: second.id, prior: { inputs: two, outputs: second.outputs }, warn }, { id: ghost, warn }];
+      const targets = [
+        { id: first.id, prior: { inputs: one, outputs: first.outputs }, warn },
+        { id: second.id, prior: { inputs: two, outputs: second.outputs }, warn },
+        { id: ghost, warn },
+      ];
       const observed = await readMany(await ctx(''), targets);
       spec.reflects(observed.get(first.id) as Record<string, unknown>, one);
       spec.reflects(observed.get(second.id) as Record<string, unknown>, two);

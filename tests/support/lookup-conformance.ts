@@ -54,10 +54,7 @@ export function undocumented(schema: z.ZodType, path = ''): string[] {
   const def = (schema as unknown as { _zod: { def: Record<string, any> } })._zod.def;
   switch (def.type) {
     case 'object':
-      return Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([key, field]) => [
-        ...(field.description ? [] : [`${path}${key}`]),
-        ...undocumented(field, `${path}${key}.`),
-      ]);
+      return Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([key, field]) => [...(field.description ? [] : [`${path}${key}`]), ...undocumented(field, `${path}${key}.`)]);
     case 'array':
       return undocumented(def.element, `${path}[].`);
     case 'record':

@@ -50,7 +50,7 @@ export async function pipelineSandbox(): Promise<PipelineSandbox> {
   return {
     ...sandbox,
     baseUrl: `${sandbox.url}/pipeline/v1`,
-    calls: async () => ((await admin('GET', 'calls?provider=pipeline')) as Call[]),
+    calls: async () => (await admin('GET', 'calls?provider=pipeline')) as Call[],
     clearCalls: async () => void (await admin('DELETE', 'calls')),
     throttle: async (count, retryAfterSeconds) =>
       void (await admin('POST', 'faults', { provider: 'pipeline', next: Array.from({ length: count }, () => ({ status: 429, retryAfter: String(retryAfterSeconds) })) })),

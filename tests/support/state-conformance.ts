@@ -132,7 +132,7 @@ export function describeStateStore(name: string, make: () => Promise<StoreFixtur
       await second.unlock();
     });
 
-    it('keeps each project\'s state of a stack apart, and lists only its own stacks', async () => {
+    it("keeps each project's state of a stack apart, and lists only its own stacks", async () => {
       const { store, other, otherProject } = await open();
       const stack = (await store.read()).stack;
       await store.write({ ...(await store.read()), resources: { 'thing.a': thing('a', 'id-a') } });
@@ -170,7 +170,11 @@ export function describeStateStore(name: string, make: () => Promise<StoreFixtur
       const { store, other, raw } = await open();
       const secret = 'echoed-secret-name-5e1f';
       noteSecretText(secret);
-      const echoed: ResourceState = { ...thing('e', 'id-e'), inputs: { name: new Secret(secret) }, outputs: { name: new Secret(secret), resources: { interface: { name: `${secret} (port)` } }, aEndCurrent: [{ productName: secret }] } };
+      const echoed: ResourceState = {
+        ...thing('e', 'id-e'),
+        inputs: { name: new Secret(secret) },
+        outputs: { name: new Secret(secret), resources: { interface: { name: `${secret} (port)` } }, aEndCurrent: [{ productName: secret }] },
+      };
       await store.record({ kind: 'outcome', address: 'thing.e', token: 't-e', resource: echoed, at: AT });
       expect(await raw()).not.toContain(secret);
       await store.write({ ...(await store.read()), outputs: { label: `named ${secret}` } });

@@ -15,10 +15,7 @@ import type { LookupContext, LookupFunction } from '../../engine/contracts/looku
 export type CloudLookupContext = LookupContext<CloudClient, CloudSettings>;
 
 /** `ids` argument: an empty list (or none) means everything in the region. */
-export const idsArg = z
-  .array(z.string().min(1))
-  .optional()
-  .describe('Ids to return. Default: omitted or an empty list returns everything in the region.');
+export const idsArg = z.array(z.string().min(1)).optional().describe('Ids to return. Default: omitted or an empty list returns everything in the region.');
 
 /** An optional regular-expression argument, checked to compile. */
 export function regexArg(field: string, description: string) {
@@ -69,9 +66,7 @@ export function cloudLookup<A, R>(def: {
 export function filterItems<T>(items: T[], filters: { ids?: string[]; idOf?: (item: T) => string; nameRegex?: string; nameOf?: (item: T) => string }): T[] {
   const wanted = filters.ids && filters.ids.length > 0 ? new Set(filters.ids) : undefined;
   const regex = filters.nameRegex !== undefined ? new RegExp(filters.nameRegex) : undefined;
-  return items.filter(
-    (item) => (!wanted || !filters.idOf || wanted.has(filters.idOf(item))) && (!regex || !filters.nameOf || regex.test(filters.nameOf(item))),
-  );
+  return items.filter((item) => (!wanted || !filters.idOf || wanted.has(filters.idOf(item))) && (!regex || !filters.nameOf || regex.test(filters.nameOf(item))));
 }
 
 /** The result id: CRC32 (IEEE) of `"id1-id2-…-"` as a decimal string, as the upstream provider computes it. */

@@ -106,7 +106,9 @@ export const getDbInstances = cloudLookup({
         backupDate: str(d.BackupDate),
         backupBeginTime: int(d.BackupBeginTime),
         // An empty blacklist is no tables (upstream reports [""]).
-        backupBlackList: str(d.BackupBlacklist).split(';').filter((t) => t !== ''),
+        backupBlackList: str(d.BackupBlacklist)
+          .split(';')
+          .filter((t) => t !== ''),
         tag: str(d.Tag),
         createTime: rfc3339(d.CreateTime),
         expireTime: rfc3339(d.ExpiredTime),

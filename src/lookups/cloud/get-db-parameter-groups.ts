@@ -46,11 +46,7 @@ export const getDbParameterGroups = cloudLookup({
   ),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<ParamGroup>(
-      'DescribeUDBParamGroup',
-      { ClassType: args.classType, Zone: args.availabilityZone, RegionFlag: args.multiAz },
-      'DataSet',
-    );
+    const all = await ctx.client.pageAll<ParamGroup>('DescribeUDBParamGroup', { ClassType: args.classType, Zone: args.availabilityZone, RegionFlag: args.multiAz }, 'DataSet');
     const parameterGroups = filterItems(all, { nameRegex: args.nameRegex, nameOf: (g) => g.GroupName }).map((g) => {
       const { engine, version } = splitDbType(str(g.DBTypeId));
       return { id: String(g.GroupId), name: str(g.GroupName), engine, engineVersion: version, isDefault: !g.Modifiable, availabilityZone: str(g.Zone) };

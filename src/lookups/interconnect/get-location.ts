@@ -17,7 +17,7 @@ export const getLocationArgs = z
 export const getLocationResult = z.object({
   id: z.number().describe('Numeric location id, stable over time; use it as locationId.'),
   name: z.string().describe('Location name, e.g. "Equinix SY1"; names may change over time.'),
-  metro: z.string().optional().describe('Metro area, e.g. Sydney; IX connections must be in the port\'s metro.'),
+  metro: z.string().optional().describe("Metro area, e.g. Sydney; IX connections must be in the port's metro."),
   market: z.string().optional().describe('Billing market code, e.g. AU.'),
   country: z.string().optional().describe('Country, from the address.'),
   status: z.string().optional().describe('Active, Deployment, Restricted, Extended, New or Expired; only Active is orderable.'),
@@ -64,7 +64,13 @@ export const getLocation: LookupFunction<Args, Result, InterconnectClient> = {
     const found = (data ?? []).find((l) => (args.id === undefined || l.id === args.id) && (args.name === undefined || l.name === args.name));
     if (!found) {
       const which = args.id !== undefined ? `id ${args.id}` : `name "${args.name}"`;
-      const hint = args.name !== undefined ? closestHint(args.name, (data ?? []).map((l) => l.name)) : '';
+      const hint =
+        args.name !== undefined
+          ? closestHint(
+              args.name,
+              (data ?? []).map((l) => l.name),
+            )
+          : '';
       throw new RemoteError('not-found', `getLocation: no location with ${which}${hint}`);
     }
     return locationResult(found);
@@ -74,8 +80,7 @@ export const getLocation: LookupFunction<Args, Result, InterconnectClient> = {
 /** A location as the lookups return it: availability derived from its diversity zones. */
 export function locationResult(l: ApiLocation): Result {
   const zones = Object.entries((l.diversityZones ?? {}) as Record<string, { megaportSpeedMbps?: number[]; mcrSpeedMbps?: number[]; mveAvailable?: boolean }>);
-  const union = (pick: (z: { megaportSpeedMbps?: number[]; mcrSpeedMbps?: number[] }) => number[] | undefined) =>
-    [...new Set(zones.flatMap(([, z]) => pick(z) ?? []))].sort((a, b) => a - b);
+  const union = (pick: (z: { megaportSpeedMbps?: number[]; mcrSpeedMbps?: number[] }) => number[] | undefined) => [...new Set(zones.flatMap(([, z]) => pick(z) ?? []))].sort((a, b) => a - b);
   const mcrSpeeds = union((z) => z.mcrSpeedMbps);
   return {
     id: l.id,

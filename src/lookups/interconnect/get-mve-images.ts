@@ -32,7 +32,7 @@ const imageSchema = z.object({
 /** The images that pass the filters, plus the filters echoed back. */
 export const getMveImagesResult = z.object({
   id: z.string().describe('Provider-assigned id of this result.'),
-  mveImages: z.array(imageSchema).describe('Matching images, in the API\'s order.'),
+  mveImages: z.array(imageSchema).describe("Matching images, in the API's order."),
   idFilter: z.number().optional().describe('The idFilter given.'),
   productCodeFilter: z.string().optional().describe('The productCodeFilter given.'),
   productFilter: z.string().optional().describe('The productFilter given.'),

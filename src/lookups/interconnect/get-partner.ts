@@ -26,7 +26,7 @@ export const getPartnerArgs = z
 
 /** The partner port chosen. */
 export const getPartnerResult = z.object({
-  id: z.string().describe('The port\'s product UID.'),
+  id: z.string().describe("The port's product UID."),
   productUid: z.string().describe('UID of the port: the B-End of a VXC to this partner.'),
   productName: z.string().describe('Name of the port.'),
   companyName: z.string().describe('Company offering the port.'),
@@ -34,14 +34,26 @@ export const getPartnerResult = z.object({
   connectType: z.string().describe('Kind of port, e.g. AWS.'),
   diversityZone: z.string().optional().describe('Diversity zone (red or blue).'),
   locationId: z.number().describe('Numeric location id.'),
-  rank: z.number().describe('The provider\'s ranking; lower is preferred.'),
+  rank: z.number().describe("The provider's ranking; lower is preferred."),
   speed: z.number().describe('Port speed in Mbps.'),
   vxcPermitted: z.boolean().describe('Whether new VXCs may connect to it.'),
 });
 
 type Args = z.infer<typeof getPartnerArgs>;
 type Result = z.infer<typeof getPartnerResult>;
-type ApiPartner = { productUid: string; title: string; companyName: string; companyUid: string; connectType: string; diversityZone?: string; locationId: number; rank: number; speed: number; vxcPermitted?: boolean; vxcpermitted?: boolean };
+type ApiPartner = {
+  productUid: string;
+  title: string;
+  companyName: string;
+  companyUid: string;
+  connectType: string;
+  diversityZone?: string;
+  locationId: number;
+  rank: number;
+  speed: number;
+  vxcPermitted?: boolean;
+  vxcpermitted?: boolean;
+};
 
 const same = (a: unknown, b: string | undefined) => b === undefined || String(a ?? '').toLowerCase() === b.toLowerCase();
 
@@ -73,7 +85,10 @@ export const getPartner: LookupFunction<Args, Result, InterconnectClient> = {
       .sort((a, b) => Number(permitted(b)) - Number(permitted(a)) || a.rank - b.rank || a.title.localeCompare(b.title) || a.productUid.localeCompare(b.productUid));
     const chosen = matches[0];
     if (!chosen) {
-      const filters = Object.entries(args).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join(', ');
+      const filters = Object.entries(args)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ');
       throw new RemoteError('not-found', `getPartner: no partner port matches ${filters || '(no filters)'}`);
     }
     if (matches.length > 1) {

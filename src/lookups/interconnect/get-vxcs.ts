@@ -8,12 +8,8 @@ import type { LookupFunction } from '../../engine/contracts/lookup.js';
 /** Arguments: which VXCs, and whether to fetch their tags. */
 export const getVxcsArgs = z
   .object({
-    productUid: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('UID of one VXC, or of a Port, MCR or MVE to list the VXCs attached to it. Omitted: every active VXC of the account.'),
-    includeResourceTags: z.boolean().optional().describe('Also read each VXC\'s resource tags: one extra API call per VXC. Default false.'),
+    productUid: z.string().min(1).optional().describe('UID of one VXC, or of a Port, MCR or MVE to list the VXCs attached to it. Omitted: every active VXC of the account.'),
+    includeResourceTags: z.boolean().optional().describe("Also read each VXC's resource tags: one extra API call per VXC. Default false."),
   })
   .strict();
 

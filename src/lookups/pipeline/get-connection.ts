@@ -10,10 +10,7 @@ import { idArg, pipelineLookup } from './shapes/lookup.js';
 export const getConnectionArgs = z.object({
   id: idArg('Id of the connection.'),
   destinationSchema: destinationSchemaArg,
-  status: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API status.'),
+  status: z.record(z.string(), z.unknown()).optional().describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API status.'),
 });
 
 /** Result of getConnection. */

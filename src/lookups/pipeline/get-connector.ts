@@ -11,15 +11,9 @@ import { camelKeys, configSchema } from './shapes/wire.js';
 /** Arguments of getConnector. */
 export const getConnectorArgs = z.object({
   id: idArg('Id of the connector (connection).'),
-  config: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API config.'),
+  config: z.record(z.string(), z.unknown()).optional().describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API config.'),
   destinationSchema: destinationSchemaArg,
-  status: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('Accepted for compatibility with the upstream provider; ignored, the result reports the API status.'),
+  status: z.record(z.string(), z.unknown()).optional().describe('Accepted for compatibility with the upstream provider; ignored, the result reports the API status.'),
 });
 
 /** Result of getConnector. */

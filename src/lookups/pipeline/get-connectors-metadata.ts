@@ -20,7 +20,7 @@ export const getConnectorsMetadataArgs = z.object({});
 /** One connector type. */
 export const sourceSchema = z
   .object({
-    id: z.string().describe('Service id, the value of a connection\'s service field.'),
+    id: z.string().describe("Service id, the value of a connection's service field."),
     name: z.string().describe('Display name.'),
     type: z.string().describe('Category, e.g. Database, Marketing, File.'),
     description: z.string().describe('What the connector syncs.'),

@@ -10,10 +10,7 @@ import { camelKeys, configSchema } from './shapes/wire.js';
 /** Arguments of getDestination. */
 export const getDestinationArgs = z.object({
   id: idArg('Id of the destination (the same as its group id).'),
-  config: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API config.'),
+  config: z.record(z.string(), z.unknown()).optional().describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API config.'),
 });
 
 /** Result of getDestination. */

@@ -30,9 +30,7 @@ export const getGroupConnections = pipelineLookup({
   args: getGroupConnectionsArgs,
   result: getGroupConnectionsResult,
   async call(client, args) {
-    const items = await orNotFound('getGroupConnections', 'group', args.id, () =>
-      client.list<WireConnection>(`/groups/${seg(args.id)}/connections`, { schema: args.schema }),
-    );
+    const items = await orNotFound('getGroupConnections', 'group', args.id, () => client.list<WireConnection>(`/groups/${seg(args.id)}/connections`, { schema: args.schema }));
     return { id: args.id, schema: args.schema, connections: items.map((c) => ({ ...toConnectionSummary(c), status: statusOf(c) })) };
   },
 });

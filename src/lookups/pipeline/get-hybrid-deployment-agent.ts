@@ -20,9 +20,7 @@ export const getHybridDeploymentAgent = pipelineLookup({
   args: getHybridDeploymentAgentArgs,
   result: getHybridDeploymentAgentResult,
   async call(client, args) {
-    const wire = await orNotFound('getHybridDeploymentAgent', 'hybrid deployment agent', args.id, () =>
-      client.get<WireHybridAgent>(`/hybrid-deployment-agents/${seg(args.id)}`),
-    );
+    const wire = await orNotFound('getHybridDeploymentAgent', 'hybrid deployment agent', args.id, () => client.get<WireHybridAgent>(`/hybrid-deployment-agents/${seg(args.id)}`));
     return toHybridAgent(wire);
   },
 });

@@ -14,9 +14,7 @@ export const getPrivateLinkArgs = z.object({
 export const getPrivateLinkResult = z
   .object({
     ...privateLinkFields,
-    configMap: z
-      .record(z.string(), z.string())
-      .describe('Service-specific settings (e.g. connection_service_name, workspace_url), keys as the API spells them.'),
+    configMap: z.record(z.string(), z.string()).describe('Service-specific settings (e.g. connection_service_name, workspace_url), keys as the API spells them.'),
   })
   .describe('A private link with its config.');
 

@@ -20,9 +20,7 @@ export const getQuickstartPackage = pipelineLookup({
   args: getQuickstartPackageArgs,
   result: getQuickstartPackageResult,
   async call(client, args) {
-    const wire = await orNotFound('getQuickstartPackage', 'quickstart package', args.id, () =>
-      client.get<WirePackage>(`/transformations/package-metadata/${seg(args.id)}`),
-    );
+    const wire = await orNotFound('getQuickstartPackage', 'quickstart package', args.id, () => client.get<WirePackage>(`/transformations/package-metadata/${seg(args.id)}`));
     return toPackage(wire);
   },
 });

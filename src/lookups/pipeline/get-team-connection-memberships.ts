@@ -15,7 +15,7 @@ export const getTeamConnectionMembershipsResult = z
   .object({
     id: z.string().describe('The team id.'),
     connections: z
-      .array(z.object({ connectionId: z.string().describe('Id of the connection.'), ...membershipFields }).describe('The team\'s membership of a connection.'))
+      .array(z.object({ connectionId: z.string().describe('Id of the connection.'), ...membershipFields }).describe("The team's membership of a connection."))
       .describe('Every connection membership of the team, in the order the API lists them.'),
   })
   .describe('The connection memberships of a team.');

@@ -16,7 +16,7 @@ export const getTeamConnectorMembershipsResult = z
     id: z.string().describe('The team id.'),
     teamId: z.string().describe('The teamId argument, echoed.'),
     connectors: z
-      .array(z.object({ connectorId: z.string().describe('Id of the connector (connection).'), ...membershipFields }).describe('The team\'s membership of a connector (connection).'))
+      .array(z.object({ connectorId: z.string().describe('Id of the connector (connection).'), ...membershipFields }).describe("The team's membership of a connector (connection)."))
       .describe('Every connection membership of the team, in the order the API lists them.'),
   })
   .describe('The connection memberships of a team.');

@@ -16,7 +16,7 @@ export const getTeamGroupMembershipsResult = z
     id: z.string().describe('The team id.'),
     teamId: z.string().describe('The teamId argument, echoed.'),
     groups: z
-      .array(z.object({ groupId: z.string().describe('Id of the group.'), ...membershipFields }).describe('The team\'s membership of a group.'))
+      .array(z.object({ groupId: z.string().describe('Id of the group.'), ...membershipFields }).describe("The team's membership of a group."))
       .describe('Every group membership of the team, in the order the API lists them.'),
   })
   .describe('The group memberships of a team.');

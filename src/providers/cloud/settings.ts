@@ -41,21 +41,21 @@ export const assumeRoleSchema = z.object({
     .string()
     .refine(isJsonObject, 'policy must be a JSON policy document (an object)')
     .optional()
-    .describe('JSON policy document that further restricts the assumed role. Default: none (the role\'s own permissions).'),
+    .describe("JSON policy document that further restricts the assumed role. Default: none (the role's own permissions)."),
 });
 
 /** Settings of the cloud provider (manifest `cloud:<setting>`, overridden by UCLOUD_* variables). */
 export const cloudSettingsSchema = z.object({
   publicKey: z.string().min(1).optional().describe('Public key of the API key pair (env UCLOUD_PUBLIC_KEY). Default: none; with no keys at all the built-in sandbox is used.'),
-  privateKey: z
-    .preprocess(unwrapSecret, z.string().min(1).optional())
-    .describe('Private key of the API key pair; secret, never shown (env UCLOUD_PRIVATE_KEY). Default: none.'),
+  privateKey: z.preprocess(unwrapSecret, z.string().min(1).optional()).describe('Private key of the API key pair; secret, never shown (env UCLOUD_PRIVATE_KEY). Default: none.'),
   profile: z.string().min(1).optional().describe('Profile to load the key pair from in the shared credentials file (env UCLOUD_PROFILE). Takes precedence over publicKey/privateKey. Default: none.'),
   sharedCredentialsFile: z
     .string()
     .min(1)
     .optional()
-    .describe('Path of the shared credentials file, a JSON array of {public_key, private_key, profile} (env UCLOUD_SHARED_CREDENTIAL_FILE). A leading `~/` is expanded. Default `~/.ucloud/credential.json`.'),
+    .describe(
+      'Path of the shared credentials file, a JSON array of {public_key, private_key, profile} (env UCLOUD_SHARED_CREDENTIAL_FILE). A leading `~/` is expanded. Default `~/.ucloud/credential.json`.',
+    ),
   baseUrl: z
     .string()
     .refine(isHttpUrl, 'baseUrl must be an http(s) URL')
@@ -110,10 +110,7 @@ export const cloudEnvVars: Record<string, string> = {
 /** Problems in the settings that need no remote call, as sentences naming the settings. */
 export function checkCloudSettings(settings: CloudSettings): string[] {
   const problems: string[] = [];
-  const missing = [
-    settings.region ? undefined : 'cloud:region',
-    settings.projectId ? undefined : 'cloud:projectId',
-  ].filter((name): name is string => name !== undefined);
+  const missing = [settings.region ? undefined : 'cloud:region', settings.projectId ? undefined : 'cloud:projectId'].filter((name): name is string => name !== undefined);
   if (missing.length === 2) problems.push('cloud:region and cloud:projectId are required (set them in the manifest config or UCLOUD_REGION / UCLOUD_PROJECT_ID)');
   else if (missing.length === 1) {
     const env = missing[0] === 'cloud:region' ? 'UCLOUD_REGION' : 'UCLOUD_PROJECT_ID';

@@ -22,9 +22,7 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
       problems.push('interconnect:accessKey and interconnect:secretKey must be set together (or neither, to use the sandbox)');
     }
     if (real && settings.acceptPurchaseTerms !== true) {
-      problems.push(
-        `interconnect:acceptPurchaseTerms must be true to order in the ${settings.environment} environment (set it in config or INTERCONNECT_ACCEPT_PURCHASE_TERMS=true)`,
-      );
+      problems.push(`interconnect:acceptPurchaseTerms must be true to order in the ${settings.environment} environment (set it in config or INTERCONNECT_ACCEPT_PURCHASE_TERMS=true)`);
     }
     return problems;
   },
@@ -41,9 +39,15 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
       );
     }
     const env = environments[settings.environment];
-    return new InterconnectClient({ ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false, oneAtATime: oneAtATime(rt.env) }, rt.log, undefined, limiterFor(settings, INTERCONNECT_LIMITS, false), {
-      retrying: rt.retrying,
-    });
+    return new InterconnectClient(
+      { ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false, oneAtATime: oneAtATime(rt.env) },
+      rt.log,
+      undefined,
+      limiterFor(settings, INTERCONNECT_LIMITS, false),
+      {
+        retrying: rt.retrying,
+      },
+    );
   },
   waitTimeMs: (settings) => settings.waitTime * 60_000,
   describeSettings(settings) {

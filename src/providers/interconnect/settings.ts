@@ -15,7 +15,11 @@ export const interconnectSettings = z.object({
   secretKey: z.string().optional().describe('API secret key (secret). Env INTERCONNECT_SECRET_KEY.'),
   acceptPurchaseTerms: boolish.optional().describe('Acceptance of the API purchase terms; must be true for a real environment. Env INTERCONNECT_ACCEPT_PURCHASE_TERMS.'),
   environment: z.enum(['production', 'staging', 'development']).default('staging').describe('Remote environment: production, staging (default) or development.'),
-  cancelAtEndOfTerm: boolish.default(false).describe('Cancel Ports and LAG Ports at the end of their term (CANCEL) instead of now (CANCEL_NOW). Ignored by other resources. The API has refused CANCEL for Ports and LAG Ports since 2026-05: the delete then fails and cancels nothing. Default false.'),
+  cancelAtEndOfTerm: boolish
+    .default(false)
+    .describe(
+      'Cancel Ports and LAG Ports at the end of their term (CANCEL) instead of now (CANCEL_NOW). Ignored by other resources. The API has refused CANCEL for Ports and LAG Ports since 2026-05: the delete then fails and cancels nothing. Default false.',
+    ),
   waitTime: z.coerce.number().positive().default(10).describe('Minutes to wait for create and update to provision; fractions allowed. Default 10.'),
   maxConcurrency: z.coerce
     .number()

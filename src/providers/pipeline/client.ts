@@ -138,7 +138,12 @@ export class PipelineClient {
   }
 
   /** Sends one call under the retry policy; returns status and parsed body of a 2xx. */
-  private request(site: CallSite, query: Query, body?: unknown, write?: { safe: boolean; recover?: () => Promise<{ status: number; body: unknown } | undefined> }): Promise<{ status: number; body: unknown }> {
+  private request(
+    site: CallSite,
+    query: Query,
+    body?: unknown,
+    write?: { safe: boolean; recover?: () => Promise<{ status: number; body: unknown } | undefined> },
+  ): Promise<{ status: number; body: unknown }> {
     const url = this.url(site.path, query);
     const window = this.window(site);
     return withRetry({

@@ -27,7 +27,14 @@ export async function connectPipeline(settings: PipelineSettings, rt: ProviderRu
     rt.log.debug({ provider: 'pipeline', baseUrl }, 'using the sandbox');
     return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, true, rt.env), retry: { retrying: rt.retrying } });
   }
-  return new PipelineClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, apiSecret: settings.apiSecret, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, false), retry: { retrying: rt.retrying } });
+  return new PipelineClient({
+    baseUrl: settings.apiUrl,
+    apiKey: settings.apiKey,
+    apiSecret: settings.apiSecret,
+    log: rt.log,
+    limiter: limiterFor(settings, PIPELINE_LIMITS, false),
+    retry: { retrying: rt.retrying },
+  });
 }
 
 /** The pipeline provider as the registry sees it. */

@@ -6,14 +6,11 @@ import * as z from 'zod';
 import { DEFAULT_API_URL } from './protocol.js';
 
 /** An empty string (an exported but blank env variable) means "not set", not "empty credential". */
-const optionalText = (description: string) =>
-  z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().optional()).describe(description);
+const optionalText = (description: string) => z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().optional()).describe(description);
 
 /** Settings schema; every field documents its default and where else it can come from. */
 export const pipelineSettings = z.object({
-  apiKey: optionalText(
-    'API key of the account (env FIVETRAN_APIKEY). When unset, plumb talks to its built-in sandbox with dummy credentials.',
-  ),
+  apiKey: optionalText('API key of the account (env FIVETRAN_APIKEY). When unset, plumb talks to its built-in sandbox with dummy credentials.'),
   apiSecret: optionalText('API secret paired with apiKey (env FIVETRAN_APISECRET). Secret: never shown or logged.'),
   apiUrl: z
     .preprocess((v) => (v === '' || v === null ? undefined : v), z.url().default(DEFAULT_API_URL))

@@ -22,7 +22,9 @@ export const antiDdosAllowedDomainInputs = z.object({
       const problem = allowedDomainProblem(domain);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
-    .describe('Registrable parent domain to allow, e.g. `example.com` (it covers `api.example.com` and every other host under it); a host name is rejected with the parent to use. Lower case. Required. Changing it replaces the entry.'),
+    .describe(
+      'Registrable parent domain to allow, e.g. `example.com` (it covers `api.example.com` and every other host under it); a host name is rejected with the parent to use. Lower case. Required. Changing it replaces the entry.',
+    ),
   comment: z.string().max(255).optional().describe('Free-text remark shown in the console. Updated in place. Default: keep whatever the API holds (empty for a new entry).'),
 });
 
@@ -99,7 +101,11 @@ function waitAdded(ctx: Ctx, instanceId: string, domain: string): Promise<AntiDd
     if (!seen) return { done: false, status: 'Adding' };
     if (seen.status === 'Success') return { done: true, value: seen };
     if (seen.status === 'Failure') {
-      throw new RemoteError('invalid', `the platform refused to allow ${domain} on anti-DDoS instance ${instanceId} (status Failure); check that the domain is registered and not blocked, then delete the entry and try again`, { provider: 'cloud' });
+      throw new RemoteError(
+        'invalid',
+        `the platform refused to allow ${domain} on anti-DDoS instance ${instanceId} (status Failure); check that the domain is registered and not blocked, then delete the entry and try again`,
+        { provider: 'cloud' },
+      );
     }
     return { done: false, status: seen.status };
   });

@@ -26,46 +26,50 @@ const NAME = /^[A-Za-z0-9\p{Script=Han}_-]{1,63}$/u;
 
 /** Inputs of an anti-DDoS instance. */
 export const antiDdosInstanceInputs = z
-.object({
-  name: z
-    .string()
-    .regex(NAME, 'name must be 1-63 characters: Chinese characters, letters, digits, - and _')
-    .optional()
-    .describe('Instance name: 1–63 Chinese characters, letters, digits, `-` or `_`. Updated in place. Default: the resource address plus a suffix unique to the order.'),
-  area: z.enum(['EastChina', 'NorthChina']).describe('Area: `EastChina` or `NorthChina`. Required. Changing it replaces the instance.'),
-  dataCenter: z
-    .enum(['Zaozhuang', 'Yangzhou', 'Taizhou', 'Shijiazhuang'])
-    .describe('Data centre, which must belong to the area: `Zaozhuang`, `Yangzhou` or `Taizhou` for EastChina; `Shijiazhuang` for NorthChina. Required. Changing it replaces the instance.'),
-  bandwidth: z.number().int().min(50).describe('Service bandwidth in Mbps, at least 50. Required. Updated in place.'),
-  baseDefenceValue: z.number().int().min(30).describe('Base (guaranteed) defence in Gbps, at least 30. Required. Updated in place.'),
-  maxDefenceValue: z.number().int().min(30).describe('Maximum (elastic) defence in Gbps, not less than baseDefenceValue. Required. Updated in place.'),
-  chargeType: z
-    .enum(['month', 'year'])
-    .default('month')
-    .describe('Billing period: `month` or `year`. Default `month`. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest\'s value is taken as the instance\'s.'),
-  duration: z
-    .number()
-    .int()
-    .min(0)
-    .max(9)
-    .default(1)
-    .describe('Number of billing periods bought, 0–9. Default 1. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest\'s value is taken as the instance\'s.'),
-})
-.superRefine(
-  (value, ctx) => {
-    // Runs even when another field failed, so every problem is reported at once; values
-    // that are not plain (Unknown at plan time, or wrong types) are left to their own checks.
-    const v = (value ?? {}) as Record<string, unknown>;
-    const area = v.area as keyof typeof DATA_CENTRES;
-    if (typeof v.dataCenter === 'string' && typeof area === 'string' && DATA_CENTRES[area] && !DATA_CENTRES[area].includes(v.dataCenter)) {
-      ctx.addIssue({ code: 'custom', path: ['dataCenter'], message: `data centre ${v.dataCenter} is not in ${area}; valid data centres for ${area}: ${DATA_CENTRES[area].join(', ')}` });
-    }
-    if (typeof v.baseDefenceValue === 'number' && typeof v.maxDefenceValue === 'number' && v.maxDefenceValue < v.baseDefenceValue) {
-      ctx.addIssue({ code: 'custom', path: ['maxDefenceValue'], message: `maxDefenceValue (${v.maxDefenceValue}) must not be less than baseDefenceValue (${v.baseDefenceValue})` });
-    }
-  },
-  { when: () => true },
-);
+  .object({
+    name: z
+      .string()
+      .regex(NAME, 'name must be 1-63 characters: Chinese characters, letters, digits, - and _')
+      .optional()
+      .describe('Instance name: 1–63 Chinese characters, letters, digits, `-` or `_`. Updated in place. Default: the resource address plus a suffix unique to the order.'),
+    area: z.enum(['EastChina', 'NorthChina']).describe('Area: `EastChina` or `NorthChina`. Required. Changing it replaces the instance.'),
+    dataCenter: z
+      .enum(['Zaozhuang', 'Yangzhou', 'Taizhou', 'Shijiazhuang'])
+      .describe('Data centre, which must belong to the area: `Zaozhuang`, `Yangzhou` or `Taizhou` for EastChina; `Shijiazhuang` for NorthChina. Required. Changing it replaces the instance.'),
+    bandwidth: z.number().int().min(50).describe('Service bandwidth in Mbps, at least 50. Required. Updated in place.'),
+    baseDefenceValue: z.number().int().min(30).describe('Base (guaranteed) defence in Gbps, at least 30. Required. Updated in place.'),
+    maxDefenceValue: z.number().int().min(30).describe('Maximum (elastic) defence in Gbps, not less than baseDefenceValue. Required. Updated in place.'),
+    chargeType: z
+      .enum(['month', 'year'])
+      .default('month')
+      .describe(
+        "Billing period: `month` or `year`. Default `month`. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest's value is taken as the instance's.",
+      ),
+    duration: z
+      .number()
+      .int()
+      .min(0)
+      .max(9)
+      .default(1)
+      .describe(
+        "Number of billing periods bought, 0–9. Default 1. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest's value is taken as the instance's.",
+      ),
+  })
+  .superRefine(
+    (value, ctx) => {
+      // Runs even when another field failed, so every problem is reported at once; values
+      // that are not plain (Unknown at plan time, or wrong types) are left to their own checks.
+      const v = (value ?? {}) as Record<string, unknown>;
+      const area = v.area as keyof typeof DATA_CENTRES;
+      if (typeof v.dataCenter === 'string' && typeof area === 'string' && DATA_CENTRES[area] && !DATA_CENTRES[area].includes(v.dataCenter)) {
+        ctx.addIssue({ code: 'custom', path: ['dataCenter'], message: `data centre ${v.dataCenter} is not in ${area}; valid data centres for ${area}: ${DATA_CENTRES[area].join(', ')}` });
+      }
+      if (typeof v.baseDefenceValue === 'number' && typeof v.maxDefenceValue === 'number' && v.maxDefenceValue < v.baseDefenceValue) {
+        ctx.addIssue({ code: 'custom', path: ['maxDefenceValue'], message: `maxDefenceValue (${v.maxDefenceValue}) must not be less than baseDefenceValue (${v.baseDefenceValue})` });
+      }
+    },
+    { when: () => true },
+  );
 
 /** Inputs after defaults. */
 export type AntiDdosInstanceInputs = z.output<typeof antiDdosInstanceInputs>;
@@ -193,11 +197,13 @@ const CLOCK_SLACK_MS = 5_000;
 async function findBought(ctx: Ctx, name: string, inputs: AntiDdosInstanceInputs, sentAt: number): Promise<{ RetCode: number; ResourceInfo: { ResourceId: string } } | undefined> {
   const deadline = Date.now() + Math.min(RECOVER_WAIT_MS, ctx.waitTimeMs);
   for (let interval = 200; ; interval = Math.min(interval * 1.5, 2000)) {
-    const bought = (await allInstances(ctx)).filter(
-      (i) => i.Name === name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter && i.CreateTime * 1000 >= sentAt - CLOCK_SLACK_MS,
-    );
+    const bought = (await allInstances(ctx)).filter((i) => i.Name === name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter && i.CreateTime * 1000 >= sentAt - CLOCK_SLACK_MS);
     if (bought.length > 1) {
-      throw new RemoteError('conflict', `several anti-DDoS instances named "${name}" were bought since this order was sent (${bought.map((i) => i.ResourceId).join(', ')}); adopt the right one with plumb import`, { provider: 'cloud' });
+      throw new RemoteError(
+        'conflict',
+        `several anti-DDoS instances named "${name}" were bought since this order was sent (${bought.map((i) => i.ResourceId).join(', ')}); adopt the right one with plumb import`,
+        { provider: 'cloud' },
+      );
     }
     if (bought.length === 1) return { RetCode: 0, ResourceInfo: { ResourceId: bought[0].ResourceId } };
     if (Date.now() >= deadline) return undefined;
@@ -245,7 +251,11 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
   // whose purchase the API does not report, is taken to have the manifest's terms.
   asDeclared: (recorded, outputs, desired) => {
     const bought = { ...desired, chargeType: outputs.chargeType ?? desired.chargeType, duration: outputs.duration ?? desired.duration };
-    return unreportedFromManifest(recorded, bought, PURCHASE.filter((key) => desired[key] !== undefined));
+    return unreportedFromManifest(
+      recorded,
+      bought,
+      PURCHASE.filter((key) => desired[key] !== undefined),
+    );
   },
   computedInputs: ['name'],
   remoteManaged: ['createTime', 'expireTime', 'status'],
@@ -268,7 +278,7 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     const body = await ctx.client.call<{ ResourceInfo?: { ResourceId?: string } }>(
       'BuyHighProtectGameService',
       { HighProtectGameServiceName: name, ...sizing(inputs), ChargeType: inputs.chargeType === 'year' ? 'Year' : 'Month', Quantity: inputs.duration },
-      { recover: async () => (await findBought(ctx, name, inputs, sentAt)) },
+      { recover: async () => await findBought(ctx, name, inputs, sentAt) },
     );
     const id = body.ResourceInfo?.ResourceId;
     if (!id) throw new RemoteError('invalid', 'BuyHighProtectGameService returned no ResourceId', { provider: 'cloud' });
@@ -333,8 +343,7 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     if (desired.name !== undefined && desired.name !== live.name) {
       await ctx.client.call('ModifyHighProtectGameService', { ResourceId: id, HighProtectGameServiceName: desired.name });
     }
-    const resized =
-      desired.bandwidth !== live.bandwidth || desired.baseDefenceValue !== live.baseDefenceValue || desired.maxDefenceValue !== live.maxDefenceValue;
+    const resized = desired.bandwidth !== live.bandwidth || desired.baseDefenceValue !== live.baseDefenceValue || desired.maxDefenceValue !== live.maxDefenceValue;
     if (resized) {
       // Upgrade takes the whole sizing, with the live area and data centre (they cannot change here).
       await ctx.client.call('UpgradeHighProtectGameService', { ResourceId: id, ...sizing({ ...desired, area: live.area, dataCenter: live.dataCenter }) });
@@ -353,8 +362,6 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
       if (!isRemote(err, 'not-found', 'invalid') || (await describe(ctx, id))) throw err;
       return;
     }
-    await waitUntil(ctx, `anti-DDoS instance ${id} to be deleted`, async () =>
-      (await describe(ctx, id)) ? { done: false, status: 'Deleting' } : { done: true, value: undefined },
-    );
+    await waitUntil(ctx, `anti-DDoS instance ${id} to be deleted`, async () => ((await describe(ctx, id)) ? { done: false, status: 'Deleting' } : { done: true, value: undefined }));
   },
 };

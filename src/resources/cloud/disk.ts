@@ -23,14 +23,23 @@ type DiskType = keyof typeof TYPES;
 export const diskInputs = z
   .object({
     availabilityZone: z.string().min(1).describe('Zone, e.g. `cn-bj2-02`; an instance it attaches to must be in it. Required. Changing it replaces the disk.'),
-    size: z.number().int().min(1).max(32000).describe('Size in GB: 1–8000, up to 32000 for `rssd_data_disk`. Required. A larger size grows it in place, attached or not; a smaller one replaces it (a disk only grows).'),
-    diskType: z.enum(['data_disk', 'ssd_data_disk', 'essd_data_disk', 'rssd_data_disk']).optional().describe('`data_disk`, `ssd_data_disk`, `essd_data_disk` or `rssd_data_disk`. Default `data_disk`. Changing it replaces the disk.'),
+    size: z
+      .number()
+      .int()
+      .min(1)
+      .max(32000)
+      .describe('Size in GB: 1–8000, up to 32000 for `rssd_data_disk`. Required. A larger size grows it in place, attached or not; a smaller one replaces it (a disk only grows).'),
+    diskType: z
+      .enum(['data_disk', 'ssd_data_disk', 'essd_data_disk', 'rssd_data_disk'])
+      .optional()
+      .describe('`data_disk`, `ssd_data_disk`, `essd_data_disk` or `rssd_data_disk`. Default `data_disk`. Changing it replaces the disk.'),
     chargeType: z.enum(['month', 'year', 'dynamic']).optional().describe('Billing: `month`, `year` or `dynamic` (hourly). Default `dynamic`, as the API. Changing it replaces the disk.'),
     name: nameField('Updated in place (RenameUDisk).'),
     tag: tagField('Changing it replaces the disk: no Action retags a disk.'),
   })
   .superRefine((v, ctx) => {
-    if (typeof v.size === 'number' && v.size > 8000 && v.diskType !== 'rssd_data_disk') ctx.addIssue({ code: 'custom', path: ['size'], message: `size ${v.size} GB is over 8000, the most for ${v.diskType ?? 'data_disk'} (rssd_data_disk goes to 32000)` });
+    if (typeof v.size === 'number' && v.size > 8000 && v.diskType !== 'rssd_data_disk')
+      ctx.addIssue({ code: 'custom', path: ['size'], message: `size ${v.size} GB is over 8000, the most for ${v.diskType ?? 'data_disk'} (rssd_data_disk goes to 32000)` });
   });
 
 /** Inputs of a disk. */
@@ -106,10 +115,24 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
 
   async create(ctx, inputs) {
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const params = { Zone: inputs.availabilityZone, Name: name, Size: inputs.size, DiskType: TYPES[(inputs.diskType ?? 'data_disk') as DiskType], ChargeType: upper(inputs.chargeType ?? 'dynamic'), Tag: inputs.tag };
+    const params = {
+      Zone: inputs.availabilityZone,
+      Name: name,
+      Size: inputs.size,
+      DiskType: TYPES[(inputs.diskType ?? 'data_disk') as DiskType],
+      ChargeType: upper(inputs.chargeType ?? 'dynamic'),
+      Tag: inputs.tag,
+    };
     const sentAt = Date.now();
     const recover = async () => {
-      const made = await findMade(ctx, 'disk', () => allDisks(ctx), (d) => isFor(d, name, inputs), sentAt, (d) => d.UDiskId);
+      const made = await findMade(
+        ctx,
+        'disk',
+        () => allDisks(ctx),
+        (d) => isFor(d, name, inputs),
+        sentAt,
+        (d) => d.UDiskId,
+      );
       return made && { RetCode: 0, UDiskId: [made.UDiskId] };
     };
     const body = await ctx.client.call<{ UDiskId?: string[] }>('CreateUDisk', params, { recover });
@@ -141,7 +164,14 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const found = ownedAmong(ctx, `disk named "${name}"`, await allDisks(ctx), (d) => isFor(d, name, inputs), order, (d) => d.UDiskId);
+    const found = ownedAmong(
+      ctx,
+      `disk named "${name}"`,
+      await allDisks(ctx),
+      (d) => isFor(d, name, inputs),
+      order,
+      (d) => d.UDiskId,
+    );
     return found && { id: found.UDiskId, outputs: toOutputs(found) };
   },
 

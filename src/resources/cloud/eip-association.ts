@@ -23,7 +23,7 @@ type BoundType = (typeof TYPES)[number];
 export const eipAssociationInputs = z.object({
   eipId: z.string().min(1).describe('Id of the EIP (`eip-…`). Required. Changing it binds another EIP (a new association).'),
   resourceId: z.string().min(1).describe('Id of the resource to bind to (`uhost-…`, `ulb-…`, `natgw-…`, `vpngw-…`). Required. Changing it is a new association.'),
-  resourceType: z.enum(TYPES).optional().describe('`uhost`, `ulb`, `natgw` or `vpngw`. Default: read from the resource id\'s prefix. Changing it is a new association.'),
+  resourceType: z.enum(TYPES).optional().describe("`uhost`, `ulb`, `natgw` or `vpngw`. Default: read from the resource id's prefix. Changing it is a new association."),
 });
 
 /** Inputs of an EIP association. */
@@ -34,7 +34,7 @@ export const eipAssociationOutputs = z.object({
   eipId: z.string().describe('Id of the EIP.'),
   resourceId: z.string().describe('Id of the resource it is bound to.'),
   resourceType: z.string().describe('Type of that resource.'),
-  publicIp: z.string().describe('The EIP\'s address.'),
+  publicIp: z.string().describe("The EIP's address."),
 });
 
 /** Observed EIP association. */
@@ -172,6 +172,8 @@ export const eipAssociation: ResourceType<EipAssociationInputs, EipAssociationOu
       if (!isRemote(err, 'not-found', 'invalid') || (await readBinding(ctx, id))) throw err;
       return;
     }
-    await waitUntil(ctx, `EIP ${seen.eipId} to be unbound from ${seen.resourceId}`, async () => ((await readBinding(ctx, id)) ? { done: false, status: 'Unbinding' } : { done: true, value: undefined }));
+    await waitUntil(ctx, `EIP ${seen.eipId} to be unbound from ${seen.resourceId}`, async () =>
+      (await readBinding(ctx, id)) ? { done: false, status: 'Unbinding' } : { done: true, value: undefined },
+    );
   },
 };

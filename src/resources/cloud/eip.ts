@@ -13,7 +13,25 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
-import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, nameField, noId, ownedAmong, prefixedId, readManyBy, remarkField, tagField, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
+import {
+  autoName,
+  DEFAULT_TAG,
+  deleteListed,
+  describeAll,
+  describeOne,
+  findMade,
+  nameField,
+  noId,
+  ownedAmong,
+  prefixedId,
+  readManyBy,
+  remarkField,
+  tagField,
+  vanished,
+  waitListed,
+  type CloudCtx,
+  type Listing,
+} from './kit.js';
 
 const LINES = { bgp: 'Bgp', international: 'International', bgp_pro: 'BGPPro' } as const;
 
@@ -24,8 +42,11 @@ export const eipInputs = z
     internetType: z.enum(['bgp', 'international', 'bgp_pro']).describe('Line: `bgp`, `international` or `bgp_pro`. Required. Changing it allocates a new address (fixed at allocation).'),
     bandwidth: z.number().int().min(1).max(10000).describe('Bandwidth in Mbps: 1–10000, at most 300 when charged by traffic. Required. Updated in place.'),
     chargeMode: z.enum(['bandwidth', 'traffic']).optional().describe('Paid by `bandwidth` or by `traffic`. Default `bandwidth`. Updated in place.'),
-    chargeType: z.enum(['month', 'year', 'dynamic']).optional().describe('Billing period: `month`, `year` or `dynamic` (hourly). Default `month`. Changing it allocates a new address (no Action changes it).'),
-    weight: z.number().int().min(0).max(100).optional().describe('Egress weight 0–100 among the addresses of one resource. Default: the API\'s (50). Updated in place.'),
+    chargeType: z
+      .enum(['month', 'year', 'dynamic'])
+      .optional()
+      .describe('Billing period: `month`, `year` or `dynamic` (hourly). Default `month`. Changing it allocates a new address (no Action changes it).'),
+    weight: z.number().int().min(0).max(100).optional().describe("Egress weight 0–100 among the addresses of one resource. Default: the API's (50). Updated in place."),
     tag: tagField('Updated in place.'),
     remark: remarkField('Updated in place; emptying it allocates a new address (the API cannot clear a remark). Default empty.'),
   })
@@ -148,7 +169,14 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
       Remark: inputs.remark,
     };
     const recover = async () => {
-      const made = await findMade(ctx, 'EIP', () => describeAll<EipInfo>(ctx, EIP_LISTING), (e) => isFor(e, name, inputs), sentAt, (e) => e.EIPId);
+      const made = await findMade(
+        ctx,
+        'EIP',
+        () => describeAll<EipInfo>(ctx, EIP_LISTING),
+        (e) => isFor(e, name, inputs),
+        sentAt,
+        (e) => e.EIPId,
+      );
       return made && { RetCode: 0, EIPSet: [{ EIPId: made.EIPId }] };
     };
     const body = await ctx.client.call<{ EIPSet?: Array<{ EIPId?: string }> }>('AllocateEIP', params, { recover });
@@ -177,7 +205,14 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const found = ownedAmong(ctx, `EIP named "${name}"`, await describeAll<EipInfo>(ctx, EIP_LISTING), (e) => isFor(e, name, inputs), order, (e) => e.EIPId);
+    const found = ownedAmong(
+      ctx,
+      `EIP named "${name}"`,
+      await describeAll<EipInfo>(ctx, EIP_LISTING),
+      (e) => isFor(e, name, inputs),
+      order,
+      (e) => e.EIPId,
+    );
     return found && { id: found.EIPId, outputs: toOutputs(found) };
   },
 
@@ -199,6 +234,11 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
   },
 
   async delete(ctx, id) {
-    await deleteListed(ctx, `EIP ${id}`, async () => (await describe(ctx, id)) !== undefined, () => ctx.client.call('ReleaseEIP', { EIPId: id }));
+    await deleteListed(
+      ctx,
+      `EIP ${id}`,
+      async () => (await describe(ctx, id)) !== undefined,
+      () => ctx.client.call('ReleaseEIP', { EIPId: id }),
+    );
   },
 };

@@ -21,19 +21,30 @@ export const instanceInputs = z
     imageId: z.string().min(1).describe('Image id (`uimage-…`, see getImages). Required. Changing it replaces the instance: only a reinstall changes the image, and it erases the boot disk.'),
     machineType: z.enum(['N', 'C', 'G', 'O', 'OM', 'OMEM', 'OPRO', 'OPROG']).optional().describe('Machine type. Default `N`. Changing it replaces the instance.'),
     cpu: z.number().int().min(1).max(64).optional().describe('CPU cores, 1–64. Default 4. Changed in place; a running instance is stopped and started again for it.'),
-    memory: z.number().int().min(1024).max(262144).multipleOf(1024, 'memory must be a multiple of 1024 MB').optional().describe('Memory in MB, a multiple of 1024 from 1024 to 262144. Default 8192. Changed in place like `cpu`.'),
+    memory: z
+      .number()
+      .int()
+      .min(1024)
+      .max(262144)
+      .multipleOf(1024, 'memory must be a multiple of 1024 MB')
+      .optional()
+      .describe('Memory in MB, a multiple of 1024 from 1024 to 262144. Default 8192. Changed in place like `cpu`.'),
     bootDisk: z
       .object({ type: z.enum(BOOT_TYPES), size: z.number().int().min(20).max(500).multipleOf(10, 'size must be a multiple of 10 GB') })
       .strict()
-      .describe('Boot disk: `type` (`local_normal`, `local_ssd`, `cloud_ssd`, `cloud_essd`, `cloud_rssd`) and `size` (20–500 GB, step 10). Required. A larger size grows it in place; another type or a smaller size replaces the instance.'),
+      .describe(
+        'Boot disk: `type` (`local_normal`, `local_ssd`, `cloud_ssd`, `cloud_essd`, `cloud_rssd`) and `size` (20–500 GB, step 10). Required. A larger size grows it in place; another type or a smaller size replaces the instance.',
+      ),
     dataDisks: z
       .array(z.object({ type: z.enum(DATA_TYPES), size: z.number().int().min(20).max(32000) }).strict())
       .max(4)
       .optional()
-      .describe('Data disks made with the instance and deleted with it: `type` and `size` (GB, 20 up to the type\'s limit). A larger size grows one in place; adding, removing or retyping one replaces the instance (use a Disk and a DiskAttachment for disks that come and go).'),
+      .describe(
+        "Data disks made with the instance and deleted with it: `type` and `size` (GB, 20 up to the type's limit). A larger size grows one in place; adding, removing or retyping one replaces the instance (use a Disk and a DiskAttachment for disks that come and go).",
+      ),
     vpcId: z.string().min(1).describe('VPC id (`uvnet-…`). Required. Changing it replaces the instance.'),
     subnetId: z.string().min(1).describe('Subnet id (`subnet-…`) in that VPC. Required. Changing it replaces the instance.'),
-    securityGroupId: z.string().min(1).optional().describe('Security group (`firewall-…`). Default: the region\'s recommended web group. Changed in place (GrantFirewall).'),
+    securityGroupId: z.string().min(1).optional().describe("Security group (`firewall-…`). Default: the region's recommended web group. Changed in place (GrantFirewall)."),
     password: z
       .string()
       .min(8, 'password must be 8-30 characters')
@@ -42,7 +53,10 @@ export const instanceInputs = z
       .optional()
       .describe('Root password, 8–30 characters of at least two kinds. A secret. Set it or `keyPairId`. Changed in place; a running instance is stopped and started again for it.'),
     keyPairId: z.string().min(1).optional().describe('Key pair to log in with instead of a password. Changed in place like `password`.'),
-    chargeType: z.enum(['month', 'year', 'dynamic', 'postpay', 'spot']).optional().describe('Billing: `month`, `year`, `dynamic` (hourly), `postpay` or `spot`. Default `month`. Changing it replaces the instance.'),
+    chargeType: z
+      .enum(['month', 'year', 'dynamic', 'postpay', 'spot'])
+      .optional()
+      .describe('Billing: `month`, `year`, `dynamic` (hourly), `postpay` or `spot`. Default `month`. Changing it replaces the instance.'),
     name: nameField('Updated in place.'),
     remark: remarkField('Updated in place. Default empty.'),
     tag: tagField('Updated in place.'),

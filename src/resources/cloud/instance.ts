@@ -90,7 +90,10 @@ const describe = (ctx: CloudCtx, id: string) => describeOne<HostInfo>(ctx, HOST_
 /** Grows the disks whose declared size is larger than the live one (one ResizeAttachedDisk each). */
 async function growDisks(ctx: CloudCtx, live: HostInfo, desired: InstanceInputs): Promise<void> {
   const disks = live.DiskSet ?? [];
-  const wanted = [{ disk: disks.find((d) => d.IsBoot === 'True'), size: desired.bootDisk.size }, ...disks.filter((d) => d.IsBoot !== 'True').map((disk, i) => ({ disk, size: desired.dataDisks?.[i]?.size }))];
+  const wanted = [
+    { disk: disks.find((d) => d.IsBoot === 'True'), size: desired.bootDisk.size },
+    ...disks.filter((d) => d.IsBoot !== 'True').map((disk, i) => ({ disk, size: desired.dataDisks?.[i]?.size })),
+  ];
   for (const { disk, size } of wanted) {
     if (!disk || size === undefined || size <= Number(disk.Size)) continue;
     const body = await ctx.client.call<{ NeedRestart?: boolean }>('ResizeAttachedDisk', { Zone: live.Zone, UHostId: live.UHostId, DiskId: disk.DiskId, DiskSpace: size });
@@ -146,7 +149,14 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     };
     const sentAt = Date.now();
     const recover = async () => {
-      const made = await findMade(ctx, 'instance', () => describeAll<HostInfo>(ctx, HOST_LISTING), (h) => isFor(h, name, inputs), sentAt, (h) => h.UHostId);
+      const made = await findMade(
+        ctx,
+        'instance',
+        () => describeAll<HostInfo>(ctx, HOST_LISTING),
+        (h) => isFor(h, name, inputs),
+        sentAt,
+        (h) => h.UHostId,
+      );
       return made && { RetCode: 0, UHostIds: [made.UHostId] };
     };
     const body = await ctx.client.call<{ UHostIds?: string[] }>('CreateUHostInstance', params, { recover });
@@ -173,7 +183,14 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const found = ownedAmong(ctx, `instance named "${name}"`, await describeAll<HostInfo>(ctx, HOST_LISTING), (h) => isFor(h, name, inputs), order, (h) => h.UHostId);
+    const found = ownedAmong(
+      ctx,
+      `instance named "${name}"`,
+      await describeAll<HostInfo>(ctx, HOST_LISTING),
+      (h) => isFor(h, name, inputs),
+      order,
+      (h) => h.UHostId,
+    );
     return found && { id: found.UHostId, outputs: toOutputs(found) };
   },
 

@@ -20,11 +20,7 @@ const LABEL_RULE = '1-63 letters, digits, Chinese characters, hyphens, underscor
 
 /** A name input, updated in place or not as `how` says; left out, plumb names the object after its address. */
 export function nameField(how: string): z.ZodOptional<z.ZodString> {
-  return z
-    .string()
-    .regex(LABEL, `name must be ${LABEL_RULE}`)
-    .optional()
-    .describe(`Name: ${LABEL_RULE}. ${how} Default: the resource address plus a suffix unique to the order.`);
+  return z.string().regex(LABEL, `name must be ${LABEL_RULE}`).optional().describe(`Name: ${LABEL_RULE}. ${how} Default: the resource address plus a suffix unique to the order.`);
 }
 
 /** A tag (business group) input; `Default` when left out, as the API sets it. */
@@ -99,8 +95,21 @@ export function describeAll<T>(ctx: CloudCtx, listing: Listing): Promise<T[]> {
 }
 
 /** The bulk read of a type: each target's observed outputs by id; an id the list lacks is absent. */
-export async function readManyBy<T extends Record<string, unknown>, Out>(ctx: CloudCtx, listing: Listing, targets: ReadTarget[], toOutputs: (record: T, target: ReadTarget) => Out): Promise<Map<string, Out | undefined>> {
-  const byId = new Map((await describeIds<T>(ctx, listing, targets.map((t) => t.id))).map((r) => [String(r[listing.idField]), r]));
+export async function readManyBy<T extends Record<string, unknown>, Out>(
+  ctx: CloudCtx,
+  listing: Listing,
+  targets: ReadTarget[],
+  toOutputs: (record: T, target: ReadTarget) => Out,
+): Promise<Map<string, Out | undefined>> {
+  const byId = new Map(
+    (
+      await describeIds<T>(
+        ctx,
+        listing,
+        targets.map((t) => t.id),
+      )
+    ).map((r) => [String(r[listing.idField]), r]),
+  );
   const out = new Map<string, Out | undefined>();
   for (const t of targets) {
     const record = byId.get(t.id);
@@ -127,12 +136,21 @@ const CLOCK_SLACK_MS = 5_000;
  * it made since `sentAt`, looked for until it is listed (at most RECOVER_WAIT_MS); undefined when
  * none shows up, a conflict naming them when several do.
  */
-export async function findMade<T extends { CreateTime?: unknown }>(ctx: CloudCtx, what: string, list: () => Promise<T[]>, made: (r: T) => boolean, sentAt: number, idOf: (r: T) => string): Promise<T | undefined> {
+export async function findMade<T extends { CreateTime?: unknown }>(
+  ctx: CloudCtx,
+  what: string,
+  list: () => Promise<T[]>,
+  made: (r: T) => boolean,
+  sentAt: number,
+  idOf: (r: T) => string,
+): Promise<T | undefined> {
   const deadline = Date.now() + Math.min(RECOVER_WAIT_MS, ctx.waitTimeMs);
   for (let interval = 200; ; interval = Math.min(interval * 1.5, 2000)) {
     const found = (await list()).filter((r) => made(r) && Number(r.CreateTime) * 1000 >= sentAt - CLOCK_SLACK_MS);
     if (found.length > 1) {
-      throw new RemoteError('conflict', `several ${what}s matching this order were made since it was sent (${found.map(idOf).join(', ')}); adopt the right one with plumb import`, { provider: 'cloud' });
+      throw new RemoteError('conflict', `several ${what}s matching this order were made since it was sent (${found.map(idOf).join(', ')}); adopt the right one with plumb import`, {
+        provider: 'cloud',
+      });
     }
     if (found.length === 1) return found[0];
     if (Date.now() >= deadline) return undefined;
@@ -149,7 +167,9 @@ export async function findMade<T extends { CreateTime?: unknown }>(ctx: CloudCtx
 export function ownedAmong<T extends { CreateTime?: unknown }>(ctx: CloudCtx, what: string, records: T[], made: (r: T) => boolean, order: InterruptedOrder, idOf: (r: T) => string): T | undefined {
   const found = records.filter((r) => made(r) && Number(r.CreateTime) * 1000 >= order.earliestMs && !order.recorded(idOf(r)));
   if (found.length > 1) {
-    ctx.warn(`an interrupted create may have made one of the ${what}s ${found.map(idOf).join(', ')}; none is adopted, so a new one will be created. If one of them is the one ordered, adopt it with plumb import instead (and delete any not needed)`);
+    ctx.warn(
+      `an interrupted create may have made one of the ${what}s ${found.map(idOf).join(', ')}; none is adopted, so a new one will be created. If one of them is the one ordered, adopt it with plumb import instead (and delete any not needed)`,
+    );
     return undefined;
   }
   return found[0];

@@ -13,7 +13,23 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import { isRemote } from '../../errors.js';
-import { autoName, DEFAULT_TAG, deleteListed, describeAll, findMade, nameField, noId, ownedAmong, prefixedId, remarkField, tagField, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
+import {
+  autoName,
+  DEFAULT_TAG,
+  deleteListed,
+  describeAll,
+  findMade,
+  nameField,
+  noId,
+  ownedAmong,
+  prefixedId,
+  remarkField,
+  tagField,
+  vanished,
+  waitListed,
+  type CloudCtx,
+  type Listing,
+} from './kit.js';
 
 const PORT = /^(\d{1,5})(?:-(\d{1,5}))?$/;
 const RULE_DEFAULTS = { cidrBlock: '0.0.0.0/0', policy: 'accept', priority: 'high' } as const;
@@ -26,7 +42,12 @@ const rule = z
     cidrBlock: z.string().optional().describe('Source address or range. Default `0.0.0.0/0`.'),
     policy: z.enum(['accept', 'drop']).optional().describe('`accept` or `drop`. Default `accept`.'),
     priority: z.enum(['high', 'medium', 'low']).optional().describe('`high`, `medium` or `low`. Default `high`.'),
-    description: z.string().max(64).regex(/^[^|]*$/, 'no | in a description').optional().describe('Note of at most 64 characters (no `|`).'),
+    description: z
+      .string()
+      .max(64)
+      .regex(/^[^|]*$/, 'no | in a description')
+      .optional()
+      .describe('Note of at most 64 characters (no `|`).'),
   })
   .superRefine((r, ctx) => {
     if (typeof r.protocol !== 'string') return;
@@ -57,7 +78,7 @@ export const securityGroupOutputs = z.object({
   rules: z.array(rule).describe('Rules, every default written out.'),
   tag: z.string().describe('Tag.'),
   remark: z.string().describe('Remark.'),
-  type: z.string().describe('`user defined`, or `recommend web` / `recommend non web` for the platform\'s own.'),
+  type: z.string().describe("`user defined`, or `recommend web` / `recommend non web` for the platform's own."),
   resourceCount: z.number().describe('How many resources it is applied to.'),
   createTime: z.string().describe('When it was made (RFC 3339).'),
 });
@@ -81,7 +102,13 @@ const LISTING: Listing = { action: 'DescribeFirewall', idsParam: 'FWId', listKey
 
 /** A rule as the API takes it: `PROTOCOL|PORT|SOURCE|ACTION|PRIORITY[|REMARK]`. */
 function wire(r: Rule): string {
-  const fields = [r.protocol.toUpperCase(), r.port ?? '', r.cidrBlock ?? RULE_DEFAULTS.cidrBlock, (r.policy ?? RULE_DEFAULTS.policy).toUpperCase(), (r.priority ?? RULE_DEFAULTS.priority).toUpperCase()];
+  const fields = [
+    r.protocol.toUpperCase(),
+    r.port ?? '',
+    r.cidrBlock ?? RULE_DEFAULTS.cidrBlock,
+    (r.policy ?? RULE_DEFAULTS.policy).toUpperCase(),
+    (r.priority ?? RULE_DEFAULTS.priority).toUpperCase(),
+  ];
   return (r.description ? [...fields, r.description] : fields).join('|');
 }
 
@@ -94,7 +121,16 @@ function toOutputs(f: FirewallInfo): SecurityGroupOutputs {
     priority: r.Priority.toLowerCase() as Rule['priority'],
     ...(r.Remark ? { description: r.Remark } : {}),
   }));
-  return { securityGroupId: f.FWId, name: str(f.Name), rules, tag: str(f.Tag) || DEFAULT_TAG, remark: str(f.Remark), type: str(f.Type), resourceCount: Number(f.ResourceCount ?? 0), createTime: rfc3339(f.CreateTime) };
+  return {
+    securityGroupId: f.FWId,
+    name: str(f.Name),
+    rules,
+    tag: str(f.Tag) || DEFAULT_TAG,
+    remark: str(f.Remark),
+    type: str(f.Type),
+    resourceCount: Number(f.ResourceCount ?? 0),
+    createTime: rfc3339(f.CreateTime),
+  };
 }
 
 /** One firewall: DescribeFirewall takes a single FWId and answers an unknown one with not-found. */
@@ -144,7 +180,14 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
       { Name: name, Rule: inputs.rules.map(wire), Tag: inputs.tag, Remark: inputs.remark },
       {
         recover: async () => {
-          const made = await findMade(ctx, 'security group', () => listed(ctx), (f) => f.Name === name, sentAt, (f) => f.FWId);
+          const made = await findMade(
+            ctx,
+            'security group',
+            () => listed(ctx),
+            (f) => f.Name === name,
+            sentAt,
+            (f) => f.FWId,
+          );
           return made && { RetCode: 0, FWId: made.FWId };
         },
       },
@@ -162,7 +205,10 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
   async readMany(ctx, targets) {
     const all = await ctx.shared('cloud:DescribeFirewall', () => listed(ctx));
     const byId = new Map(all.map((f) => [f.FWId, f]));
-    return readManyFrom(byId, targets.map((t) => t.id));
+    return readManyFrom(
+      byId,
+      targets.map((t) => t.id),
+    );
   },
 
   async list(ctx) {
@@ -172,7 +218,14 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const found = ownedAmong(ctx, `security group named "${name}"`, await listed(ctx), (f) => f.Name === name, order, (f) => f.FWId);
+    const found = ownedAmong(
+      ctx,
+      `security group named "${name}"`,
+      await listed(ctx),
+      (f) => f.Name === name,
+      order,
+      (f) => f.FWId,
+    );
     return found && { id: found.FWId, outputs: toOutputs(found) };
   },
 
@@ -192,7 +245,12 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
   },
 
   async delete(ctx, id) {
-    await deleteListed(ctx, `security group ${id}`, async () => (await describe(ctx, id)) !== undefined, () => ctx.client.call('DeleteFirewall', { FWId: id }));
+    await deleteListed(
+      ctx,
+      `security group ${id}`,
+      async () => (await describe(ctx, id)) !== undefined,
+      () => ctx.client.call('DeleteFirewall', { FWId: id }),
+    );
   },
 };
 

@@ -12,7 +12,25 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, nameField, noId, ownedAmong, prefixedId, readManyBy, remarkField, tagField, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
+import {
+  autoName,
+  DEFAULT_TAG,
+  deleteListed,
+  describeAll,
+  describeOne,
+  findMade,
+  nameField,
+  noId,
+  ownedAmong,
+  prefixedId,
+  readManyBy,
+  remarkField,
+  tagField,
+  vanished,
+  waitListed,
+  type CloudCtx,
+  type Listing,
+} from './kit.js';
 
 const CIDR = /^(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})\/(\d{1,2})$/;
 
@@ -23,10 +41,10 @@ export const subnetInputs = z.object({
     .string()
     .regex(CIDR, 'a CIDR block such as 10.0.1.0/24')
     .refine((c) => Number(CIDR.exec(c)?.[2]) >= 16 && Number(CIDR.exec(c)?.[2]) <= 29, 'the prefix must be /16 to /29')
-    .describe('Address range within one of the VPC\'s ranges, prefix /16 to /29, not overlapping another subnet. Required. Changing it replaces the subnet.'),
+    .describe("Address range within one of the VPC's ranges, prefix /16 to /29, not overlapping another subnet. Required. Changing it replaces the subnet."),
   name: nameField('Updated in place.'),
   tag: tagField('Updated in place.'),
-  remark: remarkField('Changing it replaces the subnet: no Action changes a subnet\'s remark. Default empty.'),
+  remark: remarkField("Changing it replaces the subnet: no Action changes a subnet's remark. Default empty."),
 });
 
 /** Inputs of a subnet. */
@@ -89,7 +107,7 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
   replaceOn: [
     { path: 'vpcId', reason: 'a subnet cannot move to another VPC (no API Action)' },
     { path: 'cidrBlock', reason: "the API has no Action that changes a subnet's range" },
-    { path: 'remark', reason: "UpdateSubnetAttribute takes no remark and no other Action changes it" },
+    { path: 'remark', reason: 'UpdateSubnetAttribute takes no remark and no other Action changes it' },
   ],
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
@@ -104,7 +122,14 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
       { VPCId: inputs.vpcId, Subnet: address, Netmask: Number(netmask), SubnetName: inputs.name ?? autoName(ctx.address, ctx.operationToken), Tag: inputs.tag, Remark: inputs.remark },
       {
         recover: async () => {
-          const made = await findMade(ctx, 'subnet', () => inVpc(ctx, inputs.vpcId), (s) => toOutputs(s).cidrBlock === inputs.cidrBlock, sentAt, (s) => s.SubnetId);
+          const made = await findMade(
+            ctx,
+            'subnet',
+            () => inVpc(ctx, inputs.vpcId),
+            (s) => toOutputs(s).cidrBlock === inputs.cidrBlock,
+            sentAt,
+            (s) => s.SubnetId,
+          );
           return made && { RetCode: 0, SubnetId: made.SubnetId };
         },
       },
@@ -129,7 +154,14 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
   // of that range there, made since the order was journaled.
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
-    const found = ownedAmong(ctx, `subnet ${inputs.cidrBlock}`, await inVpc(ctx, inputs.vpcId), (s) => toOutputs(s).cidrBlock === inputs.cidrBlock, order, (s) => s.SubnetId);
+    const found = ownedAmong(
+      ctx,
+      `subnet ${inputs.cidrBlock}`,
+      await inVpc(ctx, inputs.vpcId),
+      (s) => toOutputs(s).cidrBlock === inputs.cidrBlock,
+      order,
+      (s) => s.SubnetId,
+    );
     return found && { id: found.SubnetId, outputs: toOutputs(found) };
   },
 
@@ -147,6 +179,11 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
   },
 
   async delete(ctx, id) {
-    await deleteListed(ctx, `subnet ${id}`, async () => (await describe(ctx, id)) !== undefined, () => ctx.client.call('DeleteSubnet', { SubnetId: id }));
+    await deleteListed(
+      ctx,
+      `subnet ${id}`,
+      async () => (await describe(ctx, id)) !== undefined,
+      () => ctx.client.call('DeleteSubnet', { SubnetId: id }),
+    );
   },
 };

@@ -12,7 +12,25 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, inDeclaredOrder, nameField, noId, ownedAmong, prefixedId, readManyBy, tagField, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
+import {
+  autoName,
+  DEFAULT_TAG,
+  deleteListed,
+  describeAll,
+  describeOne,
+  findMade,
+  inDeclaredOrder,
+  nameField,
+  noId,
+  ownedAmong,
+  prefixedId,
+  readManyBy,
+  tagField,
+  vanished,
+  waitListed,
+  type CloudCtx,
+  type Listing,
+} from './kit.js';
 
 const CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
 
@@ -22,7 +40,9 @@ export const vpcInputs = z.object({
   cidrBlocks: z
     .array(z.string().regex(CIDR, 'a CIDR block such as 10.0.0.0/16'))
     .min(1, 'at least one CIDR block')
-    .describe('Private address ranges (10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16, prefix /8 to /29). Required. Ranges are added and removed in place; a range still used by a subnet cannot be removed.'),
+    .describe(
+      'Private address ranges (10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16, prefix /8 to /29). Required. Ranges are added and removed in place; a range still used by a subnet cannot be removed.',
+    ),
   tag: tagField('Changing it replaces the VPC (the API cannot retag one), and every subnet in it.'),
 });
 
@@ -56,7 +76,15 @@ interface VpcInfo extends Record<string, unknown> {
 const LISTING: Listing = { action: 'DescribeVPC', idsParam: 'VPCIds', listKey: 'DataSet', idField: 'VPCId' };
 
 function toOutputs(v: VpcInfo): VpcOutputs {
-  return { vpcId: v.VPCId, name: str(v.Name), cidrBlocks: v.Network ?? [], tag: str(v.Tag) || DEFAULT_TAG, subnetCount: Number(v.SubnetCount ?? 0), createTime: rfc3339(v.CreateTime), updateTime: rfc3339(v.UpdateTime) };
+  return {
+    vpcId: v.VPCId,
+    name: str(v.Name),
+    cidrBlocks: v.Network ?? [],
+    tag: str(v.Tag) || DEFAULT_TAG,
+    subnetCount: Number(v.SubnetCount ?? 0),
+    createTime: rfc3339(v.CreateTime),
+    updateTime: rfc3339(v.UpdateTime),
+  };
 }
 
 const describe = (ctx: CloudCtx, id: string) => describeOne<VpcInfo>(ctx, LISTING, id);
@@ -92,7 +120,14 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
       { Name: name, Network: inputs.cidrBlocks, Tag: inputs.tag },
       {
         recover: async () => {
-          const made = await findMade(ctx, 'VPC', () => describeAll<VpcInfo>(ctx, LISTING), (v) => isFor(v, name, inputs), sentAt, (v) => v.VPCId);
+          const made = await findMade(
+            ctx,
+            'VPC',
+            () => describeAll<VpcInfo>(ctx, LISTING),
+            (v) => isFor(v, name, inputs),
+            sentAt,
+            (v) => v.VPCId,
+          );
           return made && { RetCode: 0, VPCId: made.VPCId };
         },
       },
@@ -118,7 +153,14 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const found = ownedAmong(ctx, `VPC named "${name}"`, await describeAll<VpcInfo>(ctx, LISTING), (v) => isFor(v, name, inputs), order, (v) => v.VPCId);
+    const found = ownedAmong(
+      ctx,
+      `VPC named "${name}"`,
+      await describeAll<VpcInfo>(ctx, LISTING),
+      (v) => isFor(v, name, inputs),
+      order,
+      (v) => v.VPCId,
+    );
     return found && { id: found.VPCId, outputs: toOutputs(found) };
   },
 
@@ -136,6 +178,11 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
   },
 
   async delete(ctx, id) {
-    await deleteListed(ctx, `VPC ${id}`, async () => (await describe(ctx, id)) !== undefined, () => ctx.client.call('DeleteVPC', { VPCId: id }));
+    await deleteListed(
+      ctx,
+      `VPC ${id}`,
+      async () => (await describe(ctx, id)) !== undefined,
+      () => ctx.client.call('DeleteVPC', { VPCId: id }),
+    );
   },
 };

@@ -73,7 +73,7 @@ export function formatAddress(family: Family, address: bigint): string {
   const groups = Array.from({ length: 8 }, (_, i) => Number((address >> BigInt(16 * (7 - i))) & 0xffffn));
   // Compress the longest run of two or more zero groups (the first one on a tie).
   let best = { at: -1, len: 0 };
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

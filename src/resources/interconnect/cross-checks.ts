@@ -108,7 +108,11 @@ function rateAboveSpeed(token: string, desired: Inputs, view: CrossCheckView): C
   for (const end of ends) {
     const cap = capacity(view.resolve(end));
     if (cap && rate > cap.mbps) {
-      problems.push({ path: ['rateLimit'], message: `rateLimit ${rate} is more than the ${cap.mbps} Mbps of ${cap.what}`, detail: `the API refuses a ${token === IX ? 'connection' : 'VXC'} faster than its ends: at most ${cap.mbps}` });
+      problems.push({
+        path: ['rateLimit'],
+        message: `rateLimit ${rate} is more than the ${cap.mbps} Mbps of ${cap.what}`,
+        detail: `the API refuses a ${token === IX ? 'connection' : 'VXC'} faster than its ends: at most ${cap.mbps}`,
+      });
     }
   }
   return problems;
@@ -122,7 +126,8 @@ function knownLists(mcr: StackResource, view: CrossCheckView): { names: Set<stri
   const names = new Set<string>();
   let unknown = false;
   const add = (d: unknown) => (typeof d === 'string' ? names.add(d) : (unknown = true));
-  for (const list of [...(field(mcr.desired, 'prefixFilterLists') as unknown[] | undefined) ?? [], ...((field(mcr.recorded?.inputs, 'prefixFilterLists') as unknown[] | undefined) ?? [])]) add(field(list, 'description'));
+  for (const list of [...((field(mcr.desired, 'prefixFilterLists') as unknown[] | undefined) ?? []), ...((field(mcr.recorded?.inputs, 'prefixFilterLists') as unknown[] | undefined) ?? [])])
+    add(field(list, 'description'));
   for (const other of view.others) {
     if (other.token !== LIST) continue;
     const inputs = inputsOf(other);
@@ -173,7 +178,11 @@ async function missingLists(desired: Inputs, view: CrossCheckView): Promise<Cros
     for (const { path, name } of named) {
       if (names.includes(name)) continue;
       const hint = closestName(name, names);
-      problems.push({ path, message: `MCR ${mcr.address} has no prefix filter list "${name}"`, detail: `${hint ? `did you mean "${hint}"? ` : ''}its lists: ${names.map((n) => `"${n}"`).join(', ') || 'none'}` });
+      problems.push({
+        path,
+        message: `MCR ${mcr.address} has no prefix filter list "${name}"`,
+        detail: `${hint ? `did you mean "${hint}"? ` : ''}its lists: ${names.map((n) => `"${n}"`).join(', ') || 'none'}`,
+      });
     }
   }
   return problems;

@@ -23,7 +23,9 @@ const ixFields = z
     networkServiceType: z
       .string()
       .min(1)
-      .describe('The exchange to join, by name as GET /v2/ixp lists it, e.g. "Sydney IX"; it must be in the port\'s metro. The IX update has no field for it, so another exchange replaces the IX; the same name in other letter case is only recorded.'),
+      .describe(
+        'The exchange to join, by name as GET /v2/ixp lists it, e.g. "Sydney IX"; it must be in the port\'s metro. The IX update has no field for it, so another exchange replaces the IX; the same name in other letter case is only recorded.',
+      ),
     rateLimit: z.number().int().positive().describe('Rate limit in Mbps, at most the port speed. Changed in place.'),
     vlan: z.number().int().min(2).max(4093).describe('VLAN id on the port, 2 to 4093, free on that port. Changed in place.'),
     macAddress: z.string().regex(MAC, 'must be a MAC address such as 00:11:22:33:44:55').describe('MAC address of your IX interface, e.g. 00:11:22:33:44:55. Changed in place.'),
@@ -40,7 +42,9 @@ const ixFields = z
     shutdown: z.boolean().optional().describe('true shuts the connection down temporarily; false (the default) re-enables it. Changed in place.'),
     attributeTags: tagsSchema
       .optional()
-      .describe('Attribute tags are set by the API: neither the IX order nor the IX update carries them, so only an empty map (or none) may be given; the tags the API sets are reported in the outputs.'),
+      .describe(
+        'Attribute tags are set by the API: neither the IX order nor the IX update carries them, so only an empty map (or none) may be given; the tags the API sets are reported in the outputs.',
+      ),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated; a later change is only recorded.'),
   })
   .strict();
@@ -70,10 +74,7 @@ export const ixOutputs = ixFields.extend({
   usageAlgorithm: z.string().optional().describe('How usage is billed, e.g. POST_PAID_HOURLY_SPEED_IX.'),
   createDate: z.string().optional().describe('When the IX was ordered (RFC 3339, set by the API).'),
   deployDate: z.string().optional().describe('When the IX was deployed (RFC 3339, set by the API).'),
-  resources: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('Nested IX resources: interface, bgp_connection[], ip_address[] (with reverse_dns), vpls_interface.'),
+  resources: z.record(z.string(), z.unknown()).optional().describe('Nested IX resources: interface, bgp_connection[], ip_address[] (with reverse_dns), vpls_interface.'),
 });
 
 type IxInputs = z.infer<typeof ixInputs>;

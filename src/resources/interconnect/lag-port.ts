@@ -47,7 +47,7 @@ export const lagPortInputs = z
 /** Everything a LAG exposes: its inputs as the API reports them, the member UIDs and the computed fields of a port. */
 export const lagPortOutputs = lagPortInputs.extend({
   ...productFactsShape,
-  productUid: z.string().describe('UID of the primary member port, the LAG\'s id.'),
+  productUid: z.string().describe("UID of the primary member port, the LAG's id."),
   lagPortUids: z.array(z.string()).describe('UIDs of every member port, the primary first.'),
   aggregationId: z.number().optional().describe('Numeric id the member ports share.'),
 });
@@ -123,7 +123,13 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
 
   // A single port's UID is left to the read by id, which refuses it.
   readMany: (ctx, targets) =>
-    readListed(ctx, targets, 'MEGAPORT', async (p, t, list) => toOutputs(p, lagGroup(list, p).members, await observedTags(ctx, p.productUid, t.prior), t.prior?.inputs), (p) => Boolean(p.aggregationId)),
+    readListed(
+      ctx,
+      targets,
+      'MEGAPORT',
+      async (p, t, list) => toOutputs(p, lagGroup(list, p).members, await observedTags(ctx, p.productUid, t.prior), t.prior?.inputs),
+      (p) => Boolean(p.aggregationId),
+    ),
 
   async update(ctx, id, prior, desired) {
     // Changes go to the primary member: the API reports the LAG through it.
@@ -146,7 +152,12 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
 
   async findOwned(ctx, inputs) {
     const list = await sharedList(ctx);
-    const found = await findByToken(ctx, liveOfType(list, 'MEGAPORT').filter((p) => p.aggregationId), inputs?.productName, ctx);
+    const found = await findByToken(
+      ctx,
+      liveOfType(list, 'MEGAPORT').filter((p) => p.aggregationId),
+      inputs?.productName,
+      ctx,
+    );
     if (!found) return undefined;
     const { primary, members } = lagGroup(list, found);
     return { id: primary.productUid, outputs: toOutputs(primary, members, await observedTags(ctx, primary.productUid, undefined)) };

@@ -75,10 +75,7 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
     if (!mcr) throw new UserError(`MCR ${inputs.mcrId} does not exist (or is being cancelled); an IPsec add-on needs a live MCR`);
     const existing = ipsecAddOns(mcr)[0];
     if (existing) {
-      throw new UserError(
-        `MCR ${inputs.mcrId} already has an IPsec add-on (${existing.addOnUid})`,
-        `import it (options.import: ${inputs.mcrId}:${existing.addOnUid}); an MCR has one IPsec add-on`,
-      );
+      throw new UserError(`MCR ${inputs.mcrId} already has an IPsec add-on (${existing.addOnUid})`, `import it (options.import: ${inputs.mcrId}:${existing.addOnUid}); an MCR has one IPsec add-on`);
     }
     // An MCR has one IPsec add-on and there was none: after a lost answer, one there now is this order's.
     const recover = async () => {

@@ -39,13 +39,11 @@ export const mcrInputs = z
     portSpeed: oneOf(MCR_SPEEDS, 'Aggregate capacity in Mbps shared by all its connections: 1000, 2500, 5000, 10000, 25000, 50000 or 100000. Fixed for the life of the MCR: a change replaces it.'),
     locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the MCR.'),
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-    asn: z
-      .number()
-      .int()
-      .min(1)
-      .max(4294967295)
-      .optional()
-      .meta({ description: 'BGP ASN of the MCR, used for peering on its VXCs; the API sets the default when it is omitted. Changed in place; BGP sessions re-negotiate. Some clouds need a public ASN; Azure rejects 65515.', default: DEFAULT_MCR_ASN }),
+    asn: z.number().int().min(1).max(4294967295).optional().meta({
+      description:
+        'BGP ASN of the MCR, used for peering on its VXCs; the API sets the default when it is omitted. Changed in place; BGP sessions re-negotiate. Some clouds need a public ASN; Azure rejects 65515.',
+      default: DEFAULT_MCR_ASN,
+    }),
     diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the MCR.'),
     marketplaceVisibility: z.boolean().optional().describe('true = listed in the marketplace. When omitted the API decides (true). Changed in place.'),
     costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
@@ -54,7 +52,9 @@ export const mcrInputs = z
     prefixFilterLists: z
       .array(prefixListSchema)
       .optional()
-      .describe('DEPRECATED: use interconnect:index/mcrPrefixFilterList:McrPrefixFilterList. Prefix filter lists kept with the MCR, matched by description; created, rewritten and deleted in place. Lists not named here are left alone.'),
+      .describe(
+        'DEPRECATED: use interconnect:index/mcrPrefixFilterList:McrPrefixFilterList. Prefix filter lists kept with the MCR, matched by description; created, rewritten and deleted in place. Lists not named here are left alone.',
+      ),
   })
   .strict();
 
@@ -81,7 +81,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
   inputs: mcrInputs,
   outputs: mcrOutputs,
   replaceOn: [
-    { path: 'portSpeed', reason: 'an MCR\'s speed is fixed for the life of the service' },
+    { path: 'portSpeed', reason: "an MCR's speed is fixed for the life of the service" },
     { path: 'locationId', reason: 'an MCR cannot move to another location' },
     { path: 'diversityZone', reason: 'an MCR cannot move to another diversity zone' },
   ],

@@ -83,7 +83,7 @@ export const mveInputs = z
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
     diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the MVE.'),
     vendorConfig: vendorConfigSchema.describe(
-      'Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an imported MVE are taken as the manifest\'s.',
+      "Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an imported MVE are taken as the manifest's.",
     ),
     vnics: z
       .array(vnicSchema)
@@ -243,9 +243,7 @@ function vendorConfigAsDeclared(recorded: unknown, desired: unknown): VendorConf
 function vnicChanges(prior: MveInputs['vnics'], desired: MveInputs['vnics']): ReplaceRule[] {
   if (!prior || !desired) return [];
   if (prior.length !== desired.length) return [{ path: 'vnics', reason: 'the number of interfaces of an MVE is fixed at order time' }];
-  return desired.flatMap((v, i) =>
-    (v.vlan ?? 0) === (prior[i].vlan ?? 0) ? [] : [{ path: `vnics[${i}].vlan`, reason: 'the VLAN of an MVE interface is fixed at order time' }],
-  );
+  return desired.flatMap((v, i) => ((v.vlan ?? 0) === (prior[i].vlan ?? 0) ? [] : [{ path: `vnics[${i}].vlan`, reason: 'the VLAN of an MVE interface is fixed at order time' }]));
 }
 
 /** Whether two flat objects hold the same fields (key order aside). */

@@ -29,17 +29,19 @@ import { contractNotes, productReady } from './product-hooks.js';
 export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
 
 /** Inputs of a single physical port. */
-export const portInputs = z.object({
-  productName: z.string().min(1).describe('Identifiable name of the port. Changed in place.'),
-  portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available. A change replaces the port.'),
-  locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the port.'),
-  contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-  marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
-  costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
-  diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the port.'),
-  promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
-  resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
-}).strict();
+export const portInputs = z
+  .object({
+    productName: z.string().min(1).describe('Identifiable name of the port. Changed in place.'),
+    portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available. A change replaces the port.'),
+    locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the port.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+    marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
+    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the port.'),
+    promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
+  })
+  .strict();
 
 /** Everything a port exposes: its inputs as the API reports them plus computed fields. */
 export const portOutputs = portInputs.extend(productFactsShape);
@@ -59,7 +61,8 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   token: 'interconnect:index/port:Port',
   provider: 'interconnect',
   isReady: productReady,
-  description: 'A single physical port at a location. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
+  description:
+    'A single physical port at a location. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: portInputs,
   outputs: portOutputs,
   replaceOn: [

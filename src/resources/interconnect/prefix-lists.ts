@@ -12,12 +12,11 @@ import { retryWithin, type Ctx } from './product.js';
  * api (api/prefix-lists.ts).
  */
 
-
 /** One ordered entry of a prefix filter list. */
 export const prefixEntry = z
   .object({
     action: oneOfText(['permit', 'deny'], 'What a route matching this entry gets: permit or deny.'),
-    prefix: z.string().describe('Network prefix in CIDR form of the list\'s address family, with no host bits set, e.g. 10.0.0.0/8.'),
+    prefix: z.string().describe("Network prefix in CIDR form of the list's address family, with no host bits set, e.g. 10.0.0.0/8."),
     ge: z.number().int().optional().describe('Shortest prefix length matched, from the prefix length up to 32 (IPv4) or 128 (IPv6). Omitted: the API uses the prefix length.'),
     le: z.number().int().optional().describe('Longest prefix length matched, from ge (or the prefix length) up to 32 (IPv4) or 128 (IPv6). Omitted: the API uses 32 or 128.'),
   })
@@ -107,10 +106,7 @@ export function observedEntries(observed: ApiPrefixEntry[], prior: PrefixEntry[]
 /** Whether the current entries already say what `wanted` says (same order, same effective ranges). */
 export function sameEntries(current: ApiPrefixEntry[], wanted: PrefixEntry[]): boolean {
   const seen = observedEntries(current, wanted);
-  return (
-    seen.length === wanted.length &&
-    seen.every((e, i) => e.action === wanted[i].action && e.prefix === wanted[i].prefix && e.ge === wanted[i].ge && e.le === wanted[i].le)
-  );
+  return seen.length === wanted.length && seen.every((e, i) => e.action === wanted[i].action && e.prefix === wanted[i].prefix && e.ge === wanted[i].ge && e.le === wanted[i].le);
 }
 
 /**
@@ -120,7 +116,12 @@ export function sameEntries(current: ApiPrefixEntry[], wanted: PrefixEntry[]): b
  */
 export async function deletePrefixList(ctx: Ctx, mcrUid: string, id: number): Promise<void> {
   try {
-    await retryWithin(ctx, 'prefix list still referenced', () => deleteList(ctx.client, mcrUid, id), (err) => isRemote(err, 'conflict'));
+    await retryWithin(
+      ctx,
+      'prefix list still referenced',
+      () => deleteList(ctx.client, mcrUid, id),
+      (err) => isRemote(err, 'conflict'),
+    );
   } catch (err) {
     if (isRemote(err, 'not-found')) return;
     throw err;

@@ -38,7 +38,10 @@ export async function observedTags(ctx: Ctx, uid: string, prior: { inputs: { res
 }
 
 /** The user tags once an update has run: the desired ones (written when they changed), else as recorded. */
-export function tagsAfterUpdate(prior: { inputs: { resourceTags?: Record<string, string> }; outputs: { resourceTags?: unknown } }, desired: { resourceTags?: Record<string, string> }): Record<string, string> {
+export function tagsAfterUpdate(
+  prior: { inputs: { resourceTags?: Record<string, string> }; outputs: { resourceTags?: unknown } },
+  desired: { resourceTags?: Record<string, string> },
+): Record<string, string> {
   if (desired.resourceTags !== undefined || prior.inputs.resourceTags !== undefined) return { ...desired.resourceTags };
   return (prior.outputs.resourceTags ?? {}) as Record<string, string>;
 }
@@ -117,7 +120,18 @@ export async function waitReady(ctx: Ctx, uid: string, what: string): Promise<Ap
  */
 export async function order(ctx: Ctx, item: Record<string, unknown>, find?: Finder): Promise<string[]> {
   const type = typeof item.productType === 'string' ? item.productType.toUpperCase() : undefined;
-  const byToken: Finder | undefined = type === undefined ? undefined : (async (memo) => (await findByToken(ctx, (await freshList(ctx, memo)).top.filter((p) => isType(p, type)), String(item.productName), memo))?.productUid);
+  const byToken: Finder | undefined =
+    type === undefined
+      ? undefined
+      : async (memo) =>
+          (
+            await findByToken(
+              ctx,
+              (await freshList(ctx, memo)).top.filter((p) => isType(p, type)),
+              String(item.productName),
+              memo,
+            )
+          )?.productUid;
   return orderItem(ctx.client, item, find ?? byToken);
 }
 

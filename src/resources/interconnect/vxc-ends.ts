@@ -45,7 +45,9 @@ export const bEndSchema = z
       .string()
       .min(1)
       .optional()
-      .describe('UID of the product or partner port the VXC goes to. Optional with serviceKey or an azure/google/oracle partner config (the port is then looked up). Changed in place (the VXC moves).'),
+      .describe(
+        'UID of the product or partner port the VXC goes to. Optional with serviceKey or an azure/google/oracle partner config (the port is then looked up). Changed in place (the VXC moves).',
+      ),
     ...endFields,
   })
   .strict();
@@ -97,13 +99,7 @@ type CspLookup = { megaports?: Array<{ productUid: string; type?: string; vxc?: 
  * different requested UID), else the requested UID, else the port an azure/google/oracle key
  * names (azure: the port of the chosen type; google/oracle: the first free port fast enough).
  */
-export async function resolveBEnd(
-  ctx: Ctx,
-  requested: string | undefined,
-  serviceKey: string | undefined,
-  cfg: PartnerConfig | undefined,
-  rateLimit: number,
-): Promise<string> {
+export async function resolveBEnd(ctx: Ctx, requested: string | undefined, serviceKey: string | undefined, cfg: PartnerConfig | undefined, rateLimit: number): Promise<string> {
   if (serviceKey) {
     const { data } = await ctx.client.get<KeyLookup>('/v2/service/key', { key: serviceKey });
     if (requested && requested !== data.productUid) ctx.warn(`the service key belongs to port ${data.productUid}, which replaces the requested B-End ${requested}`);
@@ -116,10 +112,7 @@ export async function resolveBEnd(
   }
   const { data } = await ctx.client.get<CspLookup>(`/v2/secure/${cfg.partner}/${encodeURIComponent(key)}`);
   const ports = data?.megaports ?? [];
-  const found =
-    cfg.partner === 'azure'
-      ? ports.find((p) => p.type === (cfg.portChoice ?? 'primary'))
-      : ports.find((p) => !p.vxc && (p.portSpeed ?? 0) >= rateLimit);
+  const found = cfg.partner === 'azure' ? ports.find((p) => p.type === (cfg.portChoice ?? 'primary')) : ports.find((p) => !p.vxc && (p.portSpeed ?? 0) >= rateLimit);
   if (!found) throw new UserError(`there are no available ${cfg.partner} ports for this key to connect to`, 'check the key, or set bEnd.requestedProductUid');
   return found.productUid;
 }

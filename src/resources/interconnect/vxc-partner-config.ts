@@ -22,7 +22,7 @@ const listRef = z
 const bgpConnection = z
   .object({
     peerAsn: asn.describe('ASN of the BGP peer.'),
-    localAsn: asn.optional().describe('ASN the MCR presents on this session. Default: the MCR\'s ASN.'),
+    localAsn: asn.optional().describe("ASN the MCR presents on this session. Default: the MCR's ASN."),
     localIpAddress: z.string().describe('MCR-side IP address of the session (no prefix length).'),
     peerIpAddress: z.string().describe('Peer IP address of the session (no prefix length).'),
     password: z.string().optional().describe('BGP MD5 password; write-only (never returned). Secret: never shown, encrypted in state.'),
@@ -30,7 +30,7 @@ const bgpConnection = z
     description: z.string().optional().describe('Free text.'),
     medIn: z.number().int().optional().describe('MED applied to routes received.'),
     medOut: z.number().int().optional().describe('MED sent with routes advertised.'),
-    bfdEnabled: z.boolean().optional().describe('Run BFD on this session (settings from the interface\'s bfd). Default false.'),
+    bfdEnabled: z.boolean().optional().describe("Run BFD on this session (settings from the interface's bfd). Default false."),
     exportPolicy: oneOfText(['permit', 'deny'], 'Default for routes exported to this peer: permit or deny.').optional(),
     permitExportTo: z.array(z.string()).optional().describe('Peer IPs routes may be exported to (with exportPolicy deny).'),
     denyExportTo: z.array(z.string()).optional().describe('Peer IPs routes are not exported to (with exportPolicy permit).'),
@@ -46,15 +46,23 @@ const bgpConnection = z
 const vrouterInterface = z
   .object({
     description: z.string().optional().describe('Free text.'),
-    interfaceType: oneOfText(['subInterface', 'ipSecTunnel'], 'subInterface (default) or ipSecTunnel (needs the MCR\'s IPsec add-on).').optional(),
+    interfaceType: oneOfText(['subInterface', 'ipSecTunnel'], "subInterface (default) or ipSecTunnel (needs the MCR's IPsec add-on).").optional(),
     ipAddresses: z.array(z.string()).optional().describe('Interface addresses in CIDR form, e.g. 10.0.0.1/30.'),
     ipRoutes: z
-      .array(z.object({ prefix: z.string().describe('Destination prefix (CIDR).'), nextHop: z.string().describe('Next-hop IP address.'), description: z.string().optional().describe('Free text.') }).strict())
+      .array(
+        z
+          .object({ prefix: z.string().describe('Destination prefix (CIDR).'), nextHop: z.string().describe('Next-hop IP address.'), description: z.string().optional().describe('Free text.') })
+          .strict(),
+      )
       .optional()
       .describe('Static routes.'),
     natIpAddresses: z.array(z.string()).optional().describe('NAT addresses.'),
     bfd: z
-      .object({ txInterval: z.number().int().describe('Transmit interval, ms.'), rxInterval: z.number().int().describe('Receive interval, ms.'), multiplier: z.number().int().describe('Missed packets before the session is down.') })
+      .object({
+        txInterval: z.number().int().describe('Transmit interval, ms.'),
+        rxInterval: z.number().int().describe('Receive interval, ms.'),
+        multiplier: z.number().int().describe('Missed packets before the session is down.'),
+      })
       .strict()
       .optional()
       .describe('BFD timers for sessions with bfdEnabled.'),
@@ -135,7 +143,10 @@ const ibm = z
     providerIpAddress: z.string().optional().describe('IBM peer address (CIDR).'),
   })
   .strict();
-const transit = z.object({ partner: z.literal('transit') }).strict().describe('Internet access through a TRANSIT partner port.');
+const transit = z
+  .object({ partner: z.literal('transit') })
+  .strict()
+  .describe('Internet access through a TRANSIT partner port.');
 const vrouter = z.object({ partner: z.literal('vrouter'), interfaces }).strict();
 const aEndKind = z.object({ partner: z.literal('a-end'), interfaces }).strict();
 
@@ -147,7 +158,9 @@ export const bEndPartnerConfig = z
 /** A-End partner config: the B-End kinds plus `a-end` (MCR interfaces at the A-End). */
 export const aEndPartnerConfig = z
   .discriminatedUnion('partner', [aws, azure, google, oracle, ibm, transit, vrouter, aEndKind])
-  .describe(`Partner settings of the A-End, chosen by "partner": ${KINDS}, or a-end. Only a vrouter config changes in place; changing any other kind (or switching kind) deletes and orders the VXC again.`);
+  .describe(
+    `Partner settings of the A-End, chosen by "partner": ${KINDS}, or a-end. Only a vrouter config changes in place; changing any other kind (or switching kind) deletes and orders the VXC again.`,
+  );
 
 /** Any partner config. */
 export type PartnerConfig = z.infer<typeof aEndPartnerConfig>;
@@ -173,7 +186,15 @@ export async function wirePartnerConfig(ctx: Ctx, cfg: PartnerConfig, mcrUid: st
         serviceKey: cfg.serviceKey,
         // peer_asn goes as a string, as the vendor SDK's order sends it; the API reads it back as a number.
         peers: cfg.peers?.map((p) =>
-          defined({ type: p.type, peer_asn: p.peerAsn === undefined ? undefined : String(p.peerAsn), primary_subnet: p.primarySubnet, secondary_subnet: p.secondarySubnet, prefixes: p.prefixes, shared_key: p.sharedKey, vlan: p.vlan }),
+          defined({
+            type: p.type,
+            peer_asn: p.peerAsn === undefined ? undefined : String(p.peerAsn),
+            primary_subnet: p.primarySubnet,
+            secondary_subnet: p.secondarySubnet,
+            prefixes: p.prefixes,
+            shared_key: p.sharedKey,
+            vlan: p.vlan,
+          }),
         ),
       });
     case 'google':
@@ -181,7 +202,14 @@ export async function wirePartnerConfig(ctx: Ctx, cfg: PartnerConfig, mcrUid: st
     case 'oracle':
       return { connectType: 'ORACLE', virtualCircuitId: cfg.virtualCircuitId };
     case 'ibm':
-      return defined({ connectType: 'IBM', account_id: cfg.accountId, customer_asn: cfg.customerAsn, name: cfg.name, customer_ip_address: cfg.customerIpAddress, provider_ip_address: cfg.providerIpAddress });
+      return defined({
+        connectType: 'IBM',
+        account_id: cfg.accountId,
+        customer_asn: cfg.customerAsn,
+        name: cfg.name,
+        customer_ip_address: cfg.customerIpAddress,
+        provider_ip_address: cfg.providerIpAddress,
+      });
     case 'transit':
       return { connectType: 'TRANSIT' };
     case 'vrouter':
@@ -201,7 +229,9 @@ async function resolveListNames(ctx: Ctx, list: z.infer<typeof interfaces>, mcrU
     if (found.length === 1) return found[0].id;
     const known = lists.map((l) => `"${l.description}"`).join(', ') || 'none';
     throw new UserError(
-      found.length ? `prefix filter list "${name}" is ambiguous on MCR ${mcrUid}: ${found.length} lists have that description` : `prefix filter list "${name}" does not exist on MCR ${mcrUid ?? '(unknown)'}`,
+      found.length
+        ? `prefix filter list "${name}" is ambiguous on MCR ${mcrUid}: ${found.length} lists have that description`
+        : `prefix filter list "${name}" does not exist on MCR ${mcrUid ?? '(unknown)'}`,
       `lists on that MCR: ${known}`,
     );
   };

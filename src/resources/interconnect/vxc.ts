@@ -41,13 +41,17 @@ export const vxcInputs = z
     rateLimit: z.number().int().positive().describe('Speed in Mbps, up to what both ends allow. Changed in place.'),
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
     aEnd: aEndSchema.describe('Where the VXC starts (one of your Ports, MCRs or MVEs).'),
-    bEnd: bEndSchema.optional().describe('Where the VXC goes: one of your products or a partner port. Changed in place, except its VLAN and inner VLAN at a cloud or transit partner end (the partner owns them): a change there replaces the VXC.'),
+    bEnd: bEndSchema
+      .optional()
+      .describe(
+        'Where the VXC goes: one of your products or a partner port. Changed in place, except its VLAN and inner VLAN at a cloud or transit partner end (the partner owns them): a change there replaces the VXC.',
+      ),
     aEndPartnerConfig: aEndPartnerConfig.optional(),
     bEndPartnerConfig: bEndPartnerConfig.optional(),
     costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place.'),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
     resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
-    serviceKey: z.string().optional().describe('Service key (secret) for another company\'s port; its port becomes the B-End. A change replaces the VXC.'),
+    serviceKey: z.string().optional().describe("Service key (secret) for another company's port; its port becomes the B-End. A change replaces the VXC."),
     shutdown: z.boolean().optional().describe('true shuts the VXC down (temporarily), false enables it. Default false. Changed in place.'),
   })
   .strict();
@@ -162,7 +166,12 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
     const mine = async (memo: Memo) => (await findByToken(ctx, (await freshList(ctx, memo)).vxcs, inputs.productName, memo))?.productUid;
     // A VXC just cancelled on the same VLAN (a delete-first replacement) holds it for a while.
     const ends = [item.associatedVxcs[0].aEnd, item.associatedVxcs[0].bEnd];
-    const [uid] = await retryWithin(ctx, 'waiting for the VLAN to be released', () => order(ctx, item, mine), async (err) => vlanTaken(err) && !(await vlanInUse(ctx, ends)));
+    const [uid] = await retryWithin(
+      ctx,
+      'waiting for the VLAN to be released',
+      () => order(ctx, item, mine),
+      async (err) => vlanTaken(err) && !(await vlanInUse(ctx, ends)),
+    );
     ctx.recordId(uid);
     const product = await waitReady(ctx, uid, 'VXC');
     return { id: uid, outputs: await observe(ctx, product, inputs, false, orderedTags(inputs.resourceTags)) };
@@ -173,8 +182,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
     return product && observe(ctx, product, prior?.inputs, !prior, await observedTags(ctx, id, prior));
   },
 
-  readMany: (ctx, targets) =>
-    readListed(ctx, targets, 'VXC', async (p, t) => observe({ ...ctx, warn: t.warn }, p, t.prior?.inputs, !t.prior, await observedTags(ctx, p.productUid, t.prior))),
+  readMany: (ctx, targets) => readListed(ctx, targets, 'VXC', async (p, t) => observe({ ...ctx, warn: t.warn }, p, t.prior?.inputs, !t.prior, await observedTags(ctx, p.productUid, t.prior))),
 
   async update(ctx, id, prior, desired) {
     // Compared as the plan compared them: what the API chose, or the manifest gives for what it

@@ -47,9 +47,7 @@ export const computeActions: Record<string, ActionHandler> = {
     const zone = zoneParam(req, ctx, region);
     const type = enumParam(req, 'ImageType', ['Base', 'Custom']);
     const ids = req.list('ImageId');
-    const matches = scoped(ctx.db.phostImages, region, undefined).filter(
-      (i) => (zone === undefined || i.Zone === zone) && (type === undefined || i.ImageType === type) && inIds(ids, i.ImageId),
-    );
+    const matches = scoped(ctx.db.phostImages, region, undefined).filter((i) => (zone === undefined || i.Zone === zone) && (type === undefined || i.ImageType === type) && inIds(ids, i.ImageId));
     const { items, total } = req.page(matches, 20);
     return { ImageSet: items.map((i) => without(i, 'Region', 'ProjectId', 'Zone')), TotalCount: total };
   },
@@ -61,9 +59,7 @@ export const computeActions: Record<string, ActionHandler> = {
     const zone = zoneParam(req, ctx, region);
     const ids = req.list('UHostIds');
     const tag = req.str('Tag');
-    const matches = scoped(ctx.db.hosts, region, project).filter(
-      (h) => (zone === undefined || h.Zone === zone) && inIds(ids, h.UHostId) && (tag === undefined || h.Tag === tag),
-    );
+    const matches = scoped(ctx.db.hosts, region, project).filter((h) => (zone === undefined || h.Zone === zone) && inIds(ids, h.UHostId) && (tag === undefined || h.Tag === tag));
     const { items, total } = req.page(matches, 20, 100);
     return { UHostSet: items.map((h) => without(h, 'Region', 'ProjectId')), TotalCount: total };
   },

@@ -48,11 +48,7 @@ export const dataActions: Record<string, ActionHandler> = {
     const classType = enumParam(req, 'ClassType', ['SQL', 'sql', 'postgresql']);
     const groupId = req.int('GroupId');
     const matches = scoped(ctx.db.paramGroups, region, undefined).filter(
-      (g) =>
-        g.RegionFlag === multiZone &&
-        (zone === undefined || g.Zone === zone) &&
-        inClass(classType, g.ClassType) &&
-        (groupId === undefined || g.GroupId === groupId),
+      (g) => g.RegionFlag === multiZone && (zone === undefined || g.Zone === zone) && inClass(classType, g.ClassType) && (groupId === undefined || g.GroupId === groupId),
     );
     const { items, total } = req.page(matches, 20);
     return { DataSet: items.map((g) => without(g, 'Region', 'ProjectId', 'ClassType')), TotalCount: total };

@@ -15,9 +15,7 @@ function listing(records: (db: Parameters<ActionHandler>[1]['db']) => Rec[], lis
     const project = req.project();
     const ids = req.list(idParam);
     const filters = exact.map(([param, field]) => [req.str(param), field] as const);
-    const matches = scoped(records(ctx.db), region, project).filter(
-      (r) => inIds(ids, r[idField]) && filters.every(([value, field]) => value === undefined || r[field] === value),
-    );
+    const matches = scoped(records(ctx.db), region, project).filter((r) => inIds(ids, r[idField]) && filters.every(([value, field]) => value === undefined || r[field] === value));
     const { items, total } = req.page(matches, 20);
     return { [listKey]: items.map((r) => without(r, 'Region', 'ProjectId')), TotalCount: total };
   };
@@ -36,7 +34,14 @@ export const networkActions: Record<string, ActionHandler> = {
     };
   },
   DescribeNATGW: listing((db) => db.natGateways, 'DataSet', 'NATGWIds', 'NATGWId'),
-  DescribeVPNGateway: listing((db) => db.vpnGateways, 'DataSet', 'VPNGatewayIds', 'VPNGatewayId', [['Tag', 'Tag'], ['VPCId', 'VPCId']]),
+  DescribeVPNGateway: listing((db) => db.vpnGateways, 'DataSet', 'VPNGatewayIds', 'VPNGatewayId', [
+    ['Tag', 'Tag'],
+    ['VPCId', 'VPCId'],
+  ]),
   DescribeRemoteVPNGateway: listing((db) => db.remoteGateways, 'DataSet', 'RemoteVPNGatewayIds', 'RemoteVPNGatewayId', [['Tag', 'Tag']]),
-  DescribeVPNTunnel: listing((db) => db.vpnTunnels, 'DataSet', 'VPNTunnelIds', 'VPNTunnelId', [['Tag', 'Tag'], ['VPCId', 'VPCId'], ['VPNGatewayId', 'VPNGatewayId']]),
+  DescribeVPNTunnel: listing((db) => db.vpnTunnels, 'DataSet', 'VPNTunnelIds', 'VPNTunnelId', [
+    ['Tag', 'Tag'],
+    ['VPCId', 'VPCId'],
+    ['VPNGatewayId', 'VPNGatewayId'],
+  ]),
 };

@@ -126,9 +126,7 @@ export const uadsActions: Record<string, ActionHandler> = {
     const project = req.project();
     const napType = req.int('NapType') ?? 1;
     const id = req.str('ResourceId');
-    const matches = ctx.db.uadsInstances.filter(
-      (i) => i.VisibleAt <= ctx.now && napType === 1 && (id === undefined || i.ResourceId === id) && (project === undefined || i.ProjectId === project),
-    );
+    const matches = ctx.db.uadsInstances.filter((i) => i.VisibleAt <= ctx.now && napType === 1 && (id === undefined || i.ResourceId === id) && (project === undefined || i.ProjectId === project));
     const { items, total } = req.page(matches, 10);
     return { ServiceInfo: items.map((i) => serviceInfo(i, ctx)), TotalCount: total };
   },

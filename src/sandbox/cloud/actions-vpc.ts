@@ -116,7 +116,8 @@ export const vpcActions: Record<string, ActionHandler> = {
     const address = req.required('Subnet');
     const range = parseRange(`${address}/${netmask}`);
     if (!range) throw paramError('Subnet', `${address}/${netmask} is not a network address (its host bits must be zero)`);
-    if (!(vpc.Network as string[]).some((n) => within(range, parseRange(n)!))) throw paramError('Subnet', `${address}/${netmask} is outside the ranges of ${String(vpc.VPCId)}: ${(vpc.Network as string[]).join(', ')}`);
+    if (!(vpc.Network as string[]).some((n) => within(range, parseRange(n)!)))
+      throw paramError('Subnet', `${address}/${netmask} is outside the ranges of ${String(vpc.VPCId)}: ${(vpc.Network as string[]).join(', ')}`);
     const clash = subnetsOf(ctx, vpc.VPCId).find((s) => overlaps(subnetRange(s), range));
     if (clash) throw paramError('Subnet', `${address}/${netmask} overlaps subnet ${String(clash.SubnetId)} (${String(clash.Subnet)}/${String(clash.Netmask)})`);
     const gateway = address.replace(/\d+$/, (last) => String(Number(last) + 1));
@@ -163,7 +164,10 @@ export const vpcActions: Record<string, ActionHandler> = {
   DescribeSubnetResource(req, ctx) {
     const subnet = mustFind(ctx.db.subnets, req, ctx, 'SubnetId', 'SubnetId', NOT_FOUND, 'subnet');
     const type = req.str('ResourceType')?.toLowerCase();
-    const { items, total } = req.page(resourcesIn(ctx, subnet.SubnetId).filter((r) => type === undefined || r.ResourceType === type), 20);
+    const { items, total } = req.page(
+      resourcesIn(ctx, subnet.SubnetId).filter((r) => type === undefined || r.ResourceType === type),
+      20,
+    );
     return { DataSet: items, TotalCount: total };
   },
 

@@ -58,12 +58,7 @@ export function nestedSignature(body: Record<string, unknown>, privateKey: strin
  * gateway's codes: 170 missing signature, 172 unknown public key, 174 bad or expired token,
  * 171 signature mismatch.
  */
-export function authenticate(
-  params: Record<string, string>,
-  nestedBody: Record<string, unknown> | undefined,
-  accounts: Record<string, Account>,
-  now: number,
-): Account {
+export function authenticate(params: Record<string, string>, nestedBody: Record<string, unknown> | undefined, accounts: Record<string, Account>, now: number): Account {
   const signature = params.Signature;
   if (!signature) throw new ApiError(170, 'Missing Signature');
   const publicKey = params.PublicKey;
@@ -74,9 +69,7 @@ export function authenticate(
     if (account.expiresAt !== undefined && now >= account.expiresAt) throw new ApiError(174, 'Token Expired');
   }
   const expected = signature.toLowerCase();
-  const ok =
-    flatSignature(params, account.privateKey) === expected ||
-    (nestedBody !== undefined && nestedSignature(nestedBody, account.privateKey) === expected);
+  const ok = flatSignature(params, account.privateKey) === expected || (nestedBody !== undefined && nestedSignature(nestedBody, account.privateKey) === expected);
   if (!ok) throw new ApiError(171, 'Signature VerifyAC Error');
   return account;
 }

@@ -6,7 +6,10 @@ import type { CloudDb } from './store.js';
 
 /** A failure answered as HTTP 200 with RetCode ≠ 0, as the real API does. */
 export class ApiError extends Error {
-  constructor(readonly retCode: number, message: string) {
+  constructor(
+    readonly retCode: number,
+    message: string,
+  ) {
     super(message);
   }
 }

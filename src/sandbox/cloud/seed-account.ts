@@ -68,14 +68,87 @@ export function seedIamPolicies(): Rec[] {
 
 const TAGGED: [string, string, string, string, [string, string][]][] = [
   // resource id, name, type, project, labels
-  [sid('uhost', 'web-1'), 'web-1', 'uhost', DEFAULT_PROJECT, [['env', 'prod'], ['team', 'web']]],
-  [sid('uhost', 'web-2'), 'web-2', 'uhost', DEFAULT_PROJECT, [['env', 'prod'], ['team', 'web']]],
-  [sid('uhost', 'api-1'), 'api-1', 'uhost', DEFAULT_PROJECT, [['env', 'prod'], ['team', 'api']]],
-  [sid('uhost', 'batch-1'), 'batch-1', 'uhost', DEFAULT_PROJECT, [['env', 'staging'], ['team', 'data']]],
-  [dbId('orders-db'), 'orders-db', 'udb', DEFAULT_PROJECT, [['env', 'prod'], ['team', 'data'], ['cost-center', 'cc-1001']]],
-  [dbId('users-db'), 'users-db', 'udb', DEFAULT_PROJECT, [['env', 'prod'], ['cost-center', 'cc-1001']]],
-  [dbId('warehouse-db'), 'warehouse-db', 'udb', ANALYTICS_PROJECT, [['env', 'prod'], ['team', 'data']]],
-  [lbId('cn-bj2', 'web-lb'), 'web-lb', 'ulb', DEFAULT_PROJECT, [['env', 'prod'], ['team', 'web']]],
+  [
+    sid('uhost', 'web-1'),
+    'web-1',
+    'uhost',
+    DEFAULT_PROJECT,
+    [
+      ['env', 'prod'],
+      ['team', 'web'],
+    ],
+  ],
+  [
+    sid('uhost', 'web-2'),
+    'web-2',
+    'uhost',
+    DEFAULT_PROJECT,
+    [
+      ['env', 'prod'],
+      ['team', 'web'],
+    ],
+  ],
+  [
+    sid('uhost', 'api-1'),
+    'api-1',
+    'uhost',
+    DEFAULT_PROJECT,
+    [
+      ['env', 'prod'],
+      ['team', 'api'],
+    ],
+  ],
+  [
+    sid('uhost', 'batch-1'),
+    'batch-1',
+    'uhost',
+    DEFAULT_PROJECT,
+    [
+      ['env', 'staging'],
+      ['team', 'data'],
+    ],
+  ],
+  [
+    dbId('orders-db'),
+    'orders-db',
+    'udb',
+    DEFAULT_PROJECT,
+    [
+      ['env', 'prod'],
+      ['team', 'data'],
+      ['cost-center', 'cc-1001'],
+    ],
+  ],
+  [
+    dbId('users-db'),
+    'users-db',
+    'udb',
+    DEFAULT_PROJECT,
+    [
+      ['env', 'prod'],
+      ['cost-center', 'cc-1001'],
+    ],
+  ],
+  [
+    dbId('warehouse-db'),
+    'warehouse-db',
+    'udb',
+    ANALYTICS_PROJECT,
+    [
+      ['env', 'prod'],
+      ['team', 'data'],
+    ],
+  ],
+  [
+    lbId('cn-bj2', 'web-lb'),
+    'web-lb',
+    'ulb',
+    DEFAULT_PROJECT,
+    [
+      ['env', 'prod'],
+      ['team', 'web'],
+    ],
+  ],
   [lbId('cn-bj2', 'staging-lb'), 'staging-lb', 'ulb', DEFAULT_PROJECT, [['env', 'staging']]],
   [sid('eip', 'web-lb-ip'), 'web-lb-ip', 'eip', DEFAULT_PROJECT, [['env', 'prod']]],
 ];

@@ -84,7 +84,11 @@ const PHOST_IMAGES: [string, 'Base' | 'Custom', string, string, string[]][] = [
 
 /** Bare-metal images in two Beijing zones and one Shanghai zone. */
 export function seedPhostImages(): Rec[] {
-  const zones: [string, string][] = [['cn-bj2', 'cn-bj2-02'], ['cn-bj2', 'cn-bj2-03'], ['cn-sh2', 'cn-sh2-02']];
+  const zones: [string, string][] = [
+    ['cn-bj2', 'cn-bj2-02'],
+    ['cn-bj2', 'cn-bj2-03'],
+    ['cn-sh2', 'cn-sh2-02'],
+  ];
   return zones.flatMap(([region, zone]) =>
     PHOST_IMAGES.map(([name, type, osType, osName, support], i) => ({
       Region: region,

@@ -115,7 +115,10 @@ export function seedParamGroups(): Rec[] {
       Zone: regionFlag ? '' : zone,
       ParamMember: [member('max_connections', '2000'), member('character_set_server', 'utf8mb4')],
     });
-  for (const [region, zones] of [['cn-bj2', ['cn-bj2-02', 'cn-bj2-03']], ['cn-sh2', ['cn-sh2-02']]] as const) {
+  for (const [region, zones] of [
+    ['cn-bj2', ['cn-bj2-02', 'cn-bj2-03']],
+    ['cn-sh2', ['cn-sh2-02']],
+  ] as const) {
     for (const zone of zones) {
       for (const engine of ['mysql-5.7', 'mysql-8.0', 'percona-5.7', 'postgresql-13']) add(region, zone, `${engine}默认WEB配置`, engine, false, false);
     }

@@ -83,7 +83,19 @@ function listener(region: string, vpc: string, lb: string, spec: ListenerSpec, s
 }
 
 const WEB_LISTENERS: ListenerSpec[] = [
-  { name: 'http', protocol: 'HTTP', port: 80, method: 'Roundrobin', persistence: 'None', monitor: 'Port', status: 0, backends: [['web-1', 8080, 0], ['web-2', 8080, 0]] },
+  {
+    name: 'http',
+    protocol: 'HTTP',
+    port: 80,
+    method: 'Roundrobin',
+    persistence: 'None',
+    monitor: 'Port',
+    status: 0,
+    backends: [
+      ['web-1', 8080, 0],
+      ['web-2', 8080, 0],
+    ],
+  },
   {
     name: 'https',
     protocol: 'HTTPS',
@@ -92,8 +104,17 @@ const WEB_LISTENERS: ListenerSpec[] = [
     persistence: 'ServerInsert',
     monitor: 'Path',
     status: 1,
-    backends: [['web-1', 8443, 0], ['web-2', 8443, 1], ['api-1', 8443, 0]],
-    rules: [['Domain', 'api.example.com'], ['Path', '/static/'], ['Path', '/images/'], ['Default', '']],
+    backends: [
+      ['web-1', 8443, 0],
+      ['web-2', 8443, 1],
+      ['api-1', 8443, 0],
+    ],
+    rules: [
+      ['Domain', 'api.example.com'],
+      ['Path', '/static/'],
+      ['Path', '/images/'],
+      ['Default', ''],
+    ],
   },
   { name: 'admin', protocol: 'HTTP', port: 8080, method: 'Source', persistence: 'UserDefined', monitor: 'Port', status: 2, backends: [['api-1', 9000, 1]] },
 ];

@@ -146,11 +146,7 @@ export function seedVpnGateways(): Rec[] {
     CreateTime: unix(`2024-0${i + 3}-01T00:00:00Z`),
     ExpireTime: unix(`2026-0${i + 3}-01T00:00:00Z`),
   });
-  return [
-    gw('cn-bj2', 'office-vpn', 'prod', 'Standard', 'vpn-gw-ip', 0),
-    gw('cn-bj2', 'partner-vpn', 'staging', 'Enhanced', 'spare-ip', 1),
-    gw('cn-sh2', 'dr-vpn', 'dr', 'Standard', 'vpn-sh-ip', 2),
-  ];
+  return [gw('cn-bj2', 'office-vpn', 'prod', 'Standard', 'vpn-gw-ip', 0), gw('cn-bj2', 'partner-vpn', 'staging', 'Enhanced', 'spare-ip', 1), gw('cn-sh2', 'dr-vpn', 'dr', 'Standard', 'vpn-sh-ip', 2)];
 }
 
 /** Customer (remote) gateways: the other ends of the tunnels. */

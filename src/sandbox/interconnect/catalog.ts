@@ -27,9 +27,7 @@ export const listNetworkRegions: Handler = () => ok('Found network regions', net
 export const listPartnerPorts: Handler = (ctx) => {
   const type = ctx.req.query.get('connectType')?.toUpperCase();
   const permitted = ctx.req.query.get('vxcPermitted');
-  const ports = partnerPorts(ctx.db).filter(
-    (p) => (!type || p.connectType === type) && (permitted === null || String(p.vxcPermitted) === permitted.toLowerCase()),
-  );
+  const ports = partnerPorts(ctx.db).filter((p) => (!type || p.connectType === type) && (permitted === null || String(p.vxcPermitted) === permitted.toLowerCase()));
   return ok(`Found ${ports.length} partner ports`, ports);
 };
 

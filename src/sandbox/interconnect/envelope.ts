@@ -30,7 +30,11 @@ export class ApiError extends Error {
 
 /** 400 `Validation failed` with one `{error}` per broken rule, as validate and buy answer. */
 export function validationFailed(errors: string[]): ApiError {
-  return new ApiError(400, 'Validation failed', errors.map((error) => ({ error })));
+  return new ApiError(
+    400,
+    'Validation failed',
+    errors.map((error) => ({ error })),
+  );
 }
 
 /** 400 with a plain message (bad parameters outside ordering). */

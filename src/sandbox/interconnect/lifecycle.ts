@@ -8,18 +8,14 @@ import { isTransitVxc } from './vxc-view.js';
 /** A LAG is one service: an action on any member applies to every member sharing its aggregationId. */
 function serviceGroup(ctx: Ctx, p: ProductRecord): ProductRecord[] {
   if (p.productType !== 'MEGAPORT' || p.aggregationId === null) return [p];
-  return Object.values(ctx.db.products).filter(
-    (m) => m.productType === 'MEGAPORT' && m.aggregationId === p.aggregationId && isVisible(m, ctx.db, ctx.clock),
-  );
+  return Object.values(ctx.db.products).filter((m) => m.productType === 'MEGAPORT' && m.aggregationId === p.aggregationId && isVisible(m, ctx.db, ctx.clock));
 }
 
 /** VXCs and IXs landing on any product of the group, with their current status. */
 function attached(ctx: Ctx, group: ProductRecord[]): Array<{ c: ProductRecord; status: ProvisioningStatus }> {
   const found = new Map<string, ProductRecord>();
   for (const g of group) for (const c of connectionsOn(ctx.db, g.productUid)) found.set(c.productUid, c);
-  return [...found.values()]
-    .sort((a, b) => a.productId - b.productId)
-    .map((c) => ({ c, status: provisioningStatus(c, ctx.db, ctx.clock) }));
+  return [...found.values()].sort((a, b) => a.productId - b.productId).map((c) => ({ c, status: provisioningStatus(c, ctx.db, ctx.clock) }));
 }
 
 function done(action: string, uid: string) {

@@ -112,13 +112,7 @@ export function checkLocation(id: unknown, errors: string[], allowPreOrder: bool
  * Picks the diversity zone: the requested one when it exists and `fits`, otherwise the first zone
  * that fits (red before blue, as the API allocates automatically).
  */
-export function pickZone(
-  loc: Location,
-  requested: unknown,
-  fits: (z: DiversityZone) => boolean,
-  whatDoesNotFit: string,
-  errors: string[],
-): 'red' | 'blue' | undefined {
+export function pickZone(loc: Location, requested: unknown, fits: (z: DiversityZone) => boolean, whatDoesNotFit: string, errors: string[]): 'red' | 'blue' | undefined {
   if (requested !== undefined && requested !== null && requested !== '') {
     const name = String(requested).toLowerCase();
     if (name !== 'red' && name !== 'blue') {

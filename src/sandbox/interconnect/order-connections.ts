@@ -41,19 +41,10 @@ export function usesWithPending(scope: OrderScope, productUid: string, exceptOwn
 /** The message for a VLAN that is taken. */
 export function clashMessage(vlan: number | null, where: string, owner: string): string {
   const tag = vlan === null ? 'untagged' : String(vlan);
-  return owner === 'held'
-    ? `VLAN ${tag} is not available on ${where}: it was released recently and is still held`
-    : `VLAN ${tag} is not available on ${where}: it is in use by service ${owner}`;
+  return owner === 'held' ? `VLAN ${tag} is not available on ${where}: it was released recently and is still held` : `VLAN ${tag} is not available on ${where}: it is in use by service ${owner}`;
 }
 
-function buildEnd(
-  raw: Record<string, unknown>,
-  target: EndTarget,
-  side: 'A' | 'B',
-  scope: OrderScope,
-  errors: string[],
-  key?: ServiceKeyRecord,
-): VxcEndRecord | undefined {
+function buildEnd(raw: Record<string, unknown>, target: EndTarget, side: 'A' | 'B', scope: OrderScope, errors: string[], key?: ServiceKeyRecord): VxcEndRecord | undefined {
   const start = errors.length;
   const uid = uidOf(target);
   let vNicIndex: number | null = null;
@@ -111,7 +102,10 @@ function checkOneVxc(v: Record<string, unknown>, topUid: unknown, scope: OrderSc
   const { key, bUid, b } = checkBEnd(v, bIn, scope, errors);
   if (aUid && aUid === bUid) errors.push('A-End and B-End must be different services');
   if (isInt(rate)) {
-    for (const [t, side] of [[a, 'A'], [b, 'B']] as const) {
+    for (const [t, side] of [
+      [a, 'A'],
+      [b, 'B'],
+    ] as const) {
       if (t && rate > capacity(t)) errors.push(`rateLimit ${rate} Mbps exceeds the ${side}-End capacity of ${capacity(t)} Mbps`);
     }
     if (key && rate > key.maxSpeed) errors.push(`rateLimit ${rate} Mbps exceeds the service key's maximum speed of ${key.maxSpeed} Mbps`);

@@ -26,10 +26,7 @@ export const checkPortOrder: OrderChecker = (o, scope, errors) => {
   if (isLag && isInt(speed) && speed < 10000) errors.push('LAG ports must be 10000 Mbps or faster');
   const visible = bool(o.marketplaceVisibility, false, 'marketplaceVisibility', errors);
   const config = isObject(o.config) ? o.config : {};
-  const zone =
-    site && isInt(speed)
-      ? pickZone(site.loc, config.diversityZone, (z) => z.megaportSpeedMbps.includes(speed), `Port speed ${speed} Mbps is not available`, errors)
-      : undefined;
+  const zone = site && isInt(speed) ? pickZone(site.loc, config.diversityZone, (z) => z.megaportSpeedMbps.includes(speed), `Port speed ${speed} Mbps is not available`, errors) : undefined;
   if (!site || !zone || !isInt(speed) || errors.length > start) return undefined;
   const aggregationId = isLag ? scope.nextAggregationId++ : null;
   const count = isLag ? (lag as number) : 1;
@@ -104,10 +101,7 @@ export const checkMcrOrder: OrderChecker = (o, scope, errors) => {
   if (!isInt(asn) || asn < 1 || asn > 4294967295) errors.push('config.mcrAsn must be a valid ASN');
   const visible = bool(o.marketplaceVisibility, true, 'marketplaceVisibility', errors);
   const addOns = checkAddOns(o.addOns, scope.clock.now, errors);
-  const zone =
-    site && isInt(speed)
-      ? pickZone(site.loc, config.diversityZone, (z) => z.mcrSpeedMbps.includes(speed), `MCR speed ${speed} Mbps is not available`, errors)
-      : undefined;
+  const zone = site && isInt(speed) ? pickZone(site.loc, config.diversityZone, (z) => z.mcrSpeedMbps.includes(speed), `MCR speed ${speed} Mbps is not available`, errors) : undefined;
   if (!site || !zone || !isInt(speed) || !isInt(asn) || errors.length > start) return undefined;
   const record: McrRecord = {
     productType: 'MCR2',
@@ -148,8 +142,7 @@ export const checkMveOrder: OrderChecker = (o, scope, errors) => {
   else if (found && !found.image.availableSizes.includes(size.label)) errors.push(`Image ${found.image.id} is not available in size ${size.label}`);
   const vnics = checkVnics(o.vnics, errors);
   const config = isObject(o.config) ? o.config : {};
-  const fits = (z: { mveAvailable: boolean; mveMaxCpuCoreCount: number | null }) =>
-    z.mveAvailable && (z.mveMaxCpuCoreCount === null || !size || size.cpuCoreCount <= z.mveMaxCpuCoreCount);
+  const fits = (z: { mveAvailable: boolean; mveMaxCpuCoreCount: number | null }) => z.mveAvailable && (z.mveMaxCpuCoreCount === null || !size || size.cpuCoreCount <= z.mveMaxCpuCoreCount);
   const what = size ? `MVE size ${size.label} is not available` : 'MVE is not available';
   const zone = site ? pickZone(site.loc, config.diversityZone, fits, what, errors) : undefined;
   if (!site || !zone || !found || !size || !vc || errors.length > start) return undefined;

@@ -82,5 +82,8 @@ export const buyDesign: Handler = (ctx) => {
   }
   ctx.db.nextProductId = scope.nextProductId;
   ctx.db.nextAggregationId = scope.nextAggregationId;
-  return ok(buyMessage(plans), plans.flatMap((p) => p.reply));
+  return ok(
+    buyMessage(plans),
+    plans.flatMap((p) => p.reply),
+  );
 };

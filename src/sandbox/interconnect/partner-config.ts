@@ -27,13 +27,7 @@ export function interfacesOf(cfg: Record<string, unknown> | undefined): Array<Re
  * A config with `interfaces` is a vrouter config and needs an MCR end; a CSP config needs a partner
  * port of the same connect type and that type's identifying key.
  */
-export function checkPartnerConfig(
-  cfg: unknown,
-  end: EndTarget,
-  side: 'A' | 'B',
-  db: InterconnectDb,
-  errors: string[],
-): Record<string, unknown> | undefined {
+export function checkPartnerConfig(cfg: unknown, end: EndTarget, side: 'A' | 'B', db: InterconnectDb, errors: string[]): Record<string, unknown> | undefined {
   const where = `${side}-End partnerConfig`;
   if (cfg === undefined || cfg === null) {
     const type = end.kind === 'partner' ? end.port.connectType : undefined;

@@ -145,12 +145,7 @@ export function rotatePartnerPort(body: unknown, db: InterconnectDb): SandboxRes
   if (end?.kind !== 'partner') return { status: 400, body: { message: `VXC ${vxc.productUid} has no partner port at its B-End` } };
   const current = end.port;
   let next = partnerPorts(db).find(
-    (p) =>
-      p.productUid !== current.productUid &&
-      p.connectType === current.connectType &&
-      p.locationId === current.locationId &&
-      p.diversityZone === current.diversityZone &&
-      p.vxcPermitted,
+    (p) => p.productUid !== current.productUid && p.connectType === current.connectType && p.locationId === current.locationId && p.diversityZone === current.diversityZone && p.vxcPermitted,
   );
   if (!next) {
     next = { ...current, productUid: newUid(), productId: 30000 + db.extraPartnerPorts.length, rank: current.rank + 1, vxcPermitted: true };

@@ -34,7 +34,10 @@ export const listProducts: Handler = (ctx) => {
     .filter((p) => p.productType === 'MEGAPORT' || p.productType === 'MCR2' || p.productType === 'MVE')
     .filter((p) => isVisible(p, ctx.db, ctx.clock))
     .sort((a, b) => a.productId - b.productId);
-  return ok(`Found ${top.length} Products`, top.map((p) => productView(p, ctx.db, ctx.clock)));
+  return ok(
+    `Found ${top.length} Products`,
+    top.map((p) => productView(p, ctx.db, ctx.clock)),
+  );
 };
 
 const MODIFY_PATHS: Record<string, ProductRecord['productType']> = { megaport: 'MEGAPORT', mcr2: 'MCR2', mve: 'MVE' };
@@ -102,9 +105,7 @@ export const modifyProduct: Handler = (ctx) => {
     const errors: string[] = [];
     const vnics = checkVnics(body.vnics, errors);
     if (errors.length) throw badRequest(errors.join('; '));
-    const used = Object.values(ctx.db.products).some(
-      (c) => c.productType === 'VXC' && [c.aEnd, c.bEnd].some((e) => e.productUid === p.productUid && (e.vNicIndex ?? 0) >= vnics.length),
-    );
+    const used = Object.values(ctx.db.products).some((c) => c.productType === 'VXC' && [c.aEnd, c.bEnd].some((e) => e.productUid === p.productUid && (e.vNicIndex ?? 0) >= vnics.length));
     if (used) throw badRequest('vnics cannot be removed while a VXC uses them');
     next.vnics = vnics;
   }

@@ -1,16 +1,7 @@
 import { endUids, type InterconnectDb, type ProductRecord } from './store.js';
 
 /** Every `provisioningStatus` the API reports. DESIGN belongs to NAT gateways, which this sandbox does not sell. */
-export type ProvisioningStatus =
-  | 'NEW'
-  | 'DESIGN'
-  | 'DEPLOYABLE'
-  | 'CONFIGURED'
-  | 'LIVE'
-  | 'CANCELLED'
-  | 'CANCELLED_PARENT'
-  | 'DECOMMISSIONING'
-  | 'DECOMMISSIONED';
+export type ProvisioningStatus = 'NEW' | 'DESIGN' | 'DEPLOYABLE' | 'CONFIGURED' | 'LIVE' | 'CANCELLED' | 'CANCELLED_PARENT' | 'DECOMMISSIONING' | 'DECOMMISSIONED';
 
 /** The moment of a read and the world's provisioning delay; statuses are derived from these, never stored. */
 export interface Clock {

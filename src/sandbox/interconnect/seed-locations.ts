@@ -90,22 +90,20 @@ const ORDERING_MESSAGES: Partial<Record<Location['status'], string>> = {
 };
 
 /** Every seeded location, in a stable order. */
-export const LOCATIONS: Location[] = ROWS.map(
-  ([id, name, metro, market, status, street, suburb, state, postcode, country, latitude, longitude, [dcId, dcName], zones]) => ({
-    id,
-    name,
-    metro,
-    market,
-    status,
-    address: { street, suburb, city: metro, state, postcode, country },
-    latitude,
-    longitude,
-    dataCentre: { id: dcId, name: dcName },
-    orderingMessage: ORDERING_MESSAGES[status] ?? null,
-    diversityZones: zones,
-    productAddOns: { crossConnect: { available: status === 'Active', type: 'STANDARD' } },
-  }),
-);
+export const LOCATIONS: Location[] = ROWS.map(([id, name, metro, market, status, street, suburb, state, postcode, country, latitude, longitude, [dcId, dcName], zones]) => ({
+  id,
+  name,
+  metro,
+  market,
+  status,
+  address: { street, suburb, city: metro, state, postcode, country },
+  latitude,
+  longitude,
+  dataCentre: { id: dcId, name: dcName },
+  orderingMessage: ORDERING_MESSAGES[status] ?? null,
+  diversityZones: zones,
+  productAddOns: { crossConnect: { available: status === 'Active', type: 'STANDARD' } },
+}));
 
 const BY_ID = new Map(LOCATIONS.map((l) => [l.id, l]));
 

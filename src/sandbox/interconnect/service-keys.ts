@@ -159,5 +159,8 @@ export function getServiceKeys(ctx: Ctx): SandboxResponse {
     const p = ctx.db.products[k.productUid];
     return k.productUid === product || (p !== undefined && String(p.productId) === product);
   });
-  return ok(`Found [${all.length}] service keys for company [${COMPANY.companyId}]`, all.map((k) => keyView(k, ctx.db, ctx.clock)));
+  return ok(
+    `Found [${all.length}] service keys for company [${COMPANY.companyId}]`,
+    all.map((k) => keyView(k, ctx.db, ctx.clock)),
+  );
 }

@@ -298,9 +298,7 @@ export function currentTermEnd(p: ProductRecord, now: number): number {
 }
 
 /** What a VXC end lands on: one of the customer's own products, or another company's partner port. */
-export type EndTarget =
-  | { kind: 'own'; product: PortRecord | McrRecord | MveRecord }
-  | { kind: 'partner'; port: PartnerPort };
+export type EndTarget = { kind: 'own'; product: PortRecord | McrRecord | MveRecord } | { kind: 'partner'; port: PartnerPort };
 
 /** Resolves a UID a VXC end names, or undefined when it is neither an own product nor a partner port. */
 export function resolveEnd(db: InterconnectDb, uid: unknown): EndTarget | undefined {

@@ -151,7 +151,10 @@ function transitAddresses(productId: number): Record<string, unknown> {
 
 function cspConnections(vxc: VxcRecord, a: EndTarget | undefined, b: EndTarget | undefined): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
-  for (const [end, target, side] of [[vxc.aEnd, a, 'a'], [vxc.bEnd, b, 'b']] as const) {
+  for (const [end, target, side] of [
+    [vxc.aEnd, a, 'a'],
+    [vxc.bEnd, b, 'b'],
+  ] as const) {
     if (target?.kind === 'own' && target.product.productType === 'MCR2') out.push(vrouterConnection(target.product, end, side));
     if (target?.kind === 'partner') out.push(partnerConnection(target.port, vxc, end, side));
   }

@@ -34,14 +34,7 @@ function sameSlot(a: VxcEndRecord, b: VxcEndRecord): boolean {
  * Applies one end's part of the update to `end`; returns what the end lands on afterwards and
  * whether a VLAN must be allocated there (a requested VLAN of 0).
  */
-function updateEnd(
-  ctx: Ctx,
-  vxc: VxcRecord,
-  side: 'A' | 'B',
-  end: VxcEndRecord,
-  body: Record<string, unknown>,
-  errors: string[],
-): { target: EndTarget | undefined; allocate: boolean } {
+function updateEnd(ctx: Ctx, vxc: VxcRecord, side: 'A' | 'B', end: VxcEndRecord, body: Record<string, unknown>, errors: string[]): { target: EndTarget | undefined; allocate: boolean } {
   let allocate = false;
   const k = KEYS[side];
   let target = resolveEnd(ctx.db, end.productUid);
@@ -121,10 +114,16 @@ export const modifyVxc: Handler = (ctx) => {
   const bUpdate = updateEnd(ctx, p, 'B', next.bEnd, body, errors);
   const a = aUpdate.target;
   const b = bUpdate.target;
-  for (const [t, side] of [[a, 'A'], [b, 'B']] as const) {
+  for (const [t, side] of [
+    [a, 'A'],
+    [b, 'B'],
+  ] as const) {
     if (t && next.rateLimit > capacity(t)) errors.push(`rateLimit ${next.rateLimit} Mbps exceeds the ${side}-End capacity of ${capacity(t)} Mbps`);
   }
-  for (const [end, before, t, allocate] of [[next.aEnd, p.aEnd, a, aUpdate.allocate], [next.bEnd, p.bEnd, b, bUpdate.allocate]] as const) {
+  for (const [end, before, t, allocate] of [
+    [next.aEnd, p.aEnd, a, aUpdate.allocate],
+    [next.bEnd, p.bEnd, b, bUpdate.allocate],
+  ] as const) {
     if (!t) continue;
     const uses = vlanUses(ctx.db, end.productUid, ctx.clock, p.productUid);
     if (allocate) end.vlan = allocateVlan(uses, end.productUid, end.vNicIndex ?? 0) ?? null;
@@ -138,7 +137,10 @@ export const modifyVxc: Handler = (ctx) => {
     }
   }
   if (errors.length) throw validationFailed(errors);
-  for (const [end, before] of [[next.aEnd, p.aEnd], [next.bEnd, p.bEnd]] as const) {
+  for (const [end, before] of [
+    [next.aEnd, p.aEnd],
+    [next.bEnd, p.bEnd],
+  ] as const) {
     if (!sameSlot(end, before)) {
       holdVlan(ctx.db, { productUid: before.productUid, vNicIndex: before.vNicIndex ?? 0, vlan: before.vlan, innerVlan: before.innerVlan }, ctx.clock);
     }

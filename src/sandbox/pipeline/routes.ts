@@ -44,37 +44,28 @@ const ROUTES: Route[] = [
     one(d.groups, p.id, 'NotFound_Group', 'Group', (g) => ({ service_account: `g-${g.id.replace(/_/g, '-')}@fivetran-production.iam.gserviceaccount.com` })),
   ),
   route('GET', '/v1/groups/:id/users', (req, p, d) =>
-    under(d.groups, p.id, 'NotFound_Group', 'Group', (g) =>
-      d.groupMembers
-        .filter((m) => m.group_id === g.id)
-        .flatMap((m) => d.users.filter((u) => u.id === m.user_id && matches(req, u, { active: 'active' })).map((u) => view.groupUser(u, m.role))),
-    req),
+    under(
+      d.groups,
+      p.id,
+      'NotFound_Group',
+      'Group',
+      (g) => d.groupMembers.filter((m) => m.group_id === g.id).flatMap((m) => d.users.filter((u) => u.id === m.user_id && matches(req, u, { active: 'active' })).map((u) => view.groupUser(u, m.role))),
+      req,
+    ),
   ),
   route('GET', '/v1/groups/:id/connections', (req, p, d) =>
-    under(d.groups, p.id, 'NotFound_Group', 'Group', (g) =>
-      d.connections.filter((c) => c.group_id === g.id && matches(req, c, { schema: 'schema' })).map((c) => shownConnection(c, d)),
-    req),
+    under(d.groups, p.id, 'NotFound_Group', 'Group', (g) => d.connections.filter((c) => c.group_id === g.id && matches(req, c, { schema: 'schema' })).map((c) => shownConnection(c, d)), req),
   ),
 
   route('GET', '/v1/destinations', (req, _, d) => page(req.query, d.destinations.map(view.destinationItem))),
   route('GET', '/v1/destinations/:id', (_, p, d) => one(d.destinations, p.id, 'NotFound_Destination', 'Destination', (x) => shownDestination(x))),
-  route('GET', '/v1/destinations/:id/certificates', (req, p, d) =>
-    under(d.destinations, p.id, 'NotFound_Destination', 'Destination', (x) => withIds(d.certificates[`destinations/${x.id}`]), req),
-  ),
-  route('GET', '/v1/destinations/:id/fingerprints', (req, p, d) =>
-    under(d.destinations, p.id, 'NotFound_Destination', 'Destination', (x) => withIds(d.fingerprints[`destinations/${x.id}`]), req),
-  ),
+  route('GET', '/v1/destinations/:id/certificates', (req, p, d) => under(d.destinations, p.id, 'NotFound_Destination', 'Destination', (x) => withIds(d.certificates[`destinations/${x.id}`]), req)),
+  route('GET', '/v1/destinations/:id/fingerprints', (req, p, d) => under(d.destinations, p.id, 'NotFound_Destination', 'Destination', (x) => withIds(d.fingerprints[`destinations/${x.id}`]), req)),
 
-  route('GET', '/v1/connections', (req, _, d) =>
-    page(req.query, d.connections.filter((c) => matches(req, c, { group_id: 'group_id', schema: 'schema' })).map(view.connectionItem)),
-  ),
+  route('GET', '/v1/connections', (req, _, d) => page(req.query, d.connections.filter((c) => matches(req, c, { group_id: 'group_id', schema: 'schema' })).map(view.connectionItem))),
   route('GET', '/v1/connections/:id', (_, p, d) => one(d.connections, p.id, 'NotFound_Connection', 'Connection', (c) => shownConnection(c, d))),
-  route('GET', '/v1/connections/:id/certificates', (req, p, d) =>
-    under(d.connections, p.id, 'NotFound_Connection', 'Connection', (x) => withIds(d.certificates[`connections/${x.id}`]), req),
-  ),
-  route('GET', '/v1/connections/:id/fingerprints', (req, p, d) =>
-    under(d.connections, p.id, 'NotFound_Connection', 'Connection', (x) => withIds(d.fingerprints[`connections/${x.id}`]), req),
-  ),
+  route('GET', '/v1/connections/:id/certificates', (req, p, d) => under(d.connections, p.id, 'NotFound_Connection', 'Connection', (x) => withIds(d.certificates[`connections/${x.id}`]), req)),
+  route('GET', '/v1/connections/:id/fingerprints', (req, p, d) => under(d.connections, p.id, 'NotFound_Connection', 'Connection', (x) => withIds(d.fingerprints[`connections/${x.id}`]), req)),
 
   route('GET', '/v1/metadata/connector-types', (req, _, d) => page(req.query, structuredClone(d.connectorTypes))),
   route('GET', '/v1/metadata/connector-types/:id', (_, p, d) => one(d.connectorTypes, p.id, 'NotFound_Service', 'Service', structuredClone)),
@@ -93,18 +84,24 @@ const ROUTES: Route[] = [
   route('GET', '/v1/private-links', (req, _, d) => page(req.query, d.privateLinks.map(view.privateLinkItem))),
   route('GET', '/v1/private-links/:id', (_, p, d) => one(d.privateLinks, p.id, 'NotFound_PrivateLink', 'PrivateLink', view.privateLinkDetail)),
 
-  route('GET', '/v1/proxy', (req, _, d) => page(req.query, d.proxyAgents.map((a) => view.proxyItem(a, d)))),
+  route('GET', '/v1/proxy', (req, _, d) =>
+    page(
+      req.query,
+      d.proxyAgents.map((a) => view.proxyItem(a, d)),
+    ),
+  ),
   route('GET', '/v1/proxy/:id', (_, p, d) => one(d.proxyAgents, p.id, 'NotFound', 'ProxyAgent', (a) => view.proxyDetail(a, d))),
 
-  route('GET', '/v1/hybrid-deployment-agents', (req, _, d) => page(req.query, d.hybridAgents.map((a) => view.hybridAgentView(a, d)))),
-  route('GET', '/v1/hybrid-deployment-agents/:id', (_, p, d) =>
-    one(d.hybridAgents, p.id, 'NotFound_RemoteExecutionAgent', 'RemoteExecutionAgent', (a) => view.hybridAgentView(a, d)),
+  route('GET', '/v1/hybrid-deployment-agents', (req, _, d) =>
+    page(
+      req.query,
+      d.hybridAgents.map((a) => view.hybridAgentView(a, d)),
+    ),
   ),
+  route('GET', '/v1/hybrid-deployment-agents/:id', (_, p, d) => one(d.hybridAgents, p.id, 'NotFound_RemoteExecutionAgent', 'RemoteExecutionAgent', (a) => view.hybridAgentView(a, d))),
 
   route('GET', '/v1/transformations/package-metadata', (req, _, d) => page(req.query, structuredClone(d.packages))),
-  route('GET', '/v1/transformations/package-metadata/:id', (_, p, d) =>
-    one(d.packages, p.id, 'NotFound_TransformationPackageMetadata', 'TransformationPackageMetadata', structuredClone),
-  ),
+  route('GET', '/v1/transformations/package-metadata/:id', (_, p, d) => one(d.packages, p.id, 'NotFound_TransformationPackageMetadata', 'TransformationPackageMetadata', structuredClone)),
 
   route('GET', '/v1/webhooks', (req, _, d) => page(req.query, d.webhooks.map(view.webhookView))),
   route('GET', '/v1/webhooks/:id', (_, p, d) => one(d.webhooks, p.id, 'NotFound_Webhook', 'Webhook', view.webhookView)),
@@ -133,7 +130,5 @@ export function dispatch(req: SandboxRequest, data: PipelineData, world: Sandbox
     }
     return candidate.handler(req, params, data, world);
   }
-  return pathKnown
-    ? fail(405, 'MethodNotAllowed', `Method ${req.method} is not allowed on ${req.path}.`)
-    : fail(404, 'NotFound', `No endpoint ${req.method} ${req.path}.`);
+  return pathKnown ? fail(405, 'MethodNotAllowed', `Method ${req.method} is not allowed on ${req.path}.`) : fail(404, 'NotFound', `No endpoint ${req.method} ${req.path}.`);
 }

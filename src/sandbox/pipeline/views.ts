@@ -71,9 +71,7 @@ export function proxyDetail(agent: ProxyAgent, data: PipelineData): unknown {
 
 /** A hybrid deployment agent with the connections it runs. */
 export function hybridAgentView(agent: HybridAgent, data: PipelineData): unknown {
-  const usage = data.connections
-    .filter((c) => c.hybrid_deployment_agent_id === agent.id)
-    .map((c) => ({ connection_id: c.id, schema: c.schema, service: c.service }));
+  const usage = data.connections.filter((c) => c.hybrid_deployment_agent_id === agent.id).map((c) => ({ connection_id: c.id, schema: c.schema, service: c.service }));
   return { ...structuredClone(agent), usage };
 }
 

@@ -25,7 +25,14 @@ beforeAll(async () => {
   await mcrPrefixFilterList.create(ctx, { mcrId: mcrUid, description: 'v6-in', addressFamily: 'IPv6', entries: [{ action: 'deny', prefix: '2001:db8::/32' }] });
   vxcUids = [];
   for (const vlan of [700, 701]) {
-    const created = await vxc.create(ctx, { productName: `lookup-vxc-${vlan}`, rateLimit: 100, contractTermMonths: 1, aEnd: { requestedProductUid: portUid, vlan }, bEnd: { requestedProductUid: mcrUid }, resourceTags: { vlan: String(vlan) } });
+    const created = await vxc.create(ctx, {
+      productName: `lookup-vxc-${vlan}`,
+      rateLimit: 100,
+      contractTermMonths: 1,
+      aEnd: { requestedProductUid: portUid, vlan },
+      bEnd: { requestedProductUid: mcrUid },
+      resourceTags: { vlan: String(vlan) },
+    });
     vxcUids.push(created.id);
   }
 });

@@ -21,7 +21,6 @@ import { vxc } from '../../../src/resources/interconnect/vxc.js';
 import { interconnectContext } from '../../support/interconnect-context.js';
 import type { ProviderLookupSpecs } from '../../support/lookup-conformance.js';
 
-
 /** The interconnect lookups' conformance specs, on an MCR with a prefix list and a VXC to a port. */
 export const interconnectLookupSpecs: ProviderLookupSpecs = {
   provider: 'interconnect',

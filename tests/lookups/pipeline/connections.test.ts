@@ -10,8 +10,6 @@ import { getConnectors } from '../../../src/lookups/pipeline/get-connectors.js';
 import { clientFor, contextFor, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 import type { Sender } from '../../../src/providers/http.js';
 
-
-
 describe('connection field meanings', () => {
   let sandbox: PipelineSandbox;
   beforeAll(async () => (sandbox = await pipelineSandbox()));
@@ -31,7 +29,7 @@ describe('connection field meanings', () => {
     expect(connectors.find((c: any) => c.id === 'tawny_owlet')).toMatchObject({ syncFrequency: 1440, dailySyncTime: null });
   });
 
-  it('reads a connection that leaves optional fields out, as the vendor\'s own fixture of connection details does (no schedule_type)', async () => {
+  it("reads a connection that leaves optional fields out, as the vendor's own fixture of connection details does (no schedule_type)", async () => {
     // The go-fivetran fixture for GET /connections/{id}, as the API might send it.
     const fixture = {
       code: 'Success',

@@ -99,11 +99,6 @@ describe('examples/pipeline/group-overview.yaml', () => {
     expect(outputs.firstPausedConnection).toBe('hubspot');
     expect(outputs.team).toBe('Data Platform (Account Reviewer)');
     expect(outputs.teamGroupMemberships).toContainEqual({ groupId: 'decent_dropsy', role: 'Destination Administrator', createdAt: '2023-02-01T09:05:00.000000Z' });
-    expect((outputs.teamConnectionMemberships as Array<{ connectionId: string }>).map((m) => m.connectionId)).toEqual([
-      'ample_kitten',
-      'lucid_parrot',
-      'fresh_clam',
-      'bright_comet',
-    ]);
+    expect((outputs.teamConnectionMemberships as Array<{ connectionId: string }>).map((m) => m.connectionId)).toEqual(['ample_kitten', 'lucid_parrot', 'fresh_clam', 'bright_comet']);
   });
 });

@@ -323,8 +323,7 @@ export const pipelineLookupSpecs: ProviderLookupSpecs = {
     {
       fn: getProxyAgent,
       args: { id: 'polar_stoat' },
-      check: (r) =>
-        expect(r).toEqual({ id: 'polar_stoat', displayName: 'azure-weu-proxy', groupRegion: 'AZURE_WESTEUROPE', createdBy: 'noble_yak', registredAt: '2024-01-23T09:00:00.000000Z' }),
+      check: (r) => expect(r).toEqual({ id: 'polar_stoat', displayName: 'azure-weu-proxy', groupRegion: 'AZURE_WESTEUROPE', createdBy: 'noble_yak', registredAt: '2024-01-23T09:00:00.000000Z' }),
       notFound: missing('getProxyAgent', 'proxy agent'),
     },
     {

@@ -38,7 +38,12 @@ const portInputs = (productName: string) => port.inputs.parse({ productName, por
 describe('interconnect calls under faults', () => {
   it('sends a read answered 500 again until it succeeds', async () => {
     const client = (await interconnectContext(sandbox.url)).client as InterconnectClient;
-    await faults({ next: [{ match: 'GET /v3/locations', status: 500 }, { match: 'GET /v3/locations', status: 503 }] });
+    await faults({
+      next: [
+        { match: 'GET /v3/locations', status: 500 },
+        { match: 'GET /v3/locations', status: 503 },
+      ],
+    });
     const { data } = await client.get<unknown[]>('/v3/locations');
     expect(data.length).toBeGreaterThan(0);
     expect(await count('GET', '/v3/locations')).toBe(3);

@@ -121,7 +121,13 @@ describe('rate limiting', () => {
 
 describe('failures the API may not have seen', () => {
   it('sends a lookup answered 500 again until it succeeds', async () => {
-    await sandbox.faults({ provider: 'pipeline', next: [{ match: 'GET /v1/groups', status: 500 }, { match: 'GET /v1/groups', status: 502 }] });
+    await sandbox.faults({
+      provider: 'pipeline',
+      next: [
+        { match: 'GET /v1/groups', status: 500 },
+        { match: 'GET /v1/groups', status: 502 },
+      ],
+    });
     const { retry, waits } = instant();
     const groups = await clientFor(sandbox, { retry }).list('/groups');
     expect(groups.length).toBeGreaterThan(0);

@@ -58,11 +58,30 @@ export const instanceSpec = lifecycleSpec({
   type: instance,
   setup: (ctx) => makeNetwork(ctx, 'host-home', 120),
   create: (n: Network) => machine(n),
-  update: (n) => machine(n, { cpu: 2, memory: 4096, password: 'Suite-pass-2', name: 'suite-host-2', remark: 'edited', tag: 'blue', bootDisk: { type: 'cloud_ssd', size: 50 }, dataDisks: [{ type: 'cloud_ssd', size: 60 }] }),
+  update: (n) =>
+    machine(n, {
+      cpu: 2,
+      memory: 4096,
+      password: 'Suite-pass-2',
+      name: 'suite-host-2',
+      remark: 'edited',
+      tag: 'blue',
+      bootDisk: { type: 'cloud_ssd', size: 50 },
+      dataDisks: [{ type: 'cloud_ssd', size: 60 }],
+    }),
   replace: (n) => machine(n, { imageId: n.debian }),
   another: (n) => machine(n, { name: 'suite-host-b' }),
   reflects(outputs, inputs) {
-    expect(outputs).toMatchObject({ name: inputs.name, cpu: inputs.cpu, memory: inputs.memory, tag: inputs.tag ?? 'Default', remark: inputs.remark ?? '', imageId: inputs.imageId, bootDisk: inputs.bootDisk, dataDisks: inputs.dataDisks });
+    expect(outputs).toMatchObject({
+      name: inputs.name,
+      cpu: inputs.cpu,
+      memory: inputs.memory,
+      tag: inputs.tag ?? 'Default',
+      remark: inputs.remark ?? '',
+      imageId: inputs.imageId,
+      bootDisk: inputs.bootDisk,
+      dataDisks: inputs.dataDisks,
+    });
     expect(outputs.state).toBe('Running');
   },
   badImportId: 'host-1',

@@ -27,7 +27,17 @@ async function network(on: Harness, range: number): Promise<InstanceInputs> {
   const home = await vpc.create(c, { name: `compute-${range}`, cidrBlocks: [`10.${range}.0.0/16`] });
   const sub = await subnet.create(c, { vpcId: home.id, cidrBlock: `10.${range}.1.0/24` });
   const images = await on.client.pageAll<{ ImageId: string }>('DescribeImage', { Zone: ZONE, ImageType: 'Base' }, 'ImageSet');
-  return instanceInputs.parse({ availabilityZone: ZONE, imageId: images[0].ImageId, cpu: 1, memory: 2048, bootDisk: { type: 'cloud_ssd', size: 40 }, dataDisks: [{ type: 'cloud_ssd', size: 50 }], vpcId: home.id, subnetId: sub.id, password: 'Compute-pass-1' });
+  return instanceInputs.parse({
+    availabilityZone: ZONE,
+    imageId: images[0].ImageId,
+    cpu: 1,
+    memory: 2048,
+    bootDisk: { type: 'cloud_ssd', size: 40 },
+    dataDisks: [{ type: 'cloud_ssd', size: 50 }],
+    vpcId: home.id,
+    subnetId: sub.id,
+    password: 'Compute-pass-1',
+  });
 }
 
 /** The writes `act` hands the client, with their parameters, in order. */
@@ -57,7 +67,11 @@ describe('an instance changes in place, stopping it only for what the API requir
   it('renaming, retagging and remarking a running instance are their own calls, without a stop', async () => {
     const { inputs, created } = await made('rename-me');
     const next = { ...inputs, name: 'renamed', tag: 'web', remark: 'front' };
-    expect(await writes(() => instance.update(h.resourceCtx(), created.id, { inputs, outputs: created.outputs }, next))).toEqual(['ModifyUHostInstanceName', 'ModifyUHostInstanceRemark', 'ModifyUHostInstanceTag']);
+    expect(await writes(() => instance.update(h.resourceCtx(), created.id, { inputs, outputs: created.outputs }, next))).toEqual([
+      'ModifyUHostInstanceName',
+      'ModifyUHostInstanceRemark',
+      'ModifyUHostInstanceTag',
+    ]);
     expect(await instance.read(h.resourceCtx(), created.id)).toMatchObject({ name: 'renamed', tag: 'web', remark: 'front', state: 'Running' });
   });
 
@@ -113,7 +127,9 @@ describe('what replaces an instance or a disk, and what the plan says of a stop'
   const was = { bootDisk: { type: 'cloud_ssd', size: 40 }, dataDisks: [{ type: 'cloud_ssd', size: 50 }] } as InstanceInputs;
   it('a smaller or retyped disk, or another count of data disks, replaces the instance, naming the field and the rule; a larger one does not', () => {
     expect(instance.replaceWhen!(was, { ...was, dataDisks: [{ type: 'cloud_ssd', size: 60 }] })).toEqual([]);
-    expect(instance.replaceWhen!(was, { ...was, bootDisk: { type: 'cloud_ssd', size: 30 } })).toEqual([{ path: 'bootDisk.size', reason: 'a disk only grows (ResizeAttachedDisk takes a larger size)' }]);
+    expect(instance.replaceWhen!(was, { ...was, bootDisk: { type: 'cloud_ssd', size: 30 } })).toEqual([
+      { path: 'bootDisk.size', reason: 'a disk only grows (ResizeAttachedDisk takes a larger size)' },
+    ]);
     expect(instance.replaceWhen!(was, { ...was, dataDisks: [{ type: 'cloud_rssd', size: 50 }] })).toEqual([{ path: 'dataDisks[0].type', reason: "a disk's type is fixed when it is made" }]);
     expect(instance.replaceWhen!(was, { ...was, dataDisks: [] })).toEqual([{ path: 'dataDisks', reason: expect.stringContaining('no Action adds one') }]);
     expect(disk.replaceWhen!({ availabilityZone: ZONE, size: 50 }, { availabilityZone: ZONE, size: 40 })).toEqual([{ path: 'size', reason: expect.stringContaining('a disk only grows') }]);
@@ -122,21 +138,25 @@ describe('what replaces an instance or a disk, and what the plan says of a stop'
   it('a resize or a new password says the instance is stopped and started again, never the password; a rename says nothing', () => {
     const prior = { ...was, cpu: 1, memory: 2048, password: 'Old-pass-1' } as InstanceInputs;
     const [note] = instance.updateNotes!(prior, { ...prior, cpu: 2, password: 'New-pass-2' });
-    expect(note).toBe('a running instance is stopped, resized to 2 CPU / 2048 MB (ResizeUHostInstance) and its login reset (ResetUHostInstancePassword), and started again: the API makes these changes only to a stopped instance');
+    expect(note).toBe(
+      'a running instance is stopped, resized to 2 CPU / 2048 MB (ResizeUHostInstance) and its login reset (ResetUHostInstancePassword), and started again: the API makes these changes only to a stopped instance',
+    );
     expect(note).not.toContain('pass-');
     expect(instance.updateNotes!(prior, { ...prior, name: 'x' })).toEqual([]);
   });
 });
 
 describe('inputs the API would refuse are refused before any call', () => {
-  it('no way to log in, memory off the 1024 MB step, a data disk over its type\'s limit, each at its path', () => {
+  it("no way to log in, memory off the 1024 MB step, a data disk over its type's limit, each at its path", () => {
     const r = instanceInputs.safeParse({ ...base, password: undefined, memory: 3000, dataDisks: [{ type: 'local_ssd', size: 1500 }] });
     expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       ['memory', 'memory must be a multiple of 1024 MB'],
       ['password', 'set password or keyPairId: the instance needs a way to log in'],
       ['dataDisks.0.size', 'a local_ssd data disk is at most 1000 GB'],
     ]);
-    expect(diskInputs.safeParse({ availabilityZone: ZONE, size: 9000 }).error?.issues.map((i) => i.message)).toEqual(['size 9000 GB is over 8000, the most for data_disk (rssd_data_disk goes to 32000)']);
+    expect(diskInputs.safeParse({ availabilityZone: ZONE, size: 9000 }).error?.issues.map((i) => i.message)).toEqual([
+      'size 9000 GB is over 8000, the most for data_disk (rssd_data_disk goes to 32000)',
+    ]);
   });
 });
 

@@ -24,7 +24,7 @@ async function writes(act: () => Promise<unknown>): Promise<string[]> {
   return (await h.actions()).filter((a) => !a.startsWith('Describe'));
 }
 
-describe('in-place updates send the platform\'s own Action, once', () => {
+describe("in-place updates send the platform's own Action, once", () => {
   it('renaming and retagging a subnet is one UpdateSubnetAttribute call', async () => {
     const c = h.resourceCtx('net');
     const home = await vpc.create(c, { name: 'upd-home', cidrBlocks: ['10.70.0.0/16'] });

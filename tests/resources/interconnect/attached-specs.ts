@@ -144,4 +144,3 @@ export const ipsecSpec = lifecycleSpec({
     return [...(await addOns(env.mcrA)), ...(await addOns(env.mcrB))];
   },
 });
-

@@ -48,4 +48,3 @@ export function reflectsProduct(outputs: Record<string, unknown>, inputs: { prod
 
 /** The call that buys a network design: every product's order. */
 export const BUY = 'POST /v4/networkdesign/buy';
-

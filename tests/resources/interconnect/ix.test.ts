@@ -20,7 +20,7 @@ describe('IX rules', () => {
   });
 });
 
-describe('IX recorded inputs in the manifest\'s terms', () => {
+describe("IX recorded inputs in the manifest's terms", () => {
   it.each([
     ['shutdown false as reported is the input left out', { shutdown: false }, {}, {}],
     ['shutdown false written, where the record has none, is the same', {}, { shutdown: false }, { shutdown: false }],

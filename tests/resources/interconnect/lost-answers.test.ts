@@ -150,7 +150,9 @@ describe('an accepted create whose answer does not say what it made', () => {
   it('a service key answered without its key is left for the next plan to settle, not forgotten', async () => {
     const ctx = await interconnectContext(sandbox.url, 'key');
     const client = { get: async () => ({ message: '', data: [] }), post: accepted };
-    const failure = await serviceKey.create({ ...ctx, client: client as unknown as typeof ctx.client }, { productUid: 'p', active: true, singleUse: false, maxSpeed: 100 }).catch((err: unknown) => err);
+    const failure = await serviceKey
+      .create({ ...ctx, client: client as unknown as typeof ctx.client }, { productUid: 'p', active: true, singleUse: false, maxSpeed: 100 })
+      .catch((err: unknown) => err);
     expect((failure as Error).message).toBe('POST /v2/service/key: the answer carried no key, so whether one was made is not known');
     expect(outcomeUnknown(failure)).toBe(true);
   });

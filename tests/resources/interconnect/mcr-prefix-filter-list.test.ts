@@ -9,8 +9,7 @@ import { Unknown } from '../../../src/values.js';
 import { prefixList as list } from './attached-specs.js';
 import { makeMcr } from './fixtures.js';
 
-const issues = (value: unknown) =>
-  (mcrPrefixFilterList.inputs.safeParse(value).error?.issues ?? []).map((i) => ({ path: i.path.join('.'), message: i.message }));
+const issues = (value: unknown) => (mcrPrefixFilterList.inputs.safeParse(value).error?.issues ?? []).map((i) => ({ path: i.path.join('.'), message: i.message }));
 const one = (entry: Record<string, unknown>, addressFamily = 'IPv4') => issues({ mcrId: 'abcd-1234', description: 'x', addressFamily, entries: [{ action: 'permit', ...entry }] });
 
 describe('prefix entry checks (positioned at the offending field)', () => {
@@ -38,20 +37,45 @@ describe('prefix entry checks (positioned at the offending field)', () => {
 
   it('a value not known until apply is not checked', () => {
     expect(one({ prefix: new Unknown('x') }).filter((i) => i.message !== 'Invalid input: expected string, received Unknown')).toEqual([]);
-    expect(issues({ mcrId: 'abcd-1234', description: 'x', addressFamily: new Unknown('f'), entries: [{ action: 'permit', prefix: '10.0.0.0/8', le: 24 }] }).filter((i) => i.path !== 'addressFamily')).toEqual([]);
+    expect(
+      issues({ mcrId: 'abcd-1234', description: 'x', addressFamily: new Unknown('f'), entries: [{ action: 'permit', prefix: '10.0.0.0/8', le: 24 }] }).filter((i) => i.path !== 'addressFamily'),
+    ).toEqual([]);
   });
 
   it('every broken entry is reported, even when another field fails', () => {
-    const found = issues({ mcrId: 'abcd-1234', description: '', addressFamily: 'IPv4', entries: [{ action: 'permit', prefix: '10.0.0.1/8' }, { action: 'deny', prefix: '10.1.0.0/16', ge: 8 }] });
+    const found = issues({
+      mcrId: 'abcd-1234',
+      description: '',
+      addressFamily: 'IPv4',
+      entries: [
+        { action: 'permit', prefix: '10.0.0.1/8' },
+        { action: 'deny', prefix: '10.1.0.0/16', ge: 8 },
+      ],
+    });
     expect(found.map((i) => i.path)).toEqual(expect.arrayContaining(['description', 'entries.0.prefix', 'entries.1.ge']));
   });
 });
 
 describe('observed entries never differ from an unchanged list', () => {
   const cases: Array<[string, Array<Record<string, unknown>>, Array<Record<string, unknown>>, Array<Record<string, unknown>>]> = [
-    ['ge/le read back as given', [{ action: 'permit', prefix: '10.0.0.0/8', ge: 16, le: 24 }], [{ action: 'permit', prefix: '10.0.0.0/8', ge: 16, le: 24 }], [{ action: 'permit', prefix: '10.0.0.0/8', ge: 16, le: 24 }]],
-    ['defaults stored explicitly keep the prior spelling', [{ action: 'permit', prefix: '10.0.0.0/8', ge: 8, le: 32 }], [{ action: 'permit', prefix: '10.0.0.0/8' }], [{ action: 'permit', prefix: '10.0.0.0/8' }]],
-    ['a real change shows the API value', [{ action: 'permit', prefix: '10.0.0.0/8', le: 16 }], [{ action: 'permit', prefix: '10.0.0.0/8', le: 24 }], [{ action: 'permit', prefix: '10.0.0.0/8', le: 16 }]],
+    [
+      'ge/le read back as given',
+      [{ action: 'permit', prefix: '10.0.0.0/8', ge: 16, le: 24 }],
+      [{ action: 'permit', prefix: '10.0.0.0/8', ge: 16, le: 24 }],
+      [{ action: 'permit', prefix: '10.0.0.0/8', ge: 16, le: 24 }],
+    ],
+    [
+      'defaults stored explicitly keep the prior spelling',
+      [{ action: 'permit', prefix: '10.0.0.0/8', ge: 8, le: 32 }],
+      [{ action: 'permit', prefix: '10.0.0.0/8' }],
+      [{ action: 'permit', prefix: '10.0.0.0/8' }],
+    ],
+    [
+      'a real change shows the API value',
+      [{ action: 'permit', prefix: '10.0.0.0/8', le: 16 }],
+      [{ action: 'permit', prefix: '10.0.0.0/8', le: 24 }],
+      [{ action: 'permit', prefix: '10.0.0.0/8', le: 16 }],
+    ],
     ['omitted ge/le stay omitted', [{ action: 'deny', prefix: '2001:db8::/32' }], [{ action: 'deny', prefix: '2001:db8::/32' }], [{ action: 'deny', prefix: '2001:db8::/32' }]],
   ];
   for (const [name, observed, prior, expected] of cases) {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { mcr } from '../../../src/resources/interconnect/mcr.js';
 import { mcrBase as base, inlineList as inline } from './product-specs.js';
 
-
 describe('Mcr rules', () => {
   it('a portSpeed change replaces the MCR, saying the speed is fixed for life', () => {
     const rule = mcr.replaceOn.find((r) => r.path === 'portSpeed');

@@ -11,7 +11,17 @@ describe('MVE replace rules', () => {
   const prior = base;
   const cases: Array<{ name: string; desired: MveInputs; paths: string[] }> = [
     { name: 'a description change is in place', desired: { ...prior, vnics: [{ description: 'x' }, { description: 'Management', vlan: 10 }] }, paths: [] },
-    { name: 'a vNIC VLAN change replaces', desired: { ...prior, vnics: [{ description: 'Data Plane', vlan: 20 }, { description: 'Management', vlan: 10 }] }, paths: ['vnics[0].vlan'] },
+    {
+      name: 'a vNIC VLAN change replaces',
+      desired: {
+        ...prior,
+        vnics: [
+          { description: 'Data Plane', vlan: 20 },
+          { description: 'Management', vlan: 10 },
+        ],
+      },
+      paths: ['vnics[0].vlan'],
+    },
     { name: 'adding a vNIC replaces', desired: { ...prior, vnics: [...prior.vnics!, { description: 'third' }] }, paths: ['vnics'] },
     { name: 'a recorded write-only vendor field changing replaces', desired: { ...prior, vendorConfig: { ...prior.vendorConfig, cloudInit: 'hostname other' } }, paths: ['vendorConfig.cloudInit'] },
     {
@@ -28,7 +38,7 @@ describe('MVE replace rules', () => {
     });
   }
 
-  it('asDeclared: write-only vendor fields the record lacks (an import) are the manifest\'s, the vendor in other case is its spelling, SMALL stands for a size left out; the config stays secret', () => {
+  it("asDeclared: write-only vendor fields the record lacks (an import) are the manifest's, the vendor in other case is its spelling, SMALL stands for a size left out; the config stays secret", () => {
     const imported = { ...prior, vendorConfig: new Secret({ vendor: 'CISCO', imageId: 83, productSize: 'SMALL' }) };
     const { productSize: _, ...vendorConfig } = prior.vendorConfig;
     const desired = { ...prior, vendorConfig: new Secret(vendorConfig) };

@@ -119,4 +119,3 @@ export const mcrSpec = lifecycleSpec({
   createCall: BUY,
   census: (world) => topLevel(world, 'MCR2'),
 });
-

@@ -30,8 +30,18 @@ describe('service key rules', () => {
   }
 
   it.each([
-    ['the same window written another way is the manifest\'s', { validFor: { startTime: '2030-01-01T00:00:00.000Z', endTime: '2030-12-31T00:00:00Z' } }, { validFor: { startTime: '2030-01-01T08:00:00+08:00', endTime: '2030-12-31T00:00:00Z' } }, 'desired'],
-    ['another window stays a change', { validFor: { startTime: '2030-01-01T00:00:00Z', endTime: '2030-12-31T00:00:00Z' } }, { validFor: { startTime: '2030-01-02T00:00:00Z', endTime: '2030-12-31T00:00:00Z' } }, 'recorded'],
+    [
+      "the same window written another way is the manifest's",
+      { validFor: { startTime: '2030-01-01T00:00:00.000Z', endTime: '2030-12-31T00:00:00Z' } },
+      { validFor: { startTime: '2030-01-01T08:00:00+08:00', endTime: '2030-12-31T00:00:00Z' } },
+      'desired',
+    ],
+    [
+      'another window stays a change',
+      { validFor: { startTime: '2030-01-01T00:00:00Z', endTime: '2030-12-31T00:00:00Z' } },
+      { validFor: { startTime: '2030-01-02T00:00:00Z', endTime: '2030-12-31T00:00:00Z' } },
+      'recorded',
+    ],
     ['VLAN 0 (the API\'s "none") is a VLAN left out', { vlan: 0 }, {}, 'desired'],
   ])('asDeclared: %s', (_name, recorded, desired, expected) => {
     const declared = serviceKey.asDeclared!({ ...valid, ...recorded } as never, {} as never, { ...valid, ...desired } as never);
@@ -54,7 +64,20 @@ describe('a service key someone deactivated', () => {
     const settings = interconnectProvider.settings.parse({});
     const log = pino({ level: 'silent' });
     const client = await interconnectProvider.connect(settings, { sandboxUrl: async () => sandbox.url, log, env: {} });
-    return { client, settings, log, address, project: 's', stack: 's', operationToken: 't', waitTimeMs: 30_000, progress: () => {}, warn: () => {}, recordId: () => {}, shared: (_key, make) => make() };
+    return {
+      client,
+      settings,
+      log,
+      address,
+      project: 's',
+      stack: 's',
+      operationToken: 't',
+      waitTimeMs: 30_000,
+      progress: () => {},
+      warn: () => {},
+      recordId: () => {},
+      shared: (_key, make) => make(),
+    };
   };
 
   it('is still reported while recorded, so a plan reactivates it in place instead of ordering a new key', async () => {
@@ -83,7 +106,20 @@ describe('a service key made by an interrupted create', () => {
     const settings = interconnectProvider.settings.parse({});
     const log = pino({ level: 'silent' });
     const client = await interconnectProvider.connect(settings, { sandboxUrl: async () => sandbox.url, log, env: {} });
-    return { client, settings, log, address, project: 's', stack: 's', operationToken: 't', waitTimeMs: 30_000, progress: () => {}, warn: (m) => warnings.push(m), recordId: () => {}, shared: (_key, make) => make() };
+    return {
+      client,
+      settings,
+      log,
+      address,
+      project: 's',
+      stack: 's',
+      operationToken: 't',
+      waitTimeMs: 30_000,
+      progress: () => {},
+      warn: (m) => warnings.push(m),
+      recordId: () => {},
+      shared: (_key, make) => make(),
+    };
   };
 
   it('is found when it alone on the port, of that use and VLAN, was made since the order and is not in state; two are named by time, never by value', async () => {

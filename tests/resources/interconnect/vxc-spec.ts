@@ -38,7 +38,15 @@ export const vxcSpec = lifecycleSpec({
     return { port: await makePort(c, 'vxc-life-port'), aws: await awsPort(c) };
   },
   create: toAws,
-  update: (env) => ({ ...toAws(env), productName: 'life-vxc-renamed', rateLimit: 200, aEnd: { requestedProductUid: env.port, vlan: 101 }, shutdown: true, costCentre: 'cc-1', resourceTags: { env: 'prod' } }),
+  update: (env) => ({
+    ...toAws(env),
+    productName: 'life-vxc-renamed',
+    rateLimit: 200,
+    aEnd: { requestedProductUid: env.port, vlan: 101 },
+    shutdown: true,
+    costCentre: 'cc-1',
+    resourceTags: { env: 'prod' },
+  }),
   replace: (env) => ({ ...toAws(env), bEndPartnerConfig: aws('210987654321') }),
   reflects(outputs, inputs) {
     expect(outputs).toMatchObject({ productName: inputs.productName, rateLimit: inputs.rateLimit, contractTermMonths: inputs.contractTermMonths });

@@ -55,7 +55,7 @@ describe('partner config replace rule', () => {
   });
 });
 
-describe('a VXC\'s recorded inputs in the manifest\'s terms (asDeclared)', () => {
+describe("a VXC's recorded inputs in the manifest's terms (asDeclared)", () => {
   const base = { productName: 'v', rateLimit: 100, contractTermMonths: 1 as const, aEnd: { requestedProductUid: 'port-a', vlan: 100 } };
   const awsAt = (side: string) => [{ connectType: 'AWS', resource_name: `${side}_csp_connection`, ownerAccount: '123456789012' }];
   const routerAt = (interfaces: unknown[]) => [{ connectType: 'VROUTER', resource_name: 'b_csp_connection', interfaces }];
@@ -63,13 +63,25 @@ describe('a VXC\'s recorded inputs in the manifest\'s terms (asDeclared)', () =>
     ['a VLAN the manifest leaves to the API is whatever it chose', { bEnd: { requestedProductUid: 'p', vlan: 7 } }, {}, { bEnd: { requestedProductUid: 'p' } }, { bEnd: { requestedProductUid: 'p' } }],
     ['a VLAN of 0 asks the API to choose', { bEnd: { requestedProductUid: 'p', vlan: 7 } }, {}, { bEnd: { requestedProductUid: 'p', vlan: 0 } }, { bEnd: { requestedProductUid: 'p', vlan: 0 } }],
     ['another VLAN is a change', { bEnd: { requestedProductUid: 'p', vlan: 7 } }, {}, { bEnd: { requestedProductUid: 'p', vlan: 9 } }, { bEnd: { requestedProductUid: 'p', vlan: 7 } }],
-    ['a B-End left out (found by a key) is the API\'s', { bEnd: { requestedProductUid: 'p', vlan: 7 } }, {}, {}, {}],
-    ['inner VLAN -1 and vNIC 0 are the defaults', { aEnd: { requestedProductUid: 'port-a', vlan: 100, vnicIndex: 0 } }, {}, { aEnd: { requestedProductUid: 'port-a', vlan: 100, innerVlan: -1 } }, { aEnd: { requestedProductUid: 'port-a', vlan: 100, innerVlan: -1 } }],
+    ["a B-End left out (found by a key) is the API's", { bEnd: { requestedProductUid: 'p', vlan: 7 } }, {}, {}, {}],
+    [
+      'inner VLAN -1 and vNIC 0 are the defaults',
+      { aEnd: { requestedProductUid: 'port-a', vlan: 100, vnicIndex: 0 } },
+      {},
+      { aEnd: { requestedProductUid: 'port-a', vlan: 100, innerVlan: -1 } },
+      { aEnd: { requestedProductUid: 'port-a', vlan: 100, innerVlan: -1 } },
+    ],
     ['vNIC 1 left out is a change', { aEnd: { requestedProductUid: 'port-a', vlan: 100, vnicIndex: 1 } }, {}, {}, { aEnd: { requestedProductUid: 'port-a', vlan: 100, vnicIndex: 1 } }],
     ['shutdown false is the default', {}, {}, { shutdown: false }, { shutdown: false }],
-    ['a partner config of the kind the API reports at that end is the manifest\'s', {}, { cspConnections: awsAt('b') }, { bEndPartnerConfig: aws() }, { bEndPartnerConfig: aws() }],
+    ["a partner config of the kind the API reports at that end is the manifest's", {}, { cspConnections: awsAt('b') }, { bEndPartnerConfig: aws() }, { bEndPartnerConfig: aws() }],
     ['one the API reports at the other end is not', {}, { cspConnections: awsAt('a') }, { bEndPartnerConfig: aws() }, {}],
-    ['router interfaces the API reports make the manifest\'s router config the VXC\'s', {}, { cspConnections: routerAt([{ ipAddresses: ['10.1.0.1/30'] }]) }, { bEndPartnerConfig: vrouter() }, { bEndPartnerConfig: vrouter() }],
+    [
+      "router interfaces the API reports make the manifest's router config the VXC's",
+      {},
+      { cspConnections: routerAt([{ ipAddresses: ['10.1.0.1/30'] }]) },
+      { bEndPartnerConfig: vrouter() },
+      { bEndPartnerConfig: vrouter() },
+    ],
     ['a router end without interfaces has no config: a first one is a change', {}, { cspConnections: routerAt([]) }, { bEndPartnerConfig: vrouter() }, {}],
   ];
   it.each(cases)('%s', (_name, recorded, outputs, desired, expected) => {
@@ -79,7 +91,7 @@ describe('a VXC\'s recorded inputs in the manifest\'s terms (asDeclared)', () =>
 });
 
 describe('partner configs on the wire', () => {
-  it('sends an Azure peering\'s peer_asn as a string, as the vendor SDK\'s PartnerOrderAzurePeeringConfig does', async () => {
+  it("sends an Azure peering's peer_asn as a string, as the vendor SDK's PartnerOrderAzurePeeringConfig does", async () => {
     const cfg = { partner: 'azure' as const, serviceKey: 'k', peers: [{ type: 'private' as const, peerAsn: 64512, primarySubnet: '192.168.100.0/30', vlan: 300 }] };
     const wire = await wirePartnerConfig({} as never, cfg, undefined);
     expect(wire).toEqual({ connectType: 'AZURE', serviceKey: 'k', peers: [{ type: 'private', peer_asn: '64512', primary_subnet: '192.168.100.0/30', vlan: 300 }] });
@@ -161,7 +173,7 @@ describe('Vxc against the sandbox', () => {
     await vxc.delete(ctx, created.id, { inputs: desired, outputs: created.outputs });
   });
 
-  it('a router config the API reports, on a VXC recorded without one (imported), is the manifest\'s: a rename sends no config', async () => {
+  it("a router config the API reports, on a VXC recorded without one (imported), is the manifest's: a rename sends no config", async () => {
     const created = await vxc.create(ctx, toMcr());
     const imported = (await vxc.read(ctx, created.id))!;
     expect(imported.bEndPartnerConfig).toBeUndefined();

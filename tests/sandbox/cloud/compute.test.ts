@@ -19,7 +19,11 @@ afterAll(async () => {
 async function call(params: Record<string, string | number>, target = sb): Promise<Record<string, any>> {
   const all: Record<string, string> = { PublicKey: 'sandbox-public-key', Region: 'cn-bj2', ProjectId: 'org-sandbox' };
   for (const [k, v] of Object.entries(params)) all[k] = String(v);
-  const text = Object.keys(all).sort().map((k) => k + all[k]).join('') + 'sandbox-private-key';
+  const text =
+    Object.keys(all)
+      .sort()
+      .map((k) => k + all[k])
+      .join('') + 'sandbox-private-key';
   all.Signature = createHash('sha1').update(text).digest('hex');
   const res = await fetch(`${target.url}/cloud/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(all).toString() });
   return (await res.json()) as Record<string, any>;
@@ -75,7 +79,10 @@ describe('UHost instances', () => {
     await new Promise((r) => setTimeout(r, 350));
     const seen = await describeHost(UHostIds[0], slow);
     expect(seen).toMatchObject({ State: 'Running', CPU: 2, Memory: 4096, Name: 'sb-host', Remark: '', Tag: 'Default' });
-    expect(seen.DiskSet.map((d: any) => [d.IsBoot, d.DiskType, d.Size])).toEqual([['True', 'CLOUD_SSD', 40], ['False', 'CLOUD_SSD', 100]]);
+    expect(seen.DiskSet.map((d: any) => [d.IsBoot, d.DiskType, d.Size])).toEqual([
+      ['True', 'CLOUD_SSD', 40],
+      ['False', 'CLOUD_SSD', 100],
+    ]);
     expect(seen).not.toHaveProperty('Password');
   });
 
@@ -89,7 +96,9 @@ describe('UHost instances', () => {
 
   it('resizes, resets the password and terminates only a stopped instance (8010, 8856)', async () => {
     const net = await network(sb, 62);
-    const { UHostIds: [id] } = await ok(host(net));
+    const {
+      UHostIds: [id],
+    } = await ok(host(net));
     expect((await call({ Action: 'ResizeUHostInstance', UHostId: id, CPU: 4 })).RetCode).toBe(8010);
     expect((await call({ Action: 'ResetUHostInstancePassword', UHostId: id, Password: Buffer.from('Other-pass-2').toString('base64') })).RetCode).toBe(8010);
     expect((await call({ Action: 'TerminateUHostInstance', UHostId: id })).RetCode).toBe(8856);
@@ -103,7 +112,9 @@ describe('UHost instances', () => {
 
   it('a remark, name and tag change in place while it runs', async () => {
     const net = await network(sb, 63);
-    const { UHostIds: [id] } = await ok(host(net));
+    const {
+      UHostIds: [id],
+    } = await ok(host(net));
     await ok({ Action: 'ModifyUHostInstanceRemark', UHostId: id, Remark: 'front' });
     await ok({ Action: 'ModifyUHostInstanceName', UHostId: id, Name: 'front-1' });
     await ok({ Action: 'ModifyUHostInstanceTag', UHostId: id, Tag: 'web' });
@@ -114,9 +125,13 @@ describe('UHost instances', () => {
 describe('UDisks', () => {
   it('a new disk is Initializating (sic) until provisioned, then Available; attaching passes through Attaching', async () => {
     const net = await network(slow, 64);
-    const { UHostIds: [hostId] } = await ok(host(net), slow);
+    const {
+      UHostIds: [hostId],
+    } = await ok(host(net), slow);
     await settle(slow);
-    const { UDiskId: [id] } = await ok({ Action: 'CreateUDisk', Zone: ZONE, Name: 'sb-disk', Size: 50 }, slow);
+    const {
+      UDiskId: [id],
+    } = await ok({ Action: 'CreateUDisk', Zone: ZONE, Name: 'sb-disk', Size: 50 }, slow);
     const status = async () => (await ok({ Action: 'DescribeUDisk', UDiskId: id }, slow)).DataSet[0].Status;
     expect(await status()).toBe('Initializating');
     await new Promise((r) => setTimeout(r, 350));
@@ -131,8 +146,12 @@ describe('UDisks', () => {
 
   it('an attached disk is neither deleted nor resized alone (17026); detached, it is', async () => {
     const net = await network(sb, 65);
-    const { UHostIds: [hostId] } = await ok(host(net));
-    const { UDiskId: [id] } = await ok({ Action: 'CreateUDisk', Zone: ZONE, Name: 'sb-disk-2', Size: 50 });
+    const {
+      UHostIds: [hostId],
+    } = await ok(host(net));
+    const {
+      UDiskId: [id],
+    } = await ok({ Action: 'CreateUDisk', Zone: ZONE, Name: 'sb-disk-2', Size: 50 });
     await ok({ Action: 'AttachUDisk', UDiskId: id, HostId: hostId });
     expect((await call({ Action: 'DeleteUDisk', Zone: ZONE, UDiskId: id })).RetCode).toBe(17026);
     expect((await call({ Action: 'ResizeUDisk', Zone: ZONE, UDiskId: id, Size: 60 })).RetCode).toBe(17026);

@@ -19,7 +19,11 @@ afterAll(async () => {
 async function call(params: Record<string, string | number>, target = sb): Promise<Record<string, any>> {
   const all: Record<string, string> = { PublicKey: 'sandbox-public-key', Region: 'cn-bj2', ProjectId: 'org-sandbox' };
   for (const [k, v] of Object.entries(params)) all[k] = String(v);
-  const text = Object.keys(all).sort().map((k) => k + all[k]).join('') + 'sandbox-private-key';
+  const text =
+    Object.keys(all)
+      .sort()
+      .map((k) => k + all[k])
+      .join('') + 'sandbox-private-key';
   all.Signature = createHash('sha1').update(text).digest('hex');
   const res = await fetch(`${target.url}/cloud/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(all).toString() });
   return (await res.json()) as Record<string, any>;
@@ -39,7 +43,10 @@ describe('VPCs and subnets', () => {
     const listed = await ok({ Action: 'DescribeVPC', 'VPCIds.0': VPCId });
     expect(listed.TotalCount).toBe(1);
     expect(listed.DataSet[0]).toMatchObject({ VPCId, Name: 'net-a', Tag: 'Default', Network: ['10.20.0.0/16', '10.21.0.0/16'], SubnetCount: 1 });
-    expect(listed.DataSet[0].NetworkInfo).toEqual([{ Network: '10.20.0.0/16', SubnetCount: 0 }, { Network: '10.21.0.0/16', SubnetCount: 1 }]);
+    expect(listed.DataSet[0].NetworkInfo).toEqual([
+      { Network: '10.20.0.0/16', SubnetCount: 0 },
+      { Network: '10.21.0.0/16', SubnetCount: 1 },
+    ]);
     expect(listed.DataSet[0]).not.toHaveProperty('Remark');
   });
 
@@ -99,7 +106,14 @@ describe('firewalls', () => {
     await ok({ Action: 'UpdateFirewallAttribute', FWId, Remark: 'dns only' });
     const { DataSet } = await ok({ Action: 'DescribeFirewall', FWId });
     expect(DataSet).toEqual([
-      expect.objectContaining({ FWId, Name: 'web', Tag: 'Default', Remark: 'dns only', Type: 'user defined', Rule: [{ ProtocolType: 'UDP', DstPort: '53', SrcIP: '10.0.0.0/8', RuleAction: 'ACCEPT', Priority: 'MEDIUM', Remark: '' }] }),
+      expect.objectContaining({
+        FWId,
+        Name: 'web',
+        Tag: 'Default',
+        Remark: 'dns only',
+        Type: 'user defined',
+        Rule: [{ ProtocolType: 'UDP', DstPort: '53', SrcIP: '10.0.0.0/8', RuleAction: 'ACCEPT', Priority: 'MEDIUM', Remark: '' }],
+      }),
     ]);
   });
 

@@ -36,7 +36,7 @@ describe('locations', () => {
     expect(mp1.countries.map((c: any) => c.prefix)).toEqual(expect.arrayContaining(['AU', 'SG', 'US']));
   });
 
-  it('gives each country every field of the SDK\'s Country: an ISO alpha-3 code, prefix, name and site count', async () => {
+  it("gives each country every field of the SDK's Country: an ISO alpha-3 code, prefix, name and site count", async () => {
     const regions: any[] = (await api.get('/v2/networkRegions')).body.data;
     const countries: any[] = regions.find((r) => r.networkRegion === 'MP1').countries;
     expect(countries.find((c) => c.prefix === 'AU')).toEqual({ code: 'AUS', prefix: 'AU', name: 'Australia', siteCount: expect.any(Number) });
@@ -48,13 +48,23 @@ describe('partner ports', () => {
   it('covers every connect type in several metros, a few closed to VXCs', async () => {
     const ports: any[] = (await api.get('/v2/dropdowns/partner/megaports')).body.data;
     for (const type of ['AWS', 'AWSHC', 'AZURE', 'GOOGLE', 'ORACLE', 'OUTSCALE', 'IBM', 'TRANSIT', 'FRANCEIX']) {
-      expect(ports.some((p) => p.connectType === type), type).toBe(true);
+      expect(
+        ports.some((p) => p.connectType === type),
+        type,
+      ).toBe(true);
     }
     const awsLocations = new Set(ports.filter((p) => p.connectType === 'AWS').map((p) => p.locationId));
     expect(awsLocations.size).toBeGreaterThanOrEqual(5);
     expect(ports.some((p) => p.vxcPermitted === false)).toBe(true);
     expect(ports[0]).toEqual(
-      expect.objectContaining({ productUid: expect.any(String), title: expect.any(String), companyName: expect.any(String), rank: expect.any(Number), speed: expect.any(Number), diversityZone: expect.stringMatching(/red|blue/) }),
+      expect.objectContaining({
+        productUid: expect.any(String),
+        title: expect.any(String),
+        companyName: expect.any(String),
+        rank: expect.any(Number),
+        speed: expect.any(Number),
+        diversityZone: expect.stringMatching(/red|blue/),
+      }),
     );
   });
 

@@ -70,7 +70,10 @@ describe('MCR prefix filter lists', () => {
       id: 0,
       description: 'bad',
       addressFamily: 'IPv4',
-      entries: [{ action: 'allow', prefix: '2001:db8::/32' }, { action: 'permit', prefix: '10.0.0.0/24', ge: 16 }],
+      entries: [
+        { action: 'allow', prefix: '2001:db8::/32' },
+        { action: 'permit', prefix: '10.0.0.0/24', ge: 16 },
+      ],
     });
     expect(r.status).toBe(400);
     expect(r.body.data.map((e: any) => e.error)).toEqual([
@@ -150,7 +153,15 @@ describe('MCR IPsec add-on', () => {
 describe('service keys', () => {
   it('creates a key, reads it with ?key= and the escaped %3Fkey= path, lists by product and retires it', async () => {
     const port = await api.buyPort();
-    const created = await api.post('/v2/service/key', { productUid: port, singleUse: true, maxSpeed: 500, vlan: 321, description: 'for partner', validFor: { start: Date.now() - 1000, end: Date.now() + 86_400_000 }, ValidFor: { StartTime: '2024-01-01T00:00:00Z' } });
+    const created = await api.post('/v2/service/key', {
+      productUid: port,
+      singleUse: true,
+      maxSpeed: 500,
+      vlan: 321,
+      description: 'for partner',
+      validFor: { start: Date.now() - 1000, end: Date.now() + 86_400_000 },
+      ValidFor: { StartTime: '2024-01-01T00:00:00Z' },
+    });
     expect(created.status).toBe(200);
     const key = created.body.data.key;
     expect(created.body.message).toBe(`New service key [${key}] generated`);

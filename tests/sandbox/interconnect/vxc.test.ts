@@ -143,10 +143,20 @@ describe('partner ports', () => {
     expect((await api.product(uid)).provisioningStatus).toBe('CANCELLED');
   });
 
-  it('reads an AWS end back under the keys of the SDK\'s CSPConnectionAWS', async () => {
+  it("reads an AWS end back under the keys of the SDK's CSPConnectionAWS", async () => {
     const aws = await partnerPort(api, (p) => p.connectType === 'AWS' && p.locationId === 2 && p.vxcPermitted);
     const port = await api.buyPort();
-    const cfg = { connectType: 'AWS', type: 'private', ownerAccount: '123456789012', asn: 65000, amazonAsn: 64600, authKey: 'bgp-auth-1', customerIpAddress: '169.254.10.1/30', amazonIpAddress: '169.254.10.2/30', name: 'vif-2' };
+    const cfg = {
+      connectType: 'AWS',
+      type: 'private',
+      ownerAccount: '123456789012',
+      asn: 65000,
+      amazonAsn: 64600,
+      authKey: 'bgp-auth-1',
+      customerIpAddress: '169.254.10.1/30',
+      amazonIpAddress: '169.254.10.2/30',
+      name: 'vif-2',
+    };
     const uid = await api.buyVxc(port, aws.productUid, {}, {}, { partnerConfig: cfg });
     const csp = (await api.product(uid)).resources.csp_connection;
     expect(csp).toMatchObject({
@@ -174,7 +184,9 @@ describe('partner ports', () => {
     const uid = await api.buyVxc(port, azure.productUid, {}, {}, { partnerConfig: { connectType: 'AZURE', serviceKey: '5c2f0b1e-7a11-4c2f-9f0a-3e2480b21c4b', peers } });
     const csp = (await api.product(uid)).resources.csp_connection;
     expect(csp.peers).toEqual([{ type: 'private', peer_asn: 64512, primary_subnet: '192.168.100.0/30', secondary_subnet: '192.168.100.4/30', vlan: 300 }]);
-    const bad = await api.post('/v3/networkdesign/validate', [vxcOrder(port, azure.productUid, {}, {}, { partnerConfig: { connectType: 'AZURE', serviceKey: '5c2f0b1e-7a11-4c2f-9f0a-3e2480b21c4b', peers: [{ type: 'private', peer_asn: 'sixty' }] } })]);
+    const bad = await api.post('/v3/networkdesign/validate', [
+      vxcOrder(port, azure.productUid, {}, {}, { partnerConfig: { connectType: 'AZURE', serviceKey: '5c2f0b1e-7a11-4c2f-9f0a-3e2480b21c4b', peers: [{ type: 'private', peer_asn: 'sixty' }] } }),
+    ]);
     expect(bad.body.data[0].error).toMatch(/peers\[0\]\.peer_asn must be an ASN/);
   });
 
@@ -220,7 +232,10 @@ describe('partner ports', () => {
 describe('IX connections', () => {
   it('orders an IX in the port metro, nests it under the port and echoes updates', async () => {
     const port = await api.buyPort();
-    const order = { productUid: port, associatedIxs: [{ productName: 'syd-ix', networkServiceType: 'Sydney IX', asn: 64600, macAddress: '00:11:22:33:44:55', rateLimit: 500, vlan: 2001, shutdown: false }] };
+    const order = {
+      productUid: port,
+      associatedIxs: [{ productName: 'syd-ix', networkServiceType: 'Sydney IX', asn: 64600, macAddress: '00:11:22:33:44:55', rateLimit: 500, vlan: 2001, shutdown: false }],
+    };
     const [entry] = await api.order([order]);
     const ix = await api.product(entry.technicalServiceUid);
     expect(ix).toMatchObject({ productType: 'IX', networkServiceType: 'Sydney IX', vlan: 2001, asn: 64600, provisioningStatus: 'LIVE', locationId: 2 });
@@ -241,7 +256,10 @@ describe('MVEs', () => {
       productType: 'MVE',
       locationId: 2,
       vendorConfig: { vendor: 'Cisco', imageId: 83, productSize: 'SMALL', adminSshPublicKey: 'ssh-rsa AAAA', manageLocally: true },
-      vnics: [{ description: 'Management', vlan: 0 }, { description: 'Data Plane', vlan: 0 }],
+      vnics: [
+        { description: 'Management', vlan: 0 },
+        { description: 'Data Plane', vlan: 0 },
+      ],
     };
     const [entry] = await api.order([order]);
     const mve = await api.product(entry.technicalServiceUid);
@@ -252,7 +270,15 @@ describe('MVEs', () => {
     expect((await api.product(vxc)).aEnd.vNicIndex).toBe(1);
     const bad = await api.post('/v3/networkdesign/validate', [vxcOrder(entry.technicalServiceUid, port, {}, { vNicIndex: 5 })]);
     expect(bad.status).toBe(400);
-    const put = await api.put(`/v2/product/mve/${entry.technicalServiceUid}`, { name: 'syd-mve-2', costCentre: '', vnics: [{ description: 'Mgmt', vlan: 0 }, { description: 'Data', vlan: 0 }, { description: 'Extra', vlan: 0 }] });
+    const put = await api.put(`/v2/product/mve/${entry.technicalServiceUid}`, {
+      name: 'syd-mve-2',
+      costCentre: '',
+      vnics: [
+        { description: 'Mgmt', vlan: 0 },
+        { description: 'Data', vlan: 0 },
+        { description: 'Extra', vlan: 0 },
+      ],
+    });
     expect(put.status).toBe(200);
     expect((await api.product(entry.technicalServiceUid)).vnics).toHaveLength(3);
     const wrongImage = await api.post('/v3/networkdesign/validate', [{ ...order, vendorConfig: { vendor: 'Fortinet', imageId: 83, productSize: 'SMALL' } }]);

@@ -43,7 +43,7 @@ describe('authentication', () => {
     expect(res.headers.get('www-authenticate')).toMatch(/^Basic/);
   });
 
-  it('accepts the sandbox account\'s documented key and secret', async () => {
+  it("accepts the sandbox account's documented key and secret", async () => {
     const res = await rawGet(sandbox, '/v1/groups', { authorization: basic('sandbox-key:sandbox-secret') });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe('Success');

@@ -75,10 +75,34 @@ export const destinationSchemaArg = z
 
 /** Database services: the whole `schema` is a prefix for the source's schemas. */
 const PREFIX_SERVICES = new Set([
-  'postgres', 'aurora_postgres', 'azure_postgres', 'google_cloud_postgresql', 'heroku_postgres', 'postgres_rds',
-  'mysql', 'aurora', 'azure_mysql', 'google_cloud_mysql', 'maria', 'mysql_rds',
-  'sql_server', 'azure_sql_db', 'azure_sql_managed_db', 'sql_server_rds', 'oracle', 'oracle_rds', 'oracle_ebs',
-  'mongo', 'mongo_sharded', 'cosmos', 'dynamodb', 'databricks_db', 'snowflake_db', 'db2i_hva', 'sap_hana', 'hana_sap_hva_b1',
+  'postgres',
+  'aurora_postgres',
+  'azure_postgres',
+  'google_cloud_postgresql',
+  'heroku_postgres',
+  'postgres_rds',
+  'mysql',
+  'aurora',
+  'azure_mysql',
+  'google_cloud_mysql',
+  'maria',
+  'mysql_rds',
+  'sql_server',
+  'azure_sql_db',
+  'azure_sql_managed_db',
+  'sql_server_rds',
+  'oracle',
+  'oracle_rds',
+  'oracle_ebs',
+  'mongo',
+  'mongo_sharded',
+  'cosmos',
+  'dynamodb',
+  'databricks_db',
+  'snowflake_db',
+  'db2i_hva',
+  'sap_hana',
+  'hana_sap_hva_b1',
 ]);
 
 /** File services that sync several files into a named table group rather than one table. */
@@ -89,11 +113,7 @@ const TABLE_GROUP_SERVICES = new Set(['gcs', 'sftp', 'ftp', 'ftps', 'google_driv
  * prefix; others are `name` or `name.suffix`, where the suffix is a table group for the file
  * services known to use groups and a table otherwise, unless the hint names the other part.
  */
-export function toDestinationSchema(
-  service: string,
-  schema: string,
-  hint?: { table?: string | null; tableGroupName?: string | null },
-): z.input<typeof destinationSchemaSchema> {
+export function toDestinationSchema(service: string, schema: string, hint?: { table?: string | null; tableGroupName?: string | null }): z.input<typeof destinationSchemaSchema> {
   if (PREFIX_SERVICES.has(service)) return { name: null, prefix: schema, table: null, tableGroupName: null };
   const dot = schema.indexOf('.');
   if (dot < 0) return { name: schema, prefix: null, table: null, tableGroupName: null };

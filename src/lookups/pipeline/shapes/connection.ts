@@ -51,22 +51,13 @@ export const connectionFields = {
   scheduleType: z.string().nullable().describe('auto (the scheduler starts syncs) or manual (syncs start only when triggered); null when the API leaves it out.'),
   paused: z.boolean().describe('Whether syncs are paused.'),
   pauseAfterTrial: z.boolean().describe('Whether the connection pauses when its free trial ends.'),
-  dailySyncTime: z
-    .string()
-    .nullable()
-    .describe('Start hour of daily syncs (HH:00, 00:00..23:00). Only set when syncFrequency is 1440; null there means the baseline start time.'),
+  dailySyncTime: z.string().nullable().describe('Start hour of daily syncs (HH:00, 00:00..23:00). Only set when syncFrequency is 1440; null there means the baseline start time.'),
   dataDelaySensitivity: z.string().describe('When a sync delay is notified: LOW, NORMAL (default), HIGH, CUSTOM or SYNC_FREQUENCY.'),
   dataDelayThreshold: z.number().int().describe('Custom delay threshold in minutes (default 0); only used when dataDelaySensitivity is CUSTOM.'),
-  networkingMethod: z
-    .string()
-    .nullable()
-    .describe('How the vendor reaches the source: Directly, SshTunnel, ProxyAgent or PrivateLink (the API may also report UnmanagedProxyAgent or Unknown).'),
+  networkingMethod: z.string().nullable().describe('How the vendor reaches the source: Directly, SshTunnel, ProxyAgent or PrivateLink (the API may also report UnmanagedProxyAgent or Unknown).'),
   proxyAgentId: z.string().nullable().describe('Proxy agent the connection uses; set exactly when networkingMethod is ProxyAgent, else null.'),
   privateLinkId: z.string().nullable().describe('Private link the connection uses; set exactly when networkingMethod is PrivateLink, else null.'),
-  hybridDeploymentAgentId: z
-    .string()
-    .nullable()
-    .describe('Hybrid deployment agent that runs the syncs; null when none is set on the connection (the destination\'s agent, if any, is used).'),
+  hybridDeploymentAgentId: z.string().nullable().describe("Hybrid deployment agent that runs the syncs; null when none is set on the connection (the destination's agent, if any, is used)."),
 };
 
 /** A connection's 20 scalar fields as a result object. */

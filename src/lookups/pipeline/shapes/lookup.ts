@@ -24,9 +24,7 @@ export interface PipelineLookupSpec<A extends z.ZodType, R extends z.ZodType> {
  * `invoke` with CLI strings behaves the same; the result is parsed so an API that answers in an
  * unexpected shape fails loudly instead of leaking undefined into a plan.
  */
-export function pipelineLookup<A extends z.ZodType, R extends z.ZodType>(
-  spec: PipelineLookupSpec<A, R>,
-): LookupFunction<z.output<A>, z.output<R>, PipelineClient> {
+export function pipelineLookup<A extends z.ZodType, R extends z.ZodType>(spec: PipelineLookupSpec<A, R>): LookupFunction<z.output<A>, z.output<R>, PipelineClient> {
   return {
     token: `pipeline:index/${spec.name}:${spec.name}`,
     provider: 'pipeline',
@@ -88,9 +86,7 @@ export function filterArg(description: string) {
 
 /** An optional boolean argument that also accepts the CLI's "true"/"false" strings (z.coerce would read "false" as true). */
 export function booleanArg(description: string) {
-  return z
-    .preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v === '' ? undefined : v), z.boolean().optional())
-    .describe(description);
+  return z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v === '' ? undefined : v), z.boolean().optional()).describe(description);
 }
 
 /** The `id` of list lookups that take no id, as the upstream provider sets it. */

@@ -37,10 +37,7 @@ export const packageSchema = z.object(packageFields).describe('A quickstart tran
 
 /** A package in result form; variable names are package-defined and keep their spelling. */
 export function toPackage(wire: WirePackage): z.input<typeof packageSchema> {
-  const variables = Object.entries(wire.configurable_variables ?? {}).map(([name, v]) => [
-    name,
-    { type: v.type ?? 'STRING', description: v.description ?? '', allowedValues: v.allowed_values ?? [] },
-  ]);
+  const variables = Object.entries(wire.configurable_variables ?? {}).map(([name, v]) => [name, { type: v.type ?? 'STRING', description: v.description ?? '', allowedValues: v.allowed_values ?? [] }]);
   return {
     id: wire.id,
     name: wire.name,

@@ -35,6 +35,4 @@ export function maybeTimestamp(description: string) {
 }
 
 /** A free-form service configuration as lookups return it. */
-export const configSchema = z
-  .record(z.string(), z.unknown())
-  .describe('Service-specific settings with lowerCamelCase keys; secret values are masked as "******", exactly as the API returns them.');
+export const configSchema = z.record(z.string(), z.unknown()).describe('Service-specific settings with lowerCamelCase keys; secret values are masked as "******", exactly as the API returns them.');

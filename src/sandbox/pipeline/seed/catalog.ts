@@ -127,7 +127,37 @@ export const packages: QuickstartPackage[] = [
 
 /** Account and group webhooks; secrets are masked on the way out. */
 export const webhooks: Webhook[] = [
-  { id: 'fancy_llama', type: 'account', group_id: null, url: 'https://hooks.acme-data.io/fivetran/account', events: ['connection_failure', 'sync_end'], active: true, secret: 'whsec-account-3b1f', created_at: '2023-04-01T10:00:00.000000Z', created_by: USER.maria },
-  { id: 'regal_zebra', type: 'group', group_id: GROUP.analytics, url: 'https://hooks.acme-data.io/fivetran/analytics', events: ['sync_start', 'sync_end', 'status'], active: true, secret: 'whsec-analytics-77c2', created_at: '2023-05-02T11:00:00.000000Z', created_by: USER.amara },
-  { id: 'subtle_mink', type: 'group', group_id: GROUP.marketing, url: 'https://hooks.acme-data.io/fivetran/marketing', events: ['sync_end'], active: false, secret: 'whsec-marketing-0e9d', created_at: '2024-02-20T12:00:00.000000Z', created_by: USER.dev },
+  {
+    id: 'fancy_llama',
+    type: 'account',
+    group_id: null,
+    url: 'https://hooks.acme-data.io/fivetran/account',
+    events: ['connection_failure', 'sync_end'],
+    active: true,
+    secret: 'whsec-account-3b1f',
+    created_at: '2023-04-01T10:00:00.000000Z',
+    created_by: USER.maria,
+  },
+  {
+    id: 'regal_zebra',
+    type: 'group',
+    group_id: GROUP.analytics,
+    url: 'https://hooks.acme-data.io/fivetran/analytics',
+    events: ['sync_start', 'sync_end', 'status'],
+    active: true,
+    secret: 'whsec-analytics-77c2',
+    created_at: '2023-05-02T11:00:00.000000Z',
+    created_by: USER.amara,
+  },
+  {
+    id: 'subtle_mink',
+    type: 'group',
+    group_id: GROUP.marketing,
+    url: 'https://hooks.acme-data.io/fivetran/marketing',
+    events: ['sync_end'],
+    active: false,
+    secret: 'whsec-marketing-0e9d',
+    created_at: '2024-02-20T12:00:00.000000Z',
+    created_by: USER.dev,
+  },
 ];

@@ -8,12 +8,7 @@ type Config = Record<string, unknown>;
 type Method = 'Directly' | 'SshTunnel' | 'ProxyAgent' | 'PrivateLink' | 'UnmanagedProxyAgent';
 
 /** A relational database source: host, credentials, incremental update method and how it is reached. */
-export function database(
-  kind: 'postgres' | 'mysql' | 'sql_server' | 'oracle' | 'azure_sql_db',
-  host: string,
-  database: string,
-  method: Method,
-): Config {
+export function database(kind: 'postgres' | 'mysql' | 'sql_server' | 'oracle' | 'azure_sql_db', host: string, database: string, method: Method): Config {
   const port = { postgres: 5432, mysql: 3306, sql_server: 1433, oracle: 1521, azure_sql_db: 1433 }[kind];
   const update = { postgres: 'WAL', mysql: 'BINLOG', sql_server: 'NATIVE_UPDATE', oracle: 'LOGMINER', azure_sql_db: 'TELEPORT' }[kind];
   const config: Config = {
@@ -65,7 +60,15 @@ export function gcs(bucket: string, prefix: string, fileType: string): Config {
 
 /** An SFTP folder reached with key authentication. */
 export function sftp(host: string, folder: string): Config {
-  return { host, port: 22, user: 'fivetran', is_key_pair: true, folder_path: folder, file_type: 'csv', private_key: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----' };
+  return {
+    host,
+    port: 22,
+    user: 'fivetran',
+    is_key_pair: true,
+    folder_path: folder,
+    file_type: 'csv',
+    private_key: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----',
+  };
 }
 
 /** An Azure Blob Storage container read with a connection string. */
@@ -97,7 +100,12 @@ export function saas(service: string): Config {
     xero: {},
     quickbooks: {},
     netsuite_suiteanalytics: { account_id: '4839201_SB1', role_id: '1042', consumer_key: 'ns-ck-1a2b', consumer_secret: 'ns-cs-3c4d', token_id: 'ns-tk-5e6f', token_secret: 'ns-ts-7a8b' },
-    workday: { host: 'wd5-impl-services1.workday.com', username: 'ISU_Fivetran', password: 'workday-isu-11c3', report_url: 'https://wd5-impl-services1.workday.com/ccx/service/customreport2/acme/ISU_Fivetran/Workers' },
+    workday: {
+      host: 'wd5-impl-services1.workday.com',
+      username: 'ISU_Fivetran',
+      password: 'workday-isu-11c3',
+      report_url: 'https://wd5-impl-services1.workday.com/ccx/service/customreport2/acme/ISU_Fivetran/Workers',
+    },
     segment: { sub_domain: 'acme', api_key: 'seg-ingest-key-0b7e' },
     asana: {},
   };
@@ -109,8 +117,25 @@ export function warehouse(service: string, host: string): Config {
   const configs: Record<string, Config> = {
     snowflake: { host, port: 443, database: 'ANALYTICS', auth: 'PASSWORD', user: 'FIVETRAN_USER', password: 'snowflake-pass-28d1', role: 'FIVETRAN_ROLE' },
     big_query: { project_id: host, data_set_location: 'US', secret_key: '{"type":"service_account","private_key_id":"9f1c"}' },
-    databricks: { server_host_name: host, port: 443, http_path: '/sql/1.0/warehouses/7a1b2c3d4e5f', catalog: 'finance', auth_type: 'PERSONAL_ACCESS_TOKEN', personal_access_token: 'dapi0123456789abcdef' },
-    redshift: { host, port: 5439, database: 'apac', user: 'fivetran', password: 'redshift-pass-6e02', connection_type: 'SshTunnel', tunnel_host: 'bastion.apac.acme-data.io', tunnel_port: 22, tunnel_user: 'fivetran' },
+    databricks: {
+      server_host_name: host,
+      port: 443,
+      http_path: '/sql/1.0/warehouses/7a1b2c3d4e5f',
+      catalog: 'finance',
+      auth_type: 'PERSONAL_ACCESS_TOKEN',
+      personal_access_token: 'dapi0123456789abcdef',
+    },
+    redshift: {
+      host,
+      port: 5439,
+      database: 'apac',
+      user: 'fivetran',
+      password: 'redshift-pass-6e02',
+      connection_type: 'SshTunnel',
+      tunnel_host: 'bastion.apac.acme-data.io',
+      tunnel_port: 22,
+      tunnel_user: 'fivetran',
+    },
     azure_sql_data_warehouse: { host, port: 1433, database: 'product', user: 'fivetran', password: 'synapse-pass-9a44', connection_type: 'ProxyAgent' },
     postgres_warehouse: { host, port: 5432, database: 'lab', user: 'fivetran', password: 'lab-pass-0c5e', connection_type: 'Directly' },
   };
