@@ -1,5 +1,5 @@
 /** examples/cloud/network.yaml through the CLI against the sandbox: apply, in-place rename, the VPC cascade, drift, import, destroy. */
-import { createHash } from 'node:crypto';
+import { signedCloudCall } from '../support/cloud-api.js';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,15 +16,7 @@ afterAll(() => sandbox.close());
 
 /** A change made the way a person would: a signed call to the API, with the sandbox's documented key pair. */
 async function callApi(params: Record<string, string>): Promise<Record<string, unknown>> {
-  const all: Record<string, string> = { PublicKey: 'sandbox-public-key', Region: 'cn-bj2', ProjectId: 'org-sandbox', ...params };
-  const text =
-    Object.keys(all)
-      .sort()
-      .map((k) => k + all[k])
-      .join('') + 'sandbox-private-key';
-  all.Signature = createHash('sha1').update(text).digest('hex');
-  const res = await fetch(`${sandbox.url}/cloud/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(all).toString() });
-  const body = (await res.json()) as Record<string, unknown>;
+  const body = await signedCloudCall(sandbox.url, params);
   expect(body.RetCode).toBe(0);
   return body;
 }

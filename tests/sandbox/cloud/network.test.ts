@@ -1,8 +1,8 @@
 /** The cloud sandbox's network write Actions, called as the API documentation describes them (signed form posts, `.N` lists). */
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudApi } from '../../../src/sandbox/cloud/index.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { signedCloudCall } from '../../support/cloud-api.js';
 
 let sb: Sandbox;
 let slow: Sandbox;
@@ -15,19 +15,8 @@ afterAll(async () => {
   await slow.close();
 });
 
-/** One signed form POST, signed the way the documentation describes (sorted key+value, private key, SHA1). */
-async function call(params: Record<string, string | number>, target = sb): Promise<Record<string, any>> {
-  const all: Record<string, string> = { PublicKey: 'sandbox-public-key', Region: 'cn-bj2', ProjectId: 'org-sandbox' };
-  for (const [k, v] of Object.entries(params)) all[k] = String(v);
-  const text =
-    Object.keys(all)
-      .sort()
-      .map((k) => k + all[k])
-      .join('') + 'sandbox-private-key';
-  all.Signature = createHash('sha1').update(text).digest('hex');
-  const res = await fetch(`${target.url}/cloud/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(all).toString() });
-  return (await res.json()) as Record<string, any>;
-}
+/** One signed form POST to the sandbox (`sb` unless another is given). */
+const call = (params: Record<string, string | number>, target = sb) => signedCloudCall(target.url, params);
 
 const ok = async (params: Record<string, string | number>, target = sb) => {
   const body = await call(params, target);
