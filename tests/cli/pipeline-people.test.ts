@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir } from '../support/cli.js';
+import { pipelineCall } from '../support/pipeline-sandbox.js';
 import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
@@ -19,17 +20,8 @@ beforeAll(async () => {
 afterAll(async () => sandbox.close());
 
 const EXAMPLE = resolve(import.meta.dirname, '../../examples/pipeline/pipeline.yaml');
-const auth = `Basic ${Buffer.from('sandbox-key:sandbox-secret').toString('base64')}`;
-
 /** One call to the sandbox's pipeline API, as the web UI (or anyone with a key) makes it. */
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${sandbox.url}/pipeline/v1${path}`, {
-    method,
-    headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: await res.json() };
-}
+const api = (method: string, path: string, body?: unknown) => pipelineCall(sandbox.url, method, path, body);
 
 /** Ids and types of a stack's resources by address. */
 function recorded(dir: string, stack = 'default'): Record<string, { id: string; type: string }> {

@@ -91,3 +91,13 @@ export async function rawGet(sandbox: PipelineSandbox, path: string, headers?: R
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
+
+/** One call to a sandbox's pipeline API (at `url`, the sandbox's root) with the test key, as the web UI or anyone with a key makes it. */
+export async function pipelineCall(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}/pipeline/v1${path}`, {
+    method,
+    headers: { authorization: `Basic ${Buffer.from(`${TEST_KEY}:${TEST_SECRET}`).toString('base64')}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: await res.json() };
+}
