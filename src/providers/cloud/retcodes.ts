@@ -25,13 +25,13 @@ const COMMON: Record<number, ErrorKind> = {
 };
 
 /** Service codes meaning "no such object" (per service; the upstream provider's helpers). */
-const NOT_FOUND = new Set([4103, 4086, 15010, 54002, 8037, 58103, 16001, 11021, 11162, 11217, 4210, 4600, 8039, 17041]);
+const NOT_FOUND = new Set([4103, 4086, 15010, 54002, 8037, 58103, 16001, 11021, 11162, 11217, 4210, 4600, 8039, 17041, 4088, 4093]);
 
 /**
  * Codes meaning the object is still in use (an EIP bound, a firewall applied, a VPC or subnet
  * holding resources, a recommended firewall): sending the call again cannot succeed by itself.
  */
-const IN_USE = new Set([4212, 4361, 4358, 5024, 4154, 8010, 8856, 8905, 8034, 17026, 17056, 17057, 17060, 17061, 17101]);
+const IN_USE = new Set([4212, 4361, 4358, 5024, 4154, 8010, 8856, 8905, 8034, 17026, 17056, 17057, 17060, 17061, 17101, 4108, 4110]);
 
 /** UHost and UDisk codes for a request the API will never accept as sent (sizes, quotas, balance). */
 const REFUSED = new Set([520, 8044, 8045, 8046, 8095, 8104, 8117, 8315, 8316, 8319, 8847, 17005, 17062, 17063, 17067]);

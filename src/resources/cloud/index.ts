@@ -6,9 +6,13 @@ import { diskAttachment } from './disk-attachment.js';
 import { eip } from './eip.js';
 import { eipAssociation } from './eip-association.js';
 import { instance } from './instance.js';
+import { lb } from './lb.js';
+import { lbAttachment } from './lb-attachment.js';
+import { lbListener } from './lb-listener.js';
 import { securityGroup } from './security-group.js';
 import { subnet } from './subnet.js';
 import { vpc } from './vpc.js';
 
 /** Every cloud resource type. */
 export const cloudResources: ResourceType[] = [antiDdosInstance, antiDdosAllowedDomain, vpc, subnet, securityGroup, eip, eipAssociation, instance, disk, diskAttachment];
+cloudResources.push(lb, lbListener, lbAttachment);

@@ -58,6 +58,53 @@ export function prefixedId(prefix: string, what: string): ImportIdFormat {
   };
 }
 
+/**
+ * The import format of an object named by the ids of its parents and its own, joined by `/`
+ * (`<lb_id>/<vserver_id>`): each part's prefix, or undefined where the API's ids have none.
+ */
+export function pathId(what: string, parts: Array<[name: string, prefix: string | undefined]>): ImportIdFormat & { split(id: string): string[] } {
+  const format = parts.map(([name]) => `<${name}>`).join('/');
+  const example = parts.map(([, prefix], i) => `${prefix ?? 'id'}-${(0x1a2b3c4d + i).toString(16)}`).join('/');
+  const split = (id: string): string[] => {
+    const found = id.trim().split('/');
+    const fits = found.length === parts.length && found.every((p, i) => new RegExp(`^${parts[i][1] ? `${parts[i][1]}-` : ''}[A-Za-z0-9-]+$`).test(p));
+    if (!fits) throw new UserError(`invalid ${what} id "${id}": expected ${format}, e.g. ${example}`);
+    return found;
+  };
+  return { format, split, parse: (id) => split(id).join('/') };
+}
+
+/** One object as a listing shows it: its id and what a read reports of it. */
+export interface Listed<Out> {
+  id: string;
+  outputs: Out;
+}
+
+/**
+ * read, readMany and list of a type whose objects all show in one listing (objects nested in
+ * another's record included): `all` lists them (sharing its calls within a pass through
+ * ctx.shared), `one` reads one alone. An id the listing lacks is left out of a bulk read.
+ */
+export function listedVerbs<Out>(
+  all: (ctx: CloudCtx) => Promise<Array<Listed<Out>>>,
+  one: (ctx: CloudCtx, id: string) => Promise<Out | undefined>,
+): {
+  read(ctx: CloudCtx, id: string): Promise<Out | undefined>;
+  readMany(ctx: CloudCtx, targets: ReadTarget[]): Promise<Map<string, Out | undefined>>;
+  list(ctx: CloudCtx): Promise<Array<Listed<Out>>>;
+} {
+  return {
+    read: (ctx, id) => one(ctx, id),
+    async readMany(ctx, targets) {
+      const byId = new Map((await all(ctx)).map((o) => [o.id, o.outputs]));
+      const out = new Map<string, Out | undefined>();
+      for (const t of targets) if (byId.has(t.id)) out.set(t.id, byId.get(t.id));
+      return out;
+    },
+    list: (ctx) => all(ctx),
+  };
+}
+
 /** How a type's records are listed: the Describe Action, its id-list parameter, the list key and the id field. */
 export interface Listing {
   action: string;

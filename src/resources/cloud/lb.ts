@@ -1,0 +1,166 @@
+/**
+ * Lb: a load balancer (CLB) in a subnet, reached from the internet or only from its VPC.
+ *
+ * Name, tag and remark change in place (one UpdateULBAttribute call, each field where it belongs:
+ * the remark is never written into the tag). The API cannot move a balancer to another VPC or
+ * subnet, make an external one internal, or change how it forwards, so those replace it. Deleting
+ * it unbinds its EIPs (they are kept). Import by the balancer id (`ulb-…`).
+ */
+import * as z from 'zod';
+import type { CloudClient } from '../../providers/cloud/client.js';
+import type { CloudSettings } from '../../providers/cloud/settings.js';
+import { rfc3339, snake, str, upperCamel } from '../../providers/cloud/wire.js';
+import { defaultsAsDeclared } from '../as-declared.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { autoName, DEFAULT_TAG, deleteListed, findMade, listedVerbs, nameField, noId, ownedAmong, prefixedId, remarkField, tagField, vanished, waitListed, type CloudCtx } from './kit.js';
+import { allLbs, describeLb, type LbInfo } from './ulb.js';
+
+const LISTEN_TYPES = ['request_proxy', 'packets_transmit'] as const;
+
+/** Inputs of a load balancer. */
+export const lbInputs = z.object({
+  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the balancer: the API cannot move one.'),
+  subnetId: z.string().min(1).describe('Id of the subnet of the VPC it is placed in (`subnet-…`). Required. Changing it replaces the balancer.'),
+  internal: z.boolean().optional().describe('Reached only from the VPC (InnerMode) rather than from the internet (OuterMode). Default false. Changing it replaces the balancer: no Action changes the mode.'),
+  listenType: z
+    .enum(LISTEN_TYPES)
+    .optional()
+    .describe('How it forwards: `request_proxy` (HTTP, HTTPS, TCP, UDP listeners) or `packets_transmit` (TCP, UDP). Default `request_proxy` for an external balancer, `packets_transmit` for an internal one. Changing it replaces the balancer.'),
+  name: nameField('Updated in place.'),
+  tag: tagField('Updated in place.'),
+  remark: remarkField('Updated in place. Default empty.'),
+});
+
+/** Inputs of a load balancer. */
+export type LbInputs = z.output<typeof lbInputs>;
+
+/** What is read back about a load balancer. */
+export const lbOutputs = z.object({
+  lbId: z.string().describe('Balancer id, e.g. `ulb-1a2b3c4d`.'),
+  vpcId: z.string().describe('Id of its VPC.'),
+  subnetId: z.string().describe('Id of its subnet.'),
+  internal: z.boolean().describe('Whether it is reached only from its VPC.'),
+  listenType: z.enum(LISTEN_TYPES).describe('How it forwards.'),
+  name: z.string().describe('Name.'),
+  tag: z.string().describe('Tag.'),
+  remark: z.string().describe('Remark.'),
+  privateIp: z.string().describe('Its address in the subnet.'),
+  ipAddresses: z.array(z.string()).describe('Public addresses of the EIPs bound to it.'),
+  createTime: z.string().describe('When it was made (RFC 3339).'),
+});
+
+/** Observed load balancer. */
+export type LbOutputs = z.output<typeof lbOutputs>;
+
+function toOutputs(l: LbInfo): LbOutputs {
+  const internal = l.ULBType === 'InnerMode';
+  const listen = snake(l.ListenType);
+  return {
+    lbId: l.ULBId,
+    vpcId: str(l.VPCId),
+    subnetId: str(l.SubnetId),
+    internal,
+    listenType: listen === 'packets_transmit' ? 'packets_transmit' : 'request_proxy',
+    name: str(l.Name ?? l.ULBName),
+    tag: str(l.Tag) || DEFAULT_TAG,
+    remark: str(l.Remark),
+    privateIp: str(l.PrivateIP),
+    ipAddresses: (l.IPSet ?? []).map((ip) => str(ip.EIP)).filter(Boolean),
+    createTime: rfc3339(l.CreateTime),
+  };
+}
+
+/** Whether a balancer is the one these inputs order, named `name`. */
+function matches(l: LbInfo, inputs: LbInputs, name: string): boolean {
+  return str(l.Name ?? l.ULBName) === name && l.VPCId === inputs.vpcId && l.SubnetId === inputs.subnetId;
+}
+
+/** The balancers of a VPC, listed afresh (a search for what a create made polls this). */
+const inVpc = (ctx: CloudCtx, vpcId: string) => ctx.client.pageAll<LbInfo>('DescribeULB', { VPCId: vpcId }, 'DataSet');
+
+const verbs = listedVerbs<LbOutputs>(
+  async (ctx) => (await allLbs(ctx)).map((l) => ({ id: l.ULBId, outputs: toOutputs(l) })),
+  async (ctx, id) => {
+    const seen = await describeLb(ctx, id);
+    return seen && toOutputs(seen);
+  },
+);
+
+/** The Lb resource type. */
+export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> = {
+  token: 'cloud:index/lb:Lb',
+  provider: 'cloud',
+  description: 'A load balancer (CLB) in a subnet, external or internal; renamed, retagged and remarked in place. Import id: the balancer id (`ulb-…`).',
+  inputs: lbInputs,
+  outputs: lbOutputs,
+  replaceOn: [
+    { path: 'vpcId', reason: 'a balancer cannot move to another VPC (no API Action)' },
+    { path: 'subnetId', reason: 'a balancer cannot move to another subnet (no API Action)' },
+    { path: 'internal', reason: 'OuterMode and InnerMode are chosen by CreateULB; no Action changes them' },
+    { path: 'listenType', reason: 'ListenType is chosen by CreateULB; UpdateULBAttribute does not take it' },
+  ],
+  computedInputs: ['name', 'listenType'],
+  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { internal: false, tag: DEFAULT_TAG, remark: '' }),
+  remoteManaged: ['privateIp', 'ipAddresses', 'createTime'],
+  importId: prefixedId('ulb', 'load balancer'),
+
+  async create(ctx, inputs) {
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const sentAt = Date.now();
+    const body = await ctx.client.call<{ ULBId?: string }>(
+      'CreateULB',
+      {
+        ULBName: name,
+        Tag: inputs.tag,
+        Remark: inputs.remark,
+        VPCId: inputs.vpcId,
+        SubnetId: inputs.subnetId,
+        ...(inputs.internal ? { InnerMode: 'Yes' } : { OuterMode: 'Yes' }),
+        ListenType: inputs.listenType && upperCamel(inputs.listenType),
+      },
+      {
+        recover: async () => {
+          const made = await findMade(ctx, 'load balancer', () => inVpc(ctx, inputs.vpcId), (l) => matches(l, inputs, name), sentAt, (l) => l.ULBId);
+          return made && { RetCode: 0, ULBId: made.ULBId };
+        },
+      },
+    );
+    if (!body.ULBId) throw noId('CreateULB', 'ULBId');
+    ctx.recordId(body.ULBId);
+    return { id: body.ULBId, outputs: toOutputs(await waitListed(ctx, `load balancer ${body.ULBId}`, () => describeLb(ctx, body.ULBId!))) };
+  },
+
+  ...verbs,
+
+  // A default name carries the order's token; a given one, with the subnet, identifies the balancer.
+  async findOwned(ctx, inputs, order) {
+    if (!inputs) return undefined;
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const found = ownedAmong(ctx, `load balancer ${name}`, await inVpc(ctx, inputs.vpcId), (l) => matches(l, inputs, name), order, (l) => l.ULBId);
+    return found && { id: found.ULBId, outputs: toOutputs(found) };
+  },
+
+  async update(ctx, id, _prior, desired) {
+    const live = await describeLb(ctx, id);
+    if (!live) throw vanished('load balancer', id);
+    const seen = toOutputs(live);
+    const changed = <T>(want: T | undefined, have: T) => (want !== undefined && want !== have ? want : undefined);
+    const name = changed(desired.name, seen.name);
+    const tag = changed(desired.tag ?? DEFAULT_TAG, seen.tag);
+    const remark = changed(desired.remark ?? '', seen.remark);
+    // Absent fields are left as they are; the Action takes all three at once.
+    if (name !== undefined || tag !== undefined || remark !== undefined) await ctx.client.call('UpdateULBAttribute', { ULBId: id, Name: name, Tag: tag, Remark: remark });
+    const after = await describeLb(ctx, id);
+    if (!after) throw vanished('load balancer', id);
+    return toOutputs(after);
+  },
+
+  async delete(ctx, id) {
+    await deleteListed(
+      ctx,
+      `load balancer ${id}`,
+      async () => (await describeLb(ctx, id)) !== undefined,
+      () => ctx.client.call('DeleteULB', { ULBId: id, ReleaseEip: false }),
+    );
+  },
+};
