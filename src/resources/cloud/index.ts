@@ -9,10 +9,13 @@ import { instance } from './instance.js';
 import { lb } from './lb.js';
 import { lbAttachment } from './lb-attachment.js';
 import { lbListener } from './lb-listener.js';
+import { lbRule } from './lb-rule.js';
+import { lbSsl } from './lb-ssl.js';
+import { lbSslAttachment } from './lb-ssl-attachment.js';
 import { securityGroup } from './security-group.js';
 import { subnet } from './subnet.js';
 import { vpc } from './vpc.js';
 
 /** Every cloud resource type. */
 export const cloudResources: ResourceType[] = [antiDdosInstance, antiDdosAllowedDomain, vpc, subnet, securityGroup, eip, eipAssociation, instance, disk, diskAttachment];
-cloudResources.push(lb, lbListener, lbAttachment);
+cloudResources.push(lb, lbListener, lbAttachment, lbRule, lbSsl, lbSslAttachment);

@@ -173,6 +173,14 @@ export function waitListed<T>(ctx: CloudCtx, what: string, read: () => Promise<T
   });
 }
 
+/** Polls `read` until what it reports is `settled`, and returns that. */
+export function waitUntilRead<T>(ctx: CloudCtx, what: string, read: () => Promise<T | undefined>, settled: (seen: T | undefined) => boolean): Promise<T> {
+  return waitUntil(ctx, what, async () => {
+    const seen = await read();
+    return settled(seen) ? { done: true, value: seen as T } : { done: false, status: 'Pending' };
+  });
+}
+
 /** How long an object made by a create whose answer was lost may take to be listed. */
 const RECOVER_WAIT_MS = 60_000;
 /** Allowance for the API's clock (whole seconds) against this machine's. */

@@ -2,7 +2,8 @@
  * Lb: a load balancer (CLB) in a subnet, reached from the internet or only from its VPC.
  *
  * Name, tag and remark change in place (one UpdateULBAttribute call, each field where it belongs:
- * the remark is never written into the tag). The API cannot move a balancer to another VPC or
+ * the remark is never written into the tag); an empty remark is no change to that Action, so
+ * clearing one replaces the balancer. The API cannot move a balancer to another VPC or
  * subnet, make an external one internal, or change how it forwards, so those replace it. Deleting
  * it unbinds its EIPs (they are kept). Import by the balancer id (`ulb-…`).
  */
@@ -28,7 +29,7 @@ export const lbInputs = z.object({
     .describe('How it forwards: `request_proxy` (HTTP, HTTPS, TCP, UDP listeners) or `packets_transmit` (TCP, UDP). Default `request_proxy` for an external balancer, `packets_transmit` for an internal one. Changing it replaces the balancer.'),
   name: nameField('Updated in place.'),
   tag: tagField('Updated in place.'),
-  remark: remarkField('Updated in place. Default empty.'),
+  remark: remarkField('Updated in place; emptying it replaces the balancer (the API cannot clear a remark). Default empty.'),
 });
 
 /** Inputs of a load balancer. */
@@ -99,6 +100,11 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
     { path: 'internal', reason: 'OuterMode and InnerMode are chosen by CreateULB; no Action changes them' },
     { path: 'listenType', reason: 'ListenType is chosen by CreateULB; UpdateULBAttribute does not take it' },
   ],
+  replaceWhen(prior, desired) {
+    const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
+    return cleared ? [{ path: 'remark', reason: 'UpdateULBAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+  },
+  replaceSometimes: ['remark'],
   computedInputs: ['name', 'listenType'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { internal: false, tag: DEFAULT_TAG, remark: '' }),
   remoteManaged: ['privateIp', 'ipAddresses', 'createTime'],

@@ -1,8 +1,10 @@
 /**
  * Certificate Actions of the CLB API: upload (CreateSSL, PEM only), rename (UpdateSSLAttribute),
- * bind to and unbind from an HTTPS listener, delete. The private key is kept but never listed:
- * DescribeSSL reports the certificate chain (SSLContent) and its hash. A bound certificate cannot
- * be deleted (4108); a certificate whose parts are not PEM is refused (4111).
+ * bind to and unbind from an HTTPS listener, swap a listener's certificate for another
+ * (UpdateSSLBinding), delete. An HTTPS listener holds one certificate: binding a second is
+ * refused (swap it instead). The private key is kept but never listed: DescribeSSL reports the
+ * certificate chain (SSLContent) and its hash. A bound certificate cannot be deleted (4108); a
+ * certificate whose parts are not PEM is refused (4111).
  */
 import { createHash } from 'node:crypto';
 import { findLb, findVServer, listOf } from './lb-objects.js';
@@ -25,6 +27,17 @@ function findSsl(req: ActionRequest, ctx: ActionContext): Rec {
   const ssl = visible(ctx.db.ssls, req, ctx).find((s) => s.SSLId === id);
   if (!ssl) throw paramError('SSLId', `SSL [${id}] not exists`);
   return ssl;
+}
+
+/** Records the binding on both sides: the certificate's targets and the listener's SSLSet. */
+function bind(ssl: Rec, lb: Rec, vs: Rec): void {
+  listOf(ssl, 'BindedTargetSet').push({ ULBId: lb.ULBId, ULBName: lb.Name, VServerId: vs.VServerId, VServerName: vs.VServerName });
+  listOf(vs, 'SSLSet').push({ SSLId: ssl.SSLId, SSLName: ssl.SSLName });
+}
+
+function unbind(ssl: Rec, vs: Rec): void {
+  ssl.BindedTargetSet = listOf(ssl, 'BindedTargetSet').filter((t) => t.VServerId !== vs.VServerId);
+  vs.SSLSet = listOf(vs, 'SSLSet').filter((s) => s.SSLId !== ssl.SSLId);
 }
 
 /** Certificate Actions by name. */
@@ -75,10 +88,29 @@ export const lbSslActions: Record<string, ActionHandler> = {
     const lb = findLb(req, ctx);
     const vs = findVServer(req, lb);
     if (vs.Protocol !== 'HTTPS') throw paramError('VServerId', `VServer [${String(vs.VServerId)}] is ${String(vs.Protocol)}: certificates bind to HTTPS listeners`);
-    const bound = listOf(ssl, 'BindedTargetSet');
-    if (!bound.some((t) => t.VServerId === vs.VServerId)) {
-      bound.push({ ULBId: lb.ULBId, ULBName: lb.Name, VServerId: vs.VServerId, VServerName: vs.VServerName });
-      listOf(vs, 'SSLSet').push({ SSLId: ssl.SSLId, SSLName: ssl.SSLName });
+    const held = listOf(vs, 'SSLSet')[0];
+    if (held && held.SSLId !== ssl.SSLId) throw paramError('VServerId', `VServer [${String(vs.VServerId)}] already has certificate [${String(held.SSLId)}]: swap it with UpdateSSLBinding`);
+    if (!held) bind(ssl, lb, vs);
+    return {};
+  },
+
+  UpdateSSLBinding(req, ctx) {
+    const [oldId, newId] = [req.required('OldSSLId'), req.required('NewSSLId')];
+    const [old, next] = [oldId, newId].map((id, i) => {
+      const found = visible(ctx.db.ssls, req, ctx).find((s) => s.SSLId === id);
+      if (!found) throw paramError(i ? 'NewSSLId' : 'OldSSLId', `SSL [${id}] not exists`);
+      return found;
+    });
+    const [lbId, listenerId] = [req.str('LoadBalancerId'), req.str('ListenerId')];
+    // Without a balancer and listener, every listener the old certificate is bound to is swapped.
+    const targets = listOf(old, 'BindedTargetSet').filter((t) => (lbId === undefined || t.ULBId === lbId) && (listenerId === undefined || t.VServerId === listenerId));
+    if (!targets.length) throw paramError('OldSSLId', `SSL [${oldId}] is not bound to the listener named`);
+    for (const t of targets) {
+      const lb = visible(ctx.db.lbs, req, ctx).find((l) => l.ULBId === t.ULBId);
+      const vs = lb && listOf(lb, 'VServerSet').find((v) => v.VServerId === t.VServerId);
+      if (!lb || !vs) continue;
+      unbind(old, vs);
+      bind(next, lb, vs);
     }
     return {};
   },
@@ -89,8 +121,7 @@ export const lbSslActions: Record<string, ActionHandler> = {
     const vs = findVServer(req, lb);
     const bound = listOf(ssl, 'BindedTargetSet');
     if (!bound.some((t) => t.VServerId === vs.VServerId)) throw paramError('SSLId', `SSL [${String(ssl.SSLId)}] is not bound to VServer [${String(vs.VServerId)}]`);
-    ssl.BindedTargetSet = bound.filter((t) => t.VServerId !== vs.VServerId);
-    vs.SSLSet = listOf(vs, 'SSLSet').filter((s) => s.SSLId !== ssl.SSLId);
+    unbind(ssl, vs);
     return {};
   },
 };

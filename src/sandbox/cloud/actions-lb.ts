@@ -77,8 +77,8 @@ const ulbActions: Record<string, ActionHandler> = {
     const [name, tag, note] = [label(req, 'Name'), label(req, 'Tag'), remark(req)];
     if (name !== undefined) [lb.Name, lb.ULBName] = [name, name];
     if (tag !== undefined) lb.Tag = tag;
-    // Absent means unchanged; a remark sent as an empty string clears it.
-    if (note !== undefined || req.params.Remark === '') lb.Remark = note ?? '';
+    // Absent (or empty, which the SDK never sends) means unchanged.
+    if (note !== undefined) lb.Remark = note;
     return {};
   },
 

@@ -4,6 +4,9 @@ import type { CloudClient } from '../../../src/providers/cloud/index.js';
 import { lb } from '../../../src/resources/cloud/lb.js';
 import { lbAttachment } from '../../../src/resources/cloud/lb-attachment.js';
 import { lbListener } from '../../../src/resources/cloud/lb-listener.js';
+import { lbRule } from '../../../src/resources/cloud/lb-rule.js';
+import { lbSsl } from '../../../src/resources/cloud/lb-ssl.js';
+import { lbSslAttachment } from '../../../src/resources/cloud/lb-ssl-attachment.js';
 import { subnet } from '../../../src/resources/cloud/subnet.js';
 import { vpc } from '../../../src/resources/cloud/vpc.js';
 import { lifecycleSpec, type LifecycleWorld, type MakeContext } from '../../support/lifecycle.js';
@@ -133,5 +136,97 @@ export const lbAttachmentSpec = lifecycleSpec({
   census: (world, l) => inLbs(world, backendsOf(l)),
 });
 
+/** A listener with two backends for rules to forward to. */
+interface Pool extends Listener {
+  backends: [string, string];
+}
+
+async function makePool(ctx: MakeContext): Promise<Pool> {
+  const l = await makeListener(ctx, 'rule-home', 133);
+  const c = await ctx('rule-pool');
+  const backend = async (host: string) => (await lbAttachment.create(c, { lbId: l.lbId, listenerId: l.listenerId, resourceId: host, port: 8080 })).outputs.backendId;
+  return { ...l, backends: [await backend(l.hosts[0]), await backend(l.hosts[1])] };
+}
+
+/** The rules of a listener as `<lb_id>/<vserver_id>/<policy_id>`. */
+const rulesOf = (l: Listener) => (lbRec: Record<string, any>) =>
+  lbRec.ULBId === l.lbId ? (lbRec.VServerSet ?? []).filter((v: any) => v.VServerId === l.listenerId).flatMap((v: any) => v.PolicySet.map((p: any) => `${l.lbId}/${l.listenerId}/${p.PolicyId}`)) : [];
+
+/** The lifecycle spec of LbRule: its match and its backends change in place; another listener replaces it. */
+export const lbRuleSpec = lifecycleSpec({
+  type: lbRule,
+  setup: makePool,
+  create: (p: Pool) => lbRule.inputs.parse({ lbId: p.lbId, listenerId: p.listenerId, path: '/static/', backendIds: [p.backends[0]] }),
+  update: (p) => lbRule.inputs.parse({ lbId: p.lbId, listenerId: p.listenerId, path: '/assets/', backendIds: [p.backends[0], p.backends[1]], priority: 5 }),
+  another: (p) => lbRule.inputs.parse({ lbId: p.lbId, listenerId: p.listenerId, domain: 'api.example.com', backendIds: [p.backends[1]] }),
+  reflects(outputs, inputs) {
+    expect(outputs).toMatchObject({ lbId: inputs.lbId, listenerId: inputs.listenerId, ...(inputs.path ? { path: inputs.path } : { domain: inputs.domain }) });
+    expect([...(outputs.backendIds as string[])].sort()).toEqual([...inputs.backendIds].sort());
+    if (inputs.priority !== undefined) expect(outputs.priority).toBe(inputs.priority);
+  },
+  badImportId: 'policy-1a2b3c4d',
+  ghostId: (p) => `${p.lbId}/${p.listenerId}/policy-00000000`,
+  createCall: 'Action=CreatePolicy',
+  census: (world, p) => inLbs(world, rulesOf(p)),
+});
+
+/** A PEM block of the given kind, as a sandbox-only stand-in. */
+export const pem = (kind: string, body: string) => `-----BEGIN ${kind}-----\n${body}\n-----END ${kind}-----`;
+const cert = { privateKey: pem('PRIVATE KEY', 'c3VpdGUta2V5'), userCert: pem('CERTIFICATE', 'c3VpdGUtY2VydA==') };
+
+/** The certificates the API lists. */
+async function certificates(world: LifecycleWorld, pick: (s: Record<string, any>) => string[]): Promise<string[]> {
+  const client = (await world.ctx('census')).client as CloudClient;
+  return (await client.pageAll<Record<string, any>>('DescribeSSL', {}, 'DataSet')).flatMap(pick);
+}
+
+/** The lifecycle spec of LbSsl: renamed in place; another key replaces it. */
+export const lbSslSpec = lifecycleSpec({
+  type: lbSsl,
+  create: () => ({ ...cert, name: 'suite-cert' }),
+  update: () => ({ ...cert, name: 'suite-cert-2' }),
+  replace: () => ({ ...cert, privateKey: pem('PRIVATE KEY', 'b3RoZXIta2V5'), name: 'suite-cert' }),
+  reflects(outputs, inputs) {
+    expect(outputs).toMatchObject({ name: inputs.name });
+    expect(JSON.stringify(outputs)).not.toContain('PRIVATE KEY');
+  },
+  badImportId: 'cert-1',
+  ghostId: () => 'ssl-00000000',
+  createCall: 'Action=CreateSSL',
+  census: (world) => certificates(world, (s) => [s.SSLId]),
+});
+
+/** Two HTTPS listeners and two certificates of the suite's own. */
+interface Tls {
+  lbId: string;
+  listeners: [string, string];
+  certs: [string, string];
+}
+
+async function makeTls(ctx: MakeContext): Promise<Tls> {
+  const b = await makeBalancer(ctx, 'tls-home', 134);
+  const c = await ctx('tls');
+  const listener = async (port: number) => (await lbListener.create(c, { lbId: b.lbId, protocol: 'https', port })).outputs.listenerId;
+  const upload = async (name: string) => (await lbSsl.create(c, { ...cert, name })).id;
+  return { lbId: b.lbId, listeners: [await listener(443), await listener(8443)], certs: [await upload('tls-a'), await upload('tls-b')] };
+}
+
+/** The lifecycle spec of LbSslAttachment: the certificate is swapped in place; another listener replaces the binding. */
+export const lbSslAttachmentSpec = lifecycleSpec({
+  type: lbSslAttachment,
+  setup: makeTls,
+  create: (t: Tls) => ({ lbId: t.lbId, listenerId: t.listeners[0], sslId: t.certs[0] }),
+  update: (t) => ({ lbId: t.lbId, listenerId: t.listeners[0], sslId: t.certs[1] }),
+  replace: (t) => ({ lbId: t.lbId, listenerId: t.listeners[1], sslId: t.certs[0] }),
+  another: (t) => ({ lbId: t.lbId, listenerId: t.listeners[1], sslId: t.certs[1] }),
+  reflects(outputs, inputs) {
+    expect(outputs).toEqual({ lbId: inputs.lbId, listenerId: inputs.listenerId, sslId: inputs.sslId });
+  },
+  badImportId: 'ssl-1a2b3c4d',
+  ghostId: (t) => `${t.lbId}/vserver-00000000`,
+  createCall: 'Action=BindSSL',
+  census: (world, t) => certificates(world, (s) => (s.BindedTargetSet ?? []).filter((b: any) => b.ULBId === t.lbId).map((b: any) => `${b.ULBId}/${b.VServerId}`)),
+});
+
 /** Every load balancer type's spec. */
-export const lbSpecs = [lbSpec, lbListenerSpec, lbAttachmentSpec];
+export const lbSpecs = [lbSpec, lbListenerSpec, lbAttachmentSpec, lbRuleSpec, lbSslSpec, lbSslAttachmentSpec];

@@ -1,0 +1,141 @@
+/**
+ * LbSsl: a TLS certificate uploaded for the HTTPS listeners of load balancers.
+ *
+ * The private key is a secret input: `[secret]` in plans, sealed in state, sent only with the
+ * upload and never read back (DescribeSSL reports the certificate chain and its hash, not the
+ * key). The name changes in place (UpdateSSLAttribute; the upstream provider replaces the
+ * certificate for it). No Action changes a certificate's content, so a new key or certificate
+ * replaces it; a certificate bound to a listener cannot be deleted (4108), so its bindings go
+ * first. Import by the certificate id (`ssl-…`): the key and certificate are the manifest's.
+ */
+import * as z from 'zod';
+import type { CloudClient } from '../../providers/cloud/client.js';
+import type { CloudSettings } from '../../providers/cloud/settings.js';
+import { rfc3339, str } from '../../providers/cloud/wire.js';
+import { unreportedFromManifest } from '../as-declared.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { autoName, deleteListed, findMade, listedVerbs, nameField, noId, ownedAmong, prefixedId, vanished, waitListed, type CloudCtx } from './kit.js';
+
+const PEM_CERT = /-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/;
+const PEM_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+-----END [A-Z ]*PRIVATE KEY-----/;
+
+/** Inputs of a certificate. */
+export const lbSslInputs = z.object({
+  name: nameField('Updated in place.'),
+  privateKey: z.string().regex(PEM_KEY, 'privateKey must be a PEM private key (-----BEGIN PRIVATE KEY-----…)').describe('PEM private key. A secret. Required. Changing it replaces the certificate: no Action changes its content.'),
+  userCert: z.string().regex(PEM_CERT, 'userCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)').describe('PEM certificate of the server. Required. Changing it replaces the certificate.'),
+  caCert: z.string().regex(PEM_CERT, 'caCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)').optional().describe('PEM certificate chain of the issuer. Changing it replaces the certificate.'),
+});
+
+/** Inputs of a certificate. */
+export type LbSslInputs = z.output<typeof lbSslInputs>;
+
+/** What is read back about a certificate (never its key). */
+export const lbSslOutputs = z.object({
+  sslId: z.string().describe('Certificate id, e.g. `ssl-1a2b3c4d`.'),
+  name: z.string().describe('Name.'),
+  hashValue: z.string().describe("The API's hash of the certificate content."),
+  createTime: z.string().describe('When it was uploaded (RFC 3339).'),
+});
+
+/** Observed certificate. */
+export type LbSslOutputs = z.output<typeof lbSslOutputs>;
+
+/** A certificate as DescribeSSL lists it. */
+export interface SslInfo extends Record<string, unknown> {
+  SSLId: string;
+  SSLName: string;
+  HashValue?: string;
+  CreateTime?: number;
+  BindedTargetSet?: Array<{ ULBId: string; VServerId: string }>;
+}
+
+function toOutputs(s: SslInfo): LbSslOutputs {
+  return { sslId: s.SSLId, name: str(s.SSLName), hashValue: str(s.HashValue), createTime: rfc3339(s.CreateTime) };
+}
+
+/** One certificate; DescribeSSL answers an unknown id with an empty set. */
+export async function describeSsl(ctx: CloudCtx, id: string): Promise<SslInfo | undefined> {
+  const body = await ctx.client.call<{ DataSet?: SslInfo[] }>('DescribeSSL', { SSLId: id });
+  return (body.DataSet ?? []).find((s) => s.SSLId === id);
+}
+
+/** Every certificate, read once per pass (DescribeSSL takes one SSLId or none). */
+export function allSsls(ctx: CloudCtx): Promise<SslInfo[]> {
+  return ctx.shared('cloud:ssls', () => ctx.client.pageAll<SslInfo>('DescribeSSL', {}, 'DataSet'));
+}
+
+/** The certificates, listed afresh (a search for what an upload made polls this). */
+const listAfresh = (ctx: CloudCtx) => ctx.client.pageAll<SslInfo>('DescribeSSL', {}, 'DataSet');
+
+/** The LbSsl resource type. */
+export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSettings> = {
+  token: 'cloud:index/lbSsl:LbSsl',
+  provider: 'cloud',
+  description: 'A TLS certificate for HTTPS listeners; its private key is a secret input, never read back. Renamed in place. Import id: the certificate id (`ssl-…`).',
+  inputs: lbSslInputs,
+  outputs: lbSslOutputs,
+  secretPaths: ['privateKey'],
+  replaceOn: [
+    { path: 'privateKey', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
+    { path: 'userCert', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
+    { path: 'caCert', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
+  ],
+  computedInputs: ['name'],
+  // The API never reports the key or the certificates sent: an imported certificate takes the manifest's.
+  asDeclared: (recorded, _outputs, desired) => unreportedFromManifest(recorded, desired, ['privateKey', 'userCert', 'caCert']),
+  remoteManaged: ['hashValue', 'createTime'],
+  importId: prefixedId('ssl', 'certificate'),
+
+  async create(ctx, inputs) {
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const sentAt = Date.now();
+    const body = await ctx.client.call<{ SSLId?: string }>(
+      'CreateSSL',
+      { SSLName: name, SSLType: 'Pem', UserCert: inputs.userCert, PrivateKey: inputs.privateKey, CaCert: inputs.caCert },
+      {
+        recover: async () => {
+          const made = await findMade(ctx, 'certificate', () => listAfresh(ctx), (s) => s.SSLName === name, sentAt, (s) => s.SSLId);
+          return made && { RetCode: 0, SSLId: made.SSLId };
+        },
+      },
+    );
+    if (!body.SSLId) throw noId('CreateSSL', 'SSLId');
+    ctx.recordId(body.SSLId);
+    return { id: body.SSLId, outputs: toOutputs(await waitListed(ctx, `certificate ${body.SSLId}`, () => describeSsl(ctx, body.SSLId!))) };
+  },
+
+  ...listedVerbs<LbSslOutputs>(
+    async (ctx) => (await allSsls(ctx)).map((s) => ({ id: s.SSLId, outputs: toOutputs(s) })),
+    async (ctx, id) => {
+      const seen = await describeSsl(ctx, id);
+      return seen && toOutputs(seen);
+    },
+  ),
+
+  // A default name carries the order's token; a given one identifies the upload made since the order.
+  async findOwned(ctx, inputs, order) {
+    if (!inputs) return undefined;
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const found = ownedAmong(ctx, `certificate ${name}`, await listAfresh(ctx), (s) => s.SSLName === name, order, (s) => s.SSLId);
+    return found && { id: found.SSLId, outputs: toOutputs(found) };
+  },
+
+  async update(ctx, id, _prior, desired) {
+    const live = await describeSsl(ctx, id);
+    if (!live) throw vanished('certificate', id);
+    if (desired.name !== undefined && desired.name !== live.SSLName) await ctx.client.call('UpdateSSLAttribute', { SSLId: id, SSLName: desired.name });
+    const after = await describeSsl(ctx, id);
+    if (!after) throw vanished('certificate', id);
+    return toOutputs(after);
+  },
+
+  async delete(ctx, id) {
+    await deleteListed(
+      ctx,
+      `certificate ${id}`,
+      async () => (await describeSsl(ctx, id)) !== undefined,
+      () => ctx.client.call('DeleteSSL', { SSLId: id }),
+    );
+  },
+};
