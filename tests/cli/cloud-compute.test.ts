@@ -1,4 +1,4 @@
-/** examples/cloud/compute.yaml through the CLI against the sandbox: apply, an in-place resize that stops the instance, import, destroy in order. */
+/** examples/cloud/compute.yaml through the CLI against the sandbox: apply, an in-place resize that stops the instance, in-place listener and rule changes, import, destroy in order. */
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +43,7 @@ describe('examples/cloud/compute.yaml', () => {
     const applied = await run(dir, 'apply', '--yes');
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toContain('Apply complete! Resources: 8 added');
+    expect(applied.stdout).toContain('Apply complete! Resources: 15 added');
   });
 
   it('plans no change after the apply, and state holds the password only sealed', async () => {
@@ -67,6 +67,19 @@ describe('examples/cloud/compute.yaml', () => {
     expect((await run(dir, 'plan', '--detailed-exitcode')).code).toBe(0);
   });
 
+  it("a listener's method and a rule's backends change in place: the plan says update, and each is one call", async () => {
+    edit(dir, 'method: roundrobin', 'method: leastconn');
+    edit(dir, 'backendIds: [ "${webBehindLb.backendId}" ]', 'backendIds: [ "${webBehindLb.backendId}", "${dbBehindLb.backendId}" ]');
+    const plan = await run(dir, 'plan');
+    expect(plan.stdout).toMatch(/^ {2}~ shopHttp \(cloud:index\/lbListener:LbListener\)/m);
+    expect(plan.stdout).toMatch(/^ {2}~ staticToWeb \(cloud:index\/lbRule:LbRule\)/m);
+    expect(plan.stdout).toContain('Plan: 0 to add, 2 to change, 0 to replace, 0 to destroy.');
+    await sandbox.clearCalls();
+    expect((await run(dir, 'apply', '--yes')).code).toBe(0);
+    expect([...(await writes())].sort()).toEqual(['UpdatePolicy', 'UpdateVServerAttribute']);
+    expect((await run(dir, 'plan', '--detailed-exitcode')).code).toBe(0);
+  });
+
   it("a new image replaces both instances, naming the field and the API's rule, and the attachment with them, before any call that writes", async () => {
     edit(dir, 'nameRegex: ^Ubuntu 22\\.04', 'nameRegex: ^Debian');
     await sandbox.clearCalls();
@@ -76,13 +89,16 @@ describe('examples/cloud/compute.yaml', () => {
     expect(plan.stdout).toContain(
       '# dbVolumeOnDbHost must be replaced (delete first, then create): instanceId: dbHost is replaced, so dbHost.instanceId changes: an attached disk cannot move: DetachUDisk, then AttachUDisk',
     );
-    expect(plan.stdout).toContain('Plan: 0 to add, 0 to change, 3 to replace, 0 to destroy.');
+    // The backends are of the old hosts, so they are replaced too; the rule takes the new ones in place.
+    expect(plan.stdout).toContain('# webBehindLb must be replaced (create first, then delete): resourceId: webHost is replaced, so webHost.instanceId changes');
+    expect(plan.stdout).toContain('# staticToWeb will be updated in place');
+    expect(plan.stdout).toContain('Plan: 0 to add, 1 to change, 5 to replace, 0 to destroy.');
     expect(await writes()).toEqual([]);
   });
 
   it('imports every object into a fresh stack, which then plans no change', async () => {
     const recorded = state(dir).resources;
-    for (const address of ['network', 'web', 'data', 'appFirewall', 'webHost', 'dbHost', 'dbVolume', 'dbVolumeOnDbHost']) {
+    for (const address of Object.keys(recorded)) {
       const imported = await run(dir, 'import', address, recorded[address].type, recorded[address].id, '--stack', 'adopted');
       expect(imported.stderr, address).toBe('');
       expect(imported.code, address).toBe(0);
@@ -92,23 +108,38 @@ describe('examples/cloud/compute.yaml', () => {
     expect(plan.code).toBe(0);
   });
 
-  it('destroys in dependency order: the disk detached before it is deleted and its host stopped, hosts before their subnets and security group', async () => {
+  it('destroys in dependency order: the disk detached before it is deleted and its host stopped, hosts before their subnets and security group, the balancer emptied first', async () => {
     await sandbox.clearCalls();
     const destroyed = await run(dir, 'destroy', '--yes');
     expect(destroyed.code).toBe(0);
     const sent = await writes();
     expect([...sent].sort()).toEqual([
       'DeleteFirewall',
+      'DeletePolicy',
       'DeleteSubnet',
       'DeleteSubnet',
       'DeleteUDisk',
+      'DeleteULB',
       'DeleteVPC',
+      'DeleteVServer',
       'DetachUDisk',
+      'ReleaseBackend',
+      'ReleaseBackend',
+      'ReleaseEIP',
       'StopUHostInstance',
       'StopUHostInstance',
       'TerminateUHostInstance',
       'TerminateUHostInstance',
+      'UnBindEIP',
     ]);
+    // A rule before the backends it forwards to, backends before their hosts, the balancer before its subnet.
+    expect(sent.indexOf('DeletePolicy')).toBeLessThan(sent.indexOf('ReleaseBackend'));
+    expect(sent.lastIndexOf('ReleaseBackend')).toBeLessThan(sent.indexOf('DeleteVServer'));
+    expect(sent.lastIndexOf('ReleaseBackend')).toBeLessThan(sent.indexOf('TerminateUHostInstance'));
+    expect(sent.indexOf('DeleteVServer')).toBeLessThan(sent.indexOf('DeleteULB'));
+    expect(sent.indexOf('UnBindEIP')).toBeLessThan(sent.indexOf('DeleteULB'));
+    expect(sent.indexOf('UnBindEIP')).toBeLessThan(sent.indexOf('ReleaseEIP'));
+    expect(sent.indexOf('DeleteULB')).toBeLessThan(sent.indexOf('DeleteSubnet'));
     expect(sent.indexOf('DetachUDisk')).toBeLessThan(sent.indexOf('DeleteUDisk'));
     expect(sent.indexOf('DetachUDisk')).toBeLessThan(sent.indexOf('StopUHostInstance'));
     // Each subnet goes after the host in it: the first after one host, the second after both.
