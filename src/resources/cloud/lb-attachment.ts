@@ -119,9 +119,7 @@ export const lbAttachment: ResourceType<LbAttachmentInputs, LbAttachmentOutputs,
 
   ...listedVerbs<LbAttachmentOutputs>(
     async (ctx) =>
-      allVServers(await allLbs(ctx)).flatMap(({ lb, vs }) =>
-        (vs.BackendSet ?? []).map((b) => ({ id: `${lb.ULBId}/${vs.VServerId}/${b.BackendId}`, outputs: toOutputs(lb.ULBId, vs.VServerId, b) })),
-      ),
+      allVServers(await allLbs(ctx)).flatMap(({ lb, vs }) => (vs.BackendSet ?? []).map((b) => ({ id: `${lb.ULBId}/${vs.VServerId}/${b.BackendId}`, outputs: toOutputs(lb.ULBId, vs.VServerId, b) }))),
     readBackend,
   ),
 

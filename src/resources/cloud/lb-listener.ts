@@ -23,8 +23,17 @@ const HEALTH_CHECKS = ['port', 'path', 'ping', 'customize'] as const;
 /** Inputs of a listener. */
 export const lbListenerInputs = z.object({
   lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required. Changing it replaces the listener.'),
-  protocol: z.enum(PROTOCOLS).optional().describe('`http` (default), `https`, `tcp` or `udp`; `packets_transmit` balancers take `tcp` and `udp`. Changing it replaces the listener: no Action changes it.'),
-  port: z.number().int().min(1).max(65535).optional().describe('Port it listens on, once per balancer. Default 80 for http, 443 for https, 1024 otherwise. Changing it replaces the listener: UpdateVServerAttribute takes no port.'),
+  protocol: z
+    .enum(PROTOCOLS)
+    .optional()
+    .describe('`http` (default), `https`, `tcp` or `udp`; `packets_transmit` balancers take `tcp` and `udp`. Changing it replaces the listener: no Action changes it.'),
+  port: z
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .optional()
+    .describe('Port it listens on, once per balancer. Default 80 for http, 443 for https, 1024 otherwise. Changing it replaces the listener: UpdateVServerAttribute takes no port.'),
   name: nameField('Updated in place.'),
   method: z.enum(METHODS).optional().describe('How requests are spread over the backends. Default `roundrobin`. Updated in place.'),
   persistenceType: z.enum(PERSISTENCE).optional().describe('Session persistence: `none` (default), `server_insert` or `user_defined` (with `persistence`, the cookie name). Updated in place.'),
@@ -122,7 +131,8 @@ async function made(ctx: CloudCtx, inputs: LbListenerInputs, name: string): Prom
 export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/lbListener:LbListener',
   provider: 'cloud',
-  description: 'A listener (VServer) of a load balancer: protocol, port, balancing method, persistence and health check, all but protocol and port changed in place. Import id: `<lb_id>/<vserver_id>`.',
+  description:
+    'A listener (VServer) of a load balancer: protocol, port, balancing method, persistence and health check, all but protocol and port changed in place. Import id: `<lb_id>/<vserver_id>`.',
   inputs: lbListenerInputs,
   outputs: lbListenerOutputs,
   replaceOn: [
@@ -132,7 +142,17 @@ export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, Cloud
   ],
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) =>
-    defaultsAsDeclared(recorded, desired, { protocol: 'http', port: portOf(desired), method: 'roundrobin', persistenceType: 'none', persistence: '', idleTimeout: 60, healthCheckType: 'port', domain: '', path: '' }),
+    defaultsAsDeclared(recorded, desired, {
+      protocol: 'http',
+      port: portOf(desired),
+      method: 'roundrobin',
+      persistenceType: 'none',
+      persistence: '',
+      idleTimeout: 60,
+      healthCheckType: 'port',
+      domain: '',
+      path: '',
+    }),
   remoteManaged: ['status'],
   importId: ID,
 
@@ -155,10 +175,7 @@ export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, Cloud
     return { id, outputs: await waitListed(ctx, `listener ${id}`, () => readListener(ctx, id)) };
   },
 
-  ...listedVerbs<LbListenerOutputs>(
-    async (ctx) => allVServers(await allLbs(ctx)).map(({ lb, vs }) => ({ id: `${lb.ULBId}/${vs.VServerId}`, outputs: toOutputs(lb.ULBId, vs) })),
-    readListener,
-  ),
+  ...listedVerbs<LbListenerOutputs>(async (ctx) => allVServers(await allLbs(ctx)).map(({ lb, vs }) => ({ id: `${lb.ULBId}/${vs.VServerId}`, outputs: toOutputs(lb.ULBId, vs) })), readListener),
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;

@@ -21,7 +21,10 @@ export const lbRuleInputs = z
   .object({
     lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required. Changing it replaces the rule.'),
     listenerId: z.string().min(1).describe('Id of the HTTP or HTTPS listener (`vserver-…`). Required. Changing it replaces the rule: a policy cannot move.'),
-    backendIds: z.array(z.string().min(1)).min(1, 'a rule needs at least one backend').describe("Ids of the listener's backends (`backend-…`, an LbAttachment's `backendId`) the requests go to. Required. Updated in place."),
+    backendIds: z
+      .array(z.string().min(1))
+      .min(1, 'a rule needs at least one backend')
+      .describe("Ids of the listener's backends (`backend-…`, an LbAttachment's `backendId`) the requests go to. Required. Updated in place."),
     domain: z.string().min(1).optional().describe('Host the rule matches (a regular expression, or a wildcard with `domainMatchMode: wildcard`). Set it or `path`. Updated in place.'),
     path: z.string().min(1).optional().describe('Path prefix the rule matches. Set it or `domain`. Updated in place.'),
     domainMatchMode: z.enum(['regular', 'wildcard']).optional().describe('How `domain` matches. Default `regular`. Updated in place.'),
@@ -169,4 +172,3 @@ export const lbRule: ResourceType<LbRuleInputs, LbRuleOutputs, CloudClient, Clou
     );
   },
 };
-

@@ -50,14 +50,19 @@ async function readBinding(ctx: CloudCtx, id: string): Promise<LbSslAttachmentOu
 
 /** Waits until the listener holds this certificate. */
 function waitBound(ctx: CloudCtx, id: string, sslId: string): Promise<LbSslAttachmentOutputs> {
-  return waitUntilRead(ctx, `certificate ${sslId} on ${id}`, () => readBinding(ctx, id), (b) => b?.sslId === sslId);
+  return waitUntilRead(
+    ctx,
+    `certificate ${sslId} on ${id}`,
+    () => readBinding(ctx, id),
+    (b) => b?.sslId === sslId,
+  );
 }
 
 /** The LbSslAttachment resource type. */
 export const lbSslAttachment: ResourceType<LbSslAttachmentInputs, LbSslAttachmentOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/lbSslAttachment:LbSslAttachment',
   provider: 'cloud',
-  description: "The certificate of an HTTPS listener (BindSSL); another certificate is swapped in place (UpdateSSLBinding). Import id: `<lb_id>/<vserver_id>`.",
+  description: 'The certificate of an HTTPS listener (BindSSL); another certificate is swapped in place (UpdateSSLBinding). Import id: `<lb_id>/<vserver_id>`.',
   inputs: lbSslAttachmentInputs,
   outputs: lbSslAttachmentOutputs,
   replaceOn: [

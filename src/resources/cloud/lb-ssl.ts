@@ -22,9 +22,16 @@ const PEM_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+-----END [A-Z ]*PRIVAT
 /** Inputs of a certificate. */
 export const lbSslInputs = z.object({
   name: nameField('Updated in place.'),
-  privateKey: z.string().regex(PEM_KEY, 'privateKey must be a PEM private key (-----BEGIN PRIVATE KEY-----…)').describe('PEM private key. A secret. Required. Changing it replaces the certificate: no Action changes its content.'),
+  privateKey: z
+    .string()
+    .regex(PEM_KEY, 'privateKey must be a PEM private key (-----BEGIN PRIVATE KEY-----…)')
+    .describe('PEM private key. A secret. Required. Changing it replaces the certificate: no Action changes its content.'),
   userCert: z.string().regex(PEM_CERT, 'userCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)').describe('PEM certificate of the server. Required. Changing it replaces the certificate.'),
-  caCert: z.string().regex(PEM_CERT, 'caCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)').optional().describe('PEM certificate chain of the issuer. Changing it replaces the certificate.'),
+  caCert: z
+    .string()
+    .regex(PEM_CERT, 'caCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)')
+    .optional()
+    .describe('PEM certificate chain of the issuer. Changing it replaces the certificate.'),
 });
 
 /** Inputs of a certificate. */
@@ -95,7 +102,14 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
       { SSLName: name, SSLType: 'Pem', UserCert: inputs.userCert, PrivateKey: inputs.privateKey, CaCert: inputs.caCert },
       {
         recover: async () => {
-          const made = await findMade(ctx, 'certificate', () => listAfresh(ctx), (s) => s.SSLName === name, sentAt, (s) => s.SSLId);
+          const made = await findMade(
+            ctx,
+            'certificate',
+            () => listAfresh(ctx),
+            (s) => s.SSLName === name,
+            sentAt,
+            (s) => s.SSLId,
+          );
           return made && { RetCode: 0, SSLId: made.SSLId };
         },
       },
@@ -117,7 +131,14 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const found = ownedAmong(ctx, `certificate ${name}`, await listAfresh(ctx), (s) => s.SSLName === name, order, (s) => s.SSLId);
+    const found = ownedAmong(
+      ctx,
+      `certificate ${name}`,
+      await listAfresh(ctx),
+      (s) => s.SSLName === name,
+      order,
+      (s) => s.SSLId,
+    );
     return found && { id: found.SSLId, outputs: toOutputs(found) };
   },
 

@@ -22,11 +22,16 @@ const LISTEN_TYPES = ['request_proxy', 'packets_transmit'] as const;
 export const lbInputs = z.object({
   vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the balancer: the API cannot move one.'),
   subnetId: z.string().min(1).describe('Id of the subnet of the VPC it is placed in (`subnet-…`). Required. Changing it replaces the balancer.'),
-  internal: z.boolean().optional().describe('Reached only from the VPC (InnerMode) rather than from the internet (OuterMode). Default false. Changing it replaces the balancer: no Action changes the mode.'),
+  internal: z
+    .boolean()
+    .optional()
+    .describe('Reached only from the VPC (InnerMode) rather than from the internet (OuterMode). Default false. Changing it replaces the balancer: no Action changes the mode.'),
   listenType: z
     .enum(LISTEN_TYPES)
     .optional()
-    .describe('How it forwards: `request_proxy` (HTTP, HTTPS, TCP, UDP listeners) or `packets_transmit` (TCP, UDP). Default `request_proxy` for an external balancer, `packets_transmit` for an internal one. Changing it replaces the balancer.'),
+    .describe(
+      'How it forwards: `request_proxy` (HTTP, HTTPS, TCP, UDP listeners) or `packets_transmit` (TCP, UDP). Default `request_proxy` for an external balancer, `packets_transmit` for an internal one. Changing it replaces the balancer.',
+    ),
   name: nameField('Updated in place.'),
   tag: tagField('Updated in place.'),
   remark: remarkField('Updated in place; emptying it replaces the balancer (the API cannot clear a remark). Default empty.'),
@@ -126,7 +131,14 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
       },
       {
         recover: async () => {
-          const made = await findMade(ctx, 'load balancer', () => inVpc(ctx, inputs.vpcId), (l) => matches(l, inputs, name), sentAt, (l) => l.ULBId);
+          const made = await findMade(
+            ctx,
+            'load balancer',
+            () => inVpc(ctx, inputs.vpcId),
+            (l) => matches(l, inputs, name),
+            sentAt,
+            (l) => l.ULBId,
+          );
           return made && { RetCode: 0, ULBId: made.ULBId };
         },
       },
@@ -142,7 +154,14 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const found = ownedAmong(ctx, `load balancer ${name}`, await inVpc(ctx, inputs.vpcId), (l) => matches(l, inputs, name), order, (l) => l.ULBId);
+    const found = ownedAmong(
+      ctx,
+      `load balancer ${name}`,
+      await inVpc(ctx, inputs.vpcId),
+      (l) => matches(l, inputs, name),
+      order,
+      (l) => l.ULBId,
+    );
     return found && { id: found.ULBId, outputs: toOutputs(found) };
   },
 

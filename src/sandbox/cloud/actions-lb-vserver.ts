@@ -62,7 +62,8 @@ export const lbVServerActions: Record<string, ActionHandler> = {
     const port = bounded(req, 'FrontendPort', 1, 65535) ?? 80;
     const listenType = enumParam(req, 'ListenType', ['RequestProxy', 'PacketsTransmit']) ?? lb.ListenType;
     if (listenType === 'PacketsTransmit' && (protocol === 'HTTP' || protocol === 'HTTPS')) throw paramError('Protocol', `${protocol} needs ListenType RequestProxy`);
-    if (vserversOf(lb).some((v) => v.FrontendPort === port && (v.Protocol === 'UDP') === (protocol === 'UDP'))) throw new ApiError(4107, `port ${port} is already used by a VServer of ULB [${String(lb.ULBId)}]`);
+    if (vserversOf(lb).some((v) => v.FrontendPort === port && (v.Protocol === 'UDP') === (protocol === 'UDP')))
+      throw new ApiError(4107, `port ${port} is already used by a VServer of ULB [${String(lb.ULBId)}]`);
     const id = newId('vserver');
     vserversOf(lb).push({
       VServerId: id,
@@ -114,7 +115,8 @@ export const lbVServerActions: Record<string, ActionHandler> = {
     if (!host) throw paramError('ResourceId', `UHost [${resourceId}] not exists`);
     const port = bounded(req, 'Port', 1, 65535) ?? 80;
     const backends = listOf(vs, 'BackendSet');
-    if (backends.some((b) => b.ResourceId === resourceId && b.Port === port)) throw new ApiError(4109, `UHost [${resourceId}] is already a backend of VServer [${String(vs.VServerId)}] on port ${port}`);
+    if (backends.some((b) => b.ResourceId === resourceId && b.Port === port))
+      throw new ApiError(4109, `UHost [${resourceId}] is already a backend of VServer [${String(vs.VServerId)}] on port ${port}`);
     const ip = ((host.IPSet as Rec[] | undefined) ?? []).find((i) => i.Type === 'Private') ?? (host.IPSet as Rec[] | undefined)?.[0] ?? {};
     const id = newId('backend');
     backends.push({
@@ -177,7 +179,11 @@ export const lbVServerActions: Record<string, ActionHandler> = {
     // The list is the policy's whole set of backends: an empty one clears them.
     const backends = policyBackends(req, vs);
     Object.assign(policy, { Match: req.required('Match'), BackendSet: backends.map((b) => ({ ...b })), TotalCount: backends.length });
-    const fields: Rec = { Type: enumParam(req, 'Type', ['Domain', 'Path', 'Default']), DomainMatchMode: enumParam(req, 'DomainMatchMode', ['Regular', 'Wildcard']), PolicyPriority: bounded(req, 'PolicyPriority', 1, 9999) };
+    const fields: Rec = {
+      Type: enumParam(req, 'Type', ['Domain', 'Path', 'Default']),
+      DomainMatchMode: enumParam(req, 'DomainMatchMode', ['Regular', 'Wildcard']),
+      PolicyPriority: bounded(req, 'PolicyPriority', 1, 9999),
+    };
     Object.assign(policy, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)));
     return {};
   },

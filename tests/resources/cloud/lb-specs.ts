@@ -43,7 +43,15 @@ export const lbSpec = lifecycleSpec({
   update: (h) => ({ vpcId: h.vpcId, subnetId: h.subnetId, name: 'suite-lb-2', tag: 'edge', remark: 'front door' }),
   replace: (h) => ({ vpcId: h.vpcId, subnetId: h.otherSubnetId, name: 'suite-lb' }),
   reflects(outputs, inputs) {
-    expect(outputs).toMatchObject({ vpcId: inputs.vpcId, subnetId: inputs.subnetId, name: inputs.name, tag: inputs.tag ?? 'Default', remark: inputs.remark ?? '', internal: false, listenType: 'request_proxy' });
+    expect(outputs).toMatchObject({
+      vpcId: inputs.vpcId,
+      subnetId: inputs.subnetId,
+      name: inputs.name,
+      tag: inputs.tag ?? 'Default',
+      remark: inputs.remark ?? '',
+      internal: false,
+      listenType: 'request_proxy',
+    });
   },
   badImportId: 'lb-1',
   ghostId: () => 'ulb-00000000',
@@ -128,7 +136,15 @@ export const lbAttachmentSpec = lifecycleSpec({
   replace: (l) => ({ lbId: l.lbId, listenerId: l.listenerId, resourceId: l.hosts[1], port: 8080 }),
   another: (l) => ({ lbId: l.lbId, listenerId: l.listenerId, resourceId: l.hosts[1], port: 8080 }),
   reflects(outputs, inputs) {
-    expect(outputs).toMatchObject({ lbId: inputs.lbId, listenerId: inputs.listenerId, resourceId: inputs.resourceId, port: inputs.port ?? 80, weight: inputs.weight ?? 1, enabled: inputs.enabled ?? true, backup: inputs.backup ?? false });
+    expect(outputs).toMatchObject({
+      lbId: inputs.lbId,
+      listenerId: inputs.listenerId,
+      resourceId: inputs.resourceId,
+      port: inputs.port ?? 80,
+      weight: inputs.weight ?? 1,
+      enabled: inputs.enabled ?? true,
+      backup: inputs.backup ?? false,
+    });
   },
   badImportId: 'backend-1a2b3c4d',
   ghostId: (l) => `${l.lbId}/${l.listenerId}/backend-00000000`,
