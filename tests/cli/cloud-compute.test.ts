@@ -3,6 +3,7 @@ import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir } from '../support/cli.js';
+import { signedCloudCall } from '../support/cloud-api.js';
 import { stateFile } from '../support/state-file.js';
 
 const EXAMPLE = resolve(import.meta.dirname, '../../examples/cloud/compute.yaml');
@@ -78,6 +79,21 @@ describe('examples/cloud/compute.yaml', () => {
     expect((await run(dir, 'apply', '--yes')).code).toBe(0);
     expect([...(await writes())].sort()).toEqual(['UpdatePolicy', 'UpdateVServerAttribute']);
     expect((await run(dir, 'plan', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it("drift shows a listener's method changed through the API, read with the balancers' one listing; apply puts it back in one call", async () => {
+    const [lbId, vserverId] = state(dir).resources.shopHttp.id.split('/');
+    expect((await signedCloudCall(sandbox.url, { Action: 'UpdateVServerAttribute', ULBId: lbId, VServerId: vserverId, Method: 'Source' })).RetCode).toBe(0);
+    await sandbox.clearCalls();
+    const drift = await run(dir, 'drift');
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toMatch(/shopHttp[\s\S]*method[\s\S]*source/);
+    // Balancers, listeners, backends and rules all come from DescribeULB's listing, not a call each.
+    const reads = (await sandbox.calls('cloud')).map((c) => String(c.query.Action)).filter((a) => a === 'DescribeULB' || a === 'DescribeVServer');
+    expect(reads).toEqual(['DescribeULB']);
+    await sandbox.clearCalls();
+    expect((await run(dir, 'apply', '--yes')).code).toBe(0);
+    expect(await writes()).toEqual(['UpdateVServerAttribute']);
   });
 
   it("a new image replaces both instances, naming the field and the API's rule, and the attachment with them, before any call that writes", async () => {
