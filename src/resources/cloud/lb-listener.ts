@@ -40,8 +40,8 @@ export const lbListenerInputs = z.object({
   persistence: z.string().optional().describe('The cookie name of `user_defined` persistence. Updated in place.'),
   idleTimeout: z.number().int().min(0).max(86400).optional().describe('Seconds an idle connection is kept. Default 60. Updated in place.'),
   healthCheckType: z.enum(HEALTH_CHECKS).optional().describe('How backends are checked: `port` (default), `path` (with `domain` and `path`), `ping` or `customize`. Updated in place.'),
-  domain: z.string().optional().describe('Host header of a `path` health check. Updated in place.'),
-  path: z.string().optional().describe('Path of a `path` health check. Updated in place.'),
+  domain: z.string().optional().describe('Host header of a `path` health check. Updated in place; emptying it replaces the listener (the API cannot clear it).'),
+  path: z.string().optional().describe('Path of a `path` health check. Updated in place; emptying it replaces the listener (the API cannot clear it).'),
 });
 
 /** Inputs of a listener. */
@@ -140,6 +140,12 @@ export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, Cloud
     { path: 'protocol', reason: "UpdateVServerAttribute cannot change a listener's protocol" },
     { path: 'port', reason: 'UpdateVServerAttribute takes no FrontendPort' },
   ],
+  // The API takes an empty value as no change, so a health-check domain or path cannot be cleared.
+  replaceWhen: (prior, desired) =>
+    (['domain', 'path'] as const)
+      .filter((f) => (prior[f] ?? '') !== '' && (desired[f] ?? '') === '')
+      .map((f) => ({ path: f, reason: `UpdateVServerAttribute takes an empty ${f === 'domain' ? 'Domain' : 'Path'} as no change, so no Action clears one` })),
+  replaceSometimes: ['domain', 'path'],
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) =>
     defaultsAsDeclared(recorded, desired, {

@@ -63,6 +63,12 @@ describe("in-place updates send the platform's own Action, once", () => {
     expect(lb.replaceWhen!(base, { ...base, remark: 'x' })).toEqual([]);
   });
 
+  it("clearing a listener's health-check domain or path replaces it, since an empty value is no change to the API", () => {
+    const base = { lbId: 'ulb-1', protocol: 'http' as const, port: 80 };
+    expect(lbListener.replaceWhen?.({ ...base, domain: 'a.example.com', path: '/up' }, { ...base, path: '/up' })).toEqual([{ path: 'domain', reason: expect.stringContaining('no Action clears') }]);
+    expect(lbListener.replaceWhen?.({ ...base, path: '/up' }, { ...base, path: '/ready' })).toEqual([]);
+  });
+
   it("changing a listener's method and health check is one UpdateVServerAttribute call", async () => {
     const { c, listener } = await pool('vs-update');
     const inputs = { lbId: listener.outputs.lbId, protocol: 'http' as const, port: 80 };
