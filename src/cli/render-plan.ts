@@ -38,7 +38,8 @@ export function writePlan(plan: Plan, p: Paint, opts: { compact?: boolean; outpu
 
 function emitPlan(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: boolean }, line: (text: string) => void): void {
   for (const s of plan.settled) line(p.yellow(`Settled: ${s}`));
-  const active = plan.changes.filter((c) => c.action !== 'noop');
+  // A moved record is shown even when nothing else about it changes.
+  const active = plan.changes.filter((c) => c.action !== 'noop' || c.movedFrom !== undefined);
   if (active.length === 0) {
     line(p.green(plan.mode === 'destroy' ? 'No changes. No objects need to be destroyed.' : 'No changes. Your infrastructure matches the manifest.'));
   } else {
@@ -71,7 +72,8 @@ export function showFull(v: unknown): string {
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const imported = s.import ? `${s.import} to import, ` : '';
-  return `Plan: ${imported}${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.`;
+  const moved = s.move ? `${s.move} to move, ` : '';
+  return `Plan: ${moved}${imported}${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.`;
 }
 
 /**
@@ -106,12 +108,17 @@ export function colour(action: string, p: Paint): (s: string) => string {
 }
 
 function compactLine(c: Change, p: Paint): string {
-  const why = c.action === 'replace' ? `  # ${replaceSummary(c)}` : '';
+  const why = c.action === 'replace' ? `  # ${replaceSummary(c)}` : c.movedFrom !== undefined ? `  # moved from ${c.movedFrom}` : '';
   return `${colour(c.action, p)(symbolOf(c).padStart(3))} ${displayAddress(c.address)} ${p.dim(`(${c.type})`)}${why}`;
 }
 
-/** The sentence a change is introduced with: `port will be updated in place`. */
+/** The sentence a change is introduced with: `port will be updated in place`; a moved record says from where. */
 export function heading(c: Change): string {
+  if (c.movedFrom === undefined) return actionHeading(c);
+  return c.action === 'noop' ? `${c.address} has moved from ${c.movedFrom}` : `${actionHeading(c)} (moved from ${c.movedFrom})`;
+}
+
+function actionHeading(c: Change): string {
   const address = displayAddress(c.address);
   switch (c.action) {
     case 'create':

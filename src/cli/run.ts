@@ -64,7 +64,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
       say(`\nWrote the plan as a page for review to ${opts.html}.\n`);
     }
     if (opts.out && format !== 'json') say(`\nSaved the plan to ${opts.out}. Run \`plumb apply ${opts.out}\` to apply exactly these actions.\n`);
-    const changes = plan.changes.some((c) => c.action !== 'noop');
+    const changes = plan.changes.some((c) => c.action !== 'noop' || c.movedFrom !== undefined);
     return opts.detailedExitcode && changes ? 2 : 0;
   } finally {
     await session.close();
@@ -91,7 +91,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     // The outputs are printed once: by the report, or here when nothing is applied.
     if (!opts.json) writePlan(plan, p, { compact: opts.compact, outputs: quiet }, (text) => process.stdout.write(text));
     if (quiet) return 0;
-    if (!saved && plan.changes.some((c) => c.action !== 'noop') && !(await confirm(opts, plan))) {
+    if (!saved && plan.changes.some((c) => c.action !== 'noop' || c.movedFrom !== undefined) && !(await confirm(opts, plan))) {
       process.stdout.write(`${plan.mode === 'destroy' ? 'Destroy' : 'Apply'} cancelled.\n`);
       return 1;
     }

@@ -3,6 +3,7 @@ import type { ResourceType } from './contracts/resource-type.js';
 import type { StateStore } from './contracts/state.js';
 import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { containsUnknown, mask, wrapSecrets } from '../values.js';
+import { recordMoves } from './aliases.js';
 import { resourceContext } from './context.js';
 import { EvalError, evaluate } from './evaluate.js';
 import { walk } from './graph/walk.js';
@@ -64,6 +65,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
     return state && { ...state.outputs, id: state.id };
   });
   const run = stepRun(input, journal, evaluation, emit, warnings);
+  await recordMoves(plan.changes, journal);
   const steps = stepGraph(plan.changes, journal.current);
   const now = () => new Date().toISOString();
   const results = await walk(

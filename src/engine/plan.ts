@@ -4,6 +4,7 @@ import { closestName } from '../manifest/tokens.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
+import { markMoves, moveAliased } from './aliases.js';
 import { checkInputs, checkOptionFields } from './check-inputs.js';
 import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
 import { isDeposed } from './deposed.js';
@@ -52,9 +53,13 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   const recorded = Object.keys(settled.resources).length;
   if (options.refresh && recorded) deps.notify?.({ type: 'refresh-start', count: recorded, at: new Date().toISOString() });
   const refreshed = options.refresh ? await refreshState({ ...state, resources: settled.resources }, deps, 10, (m) => warnings.push(m)) : { resources: settled.resources, gone: [] };
-  const planning = new Planning(manifest, graph, deps, options, refreshed, warnings);
+  // Renames (options.aliases) move records first, so each is planned at its new address.
+  const moved = options.destroy ? undefined : moveAliased(manifest, refreshed.resources, deps);
+  const planning = new Planning(manifest, graph, deps, options, moved ? { ...refreshed, resources: moved.resources } : refreshed, warnings);
+  planning.diagnostics.push(...(moved?.diagnostics ?? []));
   for (const name of graph.order) await planning.resource(name);
   await planning.deletions();
+  if (moved) markMoves(planning.changes, moved.from);
   const outputs = options.destroy ? {} : await planning.outputs();
   return planning.finish(state, settled.notes, outputs);
 }
@@ -302,7 +307,9 @@ class Planning {
 /** How many changes of each kind; an import that differs from the manifest is also a change, updated once adopted. */
 function summarise(changes: Change[]): Plan['summary'] {
   const count = (action: string) => changes.filter((c) => c.action === action).length;
+  const moved = changes.filter((c) => c.movedFrom !== undefined).length;
   return {
+    ...(moved ? { move: moved } : {}),
     add: count('create'),
     change: count('update') + changes.filter((c) => c.action === 'import' && c.patch.length > 0).length,
     replace: count('replace'),

@@ -54,6 +54,8 @@ export interface Change {
    * → `port.productUid`); only on changes that do something, and only when there is one.
    */
   references?: Record<string, string>;
+  /** The address the record moves from (options.aliases): moved in state with no remote call. */
+  movedFrom?: string;
 }
 
 /** A complete plan. Plain, versioned, serializable data. */
@@ -67,7 +69,8 @@ export interface Plan {
   request: { targets: string[]; excludes: string[]; replace: string[] };
   createdAt: string;
   changes: Change[];
-  summary: { add: number; change: number; replace: number; destroy: number; import: number; noop: number };
+  /** `move` (records renamed by aliases) is present only when there are some. */
+  summary: { add: number; change: number; replace: number; destroy: number; import: number; noop: number; move?: number };
   warnings: string[];
   /** Operations interrupted by a crash and how they were settled. */
   settled: string[];

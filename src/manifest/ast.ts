@@ -118,8 +118,18 @@ export interface ResourceOptions {
   replacementTrigger?: Expr;
   /** Property paths whose diffs the plan does not show (the change is still made). */
   hideDiffs?: string[];
+  /** Addresses (and types) the resource was recorded under before: a rename moves its record. */
+  aliases?: Alias[];
   /** Where each option's value is written, for problems found once the resource's type is known. */
   positions?: Partial<Record<'additionalSecretOutputs' | 'hideDiffs' | 'ignoreChanges' | 'replaceOnChanges', Pos>>;
+}
+
+/** An old name of a resource (`aliases: [oldPort]`, a URN, or `{name, type}`). */
+export interface Alias {
+  name: string;
+  /** The type it was recorded with, when the alias says (it must be the resource's own type). */
+  type?: string;
+  pos: Pos;
 }
 
 /** One `resources:` entry. */

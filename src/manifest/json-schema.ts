@@ -139,6 +139,16 @@ function options(): Json {
       deletedWith: { description: 'A resource whose deletion deletes this one (no delete call is made for it then)' },
       replacementTrigger: { description: 'Any value: a change of it replaces the resource' },
       hideDiffs: paths('Property paths whose diffs the plan does not show'),
+      aliases: {
+        type: 'array',
+        description: 'Addresses the resource was recorded under before: a rename moves its record, with no replacement',
+        items: {
+          anyOf: [
+            { type: 'string', description: 'An old address, or a URN whose last part is one' },
+            { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string' }, urn: { type: 'string' } }, additionalProperties: false },
+          ],
+        },
+      },
     },
     additionalProperties: false,
   };
