@@ -68,12 +68,18 @@ export function showFull(v: unknown): string {
   return (text ?? 'null').split('\n').join('\n  ');
 }
 
+/** Whether applying a change does anything: a read (get:) does not, a moved record does. */
+export function changesSomething(c: Change): boolean {
+  return (c.action !== 'noop' && c.action !== 'read') || c.movedFrom !== undefined;
+}
+
 /** `Plan: 1 to add, 0 to change, 1 to replace, 0 to destroy.` */
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const imported = s.import ? `${s.import} to import, ` : '';
   const moved = s.move ? `${s.move} to move, ` : '';
-  return `Plan: ${moved}${imported}${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.`;
+  const read = s.read ? `${s.read} to read, ` : '';
+  return `Plan: ${read}${moved}${imported}${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.`;
 }
 
 /**
@@ -132,6 +138,8 @@ function actionHeading(c: Change): string {
       return c.retain ? `${address} will be removed from state (retainOnDelete)` : `${address} will be destroyed${c.reason === 'removed-from-manifest' ? ' (no longer in the manifest)' : ''}`;
     case 'import':
       return c.patch.length ? `${address} will be imported, then updated in place` : `${address} will be imported`;
+    case 'read':
+      return `${address} will be read (get:), not managed`;
     default:
       return address;
   }

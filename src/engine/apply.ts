@@ -39,6 +39,8 @@ export interface ApplyInput {
   prior: Record<string, ResourceState>;
   /** Objects read for import at plan time. */
   imported?: Record<string, ResourceState>;
+  /** Objects read with `get:` at plan time: what references to them evaluate to. */
+  read?: Record<string, ResourceState>;
   state: StateSnapshot;
   store: StateStore;
   deps: EngineDeps;
@@ -61,7 +63,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
   const journal = new Journal(input.store, { ...input.prior });
   const warnings: string[] = [];
   const evaluation = new Evaluation(manifest, deps, (address) => {
-    const state = journal.current[address] ?? input.prior[address];
+    const state = journal.current[address] ?? input.prior[address] ?? input.read?.[address];
     return state && { ...state.outputs, id: state.id };
   });
   const run = stepRun(input, journal, evaluation, emit, warnings);

@@ -9,6 +9,7 @@ import { checkInputs, checkOptionFields } from './check-inputs.js';
 import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
 import { isDeposed } from './deposed.js';
 import { EvalError, evaluate } from './evaluate.js';
+import { planGet } from './get.js';
 import type { ManifestGraph } from './graph/graph.js';
 import { importedInputs, readForImport } from './import.js';
 import { inputReferences } from './input-references.js';
@@ -40,6 +41,8 @@ export interface PlanResult {
   prior: Record<string, ResourceState>;
   /** Objects read for `options.import`, recorded only when their import step runs. */
   imported: Record<string, ResourceState>;
+  /** Objects read with `get:`: never recorded; apply evaluates references to them from these. */
+  read: Record<string, ResourceState>;
 }
 
 /**
@@ -69,6 +72,7 @@ class Planning {
   readonly diagnostics: Diagnostic[] = [];
   readonly changes: Change[] = [];
   readonly imported: Record<string, ResourceState> = {};
+  readonly read: Record<string, ResourceState> = {};
   readonly prior: Record<string, ResourceState>;
   private readonly gone: Set<string>;
   /** What other resources see of each one while planning. */
@@ -101,6 +105,7 @@ class Planning {
     if (!type) return;
     // A resource with a problem is Unknown to the others: their own problems are still found.
     this.values.set(name, new Unknown(name));
+    if (decl.get) return this.get(name, type);
     const misnamed = checkOptionFields(decl, type, this.manifest.file);
     this.diagnostics.push(...misnamed);
     const trigger = await this.optionValues(name);
@@ -136,6 +141,16 @@ class Planning {
     if (references) change.references = references;
     if (decl.options.hideDiffs?.length) hideDiffs(change, decl.options.hideDiffs);
     this.changes.push(change);
+  }
+
+  /** A resource read with `get:` (see get.ts); a destroy leaves it alone and reads nothing. */
+  private async get(name: string, type: ResourceType): Promise<void> {
+    if (this.options.destroy) return;
+    const gotten = await planGet(this.manifest.resources[name], type, this.evaluation.scope(), this.deps, this.prior[name], this.graph.resourceDependencies(name));
+    if ('problem' in gotten) return this.error(name, gotten.problem.summary, gotten.problem.detail, gotten.problem.pos);
+    this.read[name] = gotten.read;
+    this.values.set(name, { ...gotten.read.outputs, id: gotten.read.id });
+    this.changes.push(gotten.change);
   }
 
   /** The options written as expressions (see option-values.ts); undefined when one has a problem (reported). */
@@ -300,7 +315,7 @@ class Planning {
       settled,
       outputs,
     };
-    return { plan, diagnostics: uniqueDiagnostics(this.diagnostics), prior: this.prior, imported: this.imported };
+    return { plan, diagnostics: uniqueDiagnostics(this.diagnostics), prior: this.prior, imported: this.imported, read: this.read };
   }
 }
 
@@ -308,8 +323,10 @@ class Planning {
 function summarise(changes: Change[]): Plan['summary'] {
   const count = (action: string) => changes.filter((c) => c.action === action).length;
   const moved = changes.filter((c) => c.movedFrom !== undefined).length;
+  const read = count('read');
   return {
     ...(moved ? { move: moved } : {}),
+    ...(read ? { read } : {}),
     add: count('create'),
     change: count('update') + changes.filter((c) => c.action === 'import' && c.patch.length > 0).length,
     replace: count('replace'),

@@ -19,6 +19,8 @@ export type Reason =
   | 'removed-from-manifest'
   | 'destroy-requested'
   | 'import-requested'
+  /** A resource read with `get:`, never managed. */
+  | 'read-requested'
   /** An object an earlier replacement set aside, deleted now. */
   | 'deposed';
 
@@ -69,8 +71,8 @@ export interface Plan {
   request: { targets: string[]; excludes: string[]; replace: string[] };
   createdAt: string;
   changes: Change[];
-  /** `move` (records renamed by aliases) is present only when there are some. */
-  summary: { add: number; change: number; replace: number; destroy: number; import: number; noop: number; move?: number };
+  /** `move` (records renamed by aliases) and `read` (resources read with get:) are present only when there are some. */
+  summary: { add: number; change: number; replace: number; destroy: number; import: number; noop: number; move?: number; read?: number };
   warnings: string[];
   /** Operations interrupted by a crash and how they were settled. */
   settled: string[];

@@ -132,6 +132,12 @@ export interface Alias {
   pos: Pos;
 }
 
+/** `get:` on a resource: the object with this id is read, never managed. */
+export interface GetDecl {
+  id: Expr;
+  pos: Pos;
+}
+
 /** One `resources:` entry. */
 export interface ResourceDecl {
   address: string;
@@ -140,6 +146,8 @@ export interface ResourceDecl {
   /** A mapping of expressions, or (kind `mapping`) one expression evaluating to a mapping. */
   properties: Expr;
   options: ResourceOptions;
+  /** Present when the resource is only read (`get: { id }`); its properties are then empty. */
+  get?: GetDecl;
   pos: Pos;
   typePos: Pos;
 }
@@ -249,6 +257,7 @@ export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
  */
 export function resourceRefs(decl: ResourceDecl, into: RefExpr[] = []): RefExpr[] {
   refsOf(decl.properties, into);
+  if (decl.get) refsOf(decl.get.id, into);
   const { protectExpr, replacementTrigger, deletedWith } = decl.options;
   if (protectExpr) refsOf(protectExpr, into);
   if (replacementTrigger) refsOf(replacementTrigger, into);

@@ -80,6 +80,13 @@ function resource(resources: SchemaEntry[]): Json {
       type: { description: 'The resource type token', enum: resources.flatMap((r) => tokenForms(r.token)) },
       properties: { description: 'The inputs: a mapping, or one expression whose value is one' },
       options: { $ref: '#/definitions/options' },
+      get: {
+        type: 'object',
+        description: 'Read the existing object with this id (the import id format of its type) without managing it',
+        required: ['id'],
+        properties: { id: { description: 'The id of the object to read' } },
+        additionalProperties: false,
+      },
     },
     additionalProperties: false,
     allOf: resources.map((r) => ({
