@@ -93,10 +93,11 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
     if (result?.status === 'skipped') return { ...base, status: 'skipped', cause: causeOf(result.cause) };
     return { ...base, status: 'done' };
   });
-  // After a destroy the manifest's outputs name objects that are gone: there are none.
+  // After a destroy the manifest's outputs name objects that are gone: there are none. State
+  // keeps secret outputs sealed, for stacks that reference this one; the report masks them.
   const outputs = plan.mode === 'destroy' ? {} : await evaluateOutputs(manifest, evaluation, warnings);
   await writeSnapshot(input, journal, outputs);
-  return { results: report, outputs, warnings: [...plan.warnings, ...warnings, ...evaluation.warnings], ok: report.every((r) => r.status === 'done') };
+  return { results: report, outputs: mask(outputs) as Record<string, unknown>, warnings: [...plan.warnings, ...warnings, ...evaluation.warnings], ok: report.every((r) => r.status === 'done') };
 }
 
 /** The runtime steps share: types, desired inputs, handler contexts and manifest options. */
@@ -146,7 +147,7 @@ async function evaluateOutputs(manifest: Manifest, evaluation: Evaluation, warni
   const outputs: Record<string, unknown> = {};
   for (const [name, expr] of Object.entries(manifest.outputs)) {
     try {
-      outputs[name] = mask(await evaluate(expr, evaluation.scope()));
+      outputs[name] = await evaluate(expr, evaluation.scope());
     } catch (err) {
       warnings.push(`output ${name}: ${(err as Error).message}`);
     }

@@ -98,6 +98,12 @@ export interface EngineDeps {
   stack: string;
   /** Folder of the manifest (lookups write files relative to it). */
   workDir: string;
+  /**
+   * The outputs of another stack at the same state location (`project/stack`, or `stack` of this
+   * project), read without a lock and never written; secrets stay Secret. Throws a UserError
+   * naming a stack that does not exist.
+   */
+  stackOutputs?(stack: string): Promise<Record<string, unknown>>;
   /** Told what happens outside a step's own events: a refresh starting, a provider's call sent again. */
   notify?(event: EngineEvent): void;
 }

@@ -74,6 +74,11 @@ export type Expr =
   | { kind: 'builtin'; name: BuiltinName; arg: Expr; pos: Pos }
   /** An expression that must evaluate to a mapping: a resource's `properties` written as one expression. */
   | { kind: 'mapping'; value: Expr; pos: Pos }
+  /**
+   * Another stack's outputs at the same state location (`fn::stackReference`, or a
+   * `pulumi:pulumi:StackReference` resource): one output, or without `output` `{name, outputs}`.
+   */
+  | { kind: 'stackReference'; stack: Expr; output?: Expr; pos: Pos }
   /** A value already known, evaluated as it is: a config value read from the stack's settings. */
   | { kind: 'value'; value: unknown; pos: Pos };
 
@@ -246,6 +251,10 @@ export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
       break;
     case 'builtin':
       refsOf(expr.arg, into);
+      break;
+    case 'stackReference':
+      refsOf(expr.stack, into);
+      if (expr.output) refsOf(expr.output, into);
       break;
   }
   return into;

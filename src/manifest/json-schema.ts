@@ -4,6 +4,7 @@
  * allowed values), functions and options. Wherever a value goes, an expression (`${...}`, an
  * `fn::` call) may go instead.
  */
+import { STACK_REFERENCE } from './stack-reference.js';
 
 /** One resource type or function: its token and the JSON Schema of its inputs. */
 export interface SchemaEntry {
@@ -77,7 +78,7 @@ function resource(resources: SchemaEntry[]): Json {
     type: 'object',
     required: ['type'],
     properties: {
-      type: { description: 'The resource type token', enum: resources.flatMap((r) => tokenForms(r.token)) },
+      type: { description: 'The resource type token', enum: [...resources.flatMap((r) => tokenForms(r.token)), STACK_REFERENCE] },
       properties: { description: 'The inputs: a mapping, or one expression whose value is one' },
       options: { $ref: '#/definitions/options' },
       get: {
@@ -119,7 +120,14 @@ function expression(functions: SchemaEntry[]): Json {
   return {
     anyOf: [
       { type: 'string', pattern: '\\$\\{', description: 'A reference, or text with references in it: ${name}, ${resource.field}, ${pulumi.stack}' },
-      { type: 'object', minProperties: 1, maxProperties: 1, properties: { 'fn::invoke': invoke, ...shorthand }, patternProperties: { '^fn::': {} }, additionalProperties: false },
+      {
+        type: 'object',
+        minProperties: 1,
+        maxProperties: 1,
+        properties: { 'fn::invoke': invoke, 'fn::stackReference': { description: "[stack, output]: another stack's output at the same state location" }, ...shorthand },
+        patternProperties: { '^fn::': {} },
+        additionalProperties: false,
+      },
     ],
   };
 }

@@ -7,6 +7,7 @@ import { readConfigSection } from './config-decl.js';
 import { type AtFn, type ErrorFn, expressionReader, keyText } from './expressions.js';
 import { readGet } from './get-decl.js';
 import { resourceOptions } from './options.js';
+import { isStackReference, stackReferenceValue } from './stack-reference.js';
 import { closest, closestName, resolveToken } from './tokens.js';
 import { readYaml } from './yaml-source.js';
 
@@ -104,6 +105,11 @@ function readTopLevel(root: YAMLMap, reader: Reader, manifest: Manifest, resourc
         break;
       case 'resources':
         for (const { name: address, node, pos } of entries(value, at, error, 'resources')) {
+          if (isStackReference(deref(node), deref)) {
+            const ref = stackReferenceValue(address, deref(node) as YAMLMap, pos, reader);
+            if (ref) manifest.variables[address] = ref;
+            continue;
+          }
           const decl = resourceDecl(address, deref(node), pos, reader, resources);
           if (decl) manifest.resources[address] = decl;
         }
