@@ -7,6 +7,7 @@ import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../va
 import { markMoves, moveAliased } from './aliases.js';
 import { checkInputs, checkOptionFields } from './check-inputs.js';
 import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
+import { inFileOrder } from './checkable.js';
 import { isDeposed } from './deposed.js';
 import { EvalError, evaluate } from './evaluate.js';
 import { planGet } from './get.js';
@@ -315,7 +316,7 @@ class Planning {
       settled,
       outputs,
     };
-    return { plan, diagnostics: uniqueDiagnostics(this.diagnostics), prior: this.prior, imported: this.imported, read: this.read };
+    return { plan, diagnostics: inFileOrder(uniqueDiagnostics(this.diagnostics)), prior: this.prior, imported: this.imported, read: this.read };
   }
 }
 
