@@ -1,6 +1,7 @@
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { connection } from './connection.js';
 import { connectionSchedule } from './connection-schedule.js';
+import { connectionSchemaConfig } from './connection-schema-config.js';
 import { destination } from './destination.js';
 import { group } from './group.js';
 import { team } from './team.js';
@@ -26,4 +27,5 @@ export const pipelineResources: ResourceType[] = [
   userGroupMembership,
   userConnectionMembership,
   webhook,
+  connectionSchemaConfig,
 ];
