@@ -4,10 +4,10 @@
  * under `/connections/{id}/schemas`.
  *
  * Made for connections with hundreds of tables: a read is ONE `GET .../schemas` whatever the
- * size, and a create or update ONE `PATCH .../schemas` carrying every difference (never a call
- * per table). A connection whose schema was never captured answers `NotFound_SchemaConfig`; the
- * API then needs a reload (`POST .../schemas/reload`, which keeps what was configured) before
- * the first PATCH. Only what the manifest declares is managed: schemas, tables and columns left
+ * size; a create is ONE `PATCH .../schemas` carrying every declared setting, an update one GET
+ * and ONE PATCH carrying every difference (never a call per table). A connection whose schema was
+ * never captured answers `NotFound_SchemaConfig`; the API then needs a reload
+ * (`POST .../schemas/reload`, which keeps what was configured) before the first PATCH. Only what the manifest declares is managed: schemas, tables and columns left
  * out are the API's to decide, and a change made elsewhere to a declared one (a table excluded
  * in the web UI) is drift at its path, `schemas.<s>.tables.<t>.enabled`.
  *
@@ -35,15 +35,15 @@ const columnInput = z
 const tableInput = z
   .object({
     enabled: enabled('table'),
-    syncMode: z.enum(SYNC_MODES).optional().describe('`SOFT_DELETE`, `HISTORY` or `LIVE`, for tables that support history mode (database tables). Left out: the API\'s.'),
-    columns: z.record(z.string(), columnInput).optional().describe('Columns by their source name (case-sensitive). Columns left out are the API\'s.'),
+    syncMode: z.enum(SYNC_MODES).optional().describe("`SOFT_DELETE`, `HISTORY` or `LIVE`, for tables that support history mode (database tables). Left out: the API's."),
+    columns: z.record(z.string(), columnInput).optional().describe("Columns by their source name (case-sensitive). Columns left out are the API's."),
   })
   .strict();
 
 const schemaInput = z
   .object({
     enabled: enabled('schema'),
-    tables: z.record(z.string(), tableInput).optional().describe('Tables by their source name (case-sensitive). Tables left out are the API\'s.'),
+    tables: z.record(z.string(), tableInput).optional().describe("Tables by their source name (case-sensitive). Tables left out are the API's."),
   })
   .strict();
 
@@ -54,10 +54,7 @@ export const connectionSchemaConfigInputs = z.object({
     .enum(HANDLING)
     .optional()
     .describe("New schemas, tables and columns: `ALLOW_ALL` (all sync), `ALLOW_COLUMNS` (new columns only) or `BLOCK_ALL` (none). Default: the API's (`ALLOW_ALL`)."),
-  schemas: z
-    .record(z.string(), schemaInput)
-    .optional()
-    .describe('Schemas by their source name (case-sensitive), each with its tables and their columns. Only what is named here is managed.'),
+  schemas: z.record(z.string(), schemaInput).optional().describe('Schemas by their source name (case-sensitive), each with its tables and their columns. Only what is named here is managed.'),
 });
 
 /** Inputs of a connection's schema config. */
@@ -87,6 +84,11 @@ async function current(ctx: Ctx, id: string): Promise<WireSchemaConfig> {
   } catch (err) {
     if (!isRemote(err, 'not-found')) throw err;
   }
+  return reload(ctx, id);
+}
+
+/** Captures the source's schema (keeping what was configured); a connection that is gone is an error naming it. */
+async function reload(ctx: Ctx, id: string): Promise<WireSchemaConfig> {
   ctx.progress('reloading schema');
   try {
     return await ctx.client.write<WireSchemaConfig>('POST', `${schemasPath(id)}/reload`, { exclude_mode: 'PRESERVE' }, { safe: true });
@@ -116,7 +118,7 @@ async function declare(ctx: Ctx, id: string, desired: ConnectionSchemaConfigInpu
   } catch (err) {
     if (!isRemote(err, 'not-found')) throw err;
   }
-  await current(ctx, id);
+  await reload(ctx, id);
   return toOutputs(id, await ctx.client.write<WireSchemaConfig>('PATCH', schemasPath(id), body), desired);
 }
 
@@ -125,7 +127,7 @@ export const connectionSchemaConfig: ResourceType<ConnectionSchemaConfigInputs, 
   token: 'pipeline:index/connectionSchemaConfig:ConnectionSchemaConfig',
   provider: 'pipeline',
   description:
-    "Which schemas, tables and columns of a connection sync (enabled, hashed, sync mode) and how new ones are handled: one read and one PATCH whatever the number of tables; only what is declared is managed; removing it leaves the settings as they are. Import id: <connection_id>.",
+    'Which schemas, tables and columns of a connection sync (enabled, hashed, sync mode) and how new ones are handled: one read and one PATCH whatever the number of tables; only what is declared is managed; removing it leaves the settings as they are. Import id: <connection_id>.',
   inputs: connectionSchemaConfigInputs,
   outputs: connectionSchemaConfigOutputs,
   replaceOn: [{ path: 'connectionId', reason: 'a schema config is part of one connection' }],

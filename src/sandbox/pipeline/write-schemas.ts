@@ -118,7 +118,8 @@ function flag(entry: Record<string, unknown>, key: string, where: string, proble
 function setEnabled(target: { enabled: boolean; enabled_patch_settings: { allowed: boolean; reason?: string } }, value: boolean | undefined, where: string, problems: Problem[]): void {
   if (value === undefined || value === target.enabled) return;
   if (!value || target.enabled_patch_settings.allowed) target.enabled = value;
-  if (!target.enabled_patch_settings.allowed) problems.push({ status: 400, code: 'InvalidInput', message: `${where} cannot be ${value ? 'included' : 'excluded'}: ${target.enabled_patch_settings.reason ?? 'not allowed'}.` });
+  if (!target.enabled_patch_settings.allowed)
+    problems.push({ status: 400, code: 'InvalidInput', message: `${where} cannot be ${value ? 'included' : 'excluded'}: ${target.enabled_patch_settings.reason ?? 'not allowed'}.` });
 }
 
 function patchColumn(table: TableConfig, name: string, entry: unknown, where: string, problems: Problem[]): void {
@@ -140,7 +141,8 @@ function patchTable(schema: SchemaConfig, name: string, entry: unknown, where: s
   setEnabled(table, flag(entry, 'enabled', at, problems), `Table '${name}' of ${where}`, problems);
   if (entry.sync_mode !== undefined) {
     if (!table.supports_history_mode) problems.push({ status: 400, code: 'InvalidInput', message: `Table '${name}' of ${where} does not support switching sync_mode.` });
-    else if (!SYNC_MODES.includes(String(entry.sync_mode))) problems.push({ status: 400, code: 'InvalidInput', message: `Invalid sync_mode '${String(entry.sync_mode)}' of ${at}: expected one of ${SYNC_MODES.join(', ')}.` });
+    else if (!SYNC_MODES.includes(String(entry.sync_mode)))
+      problems.push({ status: 400, code: 'InvalidInput', message: `Invalid sync_mode '${String(entry.sync_mode)}' of ${at}: expected one of ${SYNC_MODES.join(', ')}.` });
     else table.sync_mode = entry.sync_mode as TableConfig['sync_mode'];
   }
   if (entry.columns === undefined) return;
