@@ -2,6 +2,10 @@ import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { connection } from './connection.js';
 import { connectionSchedule } from './connection-schedule.js';
 import { connectionSchemaConfig } from './connection-schema-config.js';
+import { connectionCertificates } from './connection-certificates.js';
+import { connectionFingerprints } from './connection-fingerprints.js';
+import { destinationCertificates } from './destination-certificates.js';
+import { destinationFingerprints } from './destination-fingerprints.js';
 import { destination } from './destination.js';
 import { group } from './group.js';
 import { team } from './team.js';
@@ -28,4 +32,8 @@ export const pipelineResources: ResourceType[] = [
   userConnectionMembership,
   webhook,
   connectionSchemaConfig,
+  connectionCertificates,
+  connectionFingerprints,
+  destinationCertificates,
+  destinationFingerprints,
 ];

@@ -9,6 +9,7 @@ import { connectionRoutes } from './write-connections.js';
 import { forgetMemberships, membershipRoutes } from './write-memberships.js';
 import { peopleRoutes } from './write-people.js';
 import { schemaRoutes } from './write-schemas.js';
+import { certificateRoutes } from './write-certificates.js';
 import { webhookRoutes } from './write-webhooks.js';
 import { fail, notFound, ok } from './http.js';
 import type { Destination, Group, PipelineData } from './model.js';
@@ -186,4 +187,5 @@ export const writeRoutes: Route[] = [
   ...membershipRoutes,
   ...webhookRoutes,
   ...schemaRoutes,
+  ...certificateRoutes,
 ];
