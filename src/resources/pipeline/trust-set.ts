@@ -119,6 +119,33 @@ async function observed(ctx: Ctx, shape: Shape, id: string, declared: Item[]): P
   return toOutputs(shape, id, now, declared);
 }
 
+/** A set's recorded items in the declared order, a certificate never shown taking the declared text of its hash. */
+function inDeclaredOrder(shape: Shape, recorded: Item[], desired: Item[]): Item[] {
+  const wanted = new Map(desired.map((item, i) => [item.hash, { item, i }]));
+  const items = recorded.map((item) => (item[shape.value] === undefined && wanted.has(item.hash) ? { ...item, [shape.value]: wanted.get(item.hash)!.item[shape.value] } : item));
+  return items.sort((a, b) => (wanted.get(a.hash)?.i ?? Infinity) - (wanted.get(b.hash)?.i ?? Infinity));
+}
+
+/** Revokes what is approved but not wanted, then approves what is wanted and not approved, or changed since `prior`. */
+async function converge(ctx: Ctx, shape: Shape, id: string, prior: Item[], wanted: Item[]): Promise<void> {
+  const now = (await listed(ctx, shape, id)) ?? [];
+  const before = new Map(prior.map((item) => [item.hash, reveal(item[shape.value])]));
+  const keep = new Set(wanted.map((item) => item.hash));
+  await revoke(
+    ctx,
+    shape,
+    id,
+    now.map((item) => item.hash).filter((hash) => !keep.has(hash)),
+  );
+  const approved = new Set(now.map((item) => item.hash));
+  await approve(
+    ctx,
+    shape,
+    id,
+    wanted.filter((item) => !approved.has(item.hash) || before.get(item.hash) !== reveal(item[shape.value])),
+  );
+}
+
 /** Makes one of the four types. */
 export function trustSetType(shape: Shape, token: string, example: string): ResourceType<Record<string, unknown>, Record<string, unknown>, PipelineClient, PipelineSettings> {
   const { inputs, outputs } = schemas(shape);
@@ -134,13 +161,7 @@ export function trustSetType(shape: Shape, token: string, example: string): Reso
     replaceOn: [{ path: shape.idField, reason: `the ${what} belong to one ${shape.holder}` }],
     remoteManaged: ['approved'],
     importId: apiIdFormat(shape.holder, example),
-    asDeclared(recorded, _outputs, desired) {
-      // A set: the recorded items in the declared order, a certificate never shown taking the declared text.
-      const wanted = new Map(itemsOf(desired).map((item, i) => [item.hash, { item, i }]));
-      const items = itemsOf(recorded).map((item) => (item[shape.value] === undefined && wanted.has(item.hash) ? { ...item, [shape.value]: wanted.get(item.hash)!.item[shape.value] } : item));
-      items.sort((a, b) => (wanted.get(a.hash)?.i ?? Infinity) - (wanted.get(b.hash)?.i ?? Infinity));
-      return { ...recorded, [shape.kind]: items };
-    },
+    asDeclared: (recorded, _outputs, desired) => ({ ...recorded, [shape.kind]: inDeclaredOrder(shape, itemsOf(recorded), itemsOf(desired)) }),
 
     async create(ctx, values) {
       const id = String(values[shape.idField]);
@@ -163,24 +184,8 @@ export function trustSetType(shape: Shape, token: string, example: string): Reso
     },
 
     async update(ctx, id, prior, desired) {
-      const now = (await listed(ctx, shape, id)) ?? [];
-      const wanted = itemsOf(desired);
-      const before = new Map(itemsOf(prior.inputs).map((item) => [item.hash, reveal(item[shape.value])]));
-      const keep = new Set(wanted.map((item) => item.hash));
-      await revoke(
-        ctx,
-        shape,
-        id,
-        now.map((item) => item.hash).filter((hash) => !keep.has(hash)),
-      );
-      const listedHashes = new Set(now.map((item) => item.hash));
-      await approve(
-        ctx,
-        shape,
-        id,
-        wanted.filter((item) => !listedHashes.has(item.hash) || before.get(item.hash) !== reveal(item[shape.value])),
-      );
-      return observed(ctx, shape, id, wanted);
+      await converge(ctx, shape, id, itemsOf(prior.inputs), itemsOf(desired));
+      return observed(ctx, shape, id, itemsOf(desired));
     },
 
     async delete(ctx, id, prior) {
