@@ -4,7 +4,8 @@ import type { StateStore } from './contracts/state.js';
 import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { containsUnknown, mask, wrapSecrets } from '../values.js';
 import { recordMoves } from './aliases.js';
-import { resourceContext } from './context.js';
+import { ReadPass, resourceContext } from './context.js';
+import { sealDeclared } from './declared-secrets.js';
 import { EvalError, evaluate } from './evaluate.js';
 import { walk } from './graph/walk.js';
 import { Journal } from './journal.js';
@@ -103,6 +104,8 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
 /** The runtime steps share: types, desired inputs, handler contexts and manifest options. */
 function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, emit: (e: EngineEvent) => void, warnings: string[]): StepRun {
   const { manifest, deps } = input;
+  // What the types' secretPathsFor read remotely, read once per apply.
+  const pass = new ReadPass();
   return {
     journal,
     imported: input.imported ?? {},
@@ -111,7 +114,7 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
       if (!type) throw new Error(`unknown resource type ${token}`);
       return type;
     },
-    desired: (address, type) => evaluateDesired(address, manifest, evaluation, type),
+    desired: (address, type) => evaluateDesired(address, manifest, evaluation, type, deps, pass),
     options: (address) => manifest.resources[address]?.options ?? {},
     trigger: async (address) => {
       const expr = manifest.resources[address]?.options.replacementTrigger;
@@ -134,13 +137,13 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
   };
 }
 
-async function evaluateDesired(address: string, manifest: Manifest, evaluation: Evaluation, type: ResourceType): Promise<Record<string, unknown>> {
+async function evaluateDesired(address: string, manifest: Manifest, evaluation: Evaluation, type: ResourceType, deps: EngineDeps, pass: ReadPass): Promise<Record<string, unknown>> {
   const decl = manifest.resources[address];
   const extra = decl.options.additionalSecretOutputs;
   const secretPaths = extra?.length ? [...(type.secretPaths ?? []), ...extra] : type.secretPaths;
   const desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, secretPaths);
   if (containsUnknown(desired)) throw new Error(`${address}: some inputs are still unknown at apply time`);
-  return desired;
+  return sealDeclared(type, address, desired, desired, deps, pass);
 }
 
 async function evaluateOutputs(manifest: Manifest, evaluation: Evaluation, warnings: string[]): Promise<Record<string, unknown>> {

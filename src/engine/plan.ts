@@ -16,6 +16,8 @@ import { importedInputs, readForImport } from './import.js';
 import { inputReferences } from './input-references.js';
 import { optionValues, withDeadline } from './option-values.js';
 import { compareAddresses } from './order.js';
+import { ReadPass } from './context.js';
+import { sealDeclared } from './declared-secrets.js';
 import { refreshState, type Refreshed } from './refresh.js';
 import { Evaluation } from './scope.js';
 import { settlePending } from './settle.js';
@@ -81,6 +83,8 @@ class Planning {
   private readonly evaluation: Evaluation;
   /** Refusals of protected resources, raised only for the changes the plan keeps (see --target). */
   private readonly guarded = new Map<string, () => void>();
+  /** What the types' secretPathsFor read remotely (a service's catalogue), read once per plan. */
+  private readonly pass = new ReadPass();
 
   constructor(
     private readonly manifest: Manifest,
@@ -182,6 +186,12 @@ class Planning {
     // Properties given as one expression must be known when planning, to be compared at all.
     if ((desired as unknown) instanceof Unknown) {
       this.error(name, `the properties of ${name} are known only after apply`, 'write them as a mapping, or take them from config or a lookup', decl.properties.pos);
+      return undefined;
+    }
+    try {
+      desired = await sealDeclared(type, name, desired, desired, this.deps, this.pass);
+    } catch (err) {
+      this.error(name, `cannot tell which inputs of ${name} are secret: ${(err as Error).message}`, 'plumb asks the provider which settings are secret before showing them');
       return undefined;
     }
     // Inputs exactly as recorded were checked when they were applied (and accepted remotely).
