@@ -11,7 +11,7 @@ const plain = paint(false);
  * the line so the review tool colours it (`!` for a change in place, as tfcmt and Atlantis do).
  */
 export function planMarkdown(plan: Plan): string {
-  const active = plan.changes.filter((c) => c.action !== 'noop');
+  const active = plan.changes.filter((c) => c.action !== 'noop' || c.movedFrom !== undefined);
   const title = plan.mode === 'destroy' ? 'Destroy plan' : 'Plan';
   const lines = [`### ${title}: \`${plan.manifest.file}\`, stack \`${plan.stack}\``, ''];
   for (const s of plan.settled) lines.push(`> **Settled:** ${cell(s)}`, '');

@@ -38,7 +38,8 @@ export function writePlan(plan: Plan, p: Paint, opts: { compact?: boolean; outpu
 
 function emitPlan(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: boolean }, line: (text: string) => void): void {
   for (const s of plan.settled) line(p.yellow(`Settled: ${s}`));
-  const active = plan.changes.filter((c) => c.action !== 'noop');
+  // A moved record is shown even when nothing else about it changes.
+  const active = plan.changes.filter((c) => c.action !== 'noop' || c.movedFrom !== undefined);
   if (active.length === 0) {
     line(p.green(plan.mode === 'destroy' ? 'No changes. No objects need to be destroyed.' : 'No changes. Your infrastructure matches the manifest.'));
   } else {
@@ -67,11 +68,18 @@ export function showFull(v: unknown): string {
   return (text ?? 'null').split('\n').join('\n  ');
 }
 
+/** Whether applying a change does anything: a read (get:) does not, a moved record does. */
+export function changesSomething(c: Change): boolean {
+  return (c.action !== 'noop' && c.action !== 'read') || c.movedFrom !== undefined;
+}
+
 /** `Plan: 1 to add, 0 to change, 1 to replace, 0 to destroy.` */
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const imported = s.import ? `${s.import} to import, ` : '';
-  return `Plan: ${imported}${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.`;
+  const moved = s.move ? `${s.move} to move, ` : '';
+  const read = s.read ? `${s.read} to read, ` : '';
+  return `Plan: ${read}${moved}${imported}${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.`;
 }
 
 /**
@@ -106,12 +114,17 @@ export function colour(action: string, p: Paint): (s: string) => string {
 }
 
 function compactLine(c: Change, p: Paint): string {
-  const why = c.action === 'replace' ? `  # ${replaceSummary(c)}` : '';
+  const why = c.action === 'replace' ? `  # ${replaceSummary(c)}` : c.movedFrom !== undefined ? `  # moved from ${c.movedFrom}` : '';
   return `${colour(c.action, p)(symbolOf(c).padStart(3))} ${displayAddress(c.address)} ${p.dim(`(${c.type})`)}${why}`;
 }
 
-/** The sentence a change is introduced with: `port will be updated in place`. */
+/** The sentence a change is introduced with: `port will be updated in place`; a moved record says from where. */
 export function heading(c: Change): string {
+  if (c.movedFrom === undefined) return actionHeading(c);
+  return c.action === 'noop' ? `${c.address} has moved from ${c.movedFrom}` : `${actionHeading(c)} (moved from ${c.movedFrom})`;
+}
+
+function actionHeading(c: Change): string {
   const address = displayAddress(c.address);
   switch (c.action) {
     case 'create':
@@ -125,6 +138,8 @@ export function heading(c: Change): string {
       return c.retain ? `${address} will be removed from state (retainOnDelete)` : `${address} will be destroyed${c.reason === 'removed-from-manifest' ? ' (no longer in the manifest)' : ''}`;
     case 'import':
       return c.patch.length ? `${address} will be imported, then updated in place` : `${address} will be imported`;
+    case 'read':
+      return `${address} will be read (get:), not managed`;
     default:
       return address;
   }

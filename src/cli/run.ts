@@ -11,7 +11,7 @@ import { OutputBatch, ProgressView, statusChanges } from './progress.js';
 import { planHtml } from './html/render-html.js';
 import { renderReport } from './render-apply.js';
 import { planMarkdown } from './render-markdown.js';
-import { paint, writePlan, type Paint } from './render-plan.js';
+import { changesSomething, paint, writePlan, type Paint } from './render-plan.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions, type Session } from './session.js';
 
 /** Flags of plan, apply and destroy. */
@@ -64,7 +64,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
       say(`\nWrote the plan as a page for review to ${opts.html}.\n`);
     }
     if (opts.out && format !== 'json') say(`\nSaved the plan to ${opts.out}. Run \`plumb apply ${opts.out}\` to apply exactly these actions.\n`);
-    const changes = plan.changes.some((c) => c.action !== 'noop');
+    const changes = plan.changes.some(changesSomething);
     return opts.detailedExitcode && changes ? 2 : 0;
   } finally {
     await session.close();
@@ -91,7 +91,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     // The outputs are printed once: by the report, or here when nothing is applied.
     if (!opts.json) writePlan(plan, p, { compact: opts.compact, outputs: quiet }, (text) => process.stdout.write(text));
     if (quiet) return 0;
-    if (!saved && plan.changes.some((c) => c.action !== 'noop') && !(await confirm(opts, plan))) {
+    if (!saved && plan.changes.some(changesSomething) && !(await confirm(opts, plan))) {
       process.stdout.write(`${plan.mode === 'destroy' ? 'Destroy' : 'Apply'} cancelled.\n`);
       return 1;
     }
@@ -139,12 +139,12 @@ async function planToApply(session: Session, state: StateSnapshot, from: { saved
  */
 function nothingToRecord({ plan, prior }: PlanResult, state: StateSnapshot): boolean {
   const unchanged = (a: unknown, b: unknown) => sameValue(a, b) || JSON.stringify(mask(a)) === JSON.stringify(mask(b));
-  return plan.changes.every((c) => c.action === 'noop') && !plan.settled.length && unchanged(state.resources, prior) && unchanged(state.outputs, plan.outputs);
+  return !plan.changes.some(changesSomething) && !plan.settled.length && unchanged(state.resources, prior) && unchanged(state.outputs, plan.outputs);
 }
 
 /** Runs the plan, showing its events as a live view, timestamped lines or JSON lines. */
 async function execute(session: Session, state: StateSnapshot, planned: PlanResult, opts: RunOptions, p: Paint): Promise<ApplyReport> {
-  const { plan, prior, imported } = planned;
+  const { plan, prior, imported, read } = planned;
   // Events arrive several per step; their text is written in batches (see OutputBatch).
   const output = new OutputBatch((text) => process.stdout.write(text));
   const view = opts.json
@@ -153,7 +153,7 @@ async function execute(session: Session, state: StateSnapshot, planned: PlanResu
         write: (text) => output.write(text),
         paint: p,
         live: Boolean(process.stdout.isTTY),
-        total: plan.changes.filter((c) => c.action !== 'noop').reduce((n, c) => n + (c.action === 'replace' ? 2 : 1), 0),
+        total: plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'read').reduce((n, c) => n + (c.action === 'replace' ? 2 : 1), 0),
         stillEveryMs: Number(process.env.PLUMB_PROGRESS_INTERVAL_MS) || undefined,
       });
   // A provisioning status is polled often: the stream carries a step's status only when it changes.
@@ -165,7 +165,7 @@ async function execute(session: Session, state: StateSnapshot, planned: PlanResu
   };
   session.deps.notify = emit;
   output.lastWords = () => (view ? view.interrupted() : undefined);
-  return applyPlan({ manifest: session.manifest, plan, prior, imported, state, store: session.store, deps: session.deps, parallelism: opts.parallelism, emit }).finally(() => {
+  return applyPlan({ manifest: session.manifest, plan, prior, imported, read, state, store: session.store, deps: session.deps, parallelism: opts.parallelism, emit }).finally(() => {
     session.deps.notify = undefined;
     view?.finish();
     output.close();

@@ -17,6 +17,7 @@ import { providerFor, providers, readsMode, resourceTypes, typeFor } from '../re
 import type { Sandbox } from '../sandbox/server.js';
 import { maskSecrets } from '../secret-mask.js';
 import type { StateStore } from '../state/store.js';
+import { readStackOutputs } from './stack-outputs.js';
 import { adoptLegacyState, manifestProject, openStore, stateCodec } from './state-store.js';
 
 /** Flags every command shares. */
@@ -143,6 +144,7 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
     log,
     workDir: manifest.dir,
     resourceType: (token) => typeFor(resourceTypes.get(token), reads),
+    stackOutputs: (stack) => readStackOutputs(stack, opts, manifest.dir, project),
     lookup: (token) => functions.get(token),
     connect(name) {
       let connection = connections.get(name);

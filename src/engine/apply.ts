@@ -3,7 +3,9 @@ import type { ResourceType } from './contracts/resource-type.js';
 import type { StateStore } from './contracts/state.js';
 import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { containsUnknown, mask, wrapSecrets } from '../values.js';
-import { resourceContext } from './context.js';
+import { recordMoves } from './aliases.js';
+import { ReadPass, resourceContext } from './context.js';
+import { sealDeclared } from './declared-secrets.js';
 import { EvalError, evaluate } from './evaluate.js';
 import { walk } from './graph/walk.js';
 import { Journal } from './journal.js';
@@ -38,6 +40,8 @@ export interface ApplyInput {
   prior: Record<string, ResourceState>;
   /** Objects read for import at plan time. */
   imported?: Record<string, ResourceState>;
+  /** Objects read with `get:` at plan time: what references to them evaluate to. */
+  read?: Record<string, ResourceState>;
   state: StateSnapshot;
   store: StateStore;
   deps: EngineDeps;
@@ -60,10 +64,11 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
   const journal = new Journal(input.store, { ...input.prior });
   const warnings: string[] = [];
   const evaluation = new Evaluation(manifest, deps, (address) => {
-    const state = journal.current[address] ?? input.prior[address];
+    const state = journal.current[address] ?? input.prior[address] ?? input.read?.[address];
     return state && { ...state.outputs, id: state.id };
   });
   const run = stepRun(input, journal, evaluation, emit, warnings);
+  await recordMoves(plan.changes, journal);
   const steps = stepGraph(plan.changes, journal.current);
   const now = () => new Date().toISOString();
   const results = await walk(
@@ -89,15 +94,18 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
     if (result?.status === 'skipped') return { ...base, status: 'skipped', cause: causeOf(result.cause) };
     return { ...base, status: 'done' };
   });
-  // After a destroy the manifest's outputs name objects that are gone: there are none.
+  // After a destroy the manifest's outputs name objects that are gone: there are none. State
+  // keeps secret outputs sealed, for stacks that reference this one; the report masks them.
   const outputs = plan.mode === 'destroy' ? {} : await evaluateOutputs(manifest, evaluation, warnings);
   await writeSnapshot(input, journal, outputs);
-  return { results: report, outputs, warnings: [...plan.warnings, ...warnings, ...evaluation.warnings], ok: report.every((r) => r.status === 'done') };
+  return { results: report, outputs: mask(outputs) as Record<string, unknown>, warnings: [...plan.warnings, ...warnings, ...evaluation.warnings], ok: report.every((r) => r.status === 'done') };
 }
 
 /** The runtime steps share: types, desired inputs, handler contexts and manifest options. */
 function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, emit: (e: EngineEvent) => void, warnings: string[]): StepRun {
   const { manifest, deps } = input;
+  // What the types' secretPathsFor read remotely, read once per apply.
+  const pass = new ReadPass();
   return {
     journal,
     imported: input.imported ?? {},
@@ -106,7 +114,7 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
       if (!type) throw new Error(`unknown resource type ${token}`);
       return type;
     },
-    desired: (address, type) => evaluateDesired(address, manifest, evaluation, type),
+    desired: (address, type) => evaluateDesired(address, manifest, evaluation, type, deps, pass),
     options: (address) => manifest.resources[address]?.options ?? {},
     trigger: async (address) => {
       const expr = manifest.resources[address]?.options.replacementTrigger;
@@ -129,20 +137,20 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
   };
 }
 
-async function evaluateDesired(address: string, manifest: Manifest, evaluation: Evaluation, type: ResourceType): Promise<Record<string, unknown>> {
+async function evaluateDesired(address: string, manifest: Manifest, evaluation: Evaluation, type: ResourceType, deps: EngineDeps, pass: ReadPass): Promise<Record<string, unknown>> {
   const decl = manifest.resources[address];
   const extra = decl.options.additionalSecretOutputs;
   const secretPaths = extra?.length ? [...(type.secretPaths ?? []), ...extra] : type.secretPaths;
   const desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, secretPaths);
   if (containsUnknown(desired)) throw new Error(`${address}: some inputs are still unknown at apply time`);
-  return desired;
+  return sealDeclared(type, address, desired, desired, deps, pass);
 }
 
 async function evaluateOutputs(manifest: Manifest, evaluation: Evaluation, warnings: string[]): Promise<Record<string, unknown>> {
   const outputs: Record<string, unknown> = {};
   for (const [name, expr] of Object.entries(manifest.outputs)) {
     try {
-      outputs[name] = mask(await evaluate(expr, evaluation.scope()));
+      outputs[name] = await evaluate(expr, evaluation.scope());
     } catch (err) {
       warnings.push(`output ${name}: ${(err as Error).message}`);
     }

@@ -98,6 +98,8 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
   const valid = new Map<string, Record<string, unknown>>();
   for (const decl of Object.values(manifest.resources)) {
     const type = catalog.resourceTypes.get(decl.token)!;
+    // A resource read with get: has no inputs; its id is evaluated when planning.
+    if (decl.get) continue;
     diagnostics.push(...checkOptionFields(decl, type, manifest.file));
     try {
       const desired = await evaluate(decl.properties, scope);
@@ -137,6 +139,7 @@ export async function crossCheckStack(manifest: Manifest, catalog: EngineCatalog
   const scope = new Evaluation(manifest, undefined, () => new Unknown(), functions).scope();
   const desired = new Map<string, Record<string, unknown>>();
   for (const decl of Object.values(manifest.resources)) {
+    if (decl.get) continue;
     try {
       desired.set(decl.address, (await evaluate(decl.properties, scope)) as Record<string, unknown>);
     } catch (err) {
@@ -186,7 +189,7 @@ export function unknownFields(manifest: Manifest, refs: RefExpr[], catalog: Engi
 export function checksBeforeRemoteCalls(manifest: Manifest, state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean): boolean {
   if (state.pending.length) return true;
   if (refresh && Object.keys(state.resources).length) return true;
-  for (const address in manifest.resources) if (manifest.resources[address].options.import) return true;
+  for (const address in manifest.resources) if (manifest.resources[address].options.import || manifest.resources[address].get) return true;
   return manifest.invoked.length > 0;
 }
 

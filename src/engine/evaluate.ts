@@ -25,6 +25,8 @@ export interface Scope {
    * and the result is Unknown.
    */
   invoke(fn: string, args: Record<string, unknown>, pos: Pos, waiting?: boolean): Promise<unknown>;
+  /** Another stack's outputs (Unknown where no stack is read: the checks before any call). */
+  stackOutputs?(stack: string, pos: Pos): Promise<Record<string, unknown> | Unknown>;
   /** Folder that fn::readFile paths are relative to. */
   dir: string;
 }
@@ -86,6 +88,8 @@ export async function evaluate(expr: Expr, scope: Scope): Promise<unknown> {
       return builtin(expr.name, await evaluate(expr.arg, scope), expr.pos, scope);
     case 'mapping':
       return mapping(await evaluate(expr.value, scope), expr.pos);
+    case 'stackReference':
+      return stackReference(expr, scope);
     case 'value':
       return expr.value;
   }
@@ -103,6 +107,21 @@ function mapping(value: unknown, pos: Pos): unknown {
   }
   if (!(value instanceof Secret)) return plain;
   return Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, v instanceof Secret || v instanceof Unknown ? v : new Secret(v)]));
+}
+
+/** Another stack's outputs, or one of them; a missing output is an error naming the stack and it. */
+async function stackReference(expr: Extract<Expr, { kind: 'stackReference' }>, scope: Scope): Promise<unknown> {
+  const stack = reveal(await evaluate(expr.stack, scope));
+  const output = expr.output && reveal(await evaluate(expr.output, scope));
+  if (stack instanceof Unknown || output instanceof Unknown || !scope.stackOutputs) return new Unknown(`stack reference ${typeof stack === 'string' ? stack : ''}`);
+  if (typeof stack !== 'string' || !stack) throw new EvalError(expr.stack.pos, 'a stack reference names a stack: project/stack, or stack for one of this project');
+  const outputs = await scope.stackOutputs(stack, expr.pos);
+  if (outputs instanceof Unknown) return outputs;
+  if (expr.output === undefined) return { name: stack, outputs };
+  if (typeof output !== 'string' || !Object.hasOwn(outputs, output)) {
+    throw new EvalError(expr.output.pos, `stack ${stack} has no output ${JSON.stringify(output)}`, `its outputs: ${Object.keys(outputs).join(', ') || '(none)'}`);
+  }
+  return outputs[output];
 }
 
 function describe(value: unknown): string {

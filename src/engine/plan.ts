@@ -4,16 +4,20 @@ import { closestName } from '../manifest/tokens.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
+import { markMoves, moveAliased } from './aliases.js';
 import { checkInputs, checkOptionFields } from './check-inputs.js';
 import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
 import { inFileOrder } from './checkable.js';
 import { isDeposed } from './deposed.js';
 import { EvalError, evaluate } from './evaluate.js';
+import { planGet } from './get.js';
 import type { ManifestGraph } from './graph/graph.js';
 import { importedInputs, readForImport } from './import.js';
 import { inputReferences } from './input-references.js';
 import { optionValues, withDeadline } from './option-values.js';
 import { compareAddresses } from './order.js';
+import { ReadPass } from './context.js';
+import { sealDeclared } from './declared-secrets.js';
 import { refreshState, type Refreshed } from './refresh.js';
 import { Evaluation } from './scope.js';
 import { settlePending } from './settle.js';
@@ -40,6 +44,8 @@ export interface PlanResult {
   prior: Record<string, ResourceState>;
   /** Objects read for `options.import`, recorded only when their import step runs. */
   imported: Record<string, ResourceState>;
+  /** Objects read with `get:`: never recorded; apply evaluates references to them from these. */
+  read: Record<string, ResourceState>;
 }
 
 /**
@@ -53,9 +59,13 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   const recorded = Object.keys(settled.resources).length;
   if (options.refresh && recorded) deps.notify?.({ type: 'refresh-start', count: recorded, at: new Date().toISOString() });
   const refreshed = options.refresh ? await refreshState({ ...state, resources: settled.resources }, deps, 10, (m) => warnings.push(m)) : { resources: settled.resources, gone: [] };
-  const planning = new Planning(manifest, graph, deps, options, refreshed, warnings);
+  // Renames (options.aliases) move records first, so each is planned at its new address.
+  const moved = options.destroy ? undefined : moveAliased(manifest, refreshed.resources, deps);
+  const planning = new Planning(manifest, graph, deps, options, moved ? { ...refreshed, resources: moved.resources } : refreshed, warnings);
+  planning.diagnostics.push(...(moved?.diagnostics ?? []));
   for (const name of graph.order) await planning.resource(name);
   await planning.deletions();
+  if (moved) markMoves(planning.changes, moved.from);
   const outputs = options.destroy ? {} : await planning.outputs();
   return planning.finish(state, settled.notes, outputs);
 }
@@ -65,6 +75,7 @@ class Planning {
   readonly diagnostics: Diagnostic[] = [];
   readonly changes: Change[] = [];
   readonly imported: Record<string, ResourceState> = {};
+  readonly read: Record<string, ResourceState> = {};
   readonly prior: Record<string, ResourceState>;
   private readonly gone: Set<string>;
   /** What other resources see of each one while planning. */
@@ -72,6 +83,8 @@ class Planning {
   private readonly evaluation: Evaluation;
   /** Refusals of protected resources, raised only for the changes the plan keeps (see --target). */
   private readonly guarded = new Map<string, () => void>();
+  /** What the types' secretPathsFor read remotely (a service's catalogue), read once per plan. */
+  private readonly pass = new ReadPass();
 
   constructor(
     private readonly manifest: Manifest,
@@ -97,6 +110,7 @@ class Planning {
     if (!type) return;
     // A resource with a problem is Unknown to the others: their own problems are still found.
     this.values.set(name, new Unknown(name));
+    if (decl.get) return this.get(name, type);
     const misnamed = checkOptionFields(decl, type, this.manifest.file);
     this.diagnostics.push(...misnamed);
     const trigger = await this.optionValues(name);
@@ -134,6 +148,16 @@ class Planning {
     this.changes.push(change);
   }
 
+  /** A resource read with `get:` (see get.ts); a destroy leaves it alone and reads nothing. */
+  private async get(name: string, type: ResourceType): Promise<void> {
+    if (this.options.destroy) return;
+    const gotten = await planGet(this.manifest.resources[name], type, this.evaluation.scope(), this.deps, this.prior[name], this.graph.resourceDependencies(name));
+    if ('problem' in gotten) return this.error(name, gotten.problem.summary, gotten.problem.detail, gotten.problem.pos);
+    this.read[name] = gotten.read;
+    this.values.set(name, { ...gotten.read.outputs, id: gotten.read.id });
+    this.changes.push(gotten.change);
+  }
+
   /** The options written as expressions (see option-values.ts); undefined when one has a problem (reported). */
   private async optionValues(name: string): Promise<{ value?: { value: unknown } } | undefined> {
     try {
@@ -162,6 +186,12 @@ class Planning {
     // Properties given as one expression must be known when planning, to be compared at all.
     if ((desired as unknown) instanceof Unknown) {
       this.error(name, `the properties of ${name} are known only after apply`, 'write them as a mapping, or take them from config or a lookup', decl.properties.pos);
+      return undefined;
+    }
+    try {
+      desired = await sealDeclared(type, name, desired, desired, this.deps, this.pass);
+    } catch (err) {
+      this.error(name, `cannot tell which inputs of ${name} are secret: ${(err as Error).message}`, 'plumb asks the provider which settings are secret before showing them');
       return undefined;
     }
     // Inputs exactly as recorded were checked when they were applied (and accepted remotely).
@@ -296,14 +326,18 @@ class Planning {
       settled,
       outputs,
     };
-    return { plan, diagnostics: inFileOrder(uniqueDiagnostics(this.diagnostics)), prior: this.prior, imported: this.imported };
+    return { plan, diagnostics: inFileOrder(uniqueDiagnostics(this.diagnostics)), prior: this.prior, imported: this.imported, read: this.read };
   }
 }
 
 /** How many changes of each kind; an import that differs from the manifest is also a change, updated once adopted. */
 function summarise(changes: Change[]): Plan['summary'] {
   const count = (action: string) => changes.filter((c) => c.action === action).length;
+  const moved = changes.filter((c) => c.movedFrom !== undefined).length;
+  const read = count('read');
   return {
+    ...(moved ? { move: moved } : {}),
+    ...(read ? { read } : {}),
     add: count('create'),
     change: count('update') + changes.filter((c) => c.action === 'import' && c.patch.length > 0).length,
     replace: count('replace'),

@@ -4,6 +4,7 @@ import type { StateSnapshot, ResourceState } from './contracts/state.js';
 import { ReadPass, resourceContext } from './context.js';
 import { Secret, reveal, secretKeys, secretTexts, wrapSecrets } from '../values.js';
 import { realId } from './ids.js';
+import { sealDeclared } from './declared-secrets.js';
 import type { EngineDeps } from './types.js';
 
 /** The outcome of reading every resource in state. */
@@ -38,7 +39,8 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
     } else {
       // An output recorded as secret as a whole (additionalSecretOutputs among them) stays secret.
       const secretOutputs = Object.keys(prior.outputs).filter((key) => prior.outputs[key] instanceof Secret);
-      const outputs = secretTexts(wrapSecrets(outcome.observed, [...(request.type.secretPaths ?? []), ...secretKeys(prior.inputs), ...secretOutputs]));
+      const sealed = wrapSecrets(outcome.observed, [...(request.type.secretPaths ?? []), ...secretKeys(prior.inputs), ...secretOutputs]);
+      const outputs = secretTexts(await sealDeclared(request.type, prior.address, request.prior!.inputs, sealed, deps, pass));
       resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
     }
   }

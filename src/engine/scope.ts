@@ -33,7 +33,23 @@ export class Evaluation {
       dir: this.manifest.dir,
       resolve: (root, pos) => this.resolve(root, pos),
       invoke: (fn, args, pos, waiting) => this.invoke(fn, args, pos, waiting),
+      stackOutputs: (stack, pos) => this.stackOutputs(stack, pos),
     };
+  }
+
+  private readonly stacks = new Map<string, Promise<Record<string, unknown>>>();
+
+  /** Another stack's outputs, read once per evaluation; Unknown without deps (the checks before any call). */
+  private async stackOutputs(stack: string, pos: Pos): Promise<Record<string, unknown> | Unknown> {
+    const read = this.deps?.stackOutputs;
+    if (!read) return new Unknown(`stack reference ${stack}`);
+    let outputs = this.stacks.get(stack);
+    if (!outputs) this.stacks.set(stack, (outputs = read(stack)));
+    try {
+      return await outputs;
+    } catch (err) {
+      throw new EvalError(pos, (err as Error).message, (err as { hint?: string }).hint);
+    }
   }
 
   private async resolve(root: string, pos: Pos): Promise<unknown> {

@@ -19,6 +19,8 @@ export type Reason =
   | 'removed-from-manifest'
   | 'destroy-requested'
   | 'import-requested'
+  /** A resource read with `get:`, never managed. */
+  | 'read-requested'
   /** An object an earlier replacement set aside, deleted now. */
   | 'deposed';
 
@@ -54,6 +56,8 @@ export interface Change {
    * → `port.productUid`); only on changes that do something, and only when there is one.
    */
   references?: Record<string, string>;
+  /** The address the record moves from (options.aliases): moved in state with no remote call. */
+  movedFrom?: string;
 }
 
 /** A complete plan. Plain, versioned, serializable data. */
@@ -67,7 +71,8 @@ export interface Plan {
   request: { targets: string[]; excludes: string[]; replace: string[] };
   createdAt: string;
   changes: Change[];
-  summary: { add: number; change: number; replace: number; destroy: number; import: number; noop: number };
+  /** `move` (records renamed by aliases) and `read` (resources read with get:) are present only when there are some. */
+  summary: { add: number; change: number; replace: number; destroy: number; import: number; noop: number; move?: number; read?: number };
   warnings: string[];
   /** Operations interrupted by a crash and how they were settled. */
   settled: string[];
@@ -93,6 +98,12 @@ export interface EngineDeps {
   stack: string;
   /** Folder of the manifest (lookups write files relative to it). */
   workDir: string;
+  /**
+   * The outputs of another stack at the same state location (`project/stack`, or `stack` of this
+   * project), read without a lock and never written; secrets stay Secret. Throws a UserError
+   * naming a stack that does not exist.
+   */
+  stackOutputs?(stack: string): Promise<Record<string, unknown>>;
   /** Told what happens outside a step's own events: a refresh starting, a provider's call sent again. */
   notify?(event: EngineEvent): void;
 }

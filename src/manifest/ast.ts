@@ -74,6 +74,11 @@ export type Expr =
   | { kind: 'builtin'; name: BuiltinName; arg: Expr; pos: Pos }
   /** An expression that must evaluate to a mapping: a resource's `properties` written as one expression. */
   | { kind: 'mapping'; value: Expr; pos: Pos }
+  /**
+   * Another stack's outputs at the same state location (`fn::stackReference`, or a
+   * `pulumi:pulumi:StackReference` resource): one output, or without `output` `{name, outputs}`.
+   */
+  | { kind: 'stackReference'; stack: Expr; output?: Expr; pos: Pos }
   /** A value already known, evaluated as it is: a config value read from the stack's settings. */
   | { kind: 'value'; value: unknown; pos: Pos };
 
@@ -118,8 +123,24 @@ export interface ResourceOptions {
   replacementTrigger?: Expr;
   /** Property paths whose diffs the plan does not show (the change is still made). */
   hideDiffs?: string[];
+  /** Addresses (and types) the resource was recorded under before: a rename moves its record. */
+  aliases?: Alias[];
   /** Where each option's value is written, for problems found once the resource's type is known. */
   positions?: Partial<Record<'additionalSecretOutputs' | 'hideDiffs' | 'ignoreChanges' | 'replaceOnChanges', Pos>>;
+}
+
+/** An old name of a resource (`aliases: [oldPort]`, a URN, or `{name, type}`). */
+export interface Alias {
+  name: string;
+  /** The type it was recorded with, when the alias says (it must be the resource's own type). */
+  type?: string;
+  pos: Pos;
+}
+
+/** `get:` on a resource: the object with this id is read, never managed. */
+export interface GetDecl {
+  id: Expr;
+  pos: Pos;
 }
 
 /** One `resources:` entry. */
@@ -130,6 +151,8 @@ export interface ResourceDecl {
   /** A mapping of expressions, or (kind `mapping`) one expression evaluating to a mapping. */
   properties: Expr;
   options: ResourceOptions;
+  /** Present when the resource is only read (`get: { id }`); its properties are then empty. */
+  get?: GetDecl;
   pos: Pos;
   typePos: Pos;
 }
@@ -229,6 +252,10 @@ export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
     case 'builtin':
       refsOf(expr.arg, into);
       break;
+    case 'stackReference':
+      refsOf(expr.stack, into);
+      if (expr.output) refsOf(expr.output, into);
+      break;
   }
   return into;
 }
@@ -239,6 +266,7 @@ export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
  */
 export function resourceRefs(decl: ResourceDecl, into: RefExpr[] = []): RefExpr[] {
   refsOf(decl.properties, into);
+  if (decl.get) refsOf(decl.get.id, into);
   const { protectExpr, replacementTrigger, deletedWith } = decl.options;
   if (protectExpr) refsOf(protectExpr, into);
   if (replacementTrigger) refsOf(replacementTrigger, into);

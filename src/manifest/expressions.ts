@@ -29,7 +29,7 @@ const BUILTINS: Record<string, BuiltinName> = {
   'fn::filebase64sha256': 'filebase64sha256',
   'fn::singleornone': 'singleOrNone',
 };
-const SUPPORTED_FNS = ['fn::invoke', 'fn::<function token>', 'fn::secret', ...Object.values(BUILTINS).map((name) => `fn::${name}`)];
+const SUPPORTED_FNS = ['fn::invoke', 'fn::<function token>', 'fn::secret', 'fn::stackReference', ...Object.values(BUILTINS).map((name) => `fn::${name}`)];
 
 /** Pulumi YAML functions that mean nothing for these providers, and why (lower-cased keys). */
 const UNSUPPORTED: Record<string, string> = {
@@ -39,7 +39,6 @@ const UNSUPPORTED: Record<string, string> = {
   'fn::filearchive': 'assets and archives are not supported: no plumb resource takes a file or an archive',
   'fn::remotearchive': 'assets and archives are not supported: no plumb resource takes a file or an archive',
   'fn::assetarchive': 'assets and archives are not supported: no plumb resource takes a file or an archive',
-  'fn::stackreference': 'stack references are not supported yet',
   'fn::pulumiresourcename': 'fn::pulumiResourceName is not supported: a resource is named by its key under resources:',
   'fn::pulumiresourcetype': 'fn::pulumiResourceType is not supported: a resource type is the token it is declared with',
 };
@@ -141,6 +140,7 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: E
   const { error } = context;
   const lower = key.toLowerCase();
   if (lower === 'fn::secret') return { kind: 'secret', value: read(value), pos };
+  if (lower === 'fn::stackreference') return stackReferenceExpr(read(value), pos, error);
   if (BUILTINS[lower]) return { kind: 'builtin', name: BUILTINS[lower], arg: read(value), pos };
   if (lower === 'fn::invoke') {
     const mapping = isAlias(value) ? context.target(value) : value;
@@ -155,5 +155,12 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: E
     const hint = closestName(key, SUPPORTED_FNS);
     error(keyPos, `"${key}" is not supported`, `supported functions: ${SUPPORTED_FNS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
   }
+  return new LiteralExpr(null, pos.line, pos.column);
+}
+
+/** `fn::stackReference: [stack, output]`: one output of another stack at the same state location. */
+function stackReferenceExpr(arg: Expr, pos: Pos, error: ErrorFn): Expr {
+  if (arg.kind === 'list' && arg.items.length === 2) return { kind: 'stackReference', stack: arg.items[0], output: arg.items[1], pos };
+  error(arg.pos, 'fn::stackReference takes [stack, output]', 'the stack as project/stack (or stack, of this project), then the output name');
   return new LiteralExpr(null, pos.line, pos.column);
 }

@@ -4,6 +4,7 @@
  * allowed values), functions and options. Wherever a value goes, an expression (`${...}`, an
  * `fn::` call) may go instead.
  */
+import { STACK_REFERENCE } from './stack-reference.js';
 
 /** One resource type or function: its token and the JSON Schema of its inputs. */
 export interface SchemaEntry {
@@ -77,9 +78,16 @@ function resource(resources: SchemaEntry[]): Json {
     type: 'object',
     required: ['type'],
     properties: {
-      type: { description: 'The resource type token', enum: resources.flatMap((r) => tokenForms(r.token)) },
+      type: { description: 'The resource type token', enum: [...resources.flatMap((r) => tokenForms(r.token)), STACK_REFERENCE] },
       properties: { description: 'The inputs: a mapping, or one expression whose value is one' },
       options: { $ref: '#/definitions/options' },
+      get: {
+        type: 'object',
+        description: 'Read the existing object with this id (the import id format of its type) without managing it',
+        required: ['id'],
+        properties: { id: { description: 'The id of the object to read' } },
+        additionalProperties: false,
+      },
     },
     additionalProperties: false,
     allOf: resources.map((r) => ({
@@ -112,7 +120,14 @@ function expression(functions: SchemaEntry[]): Json {
   return {
     anyOf: [
       { type: 'string', pattern: '\\$\\{', description: 'A reference, or text with references in it: ${name}, ${resource.field}, ${pulumi.stack}' },
-      { type: 'object', minProperties: 1, maxProperties: 1, properties: { 'fn::invoke': invoke, ...shorthand }, patternProperties: { '^fn::': {} }, additionalProperties: false },
+      {
+        type: 'object',
+        minProperties: 1,
+        maxProperties: 1,
+        properties: { 'fn::invoke': invoke, 'fn::stackReference': { description: "[stack, output]: another stack's output at the same state location" }, ...shorthand },
+        patternProperties: { '^fn::': {} },
+        additionalProperties: false,
+      },
     ],
   };
 }
@@ -139,6 +154,16 @@ function options(): Json {
       deletedWith: { description: 'A resource whose deletion deletes this one (no delete call is made for it then)' },
       replacementTrigger: { description: 'Any value: a change of it replaces the resource' },
       hideDiffs: paths('Property paths whose diffs the plan does not show'),
+      aliases: {
+        type: 'array',
+        description: 'Addresses the resource was recorded under before: a rename moves its record, with no replacement',
+        items: {
+          anyOf: [
+            { type: 'string', description: 'An old address, or a URN whose last part is one' },
+            { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string' }, urn: { type: 'string' } }, additionalProperties: false },
+          ],
+        },
+      },
     },
     additionalProperties: false,
   };

@@ -4,6 +4,7 @@
  */
 import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import type { Expr, Pos, ResourceOptions } from './ast.js';
+import { readAliases } from './alias-option.js';
 import { parseDuration } from './duration.js';
 import { type AtFn, type ErrorFn, keyText } from './expressions.js';
 import { closestName } from './tokens.js';
@@ -29,13 +30,13 @@ const OPTIONS = [
   'deletedWith',
   'replacementTrigger',
   'hideDiffs',
+  'aliases',
 ];
 
 /** Pulumi options plumb refuses, with the reason. */
 const REFUSED: Record<string, string> = {
   provider: 'explicit providers are not supported yet: each provider is configured once, under config: (e.g. interconnect:environment)',
   providers: 'explicit providers are not supported yet: each provider is configured once, under config: (e.g. interconnect:environment)',
-  aliases: 'aliases are not supported yet: `plumb state mv FROM TO` renames an address',
   parent: 'there are no component resources to be a parent: every resource is at the top level',
   version: "plumb's providers are built in: there is no plugin version to choose",
   pluginDownloadURL: "plumb's providers are built in: there is no plugin to download",
@@ -127,6 +128,9 @@ function readOption(options: ResourceOptions, key: string, value: Node, pos: Pos
     }
     case 'replacementTrigger':
       options.replacementTrigger = toExpr(value);
+      return true;
+    case 'aliases':
+      options.aliases = readAliases(value, address, reader);
       return true;
     default:
       return false;

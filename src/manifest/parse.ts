@@ -5,7 +5,9 @@ import type { Diagnostic } from '../diagnostics.js';
 import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, type ResourceDecl, refsOf, resourceRefs } from './ast.js';
 import { readConfigSection } from './config-decl.js';
 import { type AtFn, type ErrorFn, expressionReader, keyText } from './expressions.js';
+import { readGet } from './get-decl.js';
 import { resourceOptions } from './options.js';
+import { isStackReference, stackReferenceValue } from './stack-reference.js';
 import { closest, closestName, resolveToken } from './tokens.js';
 import { readYaml } from './yaml-source.js';
 
@@ -16,7 +18,7 @@ export interface Catalog {
 }
 
 const TOP_LEVEL = ['name', 'runtime', 'description', 'config', 'configuration', 'variables', 'resources', 'outputs', 'template'];
-const RESOURCE_KEYS = ['type', 'properties', 'options'];
+const RESOURCE_KEYS = ['type', 'properties', 'options', 'get'];
 
 /** Pulumi YAML keys plumb refuses, with the reason (top level, then in a resource). */
 const REFUSED_TOP: Record<string, string> = {
@@ -29,7 +31,6 @@ const REFUSED_TOP: Record<string, string> = {
   version: "version: describes a component package; plumb's providers are built in",
 };
 const REFUSED_RESOURCE: Record<string, string> = {
-  get: 'get: (reading a resource managed elsewhere) is not supported yet: a lookup function (fn::invoke) reads one, options.import adopts one',
   defaultProvider: 'explicit providers are not supported yet: each provider is configured once, under config:',
   name: "name: is not supported: a resource's address is its key under resources:",
 };
@@ -104,6 +105,11 @@ function readTopLevel(root: YAMLMap, reader: Reader, manifest: Manifest, resourc
         break;
       case 'resources':
         for (const { name: address, node, pos } of entries(value, at, error, 'resources')) {
+          if (isStackReference(deref(node), deref)) {
+            const ref = stackReferenceValue(address, deref(node) as YAMLMap, pos, reader);
+            if (ref) manifest.variables[address] = ref;
+            continue;
+          }
           const decl = resourceDecl(address, deref(node), pos, reader, resources);
           if (decl) manifest.resources[address] = decl;
         }
@@ -209,11 +215,15 @@ function resourceDecl(address: string, node: unknown, pos: Pos, reader: Reader, 
     return undefined;
   }
   const options = resourceOptions(deref(get('options')?.value) ?? undefined, address, reader);
+  const getPair = get('get');
+  const getDecl = getPair && readGet(deref(getPair.value) as Node, node, address, reader);
+  if (getPair && !getDecl) return undefined;
   const decl: ResourceDecl = {
     address,
     token,
     properties: properties.kind === 'object' ? properties : { kind: 'mapping', value: properties, pos: properties.pos },
     options,
+    ...(getDecl ? { get: getDecl } : {}),
     pos,
     typePos: at(typeNode),
   };

@@ -45,11 +45,19 @@ describe('the example pipeline', () => {
 
     const made = ids(dir);
     expect((await api('PATCH', `/connections/${made.erp}`, { config: { port: 1434 } })).status).toBe(200);
+    expect((await api('PATCH', `/connections/${made.orders}/schemas/public/tables/orders`, { enabled: false })).status).toBe(200);
     const drift = await plumb(['drift', '--json'], { cwd: dir, env: sandbox.env });
     expect(drift.code).toBe(2);
     const report = JSON.parse(drift.stdout) as { resources: Array<{ address: string; status: string; fields: Array<{ path: string; state: unknown; remote: unknown }> }> };
     expect(report.resources.filter((r) => r.status !== 'in-sync')).toEqual([
       { address: 'erp', type: 'pipeline:index/connection:Connection', id: made.erp, status: 'drifted', fields: [{ path: 'config.port', state: 1433, remote: 1434 }] },
+      {
+        address: 'ordersTables',
+        type: 'pipeline:index/connectionSchemaConfig:ConnectionSchemaConfig',
+        id: made.orders,
+        status: 'drifted',
+        fields: [{ path: 'schemas.public.tables.orders.enabled', state: true, remote: false }],
+      },
     ]);
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
 
@@ -75,6 +83,7 @@ function typeOf(address: string): string {
   if (address === 'analytics') return 'pipeline:index/group:Group';
   if (address === 'warehouse') return 'pipeline:index/destination:Destination';
   if (address === 'paymentsSchedule') return 'pipeline:index/connectionSchedule:ConnectionSchedule';
+  if (address === 'ordersTables') return 'pipeline:index/connectionSchemaConfig:ConnectionSchemaConfig';
   if (['orders', 'erp', 'payments'].includes(address)) return 'pipeline:index/connection:Connection';
   return PEOPLE_TYPES[address];
 }

@@ -69,11 +69,17 @@ variables:
     await expect(variables(two)).rejects.toMatchObject({ message: 'fn::singleOrNone takes a list of no or one item; this one has 2', pos: { line: 3, column: 8 } });
   });
 
-  it('assets, archives and stack references are refused at their key, saying why', () => {
-    expect(errors('name: f\nvariables:\n  a: { fn::fileAsset: ./x }\n  r: { fn::stackReference: [other, out] }\n')).toEqual([
+  it('assets and archives are refused at their key, saying why; a stack reference takes [stack, output]', () => {
+    expect(errors('name: f\nvariables:\n  a: { fn::fileAsset: ./x }\n  r: { fn::stackReference: [other, out] }\n  s: { fn::stackReference: other }\n')).toEqual([
       '3:8 "fn::fileAsset" is not supported (assets and archives are not supported: no plumb resource takes a file or an archive)',
-      '4:8 "fn::stackReference" is not supported (stack references are not supported yet)',
+      '5:28 fn::stackReference takes [stack, output] (the stack as project/stack (or stack, of this project), then the output name)',
     ]);
+    const ref = 'name: f\nresources:\n  r:\n    type: pulumi:pulumi:StackReference\n    properties: { name: net/prod, other: 1 }\n    options: { protect: true }\n';
+    expect(errors(ref)).toEqual([
+      '5:35 unknown property "other" of the stack reference "r" (it takes name: project/stack (or stack, of this project))',
+      '6:5 "options" means nothing for the stack reference "r" (a pulumi:pulumi:StackReference takes only properties: { name: project/stack })',
+    ]);
+    expect(parse('name: f\nresources:\n  r:\n    type: pulumi:pulumi:StackReference\n    properties: { name: net/prod }\n').manifest.variables.r).toMatchObject({ kind: 'stackReference' });
   });
 });
 
@@ -170,7 +176,6 @@ describe('resources', () => {
   it('Pulumi keys that mean nothing here are refused at their key, saying why', () => {
     expect(errors('name: f\ncomponents: {}\nresources:\n  port:\n    type: interconnect:Port\n    get: { id: abc }\n')).toEqual([
       '2:1 "components" is not supported (components are not supported: declare each resource under resources:)',
-      '6:5 "get" is not supported in resource "port" (get: (reading a resource managed elsewhere) is not supported yet: a lookup function (fn::invoke) reads one, options.import adopts one)',
     ]);
   });
 });

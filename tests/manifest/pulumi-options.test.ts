@@ -32,13 +32,31 @@ describe('Pulumi resource options', () => {
     expect(errors('      deletedWith: [a, b]\n')).toEqual(['10:20 deletedWith takes one resource reference like ${port}']);
   });
 
-  it('options for explicit providers, aliases, parents and plugins are refused at their key, saying why', () => {
-    expect(errors('      provider: ${target}\n      aliases: [old]\n      parent: ${target}\n      version: 1.0.0\n      pluginDownloadURL: https://x\n')).toEqual([
+  it('options for explicit providers, parents and plugins are refused at their key, saying why', () => {
+    expect(errors('      provider: ${target}\n      parent: ${target}\n      version: 1.0.0\n      pluginDownloadURL: https://x\n')).toEqual([
       '10:7 option "provider" is not supported (explicit providers are not supported yet: each provider is configured once, under config: (e.g. interconnect:environment))',
-      '11:7 option "aliases" is not supported (aliases are not supported yet: `plumb state mv FROM TO` renames an address)',
-      '12:7 option "parent" is not supported (there are no component resources to be a parent: every resource is at the top level)',
-      '13:7 option "version" is not supported (plumb\'s providers are built in: there is no plugin version to choose)',
-      '14:7 option "pluginDownloadURL" is not supported (plumb\'s providers are built in: there is no plugin to download)',
+      '11:7 option "parent" is not supported (there are no component resources to be a parent: every resource is at the top level)',
+      '12:7 option "version" is not supported (plumb\'s providers are built in: there is no plugin version to choose)',
+      '13:7 option "pluginDownloadURL" is not supported (plumb\'s providers are built in: there is no plugin to download)',
+    ]);
+  });
+
+  it('aliases are old names, URNs or {name, type}; each wrong one is said at its item', () => {
+    const { manifest, diagnostics } = parse('      aliases:\n        - old\n        - urn:pulumi:dev::o::interconnect:index/port:Port::older\n        - { name: oldest, type: interconnect:Port }\n');
+    expect(diagnostics).toEqual([]);
+    expect(manifest.resources.port.options.aliases?.map((a) => [a.name, a.type])).toEqual([
+      ['old', undefined],
+      ['older', 'interconnect:index/port:Port'],
+      ['oldest', 'interconnect:Port'],
+    ]);
+    expect(errors('      aliases: old\n')).toEqual([
+      '10:16 option aliases must be a list (aliases is a list of old names (oldPort), URNs (urn:pulumi:stack::project::type::oldPort) or {name, type} mappings)',
+    ]);
+    expect(errors('      aliases:\n        - { type: interconnect:Port }\n        - { name: a, parent: x }\n        - { name: a, stack: prod }\n        - 3\n')).toEqual([
+      '11:11 an alias mapping needs the old name: {name: oldPort} (aliases is a list of old names (oldPort), URNs (urn:pulumi:stack::project::type::oldPort) or {name, type} mappings)',
+      '12:22 alias key "parent" is not supported (there are no component resources: every resource is at the top level)',
+      '13:22 alias key "stack" is not supported (an alias names an address in this stack: a resource moves between stacks with plumb state mv and import)',
+      '14:11 an alias must be an old name, a URN or a {name, type} mapping (aliases is a list of old names (oldPort), URNs (urn:pulumi:stack::project::type::oldPort) or {name, type} mappings)',
     ]);
   });
 });

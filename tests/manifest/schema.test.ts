@@ -60,6 +60,7 @@ describe('the JSON Schema of manifests (plumb schema --json-schema)', () => {
       'deletedWith',
       'replacementTrigger',
       'hideDiffs',
+      'aliases',
     ]);
     expect(schema.definitions.options.additionalProperties).toBe(false);
     expect(own(schema.properties.config.properties['interconnect:waitTime']).type).toBe('number');

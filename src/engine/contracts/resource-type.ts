@@ -76,6 +76,13 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   outputs: z.ZodType<Out>;
   /** Input/output paths that hold secrets. */
   secretPaths?: string[];
+  /**
+   * Secret paths that depend on the declared values (which fields of a service's settings its
+   * catalogue marks secret), added to `secretPaths` wherever inputs are sealed: when planning,
+   * applying and refreshing. It may read remotely (through the context's shared values); values
+   * not known yet are Unknown, and it then names what it can.
+   */
+  secretPathsFor?(desired: In, ctx: ResourceContext<C, S>): Promise<string[]>;
   /** Static replace rules. */
   replaceOn: ReplaceRule[];
   /** Rules that depend on values (e.g. VXC partner configs); called only when prior inputs exist and differ. */

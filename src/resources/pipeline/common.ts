@@ -21,8 +21,8 @@ export const MASK = '******';
 
 /**
  * Config and auth keys that are secret for some service, as the vendor's generated field tables
- * mark them (`format: password`): sealed in plans and state before any call is made. A service's
- * metadata may name others; those are sealed in what is read and a create warns about them.
+ * mark them (`format: password`): sealed whatever the service. A service's metadata may name
+ * others; serviceSecretPaths adds those, so they are sealed in plans and state too.
  */
 export const KNOWN_SECRET_KEYS = [
   'password',
@@ -113,6 +113,18 @@ export function serviceFields(ctx: Ctx, service: string): Promise<ServiceFields>
     );
     return { secrets, schemaKey: type.config?.required?.includes('schema_prefix') ? 'schema_prefix' : 'schema' };
   });
+}
+
+/**
+ * `config.<key>` for each key the service's metadata marks secret (`format: password`), known or
+ * not by name here: a connection's secretPathsFor. A service the catalogue lacks (or one not known
+ * yet) adds none; its create meets the API's own refusal.
+ */
+export async function serviceSecretPaths(ctx: Ctx, service: unknown): Promise<string[]> {
+  const name = reveal(service);
+  if (typeof name !== 'string' || name === '') return [];
+  const fields = await unlessGone(serviceFields(ctx, name));
+  return [...(fields?.secrets ?? [])].map((key) => `config.${key}`);
 }
 
 /** Whether a value means nothing to the API (it drops it): absent, null, empty text, empty list or map. */

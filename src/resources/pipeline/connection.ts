@@ -14,7 +14,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, KNOWN_SECRET_KEYS, sameMeaning, serviceFields, unlessGone, warnSetupTests } from './common.js';
+import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, sameMeaning, serviceSecretPaths, unlessGone, warnSetupTests } from './common.js';
 import { connectionPath, created, findByName, observe, readAll, schemaName, toOutputs, type WireConnection } from './connection-wire.js';
 
 const NETWORKING = ['Directly', 'SshTunnel', 'ProxyAgent', 'PrivateLink'] as const;
@@ -113,6 +113,7 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
   inputs: connectionInputs,
   outputs: connectionOutputs,
   secretPaths: [...configSecretPaths(), 'auth'],
+  secretPathsFor: (desired, ctx) => serviceSecretPaths(ctx, desired.service),
   replaceOn: [
     { path: 'service', reason: "the API cannot change a connection's service" },
     { path: 'groupId', reason: 'the API cannot move a connection to another group' },
@@ -129,9 +130,6 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
   },
 
   async create(ctx, inputs) {
-    const fields = await serviceFields(ctx, inputs.service);
-    const unsealed = [...fields.secrets].filter((key) => inputs.config?.[key] !== undefined && !KNOWN_SECRET_KEYS.includes(key));
-    for (const key of unsealed) ctx.warn(`config.${key} is a secret of ${inputs.service} (its metadata says so): wrap it in fn::secret so plans and state never show it`);
     const name = schemaName(inputs.destinationSchema);
     const sent = {
       group_id: inputs.groupId,

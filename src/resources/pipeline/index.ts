@@ -1,6 +1,11 @@
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { connection } from './connection.js';
 import { connectionSchedule } from './connection-schedule.js';
+import { connectionSchemaConfig } from './connection-schema-config.js';
+import { connectionCertificates } from './connection-certificates.js';
+import { connectionFingerprints } from './connection-fingerprints.js';
+import { destinationCertificates } from './destination-certificates.js';
+import { destinationFingerprints } from './destination-fingerprints.js';
 import { destination } from './destination.js';
 import { group } from './group.js';
 import { team } from './team.js';
@@ -26,4 +31,9 @@ export const pipelineResources: ResourceType[] = [
   userGroupMembership,
   userConnectionMembership,
   webhook,
+  connectionSchemaConfig,
+  connectionCertificates,
+  connectionFingerprints,
+  destinationCertificates,
+  destinationFingerprints,
 ];

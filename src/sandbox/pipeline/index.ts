@@ -8,6 +8,7 @@ import { authorize, codeForStatus, fail, negotiate, tooManyRequests } from './ht
 import type { PipelineData } from './model.js';
 import { dispatch } from './routes.js';
 import { SEED_VERSION, seedPipeline } from './seed/index.js';
+import { setSource } from './schema-source.js';
 
 /** The account of this world, reseeded when stored data predates the current seed shape. */
 function account(world: SandboxWorld): PipelineData {
@@ -34,6 +35,13 @@ export const pipelineApi: SandboxApi = {
 
   // Over a limit: 429 with the whole seconds to wait and the limit's words, as documented.
   throttled: (_req, seconds, message) => tooManyRequests(seconds, message),
+
+  admin(name, body, world) {
+    if (name !== 'pipeline-source') return undefined;
+    const answer = setSource(body, account(world));
+    world.save('pipeline');
+    return answer;
+  },
 
   faultBody(status) {
     const text = status === 429 ? 'Too many requests. Retry later.' : `Injected failure (HTTP ${status}).`;

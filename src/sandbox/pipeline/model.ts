@@ -271,4 +271,50 @@ export interface PipelineData {
   packages: QuickstartPackage[];
   connectorTypes: ConnectorType[];
   webhooks: Webhook[];
+  /** Connection id → its schema config once captured (a reload); absent before. */
+  schemaConfigs?: Record<string, StandardConfig>;
+  /** Connection id → the source a test gave it (schema-source.ts), for the connection made at `createdAt`. */
+  schemaSources?: Record<string, { createdAt: string; schemas: Record<string, Record<string, string[]>> }>;
+}
+
+/** Whether the API lets a schema, table or column be excluded, and why not. */
+export interface PatchSettings {
+  allowed: boolean;
+  reason_code?: 'SYSTEM_TABLE' | 'SYSTEM_COLUMN' | 'DELETED' | 'OTHER';
+  reason?: string;
+}
+
+/** A column's settings; the API shows one only once someone changed it (`touched`). */
+export interface ColumnConfig {
+  name_in_destination: string;
+  enabled: boolean;
+  hashed: boolean;
+  is_primary_key: boolean;
+  enabled_patch_settings: PatchSettings;
+  touched: boolean;
+}
+
+/** A table's settings and its columns. */
+export interface TableConfig {
+  name_in_destination: string;
+  enabled: boolean;
+  sync_mode?: 'SOFT_DELETE' | 'HISTORY' | 'LIVE';
+  supports_columns_config: boolean;
+  supports_history_mode: boolean;
+  enabled_patch_settings: PatchSettings;
+  columns: Record<string, ColumnConfig>;
+}
+
+/** A schema's settings and its tables. */
+export interface SchemaConfig {
+  name_in_destination: string;
+  enabled: boolean;
+  tables: Record<string, TableConfig>;
+}
+
+/** A connection's schema config (`StandardConfigResponse`), for the connection made at `created_for`. */
+export interface StandardConfig {
+  created_for: string;
+  schema_change_handling: 'ALLOW_ALL' | 'ALLOW_COLUMNS' | 'BLOCK_ALL';
+  schemas: Record<string, SchemaConfig>;
 }

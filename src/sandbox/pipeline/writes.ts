@@ -8,6 +8,8 @@ import { masked, merged } from './config.js';
 import { connectionRoutes } from './write-connections.js';
 import { forgetMemberships, membershipRoutes } from './write-memberships.js';
 import { peopleRoutes } from './write-people.js';
+import { schemaRoutes } from './write-schemas.js';
+import { certificateRoutes } from './write-certificates.js';
 import { webhookRoutes } from './write-webhooks.js';
 import { fail, notFound, ok } from './http.js';
 import type { Destination, Group, PipelineData } from './model.js';
@@ -184,4 +186,6 @@ export const writeRoutes: Route[] = [
   ...peopleRoutes,
   ...membershipRoutes,
   ...webhookRoutes,
+  ...schemaRoutes,
+  ...certificateRoutes,
 ];

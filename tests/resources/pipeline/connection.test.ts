@@ -61,12 +61,14 @@ describe('paused', () => {
 });
 
 describe('secrets by service', () => {
-  it('a secret plumb does not know by name is sealed in what is read, and the create says how to seal it in the manifest', async () => {
+  it('a secret plumb does not know by name is named as secret before any change and sealed in what is read', async () => {
     const ctx = ctxFor(sandbox);
     const inputs = { service: 'anaplan', groupId, destinationSchema: { name: 'anaplan' }, config: { username: 'svc', certificate: 'CERT' } };
+    expect(await connection.secretPathsFor!(inputs, ctx)).toContain('config.certificate');
+    expect(await connection.secretPathsFor!({ ...inputs, service: 'no_such_service' }, ctx)).toEqual([]);
     const made = await connection.create(ctx, inputs);
     expect(made.outputs.config?.certificate).toBeInstanceOf(Secret);
-    expect(ctx.warnings).toEqual(['config.certificate is a secret of anaplan (its metadata says so): wrap it in fn::secret so plans and state never show it']);
+    expect(ctx.warnings).toEqual([]);
     const read = await connection.read(ctx, made.id, { inputs, outputs: made.outputs });
     expect(read?.config?.certificate).toEqual(new Secret('CERT'));
   });

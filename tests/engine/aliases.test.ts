@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../../src/engine/contracts/state.js';
+import { applyFake, planFake } from '../support/engine-run.js';
+import { fakeType, MemoryStore } from '../support/fakes.js';
+
+const one = (address: string, extra = '', size = 1) => `
+resources:
+  ${address}:
+    type: fake:Thing
+    properties: { name: link, size: ${size} }
+${extra}
+`;
+
+/** A store holding one applied thing at `old`; the fake's calls are cleared. */
+async function recorded(old = 'old', fake = fakeType()) {
+  const store = new MemoryStore();
+  await applyFake(one(old), fake, store);
+  fake.calls.length = 0;
+  return { fake, store };
+}
+
+const remoteChanges = (fake: ReturnType<typeof fakeType>) => fake.calls.filter((c) => c.verb !== 'read');
+
+describe('aliases: renames without replacement', () => {
+  it('a renamed resource with its old name as an alias is moved: no create, no delete, no remote change', async () => {
+    const { fake, store } = await recorded();
+    const id = (await store.read()).resources.old.id;
+    const { plan, report } = await applyFake(one('renamed', '    options: { aliases: [old] }'), fake, store);
+    expect(plan.changes.map((c) => [c.address, c.action, c.movedFrom])).toEqual([['renamed', 'noop', 'old']]);
+    expect(plan.summary).toMatchObject({ move: 1, add: 0, destroy: 0, replace: 0, change: 0 });
+    expect(report.ok).toBe(true);
+    expect(remoteChanges(fake)).toEqual([]);
+    const state = await store.read();
+    expect(Object.keys(state.resources)).toEqual(['renamed']);
+    expect(state.resources.renamed).toMatchObject({ address: 'renamed', id });
+  });
+
+  it('the move is one journal entry written before any step, so a crash cannot leave the id at two addresses', async () => {
+    const { fake, store } = await recorded();
+    const entries: JournalEntry[] = [];
+    const record = store.record.bind(store);
+    store.record = async (entry) => {
+      entries.push(entry);
+      await record(entry);
+    };
+    await applyFake(one('renamed', '    options: { aliases: [old] }', 2), fake, store);
+    expect(entries[0]).toMatchObject({ kind: 'outcome', address: 'renamed', resource: { address: 'renamed' }, also: [{ address: 'old', resource: null }] });
+    expect(entries[1]).toMatchObject({ kind: 'intent', address: 'renamed' });
+  });
+
+  it('a moved resource whose inputs changed is updated in place on the same object', async () => {
+    const fake = fakeType({ replaceOn: [] });
+    const { store } = await recorded('old', fake);
+    const id = (await store.read()).resources.old.id;
+    const { plan } = await applyFake(one('renamed', '    options: { aliases: [old] }', 2), fake, store);
+    expect(plan.changes.map((c) => [c.address, c.action, c.movedFrom])).toEqual([['renamed', 'update', 'old']]);
+    expect(remoteChanges(fake)).toEqual([expect.objectContaining({ verb: 'update', address: 'renamed', id })]);
+    expect((await store.read()).resources.renamed.inputs.size).toBe(2);
+  });
+
+  it('takes the object form {name, type} and a URN, and a later plan with the alias left in is a no-op', async () => {
+    const { fake, store } = await recorded();
+    await applyFake(one('renamed', '    options: { aliases: [{ name: old, type: "fake:index/thing:Thing" }] }'), fake, store);
+    expect(Object.keys((await store.read()).resources)).toEqual(['renamed']);
+    const again = await applyFake(one('third', '    options: { aliases: ["urn:pulumi:dev::m::fake:index/thing:Thing::renamed"] }'), fake, store);
+    expect(again.plan.changes.map((c) => [c.address, c.action, c.movedFrom])).toEqual([['third', 'noop', 'renamed']]);
+    const settled = await planFake(one('third', '    options: { aliases: [renamed] }'), fake, store);
+    expect(settled.plan.changes.map((c) => [c.action, c.movedFrom])).toEqual([['noop', undefined]]);
+    expect(remoteChanges(fake)).toEqual([]);
+  });
+
+  it('an alias naming a resource the manifest declares is an error naming both, before any remote change', async () => {
+    const { fake, store } = await recorded();
+    const yaml = `${one('renamed', '    options: { aliases: [old] }')}  old: { type: fake:Thing, properties: { name: other } }\n`;
+    const { diagnostics } = await planFake(yaml, fake, store);
+    expect(diagnostics.map((d) => [d.summary, d.pos?.line])).toEqual([['alias "old" of renamed names a resource the manifest declares: old', 6]]);
+  });
+
+  it('an alias matching a second record (the current address, or another alias) is an error naming both', async () => {
+    const { fake, store } = await recorded();
+    await applyFake(`${one('old')}  other: { type: fake:Thing, properties: { name: other } }\n`, fake, store);
+    const both = await planFake(`${one('renamed', '    options: { aliases: [old, other] }')}`, fake, store);
+    expect(both.diagnostics.map((d) => d.summary)).toEqual(['renamed matches two records: old and other']);
+    const current = await planFake(`${one('old', '    options: { aliases: [other] }')}`, fake, store);
+    expect(current.diagnostics.map((d) => d.summary)).toEqual(['old matches two records: old and other']);
+  });
+
+  it('one record claimed by two resources, or of another type than the alias says, is refused', async () => {
+    const { fake, store } = await recorded();
+    const twice = `${one('a', '    options: { aliases: [old] }')}  b: { type: fake:Thing, properties: { name: b }, options: { aliases: [old] } }\n`;
+    expect((await planFake(twice, fake, store)).diagnostics.map((d) => d.summary)).toEqual(['old is an alias of both a and b']);
+    const typed = await planFake(one('a', '    options: { aliases: [{ name: old, type: "fake:index/other:Other" }] }'), fake, store);
+    expect(typed.diagnostics.map((d) => d.summary)).toEqual(['alias "old" of a names a fake:index/thing:Thing, not a fake:index/other:Other']);
+  });
+});

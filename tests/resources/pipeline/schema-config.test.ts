@@ -1,0 +1,125 @@
+/**
+ * ConnectionSchemaConfig against the sandbox at scale: 500 tables with hashed and blocked columns
+ * are declared in three calls and read in one; an update sends one PATCH; a table excluded
+ * elsewhere reads as a change at its path; only what is declared is reported.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connection } from '../../../src/resources/pipeline/connection.js';
+import { connectionSchemaConfig, type ConnectionSchemaConfigInputs } from '../../../src/resources/pipeline/connection-schema-config.js';
+import { group } from '../../../src/resources/pipeline/group.js';
+import { pipelineCall, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
+import { ctxFor } from './harness.js';
+
+let sandbox: PipelineSandbox;
+let groupId: string;
+beforeAll(async () => {
+  sandbox = await pipelineSandbox();
+  groupId = (await group.create(ctxFor(sandbox), { name: 'schema_tests' })).id;
+});
+afterAll(async () => sandbox.close());
+
+const names = Array.from({ length: 500 }, (_, i) => `t${String(i).padStart(3, '0')}`);
+
+/** A database connection whose source holds 500 tables in schema `erp`. */
+async function bigConnection(prefix: string): Promise<string> {
+  const id = (
+    await connection.create(ctxFor(sandbox), {
+      service: 'oracle',
+      groupId,
+      destinationSchema: { prefix },
+      config: { host: 'erp.acme-data.io', port: 1521, user: 'fivetran', password: 'pw', database: 'ERP' },
+    })
+  ).id;
+  const tables = Object.fromEntries(names.map((t) => [t, ['id', 'name', 'email', 'ssn']]));
+  const res = await fetch(`${sandbox.url}/_sandbox/pipeline-source`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ connection_id: id, schemas: { erp: tables } }),
+  });
+  expect(res.status).toBe(200);
+  return id;
+}
+
+/** 500 tables: every tenth excluded, every fifth with its email hashed, every twentieth with its ssn blocked. */
+function declared(connectionId: string, excludedEvery = 10): ConnectionSchemaConfigInputs {
+  const tables = Object.fromEntries(
+    names.map((t, i) => {
+      const columns = { ...(i % 5 === 0 ? { email: { hashed: true } } : {}), ...(i % 20 === 0 ? { ssn: { enabled: false } } : {}) };
+      return [t, { enabled: i % excludedEvery !== 0, ...(Object.keys(columns).length ? { columns } : {}) }];
+    }),
+  );
+  return { connectionId, schemaChangeHandling: 'ALLOW_COLUMNS', schemas: { erp: { enabled: true, tables } } };
+}
+
+const callsOf = async () => (await sandbox.calls()).map((c) => `${c.method} ${c.path.replace(/connections\/[^/]+/, 'connections/{id}')}`);
+
+describe('a connection with 500 tables', () => {
+  it('is declared in one PATCH (after the reload a never-captured schema needs), read in one GET, updated in one PATCH', async () => {
+    const id = await bigConnection('erp_big');
+    const inputs = declared(id);
+    const ctx = ctxFor(sandbox);
+    await sandbox.clearCalls();
+    const made = await connectionSchemaConfig.create(ctx, inputs);
+    expect(await callsOf()).toEqual(['PATCH /v1/connections/{id}/schemas', 'POST /v1/connections/{id}/schemas/reload', 'PATCH /v1/connections/{id}/schemas']);
+    expect(made.outputs).toEqual({ id, ...JSON.parse(JSON.stringify(inputs)) });
+
+    await sandbox.clearCalls();
+    const read = await connectionSchemaConfig.read(ctx, id, { inputs, outputs: made.outputs });
+    expect(await callsOf()).toEqual(['GET /v1/connections/{id}/schemas']);
+    expect(read).toEqual(made.outputs);
+
+    const changed = declared(id, 7);
+    await sandbox.clearCalls();
+    const updated = await connectionSchemaConfig.update(ctx, id, { inputs, outputs: made.outputs }, changed);
+    expect(await callsOf()).toEqual(['GET /v1/connections/{id}/schemas', 'PATCH /v1/connections/{id}/schemas']);
+    expect(updated).toEqual({ id, ...JSON.parse(JSON.stringify(changed)) });
+
+    await sandbox.clearCalls();
+    await connectionSchemaConfig.update(ctx, id, { inputs: changed, outputs: updated }, changed);
+    expect(await callsOf()).toEqual(['GET /v1/connections/{id}/schemas']);
+  });
+});
+
+describe('what is managed', () => {
+  const small = (connectionId: string): ConnectionSchemaConfigInputs => ({
+    connectionId,
+    schemas: { public: { tables: { customers: { columns: { email: { hashed: true } } }, orders: { enabled: true, syncMode: 'HISTORY' } } } },
+  });
+
+  it('a table excluded through the API (as the web UI does) reads as a change of that table; tables left out are not reported', async () => {
+    const id = (await connection.create(ctxFor(sandbox), { service: 'postgres', groupId, destinationSchema: { prefix: 'pg_drift' } })).id;
+    const ctx = ctxFor(sandbox);
+    const inputs = small(id);
+    const made = await connectionSchemaConfig.create(ctx, inputs);
+    expect((await pipelineCall(sandbox.url, 'PATCH', `/connections/${id}/schemas/public/tables/orders`, { enabled: false })).status).toBe(200);
+    expect((await pipelineCall(sandbox.url, 'PATCH', `/connections/${id}/schemas/public/tables/refunds`, { enabled: false })).status).toBe(200);
+    const read = await connectionSchemaConfig.read(ctx, id, { inputs, outputs: made.outputs });
+    expect(read?.schemas).toEqual({ public: { tables: { customers: { columns: { email: { hashed: true } } }, orders: { enabled: false, syncMode: 'HISTORY' } } } });
+  });
+
+  it('an import reads everything the API shows; the manifest then compares only what it declares', async () => {
+    const id = (await connection.create(ctxFor(sandbox), { service: 'postgres', groupId, destinationSchema: { prefix: 'pg_import' } })).id;
+    const ctx = ctxFor(sandbox);
+    const inputs = small(id);
+    await connectionSchemaConfig.create(ctx, inputs);
+    const imported = await connectionSchemaConfig.read(ctx, connectionSchemaConfig.importId!.parse(id));
+    expect(Object.keys(imported!.schemas!)).toEqual(['public', 'sales']);
+    expect(imported!.schemas!.public.tables!.customers).toEqual({ enabled: true, syncMode: 'SOFT_DELETE', columns: { email: { enabled: true, hashed: true } } });
+    expect(connectionSchemaConfig.asDeclared!(imported!, imported!, inputs)).toEqual(JSON.parse(JSON.stringify(inputs)));
+  });
+
+  it("a table the source lacks and a primary key excluded are the API's refusals, naming each, and nothing is changed", async () => {
+    const id = (await connection.create(ctxFor(sandbox), { service: 'postgres', groupId, destinationSchema: { prefix: 'pg_refused' } })).id;
+    const ctx = ctxFor(sandbox);
+    const wrong: ConnectionSchemaConfigInputs = { connectionId: id, schemas: { public: { tables: { Orders: { enabled: false }, customers: { columns: { id: { enabled: false } } } } } } };
+    await expect(connectionSchemaConfig.create(ctx, wrong)).rejects.toThrow(/Table 'Orders' is not in schema 'public'.*Column 'id' of table 'customers'.*cannot be excluded/);
+    const shown = await pipelineCall(sandbox.url, 'GET', `/connections/${id}/schemas`);
+    expect(shown.body.data.schemas.public.tables.customers.columns).toEqual({});
+  });
+
+  it('deleting it leaves the settings on the platform and says so in the plan', async () => {
+    expect(connectionSchemaConfig.deleteNotes!({ inputs: small('x'), outputs: { id: 'x', ...small('x') } }, {} as never)).toEqual([
+      'nothing is removed from the platform: the connection keeps its schema settings as they are, and plumb stops managing them',
+    ]);
+  });
+});
