@@ -6,9 +6,30 @@ import { diskAttachment } from './disk-attachment.js';
 import { eip } from './eip.js';
 import { eipAssociation } from './eip-association.js';
 import { instance } from './instance.js';
+import { natGateway } from './nat-gateway.js';
+import { natGatewayRule } from './nat-gateway-rule.js';
 import { securityGroup } from './security-group.js';
 import { subnet } from './subnet.js';
 import { vpc } from './vpc.js';
+import { vpnConnection } from './vpn-connection.js';
+import { vpnCustomerGateway } from './vpn-customer-gateway.js';
+import { vpnGateway } from './vpn-gateway.js';
 
 /** Every cloud resource type. */
-export const cloudResources: ResourceType[] = [antiDdosInstance, antiDdosAllowedDomain, vpc, subnet, securityGroup, eip, eipAssociation, instance, disk, diskAttachment];
+export const cloudResources: ResourceType[] = [
+  antiDdosInstance,
+  antiDdosAllowedDomain,
+  vpc,
+  subnet,
+  securityGroup,
+  eip,
+  eipAssociation,
+  instance,
+  disk,
+  diskAttachment,
+  natGateway,
+  natGatewayRule,
+  vpnGateway,
+  vpnCustomerGateway,
+  vpnConnection,
+];

@@ -8,6 +8,7 @@ import { antiDdosAllowedDomain } from '../../../src/resources/cloud/anti-ddos-al
 import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instance.js';
 import { lifecycleSpec, type LifecycleWorld, type ProviderLifecycleSpecs } from '../../support/lifecycle.js';
 import { computeSpecs } from './compute-specs.js';
+import { natVpnSpecs } from './nat-vpn-specs.js';
 import { networkSpecs } from './network-specs.js';
 
 const instance = { area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40, chargeType: 'month', duration: 1 } as const;
@@ -62,5 +63,5 @@ export const antiDdosAllowedDomainSpec = lifecycleSpec({
 export const cloudLifecycle: ProviderLifecycleSpecs = {
   provider: cloudProvider,
   settings: { region: 'cn-bj2', projectId: 'org-sandbox' },
-  specs: [antiDdosInstanceSpec, antiDdosAllowedDomainSpec, ...networkSpecs, ...computeSpecs],
+  specs: [antiDdosInstanceSpec, antiDdosAllowedDomainSpec, ...networkSpecs, ...computeSpecs, ...natVpnSpecs],
 };
