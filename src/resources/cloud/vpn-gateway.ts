@@ -2,9 +2,10 @@
  * VpnGateway: a VPC's IPSec VPN endpoint on an EIP.
  *
  * The grade changes in place (UpdateVPNGateway, the only thing that Action changes), and so does
- * the EIP (UnBindEIP, then BindEIP). The API has no Action for the name, tag, remark, VPC or
- * billing, so those replace it. Deleting it leaves its EIP allocated and free; a gateway that
- * still has tunnels is refused by the API. Import by the VPN gateway id (`vpngw-…`).
+ * the EIP (UnBindEIP, then BindEIP; refused while connections run on it, as the plan says). The
+ * API has no Action for the name, tag, remark, VPC or billing, so those replace it. Deleting it
+ * leaves its EIP allocated and free; a gateway that still has tunnels is refused by the API.
+ * Import by the VPN gateway id (`vpngw-…`).
  */
 import * as z from 'zod';
 import type { CloudClient } from '../../providers/cloud/client.js';
@@ -137,6 +138,8 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
   ],
   computedInputs: ['name'],
   stateOnly: ['duration'],
+  updateNotes: (prior, desired) =>
+    prior.eipId !== desired.eipId ? [`its EIP is unbound, then ${desired.eipId} bound: the API refuses while connections run on the gateway (4238), so remove them first`] : [],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeType: 'month' }),
   remoteManaged: ['publicIp', 'createTime', 'expireTime'],
   importId: prefixedId('vpngw', 'VPN gateway'),

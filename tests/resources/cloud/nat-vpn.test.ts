@@ -119,6 +119,8 @@ describe('VPN', () => {
     expect(await writes(() => vpnGateway.update(c, gateway.id, { inputs: gwInputs, outputs: gateway.outputs }, next))).toEqual(['UpdateVPNGateway', 'UnBindEIP', 'BindEIP']);
     expect(await vpnGateway.read(c, gateway.id)).toMatchObject({ grade: 'enhanced', eipId: eips[1] });
     const tunnel = await vpnConnection.create(c, inputs);
+    expect(vpnGateway.updateNotes!(next, { ...next, eipId: eips[2] })).toEqual([expect.stringContaining('refuses while connections run on the gateway (4238)')]);
+    await expect(vpnGateway.update(c, gateway.id, { inputs: next, outputs: gateway.outputs }, { ...next, eipId: eips[2] })).rejects.toThrow(/still has tunnels/);
     await expect(vpnGateway.delete(c, gateway.id, { inputs: next, outputs: gateway.outputs })).rejects.toThrow(/still has tunnels/);
     await vpnConnection.delete(c, tunnel.id, { inputs, outputs: tunnel.outputs });
     await vpnGateway.delete(c, gateway.id, { inputs: next, outputs: gateway.outputs });

@@ -118,7 +118,7 @@ describe('IPSec VPN', () => {
     expect((await ok({ Action: 'DescribeRemoteVPNGateway', 'RemoteVPNGatewayIds.0': RemoteVPNGatewayId })).DataSet[0].TunnelCount).toBe(1);
   });
 
-  it('UpdateVPNTunnelAttribute changes the key and subnets, never the name; gateways with tunnels are not deleted (4238)', async () => {
+  it('UpdateVPNTunnelAttribute changes the key and subnets, never the name; gateways with tunnels are not deleted, nor their EIP unbound (4238)', async () => {
     const net = await network('10.154');
     const { VPNGatewayId } = await ok({ Action: 'CreateVPNGateway', VPCId: net.VPCId, VPNGatewayName: 'edge', Grade: 'Standard' });
     const { RemoteVPNGatewayId } = await ok({ Action: 'CreateRemoteVPNGateway', RemoteVPNGatewayName: 'office', RemoteVPNGatewayAddr: '203.0.113.10' });
@@ -140,6 +140,9 @@ describe('IPSec VPN', () => {
     await ok({ Action: 'UpdateVPNGateway', VPNGatewayId, Grade: 'Enhanced' });
     expect((await call({ Action: 'DeleteVPNGateway', VPNGatewayId })).RetCode).toBe(4238);
     expect((await call({ Action: 'DeleteRemoteVPNGateway', RemoteVPNGatewayId })).RetCode).toBe(4238);
+    const { EIPSet } = await ok({ Action: 'AllocateEIP', OperatorName: 'Bgp', Bandwidth: 1 });
+    await ok({ Action: 'BindEIP', EIPId: EIPSet[0].EIPId, ResourceType: 'vpngw', ResourceId: VPNGatewayId });
+    expect((await call({ Action: 'UnBindEIP', EIPId: EIPSet[0].EIPId, ResourceType: 'vpngw', ResourceId: VPNGatewayId })).RetCode).toBe(4238);
     await ok({ Action: 'DeleteVPNTunnel', VPNTunnelId });
     await ok({ Action: 'DeleteVPNGateway', VPNGatewayId });
     await ok({ Action: 'DeleteRemoteVPNGateway', RemoteVPNGatewayId });
