@@ -30,7 +30,7 @@ export const natGatewayRuleInputs = z
     protocol: z.enum(['tcp', 'udp']).describe('`tcp` or `udp`. Required. Changed in place.'),
     srcEipId: z.string().min(1).describe("The gateway's EIP (`eip-…`) the traffic arrives at. Required. Changed in place."),
     srcPort: portField('Port on the EIP'),
-    dstIp: z.ipv4().describe("Private address of the host, in one of the gateway's subnets. Required. Changed in place."),
+    dstIp: z.ipv4({ message: 'dstIp must be an IPv4 address such as 10.0.1.10' }).describe("Private address of the host, in one of the gateway's subnets. Required. Changed in place."),
     dstPort: portField('Port on the host'),
     name: nameField('Updated in place.').describe('Name of the policy. Updated in place. Default empty.'),
   })

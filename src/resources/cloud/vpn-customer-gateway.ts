@@ -34,7 +34,7 @@ const NO_ACTION = 'the API has no Action that changes a customer (remote) VPN ga
 
 /** Inputs of a VPN customer gateway. */
 export const vpnCustomerGatewayInputs = z.object({
-  ipAddress: z.ipv4().describe("Public IPv4 address of the customer's VPN device. Required. Changing it replaces the gateway."),
+  ipAddress: z.ipv4({ message: 'ipAddress must be an IPv4 address such as 203.0.113.10' }).describe("Public IPv4 address of the customer's VPN device. Required. Changing it replaces the gateway."),
   name: nameField('Changing it replaces the gateway.'),
   tag: tagField('Changing it replaces the gateway.'),
   remark: remarkField('Changing it replaces the gateway. Default empty.'),

@@ -144,6 +144,11 @@ describe('inputs the API would refuse are refused before any call', () => {
     expect(r.error!.issues.find((i) => i.path[0] === 'preSharedKey')!.message).not.toContain('has space');
   });
 
+  it('a host address that is not one, saying what is valid', () => {
+    const r = natGatewayRuleInputs.safeParse({ natGatewayId: 'natgw-1', protocol: 'tcp', srcEipId: 'eip-1', srcPort: '22', dstIp: '10.0.1', dstPort: '22' });
+    expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['dstIp', 'dstIp must be an IPv4 address such as 10.0.1.10']]);
+  });
+
   it('a forwarded range narrower than the source range', () => {
     const r = natGatewayRuleInputs.safeParse({ natGatewayId: 'natgw-1', protocol: 'tcp', srcEipId: 'eip-1', srcPort: '8000-8010', dstIp: '10.0.0.1', dstPort: '9000-9005' });
     expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['dstPort', 'a port range must be as wide as srcPort']]);
