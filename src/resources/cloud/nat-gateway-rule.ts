@@ -126,7 +126,7 @@ const wire = (inputs: NatGatewayRuleInputs) => ({
 export const natGatewayRule: ResourceType<NatGatewayRuleInputs, NatGatewayRuleOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/natGatewayRule:NatGatewayRule',
   provider: 'cloud',
-  description: "A NAT gateway's port forwarding: a port of one of its EIPs to a port of a host in its subnets. Import id: `<nat_gateway_id>:<policy_id>`.",
+  description: "A NAT gateway's port forwarding: a port of one of its EIPs to a port of a host in its subnets.",
   inputs: natGatewayRuleInputs,
   outputs: natGatewayRuleOutputs,
   replaceOn: [{ path: 'natGatewayId', reason: 'a forwarding policy belongs to one NAT gateway; UpdateNATGWPolicy cannot move it' }],

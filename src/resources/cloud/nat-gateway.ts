@@ -155,7 +155,7 @@ async function moveEips(ctx: CloudCtx, id: string, had: string[], want: string[]
 export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/natGateway:NatGateway',
   provider: 'cloud',
-  description: "A NAT gateway: a VPC's subnets reach the internet through its EIPs, and it forwards ports to their hosts (natGatewayRule). Import id: `natgw-…`.",
+  description: "A NAT gateway: a VPC's subnets reach the internet through its EIPs, and it forwards ports to their hosts (natGatewayRule).",
   inputs: natGatewayInputs,
   outputs: natGatewayOutputs,
   replaceOn: [{ path: 'vpcId', reason: 'a NAT gateway cannot move to another VPC (no API Action)' }],

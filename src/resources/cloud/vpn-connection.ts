@@ -109,7 +109,7 @@ const isFor = (t: TunnelInfo, name: string, inputs: VpnConnectionInputs) => t.VP
 export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/vpnConnection:VpnConnection',
   provider: 'cloud',
-  description: 'A VPN connection: an IPSec tunnel from a VPN gateway to a customer gateway, with its IKE and IPSec settings. Import id: `vpntunnel-…`.',
+  description: 'A VPN connection: an IPSec tunnel from a VPN gateway to a customer gateway, with its IKE and IPSec settings.',
   inputs: vpnConnectionInputs,
   outputs: vpnConnectionOutputs,
   secretPaths: ['preSharedKey'],

@@ -88,7 +88,7 @@ const isFor = (r: RemoteInfo, name: string, inputs: VpnCustomerGatewayInputs) =>
 export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCustomerGatewayOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/vpnCustomerGateway:VpnCustomerGateway',
   provider: 'cloud',
-  description: "A VPN customer gateway: the address of the customer's VPN device, which VPN connections end on. Import id: `remotevpngw-…`.",
+  description: "A VPN customer gateway: the address of the customer's VPN device, which VPN connections end on.",
   inputs: vpnCustomerGatewayInputs,
   outputs: vpnCustomerGatewayOutputs,
   replaceOn: [

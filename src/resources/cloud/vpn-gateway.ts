@@ -126,7 +126,7 @@ async function moveEip(ctx: CloudCtx, id: string, from: string, to: string): Pro
 export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/vpnGateway:VpnGateway',
   provider: 'cloud',
-  description: "A VPN gateway: a VPC's IPSec endpoint on an EIP, which VPN connections run from. Import id: `vpngw-…`.",
+  description: "A VPN gateway: a VPC's IPSec endpoint on an EIP, which VPN connections run from.",
   inputs: vpnGatewayInputs,
   outputs: vpnGatewayOutputs,
   replaceOn: [
