@@ -12,10 +12,31 @@ import { lbListener } from './lb-listener.js';
 import { lbRule } from './lb-rule.js';
 import { lbSsl } from './lb-ssl.js';
 import { lbSslAttachment } from './lb-ssl-attachment.js';
+import { natGateway } from './nat-gateway.js';
+import { natGatewayRule } from './nat-gateway-rule.js';
 import { securityGroup } from './security-group.js';
 import { subnet } from './subnet.js';
 import { vpc } from './vpc.js';
+import { vpnConnection } from './vpn-connection.js';
+import { vpnCustomerGateway } from './vpn-customer-gateway.js';
+import { vpnGateway } from './vpn-gateway.js';
 
 /** Every cloud resource type. */
-export const cloudResources: ResourceType[] = [antiDdosInstance, antiDdosAllowedDomain, vpc, subnet, securityGroup, eip, eipAssociation, instance, disk, diskAttachment];
+export const cloudResources: ResourceType[] = [
+  antiDdosInstance,
+  antiDdosAllowedDomain,
+  vpc,
+  subnet,
+  securityGroup,
+  eip,
+  eipAssociation,
+  instance,
+  disk,
+  diskAttachment,
+  natGateway,
+  natGatewayRule,
+  vpnGateway,
+  vpnCustomerGateway,
+  vpnConnection,
+];
 cloudResources.push(lb, lbListener, lbAttachment, lbRule, lbSsl, lbSslAttachment);

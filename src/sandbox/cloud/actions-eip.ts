@@ -6,6 +6,7 @@
  */
 import { ApiError, paramError, type ActionContext, type ActionHandler, type ActionRequest } from './request.js';
 import { enumParam } from './actions-compute.js';
+import { natEipCount } from './actions-natgw.js';
 import { label, remark, madeNow, mustFind, newId, remove } from './network-objects.js';
 import { publicIp, type Rec } from './seed-util.js';
 
@@ -146,6 +147,8 @@ export const eipActions: Record<string, ActionHandler> = {
     if (record.Status !== 'used' || record._binding || bound.ResourceID !== resourceId || bound.ResourceType !== type) {
       throw paramError('ResourceId', `EIP [${String(record.EIPId)}] is not bound to ${type} [${resourceId}]`);
     }
+    if (type === 'vpngw' && ctx.db.vpnTunnels.some((t) => t.VPNGatewayId === resourceId)) throw new ApiError(4238, `VPN gateway [${resourceId}] still has tunnels: its EIP cannot be unbound`);
+    if (type === 'natgw' && natEipCount(ctx, resourceId) <= 1) throw new ApiError(4235, `EIP [${String(record.EIPId)}] is the last EIP of NAT gateway [${resourceId}] and cannot be unbound`);
     record._binding = { at: ctx.now + ctx.provisioningMs };
     settleEips(ctx);
     return {};

@@ -6,6 +6,7 @@
  */
 import { enumParam, zoneParam } from './actions-compute.js';
 import { label, madeNow, newId, remark, remove, visible } from './network-objects.js';
+import { grantNatFirewall } from './actions-natgw.js';
 import { ApiError, paramError, type ActionContext, type ActionHandler, type ActionRequest } from './request.js';
 import { scoped } from './store.js';
 import type { Rec } from './seed-util.js';
@@ -214,7 +215,12 @@ export const uhostActions: Record<string, ActionHandler> = {
   GrantFirewall(req, ctx) {
     const fwId = req.required('FWId');
     if (!visible(ctx.db.firewalls, req, ctx).some((f) => f.FWId === fwId)) throw new ApiError(4600, `firewall [${fwId}] not exists`);
-    if (req.required('ResourceType') !== 'uhost') throw paramError('ResourceType', 'only uhost is served here');
+    const type = req.required('ResourceType');
+    if (type === 'unatgw' || type === 'natgw') {
+      grantNatFirewall(req, ctx, fwId);
+      return {};
+    }
+    if (type !== 'uhost') throw paramError('ResourceType', 'only uhost and unatgw are served here');
     const record = host(req, ctx, req.required('ResourceId'));
     grant(ctx, record._firewall as string | undefined, -1);
     record._firewall = fwId;

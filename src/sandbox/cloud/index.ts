@@ -12,7 +12,9 @@ import { computeActions } from './actions-compute.js';
 import { dataActions } from './actions-data.js';
 import { eipActions } from './actions-eip.js';
 import { firewallActions } from './actions-firewall.js';
+import { ipsecVpnActions } from './actions-ipsecvpn.js';
 import { lbActions } from './actions-lb.js';
+import { natgwActions } from './actions-natgw.js';
 import { networkActions } from './actions-network.js';
 import { uadsActions } from './actions-uads.js';
 import { udiskActions } from './actions-udisk.js';
@@ -28,7 +30,9 @@ const ACTIONS: Record<string, ActionHandler> = {
   ...dataActions,
   ...eipActions,
   ...firewallActions,
+  ...ipsecVpnActions,
   ...lbActions,
+  ...natgwActions,
   ...networkActions,
   ...uadsActions,
   ...udiskActions,

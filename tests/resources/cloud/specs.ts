@@ -9,6 +9,7 @@ import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instanc
 import { lifecycleSpec, type LifecycleWorld, type ProviderLifecycleSpecs } from '../../support/lifecycle.js';
 import { computeSpecs } from './compute-specs.js';
 import { lbSpecs } from './lb-specs.js';
+import { natVpnSpecs } from './nat-vpn-specs.js';
 import { networkSpecs } from './network-specs.js';
 
 const instance = { area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40, chargeType: 'month', duration: 1 } as const;
@@ -63,6 +64,6 @@ export const antiDdosAllowedDomainSpec = lifecycleSpec({
 export const cloudLifecycle: ProviderLifecycleSpecs = {
   provider: cloudProvider,
   settings: { region: 'cn-bj2', projectId: 'org-sandbox' },
-  specs: [antiDdosInstanceSpec, antiDdosAllowedDomainSpec, ...networkSpecs, ...computeSpecs],
+  specs: [antiDdosInstanceSpec, antiDdosAllowedDomainSpec, ...networkSpecs, ...computeSpecs, ...natVpnSpecs],
 };
 cloudLifecycle.specs.push(...lbSpecs);

@@ -1,0 +1,262 @@
+/**
+ * NatGateway: a VPC's shared egress (and port forwarding) through EIPs.
+ *
+ * Name, tag and remark change in place (one UpdateNATGW call), and so do its subnets
+ * (UpdateNATGWSubnet with the whole list), its EIPs (BindEIP / UnBindEIP, new ones bound before
+ * old ones go, as a gateway keeps at least one), its security group (GrantFirewall) and its
+ * white-list mode (EnableWhiteList). Only the VPC replaces it: no Action moves one. Deleting it
+ * leaves its EIPs allocated and free. Import by the NAT gateway id (`natgw-…`).
+ */
+import * as z from 'zod';
+import { isRemote } from '../../errors.js';
+import type { CloudClient } from '../../providers/cloud/client.js';
+import type { CloudSettings } from '../../providers/cloud/settings.js';
+import { rfc3339, str } from '../../providers/cloud/wire.js';
+import { defaultsAsDeclared } from '../as-declared.js';
+import type { ReadTarget, ResourceType } from '../../engine/contracts/resource-type.js';
+import {
+  autoName,
+  DEFAULT_TAG,
+  deleteListed,
+  describeAll,
+  describeIds,
+  findMade,
+  inDeclaredOrder,
+  nameField,
+  noId,
+  ownedAmong,
+  prefixedId,
+  remarkField,
+  tagField,
+  vanished,
+  waitListed,
+  type CloudCtx,
+  type Listing,
+} from './kit.js';
+import { waitUntil } from './wait.js';
+
+/** Inputs of a NAT gateway. */
+export const natGatewayInputs = z.object({
+  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the gateway: no Action moves one.'),
+  subnetIds: z.array(z.string().min(1)).min(1, 'a NAT gateway serves at least one subnet').describe('Subnets of the VPC whose hosts use the gateway. Required. Changed in place (UpdateNATGWSubnet).'),
+  eipIds: z
+    .array(z.string().min(1))
+    .min(1, 'a NAT gateway needs at least one EIP')
+    .describe('EIPs (`eip-…`, free ones) it sends traffic out through. Required. Changed in place (BindEIP, UnBindEIP).'),
+  securityGroupId: z.string().min(1).describe('Security group (`firewall-…`). Required. Changed in place (GrantFirewall).'),
+  name: nameField('Updated in place (UpdateNATGW).'),
+  tag: tagField('Updated in place (UpdateNATGW).'),
+  remark: remarkField('Updated in place (UpdateNATGW); emptying it replaces the gateway, as the API takes an empty remark as no change. Default empty.'),
+  whiteListEnabled: z.boolean().optional().describe('Only white-listed hosts may use the gateway. Changed in place (EnableWhiteList). Default false.'),
+});
+
+/** Inputs of a NAT gateway. */
+export type NatGatewayInputs = z.output<typeof natGatewayInputs>;
+
+/** What is read back about a NAT gateway. */
+export const natGatewayOutputs = z.object({
+  natGatewayId: z.string().describe('NAT gateway id, e.g. `natgw-1a2b3c4d`.'),
+  vpcId: z.string().describe('Id of its VPC.'),
+  subnetIds: z.array(z.string()).describe('Subnets it serves.'),
+  eipIds: z.array(z.string()).describe('EIPs bound to it.'),
+  securityGroupId: z.string().describe('Its security group.'),
+  name: z.string().describe('Name.'),
+  tag: z.string().describe('Tag.'),
+  remark: z.string().describe('Remark.'),
+  whiteListEnabled: z.boolean().describe('Whether the white list is on.'),
+  createTime: z.string().describe('When it was made (RFC 3339).'),
+});
+
+/** Observed NAT gateway. */
+export type NatGatewayOutputs = z.output<typeof natGatewayOutputs>;
+
+interface NatInfo extends Record<string, unknown> {
+  NATGWId: string;
+  NATGWName?: string;
+  Tag?: string;
+  Remark?: string;
+  VPCId?: string;
+  FirewallId?: string;
+  IPSet?: Array<{ EIPId: string }>;
+  SubnetSet?: Array<{ SubnetworkId: string }>;
+  CreateTime?: number;
+}
+
+const LISTING: Listing = { action: 'DescribeNATGW', idsParam: 'NATGWIds', listKey: 'DataSet', idField: 'NATGWId' };
+
+function toOutputs(n: NatInfo, whiteList: boolean): NatGatewayOutputs {
+  return {
+    natGatewayId: n.NATGWId,
+    vpcId: str(n.VPCId),
+    subnetIds: (n.SubnetSet ?? []).map((s) => s.SubnetworkId),
+    eipIds: (n.IPSet ?? []).map((i) => i.EIPId),
+    securityGroupId: str(n.FirewallId),
+    name: str(n.NATGWName),
+    tag: str(n.Tag) || DEFAULT_TAG,
+    remark: str(n.Remark),
+    whiteListEnabled: whiteList,
+    createTime: rfc3339(n.CreateTime),
+  };
+}
+
+/** Which of these gateways have their white list on (DescribeWhiteListResource, 100 ids a call). */
+async function whiteLists(ctx: CloudCtx, ids: string[]): Promise<Set<string>> {
+  const on = new Set<string>();
+  for (let i = 0; i < ids.length; i += 100) {
+    const body = await ctx.client.call<{ DataSet?: Array<{ NATGWId: string; IfOpen?: number }> }>('DescribeWhiteListResource', { NATGWIds: ids.slice(i, i + 100) });
+    for (const w of body.DataSet ?? []) if (Number(w.IfOpen) === 1) on.add(w.NATGWId);
+  }
+  return on;
+}
+
+/** Gateways as outputs, white lists included. */
+async function observed(ctx: CloudCtx, records: NatInfo[]): Promise<NatGatewayOutputs[]> {
+  if (!records.length) return [];
+  const on = await whiteLists(
+    ctx,
+    records.map((n) => n.NATGWId),
+  );
+  return records.map((n) => toOutputs(n, on.has(n.NATGWId)));
+}
+
+/** The listed gateways of these ids; none when the API answers that one of them does not exist. */
+async function describeSome(ctx: CloudCtx, ids: string[]): Promise<NatInfo[]> {
+  try {
+    return await describeIds<NatInfo>(ctx, LISTING, ids);
+  } catch (err) {
+    if (isRemote(err, 'not-found')) return [];
+    throw err;
+  }
+}
+
+async function read(ctx: CloudCtx, id: string): Promise<NatGatewayOutputs | undefined> {
+  return (await observed(ctx, await describeSome(ctx, [id])))[0];
+}
+
+const all = (ctx: CloudCtx) => describeAll<NatInfo>(ctx, LISTING);
+const isFor = (n: NatInfo, name: string, inputs: NatGatewayInputs) => n.NATGWName === name && n.VPCId === inputs.vpcId;
+
+/** Binds the EIPs it lacks, then unbinds those it should not have, waiting for each to settle. */
+async function moveEips(ctx: CloudCtx, id: string, had: string[], want: string[]): Promise<void> {
+  const added = want.filter((e) => !had.includes(e));
+  const removed = had.filter((e) => !want.includes(e));
+  for (const eip of added) await ctx.client.call('BindEIP', { EIPId: eip, ResourceType: 'natgw', ResourceId: id });
+  for (const eip of removed) await ctx.client.call('UnBindEIP', { EIPId: eip, ResourceType: 'natgw', ResourceId: id });
+  if (!added.length && !removed.length) return;
+  await waitUntil(ctx, `the EIPs of NAT gateway ${id}`, async () => {
+    const seen = (await describeSome(ctx, [id]))[0];
+    if (!seen) throw vanished('NAT gateway', id);
+    const now = (seen.IPSet ?? []).map((i) => i.EIPId);
+    return now.length === want.length && want.every((e) => now.includes(e)) ? { done: true, value: undefined } : { done: false, status: 'Binding' };
+  });
+}
+
+/** The NatGateway resource type. */
+export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, CloudClient, CloudSettings> = {
+  token: 'cloud:index/natGateway:NatGateway',
+  provider: 'cloud',
+  description: "A NAT gateway: a VPC's subnets reach the internet through its EIPs, and it forwards ports to their hosts (natGatewayRule).",
+  inputs: natGatewayInputs,
+  outputs: natGatewayOutputs,
+  replaceOn: [{ path: 'vpcId', reason: 'a NAT gateway cannot move to another VPC (no API Action)' }],
+  replaceWhen(prior, desired) {
+    const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
+    return cleared ? [{ path: 'remark', reason: 'UpdateNATGW takes an empty remark as no change, so no Action clears one' }] : [];
+  },
+  replaceSometimes: ['remark'],
+  computedInputs: ['name'],
+  asDeclared: (recorded, _outputs, desired) => ({
+    ...defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', whiteListEnabled: false }),
+    subnetIds: inDeclaredOrder(recorded.subnetIds, desired.subnetIds)!,
+    eipIds: inDeclaredOrder(recorded.eipIds, desired.eipIds)!,
+  }),
+  remoteManaged: ['createTime'],
+  importId: prefixedId('natgw', 'NAT gateway'),
+
+  async create(ctx, inputs) {
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const sentAt = Date.now();
+    const params = {
+      NATGWName: name,
+      VPCId: inputs.vpcId,
+      SubnetworkIds: inputs.subnetIds,
+      EIPIds: inputs.eipIds,
+      FirewallId: inputs.securityGroupId,
+      Tag: inputs.tag,
+      Remark: inputs.remark,
+      IfOpen: inputs.whiteListEnabled ? 1 : 0,
+    };
+    const body = await ctx.client.call<{ NATGWId?: string }>('CreateNATGW', params, {
+      recover: async () => {
+        const made = await findMade(
+          ctx,
+          'NAT gateway',
+          () => all(ctx),
+          (n) => isFor(n, name, inputs),
+          sentAt,
+          (n) => n.NATGWId,
+        );
+        return made && { RetCode: 0, NATGWId: made.NATGWId };
+      },
+    });
+    if (!body.NATGWId) throw noId('CreateNATGW', 'NATGWId');
+    const id = body.NATGWId;
+    ctx.recordId(id);
+    return { id, outputs: await waitListed(ctx, `NAT gateway ${id}`, () => read(ctx, id)) };
+  },
+
+  read: (ctx, id) => read(ctx, id),
+
+  async readMany(ctx, targets: ReadTarget[]) {
+    const records = await describeSome(
+      ctx,
+      targets.map((t) => t.id),
+    );
+    const outputs = await observed(ctx, records);
+    return new Map(outputs.map((o) => [o.natGatewayId, o]));
+  },
+
+  async list(ctx) {
+    return (await observed(ctx, await all(ctx))).map((o) => ({ id: o.natGatewayId, outputs: o }));
+  },
+
+  // A gateway carries no ownership marks: the one of this name in this VPC made since the order.
+  async findOwned(ctx, inputs, order) {
+    if (!inputs) return undefined;
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const found = ownedAmong(
+      ctx,
+      `NAT gateway named "${name}"`,
+      await all(ctx),
+      (n) => isFor(n, name, inputs),
+      order,
+      (n) => n.NATGWId,
+    );
+    return found && { id: found.NATGWId, outputs: (await observed(ctx, [found]))[0] };
+  },
+
+  async update(ctx, id, _prior, desired) {
+    const seen = await read(ctx, id);
+    if (!seen) throw vanished('NAT gateway', id);
+    const changed = (want: string | undefined, was: string) => (want !== undefined && want !== was ? want : undefined);
+    const attrs = { NATGWName: changed(desired.name, seen.name), Tag: changed(desired.tag ?? DEFAULT_TAG, seen.tag), Remark: changed(desired.remark, seen.remark) };
+    // Name, tag and remark go in one call.
+    if (Object.values(attrs).some((v) => v !== undefined)) await ctx.client.call('UpdateNATGW', { NATGWId: id, ...attrs });
+    if ([...desired.subnetIds].sort().join() !== [...seen.subnetIds].sort().join()) await ctx.client.call('UpdateNATGWSubnet', { NATGWId: id, SubnetworkIds: desired.subnetIds });
+    await moveEips(ctx, id, seen.eipIds, desired.eipIds);
+    if (desired.securityGroupId !== seen.securityGroupId) await ctx.client.call('GrantFirewall', { FWId: desired.securityGroupId, ResourceType: 'unatgw', ResourceId: id });
+    if ((desired.whiteListEnabled ?? false) !== seen.whiteListEnabled) await ctx.client.call('EnableWhiteList', { NATGWId: id, IfOpen: desired.whiteListEnabled ? 1 : 0 });
+    const after = await read(ctx, id);
+    if (!after) throw vanished('NAT gateway', id);
+    return after;
+  },
+
+  async delete(ctx, id) {
+    await deleteListed(
+      ctx,
+      `NAT gateway ${id}`,
+      async () => (await describeSome(ctx, [id])).length > 0,
+      () => ctx.client.call('DeleteNATGW', { NATGWId: id, ReleaseEip: false }),
+    );
+  },
+};

@@ -1,0 +1,208 @@
+/**
+ * VpnConnection: an IPSec tunnel from a VPN gateway to a customer gateway (the API's VPN tunnel).
+ *
+ * Every IKE and IPSec setting, the pre-shared key included, changes in place in one
+ * UpdateVPNTunnelAttribute call carrying the whole set. That Action takes no name, tag or remark
+ * and no other changes them, so those replace the connection (never a change silently left
+ * unapplied). The key is a secret: the API returns it in clear, plumb keeps it sealed. Import
+ * by the tunnel id (`vpntunnel-…`).
+ */
+import * as z from 'zod';
+import type { CloudClient } from '../../providers/cloud/client.js';
+import type { CloudSettings } from '../../providers/cloud/settings.js';
+import { rfc3339, str } from '../../providers/cloud/wire.js';
+import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, readManyBy, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
+import { TUNNEL_DEFAULTS, tunnelParams, vpnConnectionInputs, type VpnConnectionInputs } from './vpn-connection-inputs.js';
+
+export { vpnConnectionInputs, type VpnConnectionInputs };
+
+const NO_ACTION = 'UpdateVPNTunnelAttribute takes no name, tag or remark, and no other Action changes them';
+const text = (what: string) => z.string().describe(what);
+
+/** What is read back about a VPN connection. */
+export const vpnConnectionOutputs = z.object({
+  connectionId: text('Tunnel id, e.g. `vpntunnel-1a2b3c4d`.'),
+  vpnGatewayId: text('Its VPN gateway.'),
+  customerGatewayId: text('Its customer gateway.'),
+  vpcId: text('Its VPC.'),
+  name: text('Name.'),
+  tag: text('Tag.'),
+  remark: text('Remark.'),
+  preSharedKey: text('The pre-shared key as the API holds it. A secret.'),
+  ikeVersion: text('`ikev1` or `ikev2`.'),
+  ikeExchangeMode: text('IKE v1 negotiation mode.'),
+  ikeEncryptionAlgorithm: text('IKE encryption.'),
+  ikeAuthenticationAlgorithm: text('IKE authentication.'),
+  ikeDhGroup: text('IKE Diffie-Hellman group.'),
+  ikeSaLifetime: z.number().describe('IKE SA lifetime (seconds).'),
+  ikeLocalId: text('Local identity.'),
+  ikeRemoteId: text('Remote identity.'),
+  ipsecLocalSubnetIds: z.array(z.string()).describe('Local subnets.'),
+  ipsecRemoteSubnets: z.array(z.string()).describe("The customer's ranges."),
+  ipsecProtocol: text('`esp` or `ah`.'),
+  ipsecEncryptionAlgorithm: text('IPSec encryption.'),
+  ipsecAuthenticationAlgorithm: text('IPSec authentication.'),
+  ipsecPfsDhGroup: text('PFS group or `disable`.'),
+  ipsecSaLifetime: z.number().describe('IPSec SA lifetime (seconds).'),
+  ipsecSaLifetimeBytes: z.number().optional().describe('IPSec SA lifetime (bytes), when set.'),
+  createTime: text('When it was made (RFC 3339).'),
+});
+
+/** Observed VPN connection. */
+export type VpnConnectionOutputs = z.output<typeof vpnConnectionOutputs>;
+
+interface TunnelInfo extends Record<string, unknown> {
+  VPNTunnelId: string;
+  VPNTunnelName?: string;
+  VPNGatewayId?: string;
+  RemoteVPNGatewayId?: string;
+  VPCId?: string;
+  Tag?: string;
+  Remark?: string;
+  CreateTime?: number;
+  IKEData?: Record<string, string | undefined>;
+  IPSecData?: Record<string, string | string[] | undefined>;
+}
+
+const LISTING: Listing = { action: 'DescribeVPNTunnel', idsParam: 'VPNTunnelIds', listKey: 'DataSet', idField: 'VPNTunnelId' };
+
+function toOutputs(t: TunnelInfo): VpnConnectionOutputs {
+  const ike = t.IKEData ?? {};
+  const ipsec = t.IPSecData ?? {};
+  const bytes = str(ipsec.IPSecSALifetimeBytes);
+  return {
+    connectionId: t.VPNTunnelId,
+    vpnGatewayId: str(t.VPNGatewayId),
+    customerGatewayId: str(t.RemoteVPNGatewayId),
+    vpcId: str(t.VPCId),
+    name: str(t.VPNTunnelName),
+    tag: str(t.Tag) || DEFAULT_TAG,
+    remark: str(t.Remark),
+    preSharedKey: str(ike.IKEPreSharedKey),
+    ikeVersion: str(ike.IKEVersion).toLowerCase().replace(/\s/g, ''),
+    ikeExchangeMode: str(ike.IKEExchangeMode),
+    ikeEncryptionAlgorithm: str(ike.IKEEncryptionAlgorithm),
+    ikeAuthenticationAlgorithm: str(ike.IKEAuthenticationAlgorithm),
+    ikeDhGroup: str(ike.IKEDhGroup),
+    ikeSaLifetime: Number(ike.IKESALifetime ?? 0),
+    ikeLocalId: str(ike.IKELocalId),
+    ikeRemoteId: str(ike.IKERemoteId),
+    ipsecLocalSubnetIds: (ipsec.IPSecLocalSubnetIds as string[] | undefined) ?? [],
+    ipsecRemoteSubnets: (ipsec.IPSecRemoteSubnets as string[] | undefined) ?? [],
+    ipsecProtocol: str(ipsec.IPSecProtocol),
+    ipsecEncryptionAlgorithm: str(ipsec.IPSecEncryptionAlgorithm),
+    ipsecAuthenticationAlgorithm: str(ipsec.IPSecAuthenticationAlgorithm),
+    ipsecPfsDhGroup: str(ipsec.IPSecPFSDhGroup).toLowerCase(),
+    ipsecSaLifetime: Number(ipsec.IPSecSALifetime ?? 0),
+    ...(bytes ? { ipsecSaLifetimeBytes: Number(bytes) } : {}),
+    createTime: rfc3339(t.CreateTime),
+  };
+}
+
+const describe = (ctx: CloudCtx, id: string) => describeOne<TunnelInfo>(ctx, LISTING, id);
+const onGateway = (ctx: CloudCtx, gw: string) => describeAll<TunnelInfo>(ctx, { ...LISTING, params: { VPNGatewayId: gw } });
+const isFor = (t: TunnelInfo, name: string, inputs: VpnConnectionInputs) => t.VPNTunnelName === name && t.RemoteVPNGatewayId === inputs.customerGatewayId;
+
+/** The VpnConnection resource type. */
+export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutputs, CloudClient, CloudSettings> = {
+  token: 'cloud:index/vpnConnection:VpnConnection',
+  provider: 'cloud',
+  description: 'A VPN connection: an IPSec tunnel from a VPN gateway to a customer gateway, with its IKE and IPSec settings.',
+  inputs: vpnConnectionInputs,
+  outputs: vpnConnectionOutputs,
+  secretPaths: ['preSharedKey'],
+  replaceOn: [
+    { path: 'vpnGatewayId', reason: 'a tunnel cannot move to another VPN gateway (no API Action)' },
+    { path: 'customerGatewayId', reason: 'a tunnel cannot move to another customer gateway (no API Action)' },
+    { path: 'vpcId', reason: 'a tunnel cannot move to another VPC (no API Action)' },
+    { path: 'name', reason: NO_ACTION },
+    { path: 'tag', reason: NO_ACTION },
+    { path: 'remark', reason: NO_ACTION },
+  ],
+  computedInputs: ['name'],
+  // The close action is never reported: an imported connection takes the manifest's.
+  asDeclared: (recorded, _outputs, desired) => {
+    const defaults: Record<string, unknown> = { ...TUNNEL_DEFAULTS, tag: DEFAULT_TAG, remark: '' };
+    if ((recorded.ikeVersion ?? desired.ikeVersion) === 'ikev2') defaults.ikeExchangeMode = recorded.ikeExchangeMode;
+    return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['ipsecCloseAction']), desired, defaults);
+  },
+  remoteManaged: ['createTime'],
+  importId: prefixedId('vpntunnel', 'VPN connection'),
+
+  async create(ctx, inputs) {
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const sentAt = Date.now();
+    const params = {
+      VPNGatewayId: inputs.vpnGatewayId,
+      RemoteVPNGatewayId: inputs.customerGatewayId,
+      VPCId: inputs.vpcId,
+      VPNTunnelName: name,
+      Tag: inputs.tag,
+      Remark: inputs.remark,
+      ...tunnelParams(inputs),
+    };
+    const body = await ctx.client.call<{ VPNTunnelId?: string }>('CreateVPNTunnel', params, {
+      recover: async () => {
+        const made = await findMade(
+          ctx,
+          'VPN connection',
+          () => onGateway(ctx, inputs.vpnGatewayId),
+          (t) => isFor(t, name, inputs),
+          sentAt,
+          (t) => t.VPNTunnelId,
+        );
+        return made && { RetCode: 0, VPNTunnelId: made.VPNTunnelId };
+      },
+    });
+    if (!body.VPNTunnelId) throw noId('CreateVPNTunnel', 'VPNTunnelId');
+    const id = body.VPNTunnelId;
+    ctx.recordId(id);
+    return { id, outputs: toOutputs(await waitListed(ctx, `VPN connection ${id}`, () => describe(ctx, id))) };
+  },
+
+  async read(ctx, id) {
+    const seen = await describe(ctx, id);
+    return seen && toOutputs(seen);
+  },
+
+  readMany: (ctx, targets) => readManyBy<TunnelInfo, VpnConnectionOutputs>(ctx, LISTING, targets, (t) => toOutputs(t)),
+
+  async list(ctx) {
+    return (await describeAll<TunnelInfo>(ctx, LISTING)).map((t) => ({ id: t.VPNTunnelId, outputs: toOutputs(t) }));
+  },
+
+  // No ownership marks: the tunnel of this name to this customer gateway made since the order.
+  async findOwned(ctx, inputs, order) {
+    if (!inputs) return undefined;
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const found = ownedAmong(
+      ctx,
+      `VPN connection named "${name}"`,
+      await onGateway(ctx, inputs.vpnGatewayId),
+      (t) => isFor(t, name, inputs),
+      order,
+      (t) => t.VPNTunnelId,
+    );
+    return found && { id: found.VPNTunnelId, outputs: toOutputs(found) };
+  },
+
+  // The whole IKE and IPSec set in one call (the close action included, which the API needs
+  // when the tunnel has none yet).
+  async update(ctx, id, _prior, desired) {
+    await ctx.client.call('UpdateVPNTunnelAttribute', { VPNTunnelId: id, ...tunnelParams(desired) });
+    const after = await describe(ctx, id);
+    if (!after) throw vanished('VPN connection', id);
+    return toOutputs(after);
+  },
+
+  async delete(ctx, id) {
+    await deleteListed(
+      ctx,
+      `VPN connection ${id}`,
+      async () => (await describe(ctx, id)) !== undefined,
+      () => ctx.client.call('DeleteVPNTunnel', { VPNTunnelId: id }),
+    );
+  },
+};

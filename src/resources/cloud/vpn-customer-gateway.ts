@@ -1,0 +1,175 @@
+/**
+ * VpnCustomerGateway: the customer's end of IPSec tunnels (the API's remote VPN gateway).
+ *
+ * The API has no Action that changes one, so any change replaces it; one that still has tunnels
+ * cannot be deleted (the connections go first). Import by its id (`remotevpngw-…`).
+ */
+import * as z from 'zod';
+import type { CloudClient } from '../../providers/cloud/client.js';
+import type { CloudSettings } from '../../providers/cloud/settings.js';
+import { rfc3339, str } from '../../providers/cloud/wire.js';
+import { defaultsAsDeclared } from '../as-declared.js';
+import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
+import {
+  autoName,
+  DEFAULT_TAG,
+  deleteListed,
+  describeAll,
+  describeOne,
+  findMade,
+  nameField,
+  noId,
+  ownedAmong,
+  prefixedId,
+  readManyBy,
+  remarkField,
+  tagField,
+  vanished,
+  waitListed,
+  type CloudCtx,
+  type Listing,
+} from './kit.js';
+
+const NO_ACTION = 'the API has no Action that changes a customer (remote) VPN gateway';
+
+/** Inputs of a VPN customer gateway. */
+export const vpnCustomerGatewayInputs = z.object({
+  ipAddress: z.ipv4({ message: 'ipAddress must be an IPv4 address such as 203.0.113.10' }).describe("Public IPv4 address of the customer's VPN device. Required. Changing it replaces the gateway."),
+  name: nameField('Changing it replaces the gateway.'),
+  tag: tagField('Changing it replaces the gateway.'),
+  remark: remarkField('Changing it replaces the gateway. Default empty.'),
+});
+
+/** Inputs of a VPN customer gateway. */
+export type VpnCustomerGatewayInputs = z.output<typeof vpnCustomerGatewayInputs>;
+
+/** What is read back about a VPN customer gateway. */
+export const vpnCustomerGatewayOutputs = z.object({
+  customerGatewayId: z.string().describe('Customer gateway id, e.g. `remotevpngw-1a2b3c4d`.'),
+  ipAddress: z.string().describe("The customer device's address."),
+  name: z.string().describe('Name.'),
+  tag: z.string().describe('Tag.'),
+  remark: z.string().describe('Remark.'),
+  tunnelCount: z.number().describe('Connections that end on it.'),
+  createTime: z.string().describe('When it was made (RFC 3339).'),
+});
+
+/** Observed VPN customer gateway. */
+export type VpnCustomerGatewayOutputs = z.output<typeof vpnCustomerGatewayOutputs>;
+
+interface RemoteInfo extends Record<string, unknown> {
+  RemoteVPNGatewayId: string;
+  RemoteVPNGatewayName?: string;
+  RemoteVPNGatewayAddr?: string;
+  Tag?: string;
+  Remark?: string;
+  TunnelCount?: number;
+  CreateTime?: number;
+}
+
+const LISTING: Listing = { action: 'DescribeRemoteVPNGateway', idsParam: 'RemoteVPNGatewayIds', listKey: 'DataSet', idField: 'RemoteVPNGatewayId' };
+
+function toOutputs(r: RemoteInfo): VpnCustomerGatewayOutputs {
+  return {
+    customerGatewayId: r.RemoteVPNGatewayId,
+    ipAddress: str(r.RemoteVPNGatewayAddr),
+    name: str(r.RemoteVPNGatewayName),
+    tag: str(r.Tag) || DEFAULT_TAG,
+    remark: str(r.Remark),
+    tunnelCount: Number(r.TunnelCount ?? 0),
+    createTime: rfc3339(r.CreateTime),
+  };
+}
+
+const describe = (ctx: CloudCtx, id: string) => describeOne<RemoteInfo>(ctx, LISTING, id);
+const isFor = (r: RemoteInfo, name: string, inputs: VpnCustomerGatewayInputs) => r.RemoteVPNGatewayName === name && r.RemoteVPNGatewayAddr === inputs.ipAddress;
+
+/** The VpnCustomerGateway resource type. */
+export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCustomerGatewayOutputs, CloudClient, CloudSettings> = {
+  token: 'cloud:index/vpnCustomerGateway:VpnCustomerGateway',
+  provider: 'cloud',
+  description: "A VPN customer gateway: the address of the customer's VPN device, which VPN connections end on.",
+  inputs: vpnCustomerGatewayInputs,
+  outputs: vpnCustomerGatewayOutputs,
+  replaceOn: [
+    { path: 'ipAddress', reason: NO_ACTION },
+    { path: 'name', reason: NO_ACTION },
+  ],
+  // The default written out (tag `Default`, an empty remark) is no change.
+  replaceWhen(prior, desired): ReplaceRule[] {
+    const rules: ReplaceRule[] = [];
+    if ((prior.tag ?? DEFAULT_TAG) !== (desired.tag ?? DEFAULT_TAG)) rules.push({ path: 'tag', reason: NO_ACTION });
+    if ((prior.remark ?? '') !== (desired.remark ?? '')) rules.push({ path: 'remark', reason: NO_ACTION });
+    return rules;
+  },
+  replaceSometimes: ['tag', 'remark'],
+  computedInputs: ['name'],
+  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
+  remoteManaged: ['tunnelCount', 'createTime'],
+  importId: prefixedId('remotevpngw', 'VPN customer gateway'),
+
+  async create(ctx, inputs) {
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const sentAt = Date.now();
+    const params = { RemoteVPNGatewayName: name, RemoteVPNGatewayAddr: inputs.ipAddress, Tag: inputs.tag, Remark: inputs.remark };
+    const body = await ctx.client.call<{ RemoteVPNGatewayId?: string }>('CreateRemoteVPNGateway', params, {
+      recover: async () => {
+        const made = await findMade(
+          ctx,
+          'VPN customer gateway',
+          () => describeAll<RemoteInfo>(ctx, LISTING),
+          (r) => isFor(r, name, inputs),
+          sentAt,
+          (r) => r.RemoteVPNGatewayId,
+        );
+        return made && { RetCode: 0, RemoteVPNGatewayId: made.RemoteVPNGatewayId };
+      },
+    });
+    if (!body.RemoteVPNGatewayId) throw noId('CreateRemoteVPNGateway', 'RemoteVPNGatewayId');
+    const id = body.RemoteVPNGatewayId;
+    ctx.recordId(id);
+    return { id, outputs: toOutputs(await waitListed(ctx, `VPN customer gateway ${id}`, () => describe(ctx, id))) };
+  },
+
+  async read(ctx, id) {
+    const seen = await describe(ctx, id);
+    return seen && toOutputs(seen);
+  },
+
+  readMany: (ctx, targets) => readManyBy<RemoteInfo, VpnCustomerGatewayOutputs>(ctx, LISTING, targets, (r) => toOutputs(r)),
+
+  async list(ctx) {
+    return (await describeAll<RemoteInfo>(ctx, LISTING)).map((r) => ({ id: r.RemoteVPNGatewayId, outputs: toOutputs(r) }));
+  },
+
+  // No ownership marks: the one of this name and address made since the order was journaled.
+  async findOwned(ctx, inputs, order) {
+    if (!inputs) return undefined;
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const found = ownedAmong(
+      ctx,
+      `VPN customer gateway named "${name}"`,
+      await describeAll<RemoteInfo>(ctx, LISTING),
+      (r) => isFor(r, name, inputs),
+      order,
+      (r) => r.RemoteVPNGatewayId,
+    );
+    return found && { id: found.RemoteVPNGatewayId, outputs: toOutputs(found) };
+  },
+
+  // Every input replaces it: an update only reads it back.
+  async update(ctx, id) {
+    const seen = await describe(ctx, id);
+    if (!seen) throw vanished('VPN customer gateway', id);
+    return toOutputs(seen);
+  },
+
+  async delete(ctx, id) {
+    await deleteListed(
+      ctx,
+      `VPN customer gateway ${id}`,
+      async () => (await describe(ctx, id)) !== undefined,
+      () => ctx.client.call('DeleteRemoteVPNGateway', { RemoteVPNGatewayId: id }),
+    );
+  },
+};

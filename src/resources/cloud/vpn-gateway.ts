@@ -1,0 +1,224 @@
+/**
+ * VpnGateway: a VPC's IPSec VPN endpoint on an EIP.
+ *
+ * The grade changes in place (UpdateVPNGateway, the only thing that Action changes), and so does
+ * the EIP (UnBindEIP, then BindEIP; refused while connections run on it, as the plan says). The
+ * API has no Action for the name, tag, remark, VPC or billing, so those replace it. Deleting it
+ * leaves its EIP allocated and free; a gateway that still has tunnels is refused by the API.
+ * Import by the VPN gateway id (`vpngw-…`).
+ */
+import * as z from 'zod';
+import type { CloudClient } from '../../providers/cloud/client.js';
+import type { CloudSettings } from '../../providers/cloud/settings.js';
+import { rfc3339, str } from '../../providers/cloud/wire.js';
+import { defaultsAsDeclared } from '../as-declared.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import {
+  autoName,
+  DEFAULT_TAG,
+  deleteListed,
+  describeAll,
+  describeOne,
+  findMade,
+  nameField,
+  noId,
+  ownedAmong,
+  prefixedId,
+  readManyBy,
+  remarkField,
+  tagField,
+  vanished,
+  waitListed,
+  type CloudCtx,
+  type Listing,
+} from './kit.js';
+import { waitUntil } from './wait.js';
+
+const GRADES = { standard: 'Standard', enhanced: 'Enhanced' } as const;
+const CHARGES = { year: 'Year', month: 'Month', dynamic: 'Dynamic' } as const;
+const NO_ACTION = 'UpdateVPNGateway changes only the grade, and no other Action changes a VPN gateway';
+
+/** Inputs of a VPN gateway. */
+export const vpnGatewayInputs = z.object({
+  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the gateway.'),
+  eipId: z.string().min(1).describe('EIP (`eip-…`, a free one) the tunnels end on. Required. Changed in place (UnBindEIP, then BindEIP).'),
+  grade: z.enum(['standard', 'enhanced']).describe('`standard` or `enhanced`. Required. Changed in place (UpdateVPNGateway).'),
+  name: nameField('Changing it replaces the gateway (no Action renames one).'),
+  tag: tagField('Changing it replaces the gateway.'),
+  remark: remarkField('Changing it replaces the gateway. Default empty.'),
+  chargeType: z.enum(['year', 'month', 'dynamic']).optional().describe('`year`, `month` or `dynamic` (hourly). Default `month`. Changing it replaces the gateway.'),
+  duration: z.number().int().min(1).max(9).optional().describe('Months or years paid in advance, sent with the order only (a later change is recorded, not sent). Default 1.'),
+});
+
+/** Inputs of a VPN gateway. */
+export type VpnGatewayInputs = z.output<typeof vpnGatewayInputs>;
+
+/** What is read back about a VPN gateway. */
+export const vpnGatewayOutputs = z.object({
+  vpnGatewayId: z.string().describe('VPN gateway id, e.g. `vpngw-1a2b3c4d`.'),
+  vpcId: z.string().describe('Id of its VPC.'),
+  eipId: z.string().describe('Its EIP.'),
+  publicIp: z.string().describe("The EIP's address: the customer gateway's peer."),
+  grade: z.string().describe('`standard` or `enhanced`.'),
+  name: z.string().describe('Name.'),
+  tag: z.string().describe('Tag.'),
+  remark: z.string().describe('Remark.'),
+  chargeType: z.string().describe('`year`, `month` or `dynamic`.'),
+  createTime: z.string().describe('When it was made (RFC 3339).'),
+  expireTime: z.string().describe('When the paid period ends (RFC 3339).'),
+});
+
+/** Observed VPN gateway. */
+export type VpnGatewayOutputs = z.output<typeof vpnGatewayOutputs>;
+
+interface GatewayInfo extends Record<string, unknown> {
+  VPNGatewayId: string;
+  VPNGatewayName?: string;
+  Grade?: string;
+  EIPId?: string;
+  EIP?: string;
+  VPCId?: string;
+  Tag?: string;
+  Remark?: string;
+  ChargeType?: string;
+  CreateTime?: number;
+  ExpireTime?: number;
+}
+
+const LISTING: Listing = { action: 'DescribeVPNGateway', idsParam: 'VPNGatewayIds', listKey: 'DataSet', idField: 'VPNGatewayId' };
+
+function toOutputs(g: GatewayInfo): VpnGatewayOutputs {
+  return {
+    vpnGatewayId: g.VPNGatewayId,
+    vpcId: str(g.VPCId),
+    eipId: str(g.EIPId),
+    publicIp: str(g.EIP),
+    grade: str(g.Grade).toLowerCase(),
+    name: str(g.VPNGatewayName),
+    tag: str(g.Tag) || DEFAULT_TAG,
+    remark: str(g.Remark),
+    chargeType: str(g.ChargeType).toLowerCase(),
+    createTime: rfc3339(g.CreateTime),
+    expireTime: rfc3339(g.ExpireTime),
+  };
+}
+
+const describe = (ctx: CloudCtx, id: string) => describeOne<GatewayInfo>(ctx, LISTING, id);
+const isFor = (g: GatewayInfo, name: string, inputs: VpnGatewayInputs) => g.VPNGatewayName === name && g.VPCId === inputs.vpcId;
+
+/** Moves the gateway to another EIP: the old one is unbound (and settled) before the new one binds. */
+async function moveEip(ctx: CloudCtx, id: string, from: string, to: string): Promise<void> {
+  const settled = (want: string) =>
+    waitUntil(ctx, `VPN gateway ${id} to be on ${want || 'no EIP'}`, async () => {
+      const seen = await describe(ctx, id);
+      if (!seen) throw vanished('VPN gateway', id);
+      return str(seen.EIPId) === want ? { done: true, value: undefined } : { done: false, status: want ? 'Binding' : 'Unbinding' };
+    });
+  if (from) {
+    await ctx.client.call('UnBindEIP', { EIPId: from, ResourceType: 'vpngw', ResourceId: id });
+    await settled('');
+  }
+  await ctx.client.call('BindEIP', { EIPId: to, ResourceType: 'vpngw', ResourceId: id });
+  await settled(to);
+}
+
+/** The VpnGateway resource type. */
+export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, CloudClient, CloudSettings> = {
+  token: 'cloud:index/vpnGateway:VpnGateway',
+  provider: 'cloud',
+  description: "A VPN gateway: a VPC's IPSec endpoint on an EIP, which VPN connections run from.",
+  inputs: vpnGatewayInputs,
+  outputs: vpnGatewayOutputs,
+  replaceOn: [
+    { path: 'vpcId', reason: 'a VPN gateway cannot move to another VPC (no API Action)' },
+    { path: 'name', reason: NO_ACTION },
+    { path: 'tag', reason: NO_ACTION },
+    { path: 'remark', reason: NO_ACTION },
+    { path: 'chargeType', reason: NO_ACTION },
+  ],
+  computedInputs: ['name'],
+  stateOnly: ['duration'],
+  updateNotes: (prior, desired) =>
+    prior.eipId !== desired.eipId ? [`its EIP is unbound, then ${desired.eipId} bound: the API refuses while connections run on the gateway (4238), so remove them first`] : [],
+  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeType: 'month' }),
+  remoteManaged: ['publicIp', 'createTime', 'expireTime'],
+  importId: prefixedId('vpngw', 'VPN gateway'),
+
+  async create(ctx, inputs) {
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const sentAt = Date.now();
+    const params = {
+      VPCId: inputs.vpcId,
+      VPNGatewayName: name,
+      Grade: GRADES[inputs.grade],
+      EIPId: inputs.eipId,
+      ChargeType: CHARGES[inputs.chargeType ?? 'month'],
+      Quantity: inputs.chargeType === 'dynamic' ? undefined : (inputs.duration ?? 1),
+      Tag: inputs.tag,
+      Remark: inputs.remark,
+    };
+    const body = await ctx.client.call<{ VPNGatewayId?: string }>('CreateVPNGateway', params, {
+      recover: async () => {
+        const made = await findMade(
+          ctx,
+          'VPN gateway',
+          () => describeAll<GatewayInfo>(ctx, LISTING),
+          (g) => isFor(g, name, inputs),
+          sentAt,
+          (g) => g.VPNGatewayId,
+        );
+        return made && { RetCode: 0, VPNGatewayId: made.VPNGatewayId };
+      },
+    });
+    if (!body.VPNGatewayId) throw noId('CreateVPNGateway', 'VPNGatewayId');
+    const id = body.VPNGatewayId;
+    ctx.recordId(id);
+    return { id, outputs: toOutputs(await waitListed(ctx, `VPN gateway ${id}`, () => describe(ctx, id))) };
+  },
+
+  async read(ctx, id) {
+    const seen = await describe(ctx, id);
+    return seen && toOutputs(seen);
+  },
+
+  readMany: (ctx, targets) => readManyBy<GatewayInfo, VpnGatewayOutputs>(ctx, LISTING, targets, (g) => toOutputs(g)),
+
+  async list(ctx) {
+    return (await describeAll<GatewayInfo>(ctx, LISTING)).map((g) => ({ id: g.VPNGatewayId, outputs: toOutputs(g) }));
+  },
+
+  // No ownership marks: the gateway of this name in this VPC made since the order was journaled.
+  async findOwned(ctx, inputs, order) {
+    if (!inputs) return undefined;
+    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+    const found = ownedAmong(
+      ctx,
+      `VPN gateway named "${name}"`,
+      await describeAll<GatewayInfo>(ctx, LISTING),
+      (g) => isFor(g, name, inputs),
+      order,
+      (g) => g.VPNGatewayId,
+    );
+    return found && { id: found.VPNGatewayId, outputs: toOutputs(found) };
+  },
+
+  async update(ctx, id, _prior, desired) {
+    const live = await describe(ctx, id);
+    if (!live) throw vanished('VPN gateway', id);
+    const seen = toOutputs(live);
+    if (desired.grade !== seen.grade) await ctx.client.call('UpdateVPNGateway', { VPNGatewayId: id, Grade: GRADES[desired.grade] });
+    if (desired.eipId !== seen.eipId) await moveEip(ctx, id, seen.eipId, desired.eipId);
+    const after = await describe(ctx, id);
+    if (!after) throw vanished('VPN gateway', id);
+    return toOutputs(after);
+  },
+
+  async delete(ctx, id) {
+    await deleteListed(
+      ctx,
+      `VPN gateway ${id}`,
+      async () => (await describe(ctx, id)) !== undefined,
+      () => ctx.client.call('DeleteVPNGateway', { VPNGatewayId: id, ReleaseEip: false }),
+    );
+  },
+};
