@@ -15,6 +15,8 @@ import { firewallActions } from './actions-firewall.js';
 import { lbActions } from './actions-lb.js';
 import { networkActions } from './actions-network.js';
 import { uadsActions } from './actions-uads.js';
+import { uadsBgpActions } from './actions-uads-bgp.js';
+import { labelActions } from './actions-label.js';
 import { udiskActions } from './actions-udisk.js';
 import { uhostActions } from './actions-uhost.js';
 import { vpcActions } from './actions-vpc.js';
@@ -31,6 +33,8 @@ const ACTIONS: Record<string, ActionHandler> = {
   ...lbActions,
   ...networkActions,
   ...uadsActions,
+  ...uadsBgpActions,
+  ...labelActions,
   ...udiskActions,
   ...uhostActions,
   ...vpcActions,
