@@ -9,6 +9,7 @@ import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instanc
 import { lifecycleSpec, type LifecycleWorld, type ProviderLifecycleSpecs } from '../../support/lifecycle.js';
 import { computeSpecs } from './compute-specs.js';
 import { networkSpecs } from './network-specs.js';
+import { uadsLabelSpecs } from './uads-label-specs.js';
 
 const instance = { area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40, chargeType: 'month', duration: 1 } as const;
 
@@ -64,3 +65,4 @@ export const cloudLifecycle: ProviderLifecycleSpecs = {
   settings: { region: 'cn-bj2', projectId: 'org-sandbox' },
   specs: [antiDdosInstanceSpec, antiDdosAllowedDomainSpec, ...networkSpecs, ...computeSpecs],
 };
+cloudLifecycle.specs.push(...uadsLabelSpecs);
