@@ -47,7 +47,7 @@ export const antiDdosRuleInputs = z
     backupServer: z
       .object({ ip: z.string().regex(IPV4, 'an IPv4 address').describe('Backup IPv4 address.'), port: port.optional().describe('Backup port (TCP rules).') })
       .optional()
-      .describe('Where traffic goes when the back ends fail. Required with several back ends or with `detection`. Updated in place.'),
+      .describe('Where traffic goes when the back ends fail. Required with several back ends or with `detection`. Updated in place; dropping it replaces the rule (an empty BackupIP is never sent).'),
     remark: remarkField('Updated in place (SetNapFwdRuleRemark). Default empty.'),
   })
   .superRefine((rule, ctx) => {
@@ -149,7 +149,7 @@ function fieldsDiffer(live: AntiDdosRuleOutputs, desired: AntiDdosRuleInputs): b
 export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/antiDdosRule:AntiDdosRule',
   provider: 'cloud',
-  description: 'A forwarding rule of an anti-DDoS service IP: a port (or every port) sent to back-end servers; waits until applied.',
+  description: 'A forwarding rule of an anti-DDoS service IP: a port (or every port) sent to back-end servers; waits until applied. Import id: `<instance_id>/<rule_index>`.',
   inputs: antiDdosRuleInputs as unknown as z.ZodType<AntiDdosRuleInputs>,
   outputs: antiDdosRuleOutputs,
   replaceOn: [
