@@ -44,6 +44,31 @@ describe('anti-DDoS service IPs', () => {
     await expect(antiDdosIp.delete(c, made.id, { inputs: { instanceId }, outputs: made.outputs })).rejects.toThrow(/delete them first/);
   });
 
+  it('a bulk read of three IPs and one that is not there is one GetBGPServiceIP listing', async () => {
+    const c = h.resourceCtx('ip');
+    const made = [await antiDdosIp.create(c, { instanceId }), await antiDdosIp.create(c, { instanceId }), await antiDdosIp.create(c, { instanceId })];
+    const warn = () => {};
+    await h.clearCalls();
+    const seen = await antiDdosIp.readMany!(c, [...made.map((m) => ({ id: m.id, warn })), { id: `${instanceId}/192.0.2.1`, warn }]);
+    expect(await h.actions()).toEqual(['GetBGPServiceIP']);
+    expect(made.map((m) => seen.get(m.id)?.ip)).toEqual(made.map((m) => m.outputs.ip));
+    expect(seen.has(`${instanceId}/192.0.2.1`)).toBe(false);
+  });
+
+  it('a create waits through Pending until the platform has set the IP up', async () => {
+    const slow = await startHarness({ provisioningMs: 300 });
+    try {
+      const sizing = { name: 'slow-shield', area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40, chargeType: 'month', duration: 1 };
+      const owner = (await antiDdosInstance.create(slow.resourceCtx('shield'), antiDdosInstance.inputs.parse(sizing))).id;
+      const made = await antiDdosIp.create(slow.resourceCtx('ip'), { instanceId: owner, remark: 'slow' });
+      expect(slow.progress).toContain('Pending');
+      expect(made.outputs).toMatchObject({ status: 'Success', remark: 'slow' });
+      expect(slow.recorded).toContain(made.id);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('import ids are <instance_id>/<ip>', () => {
     expect(antiDdosIp.importId!.parse(` ${instanceId}/123.59.200.4 `)).toBe(`${instanceId}/123.59.200.4`);
     expect(() => antiDdosIp.importId!.parse('123.59.200.4')).toThrow('<instance_id>/<ip>');
@@ -125,6 +150,20 @@ describe('labels and attachments', () => {
     await labelAttachment.delete(c, bound!.id, { inputs, outputs: bound!.outputs });
     await label.delete(c, made.id, { inputs: { key: 'app', value: 'shop' }, outputs: made.outputs });
     expect(await label.read(c, made.id)).toBeUndefined();
+  });
+
+  it('a bulk read of attachments on two resources is one ListLabelsByResourceIds call', async () => {
+    const c = h.resourceCtx('labels');
+    const made = await label.create(c, { key: 'bulk', value: 'read' });
+    const vpcs = [await vpc.create(c, { name: 'bulk-a', cidrBlocks: ['10.91.0.0/16'] }), await vpc.create(c, { name: 'bulk-b', cidrBlocks: ['10.92.0.0/16'] })];
+    const bound = await Promise.all(vpcs.map((v) => labelAttachment.create(c, { key: 'bulk', value: 'read', resourceId: v.id })));
+    const warn = () => {};
+    await h.clearCalls();
+    const seen = await labelAttachment.readMany!(c, [...bound.map((b) => ({ id: b.id, warn })), { id: `bulk#other#${vpcs[0].id}`, warn }]);
+    expect(await h.actions()).toEqual(['ListLabelsByResourceIds']);
+    expect(bound.map((b) => seen.get(b.id)?.resourceId)).toEqual(vpcs.map((v) => v.id));
+    expect(seen.has(`bulk#other#${vpcs[0].id}`)).toBe(false);
+    expect((await label.read(c, made.id))?.resourceCount).toBe(2);
   });
 
   it('import ids are <key>#<value> and <key>#<value>#<resource_id>', () => {
