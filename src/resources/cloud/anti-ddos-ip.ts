@@ -135,7 +135,7 @@ async function readMany(ctx: CloudCtx, targets: ReadTarget[]): Promise<Map<strin
 export const antiDdosIp: ResourceType<AntiDdosIpInputs, AntiDdosIpOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/antiDdosIp:AntiDdosIp',
   provider: 'cloud',
-  description: 'A BGP service IP of an anti-DDoS instance; waits until the platform has set it up. Import id: `<instance_id>/<ip>`.',
+  description: 'A BGP service IP of an anti-DDoS instance; waits until the platform has set it up.',
   inputs: antiDdosIpInputs,
   outputs: antiDdosIpOutputs,
   replaceOn: [{ path: 'instanceId', reason: 'no Action moves a service IP to another anti-DDoS instance' }],

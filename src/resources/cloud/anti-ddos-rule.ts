@@ -149,7 +149,7 @@ function fieldsDiffer(live: AntiDdosRuleOutputs, desired: AntiDdosRuleInputs): b
 export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/antiDdosRule:AntiDdosRule',
   provider: 'cloud',
-  description: 'A forwarding rule of an anti-DDoS service IP: a port (or every port) sent to back-end servers; waits until applied. Import id: `<instance_id>/<rule_index>`.',
+  description: 'A forwarding rule of an anti-DDoS service IP: a port (or every port) sent to back-end servers; waits until applied.',
   inputs: antiDdosRuleInputs as unknown as z.ZodType<AntiDdosRuleInputs>,
   outputs: antiDdosRuleOutputs,
   replaceOn: [

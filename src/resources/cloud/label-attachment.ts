@@ -77,7 +77,7 @@ const labels = (inputs: { key: string; value: string }) => [{ Key: inputs.key, V
 export const labelAttachment: ResourceType<LabelAttachmentInputs, LabelAttachmentOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/labelAttachment:LabelAttachment',
   provider: 'cloud',
-  description: 'A custom label bound to a resource by its id. Import id: `<key>#<value>#<resource_id>`.',
+  description: 'A custom label bound to a resource by its id.',
   inputs: labelAttachmentInputs,
   outputs: labelAttachmentOutputs,
   replaceOn: [

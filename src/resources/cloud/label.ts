@@ -82,7 +82,7 @@ async function observe(ctx: CloudCtx, key: string, value: string, fresh = true):
 export const label: ResourceType<LabelInputs, LabelOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/label:Label',
   provider: 'cloud',
-  description: 'A custom key/value label of the account, bound to resources with LabelAttachment. Import id: `<key>#<value>`.',
+  description: 'A custom key/value label of the account, bound to resources with LabelAttachment.',
   inputs: labelInputs,
   outputs: labelOutputs,
   replaceOn: [
