@@ -1,6 +1,8 @@
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { antiDdosAllowedDomain } from './anti-ddos-allowed-domain.js';
 import { antiDdosInstance } from './anti-ddos-instance.js';
+import { antiDdosIp } from './anti-ddos-ip.js';
+import { antiDdosRule } from './anti-ddos-rule.js';
 import { disk } from './disk.js';
 import { diskAttachment } from './disk-attachment.js';
 import { eip } from './eip.js';
@@ -14,6 +16,8 @@ import { lbSsl } from './lb-ssl.js';
 import { lbSslAttachment } from './lb-ssl-attachment.js';
 import { natGateway } from './nat-gateway.js';
 import { natGatewayRule } from './nat-gateway-rule.js';
+import { label } from './label.js';
+import { labelAttachment } from './label-attachment.js';
 import { securityGroup } from './security-group.js';
 import { subnet } from './subnet.js';
 import { vpc } from './vpc.js';
@@ -25,6 +29,8 @@ import { vpnGateway } from './vpn-gateway.js';
 export const cloudResources: ResourceType[] = [
   antiDdosInstance,
   antiDdosAllowedDomain,
+  antiDdosIp,
+  antiDdosRule,
   vpc,
   subnet,
   securityGroup,
@@ -33,10 +39,17 @@ export const cloudResources: ResourceType[] = [
   instance,
   disk,
   diskAttachment,
+  lb,
+  lbListener,
+  lbAttachment,
+  lbRule,
+  lbSsl,
+  lbSslAttachment,
   natGateway,
   natGatewayRule,
   vpnGateway,
   vpnCustomerGateway,
   vpnConnection,
+  label,
+  labelAttachment,
 ];
-cloudResources.push(lb, lbListener, lbAttachment, lbRule, lbSsl, lbSslAttachment);

@@ -4,7 +4,7 @@
  * `PROTOCOL|PORT|SOURCE_CIDR|ACTION|PRIORITY[|REMARK]`; DescribeFirewall answers each as an
  * object. The recommended firewalls cannot be deleted (4358), nor one bound to a resource (4361).
  */
-import { ApiError, paramError, type ActionHandler, type ActionRequest } from './request.js';
+import { ApiError, paramError, type ActionContext, type ActionHandler, type ActionRequest } from './request.js';
 import { without } from './store.js';
 import { label, remark, madeNow, mustFind, newId, parseRange, remove, visible } from './network-objects.js';
 import type { Rec } from './seed-util.js';
@@ -38,6 +38,23 @@ function rules(req: ActionRequest): Rec[] {
   return list.map(parseRule);
 }
 
+/**
+ * With ResourceType and ResourceId, the id of the firewall bound to that resource ('' for none),
+ * so that the listing holds it alone; undefined without them (every firewall).
+ */
+function boundTo(req: ActionRequest, ctx: ActionContext): string | undefined {
+  const type = req.str('ResourceType');
+  const id = req.str('ResourceId');
+  if (type === undefined && id === undefined) return undefined;
+  if (type === undefined) throw paramError('ResourceType', 'required with ResourceId');
+  if (id === undefined) throw paramError('ResourceId', 'required with ResourceType');
+  const kind = type.toLowerCase();
+  if (kind === 'uhost') return String(ctx.db.hosts.find((h) => h.UHostId === id)?._firewall ?? '');
+  if (kind === 'ulb') return String((ctx.db.lbs.find((l) => l.ULBId === id)?.FirewallSet as Rec[] | undefined)?.[0]?.FirewallId ?? '');
+  if (kind === 'unatgw') return String(ctx.db.natGateways.find((n) => n.NATGWId === id)?.FirewallId ?? '');
+  return '';
+}
+
 /** Firewall Actions by name. */
 export const firewallActions: Record<string, ActionHandler> = {
   CreateFirewall(req, ctx) {
@@ -58,7 +75,8 @@ export const firewallActions: Record<string, ActionHandler> = {
 
   DescribeFirewall(req, ctx) {
     const id = req.str('FWId');
-    const all = visible(ctx.db.firewalls, req, ctx);
+    const bound = boundTo(req, ctx);
+    const all = visible(ctx.db.firewalls, req, ctx).filter((f) => bound === undefined || f.FWId === bound);
     const matches = id === undefined ? all : all.filter((f) => f.FWId === id);
     if (id !== undefined && !matches.length) throw new ApiError(DESCRIBE_NOT_FOUND, `firewall [${id}] not exists`);
     const { items, total } = req.page(matches, 20);

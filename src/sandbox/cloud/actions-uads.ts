@@ -4,6 +4,7 @@
  * `provisioningMs`; statuses are derived from timestamps so they survive restarts.
  */
 import { randomBytes } from 'node:crypto';
+import { serviceIpView } from './actions-uads-bgp.js';
 import { ActionRequest, paramError, type ActionContext, type ActionHandler } from './request.js';
 import type { UadsDomain, UadsInstance } from './seed-uads.js';
 
@@ -154,6 +155,7 @@ export const uadsActions: Record<string, ActionHandler> = {
     ctx.db.uadsInstances = ctx.db.uadsInstances.filter((i) => i !== inst);
     ctx.db.uadsDomains = ctx.db.uadsDomains.filter((d) => d.ResourceId !== inst.ResourceId);
     ctx.db.uadsIps = ctx.db.uadsIps.filter((ip) => ip.ResourceId !== inst.ResourceId);
+    ctx.db.uadsRules = ctx.db.uadsRules.filter((r) => r.ResourceId !== inst.ResourceId);
     return {};
   },
 
@@ -218,6 +220,6 @@ export const uadsActions: Record<string, ActionHandler> = {
     const inst = instance(req, ctx);
     const ips = ctx.db.uadsIps.filter((ip) => ip.ResourceId === inst.ResourceId);
     const { items, total } = req.page(ips, 50);
-    return { GameIPInfo: items.map(({ ResourceId: _owner, ...ip }) => ip), TotalCount: total, AvailableIPQuota: Math.max(0, 10 - ips.length) };
+    return { GameIPInfo: items.map((ip) => serviceIpView(ip, ctx)), TotalCount: total, AvailableIPQuota: Math.max(0, 10 - ips.length) };
   },
 };

@@ -17,6 +17,8 @@ import { lbActions } from './actions-lb.js';
 import { natgwActions } from './actions-natgw.js';
 import { networkActions } from './actions-network.js';
 import { uadsActions } from './actions-uads.js';
+import { uadsBgpActions } from './actions-uads-bgp.js';
+import { labelActions } from './actions-label.js';
 import { udiskActions } from './actions-udisk.js';
 import { uhostActions } from './actions-uhost.js';
 import { vpcActions } from './actions-vpc.js';
@@ -35,6 +37,8 @@ const ACTIONS: Record<string, ActionHandler> = {
   ...natgwActions,
   ...networkActions,
   ...uadsActions,
+  ...uadsBgpActions,
+  ...labelActions,
   ...udiskActions,
   ...uhostActions,
   ...vpcActions,

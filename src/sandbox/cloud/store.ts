@@ -13,7 +13,7 @@ import { seedUadsDomains, seedUadsInstances, seedUadsIps, type UadsDomain, type 
 import type { Rec } from './seed-util.js';
 
 /** Bumped when the shape changes, so an old data file is reseeded instead of misread. */
-const DB_VERSION = 2;
+const DB_VERSION = 3;
 
 /** The whole simulated account. */
 export interface CloudDb {
@@ -45,6 +45,7 @@ export interface CloudDb {
   extraLabels: Rec[];
   uadsInstances: UadsInstance[];
   uadsIps: Rec[];
+  uadsRules: Rec[];
   uadsDomains: UadsDomain[];
 }
 
@@ -79,6 +80,7 @@ export function seedDb(): CloudDb {
     extraLabels: seedEmptyLabels(),
     uadsInstances: seedUadsInstances(),
     uadsIps: seedUadsIps(),
+    uadsRules: [],
     uadsDomains: seedUadsDomains(),
   };
 }

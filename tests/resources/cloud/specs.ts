@@ -11,6 +11,7 @@ import { computeSpecs } from './compute-specs.js';
 import { lbSpecs } from './lb-specs.js';
 import { natVpnSpecs } from './nat-vpn-specs.js';
 import { networkSpecs } from './network-specs.js';
+import { uadsLabelSpecs } from './uads-label-specs.js';
 
 const instance = { area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40, chargeType: 'month', duration: 1 } as const;
 
@@ -64,6 +65,5 @@ export const antiDdosAllowedDomainSpec = lifecycleSpec({
 export const cloudLifecycle: ProviderLifecycleSpecs = {
   provider: cloudProvider,
   settings: { region: 'cn-bj2', projectId: 'org-sandbox' },
-  specs: [antiDdosInstanceSpec, antiDdosAllowedDomainSpec, ...networkSpecs, ...computeSpecs, ...natVpnSpecs],
+  specs: [antiDdosInstanceSpec, antiDdosAllowedDomainSpec, ...networkSpecs, ...computeSpecs, ...natVpnSpecs, ...lbSpecs, ...uadsLabelSpecs],
 };
-cloudLifecycle.specs.push(...lbSpecs);
