@@ -11,6 +11,12 @@ import { user } from './user.js';
 import { userConnectionMembership } from './user-connection-membership.js';
 import { userGroupMembership } from './user-group-membership.js';
 import { webhook } from './webhook.js';
+import { externalLogging } from './external-logging.js';
+import { hybridDeploymentAgent } from './hybrid-deployment-agent.js';
+import { privateLink } from './private-link.js';
+import { proxyAgent } from './proxy-agent.js';
+import { transformation } from './transformation.js';
+import { transformationProject } from './transformation-project.js';
 
 /** Every pipeline resource type. */
 export const pipelineResources: ResourceType[] = [
@@ -26,4 +32,10 @@ export const pipelineResources: ResourceType[] = [
   userGroupMembership,
   userConnectionMembership,
   webhook,
+  privateLink,
+  proxyAgent,
+  hybridDeploymentAgent,
+  externalLogging,
+  transformationProject,
+  transformation,
 ];

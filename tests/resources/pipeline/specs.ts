@@ -9,6 +9,7 @@ import { connectionSchedule } from '../../../src/resources/pipeline/connection-s
 import { destination } from '../../../src/resources/pipeline/destination.js';
 import { group } from '../../../src/resources/pipeline/group.js';
 import { peopleSpecs } from './people-specs.js';
+import { platformSpecs } from './platform-specs.js';
 import { lifecycleSpec, type LifecycleWorld, type MakeContext, type ProviderLifecycleSpecs } from '../../support/lifecycle.js';
 
 /** The ids of a collection as the API lists it to anyone. */
@@ -111,5 +112,5 @@ export const connectionScheduleSpec = lifecycleSpec({
 /** The pipeline resource types' lifecycle specs. */
 export const pipelineLifecycle: ProviderLifecycleSpecs = {
   provider: pipelineProvider,
-  specs: [groupSpec, destinationSpec, connectionSpec, connectionScheduleSpec, ...peopleSpecs],
+  specs: [groupSpec, destinationSpec, connectionSpec, connectionScheduleSpec, ...peopleSpecs, ...platformSpecs],
 };
