@@ -68,6 +68,9 @@ describe('the example pipeline', () => {
     expect(destroyed.code).toBe(0);
     expect((await api('GET', `/groups/${made.analytics}`)).status).toBe(404);
     for (const address of ['orders', 'erp', 'payments']) expect((await api('GET', `/connections/${made[address]}`)).status).toBe(404);
+    for (const path of [`/private-links/${made.ordersLink}`, `/proxy/${made.nycProxy}`, `/transformation-projects/${made.dbtProject}`, `/transformations/${made.paymentsModels}`]) {
+      expect((await api('GET', path)).status).toBe(404);
+    }
   });
 });
 
@@ -89,6 +92,10 @@ const PEOPLE_TYPES: Record<string, string> = {
   analystOnAnalytics: 'pipeline:index/userGroupMembership:UserGroupMembership',
   analystOnPayments: 'pipeline:index/userConnectionMembership:UserConnectionMembership',
   syncAlerts: 'pipeline:index/webhook:Webhook',
+  ordersLink: 'pipeline:index/privateLink:PrivateLink',
+  nycProxy: 'pipeline:index/proxyAgent:ProxyAgent',
+  dbtProject: 'pipeline:index/transformationProject:TransformationProject',
+  paymentsModels: 'pipeline:index/transformation:Transformation',
 };
 
 /** Ten connections whose configs the API echoes differently from how they are written. */
