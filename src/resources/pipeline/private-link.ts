@@ -5,8 +5,9 @@
  * Made asynchronously: the create answers in state `CREATING`, and the link is usable once it
  * reads `OK`. plumb waits for that, within the create's wait time (customTimeouts.create), and a
  * link that ends `FAIL` is an error naming its state summary (it is recorded, so the next apply
- * replaces it). Only `config` changes in place (PATCH; the link passes through `UPDATING`);
- * name, region and service are fixed at create. A delete marks it for deletion (`DESTROYING`),
+ * replaces it); one still being made when a run was interrupted is kept, never made twice.
+ * Only `config` changes in place (PATCH; the link passes through `UPDATING`); name, region and
+ * service are fixed at create. A delete marks it for deletion (`DESTROYING`),
  * and plumb waits until it is gone. Names are unique in an account, so a create whose answer was
  * lost is found by its name. Imported by its id.
  */
@@ -157,7 +158,9 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
   deleteBeforeReplace: (prior, desired) => prior.name === desired.name,
   remoteManaged: ['cloudProvider', 'state', 'stateSummary', 'host', 'createdAt', 'createdBy'],
   importId: apiIdFormat('private_link', 'tidy_marmot'),
-  isReady: (outputs) => outputs.state === 'OK',
+  // A link still being made is kept, not replaced: a new one would start over, and the API allows
+  // five creations an hour. Only one that failed is of no use.
+  isReady: (outputs) => outputs.state !== 'FAIL',
   asDeclared(recorded, _outputs, desired) {
     return { ...recorded, config: declaredConfig(recorded.config, desired.config) as Record<string, string> };
   },
@@ -202,7 +205,8 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
     if (!inputs) return undefined;
     const found = await namedSince(ctx, inputs.name, order.earliestMs, order.recorded);
     if (found.length !== 1) return undefined;
-    const link = await readLink(ctx, found[0].id);
-    return link && { id: link.id, outputs: toOutputs(link, inputs) };
+    // The lost create's wait is taken up again: the link is adopted as it settles, or as it is when the time runs out.
+    const link = await waitFor(ctx, found[0].id, 'created', (l) => !l || !['CREATING', 'UPDATING'].includes(l.state)).catch(() => readLink(ctx, found[0].id));
+    return link && link.state !== 'DESTROYING' ? { id: link.id, outputs: toOutputs(link, inputs) } : undefined;
   },
 };

@@ -15,7 +15,7 @@ import { privateLink } from '../../../src/resources/pipeline/private-link.js';
 import { proxyAgent } from '../../../src/resources/pipeline/proxy-agent.js';
 import { transformation } from '../../../src/resources/pipeline/transformation.js';
 import { transformationProject } from '../../../src/resources/pipeline/transformation-project.js';
-import { clientFor, contextFor, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
+import { clientFor, contextFor, pipelineCall, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 import { ctxFor } from './harness.js';
 
 let sandbox: PipelineSandbox;
@@ -70,6 +70,17 @@ describe('private links', () => {
     await provisioning(60_000);
     const ctx = { ...ctxFor(sandbox), waitTimeMs: 700 };
     await expect(privateLink.create(ctx, source('slow_link'))).rejects.toThrow(/timed out after 1s waiting for private link \w+ to be created \(state CREATING\).*customTimeouts/);
+  });
+
+  it('a link a lost create left is found by its name and waited for; one still CREATING when the time runs out is kept, not replaced', async () => {
+    await provisioning(60_000);
+    const started = Date.now();
+    const made = (await pipelineCall(sandbox.url, 'POST', '/private-links', source('lost_link'))).body as { data: { id: string } };
+    const ctx = { ...ctxFor(sandbox), waitTimeMs: 500 };
+    const found = await privateLink.findOwned!(ctx, source('lost_link'), { earliestMs: started - 60_000, recorded: () => false });
+    expect(found).toMatchObject({ id: made.data.id, outputs: { state: 'CREATING' } });
+    expect(privateLink.isReady!(found!.outputs)).toBe(true);
+    expect(privateLink.isReady!({ ...found!.outputs, state: 'FAIL' })).toBe(false);
   });
 
   it('a config change is one PATCH, waited for through UPDATING', async () => {
