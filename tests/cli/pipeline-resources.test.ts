@@ -39,6 +39,9 @@ describe('the example pipeline', () => {
     expect(applied.stdout).toMatch(/orders: Creation complete/);
     expect(applied.stdout).not.toMatch(/example-pass|sk_live_example/);
     expect(readFileSync(stateFile(dir), 'utf8')).not.toMatch(/example-pass|sk_live_example/);
+    // The proxy agent's token, shown by the API only on create, is kept sealed.
+    const proxy = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.nycProxy.outputs;
+    for (const key of ['authToken', 'clientPrivateKey']) expect(proxy[key]).toHaveProperty('$secret');
     const again = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
     expect(again.stdout).toContain('No changes.');
     expect(again.code).toBe(0);
