@@ -83,6 +83,15 @@ describe('private links', () => {
     expect(privateLink.isReady!({ ...found!.outputs, state: 'FAIL' })).toBe(false);
   });
 
+  it('a config key changed through the API (as the web UI changes it) reads as that key alone', async () => {
+    const ctx = ctxFor(sandbox);
+    const inputs = { ...source('drifting_link'), config: { connection_service_name: source('x').config.connection_service_name, aws_account_id: '111122223333' } };
+    const made = await privateLink.create(ctx, inputs);
+    expect((await pipelineCall(sandbox.url, 'PATCH', `/private-links/${made.id}`, { config: { aws_account_id: '444455556666' } })).status).toBe(200);
+    const read = await privateLink.read(ctx, made.id, { inputs, outputs: made.outputs });
+    expect(read?.config).toEqual({ ...inputs.config, aws_account_id: '444455556666' });
+  });
+
   it('a config change is one PATCH, waited for through UPDATING', async () => {
     const ctx = ctxFor(sandbox);
     const inputs = source('patched_link');
@@ -100,12 +109,12 @@ describe('proxy agents', () => {
     const ctx = ctxFor(sandbox);
     const inputs = { displayName: 'secret-keeper', groupRegion: 'AWS_US_EAST_1' };
     const made = await proxyAgent.create(ctx, inputs);
-    expect(made.outputs.authToken).toMatch(/\w{20,}/);
+    expect(made.outputs.authToken).toMatch(/^[\w-]{20,}$/);
     expect(made.outputs.clientPrivateKey).toContain('PRIVATE KEY');
     const read = await proxyAgent.read(ctx, made.id, { inputs, outputs: made.outputs });
     expect(read?.authToken).toBe(made.outputs.authToken);
     const regenerated = await proxyAgent.update(ctx, made.id, { inputs, outputs: made.outputs }, { ...inputs, regenerationCounter: 1 });
-    expect(regenerated.authToken).toMatch(/\w{20,}/);
+    expect(regenerated.authToken).toMatch(/^[\w-]{20,}$/);
     expect(regenerated.authToken).not.toBe(made.outputs.authToken);
     expect(await getProxyAgent.invoke(contextFor(clientFor(sandbox)), { id: made.id })).toMatchObject({ id: made.id, displayName: 'secret-keeper' });
   });
