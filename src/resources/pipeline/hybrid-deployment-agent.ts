@@ -22,12 +22,7 @@ export const hybridDeploymentAgentInputs = z.object({
   displayName: z.string().min(1).describe('Name, unique in its group. Required. Changing it replaces the agent.'),
   envType: z.enum(['DOCKER', 'PODMAN', 'KUBERNETES', 'SNOWPARK']).describe('Where it runs. Required. Changing it replaces the agent (a re-auth cannot change it).'),
   authType: z.enum(['AUTO', 'MANUAL']).optional().describe('`AUTO`: the auth file carries the token; `MANUAL`: you paste it. Default `AUTO`. A change re-authenticates the agent in place.'),
-  authenticationCounter: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('Raise it to re-authenticate the agent: new auth file and token (the old ones stop working). Default 0. Not stored by the API.'),
+  authenticationCounter: z.number().int().min(0).optional().describe('Raise it to re-authenticate the agent: new auth file and token (the old ones stop working). Default 0. Not stored by the API.'),
 });
 
 /** Inputs of a hybrid deployment agent. */
@@ -107,7 +102,7 @@ export const hybridDeploymentAgent: ResourceType<HybridDeploymentAgentInputs, Hy
   token: 'pipeline:index/hybridDeploymentAgent:HybridDeploymentAgent',
   provider: 'pipeline',
   description:
-    'A hybrid deployment agent running a group\'s syncs in your environment. Its token and files are sealed outputs, shown by the API only on create and re-auth; authType or a raised authenticationCounter re-authenticates it in place. Import id: <agent_id> (e.g. lucky_otter).',
+    "A hybrid deployment agent running a group's syncs in your environment. Its token and files are sealed outputs, shown by the API only on create and re-auth; authType or a raised authenticationCounter re-authenticates it in place. Import id: <agent_id> (e.g. lucky_otter).",
   inputs: hybridDeploymentAgentInputs,
   outputs: hybridDeploymentAgentOutputs,
   secretPaths: ['token', 'authJson', 'configJson'],
@@ -153,9 +148,7 @@ export const hybridDeploymentAgent: ResourceType<HybridDeploymentAgentInputs, Hy
   async update(ctx, id, prior, desired) {
     const reauth = (desired.authType ?? 'AUTO') !== (prior.inputs.authType ?? 'AUTO') || (desired.authenticationCounter ?? 0) !== (prior.inputs.authenticationCounter ?? 0);
     // The OpenAPI spec's method; the Go SDK's POST is served too.
-    const wire = reauth
-      ? await ctx.client.write<WireAgent>('PATCH', `${path(id)}/re-auth`, { auth_type: desired.authType ?? 'AUTO' })
-      : await ctx.client.get<WireAgent>(path(id));
+    const wire = reauth ? await ctx.client.write<WireAgent>('PATCH', `${path(id)}/re-auth`, { auth_type: desired.authType ?? 'AUTO' }) : await ctx.client.get<WireAgent>(path(id));
     return toOutputs(wire, desired, prior.outputs);
   },
 

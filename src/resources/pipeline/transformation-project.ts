@@ -158,9 +158,7 @@ export const transformationProject: ResourceType<TransformationProjectInputs, Tr
       else if (input === 'environmentVars' && desired[input] === undefined && prior.inputs[input]?.length) config[wire] = [];
     }
     const runTests = desired.runTests ?? true;
-    const wire = Object.keys(config).length
-      ? await ctx.client.write<WireProject>('PATCH', path(id), { run_tests: runTests, project_config: config })
-      : await ctx.client.get<WireProject>(path(id));
+    const wire = Object.keys(config).length ? await ctx.client.write<WireProject>('PATCH', path(id), { run_tests: runTests, project_config: config }) : await ctx.client.get<WireProject>(path(id));
     if (runTests && Object.keys(config).length) warnSetupTests(ctx, `transformation project ${id}`, wire.setup_tests);
     return toOutputs(wire, desired);
   },

@@ -36,9 +36,7 @@ const PROXY_REGIONS = [...REGIONS, 'AWS_EU_NORTH_1', 'AWS_AP_NORTHEAST_1', 'AZUR
 
 /** A new id that no object of the account, platform objects included, holds yet. */
 export function newPlatformId(data: PipelineData): string {
-  const taken = new Set(
-    [...data.privateLinks, ...data.proxyAgents, ...data.hybridAgents, ...data.transformationProjects, ...data.transformations, ...data.externalLogs].map((o) => o.id),
-  );
+  const taken = new Set([...data.privateLinks, ...data.proxyAgents, ...data.hybridAgents, ...data.transformationProjects, ...data.transformations, ...data.externalLogs].map((o) => o.id));
   for (;;) {
     const id = newId(data);
     if (!taken.has(id)) return id;
@@ -66,7 +64,12 @@ export function settlePending(data: PipelineData, now: number): boolean {
     delete data.pending[key];
     const [kind, id] = key.split('/');
     if (kind === 'private-links' && change.to === 'GONE') data.privateLinks = data.privateLinks.filter((l) => l.id !== id);
-    else if (kind === 'private-links') settleLink(data.privateLinks.find((l) => l.id === id), change.to, change.summary);
+    else if (kind === 'private-links')
+      settleLink(
+        data.privateLinks.find((l) => l.id === id),
+        change.to,
+        change.summary,
+      );
     else if (kind === 'transformation-projects') {
       const project = data.transformationProjects.find((p) => p.id === id);
       if (project) [project.status, project.errors] = [change.to as 'READY' | 'ERROR', change.to === 'ERROR' ? [change.summary] : []];

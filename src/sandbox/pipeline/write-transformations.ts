@@ -86,7 +86,8 @@ function withProject(id: string, data: PipelineData, act: (p: TransformationProj
 }
 
 function deleteProject(project: TransformationProject, data: PipelineData): SandboxResponse {
-  if (data.transformations.some((t) => t.transformation_config.project_id === project.id)) return fail(409, 'Conflict', `Transformation project '${project.id}' still has transformations; delete them first.`);
+  if (data.transformations.some((t) => t.transformation_config.project_id === project.id))
+    return fail(409, 'Conflict', `Transformation project '${project.id}' still has transformations; delete them first.`);
   data.transformationProjects = data.transformationProjects.filter((p) => p !== project);
   return deleted(`Transformation project with id '${project.id}' has been deleted`);
 }
@@ -99,7 +100,8 @@ function scheduleProblems(s: unknown): string[] {
   if (s.schedule_type === 'CRON' && !(Array.isArray(s.cron) && s.cron.length)) problems.push("Field 'schedule.cron' is required for CRON.");
   if (s.schedule_type === 'TIME_OF_DAY' && !/^([01]\d|2[0-3]):(00|30)$/.test(String(s.time_of_day))) problems.push("Field 'schedule.time_of_day' is required for TIME_OF_DAY: HH:00 or HH:30.");
   if (s.schedule_type === 'INTEGRATED' && !(Array.isArray(s.connection_ids) && s.connection_ids.length)) problems.push("Field 'schedule.connection_ids' is required for INTEGRATED.");
-  if (s.days_of_week !== undefined && (!Array.isArray(s.days_of_week) || s.days_of_week.some((d) => !DAYS.includes(String(d))))) problems.push(`Field 'schedule.days_of_week' takes ${DAYS.join(', ')}.`);
+  if (s.days_of_week !== undefined && (!Array.isArray(s.days_of_week) || s.days_of_week.some((d) => !DAYS.includes(String(d)))))
+    problems.push(`Field 'schedule.days_of_week' takes ${DAYS.join(', ')}.`);
   return problems;
 }
 
@@ -123,7 +125,8 @@ function createTransformation(req: SandboxRequest, data: PipelineData, world: Sa
   const config = isMap(v.transformation_config) ? v.transformation_config : {};
   const problems = [...(['DBT_CORE', 'QUICKSTART'].includes(type) ? [] : ["Field 'type' must be DBT_CORE or QUICKSTART."]), ...scheduleProblems(v.schedule), ...configProblems(type, config, data)];
   if (problems.length) return problem(problems.join(' '));
-  if (type === 'DBT_CORE' && !data.transformationProjects.some((p) => p.id === config.project_id)) return notFound('NotFound_TransformationProject', 'TransformationProject', String(config.project_id));
+  if (type === 'DBT_CORE' && !data.transformationProjects.some((p) => p.id === config.project_id))
+    return notFound('NotFound_TransformationProject', 'TransformationProject', String(config.project_id));
   const transformation: Transformation = {
     id: newPlatformId(data),
     type: type as Transformation['type'],
@@ -149,7 +152,8 @@ function updateTransformation(req: SandboxRequest, t: Transformation, data: Pipe
   const problems = [...(v.schedule === undefined ? [] : scheduleProblems(v.schedule)), ...configProblems(t.type, config, data)];
   if (v.paused !== undefined && typeof v.paused !== 'boolean') problems.push("Field 'paused' must be true or false.");
   if (problems.length) return problem(problems.join(' '));
-  if (t.type === 'DBT_CORE' && !data.transformationProjects.some((p) => p.id === config.project_id)) return notFound('NotFound_TransformationProject', 'TransformationProject', String(config.project_id));
+  if (t.type === 'DBT_CORE' && !data.transformationProjects.some((p) => p.id === config.project_id))
+    return notFound('NotFound_TransformationProject', 'TransformationProject', String(config.project_id));
   if (v.schedule !== undefined) t.schedule = structuredClone(v.schedule as Record<string, unknown>);
   if (typeof v.paused === 'boolean') t.paused = v.paused;
   t.transformation_config = structuredClone(config);

@@ -94,7 +94,14 @@ export const externalLoggingSpec = lifecycleSpec({
   async census(world) {
     const client = (await world.ctx('census')).client as PipelineClient;
     const groups = await client.list<{ id: string }>('/groups');
-    const found = await Promise.all(groups.map((g) => client.get(`/external-logging/${g.id}`).then(() => g.id, () => undefined)));
+    const found = await Promise.all(
+      groups.map((g) =>
+        client.get(`/external-logging/${g.id}`).then(
+          () => g.id,
+          () => undefined,
+        ),
+      ),
+    );
     return found.filter((id): id is string => id !== undefined);
   },
 });

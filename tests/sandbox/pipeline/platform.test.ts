@@ -116,7 +116,12 @@ describe('transformations', () => {
     const projectId = project.body.data.id as string;
     expect((await call('GET', `/transformation-projects/${projectId}`)).body.data.status).toBe('READY');
     expect((await call('PATCH', `/transformation-projects/${projectId}`, { project_config: { git_remote_url: 'git@x:y.git' } })).body.code).toBe('InvalidInput');
-    const body = { type: 'DBT_CORE', paused: false, schedule: { schedule_type: 'INTERVAL', interval: 60 }, transformation_config: { project_id: projectId, name: 'daily', steps: [{ name: 'run', command: 'dbt run' }] } };
+    const body = {
+      type: 'DBT_CORE',
+      paused: false,
+      schedule: { schedule_type: 'INTERVAL', interval: 60 },
+      transformation_config: { project_id: projectId, name: 'daily', steps: [{ name: 'run', command: 'dbt run' }] },
+    };
     expect((await call('POST', '/transformations', { ...body, transformation_config: { ...body.transformation_config, steps: [{ name: 'x', command: 'rm -rf' }] } })).status).toBe(400);
     const made = await call('POST', '/transformations', body);
     expect(made).toMatchObject({ status: 201, body: { data: { status: 'NEW', paused: false } } });
