@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { functions, resourceTypes } from '../registry.js';
-import { CHANGE_WORDS, describeToken, editorSchema, type FieldDoc } from './schema.js';
+import { CHANGE_WORDS, describeToken, editorSchema, SECRET_WORDS, type FieldDoc, type TokenDoc } from './schema.js';
 
 /** The reference page of every type and function (docs/reference/<provider>/<name>.md), and the manifest's JSON Schema, by relative path. */
 export function referencePages(): Map<string, string> {
@@ -19,6 +19,7 @@ export function referencePages(): Map<string, string> {
       '',
       doc.description,
       '',
+      ...lifecycle(doc),
       `## ${resource ? 'Inputs' : 'Arguments'}`,
       '',
       ...table(doc.inputs, resource, '', nested),
@@ -33,6 +34,15 @@ export function referencePages(): Map<string, string> {
   }
   pages.set(join('docs', 'reference', 'plumb.schema.json'), `${JSON.stringify(editorSchema(), null, 2)}\n`);
   return pages;
+}
+
+/** How a resource is imported and what replaces it. */
+function lifecycle(doc: TokenDoc): string[] {
+  const lines: string[] = [];
+  if (doc.importId) lines.push('## Import', '', '```', `plumb import NAME ${doc.token} ${doc.importId}`, '```', '');
+  if (doc.replaceRules?.length)
+    lines.push('## Replaced when', '', 'A change to these inputs replaces the object: the API cannot change them in place.', '', ...doc.replaceRules.map((r) => `- \`${r.path}\`: ${r.reason}`), '');
+  return lines;
 }
 
 /**
@@ -64,7 +74,14 @@ function table(fields: FieldDoc[], withChange: boolean, prefix: string, nested: 
       for (const v of f.variants ?? []) sections.push(`### ${heading} (${v.name})`, '', ...table(v.fields, false, prefix, deeper, `${at}[${v.name.split(': ').pop()}]`), '');
       nested.push(...sections, ...deeper);
     }
-    const words = [f.description, f.allowed ? `One of ${f.allowed.join(', ')}.` : '', f.default !== undefined ? `Default ${JSON.stringify(f.default)}.` : ''].filter(Boolean).join(' ');
+    const words = [
+      f.secret ? `${SECRET_WORDS[f.secret]}` : '',
+      f.description,
+      f.allowed ? `One of ${f.allowed.join(', ')}.` : '',
+      f.default !== undefined ? `Default ${JSON.stringify(f.default)}.` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     rows.push(`| \`${f.name}\` | ${type} | ${f.required ? 'yes' : 'no'} | ${withChange ? `${CHANGE_WORDS[f.change ?? 'update']} | ` : ''}${words.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
   }
   return rows;

@@ -57,7 +57,7 @@ const duration = (value: string) => {
   return ms;
 };
 const lockTimeout = () => new Option('--lock-timeout <duration>', 'wait this long for the state lock (e.g. 30s)').argParser(duration);
-const parallelism = () => new Option('--parallelism <n>', 'steps run at once').default(10).argParser(wholeNumber);
+const parallelism = () => new Option('--parallelism <n>', 'steps run at once (an order takes up to 50 products)').default(50).argParser(wholeNumber);
 
 /** A command's options merged with the global flags, as its action gets them. */
 type Opts = RunOptions & Record<string, any>;

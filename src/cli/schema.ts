@@ -53,6 +53,8 @@ export interface FieldDoc {
   default?: unknown;
   allowed?: unknown[];
   change?: keyof typeof CHANGE_WORDS;
+  /** Sealed in plans and state: the whole value, or only some of its keys (a service's config). */
+  secret?: 'whole' | 'some keys';
   /** The fields of an object (or of each item of a list of objects). */
   fields?: FieldDoc[];
   /** The kinds of an object that is one of several, each named by the value of the field that tells them apart. */
@@ -60,11 +62,48 @@ export interface FieldDoc {
 }
 
 /** The documentation of one type or function, generated from its schemas. */
-export function describeToken(token: string): { token: string; kind: string; description: string; inputs: FieldDoc[]; outputs: FieldDoc[] } {
+export interface TokenDoc {
+  token: string;
+  kind: string;
+  description: string;
+  inputs: FieldDoc[];
+  outputs: FieldDoc[];
+  /** A resource's import id, as `plumb import ADDRESS ID` takes it. */
+  importId?: string;
+  /** A resource's inputs whose change replaces it, each with the API's rule. */
+  replaceRules?: Array<{ path: string; reason: string }>;
+}
+
+/** The documentation of one type or function, generated from its schemas. */
+export function describeToken(token: string): TokenDoc {
   const type = resourceTypes.get(token);
-  if (type) return { token, kind: 'resource', description: type.description, inputs: fields(type.inputs, type), outputs: fields(type.outputs) };
+  if (type) {
+    const secrets = type.secretPaths ?? [];
+    const replaceRules = type.replaceOn.map(({ path, reason }) => ({ path, reason }));
+    return {
+      token,
+      kind: 'resource',
+      description: type.description,
+      inputs: marked(fields(type.inputs, type), secrets),
+      outputs: marked(fields(type.outputs), secrets),
+      importId: type.importId?.format,
+      replaceRules,
+    };
+  }
   const fn = functions.get(token)!;
   return { token, kind: 'function', description: fn.description, inputs: fields(fn.args), outputs: fields(fn.result) };
+}
+
+/** Marks the fields a type seals: a path named whole, or a field some of whose keys are named. */
+function marked(list: FieldDoc[], secretPaths: string[], path = ''): FieldDoc[] {
+  if (!secretPaths.length) return list;
+  return list.map((f) => {
+    const at = path ? `${path}.${f.name}` : f.name;
+    const secret = secretPaths.includes(at) ? 'whole' : secretPaths.some((p) => p.startsWith(`${at}.`)) && !f.fields && !f.variants ? 'some keys' : undefined;
+    const inner = f.fields && marked(f.fields, secretPaths, at);
+    const variants = f.variants?.map((v) => ({ ...v, fields: marked(v.fields, secretPaths, at) }));
+    return { ...f, ...(secret && { secret }), ...(inner && { fields: inner }), ...(variants && { variants }) };
+  });
 }
 
 function fields(schema: z.ZodType, type?: ResourceType): FieldDoc[] {
@@ -130,9 +169,10 @@ function typeName(prop: JsonSchema): string {
 /** One field as a line (and its description), then what it holds, indented. */
 function fieldLines(f: FieldDoc, indent: string): string[] {
   const change = f.change ? ` [${CHANGE_WORDS[f.change]}]` : '';
+  const secret = f.secret ? ` ${SECRET_WORDS[f.secret]}` : '';
   const allowed = f.allowed ? ` one of ${f.allowed.join(', ')}` : '';
   const fallback = f.default !== undefined ? ` default ${JSON.stringify(f.default)}` : '';
-  const lines = [`${indent}${f.name}${f.required ? ' (required)' : ''}: ${f.type}${change}${allowed}${fallback}`];
+  const lines = [`${indent}${f.name}${f.required ? ' (required)' : ''}: ${f.type}${change}${secret}${allowed}${fallback}`];
   if (f.description) lines.push(`${indent}    ${f.description}`);
   for (const inner of f.fields ?? []) lines.push(...fieldLines(inner, `${indent}  `));
   for (const variant of f.variants ?? []) {
@@ -142,7 +182,13 @@ function fieldLines(f: FieldDoc, indent: string): string[] {
   return lines;
 }
 
-function renderDoc(doc: ReturnType<typeof describeToken>): string {
+/** How a sealed field is marked. */
+export const SECRET_WORDS = { whole: '[secret]', 'some keys': '[secret keys sealed]' } as const;
+
+function renderDoc(doc: TokenDoc): string {
   const rows = (list: FieldDoc[]) => list.flatMap((f) => fieldLines(f, '  '));
-  return [`${doc.token} (${doc.kind})`, doc.description, '', 'Inputs:', ...rows(doc.inputs), '', 'Outputs:', ...rows(doc.outputs)].join('\n');
+  const lines = [`${doc.token} (${doc.kind})`, doc.description, ''];
+  if (doc.importId) lines.push(`Import: plumb import NAME ${doc.token} ${doc.importId}`, '');
+  if (doc.replaceRules?.length) lines.push('Replaced when these change (the API cannot change them in place):', ...doc.replaceRules.map((r) => `  ${r.path}: ${r.reason}`), '');
+  return [...lines, 'Inputs:', ...rows(doc.inputs), '', 'Outputs:', ...rows(doc.outputs)].join('\n');
 }

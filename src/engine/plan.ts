@@ -6,6 +6,7 @@ import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
 import { checkInputs, checkOptionFields } from './check-inputs.js';
 import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
+import { inFileOrder } from './checkable.js';
 import { isDeposed } from './deposed.js';
 import { EvalError, evaluate } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
@@ -295,7 +296,7 @@ class Planning {
       settled,
       outputs,
     };
-    return { plan, diagnostics: uniqueDiagnostics(this.diagnostics), prior: this.prior, imported: this.imported };
+    return { plan, diagnostics: inFileOrder(uniqueDiagnostics(this.diagnostics)), prior: this.prior, imported: this.imported };
   }
 }
 

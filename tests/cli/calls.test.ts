@@ -112,6 +112,23 @@ describe('remote calls under the API rate limit', () => {
   });
 });
 
+describe('orders', () => {
+  it('60 ports apply from nothing in two orders: one of 50, the most an order takes, and one of the rest', async () => {
+    const dir = workdir();
+    const ports = Array.from({ length: 60 }, (_, i) =>
+      [`  p${i}:`, '    type: interconnect:Port', `    properties: { productName: fill-${i}, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`].join('\n'),
+    );
+    writeManifest(dir, 'plumb.yaml', ['name: fill', 'resources:', ...ports].join('\n'));
+    await sandbox.clearCalls();
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const calls = await counted();
+    expect(calls['POST /v3/networkdesign/validate']).toBe(2);
+    expect(calls['POST /v4/networkdesign/buy']).toBe(2);
+  });
+});
+
 describe('reads outside a plan', () => {
   it('refresh records what its drift report read, without reading again', async () => {
     const dir = workdir();

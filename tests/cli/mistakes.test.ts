@@ -117,6 +117,18 @@ ${extra}`;
               - { peerAsn: 65030, localIpAddress: 10.0.0.1, peerIpAddress: 10.0.0.2, importWhitelist: ${list} }
 `;
 
+  it('inputs missing from several resources are reported in the order of the file, by validate and plan alike', async () => {
+    const dir = workdir();
+    const ports = ['a', 'b', 'c'].map((name) => `  ${name}:\n    type: interconnect:Port\n    properties: { productName: ${name}, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }`);
+    writeManifest(dir, 'plumb.yaml', ['name: order', 'resources:', ...ports].join('\n'));
+    for (const command of ['validate', 'plan']) {
+      const result = await plumb([command], { cwd: dir, env: sandbox.env });
+      expect(result.code).toBe(1);
+      const errors = result.stderr.split('\n').filter((line) => line.startsWith('plumb.yaml:'));
+      expect(errors.map((line) => line.replace(/: error: .*/, ''))).toEqual(['plumb.yaml:5:17', 'plumb.yaml:8:17', 'plumb.yaml:11:17']);
+    }
+  });
+
   it('a VLAN a recorded VXC holds, and a BGP filter naming a list the MCR lacks, stop the plan and the apply before any order', async () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', `${edge}${vxc('first', 100)}`);

@@ -80,3 +80,18 @@ describe('plumb schema TOKEN and the reference docs show nested types', () => {
     expect(readFileSync(resolve(root, 'docs/reference/interconnect/ServiceKey.md'), 'utf8')).toContain('### validFor\n\n| name | type | required | description |');
   });
 });
+
+describe('plumb schema TOKEN and the reference docs say how to import, what replaces and what is sealed', () => {
+  it('a webhook: its import id, the rule that replaces it, its secret; a connection: the config keys sealed', async () => {
+    const { stdout } = await plumb(['schema', 'pipeline:Webhook'], { cwd: root });
+    expect(stdout).toContain('Import: plumb import NAME pipeline:index/webhook:Webhook <webhook_id>\n');
+    expect(stdout).toMatch(/Replaced when these change \(the API cannot change them in place\):\n {2}groupId: a webhook's scope is fixed at creation/);
+    expect(stdout).toContain('  secret: string [in place] [secret]\n');
+    const connection = await plumb(['schema', 'pipeline:Connection'], { cwd: root });
+    expect(connection.stdout).toMatch(/\n {2}config: .*\[secret keys sealed\]/);
+    const page = readFileSync(resolve(root, 'docs/reference/pipeline/Webhook.md'), 'utf8');
+    expect(page).toContain('## Import\n\n```\nplumb import NAME pipeline:index/webhook:Webhook <webhook_id>\n```');
+    expect(page).toContain("## Replaced when\n\nA change to these inputs replaces the object: the API cannot change them in place.\n\n- `groupId`: a webhook's scope");
+    expect(page).toMatch(/\| `secret` \| string \| no \| in place \| \[secret\] Secret the payloads/);
+  });
+});

@@ -27,11 +27,12 @@ interface Queued {
 
 /**
  * How long the window stays open after the last item joined it, and at most from its first. The
- * steps of one level order within a few milliseconds of each other (their journal intents share a
- * write); a longer window would be paid by every round of an apply.
+ * steps of one level order close together, but on a busy machine (a CI runner) their journal
+ * writes can spread them over tens of milliseconds: a window that closes too soon splits one
+ * order into several, and under the API's rate limit each extra call costs more than the wait.
  */
-const QUIET_MS = 10;
-const MAX_WAIT_MS = 250;
+const QUIET_MS = 100;
+const MAX_WAIT_MS = 1000;
 /** Most items in one design. */
 const MAX_ITEMS = 50;
 
