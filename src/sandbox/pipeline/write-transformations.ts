@@ -80,6 +80,12 @@ function updateProject(req: SandboxRequest, project: TransformationProject): San
   return ok(structuredClone(project), 'Transformation project has been updated');
 }
 
+/** Runs the project's tests again; the project keeps their results. */
+function testProject(project: TransformationProject): SandboxResponse {
+  project.setup_tests = projectTests(project);
+  return ok(structuredClone(project), 'Setup tests have been completed');
+}
+
 function withProject(id: string, data: PipelineData, act: (p: TransformationProject) => SandboxResponse): SandboxResponse {
   const project = data.transformationProjects.find((p) => p.id === id);
   return project ? act(project) : notFound('NotFound_TransformationProject', 'TransformationProject', id);
@@ -198,7 +204,7 @@ export const transformationRoutes: Route[] = [
   route('GET', '/v1/transformation-projects/:id', (_, p, d) => withProject(p.id, d, (x) => ok(structuredClone(x)))),
   route('PATCH', '/v1/transformation-projects/:id', (req, p, d) => withProject(p.id, d, (x) => updateProject(req, x))),
   route('DELETE', '/v1/transformation-projects/:id', (_, p, d) => withProject(p.id, d, (x) => deleteProject(x, d))),
-  route('POST', '/v1/transformation-projects/:id/test', (_, p, d) => withProject(p.id, d, (x) => ok({ ...structuredClone(x), setup_tests: (x.setup_tests = projectTests(x)) }))),
+  route('POST', '/v1/transformation-projects/:id/test', (_, p, d) => withProject(p.id, d, testProject)),
   route('GET', '/v1/transformations', (req, _, d) => listTransformations(req, d)),
   route('POST', '/v1/transformations', (req, _, d, w) => createTransformation(req, d, w)),
   route('GET', '/v1/transformations/:id', (_, p, d) => withTransformation(p.id, d, (t) => ok(structuredClone(t)))),

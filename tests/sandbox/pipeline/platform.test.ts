@@ -115,6 +115,7 @@ describe('transformations', () => {
     expect(project).toMatchObject({ status: 201, body: { data: { status: 'NOT_READY', project_config: { public_key: expect.stringMatching(/^ssh-ed25519 /) } } } });
     const projectId = project.body.data.id as string;
     expect((await call('GET', `/transformation-projects/${projectId}`)).body.data.status).toBe('READY');
+    expect((await call('POST', `/transformation-projects/${projectId}/test`)).body.data.setup_tests).toEqual([{ title: 'Cloning the git repository', status: 'PASSED', message: '' }]);
     expect((await call('PATCH', `/transformation-projects/${projectId}`, { project_config: { git_remote_url: 'git@x:y.git' } })).body.code).toBe('InvalidInput');
     const body = {
       type: 'DBT_CORE',
