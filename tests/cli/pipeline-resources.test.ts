@@ -146,3 +146,37 @@ describe('configs compared by meaning', () => {
     expect(real.map((c) => [c.address, c.action, c.patch])).toEqual([['mysql', 'update', [{ op: 'replace', path: '/config/port', value: 3306 }]]]);
   });
 });
+
+describe('a private link that takes its time', () => {
+  it('is waited for no longer than customTimeouts.create: the apply names the state and the option, and records the link', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: slow-link
+resources:
+  link:
+    type: pipeline:index/privateLink:PrivateLink
+    properties:
+      name: slow_link
+      region: AWS_US_EAST_1
+      service: SOURCE_AWS
+      config: { connection_service_name: com.amazonaws.vpce.us-east-1.vpce-svc-0a1b2c3d4e5f6bbbb }
+    options:
+      customTimeouts: { create: 1s }
+`,
+    );
+    const settings = (provisioningMs: number) =>
+      fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provisioningMs }) });
+    await settings(60_000);
+    try {
+      const timedOut = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+      expect(timedOut.code).toBe(1);
+      expect(timedOut.stdout).toMatch(/timed out after 1s waiting for private link \w+ to be created \(state CREATING\)/);
+    } finally {
+      await settings(0);
+    }
+    const link = ids(dir).link;
+    expect((await api('GET', `/private-links/${link}`)).body.data.name).toBe('slow_link');
+  });
+});
