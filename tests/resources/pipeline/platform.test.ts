@@ -6,6 +6,7 @@
  * lookups answer with what the types made.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { getHybridDeploymentAgent } from '../../../src/lookups/pipeline/get-hybrid-deployment-agent.js';
 import { getPrivateLink } from '../../../src/lookups/pipeline/get-private-link.js';
 import { getProxyAgent } from '../../../src/lookups/pipeline/get-proxy-agent.js';
 import { externalLogging } from '../../../src/resources/pipeline/external-logging.js';
@@ -142,6 +143,7 @@ describe('hybrid deployment agents', () => {
     expect(await calls()).toEqual([`PATCH /v1/hybrid-deployment-agents/${made.id}/re-auth`]);
     expect(updated.token).not.toBe(made.outputs.token);
     expect(updated.authType).toBe('MANUAL');
+    expect(await getHybridDeploymentAgent.invoke(contextFor(clientFor(sandbox)), { id: made.id })).toMatchObject({ id: made.id, displayName: 'reauth-agent', groupId });
   });
 });
 
