@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudProvider } from '../../src/providers/cloud/index.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
+import { pipelineCall } from '../support/pipeline-sandbox.js';
 import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
@@ -323,6 +324,74 @@ resources:
     expect(applied.stdout).not.toContain(made.key);
     const keys = await api.call<Array<{ key: string; active: boolean }>>('GET', `/v2/service/key?productIdOrUid=${portUid}`);
     expect(keys.filter((k) => k.active).map((k) => k.key)).toEqual([made.key]);
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+});
+
+describe('a killed apply of the example pipeline', () => {
+  const example = resolve(import.meta.dirname, '../../examples/pipeline/pipeline.yaml');
+  const pipeline = async (path: string) => (await pipelineCall(sandbox.url, 'GET', path)).body.data;
+  const items = async (path: string) => (await pipeline(path)).items as Array<Record<string, any>>;
+
+  /** The ids of every live object the example declares, found by what identifies each, not by state. */
+  async function live(): Promise<string[]> {
+    const group = (await items('/groups')).filter((g) => g.name === 'analytics_core');
+    if (group.length !== 1) return group.map((g) => g.id);
+    const groupId = group[0].id as string;
+    const projects = (await items('/transformation-projects')).filter((p) => p.group_id === groupId);
+    return [
+      groupId,
+      ...(await items('/destinations')).filter((d) => d.id === groupId).map((d) => d.id),
+      ...(await items(`/connections?group_id=${groupId}`)).map((c) => c.id),
+      ...(await items('/private-links')).filter((l) => l.name === 'orders_db_core').map((l) => l.id),
+      ...(await items('/proxy')).filter((a) => a.display_name === 'onprem-nyc-erp').map((a) => a.id),
+      ...projects.map((p) => p.id),
+      ...(await items('/transformations')).filter((t) => projects.some((p) => p.id === t.transformation_config.project_id)).map((t) => t.id),
+      ...(await items('/teams')).filter((t) => t.name === 'Pipeline Owners').map((t) => t.id),
+      ...(await items('/users')).filter((u) => u.email === 'nadia.core@acme-data.io').map((u) => u.id),
+      ...(await items('/webhooks')).filter((w) => w.group_id === groupId).map((w) => w.id),
+    ];
+  }
+
+  // Spread over the 18 creates' records (intent, accepted id, outcome), across the parallel waves.
+  for (const after of [1, 5, 11, 19, 28, 40]) {
+    it(`killed after ${after} journal records, the next apply makes every object exactly once`, async () => {
+      const dir = workdir();
+      copyFileSync(example, join(dir, 'plumb.yaml'));
+      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: String(after) } });
+      expect(killed.code).not.toBe(0);
+
+      const again = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+      expect(again.stderr).toBe('');
+      expect(again.code).toBe(0);
+      const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
+      expect(state.pending).toEqual([]);
+      // A schedule and the memberships are parts of objects or pairs: their ids repeat others'.
+      const own = ['analytics', 'warehouse', 'orders', 'erp', 'payments', 'ordersLink', 'nycProxy', 'dbtProject', 'paymentsModels', 'pipelineOwners', 'analyst', 'syncAlerts'];
+      const recorded = own.map((address) => state.resources[address].id as string);
+      expect((await live()).sort()).toEqual(recorded.sort());
+      expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+
+      const destroyed = await plumb(['destroy', '--yes'], { cwd: dir, env: sandbox.env });
+      expect(destroyed.code).toBe(0);
+      expect(await live()).toEqual([]);
+    });
+  }
+
+  it('a private link made just before the crash is found by its name, adopted and not made twice', async () => {
+    const dir = workdir();
+    const link = { name: 'crash_link', region: 'AWS_US_EAST_1', service: 'SOURCE_AWS', config: { connection_service_name: 'com.amazonaws.vpce.us-east-1.vpce-svc-0a1b2c3d4e5f6aaaa' } };
+    writeManifest(dir, 'plumb.yaml', `name: crash-link\nresources:\n  link:\n    type: pipeline:index/privateLink:PrivateLink\n    properties: ${JSON.stringify(link)}\n`);
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } });
+    expect(killed.code).not.toBe(0);
+    // It is made, but the answer never reaches plumb.
+    const made = (await pipelineCall(sandbox.url, 'POST', '/private-links', link)).body.data.id as string;
+
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain(`link: an interrupted create had ordered ${made}; it is adopted`);
+    expect((await items('/private-links')).filter((l) => l.name === 'crash_link').map((l) => l.id)).toEqual([made]);
     expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
   });
 });

@@ -39,6 +39,9 @@ describe('the example pipeline', () => {
     expect(applied.stdout).toMatch(/orders: Creation complete/);
     expect(applied.stdout).not.toMatch(/example-pass|sk_live_example/);
     expect(readFileSync(stateFile(dir), 'utf8')).not.toMatch(/example-pass|sk_live_example/);
+    // The proxy agent's token, shown by the API only on create, is kept sealed.
+    const proxy = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.nycProxy.outputs;
+    for (const key of ['authToken', 'clientPrivateKey']) expect(proxy[key]).toHaveProperty('$secret');
     const again = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
     expect(again.stdout).toContain('No changes.');
     expect(again.code).toBe(0);
@@ -76,6 +79,9 @@ describe('the example pipeline', () => {
     expect(destroyed.code).toBe(0);
     expect((await api('GET', `/groups/${made.analytics}`)).status).toBe(404);
     for (const address of ['orders', 'erp', 'payments']) expect((await api('GET', `/connections/${made[address]}`)).status).toBe(404);
+    for (const path of [`/private-links/${made.ordersLink}`, `/proxy/${made.nycProxy}`, `/transformation-projects/${made.dbtProject}`, `/transformations/${made.paymentsModels}`]) {
+      expect((await api('GET', path)).status).toBe(404);
+    }
   });
 });
 
@@ -98,6 +104,10 @@ const PEOPLE_TYPES: Record<string, string> = {
   analystOnAnalytics: 'pipeline:index/userGroupMembership:UserGroupMembership',
   analystOnPayments: 'pipeline:index/userConnectionMembership:UserConnectionMembership',
   syncAlerts: 'pipeline:index/webhook:Webhook',
+  ordersLink: 'pipeline:index/privateLink:PrivateLink',
+  nycProxy: 'pipeline:index/proxyAgent:ProxyAgent',
+  dbtProject: 'pipeline:index/transformationProject:TransformationProject',
+  paymentsModels: 'pipeline:index/transformation:Transformation',
 };
 
 /** Ten connections whose configs the API echoes differently from how they are written. */
@@ -143,5 +153,39 @@ describe('configs compared by meaning', () => {
     const plan = JSON.parse(changed.stdout) as { changes: Array<{ address: string; action: string; patch: Array<{ path: string; value?: unknown }> }> };
     const real = plan.changes.filter((c) => c.action !== 'noop');
     expect(real.map((c) => [c.address, c.action, c.patch])).toEqual([['mysql', 'update', [{ op: 'replace', path: '/config/port', value: 3306 }]]]);
+  });
+});
+
+describe('a private link that takes its time', () => {
+  it('is waited for no longer than customTimeouts.create: the apply names the state and the option, and records the link', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: slow-link
+resources:
+  link:
+    type: pipeline:index/privateLink:PrivateLink
+    properties:
+      name: slow_link
+      region: AWS_US_EAST_1
+      service: SOURCE_AWS
+      config: { connection_service_name: com.amazonaws.vpce.us-east-1.vpce-svc-0a1b2c3d4e5f6bbbb }
+    options:
+      customTimeouts: { create: 1s }
+`,
+    );
+    const settings = (provisioningMs: number) =>
+      fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provisioningMs }) });
+    await settings(60_000);
+    try {
+      const timedOut = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+      expect(timedOut.code).toBe(1);
+      expect(timedOut.stdout).toMatch(/timed out after 1s waiting for private link \w+ to be created \(state CREATING\)/);
+    } finally {
+      await settings(0);
+    }
+    const link = ids(dir).link;
+    expect((await api('GET', `/private-links/${link}`)).body.data.name).toBe('slow_link');
   });
 });

@@ -16,6 +16,12 @@ import { user } from './user.js';
 import { userConnectionMembership } from './user-connection-membership.js';
 import { userGroupMembership } from './user-group-membership.js';
 import { webhook } from './webhook.js';
+import { externalLogging } from './external-logging.js';
+import { hybridDeploymentAgent } from './hybrid-deployment-agent.js';
+import { privateLink } from './private-link.js';
+import { proxyAgent } from './proxy-agent.js';
+import { transformation } from './transformation.js';
+import { transformationProject } from './transformation-project.js';
 
 /** Every pipeline resource type. */
 export const pipelineResources: ResourceType[] = [
@@ -36,4 +42,10 @@ export const pipelineResources: ResourceType[] = [
   connectionFingerprints,
   destinationCertificates,
   destinationFingerprints,
+  privateLink,
+  proxyAgent,
+  hybridDeploymentAgent,
+  externalLogging,
+  transformationProject,
+  transformation,
 ];

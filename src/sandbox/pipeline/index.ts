@@ -9,6 +9,7 @@ import type { PipelineData } from './model.js';
 import { dispatch } from './routes.js';
 import { SEED_VERSION, seedPipeline } from './seed/index.js';
 import { setSource } from './schema-source.js';
+import { settlePending } from './write-network.js';
 
 /** The account of this world, reseeded when stored data predates the current seed shape. */
 function account(world: SandboxWorld): PipelineData {
@@ -28,7 +29,9 @@ export const pipelineApi: SandboxApi = {
     const denied = authorize(req.headers) ?? negotiate(req.headers);
     if (denied) return denied;
     if (!req.path.startsWith('/v1/')) return fail(404, 'NotFound', `No endpoint ${req.method} ${req.path}; paths start with /v1.`);
-    const answer = dispatch(req, account(world), world);
+    const data = account(world);
+    if (settlePending(data, world.now())) world.save('pipeline');
+    const answer = dispatch(req, data, world);
     if (req.method !== 'GET' && answer.status < 300) world.save('pipeline');
     return answer;
   },

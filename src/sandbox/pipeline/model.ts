@@ -247,6 +247,50 @@ export interface Webhook {
   created_by: string;
 }
 
+/** A group's external log service (its id is the group's). */
+export interface ExternalLog {
+  id: string;
+  group_id: string;
+  service: string;
+  enabled: boolean;
+  config: Record<string, unknown>;
+}
+
+/** A dbt Core project a group's transformations run from. */
+export interface TransformationProject {
+  id: string;
+  group_id: string;
+  type: 'DBT_CORE';
+  status: 'NOT_READY' | 'READY' | 'ERROR';
+  errors: string[];
+  created_at: string;
+  created_by_id: string;
+  setup_tests: Array<{ title: string; status: string; message: string }>;
+  project_config: Record<string, unknown>;
+}
+
+/** A scheduled transformation: dbt Core steps of a project, or a quickstart package. */
+export interface Transformation {
+  id: string;
+  type: 'DBT_CORE' | 'QUICKSTART';
+  status: 'NEW' | 'SCHEDULING' | 'RUNNING' | 'TERMINATING' | 'SUCCEEDED' | 'FAILED' | 'BLOCKED' | 'CANCELED' | 'PARTIALLY_SUCCEEDED';
+  paused: boolean;
+  schedule: Record<string, unknown>;
+  created_at: string;
+  created_by_id: string;
+  last_started_at: string | null;
+  last_ended_at: string | null;
+  output_model_names: string[];
+  transformation_config: Record<string, unknown>;
+}
+
+/** A change the API makes later (a private link becoming OK, a project READY): when, and to what. */
+export interface PendingChange {
+  at: number;
+  to: string;
+  summary: string;
+}
+
 /** Everything the simulated account holds. Bump `version` in the seed when its shape changes. */
 export interface PipelineData {
   version: number;
@@ -271,6 +315,11 @@ export interface PipelineData {
   packages: QuickstartPackage[];
   connectorTypes: ConnectorType[];
   webhooks: Webhook[];
+  externalLogs: ExternalLog[];
+  transformationProjects: TransformationProject[];
+  transformations: Transformation[];
+  /** `<kind>/<id>` → the state an object reaches when its time comes. */
+  pending: Record<string, PendingChange>;
   /** Connection id → its schema config once captured (a reload); absent before. */
   schemaConfigs?: Record<string, StandardConfig>;
   /** Connection id → the source a test gave it (schema-source.ts), for the connection made at `createdAt`. */

@@ -11,6 +11,10 @@ import { route, type Params, type Route } from './route.js';
 import * as view from './views.js';
 import { shownConnection } from './write-connections.js';
 import { shownDestination, writeRoutes } from './writes.js';
+import { agentRoutes } from './write-agents.js';
+import { loggingRoutes } from './write-logging.js';
+import { networkRoutes } from './write-network.js';
+import { transformationRoutes } from './write-transformations.js';
 
 /** The record with this id, or the entity's documented 404. */
 function one<T extends { id: string }>(items: T[], id: string, code: string, entity: string, show: (item: T) => unknown): SandboxResponse {
@@ -107,6 +111,10 @@ const ROUTES: Route[] = [
   route('GET', '/v1/webhooks/:id', (_, p, d) => one(d.webhooks, p.id, 'NotFound_Webhook', 'Webhook', view.webhookView)),
 
   ...writeRoutes,
+  ...networkRoutes,
+  ...agentRoutes,
+  ...loggingRoutes,
+  ...transformationRoutes,
 ];
 
 /** Certificates and fingerprints carry an `id`: the base64url of their hash, usable as a path segment. */

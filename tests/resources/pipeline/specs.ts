@@ -10,6 +10,7 @@ import { destination } from '../../../src/resources/pipeline/destination.js';
 import { group } from '../../../src/resources/pipeline/group.js';
 import { peopleSpecs } from './people-specs.js';
 import { schemaSpecs } from './schema-specs.js';
+import { platformSpecs } from './platform-specs.js';
 import { lifecycleSpec, type LifecycleWorld, type MakeContext, type ProviderLifecycleSpecs } from '../../support/lifecycle.js';
 
 /** The ids of a collection as the API lists it to anyone. */
@@ -112,5 +113,5 @@ export const connectionScheduleSpec = lifecycleSpec({
 /** The pipeline resource types' lifecycle specs. */
 export const pipelineLifecycle: ProviderLifecycleSpecs = {
   provider: pipelineProvider,
-  specs: [groupSpec, destinationSpec, connectionSpec, connectionScheduleSpec, ...peopleSpecs, ...schemaSpecs],
+  specs: [groupSpec, destinationSpec, connectionSpec, connectionScheduleSpec, ...peopleSpecs, ...schemaSpecs, ...platformSpecs],
 };

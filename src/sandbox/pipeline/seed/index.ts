@@ -33,5 +33,9 @@ export function seedPipeline(): PipelineData {
     packages,
     connectorTypes,
     webhooks,
+    externalLogs: [],
+    transformationProjects: [],
+    transformations: [],
+    pending: {},
   });
 }

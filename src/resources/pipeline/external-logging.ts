@@ -1,0 +1,129 @@
+/**
+ * External logging: where a group's logs are sent (Datadog, CloudWatch, Splunk...;
+ * `/v1/external-logging`). Its id is its group's, so a group has at most one, and a create whose
+ * answer was lost is found by reading its group's. `enabled` and `config` change in place (PATCH);
+ * group and service are fixed at create. `config` is compared by meaning, as a connection's is;
+ * its keys that are secret for some service (api_key, primary_key, token...) are sealed, and the
+ * API reads them back masked, so the manifest's stand. Setup tests (a test event) run when asked
+ * (`runSetupTests`); a failure is a warning naming the test. Imported by its id (the group's).
+ */
+import * as z from 'zod';
+import type { PipelineClient } from '../../providers/pipeline/client.js';
+import type { PipelineSettings } from '../../providers/pipeline/settings.js';
+import { defaultsAsDeclared } from '../as-declared.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, observedConfig, unlessGone, warnSetupTests, type Ctx, type SetupTest } from './common.js';
+
+/** The log services the API takes. */
+export const LOG_SERVICES = ['azure_monitor_log', 'cloudwatch', 'datadog_log', 'grafana_loki', 'new_relic_log', 'splunkLog', 'stackdriver'] as const;
+
+/** Inputs of an external log service. */
+export const externalLoggingInputs = z.object({
+  groupId: z.string().min(1).describe('Id of the group whose logs are sent. Required; a group has one. Changing it replaces the log service.'),
+  service: z.enum(LOG_SERVICES).describe('Where logs go: `datadog_log`, `cloudwatch`, `splunkLog`... Required. Changing it replaces the log service.'),
+  enabled: z.boolean().optional().describe('Whether logs are sent. Default true. Changed in place.'),
+  config: fieldsSchema(
+    "The service's settings as the API names them (datadog_log: api_key, region; cloudwatch: log_group_name, role_arn, region...). Compared by meaning; api_key, primary_key, token and other secret keys are sealed. Changed in place.",
+  ),
+  runSetupTests: z.boolean().optional().describe('Send a test event when created or changed; a failure is a warning naming the test. Default false. Not stored by the API.'),
+});
+
+/** Inputs of an external log service. */
+export type ExternalLoggingInputs = z.output<typeof externalLoggingInputs>;
+
+/** What the API reports about a log service. */
+export const externalLoggingOutputs = externalLoggingInputs.omit({ runSetupTests: true }).extend({
+  id: z.string().describe("Log service id: its group's."),
+});
+
+/** Observed log service. */
+export type ExternalLoggingOutputs = z.output<typeof externalLoggingOutputs>;
+
+interface WireLog {
+  id: string;
+  group_id?: string;
+  service: ExternalLoggingInputs['service'];
+  enabled: boolean;
+  config: Record<string, unknown>;
+  setup_tests?: SetupTest[];
+}
+
+const path = (id: string) => `/external-logging/${encodeURIComponent(id)}`;
+
+function toOutputs(w: WireLog, declared?: ExternalLoggingInputs): ExternalLoggingOutputs {
+  return { id: w.id, groupId: w.group_id ?? w.id, service: w.service, enabled: w.enabled, config: observedConfig(declared?.config, w.config ?? {}) };
+}
+
+/** Sends a test event when asked; failures are warnings. */
+async function test(ctx: Ctx, id: string, inputs: ExternalLoggingInputs, answered: SetupTest[] | undefined): Promise<void> {
+  if (!inputs.runSetupTests) return;
+  const tests = answered ?? (await ctx.client.write<{ setup_tests: SetupTest[] }>('POST', `${path(id)}/test`, {}, { safe: true })).setup_tests;
+  warnSetupTests(ctx, `external logging ${id}`, tests);
+}
+
+/** The ExternalLogging resource type. */
+export const externalLogging: ResourceType<ExternalLoggingInputs, ExternalLoggingOutputs, PipelineClient, PipelineSettings> = {
+  token: 'pipeline:index/externalLogging:ExternalLogging',
+  provider: 'pipeline',
+  description:
+    "A group's external log service. enabled and config change in place; config is compared by meaning and its secret keys are sealed; setup tests are warnings. Import id: <group_id> (a log service's id is its group's, e.g. decent_dropsy).",
+  inputs: externalLoggingInputs,
+  outputs: externalLoggingOutputs,
+  secretPaths: [...configSecretPaths(), 'config.primary_key', 'config.token'],
+  replaceOn: [
+    { path: 'groupId', reason: "a log service's id is its group's: the API cannot move it" },
+    { path: 'service', reason: "the API's PATCH of a log service takes only enabled and config" },
+  ],
+  // A group holds one log service (under its id): the new one needs the old one gone.
+  deleteBeforeReplace: (prior, desired) => prior.groupId === desired.groupId,
+  stateOnly: ['runSetupTests'],
+  importId: apiIdFormat('group', 'decent_dropsy'),
+  asDeclared(recorded, _outputs, desired) {
+    const defaults = defaultsAsDeclared(recorded, desired, { enabled: true });
+    return { ...defaults, config: declaredConfig(defaults.config, desired.config) };
+  },
+
+  async create(ctx, inputs) {
+    const sent = { group_id: inputs.groupId, service: inputs.service, enabled: inputs.enabled ?? true, config: inputs.config ?? {}, run_setup_tests: inputs.runSetupTests ?? false };
+    // A group has one log service, under the group's id: if the send went through, it reads.
+    const recover = () => unlessGone(ctx.client.get<WireLog>(path(inputs.groupId)));
+    const made = await ctx.client.write<WireLog>('POST', '/external-logging', sent, { recover });
+    ctx.recordId(made.id);
+    await test(ctx, made.id, inputs, made.setup_tests);
+    return { id: made.id, outputs: toOutputs(made, inputs) };
+  },
+
+  async read(ctx, id, prior) {
+    const found = await unlessGone(ctx.client.get<WireLog>(path(id)));
+    return found && toOutputs(found, prior?.inputs);
+  },
+
+  async update(ctx, id, prior, desired) {
+    const sent: Record<string, unknown> = {};
+    if ((desired.enabled ?? true) !== (prior.inputs.enabled ?? true)) sent.enabled = desired.enabled ?? true;
+    const config = changedConfig(prior.inputs.config, desired.config);
+    if (Object.keys(config).length) sent.config = config;
+    let wire: WireLog | undefined;
+    if (Object.keys(sent).length) wire = await ctx.client.write<WireLog>('PATCH', path(id), { ...sent, run_setup_tests: desired.runSetupTests ?? false });
+    await test(ctx, id, desired, wire?.setup_tests);
+    wire ??= await ctx.client.get<WireLog>(path(id));
+    return toOutputs(wire, desired);
+  },
+
+  async delete(ctx, id) {
+    await deleteIfPresent(ctx, path(id));
+  },
+
+  // The API lists no log services: each group's is read under its id.
+  async list(ctx) {
+    const groups = await ctx.client.list<{ id: string }>('/groups');
+    const found = await Promise.all(groups.map((g) => unlessGone(ctx.client.get<WireLog>(path(g.id)))));
+    return found.filter((w): w is WireLog => w !== undefined).map((w) => ({ id: w.id, outputs: toOutputs(w) }));
+  },
+
+  async findOwned(ctx, inputs, order) {
+    if (!inputs || order.recorded(inputs.groupId)) return undefined;
+    const found = await unlessGone(ctx.client.get<WireLog>(path(inputs.groupId)));
+    return found && found.service === inputs.service ? { id: found.id, outputs: toOutputs(found, inputs) } : undefined;
+  },
+};

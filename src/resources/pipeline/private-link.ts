@@ -1,0 +1,212 @@
+/**
+ * Private link: a private endpoint between the vendor's network and the customer's cloud
+ * (`/v1/private-links`), which connections and destinations reach their hosts through.
+ *
+ * Made asynchronously: the create answers in state `CREATING`, and the link is usable once it
+ * reads `OK`. plumb waits for that, within the create's wait time (customTimeouts.create), and a
+ * link that ends `FAIL` is an error naming its state summary (it is recorded, so the next apply
+ * replaces it); one still being made when a run was interrupted is kept, never made twice.
+ * Only `config` changes in place (PATCH; the link passes through `UPDATING`); name, region and
+ * service are fixed at create. A delete marks it for deletion (`DESTROYING`),
+ * and plumb waits until it is gone. Names are unique in an account, so a create whose answer was
+ * lost is found by its name. Imported by its id.
+ */
+import * as z from 'zod';
+import { isRemote } from '../../errors.js';
+import type { PipelineClient } from '../../providers/pipeline/client.js';
+import type { PipelineSettings } from '../../providers/pipeline/settings.js';
+import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { apiIdFormat, deleteIfPresent, declaredConfig, observedConfig, sameMeaning, unlessGone, type Ctx } from './common.js';
+
+/** The services a private link is made for. */
+export const PRIVATE_LINK_SERVICES = [
+  'DATABRICKS_AWS',
+  'SNOWFLAKE_AWS',
+  'REDSHIFT_AWS',
+  'SOURCE_AWS',
+  'DATABRICKS_AZURE',
+  'SNOWFLAKE_AZURE',
+  'ONELAKE_AZURE',
+  'POSTGRES_WAREHOUSE_AZURE',
+  'SQL_DATA_WAREHOUSE_AZURE',
+  'SOURCE_AZURE',
+  'SNOWFLAKE_GCP',
+  'SOURCE_GCP',
+  'DATABRICKS_GCP',
+] as const;
+
+/** Inputs of a private link. */
+export const privateLinkInputs = z.object({
+  name: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,22}$/, 'must start with a letter or underscore and hold letters, digits and underscores, at most 23 characters')
+    .describe('Name, unique in the account. Required. Changing it replaces the link.'),
+  region: z.string().min(1).describe("Region of the vendor side, e.g. `AWS_US_EAST_1` (as a destination's region). Required. Changing it replaces the link."),
+  service: z.enum(PRIVATE_LINK_SERVICES).describe('What it reaches: `SOURCE_AWS`, `SNOWFLAKE_AWS`, `DATABRICKS_AZURE`... Required. Changing it replaces the link.'),
+  config: z
+    .record(z.string(), z.string())
+    .describe(
+      "The service's settings, e.g. `connection_service_name` (SOURCE_AWS), `account_url` and `vpce_id` (SNOWFLAKE_AWS), `pls_id` (SOURCE_AZURE). Required. Changed in place; keys left out are left to the API.",
+    ),
+});
+
+/** Inputs of a private link. */
+export type PrivateLinkInputs = z.output<typeof privateLinkInputs>;
+
+/** What the API reports about a private link. */
+export const privateLinkOutputs = privateLinkInputs.extend({
+  id: z.string().describe('Private link id.'),
+  cloudProvider: z.string().describe('`AWS`, `GCP` or `AZURE`.'),
+  state: z.string().describe('`CREATING`, `UPDATING`, `OK` or `FAIL`.'),
+  stateSummary: z.string().describe('What the state means now, e.g. why it failed.'),
+  host: z.string().optional().describe('Host name connections use to reach the other side, once `OK`.'),
+  createdAt: z.string().describe('When it was made (RFC 3339).'),
+  createdBy: z.string().describe('Id of the user whose key made it.'),
+});
+
+/** Observed private link. */
+export type PrivateLinkOutputs = z.output<typeof privateLinkOutputs>;
+
+interface WireLink {
+  id: string;
+  name: string;
+  region: string;
+  service: string;
+  cloud_provider: string;
+  state: string;
+  state_summary: string;
+  host: string | null;
+  created_at: string;
+  created_by: string;
+  config?: Record<string, string>;
+}
+
+const path = (id: string) => `/private-links/${encodeURIComponent(id)}`;
+
+function toOutputs(w: WireLink, declared?: PrivateLinkInputs): PrivateLinkOutputs {
+  return {
+    id: w.id,
+    name: w.name,
+    region: w.region,
+    service: w.service as PrivateLinkInputs['service'],
+    config: observedConfig(declared?.config, w.config ?? {}) as Record<string, string>,
+    cloudProvider: w.cloud_provider,
+    state: w.state,
+    stateSummary: w.state_summary,
+    ...(w.host ? { host: w.host } : {}),
+    createdAt: w.created_at,
+    createdBy: w.created_by,
+  };
+}
+
+/** The link as it reads now; one being destroyed is gone. */
+async function readLink(ctx: Ctx, id: string): Promise<WireLink | undefined> {
+  const found = await unlessGone(ctx.client.get<WireLink>(path(id)));
+  return found?.state === 'DESTROYING' ? undefined : found;
+}
+
+/**
+ * Polls the link until `done` says so, within the operation's wait time: intervals grow from
+ * 200 ms to 5 s, so a quick link is seen at once and a slow one is not asked about too often.
+ */
+async function waitFor(ctx: Ctx, id: string, what: string, done: (link: WireLink | undefined) => boolean): Promise<WireLink | undefined> {
+  const started = Date.now();
+  let interval = 200;
+  for (;;) {
+    const link = await unlessGone(ctx.client.get<WireLink>(path(id)));
+    if (link) ctx.progress(link.state);
+    if (done(link)) return link;
+    const left = started + ctx.waitTimeMs - Date.now();
+    if (left <= 0) {
+      throw new Error(
+        `timed out after ${Math.round(ctx.waitTimeMs / 1000)}s waiting for private link ${id} to be ${what} (state ${link?.state ?? 'gone'}); it is recorded and checked on the next run (customTimeouts sets the wait)`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, Math.min(interval, left)));
+    interval = Math.min(interval * 1.5, 5000);
+  }
+}
+
+/** Waits until the link is `OK`; `FAIL` (or its disappearance) is an error naming the reason. */
+async function settled(ctx: Ctx, id: string, what: string): Promise<WireLink> {
+  const link = await waitFor(ctx, id, what, (l) => !l || l.state === 'OK' || l.state === 'FAIL');
+  if (!link) throw new Error(`private link ${id} disappeared while it was being ${what}`);
+  if (link.state === 'FAIL') throw new Error(`private link ${id} (${link.name}) is FAIL instead of ${what}: ${link.state_summary}`);
+  return link;
+}
+
+/** Links of this name made since `earliestMs` that state does not hold. */
+async function namedSince(ctx: Ctx, name: string, earliestMs: number, recorded: (id: string) => boolean): Promise<WireLink[]> {
+  const links = await ctx.client.list<WireLink>('/private-links');
+  return links.filter((l) => l.name === name && Date.parse(l.created_at) >= earliestMs && !recorded(l.id));
+}
+
+/** The PrivateLink resource type. */
+export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, PipelineClient, PipelineSettings> = {
+  token: 'pipeline:index/privateLink:PrivateLink',
+  provider: 'pipeline',
+  description:
+    'A private link to a source or destination in your cloud. Waits until it is OK (customTimeouts.create); FAIL is an error naming why. Config changes in place; name, region and service replace it. Import id: <private_link_id> (e.g. tidy_marmot).',
+  inputs: privateLinkInputs,
+  outputs: privateLinkOutputs,
+  replaceOn: [
+    { path: 'name', reason: "the API's PATCH of a private link takes only its config: the name is fixed at create" },
+    { path: 'region', reason: "the API's PATCH of a private link takes only its config: the region is fixed at create" },
+    { path: 'service', reason: "the API's PATCH of a private link takes only its config: the service is fixed at create" },
+  ],
+  // A new link of the same name waits for the old one to be gone: names are unique in the account.
+  deleteBeforeReplace: (prior, desired) => prior.name === desired.name,
+  remoteManaged: ['cloudProvider', 'state', 'stateSummary', 'host', 'createdAt', 'createdBy'],
+  importId: apiIdFormat('private_link', 'tidy_marmot'),
+  // A link still being made is kept, not replaced: a new one would start over, and the API allows
+  // five creations an hour. Only one that failed is of no use.
+  isReady: (outputs) => outputs.state !== 'FAIL',
+  asDeclared(recorded, _outputs, desired) {
+    return { ...recorded, config: declaredConfig(recorded.config, desired.config) as Record<string, string> };
+  },
+
+  async create(ctx, inputs) {
+    const started = Date.now() - 300_000;
+    const sent = { name: inputs.name, region: inputs.region, service: inputs.service, config: inputs.config };
+    // Names are unique in the account: a link of this name made since the send is the send's.
+    const recover = async () => (await namedSince(ctx, inputs.name, started, () => false))[0];
+    const made = await ctx.client.write<WireLink>('POST', '/private-links', sent, { recover });
+    ctx.recordId(made.id);
+    return { id: made.id, outputs: toOutputs(await settled(ctx, made.id, 'created'), inputs) };
+  },
+
+  async read(ctx, id, prior) {
+    const found = await readLink(ctx, id);
+    return found && toOutputs(found, prior?.inputs);
+  },
+
+  async update(ctx, id, prior, desired) {
+    if (!sameMeaning(prior.inputs.config, desired.config)) await ctx.client.write('PATCH', path(id), { config: desired.config });
+    return toOutputs(await settled(ctx, id, 'updated'), desired);
+  },
+
+  async delete(ctx, id) {
+    await deleteIfPresent(ctx, path(id));
+    // The API only marks it for deletion: it is gone once a read says so.
+    try {
+      await waitFor(ctx, id, 'deleted', (l) => !l);
+    } catch (err) {
+      if (!isRemote(err, 'not-found')) throw err;
+    }
+  },
+
+  async list(ctx) {
+    const items = await ctx.client.list<WireLink>('/private-links');
+    const read = await Promise.all(items.map((item) => readLink(ctx, item.id)));
+    return read.filter((l): l is WireLink => l !== undefined).map((l) => ({ id: l.id, outputs: toOutputs(l) }));
+  },
+
+  async findOwned(ctx, inputs, order) {
+    if (!inputs) return undefined;
+    const found = await namedSince(ctx, inputs.name, order.earliestMs, order.recorded);
+    if (found.length !== 1) return undefined;
+    // The lost create's wait is taken up again: the link is adopted as it settles, or as it is when the time runs out.
+    const link = await waitFor(ctx, found[0].id, 'created', (l) => !l || !['CREATING', 'UPDATING'].includes(l.state)).catch(() => readLink(ctx, found[0].id));
+    return link && link.state !== 'DESTROYING' ? { id: link.id, outputs: toOutputs(link, inputs) } : undefined;
+  },
+};
