@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { Manifest, ProviderDecl } from '../manifest/ast.js';
-import { posAt } from '../manifest/ast.js';
+import { keyPosAt, posAt } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
 import { noteSecretText } from '../secret-mask.js';
 import { containsUnknown, reveal, Unknown } from '../values.js';
@@ -36,15 +36,20 @@ export async function checkInstances(
   for (const decl of decls) {
     const provider = providers.find((p) => p.name === decl.provider);
     if (!provider) continue;
-    const problem = (summary: string, detail: string | undefined, path: string[]) =>
-      diagnostics.push({ severity: 'error', summary, detail, address: decl.address, pos: { file: manifest.file, ...posAt(decl.properties, path) } });
+    const problem = (summary: string, detail: string | undefined, path: string[], at = posAt(decl.properties, path)) =>
+      diagnostics.push({ severity: 'error', summary, detail, address: decl.address, pos: { file: manifest.file, ...at } });
     const raw = await instanceValues(decl, scope, problem);
     if (!raw) continue;
     const known = objectKeys(provider.settings);
     for (const name of Object.keys(raw)) {
       if (!known.length || known.includes(name)) continue;
       const hint = closestName(name, known);
-      problem(`${decl.address}: unknown setting "${name}" of the ${provider.name} provider`, `${hint ? `did you mean ${hint}? ` : ''}settings: ${known.join(', ')}`, [name]);
+      problem(
+        `${decl.address}: unknown setting "${name}" of the ${provider.name} provider`,
+        `${hint ? `did you mean ${hint}? ` : ''}settings: ${known.join(', ')}`,
+        [],
+        keyPosAt(decl.properties, [], name),
+      );
       delete raw[name];
     }
     for (const [variable, name] of Object.entries(provider.envVars)) if (raw[name] === undefined && env[variable]) raw[name] = env[variable];

@@ -105,7 +105,7 @@ describe('provider resource settings', () => {
     const { diagnostics } = await check('{ region: 3, regoin: x, waitTime: -1 }');
     expect(diagnostics.map((d) => `${d.pos?.line}:${d.pos?.column} ${d.summary}`)).toEqual([
       '10:27 second.region must be a string, not a number (3)',
-      '10:38 second: unknown setting "regoin" of the fake provider',
+      '10:30 second: unknown setting "regoin" of the fake provider',
       '10:51 second.waitTime -1 is not valid: must be more than 0',
     ]);
   });
