@@ -151,7 +151,7 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
       const key = instance === undefined ? name : `${name}\u0000${instance}`;
       let connection = connections.get(key);
       if (!connection) {
-        const retrying = (n: RetryNotice) => deps.notify?.({ type: 'retry', provider: instance ?? name, ...n, at: new Date().toISOString() });
+        const retrying = (n: RetryNotice) => deps.notify?.({ type: 'retry', provider: instance === undefined ? name : `${name} (${instance})`, ...n, at: new Date().toISOString() });
         connection =
           instance === undefined
             ? connectProvider(name, settings.get(name) ?? defaultSettings(name), runtime.url, log, retrying)
