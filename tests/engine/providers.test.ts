@@ -6,6 +6,7 @@ import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { buildGraph } from '../../src/engine/graph/graph.js';
 import { makePlan } from '../../src/engine/plan.js';
 import type { EngineDeps } from '../../src/engine/types.js';
+import { RemoteError } from '../../src/errors.js';
 import { parseManifest } from '../../src/manifest/parse.js';
 import { MemoryStore } from '../support/fakes.js';
 
@@ -13,7 +14,7 @@ import { MemoryStore } from '../support/fakes.js';
  * Two accounts of one fake provider, each with objects of its own: an object is found, changed
  * and deleted only through the connection of the account it was made in.
  */
-function accounts() {
+function accounts(options: { loseCreateReply?: boolean } = {}) {
   const objects = new Map<string, Map<string, Record<string, unknown>>>();
   const calls: Array<{ verb: string; address: string; account: string; id?: string }> = [];
   const connected: string[] = [];
@@ -32,6 +33,7 @@ function accounts() {
       const id = `thing-${next++}`;
       store(of(ctx)).set(id, { ...inputs, uid: id });
       ctx.recordId(id);
+      if (options.loseCreateReply) throw new RemoteError('unavailable', `GET /thing/${id}: 503 unavailable`);
       return { id, outputs: { ...inputs, uid: id } };
     },
     async read(ctx, id) {
@@ -64,14 +66,14 @@ function accounts() {
   return { type, deps, calls, connected, objects };
 }
 
-async function apply(yaml: string, fake: ReturnType<typeof accounts>, store: MemoryStore, destroy = false) {
+async function apply(yaml: string, fake: ReturnType<typeof accounts>, store: MemoryStore, destroy = false, ok = true) {
   const { manifest, diagnostics } = parseManifest(yaml, 'm.yaml', { resources: [fake.type.token], functions: [] });
   expect(diagnostics).toEqual([]);
   const { graph } = buildGraph(manifest);
   const planned = await makePlan(manifest, graph, await store.read(), fake.deps, { refresh: true, destroy, replace: [] });
   expect(planned.diagnostics).toEqual([]);
   const report = await applyPlan({ ...planned, manifest, state: await store.read(), store, deps: fake.deps, parallelism: 4, emit: () => {} });
-  expect(report.ok).toBe(true);
+  expect(report.ok).toBe(ok);
   return planned.plan;
 }
 
@@ -152,6 +154,22 @@ describe('explicit providers', () => {
     const back = await apply(manifest(''), fake, store);
     expect(back.changes.find((c) => c.address === 'b')!.replacePaths).toEqual([{ path: 'provider', reason: 'moved from `west` to default' }]);
     expect((await store.read()).resources.b.provider).toBeUndefined();
+  });
+
+  it('a create through a provider resource whose answer was lost is settled through it: found, adopted, never bought again', async () => {
+    const fake = accounts({ loseCreateReply: true });
+    const store = new MemoryStore();
+    await apply(manifest('    options: { provider: "${east}" }'), fake, store, false, false);
+    const pending = (await store.read()).pending;
+    expect(pending.map((p) => [p.address, p.provider])).toEqual(expect.arrayContaining([['b', 'east']]));
+    const made = [...fake.objects.get('east')!.keys()];
+    fake.calls.length = 0;
+    const plan = await apply(manifest('    options: { provider: "${east}" }'), fake, store);
+    expect(plan.settled.join('\n')).toContain(`b: an interrupted create had ordered ${made[0]}; it is adopted`);
+    const forB = fake.calls.filter((c) => c.address === 'b');
+    expect(forB.length).toBeGreaterThan(0);
+    expect(forB.every((c) => c.verb === 'read' && c.account === 'east')).toBe(true);
+    expect((await store.read()).resources.b).toMatchObject({ id: made[0], provider: 'east' });
   });
 
   it('destroy deletes each object through its own provider resource and leaves nothing of the providers', async () => {
