@@ -42,7 +42,11 @@ export async function importCommand(
         try {
           const type = typeFor(r.type);
           // An object another project or stack manages is imported only with --force, and said so.
-          const found = await readForImport(type, r.address, r.id, session.deps, { force: opts.force, warn: (message) => process.stderr.write(`Warning: ${message}\n`) });
+          const found = await readForImport(type, r.address, r.id, session.deps, {
+            force: opts.force,
+            provider: session.manifest.resources[r.address]?.provider,
+            warn: (message) => process.stderr.write(`Warning: ${message}\n`),
+          });
           const key = `${found.type} ${realId(found)}`;
           const other = holder.get(key);
           if (other) throw new UserError(`${found.id} is already in state as ${other} (plumb state mv ${other} ${r.address} gives it this address)`);

@@ -131,7 +131,7 @@ function readText(file: string): string {
 
 /** Builds the runtime for a loaded manifest: connections (sandbox on demand), logger and store. */
 export async function openSession(file: string, opts: GlobalOptions, load: LoadOptions = {}): Promise<Session> {
-  const { manifest, graph, settings } = await loadManifest(file, { ...load, stack: { name: opts.stack, config: opts.config, state: opts.state } });
+  const { manifest, graph, settings, instances } = await loadManifest(file, { ...load, stack: { name: opts.stack, config: opts.config, state: opts.state } });
   const log = makeLogger(opts);
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
   const connections = new Map<string, Promise<Connection>>();
@@ -146,12 +146,17 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
     resourceType: (token) => typeFor(resourceTypes.get(token), reads),
     stackOutputs: (stack) => readStackOutputs(stack, opts, manifest.dir, project),
     lookup: (token) => functions.get(token),
-    connect(name) {
-      let connection = connections.get(name);
+    connect(name, instance) {
+      // One connection per provider resource, made when first used: an unused one costs nothing.
+      const key = instance === undefined ? name : `${name}\u0000${instance}`;
+      let connection = connections.get(key);
       if (!connection) {
-        const retrying = (n: RetryNotice) => deps.notify?.({ type: 'retry', provider: name, ...n, at: new Date().toISOString() });
-        connection = connectProvider(name, settings.get(name) ?? defaultSettings(name), runtime.url, log, retrying);
-        connections.set(name, connection);
+        const retrying = (n: RetryNotice) => deps.notify?.({ type: 'retry', provider: instance === undefined ? name : `${name} (${instance})`, ...n, at: new Date().toISOString() });
+        connection =
+          instance === undefined
+            ? connectProvider(name, settings.get(name) ?? defaultSettings(name), runtime.url, log, retrying)
+            : instanceConnection(name, instance, instances.get(instance), (s) => connectProvider(name, s, runtime.url, log, retrying));
+        connections.set(key, connection);
       }
       return connection;
     },
@@ -192,6 +197,22 @@ async function invokeLookup(deps: EngineDeps, token: string, args: Record<string
   if (!fn) throw new Error(`no lookup function ${token}`);
   const { client, settings } = await deps.connect(fn.provider);
   return fn.invoke({ client, settings, log: deps.log.child({ fn: token }), warn: () => undefined, workDir: deps.workDir }, fn.args.parse(args));
+}
+
+/** The connection of provider resource `instance`; one the manifest no longer declares is refused, naming it. */
+async function instanceConnection(
+  name: string,
+  instance: string,
+  declared: { provider: string; settings: Record<string, unknown> } | undefined,
+  connect: (settings: Record<string, unknown>) => Promise<Connection>,
+): Promise<Connection> {
+  if (!declared || declared.provider !== name) {
+    throw new UserError(
+      `the ${name} provider "${instance}" is not declared in the manifest, and objects recorded under it are reached through it`,
+      `declare it again (type: pulumi:providers:${name}, with its settings) until they are deleted or moved`,
+    );
+  }
+  return connect(declared.settings);
 }
 
 /** The settings of a provider the manifest neither uses nor configures: its defaults. */

@@ -115,7 +115,10 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
       return type;
     },
     desired: (address, type) => evaluateDesired(address, manifest, evaluation, type, deps, pass),
-    options: (address) => manifest.resources[address]?.options ?? {},
+    options: (address) => {
+      const decl = manifest.resources[address];
+      return decl ? { ...decl.options, provider: decl.provider } : {};
+    },
     trigger: async (address) => {
       const expr = manifest.resources[address]?.options.replacementTrigger;
       return expr && evaluate(expr, evaluation.scope());
@@ -127,6 +130,7 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
         operationToken: operation.token,
         timeoutMs: operation.timeout && manifest.resources[step.address]?.options.customTimeouts?.[operation.timeout],
         recordId: operation.recordId,
+        provider: operation.provider,
         progress: (status) => emit({ type: 'step-progress', address, status, at: at() }),
         warn: (message) => {
           warnings.push(`${address}: ${message}`);
@@ -143,7 +147,7 @@ async function evaluateDesired(address: string, manifest: Manifest, evaluation: 
   const secretPaths = extra?.length ? [...(type.secretPaths ?? []), ...extra] : type.secretPaths;
   const desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, secretPaths);
   if (containsUnknown(desired)) throw new Error(`${address}: some inputs are still unknown at apply time`);
-  return sealDeclared(type, address, desired, desired, deps, pass);
+  return sealDeclared(type, address, desired, desired, deps, pass, decl.provider);
 }
 
 async function evaluateOutputs(manifest: Manifest, evaluation: Evaluation, warnings: string[]): Promise<Record<string, unknown>> {

@@ -15,6 +15,7 @@ import { buildGraph, type ManifestGraph } from './graph/graph.js';
 import { checkableManifest, inFileOrder, withoutEchoes } from './checkable.js';
 import { optionPathProblems } from './check-options.js';
 import { crossCheck, hasCrossChecks, type CrossCheckInput } from './cross-check.js';
+import { checkInstances, type InstanceSettings } from './instance-settings.js';
 import { valueProblems } from './messages.js';
 import { Evaluation } from './scope.js';
 import type { WithDiagnostics } from './types.js';
@@ -27,6 +28,8 @@ export interface CheckedManifest {
   warnings: string[];
   /** Parsed settings of every provider the manifest uses or configures, by provider name. */
   settings: Map<string, Record<string, unknown>>;
+  /** Parsed settings of every provider resource (`pulumi:providers:*`), by its address. */
+  instances: Map<string, InstanceSettings>;
 }
 
 /** How much of a manifest `checkManifest` checks, and where settings come from besides config. */
@@ -76,9 +79,10 @@ export async function checkManifest(text: string, file: string, catalog: EngineC
   const skip = (options.resources === false && !structure.length) || configProblems.length;
   const checked = skip ? { diagnostics: [], warnings: [] } : await checkResources(checkable, catalog);
   const { settings, diagnostics: settingProblems } = await checkSettings(checkable, catalog, options.env);
-  const problems = [...structure, ...checked.diagnostics, ...settingProblems];
+  const { instances, diagnostics: instanceProblems } = await checkInstances(checkable, catalog.providers, options.env);
+  const problems = [...structure, ...checked.diagnostics, ...settingProblems, ...instanceProblems];
   if (problems.length) return { diagnostics: inFileOrder(uniqueDiagnostics(problems)) };
-  return { value: { manifest, graph, warnings: [...manifest.warnings, ...checked.warnings], settings }, diagnostics: [] };
+  return { value: { manifest, graph, warnings: [...manifest.warnings, ...checked.warnings], settings, instances }, diagnostics: [] };
 }
 
 /** Where the caller gives no key to open sealed config values with: one found is refused. */
@@ -289,9 +293,10 @@ function unknownProviders(manifest: Manifest, providers: readonly CatalogProvide
   return diagnostics;
 }
 
-/** Providers whose resources or functions the manifest uses (a token's first segment). */
+/** Providers whose default connection the manifest's resources or functions use (a token's first segment). */
 export function usedProviders(manifest: Manifest): Set<string> {
   const tokens = new Set(manifest.invoked);
-  for (const address in manifest.resources) tokens.add(manifest.resources[address].token);
+  // A resource of a provider resource does not use the default connection.
+  for (const address in manifest.resources) if (!manifest.resources[address].provider) tokens.add(manifest.resources[address].token);
   return new Set([...tokens].map((token) => token.split(':')[0]));
 }

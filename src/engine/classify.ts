@@ -15,6 +15,8 @@ export interface ClassifyContext {
   dependsOn: string[];
   /** The `replacementTrigger` option's value now (possibly Unknown); absent without the option. */
   trigger?: { value: unknown };
+  /** The provider resource the manifest puts it under; absent for the default provider. */
+  provider?: string;
 }
 
 /**
@@ -45,6 +47,12 @@ export function classify(address: string, type: ResourceType, desired: Record<st
       path: 'options.replacementTrigger',
       reason: trigger.value instanceof Unknown ? 'the replacementTrigger value is known only at apply' : 'the replacementTrigger value changed',
     });
+  }
+  // Another provider resource is another account, region or project: the object there is another
+  // object. A change of the same provider resource's settings changes none of its objects.
+  if ((prior.provider ?? undefined) !== context.provider) {
+    const name = (instance?: string) => (instance === undefined ? 'default' : `\`${instance}\``);
+    replacePaths.push({ path: 'provider', reason: `moved from ${name(prior.provider)} to ${name(context.provider)}` });
   }
   const typeOrder = type.deleteBeforeReplace;
   const deleteFirst = context.options.deleteBeforeReplace ?? (typeof typeOrder === 'function' ? typeOrder(reveal(recorded), reveal(effective)) : typeOrder);

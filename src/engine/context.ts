@@ -37,11 +37,13 @@ export interface ContextHooks {
   recordId?(id: string): void;
   /** The pass whose reads this one shares; a context of its own when absent. */
   pass?: ReadPass;
+  /** The provider resource whose connection is used (the manifest's, or the record's for an object it acts on); the default when absent. */
+  provider?: string;
 }
 
 /** Builds the context a handler verb receives for one operation on one address. */
 export async function resourceContext(deps: EngineDeps, type: ResourceType, address: string, hooks: ContextHooks = {}): Promise<ResourceContext> {
-  const connection = await deps.connect(type.provider);
+  const connection = await deps.connect(type.provider, hooks.provider);
   const pass = hooks.pass ?? new ReadPass();
   return {
     client: connection.client,

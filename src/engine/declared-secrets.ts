@@ -13,9 +13,17 @@ import type { EngineDeps } from './types.js';
  * `values` with the paths the type names for `declared` sealed (values unchanged when the type
  * has no such hook). `pass` shares the hook's remote reads between the resources of one run.
  */
-export async function sealDeclared<T extends Record<string, unknown>>(type: ResourceType, address: string, declared: Record<string, unknown>, values: T, deps: EngineDeps, pass: ReadPass): Promise<T> {
+export async function sealDeclared<T extends Record<string, unknown>>(
+  type: ResourceType,
+  address: string,
+  declared: Record<string, unknown>,
+  values: T,
+  deps: EngineDeps,
+  pass: ReadPass,
+  provider?: string,
+): Promise<T> {
   if (!type.secretPathsFor) return values;
-  const ctx = await resourceContext(deps, type, address, { pass });
+  const ctx = await resourceContext(deps, type, address, { pass, provider });
   const paths = await type.secretPathsFor(declared, ctx);
   return wrapSecrets(values, paths);
 }

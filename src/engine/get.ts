@@ -43,7 +43,7 @@ export async function planGet(decl: ResourceDecl, type: ResourceType, scope: Sco
     return { problem: { summary: `the id in get of ${address} ${what}`, detail: type.importId ? `import id format: ${type.importId.format}` : undefined, pos: decl.get!.id.pos } };
   }
   try {
-    const read = await withDeadline(readById(type, address, id, deps), decl.options.customTimeouts?.read, `reading ${address} (${id})`);
+    const read = await withDeadline(readById(type, address, id, deps, decl.provider), decl.options.customTimeouts?.read, `reading ${address} (${id})`);
     const change: Change = { address, type: type.token, action: 'read', reason: 'read-requested', id: read.id, after: mask(read.outputs), patch: [], unknownPaths: [], dependsOn, notes: [] };
     return { read, change };
   } catch (err) {
@@ -53,9 +53,9 @@ export async function planGet(decl: ResourceDecl, type: ResourceType, scope: Sco
 }
 
 /** The object with this id, as other resources see it; a missing one is an error naming the address and the id. */
-async function readById(type: ResourceType, address: string, rawId: string, deps: EngineDeps): Promise<ResourceState> {
+async function readById(type: ResourceType, address: string, rawId: string, deps: EngineDeps, provider?: string): Promise<ResourceState> {
   const id = type.importId ? type.importId.parse(rawId) : rawId;
-  const ctx = await resourceContext(deps, type, address);
+  const ctx = await resourceContext(deps, type, address, { provider });
   const found = (await type.read(ctx, id)) as Record<string, unknown> | undefined;
   if (!found) throw new UserError(`${address}: there is no ${type.token} with id "${rawId}" to read`);
   return { address, type: type.token, id, inputs: {}, outputs: wrapSecrets(found, type.secretPaths), dependencies: [], status: 'ok' };

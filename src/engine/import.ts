@@ -11,6 +11,8 @@ export interface ImportOptions {
   /** Import it anyway (`plumb import --force`), telling `warn` whose it was. */
   force?: boolean;
   warn?(message: string): void;
+  /** The provider resource whose connection reads it (and that it is recorded under); the default when absent. */
+  provider?: string;
 }
 
 /**
@@ -20,14 +22,15 @@ export interface ImportOptions {
  */
 export async function readForImport(type: ResourceType, address: string, rawId: string, deps: EngineDeps, options: ImportOptions = {}): Promise<ResourceState> {
   const id = type.importId ? type.importId.parse(rawId) : rawId;
-  const ctx = await resourceContext(deps, type, address);
+  const ctx = await resourceContext(deps, type, address, { provider: options.provider });
   const read = (await type.read(ctx, id)) as Record<string, unknown> | undefined;
   const outputs = read && wrapSecrets(read, type.secretPaths);
   if (!outputs) throw new UserError(`${address}: there is no ${type.token} with id "${id}" to import`);
   const foreign = await managedElsewhere(type, ctx, id, deps);
   if (foreign && !options.force) throw new UserError(foreign);
   if (foreign) options.warn?.(`${address}: ${foreign}`);
-  return { address, type: type.token, ...recordedId(type, id), inputs: inputFields(type, outputs), outputs, dependencies: [], status: 'ok' };
+  const provider = options.provider === undefined ? {} : { provider: options.provider };
+  return { address, type: type.token, ...recordedId(type, id), inputs: inputFields(type, outputs), outputs, dependencies: [], status: 'ok', ...provider };
 }
 
 /**

@@ -126,6 +126,7 @@ class Planning {
       options: decl.options,
       dependsOn: this.graph.resourceDependencies(name),
       trigger: trigger.value,
+      provider: decl.provider,
     });
     if (change.action === 'replace') explainReplacedReferences(change, desired, (address) => this.changes.find((c) => c.address === address)?.action);
     if (this.imported[name]) {
@@ -189,7 +190,7 @@ class Planning {
       return undefined;
     }
     try {
-      desired = await sealDeclared(type, name, desired, desired, this.deps, this.pass);
+      desired = await sealDeclared(type, name, desired, desired, this.deps, this.pass, this.manifest.resources[name].provider);
     } catch (err) {
       this.error(name, `cannot tell which inputs of ${name} are secret: ${(err as Error).message}`, 'plumb asks the provider which settings are secret before showing them');
       return undefined;
@@ -204,7 +205,11 @@ class Planning {
   /** Reads the object `options.import` names, as it will be recorded; null when it cannot be (reported). */
   private async readImport(name: string, type: ResourceType, id: string, desired: Record<string, unknown>): Promise<ResourceState | null> {
     try {
-      const found = await withDeadline(readForImport(type, name, id, this.deps), this.manifest.resources[name].options.customTimeouts?.read, `reading ${name} (${id}) for import`);
+      const found = await withDeadline(
+        readForImport(type, name, id, this.deps, { provider: this.manifest.resources[name].provider }),
+        this.manifest.resources[name].options.customTimeouts?.read,
+        `reading ${name} (${id}) for import`,
+      );
       // What the manifest marks secret is secret in what is read too, the plan's "before" included.
       const secret = secretKeys(desired);
       const recorded = { ...found, inputs: wrapSecrets(importedInputs(found.inputs, desired), secret), outputs: wrapSecrets(found.outputs, secret) };
@@ -275,7 +280,7 @@ class Planning {
 
   private async deleteNotes(type: ResourceType, recorded: ResourceState, retain: boolean): Promise<string[]> {
     if (retain) return ['retainOnDelete: the object is only removed from state and stays billed'];
-    const { settings } = await this.deps.connect(type.provider);
+    const { settings } = await this.deps.connect(type.provider, recorded.provider);
     return type.deleteNotes?.({ inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) }, settings) ?? [];
   }
 

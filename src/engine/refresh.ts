@@ -40,7 +40,7 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
       // An output recorded as secret as a whole (additionalSecretOutputs among them) stays secret.
       const secretOutputs = Object.keys(prior.outputs).filter((key) => prior.outputs[key] instanceof Secret);
       const sealed = wrapSecrets(outcome.observed, [...(request.type.secretPaths ?? []), ...secretKeys(prior.inputs), ...secretOutputs]);
-      const outputs = secretTexts(await sealDeclared(request.type, prior.address, request.prior!.inputs, sealed, deps, pass));
+      const outputs = secretTexts(await sealDeclared(request.type, prior.address, request.prior!.inputs, sealed, deps, pass, prior.provider));
       resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
     }
   }
@@ -64,6 +64,8 @@ export interface ReadRequest {
   type: ResourceType;
   id: string;
   prior?: { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+  /** The provider resource whose connection reads it; absent for the default. */
+  provider?: string;
 }
 
 /** What reading one object found: its outputs, undefined when it is gone, or why it could not be read. */
@@ -74,7 +76,7 @@ export function readRequests(recorded: ResourceState[], deps: EngineDeps): ReadR
   const out: ReadRequest[] = [];
   for (const r of recorded) {
     const type = deps.resourceType(r.type);
-    if (type) out.push({ address: r.address, type, id: realId(r), prior: { inputs: reveal(r.inputs), outputs: reveal(r.outputs) } });
+    if (type) out.push({ address: r.address, type, id: realId(r), prior: { inputs: reveal(r.inputs), outputs: reveal(r.outputs) }, ...(r.provider ? { provider: r.provider } : {}) });
   }
   return out;
 }
@@ -103,23 +105,25 @@ export async function readObjects(requests: ReadRequest[], deps: EngineDeps, opt
   const alone = (request: ReadRequest) =>
     void queue.add(async () => {
       try {
-        const ctx = await resourceContext(deps, request.type, request.address, { pass: options.pass, warn: warnFor(request.address) });
+        const ctx = await resourceContext(deps, request.type, request.address, { pass: options.pass, warn: warnFor(request.address), provider: request.provider });
         outcomes.set(request, { observed: (await request.type.read(ctx, request.id, request.prior)) as Record<string, unknown> | undefined });
       } catch (err) {
         outcomes.set(request, { error: err as Error });
       }
     });
-  const byType = new Map<ResourceType, ReadRequest[]>();
+  // One bulk read per type and connection: each provider resource lists its own account's objects.
+  const byType = new Map<string, { type: ResourceType; provider?: string; group: ReadRequest[] }>();
   for (const request of requests) {
-    const group = request.type.readMany && (byType.get(request.type) ?? byType.set(request.type, []).get(request.type)!);
-    if (group) group.push(request);
+    const key = `${request.type.token}\u0000${request.provider ?? ''}`;
+    const entry = request.type.readMany && (byType.get(key) ?? byType.set(key, { type: request.type, provider: request.provider, group: [] }).get(key)!);
+    if (entry) entry.group.push(request);
     else alone(request);
   }
   await Promise.all(
-    [...byType].map(async ([type, group]) => {
+    [...byType.values()].map(async ({ type, provider, group }) => {
       let listed: Map<string, unknown>;
       try {
-        const ctx = await resourceContext(deps, type, '', { pass: options.pass });
+        const ctx = await resourceContext(deps, type, '', { pass: options.pass, provider });
         listed = await type.readMany!(
           ctx,
           group.map((r) => ({ id: r.id, prior: r.prior, warn: warnFor(r.address) })),

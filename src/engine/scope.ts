@@ -32,7 +32,7 @@ export class Evaluation {
     return {
       dir: this.manifest.dir,
       resolve: (root, pos) => this.resolve(root, pos),
-      invoke: (fn, args, pos, waiting) => this.invoke(fn, args, pos, waiting),
+      invoke: (fn, args, pos, waiting, provider) => this.invoke(fn, args, pos, waiting, provider),
       stackOutputs: (stack, pos) => this.stackOutputs(stack, pos),
     };
   }
@@ -115,7 +115,7 @@ export class Evaluation {
       .filter((root) => this.expressionOf(root) !== undefined);
   }
 
-  private async invoke(token: string, args: Record<string, unknown>, pos: Pos, waiting = false): Promise<unknown> {
+  private async invoke(token: string, args: Record<string, unknown>, pos: Pos, waiting = false, instance?: string): Promise<unknown> {
     // Without a way to call the remote API (validate), while arguments are unknown, and while a
     // resource the call waits for is, the result is known only at apply; arguments already known
     // are checked all the same.
@@ -129,20 +129,20 @@ export class Evaluation {
     const plain = reveal(args);
     // What a lookup finds from a secret is secret too (a name it was asked for, say).
     const secret = holdsSecret(args);
-    const key = `${secret ? 'secret ' : ''}${token} ${JSON.stringify(plain)}`;
+    const key = `${secret ? 'secret ' : ''}${instance ?? ''} ${token} ${JSON.stringify(plain)}`;
     let result = this.invokes.get(key);
     if (!result) {
-      result = this.call(fn.token, fn.provider, fn.args, fn.invoke.bind(fn), plain, pos);
+      result = this.call(fn.token, fn.provider, fn.args, fn.invoke.bind(fn), plain, pos, instance);
       if (secret) result = result.then((found) => new Secret(found));
       this.invokes.set(key, result);
     }
     return result;
   }
 
-  private async call(token: string, provider: string, schema: z.ZodType, run: (ctx: any, args: any) => Promise<unknown>, args: Record<string, unknown>, pos: Pos): Promise<unknown> {
+  private async call(token: string, provider: string, schema: z.ZodType, run: (ctx: any, args: any) => Promise<unknown>, args: Record<string, unknown>, pos: Pos, instance?: string): Promise<unknown> {
     const parsed = checkArgs(token, schema, args, pos);
     const deps = this.deps as EngineDeps;
-    const connection = await deps.connect(provider);
+    const connection = await deps.connect(provider, instance);
     try {
       return await run(
         {

@@ -76,14 +76,15 @@ async function readPending(pending: PendingOperation[], resources: Record<string
     const target = op.id ? { id: op.id, secretId: op.secretId } : op.action === 'create' ? undefined : recorded;
     if (!type || !target) continue;
     const prior = op.action !== 'create' && recorded ? { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) } : undefined;
-    requests.push({ address: op.address, type, id: realId(target), prior });
+    requests.push({ address: op.address, type, id: realId(target), prior, ...(op.provider ? { provider: op.provider } : {}) });
   }
   const outcomes = await readObjects(requests, deps, { pass, concurrency: 10, warn: (address, message) => notes.push(`${address}: ${message}`) });
-  return new Map(requests.map((r) => [readKey(r.type, r.id), outcomes.get(r)!]));
+  return new Map(requests.map((r) => [readKey(r.type, r.id, r.provider), outcomes.get(r)!]));
 }
 
-function readKey(type: ResourceType, id: string): string {
-  return `${type.token}\0${id}`;
+/** Ids are unique per connection only: two accounts' objects are told apart by their provider resource. */
+function readKey(type: ResourceType, id: string, provider?: string): string {
+  return `${type.token}\0${id}\0${provider ?? ''}`;
 }
 
 /** The object with this id as read up front, or read now when settling an earlier operation changed what is recorded. */
@@ -93,8 +94,9 @@ async function observed(
   id: string,
   prior: { inputs: unknown; outputs: unknown } | undefined,
   settling: Settling,
+  provider?: string,
 ): Promise<Record<string, unknown> | undefined> {
-  const outcome = settling.read.get(readKey(type, id));
+  const outcome = settling.read.get(readKey(type, id, provider));
   if (!outcome) return (await type.read(ctx, id, prior)) as Record<string, unknown> | undefined;
   if ('error' in outcome) throw outcome.error;
   return outcome.observed;
@@ -104,11 +106,12 @@ async function settleCreate(op: PendingOperation, type: ResourceType, settling: 
   const { resources, notes, deps } = settling;
   const recordedIds = settling.recordedIds!;
   const noted = notes.length;
-  const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`), pass: settling.pass });
+  const provider = op.provider;
+  const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`), pass: settling.pass, provider });
   let found: { id: string; outputs: Record<string, unknown> } | undefined;
   if (op.id) {
     const id = realId({ id: op.id, secretId: op.secretId });
-    const outputs = await observed(type, ctx, id, undefined, settling);
+    const outputs = await observed(type, ctx, id, undefined, settling, provider);
     if (outputs) found = { id, outputs };
   } else if (type.findOwned) {
     const inputs = op.inputs && (reveal(op.inputs) as never);
@@ -121,7 +124,8 @@ async function settleCreate(op: PendingOperation, type: ResourceType, settling: 
     // The inputs it was ordered with, when the intent kept them (as a finished create records).
     const inputs = op.inputs ?? inputsOf(type.inputs, outputs);
     if (current && op.replacing === current.id) resources[deposedKey(op.address, current.id)] = { ...current, address: deposedKey(op.address, current.id) };
-    resources[op.address] = { address: op.address, type: op.type, ...recordedId(type, found.id), inputs, outputs, dependencies: current?.dependencies ?? [], status };
+    const under = provider === undefined ? {} : { provider };
+    resources[op.address] = { address: op.address, type: op.type, ...recordedId(type, found.id), inputs, outputs, dependencies: current?.dependencies ?? [], status, ...under };
     recordedIds.add(found.id);
     const replaced = current && op.replacing === current.id ? `, and ${current.id}, which it replaces, is set aside for deletion` : '';
     notes.push(`${op.address}: an interrupted create had ordered ${recordedId(type, found.id).id}; it is adopted${status === 'tainted' ? ' (not ready, so it will be replaced)' : ''}${replaced}`);
@@ -139,8 +143,8 @@ async function settleChange(op: PendingOperation, type: ResourceType, settling: 
   const recorded = resources[op.address];
   const target = op.id ? { id: op.id, secretId: op.secretId } : recorded;
   if (!target) return;
-  const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`), pass: settling.pass });
-  const outputs = await observed(type, ctx, realId(target), recorded && { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) }, settling);
+  const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`), pass: settling.pass, provider: op.provider });
+  const outputs = await observed(type, ctx, realId(target), recorded && { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) }, settling, op.provider);
   if (outputs === undefined) {
     if (resources[op.address]?.id === target.id) delete resources[op.address];
     notes.push(`${op.address}: an interrupted ${op.action} finished remotely (${target.id} is gone)`);

@@ -17,7 +17,7 @@ export interface StepRun {
   /** The inputs the manifest wants for an address now, every reference resolved. */
   desired(address: string, type: ResourceType): Promise<Record<string, unknown>>;
   /** The handler context for one operation of a step. */
-  context(step: Step, type: ResourceType, operation: { token: string; timeout?: 'create' | 'update' | 'delete'; recordId?(id: string): void }): Promise<ResourceContext>;
+  context(step: Step, type: ResourceType, operation: { token: string; timeout?: 'create' | 'update' | 'delete'; recordId?(id: string): void; provider?: string }): Promise<ResourceContext>;
   /** The options the manifest gives an address (absent for one it no longer declares). */
   options(address: string): StepOptions;
   /** The `replacementTrigger` value the manifest gives an address now; undefined without the option. */
@@ -31,6 +31,8 @@ export interface StepOptions {
   ignoreChanges?: string[];
   additionalSecretOutputs?: string[];
   deletedWith?: { root: string };
+  /** The provider resource the manifest puts it under; absent for the default. */
+  provider?: string;
 }
 
 /**
@@ -75,13 +77,13 @@ export class CreateStep extends Step {
     };
     let ordered: string | undefined;
     const created = await run.journal.journaled(
-      { address, type: type.token, action: 'create', inputs: desired, replacing: old?.id },
+      { address, type: type.token, action: 'create', inputs: desired, replacing: old?.id, ...under(run.options(address).provider) },
       async (token) => {
         const recordId = (id: string) => {
           ordered = id;
           run.journal.recordId(token, address, recordedId(type, id));
         };
-        return type.create(await run.context(this, type, { token, timeout: 'create', recordId }), reveal(desired));
+        return type.create(await run.context(this, type, { token, timeout: 'create', recordId, provider: run.options(address).provider }), reveal(desired));
       },
       {
         done: (result) => made(result.id, result.outputs as Record<string, unknown>, 'ok'),
@@ -147,10 +149,11 @@ export class DeleteStep extends Step {
     // (step-graph.ts orders this step after that delete).
     const retain = this.change.action === 'delete' && (this.change.retain || this.change.deletedWith !== undefined);
     await run.journal.journaled(
-      { address: key, type: target.type, action: 'delete', id: target.id, secretId: target.secretId },
+      { address: key, type: target.type, action: 'delete', id: target.id, secretId: target.secretId, ...under(target.provider) },
       async (token) => {
         if (retain) return;
-        const ctx = await run.context(this, type, { token, timeout: 'delete' });
+        // The object is deleted where it was made: through the provider resource it is recorded under.
+        const ctx = await run.context(this, type, { token, timeout: 'delete', provider: target.provider });
         await type.delete(ctx, realId(target), { inputs: reveal(target.inputs), outputs: reveal(target.outputs) });
       },
       { done: () => ({ [key]: null }), failed: (err) => (outcomeUnknown(err) ? 'unknown' : 'nothing') },
@@ -173,9 +176,9 @@ async function updateInPlace(step: Step, run: StepRun): Promise<string> {
     return prior.id;
   }
   await run.journal.journaled(
-    { address, type: type.token, action: 'update', id: prior.id, secretId: prior.secretId },
+    { address, type: type.token, action: 'update', id: prior.id, secretId: prior.secretId, ...under(prior.provider) },
     async (token) => {
-      const ctx = await run.context(step, type, { token, timeout: 'update' });
+      const ctx = await run.context(step, type, { token, timeout: 'update', provider: prior.provider });
       return type.update(ctx, realId(prior), { inputs: reveal(prior.inputs), outputs: reveal(prior.outputs) }, reveal(effective));
     },
     { done: (outputs) => made(outputs as Record<string, unknown>), failed: (err) => (outcomeUnknown(err) ? 'unknown' : 'nothing') },
@@ -206,5 +209,11 @@ function resourceState(
     retainOnDelete: options.retainOnDelete || undefined,
     deletedWith: options.deletedWith?.root,
     replacementTrigger,
+    ...under(options.provider),
   };
+}
+
+/** `{ provider }` for a provider resource, nothing for the default: records of the default provider stay as they were. */
+function under(provider: string | undefined): { provider?: string } {
+  return provider === undefined ? {} : { provider };
 }

@@ -91,7 +91,11 @@ export interface Connection {
 export interface EngineDeps {
   resourceType(token: string): ResourceType | undefined;
   lookup(token: string): LookupFunction | undefined;
-  connect(provider: string): Promise<Connection>;
+  /**
+   * The connection of a provider: its default one (configured under config:) without `instance`,
+   * else that of the provider resource at address `instance`. Each is made once, when first asked for.
+   */
+  connect(provider: string, instance?: string): Promise<Connection>;
   log: Logger;
   /** The manifest's name: state, and ownership marks, are kept per project and stack. */
   project: string;

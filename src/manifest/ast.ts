@@ -92,6 +92,8 @@ export interface InvokeExpr {
   dependsOn?: RefExpr[];
   /** `options.parent`: a resource the call is ordered after; it changes nothing else here. */
   parent?: RefExpr;
+  /** `options.provider`: the provider resource the call goes through (the default one when absent). */
+  provider?: RefExpr;
   pos: Pos;
 }
 
@@ -125,6 +127,10 @@ export interface ResourceOptions {
   hideDiffs?: string[];
   /** Addresses (and types) the resource was recorded under before: a rename moves its record. */
   aliases?: Alias[];
+  /** `provider: ${east}`: the provider resource the resource belongs to. */
+  provider?: RefExpr;
+  /** `providers: { cloud: ${east} }` (or a list): the provider resource for each provider, by name. */
+  providers?: Array<{ ref: RefExpr; name?: string }>;
   /** Where each option's value is written, for problems found once the resource's type is known. */
   positions?: Partial<Record<'additionalSecretOutputs' | 'hideDiffs' | 'ignoreChanges' | 'replaceOnChanges', Pos>>;
 }
@@ -153,8 +159,20 @@ export interface ResourceDecl {
   options: ResourceOptions;
   /** Present when the resource is only read (`get: { id }`); its properties are then empty. */
   get?: GetDecl;
+  /** The address of the provider resource it belongs to (options.provider or providers); absent for the default. */
+  provider?: string;
   pos: Pos;
   typePos: Pos;
+}
+
+/** A `pulumi:providers:<provider>` resource: settings for one more connection, with no remote object. */
+export interface ProviderDecl {
+  address: string;
+  /** The provider it configures (`interconnect`, `cloud`, `pipeline`). */
+  provider: string;
+  /** Its settings, keyed as config keys `<provider>:<key>` are. */
+  properties: ObjectExpr;
+  pos: Pos;
 }
 
 /** A whole manifest. */
@@ -174,6 +192,8 @@ export interface Manifest {
   config: Record<string, ConfigEntry>;
   variables: Record<string, Expr>;
   resources: Record<string, ResourceDecl>;
+  /** `pulumi:providers:*` resources by address: never planned, recorded or deleted. */
+  providers: Record<string, ProviderDecl>;
   outputs: Record<string, Expr>;
   /** Function tokens the manifest calls with fn::invoke, anywhere. */
   invoked: string[];

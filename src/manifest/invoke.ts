@@ -19,11 +19,10 @@ export function shorthandToken(key: string): string | undefined {
 
 /** What the options of an invoke may hold, and why those plumb refuses are refused. */
 const REFUSED: Record<string, string> = {
-  provider: 'explicit providers are not supported yet: each provider is configured once, under config: (e.g. interconnect:environment)',
   version: "plumb's providers are built in: there is no plugin version to choose",
   pluginDownloadURL: "plumb's providers are built in: there is no plugin to download",
 };
-const INVOKE_OPTIONS = ['dependsOn', 'parent'];
+const INVOKE_OPTIONS = ['dependsOn', 'parent', 'provider'];
 
 /** `fn::invoke: { function, arguments, options, return }`. */
 export function invokeExpr(pairs: Pair[], pos: Pos, context: ExprContext, read: Read): Expr {
@@ -31,7 +30,7 @@ export function invokeExpr(pairs: Pair[], pos: Pos, context: ExprContext, read: 
   let fn: string | undefined;
   let args: Expr = { kind: 'object', entries: [], pos };
   let ret: string | undefined;
-  let options: Pick<InvokeExpr, 'dependsOn' | 'parent'> = {};
+  let options: Pick<InvokeExpr, 'dependsOn' | 'parent' | 'provider'> = {};
   let named = false;
   for (const p of pairs) {
     const k = String(isScalar(p.key) ? p.key.value : p.key);
@@ -70,7 +69,7 @@ export function shorthandInvoke(token: string, value: unknown, keyPos: Pos, pos:
   return invoked(fn, args, pos, context, {});
 }
 
-function invoked(fn: string | undefined, args: Expr, pos: Pos, context: ExprContext, rest: Pick<InvokeExpr, 'ret' | 'dependsOn' | 'parent'>): Expr {
+function invoked(fn: string | undefined, args: Expr, pos: Pos, context: ExprContext, rest: Pick<InvokeExpr, 'ret' | 'dependsOn' | 'parent' | 'provider'>): Expr {
   if (!fn) return new LiteralExpr(null, pos.line, pos.column);
   context.invoked.add(fn);
   const mapping: ObjectExpr = args.kind === 'object' ? args : { kind: 'object', entries: [], pos };
@@ -91,10 +90,10 @@ function functionToken(raw: string, pos: Pos, { error, functions }: ExprContext)
   return fn;
 }
 
-/** `options` of an invoke: dependsOn and parent name resources; provider, version and plugin options are refused. */
-function invokeOptions(node: Node, pos: Pos, context: ExprContext, read: Read): Pick<InvokeExpr, 'dependsOn' | 'parent'> {
+/** `options` of an invoke: dependsOn and parent name resources, provider a provider resource; version and plugin options are refused. */
+function invokeOptions(node: Node, pos: Pos, context: ExprContext, read: Read): Pick<InvokeExpr, 'dependsOn' | 'parent' | 'provider'> {
   const { at, error } = context;
-  const out: Pick<InvokeExpr, 'dependsOn' | 'parent'> = {};
+  const out: Pick<InvokeExpr, 'dependsOn' | 'parent' | 'provider'> = {};
   if (!isMap(node)) {
     error(pos, 'fn::invoke options must be a mapping', `valid options: ${INVOKE_OPTIONS.join(', ')}`);
     return out;
@@ -109,6 +108,9 @@ function invokeOptions(node: Node, pos: Pos, context: ExprContext, read: Read): 
       out.dependsOn = resourceRefs(expr.kind === 'list' ? expr.items : [expr], 'dependsOn', context);
     } else if (k === 'parent') {
       out.parent = resourceRefs([read(p.value)], 'parent', context)[0];
+    } else if (k === 'provider') {
+      // Whether it names a provider resource of the function's provider is checked once every resource is read.
+      out.provider = resourceRefs([read(p.value)], 'provider', context)[0];
     } else {
       error(keyPos, `fn::invoke has no option "${k}"`, `valid options: ${INVOKE_OPTIONS.join(', ')}`);
     }

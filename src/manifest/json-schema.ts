@@ -4,6 +4,7 @@
  * allowed values), functions and options. Wherever a value goes, an expression (`${...}`, an
  * `fn::` call) may go instead.
  */
+import { PROVIDER_PREFIX } from './provider-decl.js';
 import { STACK_REFERENCE } from './stack-reference.js';
 
 /** One resource type or function: its token and the JSON Schema of its inputs. */
@@ -64,7 +65,7 @@ export function manifestJsonSchema(sources: SchemaSources): Json {
       config,
       configuration: { ...config, description: 'The older spelling of config' },
       variables: { type: 'object', description: 'Named values, evaluated once each', additionalProperties: {} },
-      resources: { type: 'object', description: 'The resources to manage, by address', additionalProperties: resource(sources.resources) },
+      resources: { type: 'object', description: 'The resources to manage, by address', additionalProperties: resource(sources.resources, sources.providers) },
       outputs: { type: 'object', description: 'Stack outputs', additionalProperties: {} },
     },
     additionalProperties: false,
@@ -73,12 +74,16 @@ export function manifestJsonSchema(sources: SchemaSources): Json {
 }
 
 /** A resource: its type picks the schema of its properties. */
-function resource(resources: SchemaEntry[]): Json {
+function resource(resources: SchemaEntry[], providers: SchemaSources['providers']): Json {
+  const explicit = providers.map((p) => ({
+    if: { properties: { type: { const: `${PROVIDER_PREFIX}${p.name}` } }, required: ['type'] },
+    then: { properties: { properties: { description: `Settings of one more ${p.name} connection (the keys of config ${p.name}:<key>)`, anyOf: [accepting(strip(p.settings)), EXPRESSION] } } },
+  }));
   return {
     type: 'object',
     required: ['type'],
     properties: {
-      type: { description: 'The resource type token', enum: [...resources.flatMap((r) => tokenForms(r.token)), STACK_REFERENCE] },
+      type: { description: 'The resource type token', enum: [...resources.flatMap((r) => tokenForms(r.token)), STACK_REFERENCE, ...providers.map((p) => PROVIDER_PREFIX + p.name)] },
       properties: { description: 'The inputs: a mapping, or one expression whose value is one' },
       options: { $ref: '#/definitions/options' },
       get: {
@@ -90,10 +95,13 @@ function resource(resources: SchemaEntry[]): Json {
       },
     },
     additionalProperties: false,
-    allOf: resources.map((r) => ({
-      if: { properties: { type: { enum: tokenForms(r.token) } }, required: ['type'] },
-      then: { properties: { properties: { description: r.description, anyOf: [ref(r.token), EXPRESSION] } } },
-    })),
+    allOf: [
+      ...resources.map((r) => ({
+        if: { properties: { type: { enum: tokenForms(r.token) } }, required: ['type'] },
+        then: { properties: { properties: { description: r.description, anyOf: [ref(r.token), EXPRESSION] } } },
+      })),
+      ...explicit,
+    ],
   };
 }
 
@@ -109,7 +117,11 @@ function expression(functions: SchemaEntry[]): Json {
       arguments: { type: 'object' },
       options: {
         type: 'object',
-        properties: { dependsOn: { description: 'Resources the call waits for' }, parent: { description: 'A resource the call is ordered after' } },
+        properties: {
+          dependsOn: { description: 'Resources the call waits for' },
+          parent: { description: 'A resource the call is ordered after' },
+          provider: { description: 'The provider resource (pulumi:providers:<provider>) the call goes through: ${name}' },
+        },
         additionalProperties: false,
       },
       return: { type: 'string', description: 'One field of the result' },
@@ -163,6 +175,14 @@ function options(): Json {
             { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string' }, urn: { type: 'string' } }, additionalProperties: false },
           ],
         },
+      },
+      provider: { description: 'The provider resource (pulumi:providers:<provider>) whose connection manages it: ${name}; moving to another replaces it' },
+      providers: {
+        description: 'Provider resources by provider name ({ cloud: ${east} }), or a list of them: the one of its own provider is used',
+        anyOf: [
+          { type: 'object', additionalProperties: { type: 'string' } },
+          { type: 'array', items: { type: 'string' } },
+        ],
       },
     },
     additionalProperties: false,

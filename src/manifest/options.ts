@@ -31,12 +31,12 @@ const OPTIONS = [
   'replacementTrigger',
   'hideDiffs',
   'aliases',
+  'provider',
+  'providers',
 ];
 
 /** Pulumi options plumb refuses, with the reason. */
 const REFUSED: Record<string, string> = {
-  provider: 'explicit providers are not supported yet: each provider is configured once, under config: (e.g. interconnect:environment)',
-  providers: 'explicit providers are not supported yet: each provider is configured once, under config: (e.g. interconnect:environment)',
   parent: 'there are no component resources to be a parent: every resource is at the top level',
   version: "plumb's providers are built in: there is no plugin version to choose",
   pluginDownloadURL: "plumb's providers are built in: there is no plugin to download",
@@ -132,6 +132,15 @@ function readOption(options: ResourceOptions, key: string, value: Node, pos: Pos
     case 'aliases':
       options.aliases = readAliases(value, address, reader);
       return true;
+    case 'provider': {
+      const expr = toExpr(value);
+      if (expr.kind === 'ref') options.provider = expr;
+      else error(pos, 'option provider takes one provider resource, e.g. ${east}', undefined, address);
+      return true;
+    }
+    case 'providers':
+      options.providers = providerList(value, pos, address, reader);
+      return true;
     default:
       return false;
   }
@@ -146,6 +155,19 @@ function readProtect(options: ResourceOptions, value: Node, pos: Pos, address: s
   const expr = toExpr(value);
   if (expr.kind === 'literal' || expr.kind === 'list' || expr.kind === 'object') error(pos, 'option protect must be true, false or an expression such as ${isProduction}', undefined, address);
   else options.protectExpr = expr;
+}
+
+/** `providers:` as Pulumi's documentation has it (a map of provider name to resource) or as its runtime reads it (a list). */
+function providerList(value: Node, pos: Pos, address: string, { at, error, toExpr }: OptionsReader): NonNullable<ResourceOptions['providers']> {
+  const refs: NonNullable<ResourceOptions['providers']> = [];
+  const take = (expr: Expr, name?: string) => {
+    if (expr.kind === 'ref') refs.push(name === undefined ? { ref: expr } : { ref: expr, name });
+    else error(expr.pos, 'option providers takes provider resources, e.g. { cloud: ${east} } or [${east}]', undefined, address);
+  };
+  if (isMap(value)) for (const p of value.items as Pair[]) take(toExpr(p.value), keyText(p));
+  else if (isSeq(value)) for (const item of value.items) take(toExpr(item));
+  else error(at(value) ?? pos, 'option providers must be a mapping of provider names to provider resources, e.g. { cloud: ${east} }', undefined, address);
+  return refs;
 }
 
 const VERBS = ['create', 'update', 'delete', 'read'] as const;

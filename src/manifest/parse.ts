@@ -7,6 +7,7 @@ import { readConfigSection } from './config-decl.js';
 import { type AtFn, type ErrorFn, expressionReader, keyText } from './expressions.js';
 import { readGet } from './get-decl.js';
 import { resourceOptions } from './options.js';
+import { providerDecl, providerType, resolveProviders } from './provider-decl.js';
 import { isStackReference, stackReferenceValue } from './stack-reference.js';
 import { closest, closestName, resolveToken } from './tokens.js';
 import { readYaml } from './yaml-source.js';
@@ -15,6 +16,11 @@ import { readYaml } from './yaml-source.js';
 export interface Catalog {
   resources: Iterable<string>;
   functions: Iterable<string>;
+}
+
+/** The providers a catalog's resource tokens belong to (their first segment). */
+function providerNames(resources: string[]): string[] {
+  return [...new Set(resources.map((t) => t.split(':')[0]))];
 }
 
 const TOP_LEVEL = ['name', 'runtime', 'description', 'config', 'configuration', 'variables', 'resources', 'outputs', 'template'];
@@ -31,7 +37,7 @@ const REFUSED_TOP: Record<string, string> = {
   version: "version: describes a component package; plumb's providers are built in",
 };
 const REFUSED_RESOURCE: Record<string, string> = {
-  defaultProvider: 'explicit providers are not supported yet: each provider is configured once, under config:',
+  defaultProvider: "only a provider resource (type: pulumi:providers:<provider>) may have defaultProvider, and plumb's default provider is the one configured under config:",
   name: "name: is not supported: a resource's address is its key under resources:",
 };
 /** Result of parsing: the manifest (as far as it could be read) and every problem found. */
@@ -70,6 +76,7 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
   // Only a manifest that writes `<project>:` anywhere can need it stripped (a walk of every reference otherwise).
   if (text.includes(`${manifest.project}:`)) stripProjectNamespace(manifest, error);
   checkNamespace(manifest, error);
+  resolveProviders(manifest, error, (name) => nameKind(manifest, name));
   manifest.invoked = [...invoked];
   return { manifest, diagnostics };
 }
@@ -108,6 +115,12 @@ function readTopLevel(root: YAMLMap, reader: Reader, manifest: Manifest, resourc
           if (isStackReference(deref(node), deref)) {
             const ref = stackReferenceValue(address, deref(node) as YAMLMap, pos, reader);
             if (ref) manifest.variables[address] = ref;
+            continue;
+          }
+          const provider = providerType(deref(node), deref);
+          if (provider !== undefined) {
+            const decl = providerDecl(address, provider, deref(node) as YAMLMap, pos, providerNames(resources), reader);
+            if (decl) manifest.providers[address] = decl;
             continue;
           }
           const decl = resourceDecl(address, deref(node), pos, reader, resources);
@@ -156,6 +169,7 @@ function emptyManifest(text: string, file: string): Manifest {
     config: {},
     variables: {},
     resources: {},
+    providers: {},
     outputs: {},
     invoked: [],
   };
@@ -241,6 +255,7 @@ function checkNamespace(manifest: Manifest, error: ErrorFn): void {
   };
   for (const [k, c] of Object.entries(manifest.config)) if (!k.includes(':')) claim(k, 'a config key', c.pos);
   for (const [k, v] of Object.entries(manifest.variables)) claim(k, 'a variable', v.pos);
+  for (const [k, p] of Object.entries(manifest.providers)) claim(k, 'a provider', p.pos);
   // Resource names are the keys of one mapping, so only a clash with the names above is possible.
   for (const k in manifest.resources) {
     const deletedWith = manifest.resources[k].options.deletedWith;
@@ -249,6 +264,14 @@ function checkNamespace(manifest: Manifest, error: ErrorFn): void {
     const other = seen.get(k);
     if (other) error(manifest.resources[k].pos, `"${k}" is declared as both ${other} and a resource`, 'config keys, variables and resources share one namespace');
   }
+}
+
+/** What a name that is not a provider resource is, in words: a resource of some type, a variable, a config key. */
+function nameKind(manifest: Manifest, name: string): string | undefined {
+  if (manifest.resources[name]) return `a ${manifest.resources[name].token} resource`;
+  if (Object.hasOwn(manifest.variables, name)) return 'a variable';
+  if (Object.hasOwn(manifest.config, name)) return 'a config value';
+  return undefined;
 }
 
 /** Resolutions already made, per catalog: a large manifest names the same few types thousands of times. */

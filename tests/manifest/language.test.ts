@@ -98,7 +98,7 @@ describe('fn::invoke', () => {
     ]);
   });
 
-  it('options: dependsOn and parent name resources; provider, version and pluginDownloadURL are refused, saying why', () => {
+  it('options: dependsOn and parent name resources; version and pluginDownloadURL are refused, saying why', () => {
     const yaml = `name: f
 resources:
   port: { type: interconnect:Port, properties: { productName: p } }
@@ -114,11 +114,10 @@ variables:
     const { manifest, diagnostics } = parse(yaml);
     expect(diagnostics).toEqual([]);
     expect(manifest.variables.syd).toMatchObject({ dependsOn: [{ root: 'port' }], parent: { root: 'port' } });
-    expect(errors(`${yaml}        provider: \${port}\n        version: 1.2.3\n        pluginDownloadURL: https://example.com\n        retries: 3\n`)).toEqual([
-      '12:9 fn::invoke option "provider" is not supported (explicit providers are not supported yet: each provider is configured once, under config: (e.g. interconnect:environment))',
-      '13:9 fn::invoke option "version" is not supported (plumb\'s providers are built in: there is no plugin version to choose)',
-      '14:9 fn::invoke option "pluginDownloadURL" is not supported (plumb\'s providers are built in: there is no plugin to download)',
-      '15:9 fn::invoke has no option "retries" (valid options: dependsOn, parent)',
+    expect(errors(`${yaml}        version: 1.2.3\n        pluginDownloadURL: https://example.com\n        retries: 3\n`)).toEqual([
+      '12:9 fn::invoke option "version" is not supported (plumb\'s providers are built in: there is no plugin version to choose)',
+      '13:9 fn::invoke option "pluginDownloadURL" is not supported (plumb\'s providers are built in: there is no plugin to download)',
+      '14:9 fn::invoke has no option "retries" (valid options: dependsOn, parent, provider)',
     ]);
   });
 

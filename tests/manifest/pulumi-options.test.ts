@@ -32,12 +32,11 @@ describe('Pulumi resource options', () => {
     expect(errors('      deletedWith: [a, b]\n')).toEqual(['10:20 deletedWith takes one resource reference like ${port}']);
   });
 
-  it('options for explicit providers, parents and plugins are refused at their key, saying why', () => {
-    expect(errors('      provider: ${target}\n      parent: ${target}\n      version: 1.0.0\n      pluginDownloadURL: https://x\n')).toEqual([
-      '10:7 option "provider" is not supported (explicit providers are not supported yet: each provider is configured once, under config: (e.g. interconnect:environment))',
-      '11:7 option "parent" is not supported (there are no component resources to be a parent: every resource is at the top level)',
-      '12:7 option "version" is not supported (plumb\'s providers are built in: there is no plugin version to choose)',
-      '13:7 option "pluginDownloadURL" is not supported (plumb\'s providers are built in: there is no plugin to download)',
+  it('options for parents and plugins are refused at their key, saying why', () => {
+    expect(errors('      parent: ${target}\n      version: 1.0.0\n      pluginDownloadURL: https://x\n')).toEqual([
+      '10:7 option "parent" is not supported (there are no component resources to be a parent: every resource is at the top level)',
+      '11:7 option "version" is not supported (plumb\'s providers are built in: there is no plugin version to choose)',
+      '12:7 option "pluginDownloadURL" is not supported (plumb\'s providers are built in: there is no plugin to download)',
     ]);
   });
 

@@ -61,10 +61,21 @@ describe('the JSON Schema of manifests (plumb schema --json-schema)', () => {
       'replacementTrigger',
       'hideDiffs',
       'aliases',
+      'provider',
+      'providers',
     ]);
     expect(schema.definitions.options.additionalProperties).toBe(false);
     expect(own(schema.properties.config.properties['interconnect:waitTime']).type).toBe('number');
     expect(Object.keys(schema.definitions.configDeclaration.properties)).toEqual(['type', 'default', 'secret', 'items', 'description', 'name']);
+  });
+
+  it('knows provider resources: their types, and their settings as properties', () => {
+    const resource = schema.properties.resources.additionalProperties;
+    expect(resource.properties.type.enum).toEqual(expect.arrayContaining(['pulumi:providers:interconnect', 'pulumi:providers:cloud', 'pulumi:providers:pipeline']));
+    const cloud = resource.allOf.find((c: any) => c.if.properties.type.const === 'pulumi:providers:cloud');
+    const settings = cloud.then.properties.properties.anyOf[0];
+    expect(Object.keys(own(settings).properties)).toEqual(expect.arrayContaining(['region', 'projectId', 'privateKey']));
+    expect(schema.definitions.expression.anyOf[1].properties['fn::invoke'].properties.options.properties.provider).toBeDefined();
   });
 });
 

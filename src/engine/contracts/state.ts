@@ -23,6 +23,8 @@ export interface ResourceState {
   deletedWith?: string;
   /** The `replacementTrigger` value it was last applied with: a different one replaces it. */
   replacementTrigger?: unknown;
+  /** The provider resource (its address) whose connection made it; absent for the default provider. */
+  provider?: string;
 }
 
 /** A remote operation whose intent was recorded but whose outcome was not (a crash in between). */
@@ -40,6 +42,8 @@ export interface PendingOperation {
   inputs?: Record<string, unknown>;
   /** For a create-first replacement: the id of the object it replaces, still current until the outcome. */
   replacing?: string;
+  /** The provider resource whose connection the operation went through; absent for the default. */
+  provider?: string;
   at: string;
 }
 
