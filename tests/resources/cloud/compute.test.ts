@@ -9,8 +9,8 @@ import { instance } from '../../../src/resources/cloud/instance.js';
 import { instanceInputs, type InstanceInputs } from '../../../src/resources/cloud/instance-inputs.js';
 import { subnet } from '../../../src/resources/cloud/subnet.js';
 import { vpc } from '../../../src/resources/cloud/vpc.js';
-import { startHarness, type Harness } from '../../cloud/harness.js';
-import { run } from '../../cloud/lookup-kit.js';
+import { startHarness, type Harness } from '../../support/cloud-harness.js';
+import { run } from '../../support/cloud-lookup-kit.js';
 
 const ZONE = 'cn-bj2-02';
 let h: Harness;

@@ -14,8 +14,8 @@ import { lbSslAttachment } from '../../../src/resources/cloud/lb-ssl-attachment.
 import { subnet } from '../../../src/resources/cloud/subnet.js';
 import { vpc } from '../../../src/resources/cloud/vpc.js';
 import type { CloudClient } from '../../../src/providers/cloud/index.js';
-import { startHarness, type Harness } from '../../cloud/harness.js';
-import { run } from '../../cloud/lookup-kit.js';
+import { startHarness, type Harness } from '../../support/cloud-harness.js';
+import { run } from '../../support/cloud-lookup-kit.js';
 import { pem } from './lb-specs.js';
 
 let h: Harness;

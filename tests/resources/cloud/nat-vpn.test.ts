@@ -11,8 +11,8 @@ import { vpc } from '../../../src/resources/cloud/vpc.js';
 import { vpnConnection, vpnConnectionInputs } from '../../../src/resources/cloud/vpn-connection.js';
 import { vpnCustomerGateway } from '../../../src/resources/cloud/vpn-customer-gateway.js';
 import { vpnGateway } from '../../../src/resources/cloud/vpn-gateway.js';
-import { startHarness, type Harness } from '../../cloud/harness.js';
-import { run } from '../../cloud/lookup-kit.js';
+import { startHarness, type Harness } from '../../support/cloud-harness.js';
+import { run } from '../../support/cloud-lookup-kit.js';
 
 let h: Harness;
 beforeAll(async () => {

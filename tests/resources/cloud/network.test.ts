@@ -8,8 +8,8 @@ import { securityGroup, securityGroupInputs } from '../../../src/resources/cloud
 import { subnet } from '../../../src/resources/cloud/subnet.js';
 import { vpc } from '../../../src/resources/cloud/vpc.js';
 import { eipInputs } from '../../../src/resources/cloud/eip.js';
-import { startHarness, type Harness } from '../../cloud/harness.js';
-import { run } from '../../cloud/lookup-kit.js';
+import { startHarness, type Harness } from '../../support/cloud-harness.js';
+import { run } from '../../support/cloud-lookup-kit.js';
 
 let h: Harness;
 beforeAll(async () => {

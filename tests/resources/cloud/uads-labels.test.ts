@@ -8,8 +8,8 @@ import { antiDdosRule, antiDdosRuleInputs, type AntiDdosRuleInputs } from '../..
 import { label } from '../../../src/resources/cloud/label.js';
 import { labelAttachment } from '../../../src/resources/cloud/label-attachment.js';
 import { vpc } from '../../../src/resources/cloud/vpc.js';
-import { startHarness, type Harness } from '../../cloud/harness.js';
-import { run } from '../../cloud/lookup-kit.js';
+import { startHarness, type Harness } from '../../support/cloud-harness.js';
+import { run } from '../../support/cloud-lookup-kit.js';
 
 let h: Harness;
 let instanceId: string;

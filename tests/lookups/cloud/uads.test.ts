@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getAntiDdosInstances } from '../../src/lookups/cloud/get-anti-ddos-instances.js';
-import { getAntiDdosIps } from '../../src/lookups/cloud/get-anti-ddos-ips.js';
-import { startHarness, type Harness } from './harness.js';
-import { names, run, runPaged, runToFile } from './lookup-kit.js';
+import { getAntiDdosInstances } from '../../../src/lookups/cloud/get-anti-ddos-instances.js';
+import { getAntiDdosIps } from '../../../src/lookups/cloud/get-anti-ddos-ips.js';
+import { startHarness, type Harness } from '../../support/cloud-harness.js';
+import { names, run, runPaged, runToFile } from '../../support/cloud-lookup-kit.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote } from '../../src/errors.js';
-import { cloudLookups } from '../../src/lookups/cloud/index.js';
-import { getIamGroups } from '../../src/lookups/cloud/get-iam-groups.js';
-import { getIamPolicy } from '../../src/lookups/cloud/get-iam-policy.js';
-import { getLabelResources } from '../../src/lookups/cloud/get-label-resources.js';
-import { getLabels } from '../../src/lookups/cloud/get-labels.js';
-import { getProjects } from '../../src/lookups/cloud/get-projects.js';
-import { countActions, startHarness, type Harness } from './harness.js';
-import { names, run, runPaged, runToFile } from './lookup-kit.js';
+import { isRemote } from '../../../src/errors.js';
+import { cloudLookups } from '../../../src/lookups/cloud/index.js';
+import { getIamGroups } from '../../../src/lookups/cloud/get-iam-groups.js';
+import { getIamPolicy } from '../../../src/lookups/cloud/get-iam-policy.js';
+import { getLabelResources } from '../../../src/lookups/cloud/get-label-resources.js';
+import { getLabels } from '../../../src/lookups/cloud/get-labels.js';
+import { getProjects } from '../../../src/lookups/cloud/get-projects.js';
+import { countActions, startHarness, type Harness } from '../../support/cloud-harness.js';
+import { names, run, runPaged, runToFile } from '../../support/cloud-lookup-kit.js';
 
 let h: Harness;
 beforeAll(async () => {

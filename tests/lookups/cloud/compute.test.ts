@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBaremetalImages } from '../../src/lookups/cloud/get-baremetal-images.js';
-import { getDisks } from '../../src/lookups/cloud/get-disks.js';
-import { getImages } from '../../src/lookups/cloud/get-images.js';
-import { getInstances, hostInstanceType } from '../../src/lookups/cloud/get-instances.js';
-import { getZones } from '../../src/lookups/cloud/get-zones.js';
-import { startHarness, type Harness } from './harness.js';
-import { names, run, runPaged, runToFile } from './lookup-kit.js';
+import { getBaremetalImages } from '../../../src/lookups/cloud/get-baremetal-images.js';
+import { getDisks } from '../../../src/lookups/cloud/get-disks.js';
+import { getImages } from '../../../src/lookups/cloud/get-images.js';
+import { getInstances, hostInstanceType } from '../../../src/lookups/cloud/get-instances.js';
+import { getZones } from '../../../src/lookups/cloud/get-zones.js';
+import { startHarness, type Harness } from '../../support/cloud-harness.js';
+import { names, run, runPaged, runToFile } from '../../support/cloud-lookup-kit.js';
 
 let h: Harness;
 beforeAll(async () => {

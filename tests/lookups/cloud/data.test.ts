@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDbBackups } from '../../src/lookups/cloud/get-db-backups.js';
-import { getDbInstances } from '../../src/lookups/cloud/get-db-instances.js';
-import { getDbParameterGroups } from '../../src/lookups/cloud/get-db-parameter-groups.js';
-import { getUs3Buckets } from '../../src/lookups/cloud/get-us3-buckets.js';
-import { startHarness, type Harness } from './harness.js';
-import { names, run, runPaged, runToFile } from './lookup-kit.js';
+import { getDbBackups } from '../../../src/lookups/cloud/get-db-backups.js';
+import { getDbInstances } from '../../../src/lookups/cloud/get-db-instances.js';
+import { getDbParameterGroups } from '../../../src/lookups/cloud/get-db-parameter-groups.js';
+import { getUs3Buckets } from '../../../src/lookups/cloud/get-us3-buckets.js';
+import { startHarness, type Harness } from '../../support/cloud-harness.js';
+import { names, run, runPaged, runToFile } from '../../support/cloud-lookup-kit.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isRemote, RemoteError } from '../../src/errors.js';
-import { cloudProvider } from '../../src/providers/cloud/index.js';
-import { AssumedRoleCredentials } from '../../src/providers/cloud/assume-role.js';
-import { CloudClient, type CloudClientOptions } from '../../src/providers/cloud/client.js';
-import { SANDBOX_KEYS, StaticCredentials } from '../../src/providers/cloud/credentials.js';
-import { isSafeAction, kindForRetCode } from '../../src/providers/cloud/retcodes.js';
-import { antiDdosAllowedDomain } from '../../src/resources/cloud/anti-ddos-allowed-domain.js';
-import { antiDdosInstance } from '../../src/resources/cloud/anti-ddos-instance.js';
-import { countActions, silent, startHarness, type Harness } from './harness.js';
+import { isRemote, RemoteError } from '../../../src/errors.js';
+import { cloudProvider } from '../../../src/providers/cloud/index.js';
+import { AssumedRoleCredentials } from '../../../src/providers/cloud/assume-role.js';
+import { CloudClient, type CloudClientOptions } from '../../../src/providers/cloud/client.js';
+import { SANDBOX_KEYS, StaticCredentials } from '../../../src/providers/cloud/credentials.js';
+import { isSafeAction, kindForRetCode } from '../../../src/providers/cloud/retcodes.js';
+import { antiDdosAllowedDomain } from '../../../src/resources/cloud/anti-ddos-allowed-domain.js';
+import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instance.js';
+import { countActions, silent, startHarness, type Harness } from '../../support/cloud-harness.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote, UserError } from '../../src/errors.js';
-import { antiDdosAllowedDomain, parseAllowedDomainId } from '../../src/resources/cloud/anti-ddos-allowed-domain.js';
-import { antiDdosInstance } from '../../src/resources/cloud/anti-ddos-instance.js';
-import { allowedDomainProblem, registrableDomain } from '../../src/resources/cloud/domain-name.js';
-import { countActions, startHarness, type Harness } from './harness.js';
+import { isRemote, UserError } from '../../../src/errors.js';
+import { antiDdosAllowedDomain, parseAllowedDomainId } from '../../../src/resources/cloud/anti-ddos-allowed-domain.js';
+import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instance.js';
+import { allowedDomainProblem, registrableDomain } from '../../../src/resources/cloud/domain-name.js';
+import { countActions, startHarness, type Harness } from '../../support/cloud-harness.js';
 
 describe('the allowed-domain rule', () => {
   it.each([

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getEips } from '../../src/lookups/cloud/get-eips.js';
-import { getNatGateways } from '../../src/lookups/cloud/get-nat-gateways.js';
-import { getVpcs } from '../../src/lookups/cloud/get-vpcs.js';
-import { getVpnConnections } from '../../src/lookups/cloud/get-vpn-connections.js';
-import { getVpnCustomerGateways } from '../../src/lookups/cloud/get-vpn-customer-gateways.js';
-import { getVpnGateways } from '../../src/lookups/cloud/get-vpn-gateways.js';
-import { Secret } from '../../src/values.js';
-import { startHarness, type Harness } from './harness.js';
-import { names, run, runPaged, runToFile } from './lookup-kit.js';
+import { getEips } from '../../../src/lookups/cloud/get-eips.js';
+import { getNatGateways } from '../../../src/lookups/cloud/get-nat-gateways.js';
+import { getVpcs } from '../../../src/lookups/cloud/get-vpcs.js';
+import { getVpnConnections } from '../../../src/lookups/cloud/get-vpn-connections.js';
+import { getVpnCustomerGateways } from '../../../src/lookups/cloud/get-vpn-customer-gateways.js';
+import { getVpnGateways } from '../../../src/lookups/cloud/get-vpn-gateways.js';
+import { Secret } from '../../../src/values.js';
+import { startHarness, type Harness } from '../../support/cloud-harness.js';
+import { names, run, runPaged, runToFile } from '../../support/cloud-lookup-kit.js';
 
 let h: Harness;
 beforeAll(async () => {

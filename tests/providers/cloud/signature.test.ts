@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flattenParams, formBody, signParams, stringToSign, wireString } from '../../src/providers/cloud/signature.js';
+import { flattenParams, formBody, signParams, stringToSign, wireString } from '../../../src/providers/cloud/signature.js';
 
 describe('cloud request signature', () => {
   it('reproduces the worked example of the API reference', () => {

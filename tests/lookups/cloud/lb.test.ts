@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote } from '../../src/errors.js';
-import { getLbAttachments } from '../../src/lookups/cloud/get-lb-attachments.js';
-import { getLbListeners } from '../../src/lookups/cloud/get-lb-listeners.js';
-import { getLbRules } from '../../src/lookups/cloud/get-lb-rules.js';
-import { getLbSsls } from '../../src/lookups/cloud/get-lb-ssls.js';
-import { getLbs } from '../../src/lookups/cloud/get-lbs.js';
-import { startHarness, type Harness } from './harness.js';
-import { names, run, runPaged, runToFile } from './lookup-kit.js';
+import { isRemote } from '../../../src/errors.js';
+import { getLbAttachments } from '../../../src/lookups/cloud/get-lb-attachments.js';
+import { getLbListeners } from '../../../src/lookups/cloud/get-lb-listeners.js';
+import { getLbRules } from '../../../src/lookups/cloud/get-lb-rules.js';
+import { getLbSsls } from '../../../src/lookups/cloud/get-lb-ssls.js';
+import { getLbs } from '../../../src/lookups/cloud/get-lbs.js';
+import { startHarness, type Harness } from '../../support/cloud-harness.js';
+import { names, run, runPaged, runToFile } from '../../support/cloud-lookup-kit.js';
 
 let h: Harness;
 let webLb: string;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloudApi } from '../../src/sandbox/cloud/index.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { cloudApi } from '../../../src/sandbox/cloud/index.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 
 let sb: Sandbox;
 let slow: Sandbox;

@@ -4,10 +4,10 @@
  * unknown when the create gives up is adopted by the next create, never added a second time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote } from '../../src/errors.js';
-import { antiDdosAllowedDomain } from '../../src/resources/cloud/anti-ddos-allowed-domain.js';
-import { antiDdosInstance } from '../../src/resources/cloud/anti-ddos-instance.js';
-import { startHarness, type Harness } from './harness.js';
+import { isRemote } from '../../../src/errors.js';
+import { antiDdosAllowedDomain } from '../../../src/resources/cloud/anti-ddos-allowed-domain.js';
+import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instance.js';
+import { startHarness, type Harness } from '../../support/cloud-harness.js';
 
 let h: Harness;
 let instanceId: string;

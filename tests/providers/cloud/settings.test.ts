@@ -2,15 +2,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/errors.js';
-import { cloudProvider } from '../../src/providers/cloud/index.js';
-import { resolveBaseKeys, SANDBOX_KEYS } from '../../src/providers/cloud/credentials.js';
-import { durationSeconds } from '../../src/providers/cloud/settings.js';
-import { terraformConfig } from '../../src/lookups/cloud/terraform-config.js';
-import { Secret } from '../../src/values.js';
-import { cloudApi } from '../../src/sandbox/cloud/index.js';
-import { startSandbox } from '../../src/sandbox/server.js';
-import { silent } from './harness.js';
+import { UserError } from '../../../src/errors.js';
+import { cloudProvider } from '../../../src/providers/cloud/index.js';
+import { resolveBaseKeys, SANDBOX_KEYS } from '../../../src/providers/cloud/credentials.js';
+import { durationSeconds } from '../../../src/providers/cloud/settings.js';
+import { terraformConfig } from '../../../src/lookups/cloud/terraform-config.js';
+import { Secret } from '../../../src/values.js';
+import { cloudApi } from '../../../src/sandbox/cloud/index.js';
+import { startSandbox } from '../../../src/sandbox/server.js';
+import { silent } from '../../support/cloud-harness.js';
 
 const parse = (raw: Record<string, unknown>) => cloudProvider.settings.parse(raw);
 

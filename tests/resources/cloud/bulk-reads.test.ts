@@ -5,10 +5,10 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloudProvider } from '../../src/providers/cloud/index.js';
-import { antiDdosInstance } from '../../src/resources/cloud/anti-ddos-instance.js';
-import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
-import { countActions, startHarness, type Harness } from './harness.js';
+import { cloudProvider } from '../../../src/providers/cloud/index.js';
+import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instance.js';
+import { plumb, testSandbox, workdir, writeManifest } from '../../support/cli.js';
+import { countActions, startHarness, type Harness } from '../../support/cloud-harness.js';
 
 const SITES = ['alpha', 'beta', 'gamma'];
 

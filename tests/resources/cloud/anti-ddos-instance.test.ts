@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote, UserError } from '../../src/errors.js';
-import { antiDdosInstance, type AntiDdosInstanceInputs } from '../../src/resources/cloud/anti-ddos-instance.js';
-import { cloudResources } from '../../src/resources/cloud/index.js';
-import { Unknown } from '../../src/values.js';
-import { countActions, startHarness, type Harness } from './harness.js';
+import { isRemote, UserError } from '../../../src/errors.js';
+import { antiDdosInstance, type AntiDdosInstanceInputs } from '../../../src/resources/cloud/anti-ddos-instance.js';
+import { cloudResources } from '../../../src/resources/cloud/index.js';
+import { Unknown } from '../../../src/values.js';
+import { countActions, startHarness, type Harness } from '../../support/cloud-harness.js';
 
 const base = { area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40 };
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { LookupFunction } from '../../src/engine/contracts/lookup.js';
-import { countActions, type Harness } from './harness.js';
+import { countActions, type Harness } from './cloud-harness.js';
 
 /** Parses the arguments, invokes, and checks the result against the declared result schema. */
 export async function run<R = any>(h: Harness, fn: LookupFunction, raw: Record<string, unknown> = {}): Promise<R> {
