@@ -44,7 +44,7 @@ describe('examples/cloud/compute.yaml', () => {
     const applied = await run(dir, 'apply', '--yes');
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toContain('Apply complete! Resources: 15 added');
+    expect(applied.stdout).toContain('Apply complete! Resources: 18 added');
   });
 
   it('plans no change after the apply, and state holds the password only sealed', async () => {
@@ -96,7 +96,7 @@ describe('examples/cloud/compute.yaml', () => {
     expect(await writes()).toEqual(['UpdateVServerAttribute']);
   });
 
-  it("a new image replaces both instances, naming the field and the API's rule, and the attachment with them, before any call that writes", async () => {
+  it("a new image replaces both instances, naming the field and the API's rule, and the attachment with them (the NAT rule follows in place), before any call that writes", async () => {
     edit(dir, 'nameRegex: ^Ubuntu 22\\.04', 'nameRegex: ^Debian');
     await sandbox.clearCalls();
     const plan = await run(dir, 'plan');
@@ -108,7 +108,9 @@ describe('examples/cloud/compute.yaml', () => {
     // The backends are of the old hosts, so they are replaced too; the rule takes the new ones in place.
     expect(plan.stdout).toContain('# webBehindLb must be replaced (create first, then delete): resourceId: webHost is replaced, so webHost.instanceId changes');
     expect(plan.stdout).toContain('# staticToWeb will be updated in place');
-    expect(plan.stdout).toContain('Plan: 0 to add, 1 to change, 5 to replace, 0 to destroy.');
+    // The NAT rule forwards to the web host's address, which it follows in place.
+    expect(plan.stdout).toContain('# sshToWeb will be updated in place');
+    expect(plan.stdout).toContain('Plan: 0 to add, 2 to change, 5 to replace, 0 to destroy.');
     expect(await writes()).toEqual([]);
   });
 
@@ -131,6 +133,8 @@ describe('examples/cloud/compute.yaml', () => {
     const sent = await writes();
     expect([...sent].sort()).toEqual([
       'DeleteFirewall',
+      'DeleteNATGW',
+      'DeleteNATGWPolicy',
       'DeletePolicy',
       'DeleteSubnet',
       'DeleteSubnet',
@@ -141,6 +145,7 @@ describe('examples/cloud/compute.yaml', () => {
       'DetachUDisk',
       'ReleaseBackend',
       'ReleaseBackend',
+      'ReleaseEIP',
       'ReleaseEIP',
       'StopUHostInstance',
       'StopUHostInstance',
@@ -163,5 +168,9 @@ describe('examples/cloud/compute.yaml', () => {
     expect(sent.lastIndexOf('TerminateUHostInstance')).toBeLessThan(sent.lastIndexOf('DeleteSubnet'));
     expect(sent.lastIndexOf('TerminateUHostInstance')).toBeLessThan(sent.indexOf('DeleteFirewall'));
     expect(sent.lastIndexOf('DeleteSubnet')).toBeLessThan(sent.indexOf('DeleteVPC'));
+    // The NAT gateway's rule before the gateway, the gateway before its subnets and its EIP.
+    expect(sent.indexOf('DeleteNATGWPolicy')).toBeLessThan(sent.indexOf('DeleteNATGW'));
+    expect(sent.indexOf('DeleteNATGW')).toBeLessThan(sent.indexOf('DeleteSubnet'));
+    expect(sent.indexOf('DeleteNATGW')).toBeLessThan(sent.lastIndexOf('ReleaseEIP'));
   });
 });
