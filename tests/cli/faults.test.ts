@@ -1,8 +1,8 @@
 /**
- * Convergence under faults: a 40-resource manifest of every interconnect type and the anti-DDoS
- * resources is applied while every provider of the sandbox answers 429 to a fifth of the calls,
- * 500 to a tenth, and loses one in twenty before handling it and one in twenty after (its answer
- * lost). That apply may fail; one re-apply must succeed, a plan then shows no changes, and every
+ * Convergence under faults: a 45-resource manifest of every interconnect type, the anti-DDoS
+ * resources and the core pipeline ones is applied while every provider of the sandbox answers
+ * 429 to a fifth of the calls, 500 to a tenth, and loses one in twenty before handling it and one
+ * in twenty after (its answer lost). That apply may fail; one re-apply must succeed, a plan then shows no changes, and every
  * live object the run made is in state exactly once. Ten seeded runs, each reproducible.
  *
  * The re-apply runs with the faults cleared. At these rates about one send in three fails, so a
@@ -17,6 +17,7 @@ import { stringify } from 'yaml';
 import { cloudProvider } from '../../src/providers/cloud/index.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
+import { TEST_KEY, TEST_SECRET } from '../support/pipeline-sandbox.js';
 
 type TestSandbox = Awaited<ReturnType<typeof testSandbox>>;
 
@@ -142,9 +143,36 @@ function cloudResources(): Resources {
   };
 }
 
+function pipelineResources(): Resources {
+  return {
+    ftGroup: { type: 'pipeline:Group', properties: { name: 'ft_group' } },
+    ftWarehouse: {
+      type: 'pipeline:Destination',
+      properties: {
+        groupId: '${ftGroup.id}',
+        service: 'snowflake',
+        region: 'AWS_US_EAST_1',
+        timeZoneOffset: '0',
+        config: { host: 'ft.snowflakecomputing.com', port: 443, database: 'FT', auth: 'PASSWORD', user: 'FT_USER', password: 'ft-pass', role: 'FT_ROLE' },
+      },
+    },
+    ftOrders: {
+      type: 'pipeline:Connection',
+      properties: {
+        service: 'postgres',
+        groupId: '${ftWarehouse.id}',
+        destinationSchema: { prefix: 'ft_orders' },
+        config: { host: 'ft-db.example.com', port: '5432', database: 'orders', user: 'ft', password: 'ft-db-pass', update_method: 'XMIN' },
+      },
+    },
+    ftTeam: { type: 'pipeline:Team', properties: { name: 'ft-team', description: 'looks after the faults run', role: 'Account Reviewer' } },
+    ftHook: { type: 'pipeline:Webhook', properties: { groupId: '${ftGroup.id}', url: 'https://hooks.example.com/ft', events: ['sync_end'], secret: 'ft-hook-secret' } },
+  };
+}
+
 const invoke = (fn: string, args: Record<string, unknown>) => ({ 'fn::invoke': { function: fn, arguments: args } });
 
-/** The manifest: 40 resources, and lookups of every provider (the pipeline has no resources). */
+/** The manifest: 45 resources of every provider, and lookups of each. */
 function manifest(): string {
   // A 429 halves a provider's limits (at most once a second) and they climb back a tenth of the
   // way per quiet second; with 429s at random a fifth of the time and nothing to climb back to,
@@ -164,7 +192,7 @@ function manifest(): string {
       sizes: invoke('interconnect:index/getMveSizes:getMveSizes', {}),
       group: invoke('pipeline:index/getGroup:getGroup', { id: 'decent_dropsy' }),
     },
-    resources: { ...routingResources(), ...edgeResources(), ...cloudResources() },
+    resources: { ...routingResources(), ...edgeResources(), ...cloudResources(), ...pipelineResources() },
     outputs: { group: '${group.name}' },
   });
 }
@@ -198,7 +226,16 @@ async function inventory(sandbox: TestSandbox): Promise<Inventory> {
     const listed = await cloud.pageAll<{ Domain: string; Status: number }>('GetNapAllowListDomain', { ResourceId }, 'DomainList');
     domains.push(...listed.filter((d) => d.Status !== 3 && d.Status !== 5).map((d) => `${ResourceId}/${d.Domain}`));
   }
+  const pipeline = async (path: string) => {
+    const answer = await fetch(`${sandbox.url}/pipeline/v1/${path}?limit=1000`, { headers: { authorization: `Basic ${Buffer.from(`${TEST_KEY}:${TEST_SECRET}`).toString('base64')}` } });
+    return ((await answer.json()) as { data: { items: Array<{ id: string }> } }).data.items.map((i) => i.id);
+  };
   return {
+    group: await pipeline('groups'),
+    destination: await pipeline('destinations'),
+    connection: await pipeline('connections'),
+    team: await pipeline('teams'),
+    webhook: await pipeline('webhooks'),
     product: products.map((p) => p.productUid as string),
     vxc: nested('associatedVxcs'),
     ix: nested('associatedIxs'),
@@ -225,6 +262,11 @@ const KIND: Record<string, string> = {
   ServiceKey: 'serviceKey',
   AntiDdosInstance: 'instance',
   AntiDdosAllowedDomain: 'domain',
+  Group: 'group',
+  Destination: 'destination',
+  Connection: 'connection',
+  Team: 'team',
+  Webhook: 'webhook',
 };
 
 /** What state records, in the inventory's terms; a LAG counts its member ports too. */
@@ -278,7 +320,7 @@ async function run(seed: number) {
   }
 }
 
-describe('a 40-resource manifest under faults on every provider', () => {
+describe('a 45-resource manifest of every provider under faults', () => {
   it('converges by the first re-apply in 10 of 10 seeded runs, with every object made in state exactly once', async () => {
     const runs = await Promise.all(SEEDS.map(run));
     for (const r of runs) {
@@ -291,8 +333,8 @@ describe('a 40-resource manifest under faults on every provider', () => {
       expect(r.state.pending, where).toEqual([]);
       // Nothing made twice, nothing made and forgotten, nothing recorded that is not there.
       expect(sorted(r.live), where).toEqual(sorted(r.state.inventory));
-      // 40 resources, each LAG counted as its two member ports.
-      expect(Object.values(r.state.inventory).flat().length, where).toBe(42);
+      // 45 resources, each LAG counted as its two member ports.
+      expect(Object.values(r.state.inventory).flat().length, where).toBe(47);
     }
     // The runs left work for settling: creates whose outcome the first apply could not learn.
     expect(runs.filter((r) => /^Settled: /m.test(r.second.stdout)).length).toBeGreaterThan(0);
