@@ -47,7 +47,8 @@ async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<Cl
 /** The cloud provider definition registered with the engine. */
 export const cloudProvider: ProviderDef<CloudSettings, CloudClient> = {
   name: 'cloud',
-  description: 'A cloud platform reached through one signed action endpoint: anti-DDoS resources and read-only lookups across compute, network, database, storage, identity and labels.',
+  description:
+    'A cloud platform reached through one signed action endpoint: VPCs, subnets, security groups, EIPs, instances, disks, load balancers, NAT and VPN gateways, anti-DDoS protection and labels; read-only lookups across compute, network, database, storage, identity and labels.',
   settings: cloudSettingsSchema,
   envVars: cloudEnvVars,
   secretSettings: ['privateKey'],

@@ -41,7 +41,7 @@ export async function connectPipeline(settings: PipelineSettings, rt: ProviderRu
 export const pipelineProvider: ProviderDef<PipelineSettings, PipelineClient> = {
   name: 'pipeline',
   description:
-    'Data-pipeline platform (Fivetran REST API v1): groups, destinations, connections and their schedules; lookups of connections, destinations, groups, users, teams, roles, private links, agents and quickstart packages.',
+    'Data-pipeline platform (Fivetran REST API v1): groups, destinations, connections with their schedules, schema configs, certificates and fingerprints, users, teams and memberships, webhooks, private links, proxy and hybrid agents, external logging and dbt transformations; lookups of connections, destinations, groups, users, teams, roles, private links, agents and quickstart packages.',
   settings: pipelineSettings,
   envVars: pipelineEnvVars,
   secretSettings: ['apiSecret'],
