@@ -38,22 +38,7 @@ export function classify(address: string, type: ResourceType, desired: Record<st
   const recorded = same || !type.asDeclared ? chosen : (type.asDeclared(chosen, prior.outputs, desired) as Record<string, unknown>);
   const effective = same ? desired : effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore: context.options.ignoreChanges });
   const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(recorded, effective);
-  const replacePaths = same ? [] : replacePathsFor(type, diff.changed, recorded, effective, context.options.replaceOnChanges);
-  // replacementTrigger: a value other than the one the object was applied with (or one not known
-  // until apply) replaces it. The first value given to an existing object is only recorded.
-  const trigger = context.trigger;
-  if (trigger && prior.replacementTrigger !== undefined && !sameValue(prior.replacementTrigger, trigger.value)) {
-    replacePaths.push({
-      path: 'options.replacementTrigger',
-      reason: trigger.value instanceof Unknown ? 'the replacementTrigger value is known only at apply' : 'the replacementTrigger value changed',
-    });
-  }
-  // Another provider resource is another account, region or project: the object there is another
-  // object. A change of the same provider resource's settings changes none of its objects.
-  if ((prior.provider ?? undefined) !== context.provider) {
-    const name = (instance?: string) => (instance === undefined ? 'default' : `\`${instance}\``);
-    replacePaths.push({ path: 'provider', reason: `moved from ${name(prior.provider)} to ${name(context.provider)}` });
-  }
+  const replacePaths = [...(same ? [] : replacePathsFor(type, diff.changed, recorded, effective, context.options.replaceOnChanges)), ...optionReplacePaths(prior, context)];
   const typeOrder = type.deleteBeforeReplace;
   const deleteFirst = context.options.deleteBeforeReplace ?? (typeof typeOrder === 'function' ? typeOrder(reveal(recorded), reveal(effective)) : typeOrder);
   const before = mask(recorded);
@@ -90,6 +75,27 @@ export function classify(address: string, type: ResourceType, desired: Record<st
     update.notes.push(`only recorded: ${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} sent only with an order, so nothing is sent now`);
   }
   return update;
+}
+
+/** What replaces an object whatever its inputs: a changed replacementTrigger, another provider resource. */
+function optionReplacePaths(prior: ResourceState, context: ClassifyContext): ReplaceRule[] {
+  const paths: ReplaceRule[] = [];
+  // replacementTrigger: a value other than the one the object was applied with (or one not known
+  // until apply) replaces it. The first value given to an existing object is only recorded.
+  const trigger = context.trigger;
+  if (trigger && prior.replacementTrigger !== undefined && !sameValue(prior.replacementTrigger, trigger.value)) {
+    paths.push({
+      path: 'options.replacementTrigger',
+      reason: trigger.value instanceof Unknown ? 'the replacementTrigger value is known only at apply' : 'the replacementTrigger value changed',
+    });
+  }
+  // Another provider resource is another account, region or project: the object there is another
+  // object. A change of the same provider resource's settings changes none of its objects.
+  if ((prior.provider ?? undefined) !== context.provider) {
+    const name = (instance?: string) => (instance === undefined ? 'default' : `\`${instance}\``);
+    paths.push({ path: 'provider', reason: `moved from ${name(prior.provider)} to ${name(context.provider)}` });
+  }
+  return paths;
 }
 
 /** What state must record of the options although the inputs are unchanged, in words for the plan. */

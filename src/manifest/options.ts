@@ -89,14 +89,6 @@ function readOption(options: ResourceOptions, key: string, value: Node, pos: Pos
     return [];
   };
   switch (key) {
-    case 'dependsOn': {
-      const expr = toExpr(value);
-      for (const item of expr.kind === 'list' ? expr.items : [expr]) {
-        if (item.kind === 'ref' && item.path.length === 0) options.dependsOn.push(item.root);
-        else error(item.pos, 'dependsOn takes resource references like ${port}', undefined, address);
-      }
-      return true;
-    }
     case 'protect':
       readProtect(options, value, pos, address, reader);
       return true;
@@ -120,18 +112,35 @@ function readOption(options: ResourceOptions, key: string, value: Node, pos: Pos
     case 'customTimeouts':
       options.customTimeouts = customTimeouts(value, pos, address, reader);
       return true;
-    case 'deletedWith': {
-      const expr = toExpr(value);
-      if (expr.kind === 'ref' && expr.path.length === 0) options.deletedWith = expr;
-      else error(pos, 'deletedWith takes one resource reference like ${port}', undefined, address);
-      return true;
-    }
     case 'replacementTrigger':
       options.replacementTrigger = toExpr(value);
       return true;
     case 'aliases':
       options.aliases = readAliases(value, address, reader);
       return true;
+    default:
+      return readReferenceOption(options, key, value, pos, address, reader);
+  }
+}
+
+/** The options that name other resources of the manifest: dependsOn, deletedWith, provider, providers. */
+function readReferenceOption(options: ResourceOptions, key: string, value: Node, pos: Pos, address: string, reader: OptionsReader): boolean {
+  const { error, toExpr } = reader;
+  switch (key) {
+    case 'dependsOn': {
+      const expr = toExpr(value);
+      for (const item of expr.kind === 'list' ? expr.items : [expr]) {
+        if (item.kind === 'ref' && item.path.length === 0) options.dependsOn.push(item.root);
+        else error(item.pos, 'dependsOn takes resource references like ${port}', undefined, address);
+      }
+      return true;
+    }
+    case 'deletedWith': {
+      const expr = toExpr(value);
+      if (expr.kind === 'ref' && expr.path.length === 0) options.deletedWith = expr;
+      else error(pos, 'deletedWith takes one resource reference like ${port}', undefined, address);
+      return true;
+    }
     case 'provider': {
       const expr = toExpr(value);
       if (expr.kind === 'ref') options.provider = expr;

@@ -78,17 +78,8 @@ function updateEnd(ctx: Ctx, vxc: VxcRecord, side: 'A' | 'B', end: VxcEndRecord,
   return { target, allocate };
 }
 
-/**
- * `PUT /v3/product/vxc/{uid}`: every key optional (name, rateLimit, costCentre, shutdown, term,
- * a/bEndVlan, a/bEndInnerVlan, a/bEndProductUid to move an end, a/bVnicIndex, a/bEndConfig).
- * Answers with the VXC as it now reads, so every changed field is echoed at once.
- */
-export const modifyVxc: Handler = (ctx) => {
-  const p = findProduct(ctx, ctx.params.uid);
-  if (p.productType !== 'VXC') throw badRequest(`Product ${p.productUid} is a ${p.productType}, not a VXC`);
-  requireChangeable(ctx, p);
-  const body = objectBody(ctx.req.body);
-  const next = cloneJson(p);
+/** The VXC's own fields a modify sets (name, cost centre, shutdown, term, rate limit); the problems found. */
+function modifyFields(next: VxcRecord, body: Record<string, any>): string[] {
   const errors: string[] = [];
   if (body.name !== undefined) {
     if (typeof body.name !== 'string' || !body.name.trim()) errors.push('name must be a non-empty string');
@@ -110,6 +101,21 @@ export const modifyVxc: Handler = (ctx) => {
     if (!isInt(body.rateLimit) || body.rateLimit < 1) errors.push('rateLimit must be a whole number of Mbps, at least 1');
     else next.rateLimit = body.rateLimit;
   }
+  return errors;
+}
+
+/**
+ * `PUT /v3/product/vxc/{uid}`: every key optional (name, rateLimit, costCentre, shutdown, term,
+ * a/bEndVlan, a/bEndInnerVlan, a/bEndProductUid to move an end, a/bVnicIndex, a/bEndConfig).
+ * Answers with the VXC as it now reads, so every changed field is echoed at once.
+ */
+export const modifyVxc: Handler = (ctx) => {
+  const p = findProduct(ctx, ctx.params.uid);
+  if (p.productType !== 'VXC') throw badRequest(`Product ${p.productUid} is a ${p.productType}, not a VXC`);
+  requireChangeable(ctx, p);
+  const body = objectBody(ctx.req.body);
+  const next = cloneJson(p);
+  const errors = modifyFields(next, body);
   const aUpdate = updateEnd(ctx, p, 'A', next.aEnd, body, errors);
   const bUpdate = updateEnd(ctx, p, 'B', next.bEnd, body, errors);
   const a = aUpdate.target;
