@@ -1,10 +1,10 @@
 /** examples/cloud/network.yaml through the CLI against the sandbox: apply, in-place renames (a subnet, the NAT gateway), the VPC cascade, drift, import, destroy. */
 import { signedCloudCall } from '../support/cloud-api.js';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir } from '../support/cli.js';
-import { stateFile } from '../support/state-file.js';
+import { cloudExampleKit } from '../support/cloud-example.js';
 
 const EXAMPLE = resolve(import.meta.dirname, '../../examples/cloud/network.yaml');
 
@@ -14,21 +14,14 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
+const { writes, state, run, edit } = cloudExampleKit(() => sandbox);
+
 /** A change made the way a person would: a signed call to the API, with the sandbox's documented key pair. */
 async function callApi(params: Record<string, string>): Promise<Record<string, unknown>> {
   const body = await signedCloudCall(sandbox.url, params);
   expect(body.RetCode).toBe(0);
   return body;
 }
-
-/** The cloud Actions the sandbox received since the last clear, reads left out. */
-async function writes(): Promise<string[]> {
-  return (await sandbox.calls('cloud')).map((c) => String(c.query.Action)).filter((a) => !/^(Describe|Get)/.test(a));
-}
-
-const state = (dir: string, stack = 'default') => JSON.parse(readFileSync(stateFile(dir, stack), 'utf8')) as { resources: Record<string, { id: string; type: string }> };
-const run = (dir: string, ...args: string[]) => plumb(args, { cwd: dir, env: sandbox.env });
-const edit = (dir: string, from: string, to: string) => writeFileSync(join(dir, 'plumb.yaml'), readFileSync(join(dir, 'plumb.yaml'), 'utf8').replace(from, to));
 
 describe('examples/cloud/network.yaml', () => {
   let dir: string;

@@ -1,10 +1,10 @@
 /** examples/cloud/anti-ddos-forwarding.yaml through the CLI against the sandbox: apply, in-place changes, drift, import, destroy. */
 import { signedCloudCall } from '../support/cloud-api.js';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir } from '../support/cli.js';
-import { stateFile } from '../support/state-file.js';
+import { cloudExampleKit } from '../support/cloud-example.js';
 
 const EXAMPLE = resolve(import.meta.dirname, '../../examples/cloud/anti-ddos-forwarding.yaml');
 const ADDRESSES = ['shield', 'serviceIp', 'https', 'network', 'appLabel', 'networkLabel'];
@@ -15,18 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** The cloud Actions the sandbox received since the last clear, reads left out. */
-async function writes(): Promise<string[]> {
-  return (await sandbox.calls('cloud')).map((c) => String(c.query.Action)).filter((a) => !/^(Describe|Get|List)/.test(a));
-}
-
-const state = (dir: string, stack = 'default') => JSON.parse(readFileSync(stateFile(dir, stack), 'utf8')) as { resources: Record<string, { id: string; type: string }> };
-const run = (dir: string, ...args: string[]) => plumb(args, { cwd: dir, env: sandbox.env });
-const edit = (dir: string, from: string, to: string) => {
-  const text = readFileSync(join(dir, 'plumb.yaml'), 'utf8');
-  expect(text).toContain(from);
-  writeFileSync(join(dir, 'plumb.yaml'), text.replace(from, to));
-};
+const { writes, state, run, edit } = cloudExampleKit(() => sandbox);
 
 describe('examples/cloud/anti-ddos-forwarding.yaml', () => {
   let dir: string;

@@ -1,10 +1,10 @@
 /** examples/cloud/vpn.yaml through the CLI against the sandbox: the key kept secret, a new key in place, a new name replacing, import, destroy in order. */
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedCloudCall } from '../support/cloud-api.js';
 import { plumb, testSandbox, workdir } from '../support/cli.js';
-import { stateFile } from '../support/state-file.js';
+import { allText, cloudExampleKit } from '../support/cloud-example.js';
 
 const EXAMPLE = resolve(import.meta.dirname, '../../examples/cloud/vpn.yaml');
 const KEY = 'Sandbox-only-psk-1';
@@ -15,22 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** The cloud Actions the sandbox received since the last clear, reads left out. */
-async function writes(): Promise<string[]> {
-  return (await sandbox.calls('cloud')).map((c) => String(c.query.Action)).filter((a) => !/^(Describe|Get)/.test(a));
-}
-
-/** Every file under a folder, as text. */
-function allText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
-    .join('\n');
-}
-
-const state = (dir: string, stack = 'default') => JSON.parse(readFileSync(stateFile(dir, stack), 'utf8')) as { resources: Record<string, { id: string; type: string }> };
-const run = (dir: string, ...args: string[]) => plumb(args, { cwd: dir, env: sandbox.env });
-const edit = (dir: string, from: string, to: string) => writeFileSync(join(dir, 'plumb.yaml'), readFileSync(join(dir, 'plumb.yaml'), 'utf8').replace(from, to));
+const { writes, state, run, edit } = cloudExampleKit(() => sandbox);
 
 describe('examples/cloud/vpn.yaml', () => {
   let dir: string;

@@ -1,0 +1,36 @@
+/** What the CLI tests of the cloud examples share: the writes the sandbox saw, the state a stack recorded, a command, an edit. */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { plumb, type testSandbox } from './cli.js';
+import { stateFile } from './state-file.js';
+
+type TestSandbox = Awaited<ReturnType<typeof testSandbox>>;
+
+/** Helpers bound to the sandbox `sandbox()` returns (started in a beforeAll). */
+export function cloudExampleKit(sandbox: () => TestSandbox) {
+  return {
+    /** The cloud Actions received since the last clear, in order, reads (Describe, Get, List) left out. */
+    async writes(): Promise<string[]> {
+      return (await sandbox().calls('cloud')).map((c) => String(c.query.Action)).filter((a) => !/^(Describe|Get|List)/.test(a));
+    },
+    /** The state file of a stack in `dir`. */
+    state: (dir: string, stack = 'default') => JSON.parse(readFileSync(stateFile(dir, stack), 'utf8')) as { resources: Record<string, { id: string; type: string }> },
+    /** `plumb ARGS` in `dir` against the sandbox. */
+    run: (dir: string, ...args: string[]) => plumb(args, { cwd: dir, env: sandbox().env }),
+    /** Replaces `from` (which must be there) with `to` in the manifest of `dir`. */
+    edit(dir: string, from: string, to: string): void {
+      const text = readFileSync(join(dir, 'plumb.yaml'), 'utf8');
+      expect(text).toContain(from);
+      writeFileSync(join(dir, 'plumb.yaml'), text.replace(from, to));
+    },
+  };
+}
+
+/** Every file under a folder, as text (to show a secret is nowhere in it). */
+export function allText(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
+    .join('\n');
+}
