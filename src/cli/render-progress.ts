@@ -28,6 +28,8 @@ export interface ProgressOptions {
   live: boolean;
   /** Steps in the plan, for the done/remaining count. */
   total: number;
+  /** The terminal's height in lines, if known: the live footer never grows past it. */
+  rows?: () => number | undefined;
   /** How often a line-mode run says a step is still at work (Terraform: every 10 s of it). */
   stillEveryMs?: number;
   /** Line mode: each line starts with its time (default); off for notices on a terminal. */
@@ -182,9 +184,13 @@ export class ProgressView {
     this.clearFooter();
     const p = this.opts.paint;
     const now = this.now();
-    const lines = [...this.running.entries()].map(
-      ([address, r]) => `  ${p.cyan('•')} ${VERBS[r.action] ?? r.action} ${displayAddress(address)}${r.status ? ` [${r.status}]` : ''} ${p.dim(elapsed(now - r.started))}`,
-    );
+    // A footer taller than the terminal cannot be cleared (the cursor stops at the top), so the
+    // longest-running steps are shown and the rest counted; a line is kept for the totals.
+    const room = Math.max(2, (this.opts.rows?.() || Infinity) - 2);
+    const running = [...this.running.entries()];
+    const shown = running.length > room ? running.slice(0, room - 1) : running;
+    const lines = shown.map(([address, r]) => `  ${p.cyan('•')} ${VERBS[r.action] ?? r.action} ${displayAddress(address)}${r.status ? ` [${r.status}]` : ''} ${p.dim(elapsed(now - r.started))}`);
+    if (shown.length < running.length) lines.push(p.dim(`  … and ${running.length - shown.length} more running`));
     lines.push(p.bold(`${this.done}/${this.opts.total} done, ${this.running.size} running, ${Math.max(0, this.opts.total - this.done - this.running.size)} waiting`));
     this.opts.write(`${lines.join('\n')}\n`);
     this.footerLines = lines.length;

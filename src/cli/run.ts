@@ -153,6 +153,7 @@ async function execute(session: Session, state: StateSnapshot, planned: PlanResu
         write: (text) => output.write(text),
         paint: p,
         live: Boolean(process.stdout.isTTY),
+        rows: () => process.stdout.rows,
         total: plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'read').reduce((n, c) => n + (c.action === 'replace' ? 2 : 1), 0),
         stillEveryMs: Number(process.env.PLUMB_PROGRESS_INTERVAL_MS) || undefined,
       });

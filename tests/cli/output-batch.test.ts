@@ -64,4 +64,20 @@ describe('apply output', () => {
     expect(footers).toHaveLength(1);
     expect(footers[0]).toContain('0/3 done, 3 running, 0 waiting');
   });
+
+  it('on a terminal, a footer of more running steps than lines shows the oldest and counts the rest', async () => {
+    const writes: string[] = [];
+    const view = new ProgressView({ write: (text) => writes.push(text), paint: paint(false), live: true, total: 300, rows: () => 10 });
+    for (let i = 0; i < 300; i++) view.handle({ type: 'step-start', address: `port${i}`, action: 'create', at: '2026-01-01T00:00:00.000Z' });
+    await nextTurn();
+    view.finish();
+    const footer = writes
+      .find((w) => /done, \d+ running/.test(w))!
+      .trimEnd()
+      .split('\n');
+    expect(footer.length).toBeLessThan(10);
+    expect(footer[0]).toMatch(/creating port0\b/);
+    expect(footer.at(-2)).toBe(`  … and ${300 - (footer.length - 2)} more running`);
+    expect(footer.at(-1)).toBe('0/300 done, 300 running, 0 waiting');
+  });
 });
