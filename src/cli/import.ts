@@ -32,7 +32,7 @@ export async function importCommand(
     for (const r of requests) {
       if (state.resources[r.address]) throw new UserError(`${r.address} is already in state (id ${state.resources[r.address].id})`, 'use another address, or `plumb state rm` it first');
     }
-    const queue = new PQueue({ concurrency: opts.parallelism ?? 10 });
+    const queue = new PQueue({ concurrency: opts.parallelism ?? Infinity });
     const failures: string[] = [];
     const imported: ResourceState[] = [];
     // One object under two addresses would be managed (and deleted) twice.

@@ -57,7 +57,9 @@ const duration = (value: string) => {
   return ms;
 };
 const lockTimeout = () => new Option('--lock-timeout <duration>', 'wait this long for the state lock (e.g. 30s)').argParser(duration);
-const parallelism = () => new Option('--parallelism <n>', 'steps run at once (an order takes up to 50 products)').default(50).argParser(wholeNumber);
+// Unbounded by default, as Pulumi's --parallel: each provider's client keeps to its API's limits on
+// calls in flight and per second, and a step waiting for its product to provision holds no call.
+const parallelism = () => new Option('--parallelism <n>', "steps run at once; each provider keeps to its API's own limit on calls in flight").default(Infinity, 'no limit').argParser(wholeNumber);
 
 /** A command's options merged with the global flags, as its action gets them. */
 type Opts = RunOptions & Record<string, any>;

@@ -34,6 +34,12 @@ const MAX_REDIRECTS = 20;
 /** Free connections close after 4 s, before a server's usual 5 s keep-alive ends them under a request. */
 const FREE_SOCKET_MS = 4000;
 const DEFAULT_TIMEOUT_MS = 300_000;
+/**
+ * Most connections open to one origin. Steps run unbounded and an endpoint without limits (the
+ * sandbox) sets no cap on calls in flight, so without this a command of thousands of steps would
+ * open a connection per step, past the open-file limit of many machines (256 on macOS).
+ */
+const MAX_SOCKETS = 64;
 
 let httpAgent: HttpAgent | undefined;
 let https: typeof import('node:https') | undefined;
@@ -134,11 +140,11 @@ export function certificateProblem(err: unknown, url: URL): string | undefined {
 }
 
 function transportFor(url: URL): { send: typeof httpRequest; agent: HttpAgent | HttpsAgent } {
-  if (url.protocol === 'http:') return { send: httpRequest, agent: (httpAgent ??= new HttpAgent({ keepAlive: true, timeout: FREE_SOCKET_MS })) };
+  if (url.protocol === 'http:') return { send: httpRequest, agent: (httpAgent ??= new HttpAgent({ keepAlive: true, timeout: FREE_SOCKET_MS, maxSockets: MAX_SOCKETS })) };
   if (url.protocol !== 'https:') throw new Error(`${url.protocol} is not http: or https:`);
   // Loaded on first use: TLS takes a while to load, and commands against the sandbox never need it.
   https ??= createRequire(import.meta.url)('node:https') as typeof import('node:https');
-  httpsAgent ??= new https.Agent({ keepAlive: true, timeout: FREE_SOCKET_MS });
+  httpsAgent ??= new https.Agent({ keepAlive: true, timeout: FREE_SOCKET_MS, maxSockets: MAX_SOCKETS });
   return { send: https.request as unknown as typeof httpRequest, agent: httpsAgent };
 }
 

@@ -127,6 +127,28 @@ describe('orders', () => {
     expect(calls['POST /v3/networkdesign/validate']).toBe(2);
     expect(calls['POST /v4/networkdesign/buy']).toBe(2);
   });
+
+  it('120 ports that take 3 s to provision are all ordered before the first is ready: steps are not held to a fixed number at once', async () => {
+    const dir = workdir();
+    const ports = Array.from({ length: 120 }, (_, i) =>
+      [`  p${i}:`, '    type: interconnect:Port', `    properties: { productName: wide-${i}, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`].join('\n'),
+    );
+    writeManifest(dir, 'plumb.yaml', ['name: wide', 'resources:', ...ports].join('\n'));
+    const provisioningMs = 3000;
+    await sandbox.settings({ provisioningMs });
+    try {
+      await sandbox.clearCalls();
+      const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+      expect(applied.stderr).toBe('');
+      expect(applied.code).toBe(0);
+    } finally {
+      await sandbox.settings({ provisioningMs: 0 });
+    }
+    const buys = (await sandbox.calls('interconnect')).filter((c) => c.path === '/v4/networkdesign/buy').map((c) => Date.parse(c.at));
+    expect(buys).toHaveLength(3);
+    // Held to 50 at once, the third order would wait for one of the first fifty ports to provision.
+    expect(Math.max(...buys) - Math.min(...buys)).toBeLessThan(provisioningMs);
+  });
 });
 
 describe('reads outside a plan', () => {
@@ -188,13 +210,13 @@ describe('provisioning waits', () => {
       ].join('\n'),
     );
     const provisioningMs = 1500;
-    await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provisioningMs }) });
+    await sandbox.settings({ provisioningMs });
     try {
       await sandbox.clearCalls();
       const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
       expect(applied.code).toBe(0);
     } finally {
-      await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provisioningMs: 0 }) });
+      await sandbox.settings({ provisioningMs: 0 });
     }
     const calls = await counted();
     expect(calls['GET /v2/product/{uid}'] ?? 0).toBe(0);

@@ -43,8 +43,10 @@ export function writeManifest(dir: string, name: string, yaml: string): string {
 /** A sandbox in this test process, instant provisioning, with helpers for its admin API. */
 export async function testSandbox(provisioningMs = 0): Promise<
   Sandbox & {
-    calls(provider?: string): Promise<Array<{ provider: string; method: string; path: string; query: Record<string, unknown>; status: number }>>;
+    calls(provider?: string): Promise<Array<{ provider: string; method: string; path: string; query: Record<string, unknown>; status: number; at: string }>>;
     clearCalls(): Promise<void>;
+    /** Changes the sandbox's settings (`provisioningMs`...) through its admin API. */
+    settings(body: Record<string, unknown>): Promise<void>;
     env: Record<string, string>;
   }
 > {
@@ -58,6 +60,10 @@ export async function testSandbox(provisioningMs = 0): Promise<
     },
     async clearCalls() {
       await fetch(`${sandbox.url}/_sandbox/calls`, { method: 'DELETE' });
+    },
+    async settings(body) {
+      const res = await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`sandbox settings: ${res.status} ${await res.text()}`);
     },
   };
 }
