@@ -24,7 +24,7 @@ import {
   noId,
   ownedAmong,
   prefixedId,
-  readManyBy,
+  listingVerbs,
   remarkField,
   tagField,
   vanished,
@@ -191,16 +191,7 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
     return { id, outputs: toOutputs(seen) };
   },
 
-  async read(ctx, id) {
-    const seen = await describe(ctx, id);
-    return seen && toOutputs(seen);
-  },
-
-  readMany: (ctx, targets) => readManyBy<EipInfo, EipOutputs>(ctx, EIP_LISTING, targets, (e) => toOutputs(e)),
-
-  async list(ctx) {
-    return (await describeAll<EipInfo>(ctx, EIP_LISTING)).map((e) => ({ id: e.EIPId, outputs: toOutputs(e) }));
-  },
+  ...listingVerbs<EipInfo, EipOutputs>(EIP_LISTING, (record) => toOutputs(record)),
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;

@@ -17,7 +17,7 @@ import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { describeHost, HOST_LISTING, settled, stopIfRunning, waitState, whileStopped, type HostInfo } from './instance-power.js';
 import { diskReplacements, instanceInputs, loginChanged, resizeNotes, unreported, type InstanceInputs } from './instance-inputs.js';
-import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, readManyBy, type CloudCtx } from './kit.js';
+import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
 
 /** What is read back about an instance. */
 export const instanceOutputs = z.object({
@@ -169,16 +169,7 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     return { id, outputs: toOutputs(inputs.remark ? await describeHost(ctx, id) : seen) };
   },
 
-  async read(ctx, id) {
-    const seen = await describe(ctx, id);
-    return seen && toOutputs(seen);
-  },
-
-  readMany: (ctx, targets) => readManyBy<HostInfo, InstanceOutputs>(ctx, HOST_LISTING, targets, (h) => toOutputs(h)),
-
-  async list(ctx) {
-    return (await describeAll<HostInfo>(ctx, HOST_LISTING)).map((h) => ({ id: h.UHostId, outputs: toOutputs(h) }));
-  },
+  ...listingVerbs<HostInfo, InstanceOutputs>(HOST_LISTING, (record) => toOutputs(record)),
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;

@@ -141,28 +141,43 @@ export function describeAll<T>(ctx: CloudCtx, listing: Listing): Promise<T[]> {
   return ctx.client.pageAll<T>(listing.action, { ...listing.params }, listing.listKey);
 }
 
-/** The bulk read of a type: each target's observed outputs by id; an id the list lacks is absent. */
-export async function readManyBy<T extends Record<string, unknown>, Out>(
-  ctx: CloudCtx,
+/**
+ * read, readMany and list of a type read through its Describe listing: one record by id, the
+ * targets' records in pages of 100 ids (an id the listing lacks is left out of a bulk read), and
+ * every record. `toOutputs` turns a record into the type's outputs.
+ */
+export function listingVerbs<T extends Record<string, unknown>, Out>(
   listing: Listing,
-  targets: ReadTarget[],
-  toOutputs: (record: T, target: ReadTarget) => Out,
-): Promise<Map<string, Out | undefined>> {
-  const byId = new Map(
-    (
-      await describeIds<T>(
+  toOutputs: (record: T) => Out,
+): {
+  read(ctx: CloudCtx, id: string): Promise<Out | undefined>;
+  readMany(ctx: CloudCtx, targets: ReadTarget[]): Promise<Map<string, Out | undefined>>;
+  list(ctx: CloudCtx): Promise<Array<Listed<Out>>>;
+} {
+  const idOf = (record: T) => String(record[listing.idField]);
+  return {
+    async read(ctx, id) {
+      const seen = await describeOne<T>(ctx, listing, id);
+      return seen && toOutputs(seen);
+    },
+    async readMany(ctx, targets) {
+      const records = await describeIds<T>(
         ctx,
         listing,
         targets.map((t) => t.id),
-      )
-    ).map((r) => [String(r[listing.idField]), r]),
-  );
-  const out = new Map<string, Out | undefined>();
-  for (const t of targets) {
-    const record = byId.get(t.id);
-    if (record) out.set(t.id, toOutputs(record, t));
-  }
-  return out;
+      );
+      const byId = new Map(records.map((r) => [idOf(r), r]));
+      const out = new Map<string, Out | undefined>();
+      for (const t of targets) {
+        const record = byId.get(t.id);
+        if (record) out.set(t.id, toOutputs(record));
+      }
+      return out;
+    },
+    async list(ctx) {
+      return (await describeAll<T>(ctx, listing)).map((r) => ({ id: idOf(r), outputs: toOutputs(r) }));
+    },
+  };
 }
 
 /** Polls until the object is listed (a new object shows once provisioned). */

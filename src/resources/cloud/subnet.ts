@@ -23,7 +23,7 @@ import {
   noId,
   ownedAmong,
   prefixedId,
-  readManyBy,
+  listingVerbs,
   remarkField,
   tagField,
   vanished,
@@ -139,16 +139,7 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
     return { id: body.SubnetId, outputs: toOutputs(await waitListed(ctx, `subnet ${body.SubnetId}`, () => describe(ctx, body.SubnetId!))) };
   },
 
-  async read(ctx, id) {
-    const seen = await describe(ctx, id);
-    return seen && toOutputs(seen);
-  },
-
-  readMany: (ctx, targets) => readManyBy<SubnetInfo, SubnetOutputs>(ctx, LISTING, targets, (s) => toOutputs(s)),
-
-  async list(ctx) {
-    return (await describeAll<SubnetInfo>(ctx, LISTING)).map((s) => ({ id: s.SubnetId, outputs: toOutputs(s) }));
-  },
+  ...listingVerbs<SubnetInfo, SubnetOutputs>(LISTING, (record) => toOutputs(record)),
 
   // A range identifies a subnet within its VPC, so what an interrupted create made is the subnet
   // of that range there, made since the order was journaled.

@@ -24,7 +24,7 @@ import {
   noId,
   ownedAmong,
   prefixedId,
-  readManyBy,
+  listingVerbs,
   tagField,
   vanished,
   waitListed,
@@ -137,16 +137,7 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
     return { id: body.VPCId, outputs: toOutputs(await waitListed(ctx, `VPC ${body.VPCId}`, () => describe(ctx, body.VPCId!))) };
   },
 
-  async read(ctx, id) {
-    const seen = await describe(ctx, id);
-    return seen && toOutputs(seen);
-  },
-
-  readMany: (ctx, targets) => readManyBy<VpcInfo, VpcOutputs>(ctx, LISTING, targets, (v) => toOutputs(v)),
-
-  async list(ctx) {
-    return (await describeAll<VpcInfo>(ctx, LISTING)).map((v) => ({ id: v.VPCId, outputs: toOutputs(v) }));
-  },
+  ...listingVerbs<VpcInfo, VpcOutputs>(LISTING, (record) => toOutputs(record)),
 
   // A VPC carries no ownership marks: an auto-named one carries its order's token in the name;
   // a named one is the one of that name and ranges made since the order was journaled.

@@ -13,7 +13,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, readManyBy, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
+import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, listingVerbs, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
 import { TUNNEL_DEFAULTS, tunnelParams, vpnConnectionInputs, type VpnConnectionInputs } from './vpn-connection-inputs.js';
 
 export { vpnConnectionInputs, type VpnConnectionInputs };
@@ -162,16 +162,7 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
     return { id, outputs: toOutputs(await waitListed(ctx, `VPN connection ${id}`, () => describe(ctx, id))) };
   },
 
-  async read(ctx, id) {
-    const seen = await describe(ctx, id);
-    return seen && toOutputs(seen);
-  },
-
-  readMany: (ctx, targets) => readManyBy<TunnelInfo, VpnConnectionOutputs>(ctx, LISTING, targets, (t) => toOutputs(t)),
-
-  async list(ctx) {
-    return (await describeAll<TunnelInfo>(ctx, LISTING)).map((t) => ({ id: t.VPNTunnelId, outputs: toOutputs(t) }));
-  },
+  ...listingVerbs<TunnelInfo, VpnConnectionOutputs>(LISTING, (record) => toOutputs(record)),
 
   // No ownership marks: the tunnel of this name to this customer gateway made since the order.
   async findOwned(ctx, inputs, order) {

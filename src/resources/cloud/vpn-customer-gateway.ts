@@ -21,7 +21,7 @@ import {
   noId,
   ownedAmong,
   prefixedId,
-  readManyBy,
+  listingVerbs,
   remarkField,
   tagField,
   vanished,
@@ -131,16 +131,7 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
     return { id, outputs: toOutputs(await waitListed(ctx, `VPN customer gateway ${id}`, () => describe(ctx, id))) };
   },
 
-  async read(ctx, id) {
-    const seen = await describe(ctx, id);
-    return seen && toOutputs(seen);
-  },
-
-  readMany: (ctx, targets) => readManyBy<RemoteInfo, VpnCustomerGatewayOutputs>(ctx, LISTING, targets, (r) => toOutputs(r)),
-
-  async list(ctx) {
-    return (await describeAll<RemoteInfo>(ctx, LISTING)).map((r) => ({ id: r.RemoteVPNGatewayId, outputs: toOutputs(r) }));
-  },
+  ...listingVerbs<RemoteInfo, VpnCustomerGatewayOutputs>(LISTING, (record) => toOutputs(record)),
 
   // No ownership marks: the one of this name and address made since the order was journaled.
   async findOwned(ctx, inputs, order) {

@@ -24,7 +24,7 @@ import {
   noId,
   ownedAmong,
   prefixedId,
-  readManyBy,
+  listingVerbs,
   remarkField,
   tagField,
   vanished,
@@ -176,16 +176,7 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
     return { id, outputs: toOutputs(await waitListed(ctx, `VPN gateway ${id}`, () => describe(ctx, id))) };
   },
 
-  async read(ctx, id) {
-    const seen = await describe(ctx, id);
-    return seen && toOutputs(seen);
-  },
-
-  readMany: (ctx, targets) => readManyBy<GatewayInfo, VpnGatewayOutputs>(ctx, LISTING, targets, (g) => toOutputs(g)),
-
-  async list(ctx) {
-    return (await describeAll<GatewayInfo>(ctx, LISTING)).map((g) => ({ id: g.VPNGatewayId, outputs: toOutputs(g) }));
-  },
+  ...listingVerbs<GatewayInfo, VpnGatewayOutputs>(LISTING, (record) => toOutputs(record)),
 
   // No ownership marks: the gateway of this name in this VPC made since the order was journaled.
   async findOwned(ctx, inputs, order) {
