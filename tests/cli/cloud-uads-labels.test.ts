@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const { writes, state, run, edit } = cloudExampleKit(() => sandbox);
+const { writes, state, run, edit, importPlansNoChange } = cloudExampleKit(() => sandbox);
 
 describe('examples/cloud/anti-ddos-forwarding.yaml', () => {
   let dir: string;
@@ -82,15 +82,7 @@ describe('examples/cloud/anti-ddos-forwarding.yaml', () => {
   });
 
   it('imports every object into a fresh stack, which then plans no change', async () => {
-    const recorded = state(dir).resources;
-    for (const address of ADDRESSES) {
-      const imported = await run(dir, 'import', address, recorded[address].type, recorded[address].id, '--stack', 'adopted');
-      expect(imported.stderr, address).toBe('');
-      expect(imported.code, address).toBe(0);
-    }
-    const plan = await run(dir, 'plan', '--stack', 'adopted', '--detailed-exitcode');
-    expect(plan.stdout).toContain('No changes.');
-    expect(plan.code).toBe(0);
+    await importPlansNoChange(dir, ADDRESSES);
   });
 
   it('destroys in dependency order: the rule before its IP before the instance, the binding before the label', async () => {

@@ -9,15 +9,32 @@ type TestSandbox = Awaited<ReturnType<typeof testSandbox>>;
 
 /** Helpers bound to the sandbox `sandbox()` returns (started in a beforeAll). */
 export function cloudExampleKit(sandbox: () => TestSandbox) {
+  const state = (dir: string, stack = 'default') => JSON.parse(readFileSync(stateFile(dir, stack), 'utf8')) as { resources: Record<string, { id: string; type: string }> };
+  const run = (dir: string, ...args: string[]) => plumb(args, { cwd: dir, env: sandbox().env });
   return {
     /** The cloud Actions received since the last clear, in order, reads (Describe, Get, List) left out. */
     async writes(): Promise<string[]> {
       return (await sandbox().calls('cloud')).map((c) => String(c.query.Action)).filter((a) => !/^(Describe|Get|List)/.test(a));
     },
     /** The state file of a stack in `dir`. */
-    state: (dir: string, stack = 'default') => JSON.parse(readFileSync(stateFile(dir, stack), 'utf8')) as { resources: Record<string, { id: string; type: string }> },
+    state,
     /** `plumb ARGS` in `dir` against the sandbox. */
-    run: (dir: string, ...args: string[]) => plumb(args, { cwd: dir, env: sandbox().env }),
+    run,
+    /**
+     * Imports the recorded objects at `addresses` (all by default) into a fresh stack `adopted` of
+     * `dir`, one `plumb import` each, and asserts that stack then plans no change.
+     */
+    async importPlansNoChange(dir: string, addresses?: string[]): Promise<void> {
+      const recorded = state(dir).resources;
+      for (const address of addresses ?? Object.keys(recorded)) {
+        const imported = await run(dir, 'import', address, recorded[address].type, recorded[address].id, '--stack', 'adopted');
+        expect(imported.stderr, address).toBe('');
+        expect(imported.code, address).toBe(0);
+      }
+      const plan = await run(dir, 'plan', '--stack', 'adopted', '--detailed-exitcode');
+      expect(plan.stdout).toContain('No changes.');
+      expect(plan.code).toBe(0);
+    },
     /** Replaces `from` (which must be there) with `to` in the manifest of `dir`. */
     edit(dir: string, from: string, to: string): void {
       const text = readFileSync(join(dir, 'plumb.yaml'), 'utf8');
