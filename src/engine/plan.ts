@@ -312,6 +312,16 @@ class Planning {
       const hint = closestName(address, known);
       this.error(undefined, `${flag} ${address}: no such resource in the manifest or state`, `${hint ? `did you mean ${hint}? ` : ''}resources: ${known.join(', ') || '(none)'}`);
     }
+    // A move is made whole or not at all, as Terraform refuses a targeted plan that leaves out a
+    // pending move: the record's old and new addresses are one object, and a plan must say where it is.
+    for (const c of this.changes) {
+      if (c.movedFrom === undefined || targeted.changes.includes(c)) continue;
+      this.error(
+        c.address,
+        `${c.address} moves from ${c.movedFrom} (options.aliases), and --target/--exclude leave it out`,
+        `a move is made whole or not at all: add --target ${c.address} (and do not --exclude it), or run without --target/--exclude`,
+      );
+    }
     if (targeted.leftOut.length) {
       this.warnings.push(`the plan is partial: ${targeted.leftOut.join(', ')} ${targeted.leftOut.length === 1 ? 'has' : 'have'} changes left out by --target/--exclude; run without them to converge`);
     }

@@ -92,4 +92,24 @@ describe('aliases: renames without replacement', () => {
     const typed = await planFake(one('a', '    options: { aliases: [{ name: old, type: "fake:index/other:Other" }] }'), fake, store);
     expect(typed.diagnostics.map((d) => d.summary)).toEqual(['alias "old" of a names a fake:index/thing:Thing, not a fake:index/other:Other']);
   });
+
+  it('a --target that leaves out a moved resource is refused, naming it and the --target to add; its record stays where it was', async () => {
+    const { fake, store } = await recorded();
+    const yaml = `${one('renamed', '    options: { aliases: [old] }')}  other: { type: fake:Thing, properties: { name: other } }\n`;
+    const { diagnostics } = await planFake(yaml, fake, store, { targets: ['other'] });
+    expect(diagnostics.map((d) => [d.summary, d.detail])).toEqual([
+      [
+        'renamed moves from old (options.aliases), and --target/--exclude leave it out',
+        'a move is made whole or not at all: add --target renamed (and do not --exclude it), or run without --target/--exclude',
+      ],
+    ]);
+    expect(Object.keys((await store.read()).resources)).toEqual(['old']);
+    // Included, the move is made with the targeted change.
+    const { plan } = await applyFake(yaml, fake, store, { targets: ['other', 'renamed'] });
+    expect(plan.changes.map((c) => [c.address, c.action, c.movedFrom])).toEqual([
+      ['other', 'create', undefined],
+      ['renamed', 'noop', 'old'],
+    ]);
+    expect(Object.keys((await store.read()).resources).sort()).toEqual(['other', 'renamed']);
+  });
 });
