@@ -128,6 +128,7 @@ class Planning {
       trigger: trigger.value,
       provider: decl.provider,
     });
+    if (decl.provider) change.provider = decl.provider;
     if (change.action === 'replace') explainReplacedReferences(change, desired, (address) => this.changes.find((c) => c.address === address)?.action);
     if (this.imported[name]) {
       if (change.action === 'replace')
@@ -248,6 +249,7 @@ class Planning {
         notes: type ? await this.deleteNotes(type, recorded, retain) : [],
         retain: retain || undefined,
         deletedWith,
+        provider: recorded.provider,
       });
     }
     for (const address of this.gone) {

@@ -58,6 +58,8 @@ export interface Change {
   references?: Record<string, string>;
   /** The address the record moves from (options.aliases): moved in state with no remote call. */
   movedFrom?: string;
+  /** The provider resource (its address) the object is made, changed or deleted through; absent for the default provider. */
+  provider?: string;
 }
 
 /** A complete plan. Plain, versioned, serializable data. */

@@ -56,6 +56,12 @@ describe('pulumi:providers: one manifest, two regions, projects and accounts', (
     const dir = workdir('plumb-providers-');
     writeManifest(dir, 'plumb.yaml', manifest);
     const env = sandbox.env;
+    const json = await plumb(['plan', '--json'], { cwd: dir, env });
+    const changes = (JSON.parse(json.stdout) as { changes: Array<{ address: string; provider?: string }> }).changes;
+    expect(changes.map((c) => [c.address, c.provider])).toEqual([
+      ['north', undefined],
+      ['south', 'shanghai'],
+    ]);
     await sandbox.clearCalls();
     const applied = await plumb(['apply', '--yes'], { cwd: dir, env });
     expect(applied.stderr).toBe('');
