@@ -55,12 +55,17 @@ export async function crossCheck(input: CrossCheckInput): Promise<Diagnostic[]> 
       if (!asked.has(key)) asked.set(key, input.lookup!(token, args));
       return asked.get(key) as Promise<unknown>;
     });
+  const built = new Map<string, unknown>();
+  const memo = <T>(key: string, build: () => T): T => {
+    if (!built.has(key)) built.set(key, build());
+    return built.get(key) as T;
+  };
   const diagnostics: Diagnostic[] = [];
   for (const [address, value] of desired) {
     const decl = manifest.resources[address];
     const check = types.get(decl.token)?.crossCheck;
     if (!check) continue;
-    const view: CrossCheckView = { address, others: all.filter((r) => r.address !== address), resolve, stateRead: recorded !== undefined, lookup };
+    const view: CrossCheckView = { address, resources: all, memo, resolve, stateRead: recorded !== undefined, lookup };
     for (const problem of await check(value, view)) {
       diagnostics.push({ severity: 'error', summary: problem.message, detail: problem.detail, address, pos: { file: manifest.file, ...posAt(decl.properties, problem.path) } });
     }

@@ -47,7 +47,7 @@ describe('cross-checks in the engine', () => {
     expect(seen[0].view.lookup).toBeUndefined();
   });
 
-  it('with state, recorded resources are among the others, a recorded id resolves to its resource, and lookups may be made', async () => {
+  it('with state, recorded resources are in the view, a recorded id resolves to its resource, shared indexes are built once, and lookups may be made', async () => {
     const { catalog, seen } = fakeCatalog(() => []);
     const { manifest } = parseManifest(twoThings, 'm.yaml', { resources: ['fake:index/thing:Thing'], functions: [] });
     const recorded = {
@@ -58,10 +58,16 @@ describe('cross-checks in the engine', () => {
     await crossCheckStack(manifest, catalog, recorded, async (token) => calls.push(token));
     const view = seen.find((s) => s.address === 'b')!.view;
     expect(view.stateRead).toBe(true);
-    expect(view.others.map((r) => [r.address, Boolean(r.desired), Boolean(r.recorded)])).toEqual([
+    expect(view.resources.map((r) => [r.address, Boolean(r.desired), Boolean(r.recorded)])).toEqual([
       ['a', true, true],
+      ['b', true, false],
       ['gone', false, true],
     ]);
+    // What checks share is built once per plan.
+    let builds = 0;
+    const first = view.memo('index', () => ++builds);
+    expect(seen.find((s) => s.address === 'a')!.view.memo('index', () => ++builds)).toBe(first);
+    expect(builds).toBe(1);
     expect(view.resolve('uid-g')?.address).toBe('gone');
     expect(view.resolve(new Unknown('a.uid'))?.address).toBe('a');
     expect(view.resolve('elsewhere')).toBeUndefined();

@@ -188,8 +188,14 @@ export interface StackResource {
 export interface CrossCheckView {
   /** The address of the resource checked. */
   address: string;
-  /** Every other resource the manifest declares or state records, by address. */
-  others: readonly StackResource[];
+  /** Every resource the manifest declares or state records, this one included, in the order of the manifest then state. */
+  resources: readonly StackResource[];
+  /**
+   * What `build` makes, made once per plan and shared by every check that asks for `key`: an
+   * index of `resources` (VLANs by port, say), so checking N resources against each other stays
+   * linear in N.
+   */
+  memo<T>(key: string, build: () => T): T;
   /** The resource a value names: a reference to it (known or not) or its recorded id; undefined for any other value. */
   resolve(value: unknown): StackResource | undefined;
   /** Whether state was read: without it (validate), whether a declared resource exists already is not known. */

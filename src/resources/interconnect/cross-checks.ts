@@ -61,18 +61,42 @@ function vlanUses(token: string, inputs: Inputs | undefined, outputs?: Inputs): 
   return uses;
 }
 
+/** A VLAN used on a port by a declared or recorded resource, as the stack's index holds it. */
+interface VlanHolder {
+  other: StackResource;
+  declared: boolean;
+}
+
+/** Who uses each VLAN of each port (`<product key> <vlan>`), made once per plan from every resource of the stack. */
+function vlanHolders(view: CrossCheckView): Map<string, VlanHolder[]> {
+  return view.memo('interconnect: VLANs by port', () => {
+    const held = new Map<string, VlanHolder[]>();
+    for (const other of view.resources) {
+      const declared = other.desired !== undefined;
+      const uses = declared ? vlanUses(other.token, other.desired) : vlanUses(other.token, other.recorded?.inputs, other.recorded?.outputs);
+      for (const use of uses) {
+        const key = productKey(use.product, view);
+        if (!key) continue;
+        const at = `${key} ${use.vlan}`;
+        if (!held.has(at)) held.set(at, []);
+        held.get(at)!.push({ other, declared });
+      }
+    }
+    return held;
+  });
+}
+
 /** A VLAN this resource asks for that another declared or recorded resource already uses on the same port. */
 function vlanClashes(token: string, desired: Inputs, view: CrossCheckView): CrossProblem[] {
   const problems: CrossProblem[] = [];
   for (const use of vlanUses(token, desired)) {
     const key = productKey(use.product, view);
     if (!key) continue;
-    for (const other of view.others) {
-      const declared = other.desired !== undefined;
+    const told = new Set<string>();
+    for (const { other, declared } of vlanHolders(view).get(`${key} ${use.vlan}`) ?? []) {
       // Between two declared resources, the one whose address sorts later is told, once.
-      if (declared && other.address > view.address) continue;
-      const theirs = declared ? vlanUses(other.token, other.desired) : vlanUses(other.token, other.recorded?.inputs, other.recorded?.outputs);
-      if (!theirs.some((t) => t.vlan === use.vlan && productKey(t.product, view) === key)) continue;
+      if (other.address === view.address || told.has(other.address) || (declared && other.address > view.address)) continue;
+      told.add(other.address);
       const port = view.resolve(use.product)?.address ?? String(use.product);
       const why = declared ? '' : other.address.includes('~') ? ' (recorded, set aside by a replacement)' : ' (recorded; this manifest no longer declares it)';
       problems.push({
@@ -128,13 +152,22 @@ function knownLists(mcr: StackResource, view: CrossCheckView): { names: Set<stri
   const add = (d: unknown) => (typeof d === 'string' ? names.add(d) : (unknown = true));
   for (const list of [...((field(mcr.desired, 'prefixFilterLists') as unknown[] | undefined) ?? []), ...((field(mcr.recorded?.inputs, 'prefixFilterLists') as unknown[] | undefined) ?? [])])
     add(field(list, 'description'));
-  for (const other of view.others) {
-    if (other.token !== LIST) continue;
-    const inputs = inputsOf(other);
-    const owner = field(inputs, 'mcrId');
-    if (view.resolve(owner) === mcr || (mcr.recorded && owner === mcr.recorded.id)) add(field(inputs, 'description'));
-  }
+  for (const list of listsByMcr(view).get(mcr) ?? []) add(field(inputsOf(list), 'description'));
   return { names, complete: view.stateRead && !mcr.recorded, unknown };
+}
+
+/** The prefix filter lists of the stack by the MCR they belong to (a reference to it, or its recorded UID), made once per plan. */
+function listsByMcr(view: CrossCheckView): Map<StackResource, StackResource[]> {
+  return view.memo('interconnect: prefix filter lists by MCR', () => {
+    const lists = new Map<StackResource, StackResource[]>();
+    for (const list of view.resources) {
+      const mcr = list.token === LIST ? view.resolve(field(inputsOf(list), 'mcrId')) : undefined;
+      if (!mcr) continue;
+      if (!lists.has(mcr)) lists.set(mcr, []);
+      lists.get(mcr)!.push(list);
+    }
+    return lists;
+  });
 }
 
 /** The lists a recorded MCR has now, read through the lookup; undefined when no read can be made. */
