@@ -34,8 +34,11 @@ const INCREASE_EVERY_MS = 1000;
 const MAX_PAUSE_MS = 30_000;
 
 /**
- * Runs calls within the limits. Calls start in the order they asked (FIFO); a call holds its slot
- * only while it runs, never while its caller sleeps before a retry.
+ * Runs calls within the limits. Calls start in the order they asked (FIFO), except that a shared
+ * call goes before the others: an order (of many products, whose provisioning starts only once
+ * it is bought) or a poll round (answering every product waiting), on which many steps wait,
+ * while a call for one object holds up only its own step. A call holds its slot only
+ * while it runs, never while its caller sleeps before a retry.
  */
 export class RequestLimiter {
   private concurrency: number;
@@ -56,6 +59,8 @@ export class RequestLimiter {
   private windowCount = 0;
   private previousWindowRate = 0;
   private readonly waiting: Array<() => void> = [];
+  /** Waiting calls that serve many steps: started before `waiting`. */
+  private readonly waitingShared: Array<() => void> = [];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -74,9 +79,9 @@ export class RequestLimiter {
     this.windowStart = this.refilledAt;
   }
 
-  /** Runs `call` once a slot and a token are free. */
-  async run<T>(call: () => Promise<T>): Promise<T> {
-    await this.acquire();
+  /** Runs `call` once a slot and a token are free; a `shared` call goes before the others waiting. */
+  async run<T>(call: () => Promise<T>, { shared = false }: { shared?: boolean } = {}): Promise<T> {
+    await this.acquire(shared);
     try {
       return await call();
     } finally {
@@ -112,13 +117,17 @@ export class RequestLimiter {
   /** The limits in force now and the current load. */
   state(): LimiterState {
     this.recover(this.now());
-    return { maxConcurrency: this.concurrency, requestsPerSecond: this.rate, inFlight: this.inFlight, queued: this.waiting.length, peakInFlight: this.peak };
+    return { maxConcurrency: this.concurrency, requestsPerSecond: this.rate, inFlight: this.inFlight, queued: this.queued(), peakInFlight: this.peak };
   }
 
-  private acquire(): Promise<void> {
-    if (this.waiting.length === 0 && this.tryStart()) return Promise.resolve();
+  private queued(): number {
+    return this.waitingShared.length + this.waiting.length;
+  }
+
+  private acquire(shared: boolean): Promise<void> {
+    if ((shared ? this.waitingShared.length : this.queued()) === 0 && this.tryStart()) return Promise.resolve();
     return new Promise((resolve) => {
-      this.waiting.push(resolve);
+      (shared ? this.waitingShared : this.waiting).push(resolve);
       this.pump();
     });
   }
@@ -130,8 +139,8 @@ export class RequestLimiter {
 
   /** Starts as many waiting calls as the limits allow, and sets a timer for the next token. */
   private pump(): void {
-    while (this.waiting.length > 0 && this.tryStart()) (this.waiting.shift() as () => void)();
-    if (this.waiting.length === 0 || this.timer || this.inFlight >= this.concurrency) return;
+    while (this.queued() > 0 && this.tryStart()) ((this.waitingShared.shift() ?? this.waiting.shift()) as () => void)();
+    if (this.queued() === 0 || this.timer || this.inFlight >= this.concurrency) return;
     const now = this.now();
     const wait = Math.max(this.pausedUntil - now, Number.isFinite(this.rate) ? ((1 - this.tokens) / this.rate) * 1000 : 0, 1);
     this.timer = setTimeout(() => {

@@ -64,6 +64,8 @@ export interface RetryCall<T, P = void> {
   recover?: () => Promise<T | undefined>;
   /** Every send runs within the provider's limiter; a 429 lowers its limits. */
   limiter?: RequestLimiter;
+  /** The call serves many steps (an order, a poll round): the limiter starts it before calls for one step. */
+  shared?: boolean;
   settings?: Partial<RetrySettings>;
   /** Told before each wait, for a debug line. */
   onRetry?(info: { attempt: number; waitMs: number; error: RemoteError }): void;
@@ -77,7 +79,7 @@ export async function withRetry<T, P = void>(call: RetryCall<T, P>): Promise<T> 
     const prepared = (call.prepare ? await call.prepare() : undefined) as P;
     let error: RemoteError;
     try {
-      return await (call.limiter ? call.limiter.run(() => call.send(prepared)) : call.send(prepared));
+      return await (call.limiter ? call.limiter.run(() => call.send(prepared), { shared: call.shared }) : call.send(prepared));
     } catch (err) {
       if (!(err instanceof RemoteError)) throw err;
       error = err;

@@ -223,4 +223,22 @@ describe('provisioning waits', () => {
     // A round every 250 ms at most while products provision: at most one more round than that.
     expect(calls['GET /v2/products']).toBeLessThanOrEqual(provisioningMs / 250 + 2);
   });
+
+  it('under a rate limit take at most a quarter of the calls it allows, leaving the rest to steps with work to do', async () => {
+    const dir = workdir();
+    const port = (i: number) =>
+      `  port${i}:\n    type: interconnect:Port\n    properties: { productName: paced-${i}, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`;
+    writeManifest(dir, 'plumb.yaml', ['name: paced', 'config:', '  interconnect:requestsPerSecond: 4', 'resources:', port(0), port(1)].join('\n'));
+    const provisioningMs = 4000;
+    await sandbox.settings({ provisioningMs });
+    try {
+      await sandbox.clearCalls();
+      const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+      expect(applied.code).toBe(0);
+    } finally {
+      await sandbox.settings({ provisioningMs: 0 });
+    }
+    // 4 calls a second: a round a second at most (at 250 ms, this wait would take 12 or more).
+    expect((await counted())['GET /v2/products']).toBeLessThanOrEqual(provisioningMs / 1000 + 2);
+  });
 });

@@ -35,6 +35,22 @@ describe('RequestLimiter', () => {
     expect(limiter.state()).toMatchObject({ inFlight: 0, queued: 0, peakInFlight: 3 });
   });
 
+  it('starts a shared call (an order, a poll round) before the calls queued for one step each', async () => {
+    const limiter = new RequestLimiter({ maxConcurrency: 1, requestsPerSecond: Infinity });
+    const first = deferred();
+    const started: string[] = [];
+    const runs = [limiter.run(async () => (started.push('running'), await first.promise))];
+    for (const name of ['list1', 'list2']) runs.push(limiter.run(async () => void started.push(name)));
+    runs.push(limiter.run(async () => void started.push('order'), { shared: true }));
+    runs.push(limiter.run(async () => void started.push('list3')));
+    runs.push(limiter.run(async () => void started.push('poll'), { shared: true }));
+    await settle();
+    expect(limiter.state().queued).toBe(5);
+    first.resolve();
+    await Promise.all(runs);
+    expect(started).toEqual(['running', 'order', 'poll', 'list1', 'list2', 'list3']);
+  });
+
   it('halves both limits on a 429, once per burst, and raises them back a tenth per quiet second', () => {
     let now = 0;
     const limiter = new RequestLimiter({ maxConcurrency: 8, requestsPerSecond: 20 }, () => now);

@@ -29,6 +29,8 @@ export interface CallOptions<T> {
   safe?: boolean;
   /** For an unsafe call: after a failure it may have carried out, finds and returns what it made, or undefined. */
   recover?: () => Promise<Envelope<T> | undefined>;
+  /** The call serves many steps (an order, a poll round): under the rate limit it goes before calls for one step. */
+  shared?: boolean;
 }
 
 const USER_AGENT = 'plumb/0.1 (+interconnect)';
@@ -53,8 +55,18 @@ export class InterconnectClient {
     private readonly retry: Partial<RetrySettings> = {},
   ) {}
 
-  get<T>(path: string, query?: Record<string, string | string[]>): Promise<Envelope<T>> {
-    return this.request<T>('GET', path, undefined, query);
+  get<T>(path: string, query?: Record<string, string | string[]>, opts: CallOptions<T> = {}): Promise<Envelope<T>> {
+    return this.request<T>('GET', path, undefined, query, opts);
+  }
+
+  /**
+   * The shortest time between two poll rounds: `pollBaseMs`, and under a rate limit four calls'
+   * worth of it, so waiting never takes more than a quarter of the calls the API allows from the
+   * steps that have work to do (at 1.6 calls a second, a round every 2.5 s at most).
+   */
+  pollEveryMs(): number {
+    const rate = this.limiter.state().requestsPerSecond;
+    return Math.max(this.pollBaseMs, Number.isFinite(rate) ? 4000 / rate : 0);
   }
   /** A POST: sent again after a 5xx only when `safe` (validation, lookups), else only once `recover` finds nothing. */
   post<T>(path: string, body?: unknown, query?: Record<string, string>, opts: CallOptions<T> = {}): Promise<Envelope<T>> {
@@ -80,6 +92,7 @@ export class InterconnectClient {
         safe: opts.safe ?? method !== 'POST',
         recover: opts.recover,
         limiter: this.limiter,
+        shared: opts.shared,
         settings: this.retry,
         onRetry: ({ attempt, waitMs, error }) => this.log.debug({ method, path, attempt, waitMs, kind: error.kind }, 'retrying interconnect call'),
       });

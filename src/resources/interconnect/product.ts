@@ -107,7 +107,7 @@ export async function waitReady(ctx: Ctx, uid: string, what: string): Promise<Ap
     }
     // A product that becomes ready is noticed within an eighth of the time it took (or one base
     // interval), while a long provisioning is polled less and less often.
-    const interval = Math.min(10_000, Math.max(ctx.client.pollBaseMs, (Date.now() - started) / 8));
+    const interval = Math.min(10_000, Math.max(ctx.client.pollEveryMs(), (Date.now() - started) / 8));
     due = Date.now() + Math.min(interval, left);
   }
 }

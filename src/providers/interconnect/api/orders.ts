@@ -100,7 +100,7 @@ class Batcher {
       '/v3/networkdesign/validate',
       batch.map((q) => q.item),
       undefined,
-      { safe: true },
+      { safe: true, shared: true },
     );
   }
 
@@ -125,6 +125,7 @@ class Batcher {
       ({ data } = await this.client.post<Array<Record<string, string> | null>>('/v4/networkdesign/buy', { networkDesign: batch.map((q) => q.item), discountCodes: [] }, undefined, {
         // Without a finder for every item, a lost answer is final: its products are settled by the next plan.
         recover: batch.every((q) => q.find) ? () => recover(batch) : undefined,
+        shared: true,
       }));
     } catch (err) {
       // All or nothing: a refused design made nothing, so each item may be bought on its own.

@@ -49,9 +49,12 @@ export interface ProductList {
   byUid: Map<string, ApiProduct>;
 }
 
-/** Lists every product with one call (there is no paging: reference §7). */
+/**
+ * Lists every product with one call (there is no paging: reference §7). The call answers every
+ * step reading or waiting for a product, so it goes before calls for one step (CallOptions.shared).
+ */
 export async function listAllProducts(client: InterconnectClient): Promise<ProductList> {
-  const { data } = await client.get<ApiProduct[]>('/v2/products');
+  const { data } = await client.get<ApiProduct[]>('/v2/products', undefined, { shared: true });
   const list: ProductList = { top: data ?? [], vxcs: [], ixs: [], byUid: new Map() };
   for (const p of list.top) if (p?.productUid) list.byUid.set(p.productUid, p);
   for (const p of list.top) {
