@@ -57,6 +57,28 @@ async function counted(): Promise<Record<string, number>> {
   return out;
 }
 
+/** A manifest of `count` ports named `<name>-<i>`, with `config` lines (`key: value`) if given. */
+function portsManifest(name: string, count: number, config: string[] = []): string {
+  const ports = Array.from(
+    { length: count },
+    (_, i) => `  p${i}:\n    type: interconnect:Port\n    properties: { productName: ${name}-${i}, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`,
+  );
+  return [`name: ${name}`, ...(config.length ? ['config:', ...config.map((c) => `  ${c}`)] : []), 'resources:', ...ports].join('\n');
+}
+
+/** `plumb apply --yes` in `dir` from an empty call log, every product taking `provisioningMs` to provision. */
+async function applyProvisioning(dir: string, provisioningMs: number): Promise<void> {
+  await sandbox.settings({ provisioningMs });
+  try {
+    await sandbox.clearCalls();
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+  } finally {
+    await sandbox.settings({ provisioningMs: 0 });
+  }
+}
+
 const sum = (calls: Record<string, number>, keep: (shape: string) => boolean = () => true) =>
   Object.entries(calls)
     .filter(([shape]) => keep(shape))
@@ -115,14 +137,8 @@ describe('remote calls under the API rate limit', () => {
 describe('orders', () => {
   it('60 ports apply from nothing in two orders: one of 50, the most an order takes, and one of the rest', async () => {
     const dir = workdir();
-    const ports = Array.from({ length: 60 }, (_, i) =>
-      [`  p${i}:`, '    type: interconnect:Port', `    properties: { productName: fill-${i}, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`].join('\n'),
-    );
-    writeManifest(dir, 'plumb.yaml', ['name: fill', 'resources:', ...ports].join('\n'));
-    await sandbox.clearCalls();
-    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
-    expect(applied.stderr).toBe('');
-    expect(applied.code).toBe(0);
+    writeManifest(dir, 'plumb.yaml', portsManifest('fill', 60));
+    await applyProvisioning(dir, 0);
     const calls = await counted();
     expect(calls['POST /v3/networkdesign/validate']).toBe(2);
     expect(calls['POST /v4/networkdesign/buy']).toBe(2);
@@ -130,20 +146,9 @@ describe('orders', () => {
 
   it('120 ports that take 3 s to provision are all ordered before the first is ready: steps are not held to a fixed number at once', async () => {
     const dir = workdir();
-    const ports = Array.from({ length: 120 }, (_, i) =>
-      [`  p${i}:`, '    type: interconnect:Port', `    properties: { productName: wide-${i}, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`].join('\n'),
-    );
-    writeManifest(dir, 'plumb.yaml', ['name: wide', 'resources:', ...ports].join('\n'));
+    writeManifest(dir, 'plumb.yaml', portsManifest('wide', 120));
     const provisioningMs = 3000;
-    await sandbox.settings({ provisioningMs });
-    try {
-      await sandbox.clearCalls();
-      const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
-      expect(applied.stderr).toBe('');
-      expect(applied.code).toBe(0);
-    } finally {
-      await sandbox.settings({ provisioningMs: 0 });
-    }
+    await applyProvisioning(dir, provisioningMs);
     const buys = (await sandbox.calls('interconnect')).filter((c) => c.path === '/v4/networkdesign/buy').map((c) => Date.parse(c.at));
     expect(buys).toHaveLength(3);
     // Held to 50 at once, the third order would wait for one of the first fifty ports to provision.
@@ -196,28 +201,9 @@ resources:
 describe('provisioning waits', () => {
   it('are served by one list call per round for every product waiting, never one call per product', async () => {
     const dir = workdir();
-    const ports = 6;
-    writeManifest(
-      dir,
-      'plumb.yaml',
-      [
-        'name: waits',
-        'resources:',
-        ...Array.from(
-          { length: ports },
-          (_, i) => `  port${i}:\n    type: interconnect:Port\n    properties: { productName: waits-${i}, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`,
-        ),
-      ].join('\n'),
-    );
+    writeManifest(dir, 'plumb.yaml', portsManifest('waits', 6));
     const provisioningMs = 1500;
-    await sandbox.settings({ provisioningMs });
-    try {
-      await sandbox.clearCalls();
-      const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
-      expect(applied.code).toBe(0);
-    } finally {
-      await sandbox.settings({ provisioningMs: 0 });
-    }
+    await applyProvisioning(dir, provisioningMs);
     const calls = await counted();
     expect(calls['GET /v2/product/{uid}'] ?? 0).toBe(0);
     // A round every 250 ms at most while products provision: at most one more round than that.
@@ -226,18 +212,9 @@ describe('provisioning waits', () => {
 
   it('under a rate limit take at most a quarter of the calls it allows, leaving the rest to steps with work to do', async () => {
     const dir = workdir();
-    const port = (i: number) =>
-      `  port${i}:\n    type: interconnect:Port\n    properties: { productName: paced-${i}, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`;
-    writeManifest(dir, 'plumb.yaml', ['name: paced', 'config:', '  interconnect:requestsPerSecond: 4', 'resources:', port(0), port(1)].join('\n'));
+    writeManifest(dir, 'plumb.yaml', portsManifest('paced', 2, ['interconnect:requestsPerSecond: 4']));
     const provisioningMs = 4000;
-    await sandbox.settings({ provisioningMs });
-    try {
-      await sandbox.clearCalls();
-      const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
-      expect(applied.code).toBe(0);
-    } finally {
-      await sandbox.settings({ provisioningMs: 0 });
-    }
+    await applyProvisioning(dir, provisioningMs);
     // 4 calls a second: a round a second at most (at 250 ms, this wait would take 12 or more).
     expect((await counted())['GET /v2/products']).toBeLessThanOrEqual(provisioningMs / 1000 + 2);
   });
