@@ -58,10 +58,12 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   const warnings: string[] = [];
   const recorded = Object.keys(settled.resources).length;
   if (options.refresh && recorded) deps.notify?.({ type: 'refresh-start', count: recorded, at: new Date().toISOString() });
-  const refreshed = options.refresh ? await refreshState({ ...state, resources: settled.resources }, deps, 10, (m) => warnings.push(m)) : { resources: settled.resources, gone: [] };
+  // One pass for the refresh and the plan: what both read (a service's catalogue) is read once.
+  const pass = new ReadPass();
+  const refreshed = options.refresh ? await refreshState({ ...state, resources: settled.resources }, deps, 10, (m) => warnings.push(m), pass) : { resources: settled.resources, gone: [] };
   // Renames (options.aliases) move records first, so each is planned at its new address.
   const moved = options.destroy ? undefined : moveAliased(manifest, refreshed.resources, deps);
-  const planning = new Planning(manifest, graph, deps, options, moved ? { ...refreshed, resources: moved.resources } : refreshed, warnings);
+  const planning = new Planning(manifest, graph, deps, options, moved ? { ...refreshed, resources: moved.resources } : refreshed, warnings, pass);
   planning.diagnostics.push(...(moved?.diagnostics ?? []));
   for (const name of graph.order) await planning.resource(name);
   await planning.deletions();
@@ -83,9 +85,6 @@ class Planning {
   private readonly evaluation: Evaluation;
   /** Refusals of protected resources, raised only for the changes the plan keeps (see --target). */
   private readonly guarded = new Map<string, () => void>();
-  /** What the types' secretPathsFor read remotely (a service's catalogue), read once per plan. */
-  private readonly pass = new ReadPass();
-
   constructor(
     private readonly manifest: Manifest,
     private readonly graph: ManifestGraph,
@@ -93,6 +92,8 @@ class Planning {
     private readonly options: PlanOptions,
     refreshed: Refreshed,
     private readonly warnings: string[],
+    /** The refresh's pass: what the types' secretPathsFor read remotely (a service's catalogue) is read once per plan. */
+    private readonly pass: ReadPass,
   ) {
     this.prior = refreshed.resources;
     this.gone = new Set(refreshed.gone);

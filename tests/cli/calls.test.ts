@@ -1,3 +1,5 @@
+import { copyFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
@@ -217,5 +219,50 @@ describe('provisioning waits', () => {
     await applyProvisioning(dir, provisioningMs);
     // 4 calls a second: a round a second at most (at 250 ms, this wait would take 12 or more).
     expect((await counted())['GET /v2/products']).toBeLessThanOrEqual(provisioningMs / 1000 + 2);
+  });
+});
+
+describe('the pipeline API', () => {
+  it('a no-change plan of the example pipeline lists each type once, and reads alone only what no list carries', async () => {
+    const dir = workdir();
+    copyFileSync(resolve(import.meta.dirname, '../../examples/pipeline/pipeline.yaml'), join(dir, 'plumb.yaml'));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    await sandbox.clearCalls();
+    const planned = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(planned.stdout).toContain('No changes.');
+    const calls = await sandbox.calls('pipeline');
+    const shapes: Record<string, number> = {};
+    for (const c of calls) {
+      const shape = `${c.method} ${c.path.replace(/^(\/v1\/metadata\/connector-types\/).+/, '$1{service}').replace(/\/[a-z]+_[a-z]+(?=\/|$)/g, '/{id}')}`;
+      shapes[shape] = (shapes[shape] ?? 0) + 1;
+    }
+    expect(shapes).toEqual({
+      // One list call per type (one page each here), memberships per team and user.
+      ...Object.fromEntries(
+        [
+          'groups',
+          'destinations',
+          'connections',
+          'teams',
+          'users',
+          'proxy',
+          'webhooks',
+          'transformations',
+          'teams/{id}/groups',
+          'teams/{id}/users',
+          'teams/{id}/connections',
+          'users/{id}/groups',
+          'users/{id}/connections',
+        ].map((list) => [`GET /v1/${list}`, 1]),
+      ),
+      // The config no list carries, of each connection, destination, private link and dbt project; a connection's tables.
+      'GET /v1/connections/{id}': 3,
+      'GET /v1/destinations/{id}': 1,
+      'GET /v1/private-links/{id}': 1,
+      'GET /v1/transformation-projects/{id}': 1,
+      'GET /v1/connections/{id}/schemas': 1,
+      // Which config fields are secret, once per service (stripe, postgres, sql_server) for the refresh and the plan together.
+      'GET /v1/metadata/connector-types/{service}': 3,
+    });
   });
 });
