@@ -8,9 +8,10 @@
 // bench/results.json.
 //
 //   BENCH_LARGE=1        also the 3,000-product graph (hours under the limits) and 30,000 resources
-//   BENCH_PRODUCTS=60    other graph sizes (multiples of 60, comma-separated)
+//   BENCH_PRODUCTS=60    other graph sizes (multiples of 60, comma-separated); `none`: the engine's cost alone
 //   BENCH_MODES=bulk     only one of the two ways (bulk, one-by-one)
 //   BENCH_KEEP=1         keep the work folders (printed)
+//   BENCH_OUT=FILE       write the figures there instead of bench/results.json
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const LATENCY_MS = 150;
 const SLOW_PROVISIONING_MS = 30_000;
 const STACKS = 10;
-const SIZES = process.env.BENCH_PRODUCTS ? process.env.BENCH_PRODUCTS.split(',').map(Number) : process.env.BENCH_LARGE ? [300, 3000] : [300];
+const SIZES = process.env.BENCH_PRODUCTS === 'none' ? [] : process.env.BENCH_PRODUCTS ? process.env.BENCH_PRODUCTS.split(',').map(Number) : process.env.BENCH_LARGE ? [300, 3000] : [300];
 // The engine's own cost at the sizes its targets name; 30,000 with the large set, as its apply
 // waits on a listing of every product after each order.
 const ENGINE_SIZES = process.env.BENCH_LARGE ? [3000, 30000] : [3000];
@@ -225,5 +226,6 @@ const results = {
   engine: engineFigures,
   table: report,
 };
-writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-say('\nwrote bench/results.json\n');
+const out = process.env.BENCH_OUT ? resolve(process.env.BENCH_OUT) : join(ROOT, 'bench', 'results.json');
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+say(`\nwrote ${out}\n`);
