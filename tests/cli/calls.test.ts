@@ -212,6 +212,18 @@ describe('provisioning waits', () => {
     expect(calls['GET /v2/products']).toBeLessThanOrEqual(provisioningMs / 250 + 2);
   });
 
+  it('list at most every 250 ms, however many orders their products came in', async () => {
+    const dir = workdir();
+    // Three orders (50, 50 and 20 ports), each answered at its own moment: a round for each as
+    // soon as the one before ended would list the account three times in a few milliseconds.
+    writeManifest(dir, 'plumb.yaml', portsManifest('spaced', 120));
+    await applyProvisioning(dir, 0);
+    const rounds = (await sandbox.calls('interconnect')).filter((c) => c.path === '/v2/products').map((c) => Date.parse(c.at));
+    expect(rounds.length).toBeGreaterThan(0);
+    // Measured where the sandbox received them, which a connection's latency can shift by a few milliseconds.
+    for (let i = 1; i < rounds.length; i++) expect(rounds[i] - rounds[i - 1]).toBeGreaterThanOrEqual(230);
+  });
+
   it('under a rate limit take at most a quarter of the calls it allows, leaving the rest to steps with work to do', async () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', portsManifest('paced', 2, ['interconnect:requestsPerSecond: 4']));

@@ -9,12 +9,22 @@ import { vxcView } from './vxc-view.js';
 /** Vendor config keys safe to echo back; the rest (keys, passwords, licences) are write-only. */
 const PUBLIC_VENDOR_KEYS = ['vendor', 'imageId', 'productSize', 'mveLabel'];
 
-function associated(p: ProductRecord, db: InterconnectDb, clock: Clock): { associatedVxcs: unknown[]; associatedIxs: unknown[] } {
+/**
+ * Views of the VXCs already shown under another product of the same answer: a listing shows each
+ * VXC under both its ends, and building it once halves what a listing of many VXCs costs.
+ */
+export type SharedViews = Map<string, Record<string, unknown>>;
+
+function associated(p: ProductRecord, db: InterconnectDb, clock: Clock, shared: SharedViews): { associatedVxcs: unknown[]; associatedIxs: unknown[] } {
   const vxcs: unknown[] = [];
   const ixs: unknown[] = [];
   for (const c of connectionsOn(db, p.productUid)) {
     if (!isVisible(c, db, clock)) continue;
-    if (c.productType === 'VXC' && (c.aEnd.productUid === p.productUid || c.bEnd.productUid === p.productUid)) vxcs.push(vxcView(c, db, clock));
+    if (c.productType === 'VXC' && (c.aEnd.productUid === p.productUid || c.bEnd.productUid === p.productUid)) {
+      let view = shared.get(c.productUid);
+      if (!view) shared.set(c.productUid, (view = vxcView(c, db, clock)));
+      vxcs.push(view);
+    }
     if (c.productType === 'IX' && c.portUid === p.productUid) ixs.push(ixView(c, db, clock));
   }
   return { associatedVxcs: vxcs, associatedIxs: ixs };
@@ -30,7 +40,7 @@ function siteFields(p: PortRecord | McrRecord | MveRecord) {
   return { market: loc?.market ?? '', locationId: p.locationId, locationDetail: locationDetail(loc), diversityZone: p.diversityZone };
 }
 
-function portView(p: PortRecord, db: InterconnectDb, clock: Clock): Record<string, unknown> {
+function portView(p: PortRecord, db: InterconnectDb, clock: Clock, shared: SharedViews): Record<string, unknown> {
   const status = provisioningStatus(p, db, clock);
   return {
     ...commonFields(p, db, clock, status),
@@ -59,11 +69,11 @@ function portView(p: PortRecord, db: InterconnectDb, clock: Clock): Record<strin
         up: status === 'LIVE' ? 1 : 0,
       },
     },
-    ...associated(p, db, clock),
+    ...associated(p, db, clock, shared),
   };
 }
 
-function mcrView(p: McrRecord, db: InterconnectDb, clock: Clock): Record<string, unknown> {
+function mcrView(p: McrRecord, db: InterconnectDb, clock: Clock, shared: SharedViews): Record<string, unknown> {
   const status = provisioningStatus(p, db, clock);
   return {
     ...commonFields(p, db, clock, status),
@@ -85,11 +95,11 @@ function mcrView(p: McrRecord, db: InterconnectDb, clock: Clock): Record<string,
     resources: {
       virtual_router: virtualRouter(p),
     },
-    ...associated(p, db, clock),
+    ...associated(p, db, clock, shared),
   };
 }
 
-function mveView(p: MveRecord, db: InterconnectDb, clock: Clock): Record<string, unknown> {
+function mveView(p: MveRecord, db: InterconnectDb, clock: Clock, shared: SharedViews): Record<string, unknown> {
   const status = provisioningStatus(p, db, clock);
   const found = findMveImage(p.imageId);
   const size = MVE_SIZES.find((s) => s.size === p.size);
@@ -128,7 +138,7 @@ function mveView(p: MveRecord, db: InterconnectDb, clock: Clock): Record<string,
         },
       ],
     },
-    ...associated(p, db, clock),
+    ...associated(p, db, clock, shared),
   };
 }
 
@@ -211,15 +221,15 @@ function ixPeering(ix: IxRecord, ixp: IxPoint | undefined): { bgp_connection: un
   };
 }
 
-/** Any product in its GET representation. */
-export function productView(p: ProductRecord, db: InterconnectDb, clock: Clock): Record<string, unknown> {
+/** Any product in its GET representation; `shared` is given for the products of one answer. */
+export function productView(p: ProductRecord, db: InterconnectDb, clock: Clock, shared: SharedViews = new Map()): Record<string, unknown> {
   switch (p.productType) {
     case 'MEGAPORT':
-      return portView(p, db, clock);
+      return portView(p, db, clock, shared);
     case 'MCR2':
-      return mcrView(p, db, clock);
+      return mcrView(p, db, clock, shared);
     case 'MVE':
-      return mveView(p, db, clock);
+      return mveView(p, db, clock, shared);
     case 'VXC':
       return vxcView(p as VxcRecord, db, clock);
     case 'IX':

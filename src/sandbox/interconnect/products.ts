@@ -34,9 +34,10 @@ export const listProducts: Handler = (ctx) => {
     .filter((p) => p.productType === 'MEGAPORT' || p.productType === 'MCR2' || p.productType === 'MVE')
     .filter((p) => isVisible(p, ctx.db, ctx.clock))
     .sort((a, b) => a.productId - b.productId);
+  const shared = new Map<string, Record<string, unknown>>();
   return ok(
     `Found ${top.length} Products`,
-    top.map((p) => productView(p, ctx.db, ctx.clock)),
+    top.map((p) => productView(p, ctx.db, ctx.clock, shared)),
   );
 };
 

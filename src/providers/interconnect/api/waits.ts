@@ -37,6 +37,12 @@ class Poller {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
   private running = false;
+  /**
+   * When the last round was sent. Rounds are at least the client's poll interval apart, whoever
+   * waits: products bought in several orders, each answered at its own moment, would otherwise
+   * have the account listed once per order, a few milliseconds apart.
+   */
+  private lastSent = 0;
 
   constructor(private readonly client: InterconnectClient) {}
 
@@ -47,11 +53,12 @@ class Poller {
     });
   }
 
-  /** Sets the timer for the earliest look wanted, unless a round is running (it schedules the next one when done). */
+  /** Sets the timer for the earliest look wanted (but not before the poll interval since the last round), unless a round is running (it schedules the next one when done). */
   private schedule(): void {
     if (this.running || this.watchers.size === 0) return;
     let due = Infinity;
     for (const w of this.watchers) due = Math.min(due, w.due);
+    due = Math.max(due, this.lastSent + this.client.pollEveryMs());
     if (this.timer && due >= this.timerAt) return;
     clearTimeout(this.timer);
     this.timerAt = due;
@@ -64,6 +71,7 @@ class Poller {
     this.timerAt = Infinity;
     this.running = true;
     const sent = Date.now();
+    this.lastSent = sent;
     const answered = [...this.watchers].filter((w) => w.since <= sent);
     for (const w of answered) this.watchers.delete(w);
     try {
