@@ -128,7 +128,7 @@ async function getValue(at: Place, key: string, opts: { showSecrets?: boolean; j
     throw new UserError(`${full} is not set for stack "${at.opts.stack}" (${shown(at.settings)})`, hint);
   }
   if (found.secret && !opts.showSecrets) throw new UserError(`${full} is a secret`, 'pass --show-secrets to print it');
-  const plain = revealed(found.value);
+  const plain = reveal(found.value);
   const text = opts.json ? JSON.stringify(plain) : typeof plain === 'string' ? plain : JSON.stringify(plain);
   // A secret asked for with --show-secrets bypasses the output's secret mask, which would hide it.
   if (found.secret) writeSync(1, `${text}\n`);
@@ -139,7 +139,7 @@ async function getValue(at: Place, key: string, opts: { showSecrets?: boolean; j
 async function list(at: Place, opts: { showSecrets?: boolean; json?: boolean }): Promise<void> {
   const set = await values(at, Boolean(opts.showSecrets));
   const rows: Array<{ key: string; value?: unknown; secret: boolean; set: boolean; required?: boolean }> = [];
-  for (const [key, v] of set) rows.push({ key, value: v.secret && !opts.showSecrets ? '[secret]' : revealed(v.value), secret: v.secret, set: true });
+  for (const [key, v] of set) rows.push({ key, value: v.secret && !opts.showSecrets ? '[secret]' : reveal(v.value), secret: v.secret, set: true });
   for (const [name, entry] of Object.entries(at.manifest.config)) {
     if (name.includes(':') || !entry.decl) continue;
     const key = `${at.project}:${entry.decl.lookup ?? name}`;
@@ -179,11 +179,6 @@ async function values(at: Place, open: boolean): Promise<Map<string, { value: un
   const out = new Map<string, { value: unknown; secret: boolean }>();
   for (const [key, v] of read.values) out.set(key.includes(':') ? key : `${at.project}:${key}`, v);
   return out;
-}
-
-/** A value as plain data (a secret's plaintext). */
-function revealed(value: unknown): unknown {
-  return value instanceof Secret ? reveal(value) : value;
 }
 
 /** A path as the user would type it from here. */
