@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,5 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Most test files spend their time waiting on the CLI processes and servers they start, not
+    // computing: two files at once even on two cores (vitest's default there is one).
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });
