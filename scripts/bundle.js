@@ -19,9 +19,9 @@ const { metafile } = await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  // Without its comments the file is ASCII, which V8 keeps at one byte a character (a comment's
-  // "§" or "—" made it keep all 2.4 MB at two): 3 MB less heap for every command. Names are kept,
-  // and PLUMB_DEBUG's stacks point into src/ through the source map.
+  // Without its comments the file is ASCII, which V8 keeps in memory at one byte a character for
+  // as long as the command runs (one "§" or "—" in a comment makes it keep the whole file at two).
+  // Names are kept, and PLUMB_DEBUG's stacks point into src/ through the source map.
   minifyWhitespace: true,
   // pg and pino are loaded where first needed: most commands never need them. yaml reads every
   // manifest, so it is bundled.
