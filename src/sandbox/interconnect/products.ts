@@ -3,7 +3,7 @@ import { badRequest, conflict, isInt, objectBody, ok, serviceNotFound } from './
 import { COMPANY } from './ids.js';
 import { checkTags } from './order-common.js';
 import { checkVnics } from './order-services.js';
-import { productView } from './product-view.js';
+import { productView, type SharedViews } from './product-view.js';
 import { isActive, isReady, isVisible, provisioningStatus } from './provisioning.js';
 import type { Ctx, Handler } from './router.js';
 import { TERMS_MONTHS, type ProductRecord } from './store.js';
@@ -34,7 +34,7 @@ export const listProducts: Handler = (ctx) => {
     .filter((p) => p.productType === 'MEGAPORT' || p.productType === 'MCR2' || p.productType === 'MVE')
     .filter((p) => isVisible(p, ctx.db, ctx.clock))
     .sort((a, b) => a.productId - b.productId);
-  const shared = new Map<string, Record<string, unknown>>();
+  const shared: SharedViews = new Map();
   return ok(
     `Found ${top.length} Products`,
     top.map((p) => productView(p, ctx.db, ctx.clock, shared)),
