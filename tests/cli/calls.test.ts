@@ -220,8 +220,9 @@ describe('provisioning waits', () => {
     await applyProvisioning(dir, 0);
     const rounds = (await sandbox.calls('interconnect')).filter((c) => c.path === '/v2/products').map((c) => Date.parse(c.at));
     expect(rounds.length).toBeGreaterThan(0);
-    // Measured where the sandbox received them, which a connection's latency can shift by a few milliseconds.
-    for (let i = 1; i < rounds.length; i++) expect(rounds[i] - rounds[i - 1]).toBeGreaterThanOrEqual(230);
+    // Measured where the sandbox received them: a busy machine can hold one request back by tens of
+    // milliseconds, so the bound is half the interval; rounds back to back arrive under 20 ms apart.
+    for (let i = 1; i < rounds.length; i++) expect(rounds[i] - rounds[i - 1]).toBeGreaterThanOrEqual(125);
   });
 
   it('under a rate limit take at most a quarter of the calls it allows, leaving the rest to steps with work to do', async () => {
