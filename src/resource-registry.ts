@@ -3,22 +3,39 @@ import { cloudProvider } from './providers/cloud/index.js';
 import { interconnectProvider } from './providers/interconnect/index.js';
 import { pipelineProvider } from './providers/pipeline/index.js';
 import type { ProviderDef } from './engine/contracts/provider.js';
-import { cloudResources } from './resources/cloud/index.js';
 import type { ResourceType } from './engine/contracts/resource-type.js';
-import { interconnectResources } from './resources/interconnect/index.js';
-import { pipelineResources } from './resources/pipeline/index.js';
 
 /*
  * Providers and resource types, apart from the lookup functions (function-registry.ts): commands
- * that read a manifest load the functions only when it calls one, since they are most of the
- * code there is to load.
+ * that read a manifest load the functions only when it calls one, and each provider's resource
+ * types only when the command may meet them, since building their schemas is most of what a
+ * short command does before it reads its manifest.
  */
 
 /** Every provider plumb knows. */
 export const providers: ProviderDef[] = [interconnectProvider, cloudProvider, pipelineProvider];
 
-/** Every resource type, by canonical token. */
-export const resourceTypes = new Map<string, ResourceType>([...interconnectResources, ...cloudResources, ...pipelineResources].map((r) => [r.token, r]));
+/** Each provider's resource types, loaded on first use. */
+const typesOf: Record<string, () => Promise<ResourceType[]>> = {
+  interconnect: async () => (await import('./resources/interconnect/index.js')).interconnectResources,
+  cloud: async () => (await import('./resources/cloud/index.js')).cloudResources,
+  pipeline: async () => (await import('./resources/pipeline/index.js')).pipelineResources,
+};
+
+/** The resource types of the providers named (of every provider when none are), by canonical token. */
+export async function loadResourceTypes(names: Iterable<string> = Object.keys(typesOf)): Promise<Map<string, ResourceType>> {
+  const wanted = new Set(names);
+  const lists = await Promise.all(Object.entries(typesOf).map(([name, load]) => (wanted.has(name) ? load() : [])));
+  return new Map(lists.flat().map((r) => [r.token, r]));
+}
+
+/**
+ * The providers a manifest's text names (`interconnect:` anywhere, in any case, as type tokens are
+ * matched): every type token it holds is of one of them, so their types are enough to check it.
+ */
+export function providersNamedIn(text: string): string[] {
+  return Object.keys(typesOf).filter((name) => new RegExp(`${name}:`, 'i').test(text));
+}
 
 /** The provider named by a token's first segment. */
 export function providerFor(token: string): ProviderDef | undefined {
@@ -40,7 +57,7 @@ export function readsMode(env: Record<string, string | undefined>): ReadsMode {
 /**
  * The type as a command uses it. With `one-by-one` (a diagnostic: how plumb fares reading as
  * Terraform's providers do, or whether a bulk read is at fault) it reads every object alone. The
- * type is its prototype, so its schemas are still built only when first used.
+ * type is its prototype: everything else is the type's own.
  */
 export function typeFor(type: ResourceType | undefined, mode: ReadsMode): ResourceType | undefined {
   if (!type || mode === 'bulk' || !type.readMany) return type;

@@ -64,8 +64,8 @@ export function configCommand(program: Command, globals: () => GlobalOptions): v
 
 /** The manifest as far as it can be read, for its name and config declarations (other problems are for validate). */
 async function declarations(file: string): Promise<Manifest> {
-  const [{ parseManifest }, { resourceTypes }] = await Promise.all([import('../manifest/parse.js'), import('../resource-registry.js')]);
-  return parseManifest(readFileSync(file, 'utf8'), file, { resources: resourceTypes.keys(), functions: [] }).manifest;
+  const [{ parseManifest }, { loadResourceTypes }] = await Promise.all([import('../manifest/parse.js'), import('../resource-registry.js')]);
+  return parseManifest(readFileSync(file, 'utf8'), file, { resources: (await loadResourceTypes()).keys(), functions: [] }).manifest;
 }
 
 /** `key` as the settings file writes it: the project's namespace added to a bare key; a namespace of neither the project nor a provider refused. */

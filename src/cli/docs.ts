@@ -1,13 +1,14 @@
 import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { functions, resourceTypes } from '../registry.js';
+import type { ResourceType } from '../engine/contracts/resource-type.js';
+import { functions, loadResourceTypes } from '../registry.js';
 import { CHANGE_WORDS, describeToken, editorSchema, SECRET_WORDS, type FieldDoc, type TokenDoc } from './schema.js';
 
 /** The reference page of every type and function (docs/reference/<provider>/<name>.md), and the manifest's JSON Schema, by relative path. */
-export function referencePages(): Map<string, string> {
+export function referencePages(resourceTypes: ReadonlyMap<string, ResourceType>): Map<string, string> {
   const pages = new Map<string, string>();
   for (const token of [...resourceTypes.keys(), ...functions.keys()].sort()) {
-    const doc = describeToken(token);
+    const doc = describeToken(token, resourceTypes);
     const provider = token.split(':')[0];
     const name = token.split(':').pop()!.split('/').pop()!;
     const resource = doc.kind === 'resource';
@@ -32,7 +33,7 @@ export function referencePages(): Map<string, string> {
     ];
     pages.set(join('docs', 'reference', provider, `${name}.md`), body.join('\n'));
   }
-  pages.set(join('docs', 'reference', 'plumb.schema.json'), `${JSON.stringify(editorSchema(), null, 2)}\n`);
+  pages.set(join('docs', 'reference', 'plumb.schema.json'), `${JSON.stringify(editorSchema(resourceTypes), null, 2)}\n`);
   return pages;
 }
 
@@ -96,9 +97,9 @@ function anchor(heading: string): string {
 }
 
 /** Writes the pages under `root`; returns the files whose content changed. */
-export function writeReference(root: string): string[] {
+export function writeReference(root: string, resourceTypes: ReadonlyMap<string, ResourceType>): string[] {
   const changed: string[] = [];
-  for (const [file, text] of referencePages()) {
+  for (const [file, text] of referencePages(resourceTypes)) {
     const full = join(root, file);
     if (existsSync(full) && readFileSync(full, 'utf8') === text) continue;
     mkdirSync(join(full, '..'), { recursive: true });
@@ -109,6 +110,6 @@ export function writeReference(root: string): string[] {
 }
 
 if (process.argv[1] && resolve(process.argv[1]).endsWith(join('dist', 'cli', 'docs.js'))) {
-  const changed = writeReference(process.cwd());
+  const changed = writeReference(process.cwd(), await loadResourceTypes());
   process.stdout.write(`${changed.length ? `updated ${changed.length} pages` : 'reference docs are up to date'}\n`);
 }

@@ -9,7 +9,8 @@ import { DiagnosticsError } from '../diagnostics.js';
 import { UserError } from '../errors.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
 import { decodeUtf8, readYaml } from '../manifest/yaml-source.js';
-import { resourceTypes } from '../registry.js';
+import { loadResourceTypes } from '../registry.js';
+import type { ResourceType } from '../engine/contracts/resource-type.js';
 import type { ResourceState } from '../engine/contracts/state.js';
 import { mask } from '../values.js';
 import { lockInfo, openSession, type GlobalOptions } from './session.js';
@@ -25,7 +26,8 @@ export async function importCommand(
   if (!existsSync(manifestFile)) throw new UserError(`manifest ${manifestFile} not found`, 'plumb import uses the manifest for provider settings and the state location (-f FILE)');
   const session = await openSession(manifestFile, opts);
   try {
-    if (opts.discover) return await discover(session, opts.discover, opts.out, Boolean(opts.force));
+    const types = await loadResourceTypes();
+    if (opts.discover) return await discover(session, typeFor(opts.discover, types), opts.out, Boolean(opts.force));
     const requests = opts.importFile ? readImportFile(opts.importFile) : single(args);
     await session.store.lock(lockInfo('import'), opts.lockTimeout);
     const state = await session.store.read();
@@ -40,7 +42,7 @@ export async function importCommand(
     for (const r of requests) {
       void queue.add(async () => {
         try {
-          const type = typeFor(r.type);
+          const type = typeFor(r.type, types);
           // An object another project or stack manages is imported only with --force, and said so.
           const found = await readForImport(type, r.address, r.id, session.deps, {
             force: opts.force,
@@ -78,8 +80,7 @@ export async function importCommand(
   }
 }
 
-async function discover(session: Awaited<ReturnType<typeof openSession>>, raw: string, out: string | undefined, force: boolean): Promise<number> {
-  const type = typeFor(raw);
+async function discover(session: Awaited<ReturnType<typeof openSession>>, type: ResourceType, out: string | undefined, force: boolean): Promise<number> {
   if (!type.list) throw new UserError(`${type.token} cannot list its remote objects; import them one by one with plumb import ADDR TOKEN ID`);
   // An id that is itself a secret (a service key) goes only to a file only the user can read.
   if (type.secretId && !out) throw new UserError(`the ids of ${type.token} are secrets, so they are not printed`, 'pass --out FILE to write the import manifest to a file only you can read');
@@ -121,13 +122,13 @@ function uniqueAddress(name: string, taken: Set<string>): string {
   return address;
 }
 
-function typeFor(raw: string) {
-  const token = resolveToken(raw, resourceTypes.keys());
+function typeFor(raw: string, types: ReadonlyMap<string, ResourceType>): ResourceType {
+  const token = resolveToken(raw, types.keys());
   if (!token) {
-    const hint = closest(raw, resourceTypes.keys());
+    const hint = closest(raw, types.keys());
     throw new UserError(`unknown resource type "${raw}"`, hint ? `did you mean ${hint}?` : 'plumb schema lists every type');
   }
-  return resourceTypes.get(token)!;
+  return types.get(token)!;
 }
 
 function single(args: string[]) {

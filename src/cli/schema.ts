@@ -2,13 +2,14 @@ import * as z from 'zod';
 import { UserError } from '../errors.js';
 import { manifestJsonSchema } from '../manifest/json-schema.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
-import { functions, providers, resourceTypes } from '../registry.js';
+import { functions, loadResourceTypes, providers } from '../registry.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
 
 /** `plumb schema [TOKEN] [--json] [--json-schema]`: lists every type and function, describes one, or writes the manifest language's JSON Schema. */
-export function schemaCommand(raw: string | undefined, opts: { json?: boolean; jsonSchema?: boolean }): number {
+export async function schemaCommand(raw: string | undefined, opts: { json?: boolean; jsonSchema?: boolean }): Promise<number> {
+  const resourceTypes = await loadResourceTypes();
   if (opts.jsonSchema) {
-    process.stdout.write(`${JSON.stringify(editorSchema(), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(editorSchema(resourceTypes), null, 2)}\n`);
     return 0;
   }
   if (!raw) {
@@ -25,14 +26,14 @@ export function schemaCommand(raw: string | undefined, opts: { json?: boolean; j
     const hint = closest(raw, [...resourceTypes.keys(), ...functions.keys()]);
     throw new UserError(`unknown type or function "${raw}"`, hint ? `did you mean ${hint}?` : 'plumb schema lists them all');
   }
-  const doc = describeToken(token);
+  const doc = describeToken(token, resourceTypes);
   if (opts.json) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   else process.stdout.write(`${renderDoc(doc)}\n`);
   return 0;
 }
 
 /** The JSON Schema of the manifest language, with every type's and function's inputs (for the YAML language server). */
-export function editorSchema(): Record<string, unknown> {
+export function editorSchema(resourceTypes: ReadonlyMap<string, ResourceType>): Record<string, unknown> {
   const json = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input', target: 'draft-7' }) as Record<string, unknown>;
   return manifestJsonSchema({
     resources: [...resourceTypes.values()].map((t) => ({ token: t.token, description: t.description, inputs: json(t.inputs) })),
@@ -75,7 +76,7 @@ export interface TokenDoc {
 }
 
 /** The documentation of one type or function, generated from its schemas. */
-export function describeToken(token: string): TokenDoc {
+export function describeToken(token: string, resourceTypes: ReadonlyMap<string, ResourceType>): TokenDoc {
   const type = resourceTypes.get(token);
   if (type) {
     const secrets = type.secretPaths ?? [];

@@ -13,7 +13,8 @@ import { UserError } from '../errors.js';
 import type { Manifest } from '../manifest/ast.js';
 import { decodeUtf8 } from '../manifest/yaml-source.js';
 import type { LookupFunction } from '../engine/contracts/lookup.js';
-import { providerFor, providers, readsMode, resourceTypes, typeFor } from '../resource-registry.js';
+import type { ResourceType } from '../engine/contracts/resource-type.js';
+import { loadResourceTypes, providerFor, providers, providersNamedIn, readsMode, typeFor } from '../resource-registry.js';
 import type { Sandbox } from '../sandbox/server.js';
 import { maskSecrets } from '../secret-mask.js';
 import type { StateStore } from '../state/store.js';
@@ -108,8 +109,10 @@ export type LoadOptions = Omit<CheckOptions, 'env' | 'stack'> & {
   stack?: { name: string; config?: string[]; state?: string };
 };
 
-/** The registries as the engine's checks see them; lookup functions are loaded only when asked for. */
-const catalog: EngineCatalog = { resourceTypes, providers, functions: lookupFunctions };
+/** The registries as the engine's checks see them, with these resource types; lookup functions are loaded only when asked for. */
+function catalogOf(resourceTypes: ReadonlyMap<string, ResourceType>): EngineCatalog {
+  return { resourceTypes, providers, functions: lookupFunctions };
+}
 
 /** Parses and checks a manifest (no remote call); throws DiagnosticsError listing every problem. */
 export async function loadManifest(file: string, options: LoadOptions = {}): Promise<CheckedManifest> {
@@ -117,7 +120,17 @@ export async function loadManifest(file: string, options: LoadOptions = {}): Pro
   // The stack file's sealed values are opened with the state location's key, found when first needed.
   let codec: ReturnType<typeof stateCodec> | undefined;
   const open = (sealed: string, where: string) => (codec ??= stateCodec({ stack: name, state }, dirname(resolve(file)))).decode({ $secret: sealed }, where);
-  const { value, diagnostics } = await checkManifest(readText(file), file, catalog, { ...options, env: process.env, stack: { name, flags: config, open } });
+  const text = readText(file);
+  const check = async (types: ReadonlyMap<string, ResourceType>) => checkManifest(text, file, catalogOf(types), { ...options, env: process.env, stack: { name, flags: config, open } });
+  // Checked against the types of the providers its text names, which hold every type it can
+  // resolve; one with problems is checked again against every type, so what it is told (a
+  // misspelt provider's "did you mean" among them) never depends on what else it names.
+  const named = await loadResourceTypes(providersNamedIn(text));
+  let { value, diagnostics } = await check(named);
+  if (!value) {
+    const every = await loadResourceTypes();
+    if (every.size > named.size) ({ value, diagnostics } = await check(every));
+  }
   if (!value) throw new DiagnosticsError(diagnostics);
   return value;
 }
@@ -132,6 +145,9 @@ function readText(file: string): string {
 /** Builds the runtime for a loaded manifest: connections (sandbox on demand), logger and store. */
 export async function openSession(file: string, opts: GlobalOptions, load: LoadOptions = {}): Promise<Session> {
   const { manifest, graph, settings, instances } = await loadManifest(file, { ...load, stack: { name: opts.stack, config: opts.config, state: opts.state } });
+  // Every type: the state may hold objects of a provider the manifest no longer names.
+  const resourceTypes = await loadResourceTypes();
+  const catalog = catalogOf(resourceTypes);
   const log = makeLogger(opts);
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
   const connections = new Map<string, Promise<Connection>>();

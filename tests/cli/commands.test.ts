@@ -203,3 +203,21 @@ describe('sandbox settings', () => {
     expect(JSON.parse((await plumb(['sandbox', 'settings', '--json'], { cwd: dir, env: sandbox.env })).stdout)).toEqual({ provisioningMs: 0, refuseEndOfTermCancel: true });
   });
 });
+
+describe('objects of a provider the manifest no longer names', () => {
+  it('are planned for deletion and deleted, and validate does not need their provider', async () => {
+    const dir = workdir();
+    const team = '  team:\n    type: pipeline:index/group:Group\n    properties: { name: leaving_team }\n';
+    writeManifest(dir, 'plumb.yaml', `${port('staying')}`.replace('outputs:', `${team}outputs:`));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    writeManifest(dir, 'plumb.yaml', port('staying'));
+    expect((await plumb(['validate'], { cwd: dir, env: sandbox.env })).stdout).toContain('valid (1 resources');
+    const plan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toMatch(/# team will be destroyed/);
+    expect(plan.stdout).toMatch(/Plan: 0 to add, 0 to change, 0 to replace, 1 to destroy/);
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect((await plumb(['state', 'list'], { cwd: dir, env: sandbox.env })).stdout).not.toContain('team');
+  });
+});

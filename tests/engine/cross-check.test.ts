@@ -4,8 +4,10 @@ import { checkManifest, crossCheckStack } from '../../src/engine/check-manifest.
 import type { EngineCatalog } from '../../src/engine/contracts/catalog.js';
 import type { CrossCheckView } from '../../src/engine/contracts/resource-type.js';
 import { parseManifest } from '../../src/manifest/parse.js';
-import { providers, resourceTypes } from '../../src/resource-registry.js';
+import { loadResourceTypes, providers } from '../../src/resource-registry.js';
 import { Unknown } from '../../src/values.js';
+
+const resourceTypes = await loadResourceTypes();
 
 /** One fake type whose cross-check records what it was shown, and says what it is told to. */
 function fakeCatalog(say: (desired: Record<string, unknown>, view: CrossCheckView) => Array<{ path: Array<string | number>; message: string }>) {

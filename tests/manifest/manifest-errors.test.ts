@@ -41,6 +41,12 @@ const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
     yaml: 'resources:\n  p:\n    type: interconnect:index/prot:Prot\n',
     expect: [/m\.yaml:3:11: error: unknown resource type "interconnect:index\/prot:Prot"/, /did you mean "interconnect:index\/port:Port"\?/],
   },
+  {
+    // Only cloud's types are needed for what the text names; the misspelt provider's answer is still an interconnect type.
+    name: 'a misspelt provider is answered from every provider, whatever else the manifest names',
+    yaml: 'resources:\n  p:\n    type: interconect:Port\n  ip:\n    type: cloud:AntiDdosIp\n',
+    expect: [/m\.yaml:3:11: error: unknown resource type "interconect:Port"/, /did you mean "interconnect:index\/port:Port"\?/],
+  },
   { name: 'unknown property', yaml: port(`${validProps}\n      prodName: x`), expect: [/m\.yaml:11:7: error: unknown property "prodName"/, /did you mean "productName"\?/] },
   { name: 'wrong type', yaml: port(validProps.replace('locationId: 2', 'locationId: "two"')), expect: [/m\.yaml:8:19: error: locationId must be a number, not a string \("two"\)/] },
   {

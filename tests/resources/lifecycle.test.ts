@@ -4,12 +4,13 @@
  * spec belongs in, so a new type cannot skip the suite.
  */
 import { describe, expect, it } from 'vitest';
-import { resourceTypes } from '../../src/resource-registry.js';
+import { loadResourceTypes } from '../../src/resource-registry.js';
 import { describeLifecycle, type ProviderLifecycleSpecs } from '../support/lifecycle.js';
 import { cloudLifecycle } from './cloud/specs.js';
 import { interconnectLifecycle } from './interconnect/specs.js';
 import { pipelineLifecycle } from './pipeline/specs.js';
 
+const resourceTypes = await loadResourceTypes();
 const owners: ProviderLifecycleSpecs[] = [interconnectLifecycle, cloudLifecycle, pipelineLifecycle];
 const specs = new Map(owners.flatMap((owner) => owner.specs.map((spec) => [spec.type.token, { owner, spec }] as const)));
 
