@@ -36,7 +36,13 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass
   const settling: Settling = { resources, notes, deps, pass, read: await readPending(state.pending, resources, deps, pass, notes) };
   for (const op of state.pending) {
     const type = deps.resourceType(op.type);
-    if (!type) continue;
+    // Dropped, the operation's object (one a create may have made) would be recorded nowhere.
+    if (!type) {
+      throw new UserError(
+        `${op.address}: an interrupted ${op.action} of ${op.type}, a resource type this plumb does not know, cannot be settled`,
+        'nothing was changed; settle it with the plumb that started it',
+      );
+    }
     try {
       if (op.action === 'create') {
         settling.recordedIds ??= new Set(Object.values(resources).map((r) => realId(r)));

@@ -222,6 +222,15 @@ describe('settling reads in bulk', () => {
     expect(settled.notes.filter((n) => n.includes('it is adopted'))).toHaveLength(4);
   });
 
+  it('refuses an interrupted operation of a type it does not know, rather than forget the object it may have made', async () => {
+    const api = fakeApi();
+    const ports = thingType(api, 'port');
+    const pending: PendingOperation[] = [{ address: 'gone', type: 'old:index/thing:Thing', action: 'create', token: 't', inputs: { name: 'x' }, at: new Date().toISOString() }];
+    await expect(settlePending(stateOf([], pending), depsFor(ports))).rejects.toThrow(
+      /gone: an interrupted create of old:index\/thing:Thing, a resource type this plumb does not know, cannot be settled/,
+    );
+  });
+
   it('reads an interrupted delete the list no longer shows by id once, and finds it gone', async () => {
     const api = fakeApi();
     const ports = thingType(api, 'port');
