@@ -116,6 +116,11 @@ function catalogOf(resourceTypes: ReadonlyMap<string, ResourceType>): EngineCata
 
 /** Parses and checks a manifest (no remote call); throws DiagnosticsError listing every problem. */
 export async function loadManifest(file: string, options: LoadOptions = {}): Promise<CheckedManifest> {
+  return (await checkedManifest(file, options)).checked;
+}
+
+/** A checked manifest, with the resource types it was checked against. */
+async function checkedManifest(file: string, options: LoadOptions): Promise<{ checked: CheckedManifest; types: Map<string, ResourceType> }> {
   const { name, config, state } = options.stack ?? { name: 'default' };
   // The stack file's sealed values are opened with the state location's key, found when first needed.
   let codec: ReturnType<typeof stateCodec> | undefined;
@@ -125,14 +130,14 @@ export async function loadManifest(file: string, options: LoadOptions = {}): Pro
   // Checked against the types of the providers its text names, which hold every type it can
   // resolve; one with problems is checked again against every type, so what it is told (a
   // misspelt provider's "did you mean" among them) never depends on what else it names.
-  const named = await loadResourceTypes(providersNamedIn(text));
-  let { value, diagnostics } = await check(named);
+  let types = await loadResourceTypes(providersNamedIn(text));
+  let { value, diagnostics } = await check(types);
   if (!value) {
     const every = await loadResourceTypes();
-    if (every.size > named.size) ({ value, diagnostics } = await check(every));
+    if (every.size > types.size) ({ value, diagnostics } = await check((types = every)));
   }
   if (!value) throw new DiagnosticsError(diagnostics);
-  return value;
+  return { checked: value, types };
 }
 
 /** A manifest's text; bytes that are not UTF-8 are refused at their line and column. */
@@ -144,9 +149,8 @@ function readText(file: string): string {
 
 /** Builds the runtime for a loaded manifest: connections (sandbox on demand), logger and store. */
 export async function openSession(file: string, opts: GlobalOptions, load: LoadOptions = {}): Promise<Session> {
-  const { manifest, graph, settings, instances } = await loadManifest(file, { ...load, stack: { name: opts.stack, config: opts.config, state: opts.state } });
-  // Every type: the state may hold objects of a provider the manifest no longer names.
-  const resourceTypes = await loadResourceTypes();
+  const { checked, types: resourceTypes } = await checkedManifest(file, { ...load, stack: { name: opts.stack, config: opts.config, state: opts.state } });
+  const { manifest, graph, settings, instances } = checked;
   const catalog = catalogOf(resourceTypes);
   const log = makeLogger(opts);
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
@@ -177,7 +181,7 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
       return connection;
     },
   };
-  const store = withCrashHook(openStore(opts, manifest.dir, project));
+  const store = withCrashHook(withRecordedTypes(openStore(opts, manifest.dir, project), resourceTypes));
   try {
     const note = await adoptLegacyState(store, { file: manifest.file, addresses: Object.keys(manifest.resources) }, opts.stack, lockInfo('state claim'));
     if (note) process.stderr.write(`${note}\n`);
@@ -190,7 +194,7 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
     graph,
     deps,
     store,
-    storeFor: (stack) => openStore({ ...opts, stack }, manifest.dir, project),
+    storeFor: (stack) => withRecordedTypes(openStore({ ...opts, stack }, manifest.dir, project), resourceTypes),
     async checkBeforePlan(state, refresh, destroy) {
       if (load.resources === false && checksBeforeRemoteCalls(manifest, state, refresh)) {
         const { diagnostics } = await checkResources(manifest, catalog);
@@ -262,6 +266,23 @@ export function sandboxRuntime(dataDir: string): { url: () => Promise<string>; c
       if (started) await (await started).close();
     },
   };
+}
+
+/**
+ * The store, loading into `types` the resource types of every provider a snapshot it reads holds
+ * objects of (or operations on), before anyone sees the snapshot: the manifest may no longer name
+ * a provider whose objects are still recorded, and the engine asks for a type without waiting.
+ */
+function withRecordedTypes(store: StateStore, types: Map<string, ResourceType>): StateStore {
+  const read = store.read.bind(store);
+  store.read = async () => {
+    const snapshot = await read();
+    const recorded = [...Object.values(snapshot.resources), ...snapshot.pending].map((r) => r.type);
+    const missing = new Set(recorded.filter((token) => !types.has(token)).map((token) => token.split(':')[0]));
+    if (missing.size) for (const [token, type] of await loadResourceTypes(missing)) types.set(token, type);
+    return snapshot;
+  };
+  return store;
 }
 
 /**

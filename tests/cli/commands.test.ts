@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { pipelineCall } from '../support/pipeline-sandbox.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -219,5 +220,21 @@ describe('objects of a provider the manifest no longer names', () => {
     const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
     expect(applied.code, applied.stderr).toBe(0);
     expect((await plumb(['state', 'list'], { cwd: dir, env: sandbox.env })).stdout).not.toContain('team');
+  });
+
+  it('an interrupted create of theirs is settled, then the object deleted', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', 'name: interrupted\nresources:\n  team:\n    type: pipeline:index/group:Group\n    properties: { name: interrupted_team }\n');
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } });
+    expect(killed.code).not.toBe(0);
+    // Made, but the answer never reached plumb.
+    expect((await pipelineCall(sandbox.url, 'POST', '/groups', { name: 'interrupted_team' })).status).toBe(201);
+    writeManifest(dir, 'plumb.yaml', port('interrupted'));
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/team: an interrupted create had ordered \S+; it is adopted/);
+    expect(applied.stdout).toMatch(/# team will be destroyed/);
+    const groups = (await pipelineCall(sandbox.url, 'GET', '/groups')).body.data.items as Array<{ name: string }>;
+    expect(groups.map((g) => g.name)).not.toContain('interrupted_team');
   });
 });
