@@ -64,20 +64,23 @@ export async function importCommand(
     const resources = { ...state.resources };
     for (const r of imported) resources[r.address] = r;
     await session.store.write({ ...state, serial: state.serial + imported.length, resources });
-    imported.sort((a, b) => a.address.localeCompare(b.address));
-    process.stdout.write(`Imported ${imported.length} of ${requests.length}.`);
-    if (imported.length) {
-      process.stdout.write(` Add this to the manifest to manage ${imported.length === 1 ? 'it' : 'them'}:\n\n`);
-      process.stdout.write(stringify({ resources: Object.fromEntries(imported.map((r) => [r.address, { type: r.type, properties: mask(r.inputs) }])) }));
-    } else process.stdout.write('\n');
-    if (failures.length) {
-      process.stderr.write(`Failed:\n  ${failures.join('\n  ')}\n`);
-      return 1;
-    }
-    return 0;
+    return report(imported, requests.length, failures);
   } finally {
     await session.close();
   }
+}
+
+/** What was imported, as the manifest entries that would manage it, and what failed: exit 1 if anything did. */
+function report(imported: ResourceState[], asked: number, failures: string[]): number {
+  imported.sort((a, b) => a.address.localeCompare(b.address));
+  process.stdout.write(`Imported ${imported.length} of ${asked}.`);
+  if (imported.length) {
+    process.stdout.write(` Add this to the manifest to manage ${imported.length === 1 ? 'it' : 'them'}:\n\n`);
+    process.stdout.write(stringify({ resources: Object.fromEntries(imported.map((r) => [r.address, { type: r.type, properties: mask(r.inputs) }])) }));
+  } else process.stdout.write('\n');
+  if (!failures.length) return 0;
+  process.stderr.write(`Failed:\n  ${failures.join('\n  ')}\n`);
+  return 1;
 }
 
 async function discover(session: Awaited<ReturnType<typeof openSession>>, type: ResourceType, out: string | undefined, force: boolean): Promise<number> {

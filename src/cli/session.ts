@@ -181,14 +181,7 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
       return connection;
     },
   };
-  const store = withCrashHook(withRecordedTypes(openStore(opts, manifest.dir, project), resourceTypes));
-  try {
-    const note = await adoptLegacyState(store, { file: manifest.file, addresses: Object.keys(manifest.resources) }, opts.stack, lockInfo('state claim'));
-    if (note) process.stderr.write(`${note}\n`);
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
+  const store = await sessionStore(opts, manifest, project, resourceTypes);
   return {
     manifest,
     graph,
@@ -209,6 +202,19 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
       await runtime.close();
     },
   };
+}
+
+/** The stack's state, taking over what older state held for this manifest, and loading the resource types of whatever it records. */
+async function sessionStore(opts: GlobalOptions, manifest: Manifest, project: string, types: Map<string, ResourceType>): Promise<StateStore> {
+  const store = withCrashHook(withRecordedTypes(openStore(opts, manifest.dir, project), types));
+  try {
+    const note = await adoptLegacyState(store, { file: manifest.file, addresses: Object.keys(manifest.resources) }, opts.stack, lockInfo('state claim'));
+    if (note) process.stderr.write(`${note}\n`);
+    return store;
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
 }
 
 /** Calls a lookup function for a check made before planning (see crossCheckStack). */
