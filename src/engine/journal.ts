@@ -60,11 +60,14 @@ export class Journal {
 
   /**
    * Records the remote id an order was given, before waiting for it to provision. The handler
-   * does not wait for the write; a failed one halts the apply and the order stays pending.
+   * does not wait for the write; a failed one halts the apply and the order stays pending. The
+   * write starts at once: the store keeps entries in call order, so ids of orders answered
+   * together share their writes, and an outcome recorded later still lands after its id.
    */
   recordId(token: string, address: string, id: { id: string; secretId?: ResourceState['secretId'] }): void {
     this.ids.set(token, id);
-    this.written = this.written.then(() => this.write({ kind: 'id', address, token, ...id, at: new Date().toISOString() }).catch(() => {}));
+    const written = this.write({ kind: 'id', address, token, ...id, at: new Date().toISOString() }).catch(() => {});
+    this.written = Promise.all([this.written, written]).then(() => {});
   }
 
   /** Records what state holds at these keys, in one entry, with no remote call. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/apply.js';
 import { buildGraph } from '../../src/engine/graph/graph.js';
 import { makePlan } from '../../src/engine/plan.js';
+import type { JournalEntry } from '../../src/engine/contracts/state.js';
 import type { EngineEvent } from '../../src/engine/types.js';
 import { parseManifest } from '../../src/manifest/parse.js';
 import { fakeDeps, fakeType, MemoryStore } from '../support/fakes.js';
@@ -192,5 +193,29 @@ describe('apply', () => {
     expect(fake.calls.filter((c) => c.verb === 'delete')).toEqual([]);
     expect(fake.objects.has(id)).toBe(true);
     expect((await store.read()).resources).toEqual({});
+  });
+
+  it('journals the ids of orders answered together at once, each before its outcome', async () => {
+    // A journal write takes a moment (an fsync): had each id waited for the one before it, every
+    // order of a large apply would wait for all those answered before it.
+    class SyncingStore extends MemoryStore {
+      entries: string[] = [];
+      idWrites = 0;
+      mostIdWrites = 0;
+      override async record(entry: JournalEntry): Promise<void> {
+        this.entries.push(`${entry.kind} ${entry.address}`);
+        await super.record(entry);
+        if (entry.kind !== 'id') return;
+        this.mostIdWrites = Math.max(this.mostIdWrites, ++this.idWrites);
+        await new Promise((done) => setTimeout(done, 5));
+        this.idWrites--;
+      }
+    }
+    const store = new SyncingStore();
+    const names = ['p', 'q', 'r', 's', 't', 'u', 'v', 'w'];
+    const { report } = await run(`resources:\n${names.map((n) => `  ${n}: { type: fake:Thing, properties: { name: ${n} } }\n`).join('')}`, fakeType(), store);
+    expect(report.ok).toBe(true);
+    expect(store.mostIdWrites).toBeGreaterThan(1);
+    for (const n of names) expect(store.entries.indexOf(`id ${n}`)).toBeLessThan(store.entries.indexOf(`outcome ${n}`));
   });
 });

@@ -62,6 +62,14 @@ export function describeStateStore(name: string, make: () => Promise<StoreFixtur
       expect(state.pending).toEqual([{ address: 'thing.c', type: 'fake:Thing', action: 'create', token: 't-c', id: 'id-c', at: AT }]);
     });
 
+    it('keeps entries in call order when the caller does not wait for one before recording the next', async () => {
+      const { store, other } = await open();
+      // Made, deleted, made again...: only the order of the entries says which object is left.
+      const entries: JournalEntry[] = Array.from({ length: 21 }, (_, i) => ({ kind: 'outcome', address: 'thing.a', token: `t-${i}`, resource: i % 2 ? null : thing('a', `id-${i}`), at: AT }));
+      await Promise.all(entries.map((entry) => store.record(entry)));
+      expect((await (await other()).read()).resources['thing.a']?.id).toBe('id-20');
+    });
+
     it('folds the journal into the snapshot on write', async () => {
       const { store } = await open();
       for (const entry of journal().slice(0, 2)) await store.record(entry);

@@ -82,7 +82,8 @@ export interface LockInfo {
  * Where a stack's state lives. Every backend runs the same conformance suite.
  *
  * `record` appends one journal entry durably (fsync or commit) before returning, so a crash
- * after a remote call never loses its outcome; `read` replays the journal over the snapshot;
+ * after a remote call never loses its outcome; entries land in call order, whether or not the
+ * caller waits for one before recording the next; `read` replays the journal over the snapshot;
  * `write` replaces the snapshot atomically, folds the journal in and bumps the serial.
  */
 export interface StateStore {
