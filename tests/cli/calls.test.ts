@@ -225,6 +225,15 @@ describe('provisioning waits', () => {
     for (let i = 1; i < rounds.length; i++) expect(rounds[i] - rounds[i - 1]).toBeGreaterThanOrEqual(125);
   });
 
+  it('look at the products of orders sent together in one round, once all of those orders are answered', async () => {
+    const dir = workdir();
+    // Three orders (50, 50 and 20 ports) answered a few milliseconds apart, every port ready at
+    // once: a round started on the first answer would need a second for the ports of the others.
+    writeManifest(dir, 'plumb.yaml', portsManifest('together', 120));
+    await applyProvisioning(dir, 0);
+    expect((await counted())['GET /v2/products']).toBe(1);
+  });
+
   it('under a rate limit take at most a quarter of the calls it allows, leaving the rest to steps with work to do', async () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', portsManifest('paced', 2, ['interconnect:requestsPerSecond: 4']));

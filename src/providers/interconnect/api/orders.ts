@@ -43,17 +43,41 @@ const batchers = new WeakMap<InterconnectClient, Batcher>();
  * returns the product UIDs the API assigned it (one per member for a LAG).
  */
 export function order(client: InterconnectClient, item: Record<string, unknown>, find?: Finder): Promise<string[]> {
+  const batcher = batcherOf(client);
+  return batcher.answering(new Promise((resolve, reject) => batcher.add({ item, find, resolve, reject })));
+}
+
+/** Resolves once every order of this client has been answered (at once when none waits for one). */
+export function ordersAnswered(client: InterconnectClient): Promise<void> {
+  return batcherOf(client).answered();
+}
+
+function batcherOf(client: InterconnectClient): Batcher {
   let batcher = batchers.get(client);
   if (!batcher) batchers.set(client, (batcher = new Batcher(client)));
-  return new Promise((resolve, reject) => batcher.add({ item, find, resolve, reject }));
+  return batcher;
 }
 
 class Batcher {
   private queued: Queued[] = [];
   private quiet: NodeJS.Timeout | undefined;
   private deadline: NodeJS.Timeout | undefined;
+  /** Orders not yet answered (queued, validating or buying), and who waits for there to be none. */
+  private unanswered = 0;
+  private idle: Array<() => void> = [];
 
   constructor(private readonly client: InterconnectClient) {}
+
+  answering<T>(answer: Promise<T>): Promise<T> {
+    this.unanswered++;
+    return answer.finally(() => {
+      if (--this.unanswered === 0) for (const wake of this.idle.splice(0)) wake();
+    });
+  }
+
+  answered(): Promise<void> {
+    return this.unanswered === 0 ? Promise.resolve() : new Promise((wake) => this.idle.push(wake));
+  }
 
   add(entry: Queued): void {
     // A LAG's reply has an entry per member: bought alone, its entries are all its own.

@@ -1,4 +1,5 @@
 import type { InterconnectClient } from '../client.js';
+import { ordersAnswered } from './orders.js';
 import { listAllProducts, readProduct, type ApiProduct } from './products.js';
 
 /**
@@ -6,7 +7,8 @@ import { listAllProducts, readProduct, type ApiProduct } from './products.js';
  * client: each round is one `GET /v2/products`, which answers every product waiting, however many
  * there are (the API allows 500 calls per 5 minutes, and a product read one by one per round would
  * spend them all on waiting). A product the list does not show is read once by id that round, as
- * a list can lag behind a buy.
+ * a list can lag behind a buy. A round due while orders are still being answered waits for them,
+ * so that the products they buy are looked at in the same round.
  */
 
 interface Watcher {
@@ -70,6 +72,7 @@ class Poller {
     this.timer = undefined;
     this.timerAt = Infinity;
     this.running = true;
+    await this.ordersAnswered();
     const sent = Date.now();
     this.lastSent = sent;
     const answered = [...this.watchers].filter((w) => w.since <= sent);
@@ -93,5 +96,18 @@ class Poller {
       this.running = false;
       this.schedule();
     }
+  }
+
+  /**
+   * Waits for the client's orders in flight to be answered, and then for the end of that turn of
+   * the event loop, in which their buyers start to wait. Orders keep coming while steps that
+   * waited go on to order more, so the wait is bounded: a second, or one poll interval if longer.
+   */
+  private async ordersAnswered(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((wake) => (timer = setTimeout(wake, Math.max(1000, this.client.pollEveryMs()))));
+    await Promise.race([ordersAnswered(this.client), bound]);
+    clearTimeout(timer);
+    await new Promise((next) => setImmediate(next));
   }
 }
