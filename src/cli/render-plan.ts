@@ -19,45 +19,46 @@ export function paint(on: boolean): Paint {
 
 /**
  * Writes a plan the way Terraform users read one, and a final newline, in pieces of about 64 KB:
- * the text of a plan creating tens of thousands of objects is tens of megabytes. `outputs: false`
- * leaves the outputs out (apply prints them once, at its end).
+ * the text of a plan creating tens of thousands of objects is tens of megabytes. Each piece waits
+ * for `write` (for stdout, until a reader as slow as a CI log has taken the one before).
+ * `outputs: false` leaves the outputs out (apply prints them once, at its end).
  */
-export function writePlan(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: boolean }, write: (text: string) => void): void {
+export async function writePlan(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: boolean }, write: (text: string) => unknown): Promise<void> {
   let pending = '';
   let first = true;
-  emitPlan(plan, p, opts, (line) => {
+  for (const line of planLines(plan, p, opts)) {
     pending += first ? line : `\n${line}`;
     first = false;
     if (pending.length >= 65536) {
-      write(pending);
+      await write(pending);
       pending = '';
     }
-  });
-  write(`${pending}\n`);
+  }
+  await write(`${pending}\n`);
 }
 
-function emitPlan(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: boolean }, line: (text: string) => void): void {
-  for (const s of plan.settled) line(p.yellow(`Settled: ${s}`));
+function* planLines(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: boolean }): Generator<string> {
+  for (const s of plan.settled) yield p.yellow(`Settled: ${s}`);
   // A moved record is shown even when nothing else about it changes.
   const active = plan.changes.filter((c) => c.action !== 'noop' || c.movedFrom !== undefined);
   if (active.length === 0) {
-    line(p.green(plan.mode === 'destroy' ? 'No changes. No objects need to be destroyed.' : 'No changes. Your infrastructure matches the manifest.'));
+    yield p.green(plan.mode === 'destroy' ? 'No changes. No objects need to be destroyed.' : 'No changes. Your infrastructure matches the manifest.');
   } else {
-    line('plumb will perform these actions:');
-    line('');
+    yield 'plumb will perform these actions:';
+    yield '';
     for (const c of active) {
-      if (opts.compact) line(compactLine(c, p));
-      else for (const text of changeLines(c, p)) line(text);
+      if (opts.compact) yield compactLine(c, p);
+      else yield* changeLines(c, p);
     }
-    if (opts.compact) line('');
-    line(summaryLine(plan));
+    if (opts.compact) yield '';
+    yield summaryLine(plan);
   }
-  for (const w of plan.warnings) line(p.yellow(`Warning: ${w}`));
+  for (const w of plan.warnings) yield p.yellow(`Warning: ${w}`);
   const outputs = Object.entries(plan.outputs);
   if (outputs.length && opts.outputs !== false) {
-    line('');
-    line('Outputs:');
-    for (const [k, v] of outputs) line(`  ${k} = ${showFull(v)}`);
+    yield '';
+    yield 'Outputs:';
+    for (const [k, v] of outputs) yield `  ${k} = ${showFull(v)}`;
   }
 }
 

@@ -56,7 +56,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     if (opts.out) writeFileSync(opts.out, JSON.stringify(plan, null, 2), { mode: 0o600 });
     if (format === 'json') process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
     else if (format === 'markdown') process.stdout.write(planMarkdown(plan));
-    else writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, (text) => process.stdout.write(text));
+    else await writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, printed);
     // What is said of the files written goes where it does not mix with a document on stdout.
     const say = (text: string) => (format === 'text' ? process.stdout : process.stderr).write(text);
     if (opts.html) {
@@ -89,7 +89,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     if (saved) assertSame(saved, plan);
     const quiet = nothingToRecord(planned, state);
     // The outputs are printed once: by the report, or here when nothing is applied.
-    if (!opts.json) writePlan(plan, p, { compact: opts.compact, outputs: quiet }, (text) => process.stdout.write(text));
+    if (!opts.json) await writePlan(plan, p, { compact: opts.compact, outputs: quiet }, printed);
     if (quiet) return 0;
     if (!saved && plan.changes.some(changesSomething) && !(await confirm(opts, plan))) {
       process.stdout.write(`${plan.mode === 'destroy' ? 'Destroy' : 'Apply'} cancelled.\n`);
@@ -102,6 +102,23 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
   } finally {
     await session.close();
   }
+}
+
+/**
+ * Writes to stdout, resolving once it can take more: a pipe read more slowly than plumb writes (a
+ * CI log) would otherwise hold the whole text of a long plan in memory while the apply runs. A
+ * reader that went away ends the wait.
+ */
+function printed(text: string): Promise<void> | undefined {
+  const out = process.stdout;
+  if (out.write(text) || out.destroyed) return undefined;
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of ['drain', 'close', 'error']) out.off(event, done);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error']) out.on(event, done);
+  });
 }
 
 /** A saved plan is applied only to the manifest text and stack it was made from. */

@@ -136,4 +136,32 @@ describe('apply progress', () => {
     expect(after.stdout).toContain('No changes.');
     expect(after.code).toBe(0);
   });
+
+  it('a reader that falls behind (a slow CI log) has the whole plan before anything is ordered, so the plan never waits in memory', async () => {
+    const dir = workdir();
+    // 600 ports: a plan of about 800 KB, far more than a pipe and its reader hold.
+    const ports = Array.from(
+      { length: 600 },
+      (_, i) => `  p${i}:\n    type: interconnect:Port\n    properties: { productName: behind-${i}, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`,
+    );
+    writeManifest(dir, 'plumb.yaml', ['name: behind', 'resources:', ...ports].join('\n'));
+    await sandbox.clearCalls();
+    const child = spawn(process.execPath, [PLUMB, 'apply', '--yes'], { cwd: dir, env: { ...process.env, ...sandbox.env, NO_COLOR: '1' } });
+    let stdout = '';
+    // The reader takes the plan's first piece, then nothing for a second.
+    await new Promise<void>((started) =>
+      child.stdout.once('data', (d) => {
+        stdout += d;
+        child.stdout.pause();
+        started();
+      }),
+    );
+    await new Promise((wait) => setTimeout(wait, 1000));
+    expect((await sandbox.calls('interconnect')).filter((c) => c.path === '/v4/networkdesign/buy')).toEqual([]);
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stdout.resume();
+    const code = await new Promise((done) => child.on('close', done));
+    expect(code).toBe(0);
+    expect(stdout).toContain('Apply complete! Resources: 600 added');
+  });
 });

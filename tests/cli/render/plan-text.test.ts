@@ -26,19 +26,19 @@ function plan(changes: Array<Partial<Change>>, extra: Partial<Plan> = {}): Plan 
   };
 }
 
-function text(p: Plan, opts: { outputs?: boolean } = {}): string {
+async function text(p: Plan, opts: { outputs?: boolean } = {}): Promise<string> {
   let out = '';
-  writePlan(p, paint(false), opts, (t) => (out += t));
+  await writePlan(p, paint(false), opts, (t) => (out += t));
   return out;
 }
 
 const bgp = (description: string, peerAsn = 65020) => ({ partner: 'vrouter', interfaces: [{ ipAddresses: ['10.0.0.1/30'], bgpConnections: [{ peerAsn, description, password: '[secret]' }] }] });
 
 describe('plan text', () => {
-  it('a nested update shows each changed field on its own line with its marker, counts the unchanged ones, cuts nothing', () => {
+  it('a nested update shows each changed field on its own line with its marker, counts the unchanged ones, cuts nothing', async () => {
     const before = { productName: 'vxc', rateLimit: 100, bEndPartnerConfig: bgp('old') };
     const after = { productName: 'vxc', rateLimit: 100, bEndPartnerConfig: bgp(LONG, 65021) };
-    const out = text(
+    const out = await text(
       plan([
         {
           address: 'toRouter',
@@ -58,15 +58,15 @@ describe('plan text', () => {
     expect(out).not.toMatch(/\.\.\.|…/);
   });
 
-  it('an unknown value inside an object is bare, and a value that comes from a reference says from where', () => {
+  it('an unknown value inside an object is bare, and a value that comes from a reference says from where', async () => {
     const after = { aEnd: { requestedProductUid: { $unknown: 'port.productUid' }, vlan: 100 }, bEnd: { requestedProductUid: 'mcr-1' } };
-    const out = text(plan([{ address: 'vxc', action: 'create', after, references: { 'aEnd.requestedProductUid': 'port.productUid', 'bEnd.requestedProductUid': 'router.productUid' } }]));
+    const out = await text(plan([{ address: 'vxc', action: 'create', after, references: { 'aEnd.requestedProductUid': 'port.productUid', 'bEnd.requestedProductUid': 'router.productUid' } }]));
     expect(out).toContain('          + requestedProductUid = (known after apply)  # port.productUid\n');
     expect(out).toContain('          + requestedProductUid = "mcr-1"  # router.productUid\n');
     expect(out).not.toContain('"(known after apply)"');
   });
 
-  it('-/+ deletes first, +/- creates first, each with its forcing field marked', () => {
+  it('-/+ deletes first, +/- creates first, each with its forcing field marked', async () => {
     const change = (address: string, order: 'delete-first' | 'create-first'): Partial<Change> => ({
       address,
       action: 'replace',
@@ -77,14 +77,14 @@ describe('plan text', () => {
       after: { portSpeed: 10000 },
       patch: [{ op: 'replace', path: '/portSpeed', value: 10000 }],
     });
-    const out = text(plan([change('first', 'delete-first'), change('second', 'create-first')]));
+    const out = await text(plan([change('first', 'delete-first'), change('second', 'create-first')]));
     expect(out).toContain('  # first must be replaced (delete first, then create): portSpeed: fixed once ordered\n-/+ first');
     expect(out).toContain('  # second must be replaced (create first, then delete): portSpeed: fixed once ordered\n+/- second');
     expect(out).toContain('      ~ portSpeed = 1000 -> 10000  # forces replacement\n');
   });
 
-  it('an import has its own marker, and one that also updates says so', () => {
-    const out = text(
+  it('an import has its own marker, and one that also updates says so', async () => {
+    const out = await text(
       plan([
         { address: 'adopted', action: 'import', id: 'p-9', before: { productName: 'old' }, after: { productName: 'new' }, patch: [{ op: 'replace', path: '/productName', value: 'new' }] },
         { address: 'kept', action: 'import', id: 'p-8', before: { productName: 'same' }, after: { productName: 'same' } },
@@ -94,14 +94,14 @@ describe('plan text', () => {
     expect(out).toContain('  # kept will be imported\n  = kept (interconnect:index/vxc:Vxc) id=p-8 {\n        productName = "same"\n');
   });
 
-  it('an object set aside by a replacement reads as deposed, in its heading and its symbol line', () => {
-    const out = text(plan([{ address: 'port~p-old', action: 'delete', reason: 'deposed', id: 'p-old', before: { productName: 'x' } }]));
+  it('an object set aside by a replacement reads as deposed, in its heading and its symbol line', async () => {
+    const out = await text(plan([{ address: 'port~p-old', action: 'delete', reason: 'deposed', id: 'p-old', before: { productName: 'x' } }]));
     expect(out).toContain('  # port (deposed p-old) will be destroyed (set aside by an earlier replacement)\n  - port (deposed p-old) (');
     expect(out).not.toContain('port~');
   });
 
-  it('apply leaves the outputs to its report: the plan it shows first has none', () => {
-    expect(text(plan([{ address: 'x', action: 'create', after: { a: 1 } }]), { outputs: false })).not.toContain('Outputs:');
+  it('apply leaves the outputs to its report: the plan it shows first has none', async () => {
+    expect(await text(plan([{ address: 'x', action: 'create', after: { a: 1 } }]), { outputs: false })).not.toContain('Outputs:');
   });
 
   it('destroy asks its own question and reports its own summary, with no outputs', () => {

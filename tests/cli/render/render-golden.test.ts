@@ -17,18 +17,18 @@ const read = <T>(name: string) => JSON.parse(readFileSync(`${GOLDEN}/${name}`, '
 
 const PLANS = ['create', 'update', 'replace', 'failure', 'import', 'delete', 'review-create', 'review-nested-update', 'review-vxc-replace', 'review-import-update', 'review-destroy'];
 
-function text(plan: Plan, opts: { compact?: boolean; outputs?: boolean } = {}): string {
+async function text(plan: Plan, opts: { compact?: boolean; outputs?: boolean } = {}): Promise<string> {
   let out = '';
-  writePlan(plan, paint(false), opts, (t) => (out += t));
+  await writePlan(plan, paint(false), opts, (t) => (out += t));
   return out;
 }
 
 describe('rendering recorded plans', () => {
   for (const name of PLANS) {
-    it(`${name}: text, compact and markdown`, () => {
+    it(`${name}: text, compact and markdown`, async () => {
       const plan = read<Plan>(`${name}.plan.json`);
-      expectGolden(`render/${name}.txt`, text(plan));
-      expectGolden(`render/${name}.compact.txt`, text(plan, { compact: true }));
+      expectGolden(`render/${name}.txt`, await text(plan));
+      expectGolden(`render/${name}.compact.txt`, await text(plan, { compact: true }));
       expectGolden(`render/${name}.md`, planMarkdown(plan));
     });
   }
