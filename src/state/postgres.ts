@@ -27,6 +27,8 @@ export class PostgresStore implements StateStore {
   private base?: { serial: number | undefined; seq: number };
   private readonly ownSeqs = new Set<number>();
   private tail: Promise<unknown> = Promise.resolve();
+  /** Journal entries recorded since the last append started: the next one inserts them together. */
+  private waiting: Array<{ entry: unknown; resolve(): void; reject(err: unknown): void }> = [];
   private closed = false;
 
   constructor(
@@ -151,11 +153,17 @@ export class PostgresStore implements StateStore {
     });
   }
 
-  record(entry: JournalEntry): Promise<void> {
-    // Entries land in call order even when a caller does not await the previous one.
-    const run = this.tail.then(() => this.append(entry));
-    this.tail = run.catch(() => undefined);
-    return run;
+  /**
+   * Entries land in call order even when a caller does not await the previous one. Those recorded
+   * while an append is in flight are inserted together by the next one, in one transaction: a
+   * commit's round trips and flush are shared by parallel steps, not paid once per entry.
+   */
+  async record(entry: JournalEntry): Promise<void> {
+    const sealed = sealEntry(this.codec, entry);
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ entry: sealed, resolve, reject });
+      if (this.waiting.length === 1) this.tail = this.tail.then(() => this.appendWaiting());
+    });
   }
 
   async write(snapshot: StateSnapshot): Promise<void> {
@@ -236,19 +244,25 @@ export class PostgresStore implements StateStore {
     }
   }
 
-  private async append(entry: JournalEntry): Promise<void> {
-    await this.checkLock(false);
-    const t = await this.ready();
-    await this.transaction('BEGIN', async (c) => {
-      // The outcome of a remote call must survive a crash: never let the server defer the flush.
-      await c.query('SET LOCAL synchronous_commit TO on');
-      const { rows } = await c.query(`INSERT INTO ${t.journal} (project, stack, entry) VALUES ($1, $2, $3::jsonb) RETURNING seq`, [
-        this.project,
-        this.stack,
-        JSON.stringify(sealEntry(this.codec, entry)),
-      ]);
-      this.ownSeqs.add(Number(rows[0].seq));
-    });
+  private async appendWaiting(): Promise<void> {
+    const batch = this.waiting;
+    this.waiting = [];
+    try {
+      await this.checkLock(false);
+      const t = await this.ready();
+      await this.transaction('BEGIN', async (c) => {
+        // The outcome of a remote call must survive a crash: never let the server defer the flush.
+        await c.query('SET LOCAL synchronous_commit TO on');
+        const { rows } = await c.query(
+          `INSERT INTO ${t.journal} (project, stack, entry) SELECT $1, $2, e FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS batch(e, n) ORDER BY n RETURNING seq`,
+          [this.project, this.stack, JSON.stringify(batch.map((b) => b.entry))],
+        );
+        for (const r of rows) this.ownSeqs.add(Number(r.seq));
+      });
+      for (const b of batch) b.resolve();
+    } catch (err) {
+      for (const b of batch) b.reject(err);
+    }
   }
 
   /** Refuses to go on once the lock's session has died: someone else may hold the stack now. */

@@ -117,6 +117,22 @@ describe('PostgresStore', () => {
     }
   });
 
+  it('inserts the journal entries recorded together in one transaction, not one commit each', async () => {
+    const stack = `grouped-${randomUUID().slice(0, 8)}`;
+    const store = new PostgresStore(url(), 'web', stack, codec);
+    try {
+      await store.record({ kind: 'outcome', address: 'x.first', resource: null, at: info.time });
+      // Forty steps answered in the same moment, as an apply of many products has them.
+      await Promise.all(Array.from({ length: 40 }, (_, i) => store.record({ kind: 'outcome', address: `x.n${i}`, resource: null, at: info.time })));
+      // Each row carries the id of the transaction that inserted it (xmin).
+      const { rows } = await admin.query(`SELECT count(*)::int AS rows, count(DISTINCT xmin::text)::int AS commits FROM plumb_journal WHERE project = 'web' AND stack = $1`, [stack]);
+      expect(rows[0].rows).toBe(41);
+      expect(rows[0].commits).toBeLessThanOrEqual(3);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses to record or write after its lock session was terminated', async () => {
     const stack = `lost-${randomUUID().slice(0, 8)}`;
     const [a, b] = [new PostgresStore(url(), 'web', stack, codec), new PostgresStore(url(), 'web', stack, codec)];
