@@ -34,7 +34,7 @@ export async function schemaCommand(raw: string | undefined, opts: { json?: bool
 
 /** The JSON Schema of the manifest language, with every type's and function's inputs (for the YAML language server). */
 export function editorSchema(resourceTypes: ReadonlyMap<string, ResourceType>): Record<string, unknown> {
-  const json = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+  const json = (schema: z.core.$ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input', target: 'draft-7' }) as Record<string, unknown>;
   return manifestJsonSchema({
     resources: [...resourceTypes.values()].map((t) => ({ token: t.token, description: t.description, inputs: json(t.inputs) })),
     functions: [...functions.values()].map((f) => ({ token: f.token, description: f.description, inputs: json(f.args) })),
@@ -107,7 +107,7 @@ function marked(list: FieldDoc[], secretPaths: string[], path = ''): FieldDoc[] 
   });
 }
 
-function fields(schema: z.ZodType, type?: ResourceType): FieldDoc[] {
+function fields(schema: z.core.$ZodType, type?: ResourceType): FieldDoc[] {
   const json = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as JsonSchema;
   return objectFields(json).map((f) => ({ ...f, change: type && changeOf(type, f.name) }));
 }

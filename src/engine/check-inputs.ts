@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Expr, ResourceDecl } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
@@ -10,13 +10,13 @@ import { inputProblems } from './messages.js';
  * when planning checks inputs before its first remote call and again in the plan, the second
  * check of those is free.
  */
-const literalResults = new WeakMap<Expr, { schema: z.ZodType; file: string; diagnostics: Diagnostic[] }>();
+const literalResults = new WeakMap<Expr, { schema: z.core.$ZodType; file: string; diagnostics: Diagnostic[] }>();
 
 /**
  * Checks desired inputs against a zod schema and turns each issue into a positioned diagnostic.
  * Issues on values that are not known yet (Unknown) are left for apply time.
  */
-export function checkInputs(schema: z.ZodType, value: unknown, properties: Expr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
+export function checkInputs(schema: z.core.$ZodType, value: unknown, properties: Expr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
   const known = literalResults.get(properties);
   if (known && known.schema === schema && known.file === where.file) return [...known.diagnostics];
   const diagnostics = check(schema, value, properties, where);
@@ -28,7 +28,7 @@ export function checkInputs(schema: z.ZodType, value: unknown, properties: Expr,
  * Options that name a type's fields: `additionalSecretOutputs` must name outputs, `hideDiffs`
  * inputs (the first step of each path). Each mistake is reported where the option is written.
  */
-export function checkOptionFields(decl: ResourceDecl, type: { token: string; inputs: z.ZodType; outputs: z.ZodType }, file: string): Diagnostic[] {
+export function checkOptionFields(decl: ResourceDecl, type: { token: string; inputs: z.core.$ZodType; outputs: z.core.$ZodType }, file: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const { additionalSecretOutputs, hideDiffs } = decl.options;
   // Most resources set neither: their type's schemas are then not even built.
@@ -61,7 +61,7 @@ function onlyLiterals(expr: Expr): boolean {
   return false;
 }
 
-function check(schema: z.ZodType, value: unknown, properties: Expr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
+function check(schema: z.core.$ZodType, value: unknown, properties: Expr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
   // zod and the walks below only read the value.
   const plain = reveal(value);
   // A message names a wrong value, unless it is secret (or inside one): then only its kind.
@@ -75,7 +75,7 @@ function check(schema: z.ZodType, value: unknown, properties: Expr, where: { fil
     }
     return cur instanceof Secret;
   };
-  const result = schema.safeParse(plain, { reportInput: true });
+  const result = z.safeParse(schema, plain, { reportInput: true });
   if (result.success) return [];
   // A property name is known whatever its neighbours' values: an unknown one is reported now.
   return inputProblems(
@@ -102,7 +102,7 @@ function containsUnknownDeep(v: unknown): boolean {
 }
 
 /** The property names of the object schema at `path` (through optionals, refinements and pipes); none when it is not an object. */
-export function objectKeys(schema: z.ZodType, path: Array<string | number> = []): string[] {
+export function objectKeys(schema: z.core.$ZodType, path: Array<string | number> = []): string[] {
   let cur: any = schema;
   for (const step of path) {
     cur = unwrap(cur);

@@ -153,7 +153,7 @@ export function valueAt(value: unknown, path: ReadonlyArray<PropertyKey>): unkno
  * lazies, and into the variant of a discriminated union that `value` chooses; none when there is
  * no object there.
  */
-export function fieldsAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>, value?: unknown): string[] {
+export function fieldsAt(schema: z.core.$ZodType, path: ReadonlyArray<PropertyKey>, value?: unknown): string[] {
   let cur: any = objectLike(schema, value);
   let at: any = value;
   for (const step of path) {
@@ -186,7 +186,7 @@ function literalValues(schema: any): unknown[] {
 
 /** Everything a check of manifest inputs knows besides the issues. */
 export interface InputsContext {
-  schema: z.ZodType;
+  schema: z.core.$ZodType;
   /** The inputs as evaluated (secrets revealed). */
   value: unknown;
   properties: Expr;
@@ -217,7 +217,7 @@ export function inputProblems(issues: readonly Issue[], ctx: InputsContext): Dia
  * Problems with a set of named values (provider settings, a function's arguments), each named as
  * `label` writes its path. `given` is what was written, before any coercion.
  */
-export function valueProblems(schema: z.ZodType, issues: readonly Issue[], given: unknown, noun: string, label: (name: string) => string = (name) => name): Array<{ name: string } & Described> {
+export function valueProblems(schema: z.core.$ZodType, issues: readonly Issue[], given: unknown, noun: string, label: (name: string) => string = (name) => name): Array<{ name: string } & Described> {
   return issues.flatMap((issue) => {
     const path = issue.path as Array<string | number>;
     const subject: IssueSubject = { name: path.length ? label(pathName(path)) : '', given: valueAt(given, path), noun };

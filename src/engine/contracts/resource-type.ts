@@ -72,8 +72,11 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   token: string;
   provider: string;
   description: string;
-  inputs: z.ZodType<In>;
-  outputs: z.ZodType<Out>;
+  // zod's core schema interface, not its classic one: checking every type's schemas against the
+  // classic interface's many methods was most of what type-checking the project cost. Parse with
+  // z.parse(schema, value) and z.safeParse.
+  inputs: z.core.$ZodType<In>;
+  outputs: z.core.$ZodType<Out>;
   /** Input/output paths that hold secrets. */
   secretPaths?: string[];
   /**

@@ -52,14 +52,21 @@ export const ipSetElement = z.object({
 });
 
 /** Defines a cloud lookup; the token follows `cloud:index/<fn>:<fn>`. */
-export function cloudLookup<A, R>(def: {
+export function cloudLookup<A extends z.ZodType, R extends z.ZodType>(def: {
   name: string;
   description: string;
-  args: z.ZodType<A>;
-  result: z.ZodType<R>;
-  invoke(ctx: CloudLookupContext, args: A): Promise<R>;
-}): LookupFunction<A, R, CloudClient, CloudSettings> {
-  return { token: `cloud:index/${def.name}:${def.name}`, provider: 'cloud', description: def.description, args: def.args, result: def.result, invoke: def.invoke };
+  args: A;
+  result: R;
+  invoke(ctx: CloudLookupContext, args: z.output<A>): Promise<z.output<R>>;
+}): LookupFunction<z.output<A>, z.output<R>, CloudClient, CloudSettings> {
+  return {
+    token: `cloud:index/${def.name}:${def.name}`,
+    provider: 'cloud',
+    description: def.description,
+    args: def.args as z.ZodType<z.output<A>>,
+    result: def.result as z.ZodType<z.output<R>>,
+    invoke: def.invoke,
+  };
 }
 
 /** Keeps items whose id is in `ids` (when any are given) and whose name matches `nameRegex`. */

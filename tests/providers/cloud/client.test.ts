@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isRemote, RemoteError } from '../../../src/errors.js';
 import { cloudProvider } from '../../../src/providers/cloud/index.js';
@@ -174,28 +175,28 @@ describe('orders whose answer is lost', () => {
   it('a buy whose reply is dropped is sent once, and the instance it bought is adopted', async () => {
     await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=BuyHighProtectGameService', drop: 'reply' }] });
     const ctx = h.resourceCtx('lost.shield');
-    const created = await antiDdosInstance.create(ctx, antiDdosInstance.inputs.parse(sizing));
+    const created = await antiDdosInstance.create(ctx, z.parse(antiDdosInstance.inputs, sizing));
     expect(countActions(await h.actions(), 'BuyHighProtectGameService')).toBe(1);
     expect((await listNamed(created.outputs.name)).map((i) => i.ResourceId)).toEqual([created.id]);
   });
 
   it('a named instance whose buy reply is dropped is found by name, area and data centre', async () => {
     await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=BuyHighProtectGameService', drop: 'reply' }] });
-    const created = await antiDdosInstance.create(h.resourceCtx('named.shield'), antiDdosInstance.inputs.parse({ ...sizing, name: 'lost-reply-shield' }));
+    const created = await antiDdosInstance.create(h.resourceCtx('named.shield'), z.parse(antiDdosInstance.inputs, { ...sizing, name: 'lost-reply-shield' }));
     expect(countActions(await h.actions(), 'BuyHighProtectGameService')).toBe(1);
     expect((await listNamed('lost-reply-shield')).map((i) => i.ResourceId)).toEqual([created.id]);
   });
 
   it('a buy answered 500 that bought nothing is sent once more, and one instance exists', async () => {
     await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=BuyHighProtectGameService', status: 500 }] });
-    const created = await antiDdosInstance.create(h.resourceCtx('retried.shield', 500), antiDdosInstance.inputs.parse({ ...sizing, name: 'rebought-shield' }));
+    const created = await antiDdosInstance.create(h.resourceCtx('retried.shield', 500), z.parse(antiDdosInstance.inputs, { ...sizing, name: 'rebought-shield' }));
     expect(countActions(await h.actions(), 'BuyHighProtectGameService')).toBe(2);
     expect((await listNamed('rebought-shield')).map((i) => i.ResourceId)).toEqual([created.id]);
   });
 
   it('an allowed domain whose add reply is dropped is added once and adopted', async () => {
     const ctx = h.resourceCtx('domain.shield');
-    const shield = await antiDdosInstance.create(ctx, antiDdosInstance.inputs.parse(sizing));
+    const shield = await antiDdosInstance.create(ctx, z.parse(antiDdosInstance.inputs, sizing));
     await h.clearCalls();
     await h.admin('faults', 'POST', { provider: 'cloud', next: [{ match: 'Action=AddNapAllowListDomain', drop: 'reply' }] });
     const added = await antiDdosAllowedDomain.create(h.resourceCtx('allowed'), { instanceId: shield.id, domain: 'lost-reply.example' });

@@ -3,6 +3,7 @@
  * often, and what an order or a cancel does when its answer is lost. Counts come from the
  * sandbox's call log.
  */
+import * as z from 'zod';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isRemote } from '../../../src/errors.js';
@@ -33,7 +34,7 @@ async function count(method: string, path: string): Promise<number> {
   return (await sandbox.calls('interconnect')).filter((c) => c.method === method && c.path.includes(path)).length;
 }
 
-const portInputs = (productName: string) => port.inputs.parse({ productName, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false });
+const portInputs = (productName: string) => z.parse(port.inputs, { productName, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false });
 
 describe('interconnect calls under faults', () => {
   it('sends a read answered 500 again until it succeeds', async () => {

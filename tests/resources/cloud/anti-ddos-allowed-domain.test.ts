@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRemote, UserError } from '../../../src/errors.js';
 import { antiDdosAllowedDomain, parseAllowedDomainId } from '../../../src/resources/cloud/anti-ddos-allowed-domain.js';
@@ -32,7 +33,7 @@ describe('the allowed-domain rule', () => {
   });
 
   it('puts the problem at the domain field of the inputs', () => {
-    const r = antiDdosAllowedDomain.inputs.safeParse({ instanceId: 'usecure_ghp-1', domain: 'api.example.com' });
+    const r = z.safeParse(antiDdosAllowedDomain.inputs, { instanceId: 'usecure_ghp-1', domain: 'api.example.com' });
     expect(r.success).toBe(false);
     expect(r.error!.issues[0]).toMatchObject({ path: ['domain'] });
     expect(r.error!.issues[0].message).toContain('use example.com');
@@ -72,7 +73,7 @@ describe('AntiDdosAllowedDomain lifecycle against the sandbox', () => {
     h = await startHarness({ provisioningMs: 300 });
     const created = await antiDdosInstance.create(
       h.resourceCtx('shield'),
-      antiDdosInstance.inputs.parse({ area: 'EastChina', dataCenter: 'Taizhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 30 }),
+      z.parse(antiDdosInstance.inputs, { area: 'EastChina', dataCenter: 'Taizhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 30 }),
     );
     instanceId = created.id;
   });
@@ -80,7 +81,7 @@ describe('AntiDdosAllowedDomain lifecycle against the sandbox', () => {
 
   it('creates (waiting from Adding to Success), reads, updates the comment, replaces, deletes and deletes again', async () => {
     const ctx = h.resourceCtx('allowed');
-    const inputs = antiDdosAllowedDomain.inputs.parse({ instanceId, domain: 'example.com', comment: 'main site' });
+    const inputs = z.parse(antiDdosAllowedDomain.inputs, { instanceId, domain: 'example.com', comment: 'main site' });
     h.progress.length = 0;
     const created = await antiDdosAllowedDomain.create(ctx, inputs);
     expect(created.id).toBe(`${instanceId}/example.com`);
@@ -130,13 +131,13 @@ describe('AntiDdosAllowedDomain lifecycle against the sandbox', () => {
   it('adopts an entry that is already on the list instead of adding it twice', async () => {
     await h.client.call('AddNapAllowListDomain', { ResourceId: instanceId, Domain: ['adopted.com'] });
     await h.clearCalls();
-    const created = await antiDdosAllowedDomain.create(h.resourceCtx(), antiDdosAllowedDomain.inputs.parse({ instanceId, domain: 'adopted.com' }));
+    const created = await antiDdosAllowedDomain.create(h.resourceCtx(), z.parse(antiDdosAllowedDomain.inputs, { instanceId, domain: 'adopted.com' }));
     expect(created.outputs.status).toBe('Success');
     expect(countActions(await h.actions(), 'AddNapAllowListDomain')).toBe(0);
   });
 
   it('fails clearly when the platform refuses the domain', async () => {
-    const err = await antiDdosAllowedDomain.create(h.resourceCtx(), antiDdosAllowedDomain.inputs.parse({ instanceId, domain: 'blocked-site.com' })).catch((e: unknown) => e);
+    const err = await antiDdosAllowedDomain.create(h.resourceCtx(), z.parse(antiDdosAllowedDomain.inputs, { instanceId, domain: 'blocked-site.com' })).catch((e: unknown) => e);
     expect(isRemote(err, 'invalid')).toBe(true);
     expect((err as Error).message).toContain('refused to allow blocked-site.com');
     expect((err as Error).message).toContain('Failure');
@@ -148,16 +149,16 @@ describe('AntiDdosAllowedDomain lifecycle against the sandbox', () => {
   });
 
   it('treats entries of a deleted instance as gone', async () => {
-    const inputs = antiDdosInstance.inputs.parse({ area: 'NorthChina', dataCenter: 'Shijiazhuang', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 30 });
+    const inputs = z.parse(antiDdosInstance.inputs, { area: 'NorthChina', dataCenter: 'Shijiazhuang', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 30 });
     const temp = await antiDdosInstance.create(h.resourceCtx(), inputs);
-    const entry = await antiDdosAllowedDomain.create(h.resourceCtx(), antiDdosAllowedDomain.inputs.parse({ instanceId: temp.id, domain: 'gone.com' }));
+    const entry = await antiDdosAllowedDomain.create(h.resourceCtx(), z.parse(antiDdosAllowedDomain.inputs, { instanceId: temp.id, domain: 'gone.com' }));
     await antiDdosInstance.delete(h.resourceCtx(), temp.id, { inputs, outputs: temp.outputs });
     expect(await antiDdosAllowedDomain.read(h.resourceCtx(), entry.id)).toBeUndefined();
     await expect(antiDdosAllowedDomain.delete(h.resourceCtx(), entry.id, { inputs: {} as never, outputs: entry.outputs })).resolves.toBeUndefined();
   });
 
   it('reports adding to an unknown instance as an invalid request', async () => {
-    const err = await antiDdosAllowedDomain.create(h.resourceCtx(), antiDdosAllowedDomain.inputs.parse({ instanceId: 'usecure_ghp-nothere', domain: 'example.com' })).catch((e: unknown) => e);
+    const err = await antiDdosAllowedDomain.create(h.resourceCtx(), z.parse(antiDdosAllowedDomain.inputs, { instanceId: 'usecure_ghp-nothere', domain: 'example.com' })).catch((e: unknown) => e);
     expect(isRemote(err, 'invalid')).toBe(true);
     expect((err as Error).message).toContain('usecure_ghp-nothere');
   });

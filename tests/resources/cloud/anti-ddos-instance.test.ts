@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRemote, UserError } from '../../../src/errors.js';
 import { antiDdosInstance, type AntiDdosInstanceInputs } from '../../../src/resources/cloud/anti-ddos-instance.js';
@@ -8,13 +9,13 @@ import { countActions, startHarness, type Harness } from '../../support/cloud-ha
 const base = { area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40 };
 
 function issues(raw: Record<string, unknown>): { path: string; message: string }[] {
-  const r = antiDdosInstance.inputs.safeParse(raw);
+  const r = z.safeParse(antiDdosInstance.inputs, raw);
   return r.success ? [] : r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
 }
 
 describe('AntiDdosInstance inputs', () => {
   it('applies the defaults: month, one period', () => {
-    expect(antiDdosInstance.inputs.parse(base)).toMatchObject({ chargeType: 'month', duration: 1 });
+    expect(z.parse(antiDdosInstance.inputs, base)).toMatchObject({ chargeType: 'month', duration: 1 });
   });
 
   it.each([
@@ -60,7 +61,7 @@ describe('AntiDdosInstance inputs', () => {
 });
 
 describe('AntiDdosInstance replace rules', () => {
-  const prior = antiDdosInstance.inputs.parse(base);
+  const prior = z.parse(antiDdosInstance.inputs, base);
   it.each([
     ['area and dataCenter are static replace paths', () => antiDdosInstance.replaceOn.map((r) => r.path), ['area', 'dataCenter']],
     ['a different chargeType than state recorded', () => antiDdosInstance.replaceWhen!(prior, { ...prior, chargeType: 'year' }).map((d) => d.path), ['chargeType']],
@@ -117,7 +118,7 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
 
   it('creates, reads, updates in place, replaces, deletes and deletes again', async () => {
     const ctx = h.resourceCtx('shield');
-    const inputs = antiDdosInstance.inputs.parse({ ...base, name: 'shield-one' });
+    const inputs = z.parse(antiDdosInstance.inputs, { ...base, name: 'shield-one' });
     await h.clearCalls();
     const created = await antiDdosInstance.create(ctx, inputs);
     expect(created.id).toMatch(/^usecure_ghp-[0-9a-f]{8}$/);
@@ -164,14 +165,14 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
   });
 
   it('names an instance after its address when no name is given', async () => {
-    const created = await antiDdosInstance.create(h.resourceCtx('edge.shield'), antiDdosInstance.inputs.parse(base));
+    const created = await antiDdosInstance.create(h.resourceCtx('edge.shield'), z.parse(antiDdosInstance.inputs, base));
     expect(created.outputs.name).toMatch(/^edge-shield-[0-9a-f]{8}$/);
-    await antiDdosInstance.delete(h.resourceCtx(), created.id, { inputs: antiDdosInstance.inputs.parse(base), outputs: created.outputs });
+    await antiDdosInstance.delete(h.resourceCtx(), created.id, { inputs: z.parse(antiDdosInstance.inputs, base), outputs: created.outputs });
   });
 
   it('finds an instance it named, bought by an interrupted create, by the token of that order', async () => {
     const ctx = h.resourceCtx('edge.shield');
-    const inputs = antiDdosInstance.inputs.parse(base);
+    const inputs = z.parse(antiDdosInstance.inputs, base);
     const order = { earliestMs: Date.now(), recorded: () => false };
     const bought = await antiDdosInstance.create(ctx, inputs);
     // The settling context carries the interrupted operation's token, as this one does.
@@ -182,7 +183,7 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
   });
 
   it('finds an instance named in the manifest only when it alone of that name, area and centre was bought since the order and is not in state', async () => {
-    const named = antiDdosInstance.inputs.parse({ ...base, name: 'named-shield' });
+    const named = z.parse(antiDdosInstance.inputs, { ...base, name: 'named-shield' });
     // The sandbox's clock counts whole seconds.
     const order = { earliestMs: Math.floor(Date.now() / 1000) * 1000, recorded: () => false };
     const first = await antiDdosInstance.create(h.resourceCtx('edge.shield'), named);
@@ -226,7 +227,7 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
   });
 
   it('fails an update of an instance that is gone with not-found', async () => {
-    const inputs = antiDdosInstance.inputs.parse(base);
+    const inputs = z.parse(antiDdosInstance.inputs, base);
     const err = await antiDdosInstance.update(h.resourceCtx(), 'usecure_ghp-00000000', { inputs, outputs: {} as never }, inputs).catch((e: unknown) => e);
     expect(isRemote(err, 'not-found')).toBe(true);
   });
@@ -234,7 +235,7 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
   it('refuses to resize an expired instance with the API message', async () => {
     const list = await h.client.call<{ ServiceInfo: { ResourceId: string; Name: string }[] }>('DescribeNapServiceInfo', { NapType: 1 });
     const expired = list.ServiceInfo.find((s) => s.Name === 'old-shield')!;
-    const inputs = antiDdosInstance.inputs.parse({ ...base, dataCenter: 'Zaozhuang', maxDefenceValue: 30 });
+    const inputs = z.parse(antiDdosInstance.inputs, { ...base, dataCenter: 'Zaozhuang', maxDefenceValue: 30 });
     const err = await antiDdosInstance.update(h.resourceCtx(), expired.ResourceId, { inputs, outputs: {} as never }, { ...inputs, bandwidth: 80 }).catch((e: unknown) => e);
     expect(isRemote(err, 'invalid')).toBe(true);
     expect((err as Error).message).toContain('expired');
@@ -246,7 +247,7 @@ describe('AntiDdosInstance provisioning over time', () => {
     const h = await startHarness({ provisioningMs: 600 });
     try {
       const started = Date.now();
-      const created = await antiDdosInstance.create(h.resourceCtx('slow'), antiDdosInstance.inputs.parse(base));
+      const created = await antiDdosInstance.create(h.resourceCtx('slow'), z.parse(antiDdosInstance.inputs, base));
       expect(Date.now() - started).toBeGreaterThanOrEqual(550);
       expect(h.progress).toContain('Provisioning');
       expect(created.outputs.status).toBe('Started');
@@ -258,7 +259,7 @@ describe('AntiDdosInstance provisioning over time', () => {
   it('gives up after the wait time with the last status, having recorded the id', async () => {
     const h = await startHarness({ provisioningMs: 60_000 });
     try {
-      const err = await antiDdosInstance.create(h.resourceCtx('never', 300), antiDdosInstance.inputs.parse(base)).catch((e: unknown) => e);
+      const err = await antiDdosInstance.create(h.resourceCtx('never', 300), z.parse(antiDdosInstance.inputs, base)).catch((e: unknown) => e);
       expect(h.recorded).toHaveLength(1);
       expect(h.recorded[0]).toMatch(/^usecure_ghp-/);
       expect(isRemote(err, 'unavailable')).toBe(true);

@@ -1,4 +1,5 @@
 /** Lifecycle specs of the cloud compute types (instance, disk, disk attachment). */
+import * as z from 'zod';
 import { expect } from 'vitest';
 import type { CloudClient } from '../../../src/providers/cloud/index.js';
 import { disk } from '../../../src/resources/cloud/disk.js';
@@ -38,7 +39,7 @@ export async function hostsIn(world: LifecycleWorld, subnetId: string): Promise<
 
 /** An instance's inputs in the suite's network. */
 export function machine(n: Network, more: Partial<Parameters<typeof instance.create>[1]> = {}) {
-  return instance.inputs.parse({
+  return z.parse(instance.inputs, {
     availabilityZone: ZONE,
     imageId: n.ubuntu,
     cpu: 1,

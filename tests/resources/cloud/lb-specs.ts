@@ -1,4 +1,5 @@
 /** Lifecycle specs of the cloud load balancer types (balancer, listener, backend, rule, certificate, its binding). */
+import * as z from 'zod';
 import { expect } from 'vitest';
 import type { CloudClient } from '../../../src/providers/cloud/index.js';
 import { lb } from '../../../src/resources/cloud/lb.js';
@@ -172,9 +173,9 @@ const rulesOf = (l: Listener) => (lbRec: Record<string, any>) =>
 export const lbRuleSpec = lifecycleSpec({
   type: lbRule,
   setup: makePool,
-  create: (p: Pool) => lbRule.inputs.parse({ lbId: p.lbId, listenerId: p.listenerId, path: '/static/', backendIds: [p.backends[0]] }),
-  update: (p) => lbRule.inputs.parse({ lbId: p.lbId, listenerId: p.listenerId, path: '/assets/', backendIds: [p.backends[0], p.backends[1]], priority: 5 }),
-  another: (p) => lbRule.inputs.parse({ lbId: p.lbId, listenerId: p.listenerId, domain: 'api.example.com', backendIds: [p.backends[1]] }),
+  create: (p: Pool) => z.parse(lbRule.inputs, { lbId: p.lbId, listenerId: p.listenerId, path: '/static/', backendIds: [p.backends[0]] }),
+  update: (p) => z.parse(lbRule.inputs, { lbId: p.lbId, listenerId: p.listenerId, path: '/assets/', backendIds: [p.backends[0], p.backends[1]], priority: 5 }),
+  another: (p) => z.parse(lbRule.inputs, { lbId: p.lbId, listenerId: p.listenerId, domain: 'api.example.com', backendIds: [p.backends[1]] }),
   reflects(outputs, inputs) {
     expect(outputs).toMatchObject({ lbId: inputs.lbId, listenerId: inputs.listenerId, ...(inputs.path ? { path: inputs.path } : { domain: inputs.domain }) });
     expect([...(outputs.backendIds as string[])].sort()).toEqual([...inputs.backendIds].sort());

@@ -1,4 +1,5 @@
 /** The load balancer types' own rules: which Action each change sends, what is never sent or shown, what the lookups see. */
+import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getLbAttachments } from '../../../src/lookups/cloud/get-lb-attachments.js';
 import { getLbRules } from '../../../src/lookups/cloud/get-lb-rules.js';
@@ -80,7 +81,7 @@ describe("in-place updates send the platform's own Action, once", () => {
   it("changing a rule's backends is one UpdatePolicy call, not a replacement", async () => {
     const { c, lb: made, listener, backends } = await pool('rule-update');
     const [one, two] = backends.map((b) => b.outputs.backendId);
-    const inputs = lbRule.inputs.parse({ lbId: made.id, listenerId: listener.outputs.listenerId, path: '/img/', backendIds: [one] });
+    const inputs = z.parse(lbRule.inputs, { lbId: made.id, listenerId: listener.outputs.listenerId, path: '/img/', backendIds: [one] });
     const rule = await lbRule.create(c, inputs);
     expect(lbRule.replaceOn.map((r) => r.path)).not.toContain('backendIds');
     const sent = await writes(() => lbRule.update(c, rule.id, { inputs, outputs: rule.outputs }, { ...inputs, backendIds: [one, two] }));
@@ -128,7 +129,7 @@ describe('the lookups answer with what the types made', () => {
     const { c, lb: made, listener, backends } = await pool('seen');
     const ip = await eip.create(c, { name: 'lb-ip', internetType: 'bgp', bandwidth: 2 });
     await eipAssociation.create(c, { eipId: ip.id, resourceId: made.id, resourceType: 'ulb' });
-    const rule = await lbRule.create(c, lbRule.inputs.parse({ lbId: made.id, listenerId: listener.outputs.listenerId, domain: 'shop.example.com', backendIds: [backends[0].outputs.backendId] }));
+    const rule = await lbRule.create(c, z.parse(lbRule.inputs, { lbId: made.id, listenerId: listener.outputs.listenerId, domain: 'shop.example.com', backendIds: [backends[0].outputs.backendId] }));
     const seen = (await run(h, getLbs, { ids: [made.id] })).lbs[0];
     expect(seen).toMatchObject({ name: 'seen', internal: false, vpcId: home.vpcId });
     expect(seen.ipSet).toEqual([expect.objectContaining({ ip: ip.outputs.publicIp })]);

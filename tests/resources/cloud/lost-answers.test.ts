@@ -3,6 +3,7 @@
  * that may have added it, and added again only when it is not listed. An add that is still
  * unknown when the create gives up is adopted by the next create, never added a second time.
  */
+import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRemote } from '../../../src/errors.js';
 import { antiDdosAllowedDomain } from '../../../src/resources/cloud/anti-ddos-allowed-domain.js';
@@ -13,7 +14,7 @@ let h: Harness;
 let instanceId: string;
 beforeAll(async () => {
   h = await startHarness();
-  const inputs = antiDdosInstance.inputs.parse({ area: 'EastChina', dataCenter: 'Taizhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 30 });
+  const inputs = z.parse(antiDdosInstance.inputs, { area: 'EastChina', dataCenter: 'Taizhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 30 });
   instanceId = (await antiDdosInstance.create(h.resourceCtx('shield'), inputs)).id;
 });
 afterAll(async () => h.close());

@@ -1,4 +1,5 @@
 /** Lifecycle specs of the anti-DDoS service IP and forwarding rule, and of labels and label attachments. */
+import * as z from 'zod';
 import { expect } from 'vitest';
 import type { CloudClient } from '../../../src/providers/cloud/index.js';
 import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instance.js';
@@ -17,7 +18,7 @@ async function client(world: LifecycleWorld): Promise<CloudClient> {
 
 /** An anti-DDoS instance bought for the suite. */
 async function makeInstance(ctx: MakeContext, name: string): Promise<string> {
-  return (await antiDdosInstance.create(await ctx(name), antiDdosInstance.inputs.parse({ ...sizing, name }))).id;
+  return (await antiDdosInstance.create(await ctx(name), z.parse(antiDdosInstance.inputs, { ...sizing, name }))).id;
 }
 
 /** The lifecycle spec of AntiDdosIp: the remark changes in place, another instance replaces it. */

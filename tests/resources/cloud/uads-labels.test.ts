@@ -1,4 +1,5 @@
 /** The anti-DDoS IP and rule types' and the label types' own rules: which Action each change sends, what replaces, what is refused, what the lookups see. */
+import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathMatches } from '../../../src/engine/diff/diff.js';
 import { getAntiDdosIps } from '../../../src/lookups/cloud/get-anti-ddos-ips.js';
@@ -16,7 +17,7 @@ let instanceId: string;
 beforeAll(async () => {
   h = await startHarness();
   const sizing = { name: 'types-shield', area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40, chargeType: 'month', duration: 1 };
-  instanceId = (await antiDdosInstance.create(h.resourceCtx('shield'), antiDdosInstance.inputs.parse(sizing))).id;
+  instanceId = (await antiDdosInstance.create(h.resourceCtx('shield'), z.parse(antiDdosInstance.inputs, sizing))).id;
 });
 afterAll(() => h.close());
 
@@ -59,7 +60,7 @@ describe('anti-DDoS service IPs', () => {
     const slow = await startHarness({ provisioningMs: 300 });
     try {
       const sizing = { name: 'slow-shield', area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40, chargeType: 'month', duration: 1 };
-      const owner = (await antiDdosInstance.create(slow.resourceCtx('shield'), antiDdosInstance.inputs.parse(sizing))).id;
+      const owner = (await antiDdosInstance.create(slow.resourceCtx('shield'), z.parse(antiDdosInstance.inputs, sizing))).id;
       const made = await antiDdosIp.create(slow.resourceCtx('ip'), { instanceId: owner, remark: 'slow' });
       expect(slow.progress).toContain('Pending');
       expect(made.outputs).toMatchObject({ status: 'Success', remark: 'slow' });

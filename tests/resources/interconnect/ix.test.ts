@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ix } from '../../../src/resources/interconnect/ix.js';
 import { port } from '../../../src/resources/interconnect/port.js';
@@ -12,11 +13,11 @@ describe('IX rules', () => {
     expect(ix.replaceWhen!(input, { ...input, networkServiceType: 'Melbourne IX' }).map((d) => d.path)).toEqual(['networkServiceType']);
     expect(ix.replaceWhen!(input, { ...input, networkServiceType: input.networkServiceType.toLowerCase() })).toEqual([]);
     expect(ix.replaceSometimes).toEqual(['networkServiceType']);
-    expect(ix.inputs.safeParse({ ...input, attributeTags: {} }).success).toBe(true);
-    const refused = ix.inputs.safeParse({ ...input, attributeTags: { a: 'b' } });
+    expect(z.safeParse(ix.inputs, { ...input, attributeTags: {} }).success).toBe(true);
+    const refused = z.safeParse(ix.inputs, { ...input, attributeTags: { a: 'b' } });
     expect(refused.success).toBe(false);
     expect(refused.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['attributeTags', expect.stringMatching(/set by the API/)]]);
-    expect(ix.inputs.safeParse({ ...input, macAddress: 'nope' }).success).toBe(false);
+    expect(z.safeParse(ix.inputs, { ...input, macAddress: 'nope' }).success).toBe(false);
   });
 });
 

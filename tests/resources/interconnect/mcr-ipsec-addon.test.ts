@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { vxc } from '../../../src/resources/interconnect/vxc.js';
@@ -8,8 +9,8 @@ import { makeMcr } from './fixtures.js';
 
 describe('McrIpsecAddon rules', () => {
   it('tunnelCount is 10, 20 or 30', () => {
-    for (const n of [10, 20, 30]) expect(mcrIpsecAddon.inputs.safeParse({ mcrId: 'abcd-1', tunnelCount: n }).success).toBe(true);
-    for (const n of [0, 15, 40]) expect(mcrIpsecAddon.inputs.safeParse({ mcrId: 'abcd-1', tunnelCount: n }).success).toBe(false);
+    for (const n of [10, 20, 30]) expect(z.safeParse(mcrIpsecAddon.inputs, { mcrId: 'abcd-1', tunnelCount: n }).success).toBe(true);
+    for (const n of [0, 15, 40]) expect(z.safeParse(mcrIpsecAddon.inputs, { mcrId: 'abcd-1', tunnelCount: n }).success).toBe(false);
   });
 
   it('a tunnelCount change is in place; a new mcrId replaces', () => {

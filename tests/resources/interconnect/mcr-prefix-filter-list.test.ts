@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { vxc } from '../../../src/resources/interconnect/vxc.js';
@@ -9,7 +10,7 @@ import { Unknown } from '../../../src/values.js';
 import { prefixList as list } from './attached-specs.js';
 import { makeMcr } from './fixtures.js';
 
-const issues = (value: unknown) => (mcrPrefixFilterList.inputs.safeParse(value).error?.issues ?? []).map((i) => ({ path: i.path.join('.'), message: i.message }));
+const issues = (value: unknown) => (z.safeParse(mcrPrefixFilterList.inputs, value).error?.issues ?? []).map((i) => ({ path: i.path.join('.'), message: i.message }));
 const one = (entry: Record<string, unknown>, addressFamily = 'IPv4') => issues({ mcrId: 'abcd-1234', description: 'x', addressFamily, entries: [{ action: 'permit', ...entry }] });
 
 describe('prefix entry checks (positioned at the offending field)', () => {

@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { mcr } from '../../../src/resources/interconnect/mcr.js';
 import { mcrBase as base, inlineList as inline } from './product-specs.js';
@@ -26,7 +27,7 @@ describe('Mcr rules', () => {
   });
 
   it('rejects an MCR speed the API does not sell', () => {
-    expect(mcr.inputs.safeParse({ ...base, portSpeed: 400000 }).success).toBe(false);
-    expect(mcr.inputs.safeParse({ ...base, portSpeed: 2500 }).success).toBe(true);
+    expect(z.safeParse(mcr.inputs, { ...base, portSpeed: 400000 }).success).toBe(false);
+    expect(z.safeParse(mcr.inputs, { ...base, portSpeed: 2500 }).success).toBe(true);
   });
 });
