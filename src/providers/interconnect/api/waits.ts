@@ -72,7 +72,7 @@ class Poller {
     this.timer = undefined;
     this.timerAt = Infinity;
     this.running = true;
-    await this.ordersAnswered();
+    await this.untilOrdersAnswered();
     const sent = Date.now();
     this.lastSent = sent;
     const answered = [...this.watchers].filter((w) => w.since <= sent);
@@ -103,7 +103,7 @@ class Poller {
    * the event loop, in which their buyers start to wait. Orders keep coming while steps that
    * waited go on to order more, so the wait is bounded: a second, or one poll interval if longer.
    */
-  private async ordersAnswered(): Promise<void> {
+  private async untilOrdersAnswered(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<void>((wake) => (timer = setTimeout(wake, Math.max(1000, this.client.pollEveryMs()))));
     await Promise.race([ordersAnswered(this.client), bound]);
