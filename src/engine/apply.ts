@@ -91,8 +91,8 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
     const result = results.get(step.key);
     const base = { address: step.change.address, action: step.action };
     if (result?.status === 'failed') return { ...base, status: 'failed', error: errorText(result.error, manifest, step.change.address, journal.failure) };
-    if (result?.status === 'skipped') return { ...base, status: 'skipped', cause: causeOf(result.cause) };
-    return { ...base, status: 'done' };
+    if (result?.status === 'done') return { ...base, status: 'done' };
+    return { ...base, status: 'skipped', cause: causeOf(result?.cause ?? 'it never ran') };
   });
   // After a destroy the manifest's outputs name objects that are gone: there are none. State
   // keeps secret outputs sealed, for stacks that reference this one; the report masks them.

@@ -21,6 +21,7 @@ import { sealDeclared } from './declared-secrets.js';
 import { refreshState, type Refreshed } from './refresh.js';
 import { Evaluation } from './scope.js';
 import { settlePending } from './settle.js';
+import { orderSteps } from './step-graph.js';
 import { applyTargets } from './targets.js';
 import type { Change, EngineDeps, Plan } from './types.js';
 
@@ -301,14 +302,39 @@ class Planning {
     return outputs;
   }
 
+  /**
+   * Orders the steps apply will run (see orderSteps): a replacement that cannot create first is
+   * made delete-first and says why; steps that still wait on each other are an error, before any call.
+   */
+  private order(changes: Change[]): void {
+    const pinned = (address: string) => this.manifest.resources[address]?.options.deleteBeforeReplace === false;
+    const order = orderSteps(changes, this.prior, pinned);
+    for (const { change, cycle, because } of order.madeDeleteFirst) {
+      const as = because.length ? `, as ${because.join(' and ')} ${because.length === 1 ? 'is' : 'are'}` : '';
+      change.notes.push(`replaced by deleting first${as}: created first, its steps would wait on each other (${cycle})`);
+    }
+    if (!order.unresolved) return;
+    const { addresses, cycle } = order.unresolved;
+    const declared = addresses.filter((a) => this.manifest.resources[a]);
+    const unpin = declared.filter(pinned);
+    this.error(
+      declared[0] ?? addresses[0],
+      `the steps of ${addresses.join(', ')} wait on each other: ${cycle}`,
+      unpin.length
+        ? `remove "deleteBeforeReplace: false" from the options of ${unpin.join(', ')}, so that it can be replaced by deleting first`
+        : `apply the changes of one of them in a run of its own first (plumb apply --target ${declared[0] ?? addresses[0]})`,
+    );
+  }
+
   /** Narrows the changes to what was asked for, checks the request, and writes the plan down. */
   finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): PlanResult {
     this.warnings.push(...this.evaluation.warnings);
-    noteDeletedUnderfoot(this.changes);
     this.changes.sort((a, b) => compareAddresses(a.address, b.address));
     const { options } = this;
     const targeted = applyTargets(this.changes, options.targets ?? [], options.excludes ?? []);
     this.deletedWith(targeted.changes);
+    this.order(targeted.changes);
+    noteDeletedUnderfoot(this.changes);
     const known = this.changes.map((c) => c.address);
     const requested = [...targeted.unknown.map((address) => ['--target/--exclude', address]), ...options.replace.filter((a) => !known.includes(a)).map((address) => ['--replace', address])];
     for (const [flag, address] of requested) {

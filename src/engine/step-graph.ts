@@ -16,6 +16,13 @@ import type { Change } from './types.js';
  *   new object waits for every older one's delete.
  */
 export function stepGraph(changes: Change[], recorded: Record<string, ResourceState>): Step[] {
+  const list = linkedSteps(changes, recorded);
+  prioritiseByDepth(list);
+  return list.sort((a, b) => b.priority - a.priority || compareKeys(a.key, b.key));
+}
+
+/** The steps of the changes, each with the steps it needs (see stepGraph), in no particular order. */
+function linkedSteps(changes: Change[], recorded: Record<string, ResourceState>): Step[] {
   const steps = new Map<string, Step>();
   const add = (step: Step) => steps.set(step.key, step);
   for (const c of changes) {
@@ -63,9 +70,7 @@ export function stepGraph(changes: Change[], recorded: Record<string, ResourceSt
       }
     }
   }
-  const list = [...steps.values()];
-  prioritiseByDepth(list);
-  return list.sort((a, b) => b.priority - a.priority || compareKeys(a.key, b.key));
+  return [...steps.values()];
 }
 
 /** Step keys (`C:address`, `D:address`): by their letter, then address. */
@@ -84,4 +89,84 @@ function dependentsBy<T extends { address: string }>(items: T[], dependencies: (
     }
   }
   return out;
+}
+
+/** What ordering a plan's steps found: replacements it had to make delete-first, and a cycle no such change breaks. */
+export interface StepOrder {
+  /** Create-first replacements made delete-first, each with the steps that would otherwise have waited on each other. */
+  madeDeleteFirst: Array<{ change: Change; cycle: string; because: string[] }>;
+  /** Steps that wait on each other whatever the order of the replacements, in words; undefined when every step can run. */
+  unresolved?: { addresses: string[]; cycle: string };
+}
+
+/**
+ * Makes the plan's steps orderable, before any call: steps that wait on each other would never
+ * run. The usual cause is a create-first replacement that needs an object replaced delete-first
+ * (its old half goes before the old object it uses, and its new half needs the new one): it is
+ * replaced delete-first too, unless `pinned` says the manifest asks for create-first. Changes are
+ * changed in place; what remains is reported.
+ */
+export function orderSteps(changes: Change[], recorded: Record<string, ResourceState>, pinned: (address: string) => boolean): StepOrder {
+  const order: StepOrder = { madeDeleteFirst: [] };
+  const byAddress = new Map(changes.map((c) => [c.address, c]));
+  for (;;) {
+    const cycle = findCycle(linkedSteps(changes, recorded));
+    if (!cycle) return order;
+    const words = cycleText(cycle, byAddress);
+    const flip = cycle.map((key) => byAddress.get(key.slice(2))).find((c) => c?.action === 'replace' && c.replaceOrder === 'create-first' && !pinned(c.address));
+    if (!flip) {
+      order.unresolved = { addresses: [...new Set(cycle.map((key) => baseAddress(key.slice(2))))], cycle: words };
+      return order;
+    }
+    const because = cycle.map((key) => byAddress.get(key.slice(2))).filter((c) => c !== flip && c?.action === 'replace' && c.replaceOrder === 'delete-first');
+    flip.replaceOrder = 'delete-first';
+    order.madeDeleteFirst.push({ change: flip, cycle: words, because: [...new Set(because.map((c) => c!.address))] });
+  }
+}
+
+/**
+ * One cycle among the steps, as keys each needing the next (the last needs the first); undefined
+ * when there is none. Iterative: a long chain must not exhaust the stack.
+ */
+function findCycle(steps: Step[]): string[] | undefined {
+  const byKey = new Map(steps.map((s) => [s.key, s]));
+  const left = new Map(steps.map((s) => [s.key, s.needs.filter((k) => byKey.has(k)).length]));
+  const neededBy = new Map<string, string[]>(steps.map((s) => [s.key, []]));
+  for (const s of steps) for (const need of s.needs) neededBy.get(need)?.push(s.key);
+  const ready = steps.filter((s) => left.get(s.key) === 0).map((s) => s.key);
+  while (ready.length) {
+    const key = ready.pop()!;
+    left.delete(key);
+    for (const next of neededBy.get(key) ?? []) {
+      const n = left.get(next)! - 1;
+      left.set(next, n);
+      if (n === 0) ready.push(next);
+    }
+  }
+  if (!left.size) return undefined;
+  // Every step left needs another step left: following those needs must come back to one.
+  const path: string[] = [];
+  const at = new Map<string, number>();
+  for (let key = left.keys().next().value!; !at.has(key); key = byKey.get(key)!.needs.find((k) => left.has(k))!) {
+    at.set(key, path.length);
+    path.push(key);
+  }
+  const last = path[path.length - 1];
+  const first = byKey.get(last)!.needs.find((k) => left.has(k))!;
+  return path.slice(at.get(first));
+}
+
+/** A cycle in words: `create the new a needs delete the old b, which needs …, which needs create the new a`. */
+function cycleText(cycle: string[], byAddress: Map<string, Change>): string {
+  const step = (key: string) => {
+    const address = key.slice(2);
+    const change = byAddress.get(address);
+    if (isDeposed(address)) return `delete ${baseAddress(address)} (set aside ${address.slice(baseAddress(address).length + 1)})`;
+    if (change?.action === 'replace') return key[0] === 'C' ? `create the new ${address}` : `delete the old ${address}`;
+    return `${key[0] === 'C' ? (change?.action ?? 'create') : 'delete'} ${address}`;
+  };
+  return [...cycle, cycle[0]]
+    .map(step)
+    .join(', which needs ')
+    .replace(/, which needs /, ' needs ');
 }

@@ -180,3 +180,53 @@ describe('records an older version could leave', () => {
     expect([...fake.objects.keys()]).toEqual(['thing-1']);
   });
 });
+
+describe('a replacement deleted first with a dependent that would be created first', () => {
+  const chain = (size: number, childOptions = '') => `
+resources:
+  parent:
+    type: fake:Thing
+    properties: { name: parent, size: ${size} }
+    options: { deleteBeforeReplace: true }
+  child:
+    type: fake:Thing
+    properties: { name: child, ref: "\${parent.uid}" }
+    ${childOptions}
+`;
+
+  it('replaces the dependent delete-first too, says why, and runs every step it reports', async () => {
+    const fake = fakeType({ replaceOn: ['size', 'ref'] });
+    const store = new MemoryStore();
+    await applyFake(chain(1), fake, store);
+    fake.calls.length = 0;
+
+    const { plan, report, events } = await applyFake(chain(2), fake, store);
+    const child = plan.changes.find((c) => c.address === 'child')!;
+    expect(child).toMatchObject({ action: 'replace', replaceOrder: 'delete-first' });
+    expect(child.notes.join('\n')).toMatch(/replaced by deleting first, as parent is: created first, its steps would wait on each other \(.*delete the old parent/);
+    expect(fake.calls.filter((c) => c.verb !== 'read').map((c) => `${c.verb} ${c.address}`)).toEqual(['delete child', 'delete parent', 'create parent', 'create child']);
+    expect(report.ok).toBe(true);
+    // Every step reported done was started, and made its call.
+    const started = events.filter((e) => e.type === 'step-start').map((e) => `${e.address} ${'action' in e ? e.action : ''}`);
+    expect(report.results.map((r) => `${r.address} ${r.action}`).sort()).toEqual(started.sort());
+    expect([...fake.objects.values()].map((o) => o.name).sort()).toEqual(['child', 'parent']);
+    expect((await planFake(chain(2), fake, store)).plan.changes.every((c) => c.action === 'noop')).toBe(true);
+  });
+
+  it('is refused before any call when the manifest asks for the dependent to be created first', async () => {
+    const fake = fakeType({ replaceOn: ['size', 'ref'] });
+    const store = new MemoryStore();
+    await applyFake(chain(1), fake, store);
+    fake.calls.length = 0;
+
+    const { diagnostics } = await planFake(chain(2, 'options: { deleteBeforeReplace: false }'), fake, store);
+    expect(diagnostics.map((d) => [d.address, d.summary, d.detail])).toEqual([
+      [
+        'child',
+        expect.stringMatching(/^the steps of (child, parent|parent, child) wait on each other: .*delete the old parent/),
+        'remove "deleteBeforeReplace: false" from the options of child, so that it can be replaced by deleting first',
+      ],
+    ]);
+    expect(fake.calls.filter((c) => c.verb !== 'read')).toEqual([]);
+  });
+});

@@ -82,7 +82,21 @@ export async function walk<N extends WalkNode>(
   };
   for (const node of nodes) if (waiting.get(node.key) === 0) start(node);
   await queue.onIdle();
+  skipNeverReady(nodes, results, options);
   return results;
+}
+
+/**
+ * Nodes that wait on each other (a cycle) never become ready: they did not run, and are said to
+ * be skipped, never reported done. Planning orders the steps so that this does not happen.
+ */
+function skipNeverReady<N extends WalkNode>(nodes: N[], results: Map<string, WalkResult>, hooks: WalkHooks<N>): void {
+  for (const node of nodes) {
+    if (results.has(node.key)) continue;
+    const cause = 'it waits on steps that wait on it';
+    hooks.skipped?.(node, cause);
+    results.set(node.key, { status: 'skipped', cause });
+  }
 }
 
 /** Sets each node's priority to the length of the longest path from it to the end of the graph. */
