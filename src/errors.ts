@@ -31,6 +31,28 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * A wait for a remote object ran out of time while the object was still on its way (provisioning,
+ * not listed yet, a VLAN still held): nothing says it failed. A create whose wait ends so keeps
+ * the object it ordered, still provisioning, and the next apply waits for it again.
+ */
+export class WaitTimedOut extends Error {
+  constructor(
+    readonly what: string,
+    readonly waitedMs: number,
+    /** The last status seen (the API's, or `not listed yet`). */
+    readonly lastStatus: string,
+  ) {
+    super(`timed out after ${duration(waitedMs)} waiting for ${what} (last status: ${lastStatus})`);
+    this.name = 'WaitTimedOut';
+  }
+}
+
+/** `3 s`, `2.5 min`. */
+export function duration(ms: number): string {
+  return ms >= 60_000 ? `${Number((ms / 60_000).toFixed(2))} min` : `${Number((ms / 1000).toFixed(1))} s`;
+}
+
 /** Whether a value is a RemoteError of one of the given kinds. */
 export function isRemote(err: unknown, ...kinds: ErrorKind[]): err is RemoteError {
   return err instanceof RemoteError && (kinds.length === 0 || kinds.includes(err.kind));

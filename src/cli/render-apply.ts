@@ -10,6 +10,7 @@ const VERB: Record<string, [string, string]> = {
   'delete-old': ['Destroying old object...', 'Old object destroyed'],
   'delete-deposed': ['Destroying object set aside...', 'Destruction complete'],
   import: ['Importing...', 'Import complete'],
+  wait: ['Waiting until it is ready...', 'Ready'],
 };
 
 /** One line per engine event, with a timestamp when not on a terminal. */

@@ -1,7 +1,7 @@
 import type { DriftReport } from '../engine/drift.js';
 import type { Change, Plan } from '../engine/types.js';
 import { attributeLines, scalar } from './render-diff.js';
-import { displayAddress, heading, paint, replaceSummary, showFull, summaryLine, symbolOf } from './render-plan.js';
+import { displayAddress, heading, paint, replaceSummary, showFull, shown, summaryLine, symbolOf } from './render-plan.js';
 
 const plain = paint(false);
 
@@ -11,7 +11,7 @@ const plain = paint(false);
  * the line so the review tool colours it (`!` for a change in place, as tfcmt and Atlantis do).
  */
 export function planMarkdown(plan: Plan): string {
-  const active = plan.changes.filter((c) => c.action !== 'noop' || c.movedFrom !== undefined);
+  const active = plan.changes.filter(shown);
   const title = plan.mode === 'destroy' ? 'Destroy plan' : 'Plan';
   const lines = [`### ${title}: \`${plan.manifest.file}\`, stack \`${plan.stack}\``, ''];
   for (const s of plan.settled) lines.push(`> **Settled:** ${cell(s)}`, '');

@@ -40,7 +40,7 @@ export async function writePlan(plan: Plan, p: Paint, opts: { compact?: boolean;
 function* planLines(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: boolean }): Generator<string> {
   for (const s of plan.settled) yield p.yellow(`Settled: ${s}`);
   // A moved record is shown even when nothing else about it changes.
-  const active = plan.changes.filter((c) => c.action !== 'noop' || c.movedFrom !== undefined);
+  const active = plan.changes.filter(shown);
   if (active.length === 0) {
     yield p.green(plan.mode === 'destroy' ? 'No changes. No objects need to be destroyed.' : 'No changes. Your infrastructure matches the manifest.');
   } else {
@@ -69,9 +69,14 @@ export function showFull(v: unknown): string {
   return (text ?? 'null').split('\n').join('\n  ');
 }
 
-/** Whether applying a change does anything: a read (get:) does not, a moved record does. */
+/** Whether applying a change does anything: a read (get:) does not; a moved record, and a wait for an object still provisioning, do. */
 export function changesSomething(c: Change): boolean {
-  return (c.action !== 'noop' && c.action !== 'read') || c.movedFrom !== undefined;
+  return (c.action !== 'noop' && c.action !== 'read') || c.movedFrom !== undefined || c.awaits !== undefined;
+}
+
+/** Whether the plan shows a change: anything but a no-op, and a no-op that moves a record or waits for its object. */
+export function shown(c: Change): boolean {
+  return c.action !== 'noop' || c.movedFrom !== undefined || c.awaits !== undefined;
 }
 
 /** `Plan: 1 to add, 0 to change, 1 to replace, 0 to destroy.` */
@@ -80,7 +85,8 @@ export function summaryLine(plan: Plan): string {
   const imported = s.import ? `${s.import} to import, ` : '';
   const moved = s.move ? `${s.move} to move, ` : '';
   const read = s.read ? `${s.read} to read, ` : '';
-  return `Plan: ${read}${moved}${imported}${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.`;
+  const wait = s.wait ? `, ${s.wait} to wait for` : '';
+  return `Plan: ${read}${moved}${imported}${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy${wait}.`;
 }
 
 /**
@@ -121,6 +127,7 @@ function compactLine(c: Change, p: Paint): string {
 
 /** The sentence a change is introduced with: `port will be updated in place`; a moved record says from where. */
 export function heading(c: Change): string {
+  if (c.action === 'noop' && c.awaits && c.movedFrom === undefined) return `${displayAddress(c.address)} is still provisioning: apply waits until it is ready`;
   if (c.movedFrom === undefined) return actionHeading(c);
   return c.action === 'noop' ? `${c.address} has moved from ${c.movedFrom}` : `${actionHeading(c)} (moved from ${c.movedFrom})`;
 }

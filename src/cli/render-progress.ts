@@ -10,6 +10,7 @@ const VERBS: Record<string, string> = {
   'delete-old': 'destroying old object',
   'delete-deposed': 'destroying object set aside',
   import: 'importing',
+  wait: 'waiting until ready',
 };
 
 interface Running {

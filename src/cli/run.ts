@@ -161,7 +161,7 @@ function nothingToRecord({ plan, prior }: PlanResult, state: StateSnapshot): boo
 
 /** Runs the plan, showing its events as a live view, timestamped lines or JSON lines. */
 async function execute(session: Session, state: StateSnapshot, planned: PlanResult, opts: RunOptions, p: Paint): Promise<ApplyReport> {
-  const { plan, prior, imported, read } = planned;
+  const { plan, prior, imported, read, waiting } = planned;
   // Events arrive several per step; their text is written in batches (see OutputBatch).
   const output = new OutputBatch((text) => process.stdout.write(text));
   const view = opts.json
@@ -171,7 +171,7 @@ async function execute(session: Session, state: StateSnapshot, planned: PlanResu
         paint: p,
         live: Boolean(process.stdout.isTTY),
         rows: () => process.stdout.rows,
-        total: plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'read').reduce((n, c) => n + (c.action === 'replace' ? 2 : 1), 0),
+        total: plan.changes.filter((c) => c.action !== 'read' && (c.action !== 'noop' || c.awaits)).reduce((n, c) => n + (c.action === 'replace' ? 2 : 1), 0),
         stillEveryMs: Number(process.env.PLUMB_PROGRESS_INTERVAL_MS) || undefined,
       });
   // A provisioning status is polled often: the stream carries a step's status only when it changes.
@@ -183,7 +183,7 @@ async function execute(session: Session, state: StateSnapshot, planned: PlanResu
   };
   session.deps.notify = emit;
   output.lastWords = () => (view ? view.interrupted() : undefined);
-  return applyPlan({ manifest: session.manifest, plan, prior, imported, read, state, store: session.store, deps: session.deps, parallelism: opts.parallelism, emit }).finally(() => {
+  return applyPlan({ manifest: session.manifest, plan, prior, imported, read, waiting, state, store: session.store, deps: session.deps, parallelism: opts.parallelism, emit }).finally(() => {
     session.deps.notify = undefined;
     view?.finish();
     output.close();

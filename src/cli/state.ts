@@ -45,7 +45,7 @@ export function stateCommand(program: Command): void {
 /** `state list`: one line per address, its type and id, tainted ones marked. */
 function list(snapshot: StateSnapshot): void {
   for (const r of Object.values(snapshot.resources).sort((a, b) => a.address.localeCompare(b.address))) {
-    process.stdout.write(`${r.address}\t${r.type}\t${r.id}${r.status === 'tainted' ? '\t(tainted)' : ''}\n`);
+    process.stdout.write(`${r.address}\t${r.type}\t${r.id}${r.status === 'ok' ? '' : `\t(${r.status})`}\n`);
   }
 }
 

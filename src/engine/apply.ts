@@ -1,7 +1,8 @@
 import type { Manifest } from '../manifest/ast.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { StateStore } from './contracts/state.js';
-import type { ResourceState, StateSnapshot } from './contracts/state.js';
+import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
+import { systemClock } from './wait.js';
 import { containsUnknown, mask, wrapSecrets } from '../values.js';
 import { recordMoves } from './aliases.js';
 import { ReadPass, resourceContext } from './context.js';
@@ -42,6 +43,8 @@ export interface ApplyInput {
   imported?: Record<string, ResourceState>;
   /** Objects read with `get:` at plan time: what references to them evaluate to. */
   read?: Record<string, ResourceState>;
+  /** Interrupted creates whose objects may still show up (see PlanResult.waiting). */
+  waiting?: PendingOperation[];
   state: StateSnapshot;
   store: StateStore;
   deps: EngineDeps;
@@ -61,7 +64,8 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
     deps.log.info({ event }, event.type);
     input.emit(event);
   };
-  const journal = new Journal(input.store, { ...input.prior });
+  const clock = deps.clock ?? systemClock;
+  const journal = new Journal(input.store, { ...input.prior }, input.waiting ?? [], () => clock.now());
   const warnings: string[] = [];
   const evaluation = new Evaluation(manifest, deps, (address) => {
     const state = journal.current[address] ?? input.prior[address] ?? input.read?.[address];
@@ -119,6 +123,7 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
       const decl = manifest.resources[address];
       return decl ? { ...decl.options, provider: decl.provider } : {};
     },
+    now: () => (deps.clock ?? systemClock).now(),
     trigger: async (address) => {
       const expr = manifest.resources[address]?.options.replacementTrigger;
       return expr && evaluate(expr, evaluation.scope());

@@ -35,7 +35,9 @@ export function classify(address: string, type: ResourceType, desired: Record<st
   // An input the API chose, written into the manifest later, is compared with what the product
   // has: its own value (a port's zone, say) is no change.
   const chosen = same ? prior.inputs : withChosenInputs(prior.inputs, prior.outputs, type.computedInputs, (key) => desired[key] !== undefined);
-  const recorded = same || !type.asDeclared ? chosen : (type.asDeclared(chosen, prior.outputs, desired) as Record<string, unknown>);
+  // An object not listed yet has no outputs to read the recorded inputs against.
+  const listed = prior.status !== 'provisioning' || Object.keys(prior.outputs).length > 0;
+  const recorded = same || !type.asDeclared || !listed ? chosen : (type.asDeclared(chosen, prior.outputs, desired) as Record<string, unknown>);
   const effective = same ? desired : effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore: context.options.ignoreChanges });
   const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(recorded, effective);
   const replacePaths = [...(same ? [] : replacePathsFor(type, diff.changed, recorded, effective, context.options.replaceOnChanges)), ...optionReplacePaths(prior, context)];
@@ -217,8 +219,10 @@ export function shownAfterCreate(type: ResourceType, address: string, after: Rec
  * once it exists (outputs that are not inputs, and inputs the API fills in when left out).
  */
 export function plannedValue(type: ResourceType, change: Pick<Change, 'address' | 'action'>, prior: ResourceState | undefined, desired: Record<string, unknown>): Record<string, unknown> {
-  if (prior && (change.action === 'noop' || change.action === 'import' || change.action === 'update')) return { ...prior.outputs, ...desired, id: prior.id };
-  const value: Record<string, unknown> = { id: new Unknown(`${change.address}.id`) };
+  const kept = change.action === 'noop' || change.action === 'import' || change.action === 'update';
+  if (prior && kept && prior.status !== 'provisioning') return { ...prior.outputs, ...desired, id: prior.id };
+  // An object still on its way has its id; what it exposes is known once it is ready.
+  const value: Record<string, unknown> = { id: prior && kept ? prior.id : new Unknown(`${change.address}.id`) };
   const outputs = Object.keys((type.outputs as { shape?: Record<string, unknown> }).shape ?? {});
   const inputs = (type.inputs as { shape?: Record<string, unknown> }).shape ?? {};
   for (const key of outputs) {

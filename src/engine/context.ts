@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ResourceContext, ResourceType } from './contracts/resource-type.js';
 import type { EngineDeps } from './types.js';
+import { contextWait } from './wait.js';
 
 /** How long an operation waits for its object when neither the provider nor customTimeouts says. */
 const DEFAULT_WAIT_MS = 10 * 60_000;
@@ -58,5 +59,6 @@ export async function resourceContext(deps: EngineDeps, type: ResourceType, addr
     warn: hooks.warn ?? ((message) => deps.log.warn({ address }, message)),
     recordId: hooks.recordId ?? (() => {}),
     shared: (key, make) => pass.shared(connection.client, `${type.provider}:${key}`, make),
+    wait: contextWait(deps.clock),
   };
 }

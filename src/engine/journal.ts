@@ -34,7 +34,34 @@ export class Journal {
   constructor(
     private readonly store: StateStore,
     readonly current: Record<string, ResourceState>,
-  ) {}
+    /** Interrupted operations still unsettled when the apply starts (an order that may still show up): pending until resolved. */
+    waiting: PendingOperation[] = [],
+    /** Epoch milliseconds now (the engine's clock). */
+    private readonly now: () => number = Date.now,
+  ) {
+    this.unresolved.push(...waiting);
+  }
+
+  /** Records what an interrupted operation turned out to have left, in the entry that settles it. */
+  async resolve(op: PendingOperation, records: Records): Promise<void> {
+    await this.record(records, op.token);
+    this.drop(op);
+  }
+
+  /** Records that an interrupted operation left nothing (on evidence: `why`), so nothing waits for it any more. */
+  async forget(op: PendingOperation, why: string): Promise<void> {
+    await this.write({ kind: 'failed', address: op.address, token: op.token, at: this.stamp(), why });
+    this.drop(op);
+  }
+
+  private drop(op: PendingOperation): void {
+    const at = this.unresolved.indexOf(op);
+    if (at >= 0) this.unresolved.splice(at, 1);
+  }
+
+  private stamp(): string {
+    return new Date(this.now()).toISOString();
+  }
 
   /**
    * Runs `call` between its intent and its outcome: `done` says what state holds after success,
@@ -42,7 +69,7 @@ export class Journal {
    */
   async journaled<T>(intent: Intent, call: (token: string) => Promise<T>, after: { done(result: T): Records; failed(err: unknown): Aftermath }): Promise<T> {
     const token = randomUUID();
-    const at = new Date().toISOString();
+    const at = this.stamp();
     await this.write({ kind: 'intent', ...intent, token, at });
     let result: T;
     try {
@@ -50,7 +77,7 @@ export class Journal {
     } catch (err) {
       const aftermath = this.failure ? 'unknown' : after.failed(err);
       if (aftermath === 'unknown') this.unresolved.push({ ...intent, token, at, ...this.ids.get(token) });
-      else if (aftermath === 'nothing') await this.write({ kind: 'failed', address: intent.address, token, at: new Date().toISOString() });
+      else if (aftermath === 'nothing') await this.write({ kind: 'failed', address: intent.address, token, at: this.stamp() });
       else await this.record(aftermath.records, token);
       throw err;
     }
@@ -66,7 +93,7 @@ export class Journal {
    */
   recordId(token: string, address: string, id: { id: string; secretId?: ResourceState['secretId'] }): void {
     this.ids.set(token, id);
-    const written = this.write({ kind: 'id', address, token, ...id, at: new Date().toISOString() }).catch(() => {});
+    const written = this.write({ kind: 'id', address, token, ...id, at: this.stamp() }).catch(() => {});
     this.written = Promise.all([this.written, written]).then(() => {});
   }
 
@@ -77,7 +104,7 @@ export class Journal {
     if (!first) return;
     const also = rest.map(([address, resource]) => ({ address, resource }));
     try {
-      await this.write({ kind: 'outcome', address: first[0], token, resource: first[1], ...(also.length ? { also } : {}), at: new Date().toISOString() });
+      await this.write({ kind: 'outcome', address: first[0], token, resource: first[1], ...(also.length ? { also } : {}), at: this.stamp() });
       this.outcomes++;
     } finally {
       // Held even when the entry could not be written: the snapshot written at the end may still

@@ -2,7 +2,7 @@ import { type Diagnostic, uniqueDiagnostics } from '../diagnostics.js';
 import type { Manifest } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
 import type { ResourceType } from './contracts/resource-type.js';
-import type { ResourceState, StateSnapshot } from './contracts/state.js';
+import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
 import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
 import { markMoves, moveAliased } from './aliases.js';
 import { checkInputs, checkOptionFields } from './check-inputs.js';
@@ -47,6 +47,8 @@ export interface PlanResult {
   imported: Record<string, ResourceState>;
   /** Objects read with `get:`: never recorded; apply evaluates references to them from these. */
   read: Record<string, ResourceState>;
+  /** Interrupted creates that may still show up: they stay pending until apply finds their objects or they would have been listed. */
+  waiting: PendingOperation[];
 }
 
 /**
@@ -69,8 +71,30 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   for (const name of graph.order) await planning.resource(name);
   await planning.deletions();
   if (moved) markMoves(planning.changes, moved.from);
+  markAwaited(planning.changes, planning.prior, settled.waiting);
   const outputs = options.destroy ? {} : await planning.outputs();
-  return planning.finish(state, settled.notes, outputs);
+  return { ...planning.finish(state, settled.notes, outputs), waiting: settled.waiting };
+}
+
+/**
+ * Marks what apply waits for first: a recorded object still provisioning (whatever the change to
+ * it, and whatever uses it), and an interrupted create that may still show up (the create of its
+ * address looks for it before ordering).
+ */
+function markAwaited(changes: Change[], prior: Record<string, ResourceState>, waiting: PendingOperation[]): void {
+  for (const change of changes) {
+    const recorded = prior[change.address];
+    if (recorded?.status !== 'provisioning' || change.action === 'read' || change.action === 'import') continue;
+    change.awaits = 'provisioning';
+    const until = change.action === 'delete' || change.action === 'replace' ? 'listed, then deleted' : 'ready';
+    if (change.action !== 'noop') change.notes.push(`still provisioning (ordered at ${recorded.orderedAt ?? 'an earlier run'}): apply waits until it is ${until}`);
+  }
+  for (const op of waiting) {
+    const change = changes.find((c) => c.address === op.address && (c.action === 'create' || c.action === 'replace'));
+    if (!change) continue;
+    change.awaits = 'order';
+    change.notes.push(`a create interrupted at ${op.at} may have ordered it already: apply looks for that object until it would be listed, and orders only if it does not show up`);
+  }
 }
 
 /** The work of one plan: what it has found so far, and a method per part. */
@@ -327,7 +351,7 @@ class Planning {
   }
 
   /** Narrows the changes to what was asked for, checks the request, and writes the plan down. */
-  finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): PlanResult {
+  finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting'> {
     this.warnings.push(...this.evaluation.warnings);
     this.changes.sort((a, b) => compareAddresses(a.address, b.address));
     const { options } = this;
@@ -379,9 +403,11 @@ function summarise(changes: Change[]): Plan['summary'] {
   const count = (action: string) => changes.filter((c) => c.action === action).length;
   const moved = changes.filter((c) => c.movedFrom !== undefined).length;
   const read = count('read');
+  const wait = changes.filter((c) => c.action === 'noop' && c.awaits).length;
   return {
     ...(moved ? { move: moved } : {}),
     ...(read ? { read } : {}),
+    ...(wait ? { wait } : {}),
     add: count('create'),
     change: count('update') + changes.filter((c) => c.action === 'import' && c.patch.length > 0).length,
     replace: count('replace'),

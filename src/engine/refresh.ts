@@ -6,6 +6,8 @@ import { Secret, reveal, secretKeys, secretTexts, wrapSecrets } from '../values.
 import { realId } from './ids.js';
 import { sealDeclared } from './declared-secrets.js';
 import type { EngineDeps } from './types.js';
+import { mayStillAppear, readinessOf, statusOf, withStatus } from './awaiting.js';
+import { systemClock } from './wait.js';
 
 /** The outcome of reading every resource in state. */
 export interface Refreshed {
@@ -27,6 +29,7 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
   const failures = new Map<string, string[]>();
   const requests = readRequests(Object.values(state.resources), deps);
   const read = await readObjects(requests, deps, { pass, concurrency, warn: warn && ((address, message) => warn(`${address}: ${message}`)) });
+  const now = (deps.clock ?? systemClock).now();
   for (const request of requests) {
     const prior = state.resources[request.address];
     const outcome = read.get(request)!;
@@ -34,6 +37,8 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
       const message = outcome.error.message;
       failures.set(message, [...(failures.get(message) ?? []), prior.address]);
     } else if (outcome.observed === undefined) {
+      // An object still on its way may not be listed yet: that is no sign it is gone.
+      if (prior.status === 'provisioning' && mayStillAppear(request.type, prior.orderedAt, now)) continue;
       gone.push(prior.address);
       delete resources[prior.address];
     } else {
@@ -41,7 +46,9 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
       const secretOutputs = Object.keys(prior.outputs).filter((key) => prior.outputs[key] instanceof Secret);
       const sealed = wrapSecrets(outcome.observed, [...(request.type.secretPaths ?? []), ...secretKeys(prior.inputs), ...secretOutputs]);
       const outputs = secretTexts(await sealDeclared(request.type, prior.address, request.prior!.inputs, sealed, deps, pass, prior.provider));
-      resources[prior.address] = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
+      const record = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
+      // One recorded on its way is as ready as the API now says.
+      resources[prior.address] = prior.status === 'provisioning' ? withStatus(record, statusOf(readinessOf(request.type, outputs))) : record;
     }
   }
   if (failures.size) {

@@ -1,20 +1,22 @@
 import { UserError } from '../errors.js';
-import type { ResourceContext, ResourceType } from './contracts/resource-type.js';
+import type { Created, ResourceContext, ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
-import { reveal, wrapSecrets } from '../values.js';
+import { reveal } from '../values.js';
 import { ReadPass, resourceContext } from './context.js';
 import { readObjects, type ReadOutcome, type ReadRequest } from './refresh.js';
 import { deposedKey, normalizeDeposed } from './deposed.js';
-import { realId, recordedId } from './ids.js';
+import { realId } from './ids.js';
+import { mayStillAppear } from './awaiting.js';
+import { adoptedRecords, CLOCK_SKEW_MS } from './steps-awaiting.js';
 import type { EngineDeps } from './types.js';
-
-/** How far a remote API's clock may run behind this machine's, when telling what was made since an order. */
-const CLOCK_SKEW_MS = 5 * 60_000;
+import { systemClock } from './wait.js';
 
 /** The state after settling, and a line per settled operation for the plan. */
 export interface Settled {
   resources: Record<string, ResourceState>;
   notes: string[];
+  /** Interrupted creates that may still show up (their type lists objects only once provisioned): pending, looked for by apply before it orders. */
+  waiting: PendingOperation[];
 }
 
 /**
@@ -23,17 +25,20 @@ export interface Settled {
  *
  * A pending create is looked up remotely — by the id recorded once the order was accepted, else
  * by the ownership tags carrying its operation token or by the inputs it was ordered with (see
- * findOwned) — and adopted if found (tainted if not ready); a replacement's old object is then
- * set aside in the same step. Found nothing: the create never happened, and the object it would
- * have replaced is still current. A pending delete or update is read again: gone means gone.
+ * findOwned) — and adopted if found (still provisioning if not ready, tainted if the API says it
+ * failed); a replacement's old object is then set aside in the same step. Found nothing: the
+ * create never happened, and the object it would have replaced is still current — unless the
+ * type lists new objects only once provisioned and the order is recent enough to be on its way:
+ * an id the API gave is then recorded, still provisioning, and an order without one waits in
+ * `waiting`. A pending delete or update is read again: gone means gone.
  * A read that fails fails the plan, naming the resource: nothing is assumed. Every object the
  * operations name by id is read first, each type in bulk where it can (see readObjects).
  */
 export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass = new ReadPass()): Promise<Settled> {
   const legacy = legacyAsideSlots(state.resources);
   const { resources, notes } = normalizeDeposed(state.resources);
-  if (!state.pending.length) return { resources, notes };
-  const settling: Settling = { resources, notes, deps, pass, read: await readPending(state.pending, resources, deps, pass, notes) };
+  if (!state.pending.length) return { resources, notes, waiting: [] };
+  const settling: Settling = { resources, notes, deps, pass, waiting: [], read: await readPending(state.pending, resources, deps, pass, notes) };
   for (const op of state.pending) {
     const type = deps.resourceType(op.type);
     // Dropped, the operation's object (one a create may have made) would be recorded nowhere.
@@ -56,7 +61,7 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass
       throw new UserError(`${op.address}: could not settle an interrupted ${op.action}: ${(err as Error).message}`, 'nothing was changed; run the command again once the remote API answers');
     }
   }
-  return { resources, notes };
+  return { resources, notes, waiting: settling.waiting };
 }
 
 /** What settling works on: the state as settled so far, the notes for the plan, and the objects read up front. */
@@ -68,6 +73,7 @@ interface Settling {
   /** What each object a pending operation names was found to be, by type and id. */
   read: Map<string, ReadOutcome>;
   recordedIds?: Set<string>;
+  waiting: PendingOperation[];
 }
 
 /**
@@ -110,31 +116,31 @@ async function observed(
 
 async function settleCreate(op: PendingOperation, type: ResourceType, settling: Settling): Promise<void> {
   const { resources, notes, deps } = settling;
-  const recordedIds = settling.recordedIds!;
   const noted = notes.length;
   const provider = op.provider;
   const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`), pass: settling.pass, provider });
-  let found: { id: string; outputs: Record<string, unknown> } | undefined;
+  const onItsWay = mayStillAppear(type, op.at, (deps.clock ?? systemClock).now());
+  let found: Created<Record<string, unknown> | undefined> | undefined;
   if (op.id) {
     const id = realId({ id: op.id, secretId: op.secretId });
     const outputs = await observed(type, ctx, id, undefined, settling, provider);
-    if (outputs) found = { id, outputs };
+    // An id the API gave is never dropped while the object may still be on its way.
+    if (outputs || onItsWay) found = { id, outputs };
   } else if (type.findOwned) {
-    const inputs = op.inputs && (reveal(op.inputs) as never);
-    found = (await type.findOwned(ctx, inputs, { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id) => recordedIds.has(id) })) as typeof found;
+    const recordedIds = settling.recordedIds!;
+    found = (await type.findOwned(ctx, op.inputs && (reveal(op.inputs) as never), { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id) => recordedIds.has(id) })) as typeof found;
+    if (!found && onItsWay) {
+      settling.waiting.push(op);
+      notes.push(`${op.address}: a create interrupted at ${op.at} may have ordered an object that is not listed yet (it is listed once provisioned): apply looks for it before ordering anything`);
+      return;
+    }
   }
   const current = resources[op.address];
   if (found && !(current && realId(current) === found.id)) {
-    const outputs = wrapSecrets(found.outputs, type.secretPaths);
-    const status = (type.isReady?.(outputs) ?? true) ? 'ok' : 'tainted';
-    // The inputs it was ordered with, when the intent kept them (as a finished create records).
-    const inputs = op.inputs ?? inputsOf(type.inputs, outputs);
-    if (current && op.replacing === current.id) resources[deposedKey(op.address, current.id)] = { ...current, address: deposedKey(op.address, current.id) };
-    const under = provider === undefined ? {} : { provider };
-    resources[op.address] = { address: op.address, type: op.type, ...recordedId(type, found.id), inputs, outputs, dependencies: current?.dependencies ?? [], status, ...under };
-    recordedIds.add(found.id);
-    const replaced = current && op.replacing === current.id ? `, and ${current.id}, which it replaces, is set aside for deletion` : '';
-    notes.push(`${op.address}: an interrupted create had ordered ${recordedId(type, found.id).id}; it is adopted${status === 'tainted' ? ' (not ready, so it will be replaced)' : ''}${replaced}`);
+    const records = adoptedRecords(type, op, found, current);
+    for (const [key, record] of Object.entries(records)) if (record) resources[key] = record;
+    settling.recordedIds?.add(found.id);
+    notes.push(adoptionNote(op, records[op.address]!, found.outputs, current));
   } else if (!found && notes.length === noted) {
     notes.push(
       op.replacing && current?.id === op.replacing
@@ -142,6 +148,19 @@ async function settleCreate(op: PendingOperation, type: ResourceType, settling: 
         : `${op.address}: an interrupted create left nothing behind; it will be created`,
     );
   }
+}
+
+/** What settling says of an object an interrupted create made. */
+function adoptionNote(op: PendingOperation, record: ResourceState, outputs: Record<string, unknown> | undefined, current: ResourceState | undefined): string {
+  const how = !outputs
+    ? ', and it is not listed yet (it is listed once provisioned): apply waits for it, and orders nothing more'
+    : record.status === 'provisioning'
+      ? '; it is adopted, still provisioning: apply waits for it'
+      : record.status === 'tainted'
+        ? '; it is adopted, and the API reports it failed: it will be replaced'
+        : '; it is adopted';
+  const replaced = current && op.replacing === current.id ? `, and ${current.id}, which it replaces, is set aside for deletion` : '';
+  return `${op.address}: an interrupted create had ordered ${record.id}${how}${replaced}`;
 }
 
 async function settleChange(op: PendingOperation, type: ResourceType, settling: Settling): Promise<void> {
@@ -182,14 +201,4 @@ function restoreLegacyAside(op: PendingOperation, legacy: Map<string, string>, r
   const at = notes.lastIndexOf(`${op.address}: an interrupted create left nothing behind; it will be created`);
   if (at >= 0) notes.splice(at, 1);
   notes.push(`${op.address}: an interrupted replacement made nothing; ${id}, which it was replacing, is current again`);
-}
-
-/** The input fields of an adopted object, taken from what the API reports. */
-function inputsOf(schema: unknown, outputs: Record<string, unknown>): Record<string, unknown> {
-  const shape = (schema as { shape?: Record<string, unknown> }).shape ?? {};
-  return Object.fromEntries(
-    Object.keys(shape)
-      .filter((k) => outputs[k] !== undefined)
-      .map((k) => [k, outputs[k]]),
-  );
 }

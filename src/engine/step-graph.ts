@@ -2,11 +2,12 @@ import type { ResourceState } from './contracts/state.js';
 import { baseAddress, isDeposed } from './deposed.js';
 import { prioritiseByDepth } from './graph/walk.js';
 import { compareAddresses } from './order.js';
-import { CreateStep, DeleteStep, ImportStep, Step, UpdateStep } from './steps.js';
+import { CreateStep, DeleteStep, ImportStep, Step, UpdateStep, WaitStep } from './steps.js';
 import type { Change } from './types.js';
 
 /**
- * Turns a plan's changes into steps and orders them:
+ * Turns a plan's changes into steps and orders them (an object still provisioning that nothing
+ * else changes is a step of its own, which waits for it, and what uses it waits for that):
  * - creates and updates after what they depend on;
  * - a delete after the deletes of what depends on the object;
  * - a create-first replacement deletes the old object only after the new one exists and its
@@ -26,8 +27,9 @@ function linkedSteps(changes: Change[], recorded: Record<string, ResourceState>)
   const steps = new Map<string, Step>();
   const add = (step: Step) => steps.set(step.key, step);
   for (const c of changes) {
-    if (c.action === 'noop' || c.action === 'read') continue;
-    if (c.action === 'delete') add(new DeleteStep(c, isDeposed(c.address) ? 'delete-deposed' : 'delete'));
+    if (c.action === 'read' || (c.action === 'noop' && !c.awaits)) continue;
+    if (c.action === 'noop') add(new WaitStep(c, 'wait'));
+    else if (c.action === 'delete') add(new DeleteStep(c, isDeposed(c.address) ? 'delete-deposed' : 'delete'));
     else if (c.action === 'replace') {
       add(new CreateStep(c, 'create-new'));
       add(new DeleteStep(c, 'delete-old'));

@@ -6,6 +6,8 @@ import { effectiveInputs } from './diff/diff.js';
 import type { WalkNode } from './graph/walk.js';
 import { realId, recordedId } from './ids.js';
 import { outcomeUnknown, type Journal, type Records } from './journal.js';
+import { awaitInterruptedOrder, settleRecorded } from './steps-awaiting.js';
+import { WaitTimedOut } from '../errors.js';
 import type { Change, StepAction } from './types.js';
 
 /** What a step needs from the apply it runs in. */
@@ -22,6 +24,8 @@ export interface StepRun {
   options(address: string): StepOptions;
   /** The `replacementTrigger` value the manifest gives an address now; undefined without the option. */
   trigger(address: string): Promise<unknown>;
+  /** Epoch milliseconds now, by the engine's clock. */
+  now(): number;
 }
 
 /** The options a step reads from the manifest. */
@@ -65,34 +69,57 @@ export class CreateStep extends Step {
   async apply(run: StepRun): Promise<string> {
     const { address, change } = this;
     const type = run.type(change.type);
+    // What an interrupted create ordered may still show up: it is looked for before anything is ordered.
+    const interrupted = change.awaits === 'order' ? run.journal.unresolved.find((op) => op.address === address && op.action === 'create') : undefined;
+    if (interrupted && (await awaitInterruptedOrder(this, run, type, interrupted))) {
+      return (await settleRecorded(this, run, address, 'ready'))!.id;
+    }
     const desired = await run.desired(address, type);
     const trigger = await run.trigger(address);
     // A create-first replacement keeps the old object current until the new one is recorded; both
     // are then recorded in one journal entry, so no crash can leave one id at two keys.
     const old = change.action === 'replace' && change.replaceOrder === 'create-first' ? run.journal.current[address] : undefined;
+    const orderedAt = new Date(run.now()).toISOString();
     const made = (id: string, outputs: Record<string, unknown>, status: ResourceState['status']): Records => {
-      const records: Records = { [address]: { ...resourceState(type, address, id, desired, outputs, change, run.options(address), trigger), status } };
+      const state = resourceState(type, address, id, desired, outputs, change, run.options(address), trigger);
+      const records: Records = { [address]: { ...state, status, ...(status === 'provisioning' ? { orderedAt } : {}) } };
       if (old && realId(old) !== id) records[deposedKey(address, old.id)] = { ...old, address: deposedKey(address, old.id) };
       return records;
     };
     let ordered: string | undefined;
-    const created = await run.journal.journaled(
-      { address, type: type.token, action: 'create', inputs: desired, replacing: old?.id, ...under(run.options(address).provider) },
-      async (token) => {
-        const recordId = (id: string) => {
-          ordered = id;
-          run.journal.recordId(token, address, recordedId(type, id));
-        };
-        return type.create(await run.context(this, type, { token, timeout: 'create', recordId, provider: run.options(address).provider }), reveal(desired));
-      },
-      {
-        done: (result) => made(result.id, result.outputs as Record<string, unknown>, 'ok'),
-        // An order that went through but did not finish is kept, marked for replacement; one whose
-        // fate is unknown (no answer, or none readable) is settled by the next plan, never bought again.
-        failed: (err) => (outcomeUnknown(err) ? 'unknown' : ordered ? { records: made(ordered, {}, 'tainted') } : 'nothing'),
-      },
-    );
+    const created = await run.journal
+      .journaled(
+        { address, type: type.token, action: 'create', inputs: desired, replacing: old?.id, ...under(run.options(address).provider) },
+        async (token) => {
+          const recordId = (id: string) => {
+            ordered = id;
+            run.journal.recordId(token, address, recordedId(type, id));
+          };
+          return type.create(await run.context(this, type, { token, timeout: 'create', recordId, provider: run.options(address).provider }), reveal(desired));
+        },
+        {
+          done: (result) => made(result.id, result.outputs as Record<string, unknown>, 'ok'),
+          // An order that went through is never forgotten: one whose wait ran out is still on its
+          // way (the next apply waits for it); one that failed otherwise is kept tainted, for
+          // replacement. One whose fate is unknown (no answer, or none readable) is settled by the
+          // next plan, with the id it was given if any, never bought again.
+          failed: (err) => {
+            if (outcomeUnknown(err)) return 'unknown';
+            return ordered ? { records: made(ordered, {}, err instanceof WaitTimedOut ? 'provisioning' : 'tainted') } : 'nothing';
+          },
+        },
+      )
+      .catch((err: unknown) => {
+        throw err instanceof WaitTimedOut && ordered ? new Error(`${err.message}; ${ordered} is recorded as still provisioning, and the next apply waits for it`, { cause: err }) : err;
+      });
     return recordedId(type, created.id).id;
+  }
+}
+
+/** Waits for a recorded object still provisioning (an order a timed-out or interrupted apply left) to be ready. */
+export class WaitStep extends Step {
+  async apply(run: StepRun): Promise<string | undefined> {
+    return (await settleRecorded(this, run, this.address, 'ready'))?.id;
   }
 }
 
@@ -133,7 +160,9 @@ export class DeleteStep extends Step {
 
   async apply(run: StepRun): Promise<string | undefined> {
     const key = this.target;
-    const target = run.journal.current[key];
+    // An object still on its way is deleted once it is listed: one an API does not list yet
+    // cannot be deleted, and would be left billed.
+    const target = await settleRecorded(this, run, key, 'listed');
     // The new half reused the old object's id (nothing was set aside): there is nothing to delete.
     if (!target) return undefined;
     if (this.action === 'delete-old' && target.id !== this.change.id) {
@@ -165,7 +194,7 @@ export class DeleteStep extends Step {
 async function updateInPlace(step: Step, run: StepRun): Promise<string> {
   const { address, change } = step;
   const type = run.type(change.type);
-  const prior = run.journal.current[address];
+  const prior = await settleRecorded(step, run, address, 'ready');
   if (!prior) throw new Error(`${address}: nothing is recorded to update`);
   const desired = await run.desired(address, type);
   const trigger = await run.trigger(address);

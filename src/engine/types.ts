@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Diagnostic } from '../diagnostics.js';
 import type { LookupFunction } from './contracts/lookup.js';
 import type { ReplaceRule, ResourceType } from './contracts/resource-type.js';
+import type { Clock } from './wait.js';
 
 /** What a change does. */
 export type Action = 'create' | 'update' | 'replace' | 'delete' | 'import' | 'read' | 'noop';
@@ -24,8 +25,8 @@ export type Reason =
   /** An object an earlier replacement set aside, deleted now. */
   | 'deposed';
 
-/** What one apply step does: the halves of a replacement are steps of their own. */
-export type StepAction = 'create' | 'update' | 'import' | 'delete' | 'create-new' | 'delete-old' | 'delete-deposed';
+/** What one apply step does: the halves of a replacement are steps of their own; `wait` waits for an object still provisioning. */
+export type StepAction = 'create' | 'update' | 'import' | 'delete' | 'create-new' | 'delete-old' | 'delete-deposed' | 'wait';
 
 /** The change planned for one resource address. Plain data. */
 export interface Change {
@@ -60,6 +61,12 @@ export interface Change {
   movedFrom?: string;
   /** The provider resource (its address) the object is made, changed or deleted through; absent for the default provider. */
   provider?: string;
+  /**
+   * What apply waits for before anything else of this change: `provisioning`, the recorded object,
+   * ordered and not yet seen ready; `order`, what an interrupted create may have ordered, which
+   * its type lists only once provisioned (looked for before anything is ordered).
+   */
+  awaits?: 'provisioning' | 'order';
 }
 
 /** A complete plan. Plain, versioned, serializable data. */
@@ -73,8 +80,8 @@ export interface Plan {
   request: { targets: string[]; excludes: string[]; replace: string[] };
   createdAt: string;
   changes: Change[];
-  /** `move` (records renamed by aliases) and `read` (resources read with get:) are present only when there are some. */
-  summary: { add: number; change: number; replace: number; destroy: number; import: number; noop: number; move?: number; read?: number };
+  /** `move` (records renamed by aliases), `read` (resources read with get:) and `wait` (objects still provisioning, waited for) are present only when there are some. */
+  summary: { add: number; change: number; replace: number; destroy: number; import: number; noop: number; move?: number; read?: number; wait?: number };
   warnings: string[];
   /** Operations interrupted by a crash and how they were settled. */
   settled: string[];
@@ -112,6 +119,8 @@ export interface EngineDeps {
   stackOutputs?(stack: string): Promise<Record<string, unknown>>;
   /** Told what happens outside a step's own events: a refresh starting, a provider's call sent again. */
   notify?(event: EngineEvent): void;
+  /** Time as waits and settling see it; the machine's when absent (tests pass their own). */
+  clock?: Clock;
 }
 
 /** Every event the engine emits while planning and applying; the CLI renders them. */

@@ -9,6 +9,7 @@ import type { ResourceContext } from '../../src/engine/contracts/resource-type.j
 import type { LookupContext } from '../../src/engine/contracts/lookup.js';
 import { cloudApi } from '../../src/sandbox/cloud/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { contextWait } from '../../src/engine/wait.js';
 
 /** One received call as the sandbox logs it. */
 export interface LoggedCall {
@@ -72,6 +73,7 @@ export async function startHarness(options: { provisioningMs?: number; settings?
       warn: (m) => warnings.push(m),
       recordId: (id) => recorded.push(id),
       shared: (_key, make) => make(),
+      wait: contextWait(),
     }),
     lookupCtx: () => ({ client, settings, log: silent, warn: (m) => warnings.push(m), workDir }),
     actions: async () => {

@@ -11,7 +11,7 @@ export async function planFake(yaml: string, fake: ReturnType<typeof fakeType>, 
   const { manifest, diagnostics } = parseManifest(yaml, 'm.yaml', { resources: [fake.type.token], functions: [] });
   expect(diagnostics).toEqual([]);
   const { graph } = buildGraph(manifest);
-  const deps = fakeDeps(fake.type);
+  const deps = fakeDeps(fake.type, fake.clock);
   const state = await store.read();
   const planned = await makePlan(manifest, graph, state, deps, { refresh: true, destroy: opts.destroy ?? false, replace: opts.replace ?? [], targets: opts.targets });
   return { manifest, deps, state, ...planned };
@@ -28,6 +28,7 @@ export async function applyFake(yaml: string, fake: ReturnType<typeof fakeType>,
     prior: planned.prior,
     imported: planned.imported,
     read: planned.read,
+    waiting: planned.waiting,
     state: planned.state,
     store,
     deps: planned.deps,

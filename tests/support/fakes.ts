@@ -4,6 +4,7 @@ import type { EngineDeps } from '../../src/engine/types.js';
 import { RemoteError } from '../../src/errors.js';
 import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { replay, type StateStore } from '../../src/state/store.js';
+import type { Clock } from '../../src/engine/wait.js';
 import type { JournalEntry, StateSnapshot } from '../../src/engine/contracts/state.js';
 
 /** A call the fake handlers received. */
@@ -22,56 +23,126 @@ export function fakeType(
     timeoutCreate?: (inputs: any) => boolean;
     /** The order goes through (its id is recorded), then no answer can be read (the API is unavailable). */
     loseCreateReply?: (inputs: any) => boolean;
+    /** The order goes through, but its answer (the id) never arrives. */
+    loseOrderReply?: (inputs: any) => boolean;
     /** Reads fail as unavailable while this says so. */
     failRead?: (id: string) => boolean;
     replaceOn?: string[];
     deleteBeforeReplace?: boolean;
+    /**
+     * Objects provision for this long (on `clock`), reading `PROVISIONING` until then, then
+     * `READY` (or `FAILED` when `failProvisioning` says so); create waits for them.
+     */
+    provisionMs?: number;
+    failProvisioning?: (inputs: any) => boolean;
+    /** Objects are not listed at all until provisioned (the type says so: appearsWithinMs). */
+    listedOnceReady?: boolean;
+    /** Objects carry their order's token, so an interrupted create's object can be found (findOwned). */
+    findable?: boolean;
+    clock?: FakeClock;
   } = {},
 ) {
   const objects = new Map<string, Record<string, unknown>>();
   const calls: FakeCall[] = [];
   let next = 1;
+  const clock = options.clock ?? fakeClock();
+  const provisionMs = options.provisionMs ?? 0;
+  /** The object as the API reports it now: provisioning, then ready (or failed); not listed before then, for a type listed once ready. */
+  const seen = (id: string): Record<string, any> | undefined => {
+    const o = objects.get(id);
+    if (!o) return undefined;
+    const { readyAt, fails, ...outputs } = o as Record<string, any>;
+    const state = clock.now() < readyAt ? 'PROVISIONING' : fails ? 'FAILED' : 'READY';
+    if (options.listedOnceReady && state === 'PROVISIONING') return undefined;
+    return { ...outputs, state };
+  };
   const type: ResourceType = {
     token: 'fake:index/thing:Thing',
     provider: 'fake',
     description: 'a fake thing',
     inputs: z.object({ name: z.string(), size: z.number().optional(), ref: z.string().optional() }).strict(),
-    outputs: z.object({ name: z.string(), size: z.number().optional(), ref: z.string().optional(), uid: z.string() }),
+    outputs: z.object({ name: z.string(), size: z.number().optional(), ref: z.string().optional(), uid: z.string(), state: z.string() }),
     replaceOn: (options.replaceOn ?? ['size']).map((path) => ({ path, reason: `${path} is fixed` })),
     deleteBeforeReplace: options.deleteBeforeReplace,
+    isReady: (outputs) => outputs.state === 'READY',
+    failed: (outputs) => (outputs.state === 'FAILED' ? 'FAILED' : undefined),
+    appearsWithinMs: options.listedOnceReady ? 10 * provisionMs : undefined,
     async create(ctx, inputs) {
       calls.push({ verb: 'create', address: ctx.address, inputs });
       if (options.failCreate?.(inputs)) throw new Error(`cannot create ${inputs.name}`);
       const id = `thing-${next++}`;
-      const outputs = { ...inputs, uid: id };
-      objects.set(id, outputs);
+      objects.set(id, { ...inputs, uid: id, token: ctx.operationToken, readyAt: clock.now() + provisionMs, fails: options.failProvisioning?.(inputs) ?? false });
+      if (options.loseOrderReply?.(inputs)) throw new RemoteError('unavailable', 'POST /things: connection reset');
       ctx.recordId(id);
       if (options.timeoutCreate?.(inputs)) throw new Error(`timed out waiting for ${id}`);
       if (options.loseCreateReply?.(inputs)) throw new RemoteError('unavailable', `GET /thing/${id}: 503 unavailable`);
-      return { id, outputs };
+      const outputs = await ctx.wait(`thing ${id} to be ready`, async () => {
+        const now = seen(id);
+        return now && now.state !== 'PROVISIONING' ? { done: true, value: now } : { done: false, status: now?.state ?? 'not listed' };
+      });
+      if (outputs.state === 'FAILED') throw new Error(`thing ${id} FAILED`);
+      return { id, outputs: withoutToken(outputs) };
     },
     async read(ctx, id) {
       calls.push({ verb: 'read', address: ctx.address, id });
       if (options.failRead?.(id)) throw new RemoteError('unavailable', `GET /thing/${id}: 503 unavailable`);
-      return objects.get(id) as any;
+      const now = seen(id);
+      return now && (withoutToken(now) as any);
     },
+    ...(options.findable
+      ? {
+          async findOwned(ctx) {
+            calls.push({ verb: 'read', address: ctx.address });
+            const found = [...objects.keys()].map((id) => seen(id)).find((o) => o?.token === ctx.operationToken);
+            return found && { id: String(found.uid), outputs: withoutToken(found) as any };
+          },
+        }
+      : {}),
     async update(ctx, id, _prior, desired) {
       calls.push({ verb: 'update', address: ctx.address, id, inputs: desired });
-      const outputs = { ...desired, uid: id };
-      objects.set(id, outputs);
-      return outputs as any;
+      const o = objects.get(id)!;
+      objects.set(id, { ...desired, uid: id, token: o.token, readyAt: o.readyAt, fails: o.fails });
+      return withoutToken(seen(id)!) as any;
     },
     async delete(ctx, id) {
       calls.push({ verb: 'delete', address: ctx.address, id });
       objects.delete(id);
     },
   };
-  return { type, objects, calls };
+  return { type, objects, calls, clock };
+}
+
+/** The outputs the fake API reports, without its bookkeeping. */
+function withoutToken(o: Record<string, unknown>): Record<string, unknown> {
+  const { token: _, ...rest } = o;
+  return rest;
+}
+
+/** A clock whose sleeps pass at once, moving its time on: waits of minutes take no time. */
+export interface FakeClock extends Clock {
+  /** Moves time on, as a wait would. */
+  advance(ms: number): void;
+}
+
+/** A fake clock starting at the machine's time. */
+export function fakeClock(start = Date.now()): FakeClock {
+  let now = start;
+  return {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+      await new Promise((next) => setImmediate(next));
+    },
+    advance: (ms) => {
+      now += ms;
+    },
+  };
 }
 
 /** Engine dependencies serving one fake type. */
-export function fakeDeps(type: ResourceType): EngineDeps {
+export function fakeDeps(type: ResourceType, clock?: Clock): EngineDeps {
   return {
+    clock,
     project: 'test',
     stack: 'test',
     log: pino({ level: 'silent' }),

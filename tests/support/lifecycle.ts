@@ -5,6 +5,7 @@ import { outcomeUnknown } from '../../src/engine/journal.js';
 import type { ProviderDef } from '../../src/engine/contracts/provider.js';
 import type { ResourceContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { contextWait } from '../../src/engine/wait.js';
 
 /** A handler context of the lifecycle suite, with the ids the handler recorded before its answer. */
 export type LifecycleContext = ResourceContext & { recorded: string[] };
@@ -114,6 +115,7 @@ function startSuite<In, Env>(owner: ProviderLifecycleSpecs, spec: LifecycleSpec<
       warn: () => {},
       recordId: (id) => void recorded.push(id),
       shared: (_key, make) => make(),
+      wait: contextWait(),
       recorded,
     };
   };

@@ -1,7 +1,7 @@
 import type { DriftReport } from '../../engine/drift.js';
 import type { Change, Plan } from '../../engine/types.js';
 import { driftValue } from '../render-markdown.js';
-import { changeLines, displayAddress, heading, paint, showFull, summaryLine, symbolOf } from '../render-plan.js';
+import { changeLines, displayAddress, heading, paint, showFull, shown, summaryLine, symbolOf } from '../render-plan.js';
 import { layoutGraph, type GraphEdge, type GraphNode, type Layout } from './graph-layout.js';
 import { esc, graphSvg, page } from './page.js';
 
@@ -15,7 +15,7 @@ const CAPTION: Record<string, string> = { create: 'create', update: 'update in p
  * over it), then every change as the terminal shows it and the outputs.
  */
 export function planHtml(plan: Plan): string {
-  const active = plan.changes.filter((c) => c.action !== 'noop');
+  const active = plan.changes.filter(shown);
   const layout = layoutGraph(
     plan.changes.map((c) => planNode(c)),
     plan.changes.flatMap((c) => c.dependsOn.map((d): GraphEdge => ({ from: d, to: c.address }))),
@@ -73,8 +73,12 @@ export function driftHtml(report: DriftReport, dependencies: Record<string, stri
 
 function planNode(c: Change): GraphNode {
   const caption =
-    c.action === 'replace' ? `${symbolOf(c)} replace (${c.replaceOrder === 'delete-first' ? 'delete first' : 'create first'})` : `${c.action === 'noop' ? '' : `${symbolOf(c)} `}${CAPTION[c.action]}`;
-  const weight = c.action === 'noop' ? 0 : c.action === 'replace' ? 2 : 1;
+    c.action === 'replace'
+      ? `${symbolOf(c)} replace (${c.replaceOrder === 'delete-first' ? 'delete first' : 'create first'})`
+      : c.action === 'noop' && c.awaits
+        ? 'wait until ready'
+        : `${c.action === 'noop' ? '' : `${symbolOf(c)} `}${CAPTION[c.action]}`;
+  const weight = c.action === 'noop' && !c.awaits ? 0 : c.action === 'replace' ? 2 : 1;
   return { id: c.address, label: displayAddress(c.address), status: c.action, caption, weight };
 }
 

@@ -31,6 +31,21 @@ export interface ResourceContext<C = any, S = any> {
    * under the same key. Outside a pass (an apply step, an import) it is shared by this context alone.
    */
   shared<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /**
+   * The one way a handler waits for a remote object: calls `look` at once, then more and more
+   * rarely (see Pace), reporting each new status as progress, until it says done; throws
+   * WaitTimedOut once `limitMs` (default: the operation's wait time) has passed.
+   */
+  wait<T>(what: string, look: () => Promise<Look<T>>, pace?: Pace & { limitMs?: number }): Promise<T>;
+}
+
+/** One look at what a wait awaits: done with its value, or still in some status. */
+export type Look<T> = { done: true; value: T } | { done: false; status: string };
+
+/** How often a wait looks: at once, then after an eighth of the time waited so far, `firstMs` (default 200 ms) to `maxMs` (default 10 s) apart. */
+export interface Pace {
+  firstMs?: number;
+  maxMs?: number;
 }
 
 /** One object a bulk read is asked for: its id, what state holds of it when recorded, and where its warnings go. */
@@ -124,6 +139,18 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   crossCheck?(desired: In, view: CrossCheckView): CrossProblem[] | Promise<CrossProblem[]>;
   /** Whether an object the API reports is ready for use (a product still provisioning is not); default ready. */
   isReady?(outputs: Record<string, unknown>): boolean;
+  /**
+   * The API's word for an object whose provisioning failed (`FAILED`, `Install Fail`), the
+   * evidence that taints it for replacement; undefined while it is ready or still on its way. An
+   * object neither ready nor failed is still provisioning: it is waited for, never replaced.
+   */
+  failed?(outputs: Record<string, unknown>): string | undefined;
+  /**
+   * How long, after its order was accepted, a new object may go unlisted (an API that lists objects
+   * only once they are provisioned). Until then, a read that finds nothing is no evidence that the
+   * order made nothing: the order is waited for, never bought again. Default 0: listed at once.
+   */
+  appearsWithinMs?: number;
   /** What an in-place update does beyond the change itself (stopping and starting a machine), for the plan. */
   updateNotes?(prior: In, desired: In): string[];
   /** What deleting this object means beyond its removal (a contract cancelled now or at the end of its term), for the plan. */

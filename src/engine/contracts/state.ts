@@ -14,8 +14,14 @@ export interface ResourceState {
   outputs: Record<string, unknown>;
   /** Addresses this resource depended on when it was last applied (for delete order). */
   dependencies: string[];
-  /** `tainted` after a failed or timed-out create: the object exists but must be replaced. */
-  status: 'ok' | 'tainted';
+  /**
+   * `provisioning`: ordered, and not yet seen ready (a create whose wait ran out, an order an
+   * interrupted apply left); whatever acts on it, or uses it, first waits for it. `tainted`: the
+   * API says it failed (or its create failed after the order): it exists but must be replaced.
+   */
+  status: 'ok' | 'tainted' | 'provisioning';
+  /** For an object still provisioning: when its order was recorded (an object not listed long after it is taken as never made). */
+  orderedAt?: string;
   /** Options that matter after the resource leaves the manifest. */
   protect?: boolean;
   retainOnDelete?: boolean;
@@ -68,7 +74,8 @@ export type JournalEntry =
   | { kind: 'id'; address: string; token: string; id: string; secretId?: Secret<string>; at: string }
   /** `also` records other keys in the same entry: a replacement's new object and the old one it sets aside. */
   | { kind: 'outcome'; address: string; token?: string; resource: ResourceState | null; also?: Array<{ address: string; resource: ResourceState | null }>; at: string }
-  | { kind: 'failed'; address: string; token: string; at: string };
+  /** The operation made nothing; `why` when that was concluded later, on evidence. */
+  | { kind: 'failed'; address: string; token: string; at: string; why?: string };
 
 /** Who holds a stack's lock. */
 export interface LockInfo {

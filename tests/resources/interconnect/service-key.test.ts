@@ -6,6 +6,7 @@ import { serviceKey, serviceKeyInputs } from '../../../src/resources/interconnec
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { keyBase } from './attached-specs.js';
 import { makePort } from './fixtures.js';
+import { contextWait } from '../../../src/engine/wait.js';
 
 const base = keyBase;
 const window = { startTime: '2030-01-01T00:00:00Z', endTime: '2030-06-30T00:00:00Z' };
@@ -77,6 +78,7 @@ describe('a service key someone deactivated', () => {
       warn: () => {},
       recordId: () => {},
       shared: (_key, make) => make(),
+      wait: contextWait(),
     };
   };
 
@@ -119,6 +121,7 @@ describe('a service key made by an interrupted create', () => {
       warn: (m) => warnings.push(m),
       recordId: () => {},
       shared: (_key, make) => make(),
+      wait: contextWait(),
     };
   };
 

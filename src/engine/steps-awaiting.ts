@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { duration } from '../errors.js';
+import type { Created, ResourceType } from './contracts/resource-type.js';
+import type { PendingOperation, ResourceState } from './contracts/state.js';
+import { reveal, secretKeys, wrapSecrets } from '../values.js';
+import { awaitObject, readinessOf, statusOf, untilListed, withStatus } from './awaiting.js';
+import { deposedKey } from './deposed.js';
+import { inputFields } from './import.js';
+import { realId, recordedId } from './ids.js';
+import type { Records } from './journal.js';
+import type { Step, StepRun } from './steps.js';
+
+/** How far a remote API's clock may run behind this machine's, when telling what was made since an order. */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * Before a step acts on a recorded object still provisioning (or on what uses it), waits until it
+ * is listed (a delete needs no more) or ready, and records what it finds. Returns the record as it
+ * now stands; undefined when the object turned out gone (never listed, long after its order).
+ * An object the API reports failed is recorded tainted and, unless only `listed` is wanted, stops
+ * the step: the next plan replaces it.
+ */
+export async function settleRecorded(step: Step, run: StepRun, key: string, until: 'listed' | 'ready'): Promise<ResourceState | undefined> {
+  const record = run.journal.current[key];
+  if (record?.status !== 'provisioning') return record;
+  const type = run.type(record.type);
+  const context = () => run.context(step, type, { token: randomUUID(), timeout: 'create', provider: record.provider });
+  const seen = await awaitObject(type, record, realId(record), context, run.now, until);
+  if (!seen) {
+    await run.journal.record({ [key]: null });
+    if (until === 'listed') return undefined;
+    throw new Error(`${record.id} was ordered at ${record.orderedAt} and is still not listed: the order made nothing, and the next apply orders it again`);
+  }
+  const status = statusOf(seen.readiness);
+  const outputs = wrapSecrets(seen.outputs, [...(type.secretPaths ?? []), ...secretKeys(record.inputs)]);
+  const updated = withStatus({ ...record, outputs }, status);
+  await run.journal.record({ [key]: updated });
+  if (seen.readiness.state === 'failed' && until === 'ready') {
+    throw new Error(`the API reports ${record.id} ${seen.readiness.status}: its provisioning failed, and the next apply replaces it`);
+  }
+  return updated;
+}
+
+/**
+ * What state records of the object an interrupted create made, once found: the object at its
+ * address, with the inputs it was ordered with and as ready as the API says; the object it was
+ * replacing, if still current, set aside for deletion.
+ */
+export function adoptedRecords(type: ResourceType, op: PendingOperation, found: Created<Record<string, unknown> | undefined>, current: ResourceState | undefined): Records {
+  // Not listed yet (undefined outputs): on its way, as far as anyone can tell.
+  const status = found.outputs ? statusOf(readinessOf(type, found.outputs)) : 'provisioning';
+  const outputs = wrapSecrets(found.outputs ?? {}, type.secretPaths);
+  const under = op.provider === undefined ? {} : { provider: op.provider };
+  const records: Records = {
+    [op.address]: {
+      address: op.address,
+      type: op.type,
+      ...recordedId(type, found.id),
+      // The inputs it was ordered with, when the intent kept them (as a finished create records).
+      inputs: op.inputs ?? inputFields(type, outputs),
+      outputs,
+      dependencies: current?.dependencies ?? [],
+      status,
+      ...(status === 'provisioning' ? { orderedAt: op.at } : {}),
+      ...under,
+    },
+  };
+  if (current && op.replacing === current.id) records[deposedKey(op.address, current.id)] = { ...current, address: deposedKey(op.address, current.id) };
+  return records;
+}
+
+/**
+ * A create planned to look first for what an interrupted create of the address may have ordered
+ * (its type lists objects only once provisioned): looks with the type's finder until the object
+ * shows up — then adopts it — or until it would have been listed: then nothing was made, and the
+ * caller orders. Returns whether it adopted one. A wait that ends before then fails the step, and
+ * the interrupted create stays pending for the next run.
+ */
+export async function awaitInterruptedOrder(step: Step, run: StepRun, type: ResourceType, op: PendingOperation): Promise<boolean> {
+  const find = type.findOwned!;
+  const context = () => run.context(step, type, { token: op.token, timeout: 'create', provider: op.provider });
+  const recorded = new Set(Object.values(run.journal.current).map((r) => realId(r)));
+  const order = { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id: string) => recorded.has(id) };
+  const ctx = await context();
+  const left = untilListed(type, op.at, run.now());
+  const found = await ctx.wait<Created<Record<string, unknown>> | undefined>(
+    `what the create interrupted at ${op.at} ordered to be listed`,
+    async () => {
+      const made = (await find(await context(), op.inputs && (reveal(op.inputs) as never), order)) as Created<Record<string, unknown>> | undefined;
+      if (made) return { done: true, value: made };
+      return untilListed(type, op.at, run.now()) > 0 ? { done: false, status: 'not listed yet' } : { done: true, value: undefined };
+    },
+    // One look more once it would have been listed, if the wait time allows that long.
+    { limitMs: Math.min(ctx.waitTimeMs, left + 1) },
+  );
+  if (!found) {
+    await run.journal.forget(op, `nothing an interrupted create ordered was listed ${duration(type.appearsWithinMs ?? 0)} after it`);
+    return false;
+  }
+  await run.journal.resolve(op, adoptedRecords(type, op, found, run.journal.current[op.address]));
+  return true;
+}
