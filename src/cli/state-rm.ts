@@ -1,7 +1,7 @@
 import { UserError } from '../errors.js';
 import type { Disowned, ResourceType } from '../engine/contracts/resource-type.js';
 import type { ResourceState } from '../engine/contracts/state.js';
-import { disownRecorded, forgetting, type Forgetting } from '../engine/forget.js';
+import { describeForgotten, disownRecorded, forgetting, type Forgetting } from '../engine/forget.js';
 import { loadResourceTypes } from '../resource-registry.js';
 import { openSession } from './session.js';
 import type { StateAccess } from './state-access.js';
@@ -11,7 +11,7 @@ type Marks = 'no-marks' | 'kept' | Disowned;
 
 /**
  * `state rm KEY [--keep-marks]`: forgets the record at KEY (an address, or `ADDR~ID` for an object
- * a replacement set aside). The remote object
+ * a replacement set aside) and the interrupted operations journaled for it. The remote object
  * stays, and stays billed. plumb's ownership marks on it are removed first, through its type, so
  * that another project or stack can import it; when they cannot be, nothing is changed and the
  * refusal says how to go on. Forgotten first, the object would be one no state records whose
@@ -21,13 +21,18 @@ export async function removeFromState(access: StateAccess, key: string, keepMark
   let forgot: Forgetting | undefined;
   let type: ResourceType | undefined;
   let marks: Marks = 'no-marks';
-  await access.change('rm', async (snapshot) => {
-    forgot = forgetting(snapshot, key);
-    type = (await loadResourceTypes([forgot.record.type.split(':')[0]])).get(forgot.record.type);
-    if (type?.owner) marks = keepMarks ? 'kept' : await releaseMarks(access, type, forgot.record);
-    return forgot.after;
-  });
-  process.stdout.write(`${removedLine(key, forgot!.record, type, marks)}\n`);
+  await access.change(
+    'rm',
+    async (snapshot) => {
+      forgot = forgetting(snapshot, key);
+      type = forgot.record && (await loadResourceTypes([forgot.record.type.split(':')[0]])).get(forgot.record.type);
+      if (forgot.record && type?.owner) marks = keepMarks ? 'kept' : await releaseMarks(access, type, forgot.record);
+      return forgot.after;
+    },
+    'edit',
+  );
+  for (const op of forgot!.pending) process.stdout.write(`${describeForgotten(op)}\n`);
+  if (forgot!.record) process.stdout.write(`${removedLine(key, forgot!.record, type, marks)}\n`);
 }
 
 /** Removes the record's ownership marks over the connection the manifest's settings make; a failure refuses the whole removal. */

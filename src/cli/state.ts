@@ -25,7 +25,7 @@ export function stateCommand(program: Command): void {
     .option('--force', 'push even if the lineage differs or the serial is older')
     .action(async (file: string, flags: { force?: boolean }) => push(access, file, Boolean(flags.force)));
   sub('rm <address>')
-    .description("forget a resource without deleting it (it stays billed); plumb's ownership marks on it are removed")
+    .description("forget a resource and its interrupted operations without deleting it (it stays billed); plumb's ownership marks on it are removed")
     .option('--keep-marks', "forget it without removing plumb's ownership marks (another stack then adopts it only with plumb import --force)")
     .action(async (address: string, opts: { keepMarks?: boolean }) => (await import('./state-rm.js')).removeFromState(access, address, Boolean(opts.keepMarks)));
   sub('mv <from> <to>')
