@@ -81,14 +81,21 @@ export class StateAccess {
 
   /**
    * Runs a change of state under the lock and writes it as a new serial; refused while
-   * operations are interrupted, since the edit could lose what settling them would record.
+   * operations are interrupted, since the edit could lose what settling them would record,
+   * unless `interrupted` says the edit deals with them itself (`state rm` forgets some).
    */
-  async change(command: string, edit: (snapshot: StateSnapshot) => StateSnapshot | Promise<StateSnapshot>): Promise<void> {
+  async change(command: string, edit: (snapshot: StateSnapshot) => StateSnapshot | Promise<StateSnapshot>, interrupted: 'refuse' | 'edit' = 'refuse'): Promise<void> {
     const store = await this.open();
     try {
       await store.lock(await lockInfo(`state ${command}`));
       const snapshot = await store.read();
-      if (snapshot.pending.length) throw new UserError('the state has interrupted operations; run plumb plan or apply first so they are settled');
+      if (snapshot.pending.length && interrupted === 'refuse') {
+        const addresses = [...new Set(snapshot.pending.map((p) => p.address))].sort().join(', ');
+        throw new UserError(
+          `the state has interrupted operations of ${addresses}`,
+          'run plumb plan or apply first so they are settled; one plumb cannot settle is forgotten with plumb state rm ADDRESS',
+        );
+      }
       await store.write(await edit(snapshot));
     } finally {
       await store.close();

@@ -5,7 +5,7 @@ import type { StateSnapshot } from '../engine/contracts/state.js';
 import { mask } from '../values.js';
 import { lockInfo, placeFlags, StateAccess } from './state-access.js';
 
-/** `plumb state list | show ADDR | pull | push FILE | rm ADDR | mv FROM TO | unlock --force | claim`. */
+/** `plumb state list | show ADDR | pull | push FILE | rm ADDR [--keep-marks] | mv FROM TO | unlock --force | claim`. */
 export function stateCommand(program: Command): void {
   const state = placeFlags(program.command('state').description('inspect and repair state'));
   const access = new StateAccess(state);
@@ -25,8 +25,9 @@ export function stateCommand(program: Command): void {
     .option('--force', 'push even if the lineage differs or the serial is older')
     .action(async (file: string, flags: { force?: boolean }) => push(access, file, Boolean(flags.force)));
   sub('rm <address>')
-    .description('forget a resource without deleting it (it stays billed)')
-    .action(async (address: string) => remove(access, address));
+    .description("forget a resource and its interrupted operations without deleting it (it stays billed); plumb's ownership marks on it are removed")
+    .option('--keep-marks', "forget it without removing plumb's ownership marks (another stack then adopts it only with plumb import --force)")
+    .action(async (address: string, opts: { keepMarks?: boolean }) => (await import('./state-rm.js')).removeFromState(access, address, Boolean(opts.keepMarks)));
   sub('mv <from> <to>')
     .description('rename a resource address in state')
     .action(async (from: string, to: string) => {
@@ -96,20 +97,6 @@ function acceptPushed(current: StateSnapshot, pushed: StateSnapshot, file: strin
     throw new UserError(`${file} has serial ${pushed.serial}, older than the state's ${current.serial}: pushing it would lose changes`, 'pull the current state, or pass --force');
   }
   return { ...pushed, stack: current.stack, lineage: pushed.lineage || current.lineage, serial: Math.max(current.serial, pushed.serial), pending: [] };
-}
-
-/** `state rm ADDR`: forgets the resource; the remote object stays, and stays billed. */
-async function remove(access: StateAccess, address: string): Promise<void> {
-  let id = '';
-  await access.change('rm', (snapshot) => {
-    const r = snapshot.resources[address];
-    if (!r) throw new UserError(`no resource "${address}" in state`, `addresses: ${Object.keys(snapshot.resources).join(', ') || '(none)'}`);
-    id = r.id;
-    const resources = { ...snapshot.resources };
-    delete resources[address];
-    return { ...snapshot, resources };
-  });
-  process.stdout.write(`removed ${address} from state; ${id} still exists remotely and is not managed by plumb any more\n`);
 }
 
 /** The state with one address renamed, and every dependency on it with it. */

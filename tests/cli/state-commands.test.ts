@@ -69,6 +69,63 @@ describe('state commands', () => {
   });
 });
 
+describe('state rm forgets interrupted operations and set-aside objects', () => {
+  /** The UID an interrupted create had ordered, as its journal recorded it. */
+  const orderedUid = (dir: string) =>
+    readFileSync(join(dir, '.plumb/s/default/journal.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { kind: string; id?: string })
+      .find((e) => e.kind === 'id')!.id!;
+
+  it('an interrupted create is forgotten, saying what it had ordered, and the next plan creates the resource anew', async () => {
+    const dir = workdir();
+    const env = sandbox.env;
+    writeManifest(dir, 'plumb.yaml', manifest(['a']));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
+    // Killed once b's order was accepted (its intent and id journaled), before its outcome.
+    writeManifest(dir, 'plumb.yaml', manifest(['a', 'b']));
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...env, PLUMB_TEST_CRASH_AFTER_RECORDS: '2' } });
+    expect(killed.code).not.toBe(0);
+    const uid = orderedUid(dir);
+
+    const missing = await plumb(['state', 'rm', 'nope'], { cwd: dir, env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no resource "nope" in state, and no interrupted operation of it');
+    expect(missing.stderr).toContain('addresses: a, b');
+    const held = await plumb(['state', 'rm', 'a'], { cwd: dir, env });
+    expect(held.code).toBe(1);
+    expect(held.stderr).toContain('a is not forgotten while b has interrupted operations');
+    expect(held.stderr).toContain('plumb state rm b');
+
+    const forgot = await plumb(['state', 'rm', 'b'], { cwd: dir, env });
+    expect(forgot.code, forgot.stderr).toBe(0);
+    expect(forgot.stdout).toMatch(new RegExp(`^forgot an interrupted create of b \\(ordered ${uid} at \\d{4}-\\d\\d-\\d\\dT[^;]+; it may exist and be billed`));
+    const plan = await plumb(['plan'], { cwd: dir, env });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).not.toContain('interrupted');
+    expect(plan.stdout).toContain('# b will be created');
+    expect(plan.stdout).toContain('Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy.');
+  });
+
+  it('a set-aside object ADDR~ID is forgotten by its key', async () => {
+    const dir = workdir();
+    const env = sandbox.env;
+    writeManifest(dir, 'plumb.yaml', manifest(['a']));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
+    const file = stateFile(dir);
+    const state = JSON.parse(readFileSync(file, 'utf8'));
+    const key = `a~${state.resources.a.id}`;
+    state.resources = { [key]: { ...state.resources.a, address: key } };
+    writeFileSync(file, JSON.stringify(state));
+
+    const removed = await plumb(['state', 'rm', key], { cwd: dir, env });
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toContain(`removed ${key} from state`);
+    expect((await plumb(['state', 'list'], { cwd: dir, env })).stdout).toBe('');
+  });
+});
+
 describe('a state that cannot be trusted is refused, never read as empty', () => {
   const setUp = async () => {
     const dir = workdir();

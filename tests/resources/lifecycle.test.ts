@@ -29,6 +29,16 @@ describe('every resource type has a lifecycle spec', () => {
   });
 });
 
+describe("every type whose objects carry plumb's ownership marks can remove them", () => {
+  // Without it, plumb state rm would leave marks that make every other stack's import refuse the object.
+  for (const [token, type] of resourceTypes) {
+    if (!type.owner) continue;
+    it(token, () => {
+      expect(type.disown, `${token} has owner but no disown: add one beside it in src/resources/${type.provider}/`).toBeTypeOf('function');
+    });
+  }
+});
+
 for (const token of resourceTypes.keys()) {
   const found = specs.get(token);
   if (found) describeLifecycle(found.owner, found.spec);

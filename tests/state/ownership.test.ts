@@ -105,6 +105,115 @@ describe('ownership tags name the project and the stack', () => {
   });
 });
 
+describe('plumb state rm lets go of what it forgets, so another project or stack adopts it', () => {
+  const tagsOf = async (uid: string) =>
+    Object.fromEntries((await api.call<{ resourceTags: Array<{ key: string; value: string }> }>('GET', `/v2/product/${uid}/tags`)).resourceTags.map((t) => [t.key, t.value]));
+  const adopting = (portUid: string, mcrUid: string, name: string) => `name: team-b
+resources:
+  mine:
+    type: interconnect:Port
+    properties: { productName: ${name}, portSpeed: 10000, locationId: 2, contractTermMonths: 12, marketplaceVisibility: false, resourceTags: { team: blue } }
+    options: { import: ${portUid} }
+  myRouter:
+    type: interconnect:Mcr
+    properties: { productName: ${name}-mcr, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }
+    options: { import: ${mcrUid} }
+`;
+
+  /** A port (with a tag of the user's) and an MCR that project team-a, stack prod, ordered and manages. */
+  async function orderedPair(name: string): Promise<{ dir: string; portUid: string; mcrUid: string }> {
+    const dir = workdir('plumb-owner-a-');
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: team-a
+resources:
+  edge:
+    type: interconnect:Port
+    properties: { productName: ${name}, portSpeed: 10000, locationId: 2, contractTermMonths: 12, marketplaceVisibility: false, resourceTags: { team: blue } }
+  router:
+    type: interconnect:Mcr
+    properties: { productName: ${name}-mcr, portSpeed: 1000, locationId: 2, contractTermMonths: 1 }
+`,
+    );
+    const applied = await plumb(['apply', '--yes', '--stack', 'prod'], { cwd: dir, env: sandbox.env });
+    expect(applied.code, applied.stderr).toBe(0);
+    const { resources } = JSON.parse(readFileSync(join(dir, '.plumb', 'team-a', 'prod', 'state.json'), 'utf8'));
+    return { dir, portUid: resources.edge.id, mcrUid: resources.router.id };
+  }
+
+  it("removes plumb's ownership tags (the user's stay), and options.import in another project adopts with no force and no warning", async () => {
+    const { dir, portUid, mcrUid } = await orderedPair('let-go');
+    const removed: string[] = [];
+    for (const address of ['edge', 'router']) {
+      const run = await plumb(['state', 'rm', address, '--stack', 'prod'], { cwd: dir, env: sandbox.env });
+      expect(run.code, run.stderr).toBe(0);
+      removed.push(run.stdout);
+    }
+
+    const other = workdir('plumb-owner-b-');
+    writeManifest(other, 'plumb.yaml', adopting(portUid, mcrUid, 'let-go'));
+    const plan = await plumb(['plan'], { cwd: other, env: sandbox.env });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toContain('Plan: 2 to import, 0 to add, 0 to change, 0 to replace, 0 to destroy.');
+    const applied = await plumb(['apply', '--yes'], { cwd: other, env: sandbox.env });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(stateOf(other).resources.mine.id).toBe(portUid);
+    expect(stateOf(other).resources.myRouter.id).toBe(mcrUid);
+
+    expect(await tagsOf(portUid)).toEqual({ team: 'blue' });
+    expect(await tagsOf(mcrUid)).toEqual({});
+    for (const [stdout, address, uid] of [
+      [removed[0], 'edge', portUid],
+      [removed[1], 'router', mcrUid],
+    ]) {
+      expect(stdout).toContain(`removed ${address} from state; ${uid} still exists remotely`);
+      expect(stdout).toContain(`plumb's ownership marks were removed from it, so another project or stack can adopt it with options.import: ${uid}`);
+    }
+  });
+
+  it('--keep-marks forgets without a remote call and says that another stack then needs plumb import --force', async () => {
+    const { dir, portUid } = await orderedPair('kept-marks');
+    await sandbox.clearCalls();
+    const removed = await plumb(['state', 'rm', 'edge', '--stack', 'prod', '--keep-marks'], { cwd: dir, env: sandbox.env });
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(await sandbox.calls('interconnect')).toEqual([]);
+    expect(removed.stdout).toContain('its ownership marks were kept (--keep-marks) and still name this stack');
+    expect(removed.stdout).toContain(`plumb import --force ADDRESS interconnect:index/port:Port ${portUid}`);
+    expect(await tagsOf(portUid)).toMatchObject({ 'plumb-project': 'team-a', 'plumb-stack': 'prod' });
+
+    const other = workdir('plumb-owner-b-');
+    writeManifest(other, 'plumb.yaml', 'name: team-b\n');
+    const refused = await plumb(['import', 'mine', 'interconnect:Port', portUid], { cwd: other, env: sandbox.env });
+    expect(refused.code).toBe(1);
+    const forced = await plumb(['import', 'mine', 'interconnect:Port', portUid, '--force'], { cwd: other, env: sandbox.env });
+    expect(forced.code, forced.stderr).toBe(0);
+  });
+
+  it('when the tags cannot be removed, nothing is changed and the refusal says how to go on', async () => {
+    const { dir, portUid } = await orderedPair('stuck-marks');
+    await fetch(`${sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'interconnect', next: [{ match: `PUT /v2/product/${portUid}/tags`, status: 403 }] }),
+    });
+    const refused = await plumb(['state', 'rm', 'edge', '--stack', 'prod'], { cwd: dir, env: sandbox.env });
+    await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`edge: could not remove plumb's ownership marks from interconnect:index/port:Port ${portUid}`);
+    expect(refused.stderr).toContain('nothing was changed');
+    expect(refused.stderr).toContain('run plumb state rm edge again once the interconnect API answers, or pass --keep-marks');
+    expect(refused.stderr).toContain(`plumb import --force ADDRESS interconnect:index/port:Port ${portUid}`);
+    const { resources } = JSON.parse(readFileSync(join(dir, '.plumb', 'team-a', 'prod', 'state.json'), 'utf8'));
+    expect(resources.edge.id).toBe(portUid);
+
+    const again = await plumb(['state', 'rm', 'edge', '--stack', 'prod'], { cwd: dir, env: sandbox.env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(await tagsOf(portUid)).toEqual({ team: 'blue' });
+  });
+});
+
 describe('managedElsewhere', () => {
   const deps = { project: 'web', stack: 'prod' } as EngineDeps;
   const typeOwnedBy = (owner: Ownership | undefined) => ({ owner: async () => owner }) as unknown as ResourceType;

@@ -81,14 +81,16 @@ interface Suite<In, Env> {
  * The lifecycle every resource type passes against its sandbox, over real HTTP: create, read,
  * update in place, replacement (classified by the type's own rules, then delete + create),
  * delete, delete of an already-deleted object, import, finding what a create whose answer was
- * forgotten made, discovery, the bulk read, and a 429 and a lost answer during the create, after
- * which the object exists exactly once. A verb the type lacks (list, readMany, findOwned) is not run.
+ * forgotten made, discovery, the bulk read, removing plumb's ownership marks, and a 429 and a lost
+ * answer during the create, after which the object exists exactly once. A verb the type lacks
+ * (list, readMany, findOwned, owner) is not run.
  */
 export function describeLifecycle<In, Env>(owner: ProviderLifecycleSpecs, spec: LifecycleSpec<In, Env>): void {
   describe(`${spec.type.token} lifecycle`, () => {
     const suite = startSuite(owner, spec);
     describeVerbs(suite);
     describeFinding(suite);
+    describeMarks(suite);
     describeFaults(suite);
   });
 }
@@ -245,6 +247,29 @@ function describeFinding<In, Env>({ spec, type, ctx, env }: Suite<In, Env>): voi
       await type.delete(c, second.id, { inputs: two, outputs: second.outputs });
     });
   }
+}
+
+/**
+ * A type whose objects carry plumb's ownership marks removes them (`plumb state rm`), so that no
+ * state claims the object and the user's own tags stay as they were; again, there is nothing to
+ * remove, and of an object that is gone, nothing to find.
+ */
+function describeMarks<In, Env>({ spec, type, ctx, env, read }: Suite<In, Env>): void {
+  const owner = type.owner?.bind(type);
+  const disown = type.disown?.bind(type);
+  if (!owner || !disown) return;
+  it("removes plumb's ownership marks, keeping the user's tags", async () => {
+    const c = await ctx('disowned');
+    const inputs = spec.create(env());
+    const created = await type.create(c, inputs);
+    expect(await owner(c, created.id)).toMatchObject({ project: 'lifecycle', stack: 'lifecycle', address: 'disowned' });
+    expect(await disown(c, created.id)).toBe('removed');
+    expect(await owner(c, created.id)).toBeUndefined();
+    spec.reflects((await read(c, created.id))!, inputs);
+    expect(await disown(c, created.id)).toBe('unmarked');
+    await type.delete(c, created.id, { inputs, outputs: created.outputs });
+    expect(await disown(c, created.id)).toBe('gone');
+  });
 }
 
 /** A 429 and a lost answer during the create: the object exists exactly once, as the API counts. */

@@ -176,6 +176,13 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
    * unless forced.
    */
   owner?(ctx: ResourceContext<C, S>, id: string): Promise<Ownership | undefined>;
+  /**
+   * Removes plumb's ownership marks from the object, leaving the user's own tags or labels as
+   * they are, so that another project or stack can import it (`plumb state rm`). Observes first:
+   * an object without marks is left alone, and one that is gone is no error. Every type with
+   * `owner` has it (a test derived from the registry holds it to that).
+   */
+  disown?(ctx: ResourceContext<C, S>, id: string): Promise<Disowned>;
   /** Lists the remote objects of this type the account can see (import discovery). */
   list?(ctx: ResourceContext<C, S>): Promise<Array<Created<Out>>>;
   /**
@@ -192,6 +199,12 @@ export interface Ownership {
   stack?: string;
   address?: string;
 }
+
+/**
+ * What `disown` found: marks it removed, an object that carried none, or no object (gone, or not
+ * seen by this connection's account), in which case nothing was removed anywhere.
+ */
+export type Disowned = 'removed' | 'unmarked' | 'gone';
 
 /** What is known of an interrupted create besides its inputs. */
 export interface InterruptedOrder {

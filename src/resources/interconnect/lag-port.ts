@@ -15,6 +15,7 @@ import {
   observedTags,
   order,
   orderedTags,
+  productDisown,
   productOwner,
   readListed,
   readProductOfType,
@@ -83,6 +84,15 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   deleteNotes: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
+
+  // Every member carries the order's tags (the API reports a LAG through any of them).
+  async disown(ctx, id) {
+    const product = await readProductOfType(ctx, id, 'MEGAPORT', 'a LAG port');
+    if (!product) return 'gone';
+    const { members } = lagGroup(await listAllProducts(ctx.client), product);
+    const outcomes = await mapLimited(members, (m) => productDisown(ctx, m.productUid));
+    return outcomes.includes('removed') ? 'removed' : 'unmarked';
+  },
 
   async create(ctx, inputs) {
     const uids = await order(ctx, {

@@ -16,6 +16,7 @@ import {
   observedTags,
   order,
   orderedTags,
+  productDisown,
   productOwner,
   readListed,
   readProductOfType,
@@ -96,6 +97,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
+  disown: productDisown,
 
   async create(ctx, inputs) {
     const config: Record<string, unknown> = {};

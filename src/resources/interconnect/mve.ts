@@ -17,6 +17,7 @@ import {
   observedTags,
   order,
   orderedTags,
+  productDisown,
   productOwner,
   readListed,
   readProductOfType,
@@ -149,6 +150,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   remoteManaged: [...PRODUCT_FACTS, 'vendor', 'imageId', 'mveSize', 'mveLabel'],
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
+  disown: productDisown,
 
   async create(ctx, inputs) {
     const [uid] = await order(ctx, {

@@ -15,6 +15,7 @@ import {
   observedTags,
   order,
   orderedTags,
+  productDisown,
   productOwner,
   readListed,
   sharedList,
@@ -76,6 +77,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   deleteNotes: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
+  disown: productDisown,
 
   async create(ctx, inputs) {
     const [uid] = await order(ctx, {

@@ -3,9 +3,9 @@ import type { InterconnectClient } from '../../providers/interconnect/client.js'
 import { sleep } from '../../providers/interconnect/client.js';
 import { order as orderItem, type Finder, type Memo } from '../../providers/interconnect/api/orders.js';
 import { GONE, READY, isType, listAllProducts, readProduct, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
-import { carriesToken, ownerOf, readTagList, tagList as ownedTagList, userTags, writeTagList, type ApiTag } from '../../providers/interconnect/api/tags.js';
+import { carriesToken, ownerOf, readTagList, tagList as ownedTagList, userTags, withoutOwnerTags, writeTagList, type ApiTag } from '../../providers/interconnect/api/tags.js';
 import { lookAt } from '../../providers/interconnect/api/waits.js';
-import type { Ownership, ReadTarget, ResourceContext } from '../../engine/contracts/resource-type.js';
+import type { Disowned, Ownership, ReadTarget, ResourceContext } from '../../engine/contracts/resource-type.js';
 
 /** Handler context of every interconnect resource. */
 export type Ctx = ResourceContext<InterconnectClient>;
@@ -220,6 +220,20 @@ export function tagList(ctx: Ctx, tags: Record<string, string> | undefined): Api
 /** Whose product plumb's ownership tags say it is; undefined for one without them (not ordered by plumb). */
 export async function productOwner(ctx: Ctx, uid: string): Promise<Ownership | undefined> {
   return ownerOf(await sharedTagList(ctx, uid));
+}
+
+/**
+ * Removes plumb's ownership tags from a product, keeping the user's: its tags are read (fresh, not
+ * from the pass) and written back without them, with one PUT, only when it carries some. A product
+ * that is gone is left alone.
+ */
+export async function productDisown(ctx: Ctx, uid: string): Promise<Disowned> {
+  if (!(await readProduct(ctx.client, uid))) return 'gone';
+  const tags = await readTagList(ctx.client, uid);
+  const kept = withoutOwnerTags(tags);
+  if (kept.length === tags.length) return 'unmarked';
+  await writeTagList(ctx.client, uid, kept);
+  return 'removed';
 }
 
 /** Whether two tag maps hold the same tags (absent and empty are the same). */

@@ -17,6 +17,7 @@ import {
   observedTags,
   order,
   orderedTags,
+  productDisown,
   productOwner,
   readListed,
   readProductOfType,
@@ -140,6 +141,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
+  disown: productDisown,
 
   async create(ctx, inputs) {
     const aUid = inputs.aEnd.requestedProductUid;

@@ -34,8 +34,13 @@ export async function readTagList(client: InterconnectClient, uid: string): Prom
 
 /** The user's tags among a product's tags: plumb's ownership tags are bookkeeping, not the user's. */
 export function userTags(tags: ApiTag[]): Record<string, string> {
+  return Object.fromEntries(withoutOwnerTags(tags).map((t) => [t.key, t.value]));
+}
+
+/** The tags without plumb's ownership tags (the token included): what a product keeps once plumb lets it go. */
+export function withoutOwnerTags(tags: ApiTag[]): ApiTag[] {
   const owned = new Set<string>(Object.values(OWNER_TAGS));
-  return Object.fromEntries(tags.filter((t) => !owned.has(t.key)).map((t) => [t.key, t.value]));
+  return tags.filter((t) => !owned.has(t.key));
 }
 
 /** Whose product the ownership tags say it is; undefined for one without them (not ordered by plumb). */
