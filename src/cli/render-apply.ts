@@ -43,7 +43,9 @@ export function renderReport(report: ApplyReport, p: Paint, plan?: Pick<Plan, 'm
   const lines: string[] = [''];
   const done = report.results.filter((r) => r.status === 'done');
   const count = (actions: string[]) => done.filter((r) => actions.includes(r.action)).length;
-  const destroyed = count(['delete', 'delete-deposed']);
+  // An old object deleted whose replacement was not made is counted destroyed: it is gone.
+  const made = new Set(done.filter((r) => r.action === 'create-new').map((r) => r.address));
+  const destroyed = count(['delete', 'delete-deposed']) + done.filter((r) => r.action === 'delete-old' && !made.has(r.address)).length;
   const tint = report.ok ? p.green : p.red;
   if (plan?.mode === 'destroy') lines.push(tint(`Destroy ${report.ok ? 'complete' : 'failed'}! Resources: ${destroyed} destroyed.`));
   else {

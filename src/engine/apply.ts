@@ -124,6 +124,7 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
       return decl ? { ...decl.options, provider: decl.provider } : {};
     },
     now: () => (deps.clock ?? systemClock).now(),
+    released: new Map(),
     trigger: async (address) => {
       const expr = manifest.resources[address]?.options.replacementTrigger;
       return expr && evaluate(expr, evaluation.scope());
@@ -168,16 +169,16 @@ async function evaluateOutputs(manifest: Manifest, evaluation: Evaluation, warni
 }
 
 /**
- * The snapshot at the end of an apply: what the journal recorded, dependencies as the manifest
- * says now (for the delete order of later runs), and the operations whose outcome is unknown.
+ * The snapshot at the end of an apply: what the journal recorded, and the operations whose outcome
+ * is unknown. Dependencies are what was applied (for the delete order of later runs): each step
+ * records its own; an object nothing changed takes the manifest's once all of them are recorded.
  */
 async function writeSnapshot(input: ApplyInput, journal: Journal, outputs: Record<string, unknown>): Promise<void> {
   const resources = journal.current;
   for (const change of input.plan.changes) {
     const recorded = resources[change.address];
-    if (recorded && change.action !== 'delete' && recorded.dependencies.join() !== change.dependsOn.join()) {
-      resources[change.address] = { ...recorded, dependencies: change.dependsOn };
-    }
+    if (!recorded || change.action !== 'noop' || recorded.dependencies.join() === change.dependsOn.join()) continue;
+    if (change.dependsOn.every((d) => resources[d])) resources[change.address] = { ...recorded, dependencies: change.dependsOn };
   }
   // Each journaled outcome already moved the serial (a plan made meanwhile is stale); the
   // snapshot continues from there.

@@ -4,6 +4,7 @@ import { Secret, Unknown, mask, reveal, sameValue } from '../values.js';
 import { diffInputs, effectiveInputs, pathMatches, withChosenInputs } from './diff/diff.js';
 import type { ReplaceRule } from './contracts/resource-type.js';
 import type { Change } from './types.js';
+import { sharedClaims } from './claims.js';
 
 /** What decides a change besides the inputs: the manifest's options for the address and the request. */
 export interface ClassifyContext {
@@ -41,8 +42,7 @@ export function classify(address: string, type: ResourceType, desired: Record<st
   const effective = same ? desired : effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore: context.options.ignoreChanges });
   const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(recorded, effective);
   const replacePaths = [...(same ? [] : replacePathsFor(type, diff.changed, recorded, effective, context.options.replaceOnChanges)), ...optionReplacePaths(prior, context)];
-  const typeOrder = type.deleteBeforeReplace;
-  const deleteFirst = context.options.deleteBeforeReplace ?? (typeof typeOrder === 'function' ? typeOrder(reveal(recorded), reveal(effective)) : typeOrder);
+  const deleteFirst = context.options.deleteBeforeReplace ?? deletesFirst(type, recorded, effective);
   const before = mask(recorded);
   const change = (action: Change['action'], reason: Change['reason'], replacing: boolean): Change => ({
     address,
@@ -77,6 +77,16 @@ export function classify(address: string, type: ResourceType, desired: Record<st
     update.notes.push(`only recorded: ${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} sent only with an order, so nothing is sent now`);
   }
   return update;
+}
+
+/**
+ * Whether the type replaces an object with these recorded inputs by one with these by deleting
+ * first: as its own order says, else when the new object would hold what the old one holds.
+ */
+export function deletesFirst(type: ResourceType, recorded: Record<string, unknown>, desired: Record<string, unknown>): boolean {
+  const order = type.deleteBeforeReplace;
+  if (typeof order === 'function') return order(reveal(recorded), reveal(desired));
+  return order ?? sharedClaims(type, recorded, desired).length > 0;
 }
 
 /** What replaces an object whatever its inputs: a changed replacementTrigger, another provider resource. */

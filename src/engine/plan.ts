@@ -22,6 +22,7 @@ import { refreshState, type Refreshed } from './refresh.js';
 import { Evaluation } from './scope.js';
 import { settlePending } from './settle.js';
 import { orderSteps } from './step-graph.js';
+import { claimsOf, sharedClaims } from './claims.js';
 import { applyTargets } from './targets.js';
 import type { Change, EngineDeps, Plan } from './types.js';
 
@@ -74,6 +75,20 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   markAwaited(planning.changes, planning.prior, settled.waiting);
   const outputs = options.destroy ? {} : await planning.outputs();
   return { ...planning.finish(state, settled.notes, outputs), waiting: settled.waiting };
+}
+
+/** What a change's object will hold, and what its recorded object holds (see ResourceType.holds), where there is any. */
+function markClaims(change: Change, type: ResourceType, desired: Record<string, unknown>, recorded: ResourceState | undefined): void {
+  if (change.action === 'noop' || change.action === 'read') return;
+  const claims = claimsOf(type, desired).map((h) => h.key);
+  if (claims.length) change.claims = claims;
+  if (recorded) Object.assign(change, heldBy(type, recorded));
+}
+
+/** `{ held }`: what a recorded object holds, when it holds anything. */
+function heldBy(type: ResourceType, recorded: ResourceState): Pick<Change, 'held'> {
+  const held = claimsOf(type, recorded.inputs).map((h) => h.key);
+  return held.length ? { held } : {};
 }
 
 /**
@@ -156,6 +171,8 @@ class Planning {
     });
     if (decl.provider) change.provider = decl.provider;
     if (change.action === 'replace') explainReplacedReferences(change, desired, (address) => this.changes.find((c) => c.address === address)?.action);
+    if (change.action === 'replace' && recorded) this.replaceAroundClaims(name, type, change, recorded, desired);
+    markClaims(change, type, desired, recorded);
     if (this.imported[name]) {
       if (change.action === 'replace')
         this.error(name, `importing ${name} would replace ${recorded!.id} at once: ${replaceWhy(change)}`, 'make the manifest match the existing object, import, then change it');
@@ -174,6 +191,22 @@ class Planning {
     if (references) change.references = references;
     if (decl.options.hideDiffs?.length) hideDiffs(change, decl.options.hideDiffs);
     this.changes.push(change);
+  }
+
+  /**
+   * A replacement whose new object needs what the old one holds (see ResourceType.holds): deleted
+   * first, saying why; refused before any call where the manifest asks for it to be created first.
+   */
+  private replaceAroundClaims(name: string, type: ResourceType, change: Change, recorded: ResourceState, desired: Record<string, unknown>): void {
+    const shared = sharedClaims(type, recorded.inputs, desired).map((h) => h.key);
+    if (!shared.length) return;
+    const needs = `the new object needs the ${shared.join(' and the ')} the old one holds`;
+    if (change.replaceOrder === 'delete-first') {
+      if (type.deleteBeforeReplace === undefined) change.notes.push(`deleted first: ${needs}, so apply waits for the old one to let go of it before ordering`);
+      return;
+    }
+    if (this.manifest.resources[name].options.deleteBeforeReplace !== false) return;
+    this.error(name, `${name} cannot be replaced by creating first: ${needs}`, 'remove "deleteBeforeReplace: false" from its options, so that it is replaced by deleting first');
   }
 
   /** A resource read with `get:` (see get.ts); a destroy leaves it alone and reads nothing. */
@@ -276,6 +309,7 @@ class Planning {
         retain: retain || undefined,
         deletedWith,
         provider: recorded.provider,
+        ...(type ? heldBy(type, recorded) : {}),
       });
     }
     for (const address of this.gone) {
@@ -338,16 +372,19 @@ class Planning {
       change.notes.push(`replaced by deleting first${as}: created first, its steps would wait on each other (${cycle})`);
     }
     if (!order.unresolved) return;
-    const { addresses, cycle } = order.unresolved;
+    const { addresses, cycle, takeover } = order.unresolved;
     const declared = addresses.filter((a) => this.manifest.resources[a]);
     const unpin = declared.filter(pinned);
-    this.error(
-      declared[0] ?? addresses[0],
-      `the steps of ${addresses.join(', ')} wait on each other: ${cycle}`,
-      unpin.length
+    const at = takeover?.to ?? declared[0] ?? addresses[0];
+    const summary = takeover
+      ? `${takeover.to} would take over the ${takeover.what} that ${takeover.from} holds, and ${takeover.from} cannot go first: ${cycle}`
+      : `the steps of ${addresses.join(', ')} wait on each other: ${cycle}`;
+    const detail = takeover
+      ? `if ${takeover.to} is ${takeover.from} under a new name, say so with "aliases: [${takeover.from}]" in its options (or run plumb state mv ${takeover.from} ${takeover.to}), so it stays one object; otherwise give it another ${takeover.what.split(':')[0]}`
+      : unpin.length
         ? `remove "deleteBeforeReplace: false" from the options of ${unpin.join(', ')}, so that it can be replaced by deleting first`
-        : `apply the changes of one of them in a run of its own first (plumb apply --target ${declared[0] ?? addresses[0]})`,
-    );
+        : `apply the changes of one of them in a run of its own first (plumb apply --target ${at})`;
+    this.error(at, summary, detail);
   }
 
   /** Narrows the changes to what was asked for, checks the request, and writes the plan down. */

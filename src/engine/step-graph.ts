@@ -9,7 +9,8 @@ import type { Change } from './types.js';
  * Turns a plan's changes into steps and orders them (an object still provisioning that nothing
  * else changes is a step of its own, which waits for it, and what uses it waits for that):
  * - creates and updates after what they depend on;
- * - a delete after the deletes of what depends on the object;
+ * - a delete after the deletes of what depends on the object, and, for an object the manifest no
+ *   longer declares, after what used it has been changed or replaced to stop using it;
  * - a create-first replacement deletes the old object only after the new one exists and its
  *   dependents have moved to it; a delete-first one creates only after the old object is gone;
  * - an object set aside by an earlier replacement (deposed) is deleted as a create-first old half
@@ -56,7 +57,11 @@ function linkedSteps(changes: Change[], recorded: Record<string, ResourceState>)
     for (const dep of c.dependsOn) need(C, `C:${dep}`);
     // Whatever depends on this object is deleted before it goes, except what goes with it
     // (deletedWith): that is forgotten only once this delete has succeeded.
-    for (const dependent of recordedDependents.get(address) ?? []) if (byAddress.get(dependent)?.deletedWith !== address) need(D, `D:${dependent}`);
+    for (const dependent of recordedDependents.get(address) ?? []) {
+      if (byAddress.get(dependent)?.deletedWith !== address) need(D, `D:${dependent}`);
+      // An object that leaves the manifest goes only once what used it has moved off it.
+      if (c.action === 'delete' && !isDeposed(c.address)) need(D, `C:${dependent}`);
+    }
     if (c.deletedWith !== undefined) need(D, `D:${c.deletedWith}`);
     if (c.action === 'replace' && c.replaceOrder === 'delete-first') need(C, D);
     if (c.action === 'replace' && c.replaceOrder === 'create-first') {
@@ -72,7 +77,27 @@ function linkedSteps(changes: Change[], recorded: Record<string, ResourceState>)
       }
     }
   }
+  claimEdges(changes, need);
   return [...steps.values()];
+}
+
+/**
+ * An object that takes over what another holds (a VLAN, a name, an address range) is made, or
+ * changed, only once the holder's delete is done: a renamed address whose object keeps its name,
+ * say. (A replacement's own halves are ordered by its order.)
+ */
+function claimEdges(changes: Change[], need: (from: string, on: string) => void): void {
+  const holders = new Map<string, string[]>();
+  for (const c of changes) {
+    if (c.action !== 'delete' && c.action !== 'replace') continue;
+    for (const key of c.held ?? []) holders.set(key, [...(holders.get(key) ?? []), c.address]);
+  }
+  if (!holders.size) return;
+  for (const c of changes) {
+    for (const key of c.claims ?? []) {
+      for (const holder of holders.get(key) ?? []) if (baseAddress(holder) !== c.address) need(`C:${c.address}`, `D:${holder}`);
+    }
+  }
 }
 
 /** Step keys (`C:address`, `D:address`): by their letter, then address. */
@@ -98,7 +123,18 @@ export interface StepOrder {
   /** Create-first replacements made delete-first, each with the steps that would otherwise have waited on each other. */
   madeDeleteFirst: Array<{ change: Change; cycle: string; because: string[] }>;
   /** Steps that wait on each other whatever the order of the replacements, in words; undefined when every step can run. */
-  unresolved?: { addresses: string[]; cycle: string };
+  unresolved?: {
+    addresses: string[];
+    cycle: string;
+    takeover?: Takeover;
+  };
+}
+
+/** An object in a cycle that takes over what another address's object holds: `to` would take `what` from `from`. */
+export interface Takeover {
+  to: string;
+  from: string;
+  what: string;
 }
 
 /**
@@ -117,7 +153,7 @@ export function orderSteps(changes: Change[], recorded: Record<string, ResourceS
     const words = cycleText(cycle, byAddress);
     const flip = cycle.map((key) => byAddress.get(key.slice(2))).find((c) => c?.action === 'replace' && c.replaceOrder === 'create-first' && !pinned(c.address));
     if (!flip) {
-      order.unresolved = { addresses: [...new Set(cycle.map((key) => baseAddress(key.slice(2))))], cycle: words };
+      order.unresolved = { addresses: [...new Set(cycle.map((key) => baseAddress(key.slice(2))))], cycle: words, ...takeoverIn(cycle, byAddress) };
       return order;
     }
     const because = cycle.map((key) => byAddress.get(key.slice(2))).filter((c) => c !== flip && c?.action === 'replace' && c.replaceOrder === 'delete-first');
@@ -156,6 +192,19 @@ function findCycle(steps: Step[]): string[] | undefined {
   const last = path[path.length - 1];
   const first = byKey.get(last)!.needs.find((k) => left.has(k))!;
   return path.slice(at.get(first));
+}
+
+/** A step of the cycle that makes an object take over what another address's object holds (see claimEdges). */
+function takeoverIn(cycle: string[], byAddress: Map<string, Change>): { takeover?: Takeover } {
+  for (const [i, key] of cycle.entries()) {
+    const next = cycle[(i + 1) % cycle.length];
+    if (key[0] !== 'C' || next[0] !== 'D') continue;
+    const taker = byAddress.get(key.slice(2));
+    const holder = byAddress.get(next.slice(2));
+    const what = taker?.claims?.find((k) => holder?.held?.includes(k));
+    if (what && baseAddress(next.slice(2)) !== taker!.address) return { takeover: { to: taker!.address, from: baseAddress(next.slice(2)), what } };
+  }
+  return {};
 }
 
 /** A cycle in words: `create the new a needs delete the old b, which needs …, which needs create the new a`. */

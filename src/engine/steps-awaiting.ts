@@ -6,6 +6,7 @@ import { reveal, secretKeys, wrapSecrets } from '../values.js';
 import { awaitObject, readinessOf, statusOf, untilListed, withStatus } from './awaiting.js';
 import { deposedKey } from './deposed.js';
 import { inputFields } from './import.js';
+import { claimsOf } from './claims.js';
 import { realId, recordedId } from './ids.js';
 import type { Records } from './journal.js';
 import type { Step, StepRun } from './steps.js';
@@ -99,4 +100,40 @@ export async function awaitInterruptedOrder(step: Step, run: StepRun, type: Reso
   }
   await run.journal.resolve(op, adoptedRecords(type, op, found, run.journal.current[op.address]));
   return true;
+}
+
+/** An object deleted in this apply, and what it held: what an object taking that over waits for. */
+export interface Holder {
+  type: ResourceType;
+  record: ResourceState;
+}
+
+/** Notes what a deleted object held, for whatever takes it over in this apply (see awaitReleased). */
+export function noteReleased(run: StepRun, type: ResourceType, record: ResourceState): void {
+  for (const h of claimsOf(type, reveal(record.inputs))) run.released.set(h.key, { type, record });
+}
+
+/**
+ * Before an object takes over what an object deleted in this apply held (a VLAN on a port, a
+ * name), waits until the API has let it go: as the claim's own check says, else until the old
+ * object reads as gone. Within the operation's wait time; nothing is ordered before.
+ */
+export async function awaitReleased(step: Step, run: StepRun, type: ResourceType, desired: Record<string, unknown>, provider: string | undefined): Promise<void> {
+  for (const h of claimsOf(type, reveal(desired))) {
+    const holder = run.released.get(h.key);
+    if (!holder) continue;
+    const context = () => run.context(step, type, { token: randomUUID(), timeout: 'create', provider });
+    const holderContext = () => run.context(step, holder.type, { token: randomUUID(), provider: holder.record.provider });
+    const prior = { inputs: reveal(holder.record.inputs), outputs: reveal(holder.record.outputs) };
+    await (
+      await context()
+    ).wait(`the ${h.key} to be let go by ${holder.record.address} (${holder.record.id})`, async () => {
+      const free = await h.claim.released?.(await context(), h.values);
+      if (free === true) return { done: true, value: undefined };
+      if (free === false) return { done: false, status: `${h.claim.what} still held` };
+      const still = await holder.type.read(await holderContext(), realId(holder.record), prior);
+      return still ? { done: false, status: `${holder.record.id} not gone yet` } : { done: true, value: undefined };
+    });
+    run.released.delete(h.key);
+  }
 }

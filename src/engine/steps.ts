@@ -6,7 +6,7 @@ import { effectiveInputs } from './diff/diff.js';
 import type { WalkNode } from './graph/walk.js';
 import { realId, recordedId } from './ids.js';
 import { outcomeUnknown, type Journal, type Records } from './journal.js';
-import { awaitInterruptedOrder, settleRecorded } from './steps-awaiting.js';
+import { awaitInterruptedOrder, awaitReleased, noteReleased, settleRecorded, type Holder } from './steps-awaiting.js';
 import { WaitTimedOut } from '../errors.js';
 import type { Change, StepAction } from './types.js';
 
@@ -26,6 +26,8 @@ export interface StepRun {
   trigger(address: string): Promise<unknown>;
   /** Epoch milliseconds now, by the engine's clock. */
   now(): number;
+  /** What objects deleted in this apply held, by claim key (see ResourceType.holds). */
+  released: Map<string, Holder>;
 }
 
 /** The options a step reads from the manifest. */
@@ -76,6 +78,7 @@ export class CreateStep extends Step {
     }
     const desired = await run.desired(address, type);
     const trigger = await run.trigger(address);
+    await awaitReleased(this, run, type, desired, run.options(address).provider);
     // A create-first replacement keeps the old object current until the new one is recorded; both
     // are then recorded in one journal entry, so no crash can leave one id at two keys.
     const old = change.action === 'replace' && change.replaceOrder === 'create-first' ? run.journal.current[address] : undefined;
@@ -184,6 +187,7 @@ export class DeleteStep extends Step {
         // The object is deleted where it was made: through the provider resource it is recorded under.
         const ctx = await run.context(this, type, { token, timeout: 'delete', provider: target.provider });
         await type.delete(ctx, realId(target), { inputs: reveal(target.inputs), outputs: reveal(target.outputs) });
+        noteReleased(run, type, target);
       },
       { done: () => ({ [key]: null }), failed: (err) => (outcomeUnknown(err) ? 'unknown' : 'nothing') },
     );
@@ -199,6 +203,7 @@ async function updateInPlace(step: Step, run: StepRun): Promise<string> {
   const desired = await run.desired(address, type);
   const trigger = await run.trigger(address);
   const effective = effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: run.options(address).ignoreChanges });
+  await awaitReleased(step, run, type, effective, prior.provider);
   const made = (outputs: Record<string, unknown>): Records => ({ [address]: resourceState(type, address, realId(prior), effective, outputs, change, run.options(address), trigger) });
   if (change.recordOnly) {
     await run.journal.record(made({ ...prior.outputs, ...effective }));

@@ -39,6 +39,11 @@ export function fakeType(
     listedOnceReady?: boolean;
     /** Objects carry their order's token, so an interrupted create's object can be found (findOwned). */
     findable?: boolean;
+    /**
+     * Names are unique among live objects, and a deleted object's name stays held this long (as a
+     * VLAN does): a create of a name in use or held is refused. The type says so (holds).
+     */
+    holdNameMs?: number;
     clock?: FakeClock;
   } = {},
 ) {
@@ -56,7 +61,10 @@ export function fakeType(
     if (options.listedOnceReady && state === 'PROVISIONING') return undefined;
     return { ...outputs, state };
   };
+  const heldUntil = new Map<string, number>();
+  const nameTaken = (name: string) => [...objects.values()].some((o) => o.name === name) || (heldUntil.get(name) ?? 0) > clock.now();
   const type: ResourceType = {
+    ...(options.holdNameMs !== undefined ? { holds: [{ what: 'thing name', paths: ['name'], released: async (_ctx, [name]) => !nameTaken(String(name)) }] } : {}),
     token: 'fake:index/thing:Thing',
     provider: 'fake',
     description: 'a fake thing',
@@ -70,6 +78,7 @@ export function fakeType(
     async create(ctx, inputs) {
       calls.push({ verb: 'create', address: ctx.address, inputs });
       if (options.failCreate?.(inputs)) throw new Error(`cannot create ${inputs.name}`);
+      if (options.holdNameMs !== undefined && nameTaken(inputs.name)) throw new RemoteError('conflict', `the name ${inputs.name} is taken`);
       const id = `thing-${next++}`;
       objects.set(id, { ...inputs, uid: id, token: ctx.operationToken, readyAt: clock.now() + provisionMs, fails: options.failProvisioning?.(inputs) ?? false });
       if (options.loseOrderReply?.(inputs)) throw new RemoteError('unavailable', 'POST /things: connection reset');
@@ -106,7 +115,9 @@ export function fakeType(
     },
     async delete(ctx, id) {
       calls.push({ verb: 'delete', address: ctx.address, id });
+      const name = objects.get(id)?.name;
       objects.delete(id);
+      if (options.holdNameMs !== undefined && typeof name === 'string') heldUntil.set(name, clock.now() + options.holdNameMs);
     },
   };
   return { type, objects, calls, clock };

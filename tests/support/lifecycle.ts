@@ -6,6 +6,7 @@ import type { ProviderDef } from '../../src/engine/contracts/provider.js';
 import type { ResourceContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { contextWait } from '../../src/engine/wait.js';
+import { deletesFirst } from '../../src/engine/classify.js';
 
 /** A handler context of the lifecycle suite, with the ids the handler recorded before its answer. */
 export type LifecycleContext = ResourceContext & { recorded: string[] };
@@ -172,9 +173,11 @@ function describeVerbs<In, Env>({ spec, type, ctx, env, read }: Suite<In, Env>):
       const diff = diffInputs(inputs as Record<string, unknown>, next as Record<string, unknown>);
       const forced = [...diff.changed.filter((p) => type.replaceOn.some((r) => pathMatches(p, r.path))), ...(type.replaceWhen?.(inputs, next) ?? []).map((d) => d.path)];
       expect(forced.length).toBeGreaterThan(0);
-      if (type.deleteBeforeReplace) await type.delete(c, first.id, { inputs, outputs: first.outputs });
+      // In the order the engine would replace it.
+      const deleteFirst = deletesFirst(type, inputs as Record<string, unknown>, next as Record<string, unknown>);
+      if (deleteFirst) await type.delete(c, first.id, { inputs, outputs: first.outputs });
       const second = await type.create(await ctx('replaced'), next);
-      if (!type.deleteBeforeReplace) await type.delete(c, first.id, { inputs, outputs: first.outputs });
+      if (!deleteFirst) await type.delete(c, first.id, { inputs, outputs: first.outputs });
       expect(second.id).not.toBe(first.id);
       if (!spec.partOf) expect(await read(c, first.id)).toBeUndefined();
       spec.reflects((await read(c, second.id))!, next);

@@ -67,6 +67,24 @@ export interface ReplaceRule {
   reason: string;
 }
 
+/**
+ * Something an object holds exclusively, named by the values at `paths` of its inputs (one path
+ * may end in `[]`: each item of that list is held on its own). Objects of any type holding claims
+ * of the same `what` with the same values clash. A claim whose values are not all known holds
+ * nothing yet.
+ */
+export interface Claim {
+  /** What is held, in words, shared by every type whose objects compete for it: `VLAN on a port`. */
+  what: string;
+  paths: string[];
+  /**
+   * Whether what these values name is free again (a VLAN stays held a while after its connection
+   * is cancelled); undefined when the API cannot tell (then: free once its holder reads as gone).
+   * Absent: free once its holder reads as gone.
+   */
+  released?(ctx: ResourceContext, values: unknown[]): Promise<boolean | undefined>;
+}
+
 /** Result of a create: the remote id and everything the resource exposes. */
 export interface Created<Out> {
   id: string;
@@ -111,9 +129,18 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   secretId?: boolean;
   /**
    * Replace by deleting first: always (a VXC's VLAN would collide), or when this says so for the
-   * recorded and desired inputs (the new object would have the old one's identity).
+   * recorded and desired inputs. Absent: when the new object would hold a claim the old one holds
+   * (see `holds`), else create first.
    */
   deleteBeforeReplace?: boolean | ((prior: In, desired: In) => boolean);
+  /**
+   * What an object holds that no other may hold at once — a VLAN on a port, an EIP's binding, an
+   * address range in a VPC, a name — named by input paths. A replacement that would hold the same
+   * is made delete-first, and waits until the old object has let it go; an object of another
+   * address taking it over waits for that one's delete; a plan the API could not accept in any
+   * order says so before any call.
+   */
+  holds?: Claim[];
   /** Input paths the remote API sets when omitted (not a change when desired leaves them out). */
   computedInputs?: string[];
   /** Inputs sent only with the order (promoCode): a later change is recorded without a call. */

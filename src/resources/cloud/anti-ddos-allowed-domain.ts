@@ -124,7 +124,7 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
   ],
   // The same domain on the same instance is the same entry: replaced as it is (--replace), it
   // is removed first and then added again.
-  deleteBeforeReplace: (prior, desired) => prior.instanceId === desired.instanceId && prior.domain === desired.domain,
+  holds: [{ what: 'allowed domain of an anti-DDoS instance', paths: ['instanceId', 'domain'] }],
   computedInputs: ['comment'],
   remoteManaged: ['status', 'createTime'],
   importId: {

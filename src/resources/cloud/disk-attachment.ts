@@ -82,7 +82,7 @@ export const diskAttachment: ResourceType<DiskAttachmentInputs, DiskAttachmentOu
     { path: 'instanceId', reason: 'an attached disk cannot move: DetachUDisk, then AttachUDisk' },
   ],
   // A disk attaches to one instance at a time: the old attachment must go first.
-  deleteBeforeReplace: (prior, desired) => prior.diskId === desired.diskId,
+  holds: [{ what: 'attachment of a disk', paths: ['diskId'] }],
   asDeclared: (recorded, _outputs, desired) => ({ ...recorded, stopInstanceBeforeDetaching: recorded.stopInstanceBeforeDetaching ?? desired.stopInstanceBeforeDetaching }),
   remoteManaged: ['deviceName'],
   importId: {

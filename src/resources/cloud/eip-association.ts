@@ -105,7 +105,7 @@ export const eipAssociation: ResourceType<EipAssociationInputs, EipAssociationOu
   replaceSometimes: ['resourceType'],
   computedInputs: ['resourceType'],
   // The EIP can be bound to one resource at a time: the old binding must go first.
-  deleteBeforeReplace: (prior, desired) => prior.eipId === desired.eipId,
+  holds: [{ what: 'binding of an EIP', paths: ['eipId'] }],
   remoteManaged: ['publicIp'],
   importId: {
     format: '<eip_id>:<resource_id>',

@@ -86,7 +86,7 @@ export const labelAttachment: ResourceType<LabelAttachmentInputs, LabelAttachmen
     { path: 'resourceId', reason: 'no Action moves a binding to another resource' },
   ],
   // The same label on the same resource is the same binding: replaced as it is, it is unbound first.
-  deleteBeforeReplace: (prior, desired) => prior.key === desired.key && prior.value === desired.value && prior.resourceId === desired.resourceId,
+  holds: [{ what: 'label on a resource', paths: ['key', 'value', 'resourceId'] }],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
   importId: {
     format: '<key>#<value>#<resource_id>',

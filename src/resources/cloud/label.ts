@@ -90,7 +90,7 @@ export const label: ResourceType<LabelInputs, LabelOutputs, CloudClient, CloudSe
     { path: 'value', reason: 'no Action changes a label (CreateLabels and DeleteLabels only)' },
   ],
   // The same key and value is the same label: replaced as it is (--replace), it is deleted first.
-  deleteBeforeReplace: (prior, desired) => prior.key === desired.key && prior.value === desired.value,
+  holds: [{ what: 'label', paths: ['key', 'value'] }],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
   remoteManaged: ['resourceCount'],
   importId: {

@@ -164,6 +164,8 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
     return cleared ? [{ path: 'remark', reason: 'UpdateNATGW takes an empty remark as no change, so no Action clears one' }] : [];
   },
   replaceSometimes: ['remark'],
+  // An EIP is bound to one resource at a time: a new gateway on the old one's EIPs needs it gone.
+  holds: [{ what: 'binding of an EIP', paths: ['eipIds[]'] }],
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) => ({
     ...defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', whiteListEnabled: false }),

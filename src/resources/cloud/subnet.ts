@@ -109,6 +109,8 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
     { path: 'cidrBlock', reason: "the API has no Action that changes a subnet's range" },
     { path: 'remark', reason: 'UpdateSubnetAttribute takes no remark and no other Action changes it' },
   ],
+  // Subnets of a VPC may not overlap: a new one with the old one's range needs the old one gone.
+  holds: [{ what: 'address range in a VPC', paths: ['vpcId', 'cidrBlock'] }],
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
   remoteManaged: ['gateway', 'createTime'],

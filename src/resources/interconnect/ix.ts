@@ -6,7 +6,7 @@ import { parseProductUid } from './port.js';
 import { isLive, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
 import { isoDate } from '../../providers/interconnect/api/views.js';
 import { type Ctx, cancel, freshList, order, readListed, readProductOfType, sameSpelling, sharedList, waitReady } from './product.js';
-import { contractNotes, productReady } from './product-hooks.js';
+import { contractNotes, productReady, vlanClaim } from './product-hooks.js';
 import { ixCrossCheck } from './cross-checks.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 
@@ -105,7 +105,7 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   },
   replaceSometimes: ['networkServiceType'],
   // A VLAN is unique on its port: the new IX can have it only once the old one has let it go.
-  deleteBeforeReplace: (prior, desired) => prior.requestedProductUid === desired.requestedProductUid && prior.vlan === desired.vlan,
+  holds: [vlanClaim('requestedProductUid', 'vlan')],
   computedInputs: ['asn', 'costCentre', 'publicGraph', 'attributeTags'],
   stateOnly: ['promoCode'],
   // The API always reports shutdown; false is what leaving it out means.

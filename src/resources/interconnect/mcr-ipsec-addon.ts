@@ -60,7 +60,7 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
   outputs: mcrIpsecAddonOutputs,
   replaceOn: [{ path: 'mcrId', reason: 'an add-on belongs to one MCR and cannot move' }],
   // An MCR holds one IPsec add-on: replaced on the same MCR (--replace), the old one goes first.
-  deleteBeforeReplace: (prior, desired) => prior.mcrId === desired.mcrId,
+  holds: [{ what: 'IPsec add-on of an MCR', paths: ['mcrId'] }],
   remoteManaged: ['addOnUid'],
   importId: {
     format: FORMAT,

@@ -46,7 +46,7 @@ export const mcrPrefixFilterList: ResourceType<Inputs, Outputs, Ctx['client'], I
   outputs: mcrPrefixFilterListOutputs,
   replaceOn: [{ path: 'mcrId', reason: 'a prefix filter list belongs to one MCR and cannot move' }],
   // A description is unique on its MCR: replaced in place (--replace), the old list goes first.
-  deleteBeforeReplace: (prior, desired) => prior.mcrId === desired.mcrId && prior.description === desired.description,
+  holds: [{ what: 'prefix filter list description on an MCR', paths: ['mcrId', 'description'] }],
   remoteManaged: ['prefixFilterListId'],
   importId: {
     format: FORMAT,

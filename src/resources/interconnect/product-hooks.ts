@@ -1,5 +1,8 @@
-/** What the engine asks of every interconnect product: whether it is ready, and what its delete means. */
+/** What the engine asks of every interconnect product: whether it is ready, what it holds, and what its delete means. */
+import type { Claim } from '../../engine/contracts/resource-type.js';
+import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { READY } from '../../providers/interconnect/api/products.js';
+import { vlanFree } from '../../providers/interconnect/api/vlans.js';
 
 /** Whether a product is ready for use: CONFIGURED or LIVE (a type without a status always is). */
 export function productReady(outputs: Record<string, unknown>): boolean {
@@ -15,4 +18,17 @@ export function contractNotes(outputs: Record<string, unknown>, atEndOfTerm: boo
   const end = outputs.contractEndDate;
   if (typeof end !== 'string' || !(Date.parse(end) > Date.now())) return [];
   return [atEndOfTerm ? `cancelled at the end of its term: it stays live until ${end.slice(0, 10)}` : `contract ends ${end.slice(0, 10)}; cancelling now may incur early termination`];
+}
+
+/**
+ * A VLAN on the product an IX or a VXC end lands on, at `[product, vlan]` input paths: one
+ * service per VLAN per product, and the API holds a VLAN a while after its service is cancelled
+ * (reference §6.7). Free again once the Port's VLAN list offers it.
+ */
+export function vlanClaim(product: string, vlan: string): Claim {
+  return {
+    what: 'VLAN on a port',
+    paths: [product, vlan],
+    released: (ctx, [uid, tag]) => (typeof uid === 'string' && typeof tag === 'number' && tag > 1 ? vlanFree(ctx.client as InterconnectClient, uid, tag) : Promise.resolve(undefined)),
+  };
 }

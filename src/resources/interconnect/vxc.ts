@@ -31,7 +31,7 @@ import {
 } from './product.js';
 import { type VxcEndInput, aEndSchema, bEndSchema, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
-import { contractNotes, productReady } from './product-hooks.js';
+import { contractNotes, productReady, vlanClaim } from './product-hooks.js';
 import { vxcCrossCheck } from './cross-checks.js';
 import { vxcAsDeclared } from './vxc-declared.js';
 
@@ -133,6 +133,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   },
   replaceSometimes: ['aEndPartnerConfig', 'bEndPartnerConfig', 'bEnd'],
   deleteBeforeReplace: true,
+  holds: [vlanClaim('aEnd.requestedProductUid', 'aEnd.vlan'), vlanClaim('bEnd.requestedProductUid', 'bEnd.vlan')],
   computedInputs: ['costCentre'],
   stateOnly: ['promoCode'],
   asDeclared: (recorded, outputs, desired) => vxcAsDeclared(recorded, outputs, desired),

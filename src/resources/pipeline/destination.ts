@@ -129,7 +129,7 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
     { path: 'service', reason: "the API cannot change a destination's service (UpdateDestinationRequest has none)" },
   ],
   // One destination per group: the old one must go before its group can take the new one.
-  deleteBeforeReplace: (prior, desired) => prior.groupId === desired.groupId,
+  holds: [{ what: 'destination of a group', paths: ['groupId'] }],
   computedInputs: ['region', 'networkingMethod', 'daylightSavingTimeEnabled'],
   stateOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
   remoteManaged: ['setupStatus'],

@@ -75,7 +75,7 @@ export const externalLogging: ResourceType<ExternalLoggingInputs, ExternalLoggin
     { path: 'service', reason: "the API's PATCH of a log service takes only enabled and config" },
   ],
   // A group holds one log service (under its id): the new one needs the old one gone.
-  deleteBeforeReplace: (prior, desired) => prior.groupId === desired.groupId,
+  holds: [{ what: 'log service of a group', paths: ['groupId'] }],
   stateOnly: ['runSetupTests'],
   importId: apiIdFormat('group', 'decent_dropsy'),
   asDeclared(recorded, _outputs, desired) {

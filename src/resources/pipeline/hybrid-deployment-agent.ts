@@ -112,7 +112,7 @@ export const hybridDeploymentAgent: ResourceType<HybridDeploymentAgentInputs, Hy
     { path: 'envType', reason: "the API's re-auth, the only change of an agent it offers, takes no environment type" },
   ],
   // Names are unique in a group: a new agent of the same name there needs the old one gone.
-  deleteBeforeReplace: (prior, desired) => prior.groupId === desired.groupId && prior.displayName === desired.displayName,
+  holds: [{ what: 'agent name in a group', paths: ['groupId', 'displayName'] }],
   remoteManaged: ['online', 'enabled', 'version', 'registeredAt', 'createdBy', 'token', 'authJson', 'configJson', 'dockerComposeYaml'],
   importId: apiIdFormat('agent', 'lucky_otter'),
   asDeclared(recorded, _outputs, desired) {

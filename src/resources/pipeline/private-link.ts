@@ -155,7 +155,7 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
     { path: 'service', reason: "the API's PATCH of a private link takes only its config: the service is fixed at create" },
   ],
   // A new link of the same name waits for the old one to be gone: names are unique in the account.
-  deleteBeforeReplace: (prior, desired) => prior.name === desired.name,
+  holds: [{ what: 'private link name', paths: ['name'] }],
   remoteManaged: ['cloudProvider', 'state', 'stateSummary', 'host', 'createdAt', 'createdBy'],
   importId: apiIdFormat('private_link', 'tidy_marmot'),
   // A link still being made is kept, not replaced: a new one would start over, and the API allows

@@ -116,7 +116,7 @@ export const proxyAgent: ResourceType<ProxyAgentInputs, ProxyAgentOutputs, Pipel
     { path: 'groupRegion', reason: 'the API cannot change a proxy agent: it has no update, only create, delete and regenerate-secrets' },
   ],
   // Names are unique in the account: a new agent of the same name needs the old one gone.
-  deleteBeforeReplace: (prior, desired) => prior.displayName === desired.displayName,
+  holds: [{ what: 'proxy agent name', paths: ['displayName'] }],
   remoteManaged: ['status', 'version', 'registeredAt', 'createdBy', 'authToken', 'clientCert', 'clientPrivateKey'],
   importId: apiIdFormat('proxy_agent', 'hidden_marten'),
   asDeclared(recorded, _outputs, desired) {

@@ -122,7 +122,7 @@ export const transformationProject: ResourceType<TransformationProjectInputs, Tr
     { path: 'gitRemoteUrl', reason: "the API's PATCH of a project takes no git remote" },
   ],
   // A group holds one project: the new one needs the old one gone.
-  deleteBeforeReplace: (prior, desired) => prior.groupId === desired.groupId,
+  holds: [{ what: 'dbt project of a group', paths: ['groupId'] }],
   computedInputs: ['folderPath', 'gitBranch', 'threads', 'targetName'],
   stateOnly: ['runTests'],
   remoteManaged: ['publicKey', 'status', 'errors', 'createdAt', 'createdById'],

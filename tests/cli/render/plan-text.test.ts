@@ -114,4 +114,14 @@ describe('plan text', () => {
     expect(out).not.toContain('Outputs');
     expect(out).not.toContain('stale');
   });
+
+  it('counts an old object deleted whose replacement failed as destroyed: the summary says what is gone', () => {
+    const replace = plan([{ address: 'exchange', action: 'replace', replaceOrder: 'delete-first', before: {}, after: {} }]);
+    const results = [
+      { address: 'exchange', action: 'delete-old' as const, status: 'done' as const },
+      { address: 'exchange', action: 'create-new' as const, status: 'failed' as const, error: 'VLAN 2001 is not available' },
+    ];
+    const out = renderReport({ results, outputs: {}, warnings: [], ok: false }, paint(false), replace);
+    expect(out).toContain('Apply failed! Resources: 0 added, 0 changed, 0 replaced, 1 destroyed.');
+  });
 });
