@@ -32,14 +32,8 @@ export interface CheckedManifest {
   instances: Map<string, InstanceSettings>;
 }
 
-/** How much of a manifest `checkManifest` checks, and where settings come from besides config. */
+/** Where settings come from besides config. */
 export interface CheckOptions {
-  /**
-   * Check every resource's inputs (default true). Planning checks them too, so plan and apply
-   * leave it to the plan when planning makes no remote call before its own check (see
-   * `checksBeforeRemoteCalls`).
-   */
-  resources?: boolean;
   /** Environment variables, which override provider settings in config. */
   env: Record<string, string | undefined>;
   /**
@@ -54,7 +48,8 @@ export interface CheckOptions {
  * structure, options, references, inputs and provider settings, in the order of the file. Only
  * text that cannot be read as YAML at all ends the check there. What a problem leaves unknown (a
  * resource of an unknown type, a variable on a reference cycle) is unknown to the later checks,
- * which report the rest.
+ * which report the rest. Every command runs it whole before anything else, so `validate` and a
+ * command that calls an API find the same problems, and a manifest with one reaches no API.
  */
 export async function checkManifest(text: string, file: string, catalog: EngineCatalog, options: CheckOptions): Promise<WithDiagnostics<CheckedManifest>> {
   // Function tokens are needed only to resolve fn::invoke and its shorthand (fn::interconnect:getLocation).
@@ -76,8 +71,7 @@ export async function checkManifest(text: string, file: string, catalog: EngineC
   const checkable = structure.length ? checkableManifest(manifest, graph) : manifest;
   // With a config value missing or mistyped, resources would be checked against what is not
   // meant; provider settings are still checked, so every config problem shows at once.
-  const skip = (options.resources === false && !structure.length) || configProblems.length;
-  const checked = skip ? { diagnostics: [], warnings: [] } : await checkResources(checkable, catalog);
+  const checked = configProblems.length ? { diagnostics: [], warnings: [] } : await checkResources(checkable, catalog);
   const { settings, diagnostics: settingProblems } = await checkSettings(checkable, catalog, options.env);
   const { instances, diagnostics: instanceProblems } = await checkInstances(checkable, catalog.providers, options.env);
   const problems = [...structure, ...checked.diagnostics, ...settingProblems, ...instanceProblems];
@@ -182,19 +176,6 @@ export function unknownFields(manifest: Manifest, refs: RefExpr[], catalog: Engi
     }
   }
   return diagnostics;
-}
-
-/**
- * Whether planning this manifest against this state would call a remote API before it has
- * evaluated and checked every resource: refreshing recorded objects, settling interrupted
- * operations, lookups and `options.import` reads all do. Then the inputs are checked first, so
- * an invalid manifest never reaches an API; otherwise the plan's own check is the only one.
- */
-export function checksBeforeRemoteCalls(manifest: Manifest, state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean): boolean {
-  if (state.pending.length) return true;
-  if (refresh && Object.keys(state.resources).length) return true;
-  for (const address in manifest.resources) if (manifest.resources[address].options.import || manifest.resources[address].get) return true;
-  return manifest.invoked.length > 0;
 }
 
 /**

@@ -1,0 +1,137 @@
+/**
+ * One set of checks: every check that needs no remote call runs, for the whole manifest, before
+ * any command calls a remote API, and `validate` runs the same checks with the same messages.
+ * Judged at the sandbox: a manifest that does not validate reaches it with no call at all.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plumb, testSandbox, workdir, writeManifest, type CliResult } from '../support/cli.js';
+
+let sandbox: Awaited<ReturnType<typeof testSandbox>>;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+});
+afterAll(async () => sandbox.close());
+
+/** The diagnostics a run printed (`plumb.yaml:L:C: error: ...` and the lines of detail under each). */
+function errors(result: CliResult): string[] {
+  return result.stderr
+    .split(/\n(?=\S)/)
+    .filter((block) => /^plumb\.yaml:\d+:\d+: error: /.test(block))
+    .map((block) => block.trim());
+}
+
+/** Runs `validate` and then `plan` on `yaml`; both must refuse it with the same diagnostics, and the plan must call nothing. */
+async function refusedWithoutCalls(yaml: string, expected: RegExp): Promise<void> {
+  const dir = workdir();
+  writeManifest(dir, 'plumb.yaml', yaml);
+  const validated = await plumb(['validate'], { cwd: dir, env: sandbox.env });
+  expect(validated.code).toBe(1);
+  expect(errors(validated).join('\n')).toMatch(expected);
+  await sandbox.clearCalls();
+  const planned = await plumb(['plan'], { cwd: dir, env: sandbox.env });
+  expect((await sandbox.calls()).map((c) => `${c.method} ${c.path}`)).toEqual([]);
+  expect(planned.code).toBe(1);
+  expect(errors(planned)).toEqual(errors(validated));
+}
+
+/** A pipeline with a valid connection, then one whose properties are `payments`. */
+const pipeline = (payments: string) => `name: checks-first
+resources:
+  grp:
+    type: pipeline:index/group:Group
+    properties: { name: checks_first }
+  orders:
+    type: pipeline:index/connection:Connection
+    properties:
+      service: postgres
+      groupId: \${grp.id}
+      destinationSchema: { prefix: pg_orders }
+      config: { host: db.example.com, port: 5432 }
+  payments:
+    type: pipeline:index/connection:Connection
+    properties:
+${payments.replace(/^/gm, '      ')}
+`;
+
+const interconnect = (port: string) => `name: checks-first
+resources:
+  port:
+    type: interconnect:index/port:Port
+    properties:
+      productName: syd-port-1
+      portSpeed: 10000
+      locationId: 2
+      contractTermMonths: 12
+      marketplaceVisibility: false
+  vxc:
+    type: interconnect:index/vxc:Vxc
+    properties:
+${port.replace(/^/gm, '      ')}
+`;
+
+const cloud = (subnet: string) => `name: checks-first
+config:
+  cloud:region: cn-bj2
+  cloud:projectId: org-sandbox
+resources:
+  network:
+    type: cloud:index/vpc:Vpc
+    properties: { name: shop-vpc, cidrBlocks: [10.20.0.0/16] }
+  web:
+    type: cloud:index/subnet:Subnet
+    properties:
+${subnet.replace(/^/gm, '      ')}
+`;
+
+describe('a manifest that does not validate makes no remote call', () => {
+  it.each([
+    ['an unknown property', 'service: stripe\ngroupId: ${grp.id}\ndestinationSchema: { name: stripe, shema: x }', /unknown property "destinationSchema\.shema"/],
+    ['a value of the wrong type', 'service: stripe\ngroupId: ${grp.id}\ndestinationSchema: { name: stripe }\npaused: "yes"', /paused/],
+    ['a required property left out', 'service: stripe\ndestinationSchema: { name: stripe }', /groupId/],
+    ['a value outside its enum', 'service: stripe\ngroupId: ${grp.id}\ndestinationSchema: { name: stripe }\nnetworkingMethod: Carrier', /networkingMethod "Carrier" is not valid/],
+    ['a reference to nothing', 'service: stripe\ngroupId: ${grup.id}\ndestinationSchema: { name: stripe }', /reference "grup" is not defined/],
+  ])('pipeline: plan refuses a connection with %s as validate does, before reading any service metadata', async (_, payments, expected) => {
+    await refusedWithoutCalls(pipeline(payments), expected);
+  });
+
+  it.each([
+    ['an unknown property', 'productName: v\nrateLimit: 100\ncontractTermMonths: 1\naEnd: { requestedProductUid: "${port.productUid}", vlan: 100, vlna: 1 }', /unknown property "aEnd\.vlna"/],
+    ['a required property left out', 'productName: v\ncontractTermMonths: 1\naEnd: { requestedProductUid: "${port.productUid}" }', /rateLimit/],
+  ])('interconnect: plan refuses a VXC with %s as validate does', async (_, vxc, expected) => {
+    await refusedWithoutCalls(interconnect(vxc), expected);
+  });
+
+  it.each([
+    ['a value of the wrong type', 'vpcId: ${network.vpcId}\ncidrBlock: 10.20.1.0/24\nname: [shop-web]', /name/],
+    ['a required property left out', 'vpcId: ${network.vpcId}\nname: shop-web', /cidrBlock/],
+  ])('cloud: plan refuses a subnet with %s as validate does', async (_, subnet, expected) => {
+    await refusedWithoutCalls(cloud(subnet), expected);
+  });
+
+  it('no command calls the API for a broken manifest whose stack records objects', async () => {
+    const dir = workdir();
+    const valid = 'service: stripe\ngroupId: ${grp.id}\ndestinationSchema: { name: stripe }\nconfig: { secret_key: sk_test_1 }';
+    writeManifest(dir, 'plumb.yaml', pipeline(valid));
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    writeManifest(dir, 'plumb.yaml', pipeline(`${valid}\nnetworkingMethod: Carrier`));
+    const runs = [
+      ['plan', '--no-refresh'],
+      ['plan'],
+      ['apply', '--yes', '--no-refresh'],
+      ['destroy', '--yes', '--no-refresh'],
+      ['refresh', '--yes'],
+      ['drift'],
+      ['import', 'extra', 'pipeline:index/group:Group', 'g_1'],
+      ['lookup', 'pipeline:index/getGroups:getGroups', '-f', 'plumb.yaml'],
+    ];
+    for (const args of runs) {
+      await sandbox.clearCalls();
+      const result = await plumb(args, { cwd: dir, env: sandbox.env });
+      expect({ args, calls: (await sandbox.calls()).map((c) => `${c.method} ${c.path}`) }).toEqual({ args, calls: [] });
+      expect({ args, code: result.code }).toEqual({ args, code: 1 });
+      expect(errors(result).join('\n')).toMatch(/networkingMethod "Carrier" is not valid/);
+    }
+  });
+});
