@@ -135,3 +135,31 @@ describe('a manifest that does not validate makes no remote call', () => {
     }
   });
 });
+
+describe('validate and plan run the same checks, with the same messages', () => {
+  /** Runs validate and plan on `yaml` (with `args` before the command); both must refuse it with the same diagnostics. */
+  async function sameRefusal(yaml: string, args: string[] = [], file = 'plumb.yaml'): Promise<string> {
+    const dir = workdir();
+    writeManifest(dir, file, yaml);
+    const [validated, planned] = [await plumb([...args, 'validate', file], { cwd: dir, env: sandbox.env }), await plumb([...args, 'plan', file], { cwd: dir, env: sandbox.env })];
+    expect([validated.code, planned.code]).toEqual([1, 1]);
+    expect(planned.stderr).toBe(validated.stderr);
+    return validated.stderr;
+  }
+  const group = 'resources:\n  grp:\n    type: pipeline:index/group:Group\n    properties: { name: g }\n';
+
+  it("a project name that would reach outside the state location is refused at the manifest's name", async () => {
+    const stderr = await sameRefusal(`name: ../../etc\n${group}`);
+    expect(stderr).toContain('plumb.yaml:1:7: error: the manifest\'s name "../../etc" cannot name the folder its state is kept in');
+  });
+
+  it('a manifest without a name, whose file name cannot name its state, is refused by validate too', async () => {
+    const stderr = await sameRefusal(group, [], 'my stack.yaml');
+    expect(stderr).toContain('my stack.yaml:1:1: error: a manifest without a name keeps its state under its file name, and "my stack" cannot name it');
+  });
+
+  it('a stack name that would reach outside the state location is refused by validate too', async () => {
+    const stderr = await sameRefusal(`name: stacks\n${group}`, ['--stack', '../../escaped']);
+    expect(stderr).toContain('error: invalid stack name "../../escaped"');
+  });
+});
