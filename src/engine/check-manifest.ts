@@ -8,6 +8,7 @@ import { parseManifest } from '../manifest/parse.js';
 import { closestName } from '../manifest/tokens.js';
 import { noteSecretText } from '../secret-mask.js';
 import { Unknown, reveal } from '../values.js';
+import { aliasesReadingResources, declaredAliases, resolveAliases } from './aliases.js';
 import { checkInputs, checkOptionFields, objectKeys } from './check-inputs.js';
 import type { CatalogProvider, EngineCatalog } from './contracts/catalog.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
@@ -67,6 +68,7 @@ export async function checkManifest(text: string, file: string, catalog: EngineC
     ...withoutEchoes(graphProblems, parseProblems, manifest),
     ...unknownFields(manifest, resourceRefs, catalog),
     ...optionPathProblems(manifest, catalog),
+    ...aliasesReadingResources(manifest, graph),
   ];
   const checkable = structure.length ? checkableManifest(manifest, graph) : manifest;
   // With a config value missing or mistyped, resources would be checked against what is not
@@ -113,6 +115,8 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
   // What the manifest alone shows against itself (two VXCs on one VLAN of a port, say); what
   // state adds is checked before planning (see crossCheckStack).
   if (hasCrossChecks(manifest, catalog.resourceTypes)) diagnostics.push(...(await crossCheck({ manifest, types: catalog.resourceTypes, desired: valid })));
+  // Aliases as far as config and variables give them, and against the resources declared.
+  diagnostics.push(...(await resolveAliases(manifest, scope, 'wait')), ...declaredAliases(manifest));
   // Variables and outputs that no resource uses are checked as well: their mistakes too are
   // found before any remote call.
   for (const expr of [...Object.values(manifest.variables), ...Object.values(manifest.outputs)]) {

@@ -158,6 +158,25 @@ describe('validate and plan run the same checks, with the same messages', () => 
     expect(stderr).toContain('my stack.yaml:1:1: error: a manifest without a name keeps its state under its file name, and "my stack" cannot name it');
   });
 
+  const aliased = (aliases: string, variables = '') => `name: aliases\n${variables}${group}    options:\n      aliases: [${aliases}]\n`;
+
+  it('a reference to nothing in an alias is an error at its place', async () => {
+    const stderr = await sameRefusal(aliased("'${nosuch}'"));
+    expect(stderr).toMatch(/^plumb\.yaml:7:\d+: error: reference "nosuch" is not defined$/m);
+  });
+
+  it('an alias that reads what a resource makes is refused: an alias must be known when planning', async () => {
+    const stderr = await sameRefusal(
+      aliased("'${oldName}'", 'variables:\n  oldName: ${other.name}\n').replace('resources:\n', 'resources:\n  other:\n    type: pipeline:index/group:Group\n    properties: { name: o }\n'),
+    );
+    expect(stderr).toContain('error: alias "${oldName}" of grp is known only after apply: it reads other');
+  });
+
+  it('an alias naming a resource the manifest declares is refused by validate too', async () => {
+    const stderr = await sameRefusal(aliased('grp2, old').replace('resources:\n', 'resources:\n  grp2:\n    type: pipeline:index/group:Group\n    properties: { name: g2 }\n'));
+    expect(stderr).toContain('error: alias "grp2" of grp names a resource the manifest declares: grp2');
+  });
+
   it('a stack name that would reach outside the state location is refused by validate too', async () => {
     const stderr = await sameRefusal(`name: stacks\n${group}`, ['--stack', '../../escaped']);
     expect(stderr).toContain('error: invalid stack name "../../escaped"');
