@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { uniqueDiagnostics } from '../diagnostics.js';
 import { UserError } from '../errors.js';
-import type { ConfigEntry, Manifest, RefExpr } from '../manifest/ast.js';
+import type { ConfigEntry, Manifest, Pos, RefExpr, ResourceDecl } from '../manifest/ast.js';
 import { configPlace, resolveConfig } from '../manifest/config-resolve.js';
 import type { OpenSecret } from '../manifest/stack-config.js';
 import { parseManifest } from '../manifest/parse.js';
@@ -10,14 +10,17 @@ import { noteSecretText } from '../secret-mask.js';
 import { Unknown, reveal } from '../values.js';
 import { aliasesReadingResources, declaredAliases, resolveAliases } from './aliases.js';
 import { checkInputs, checkOptionFields, objectKeys } from './check-inputs.js';
-import type { CatalogProvider, EngineCatalog } from './contracts/catalog.js';
+import type { CatalogProvider, CatalogResourceType, EngineCatalog } from './contracts/catalog.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { buildGraph, type ManifestGraph } from './graph/graph.js';
 import { checkableManifest, inFileOrder, withoutEchoes } from './checkable.js';
 import { optionPathProblems } from './check-options.js';
 import { crossCheck, hasCrossChecks, type CrossCheckInput } from './cross-check.js';
+import { getId } from './get.js';
+import { idFormatProblem } from './import.js';
 import { checkInstances, type InstanceSettings } from './instance-settings.js';
 import { valueProblems } from './messages.js';
+import { optionValues } from './option-values.js';
 import { Evaluation } from './scope.js';
 import type { WithDiagnostics } from './types.js';
 
@@ -97,20 +100,10 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
   const scope = new Evaluation(manifest, undefined, () => new Unknown(), functions).scope();
   const valid = new Map<string, Record<string, unknown>>();
   for (const decl of Object.values(manifest.resources)) {
-    const type = catalog.resourceTypes.get(decl.token)!;
-    // A resource read with get: has no inputs; its id is evaluated when planning.
-    if (decl.get) continue;
-    diagnostics.push(...checkOptionFields(decl, type, manifest.file));
-    try {
-      const desired = await evaluate(decl.properties, scope);
-      const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
-      diagnostics.push(...problems);
-      if (problems.length) continue;
-      warnings.push(...(type.warnings?.(desired) ?? []).map((w) => `${decl.address}: ${w}`));
-      valid.set(decl.address, desired as Record<string, unknown>);
-    } catch (err) {
-      diagnostics.push(evalProblem(err, manifest.file, decl.address));
-    }
+    const checked = await checkResource(decl, catalog.resourceTypes.get(decl.token)!, scope, manifest.file);
+    diagnostics.push(...checked.diagnostics);
+    warnings.push(...checked.warnings);
+    if (checked.desired) valid.set(decl.address, checked.desired);
   }
   // What the manifest alone shows against itself (two VXCs on one VLAN of a port, say); what
   // state adds is checked before planning (see crossCheckStack).
@@ -127,6 +120,35 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
     }
   }
   return { diagnostics: uniqueDiagnostics(diagnostics), warnings };
+}
+
+/**
+ * One resource's checks that need no call, with the plan's messages: a `get:` resource's id; the
+ * options that name its type's fields, its import id and its options written as expressions; and
+ * its inputs, which are returned (`desired`) when they pass, with the type's warnings about them.
+ */
+async function checkResource(decl: ResourceDecl, type: CatalogResourceType, scope: Scope, file: string): Promise<{ diagnostics: Diagnostic[]; warnings: string[]; desired?: Record<string, unknown> }> {
+  const at = (problem: { summary: string; detail?: string; pos?: Pos }): Diagnostic => ({ severity: 'error', ...problem, address: decl.address, pos: { file, ...(problem.pos ?? decl.pos) } });
+  if (decl.get) {
+    const id = await getId(decl, type, scope, 'wait');
+    return { diagnostics: 'problem' in id ? [at(id.problem)] : [], warnings: [] };
+  }
+  const diagnostics = checkOptionFields(decl, type, file);
+  const malformed = decl.options.import === undefined ? undefined : idFormatProblem(type, decl.options.import);
+  if (malformed) diagnostics.push(at(malformed));
+  try {
+    await optionValues(decl.address, decl.options, scope, 'wait');
+  } catch (err) {
+    diagnostics.push(evalProblem(err, file, decl.address));
+  }
+  try {
+    const desired = (await evaluate(decl.properties, scope)) as Record<string, unknown>;
+    const problems = checkInputs(type.inputs, desired, decl.properties, { file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
+    if (problems.length) return { diagnostics: [...diagnostics, ...problems], warnings: [] };
+    return { diagnostics, warnings: (type.warnings?.(desired) ?? []).map((w) => `${decl.address}: ${w}`), desired };
+  } catch (err) {
+    return { diagnostics: [...diagnostics, evalProblem(err, file, decl.address)], warnings: [] };
+  }
 }
 
 /**

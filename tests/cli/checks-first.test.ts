@@ -177,6 +177,23 @@ describe('validate and plan run the same checks, with the same messages', () => 
     expect(stderr).toContain('error: alias "grp2" of grp names a resource the manifest declares: grp2');
   });
 
+  const withOptions = (options: string) => `name: options\nvariables:\n  prod: 'yes'\n${group}    options: { ${options} }\n`;
+
+  it.each([
+    ['protect must be true or false when known', 'protect: "${prod}"', 'option protect of grp must be true or false when planning; it is "yes"'],
+    ['a replacementTrigger that cannot be evaluated', 'replacementTrigger: { fn::select: [3, [a, b]] }', 'fn::select index 3 is out of range (the list has 2 items)'],
+    ["an import id not in the type's format", 'import: "no such id"', 'invalid group id "no such id"'],
+  ])('%s is checked by validate as by plan', async (_, options, expected) => {
+    expect(await sameRefusal(withOptions(options))).toContain(expected);
+  });
+
+  it.each([
+    ['an id that is not a string', '5', 'the id in get of grp must be a string, not 5'],
+    ["an id not in the type's format", '"no such id"', 'invalid group id "no such id"'],
+  ])('get: with %s is refused by validate as by plan', async (_, id, expected) => {
+    expect(await sameRefusal(`name: gets\nresources:\n  grp:\n    type: pipeline:index/group:Group\n    get: { id: ${id} }\n`)).toContain(expected);
+  });
+
   it('a stack name that would reach outside the state location is refused by validate too', async () => {
     const stderr = await sameRefusal(`name: stacks\n${group}`, ['--stack', '../../escaped']);
     expect(stderr).toContain('error: invalid stack name "../../escaped"');
