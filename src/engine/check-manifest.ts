@@ -90,7 +90,8 @@ const noSealedValues: OpenSecret = () => {
 };
 
 /**
- * Checks every resource's inputs as far as they are known without any remote call: lookups and
+ * Checks every resource (its inputs, its options written as expressions, its ids and aliases),
+ * the variables and the outputs as far as they are known without any remote call: lookups and
  * other resources' outputs are Unknown here, and problems in those parts are left to the plan.
  */
 export async function checkResources(manifest: Manifest, catalog: EngineCatalog): Promise<{ diagnostics: Diagnostic[]; warnings: string[] }> {
