@@ -57,7 +57,7 @@ function lookupArgs(token: string, schema: z.ZodType, pairs: string[]): unknown 
  */
 async function lookupSettings(provider: string, globals: GlobalOptions): Promise<{ settings: Record<string, unknown>; dir: string }> {
   if (globals.file) {
-    const { settings, manifest } = await loadManifest(manifestPath(undefined, globals), { resources: false });
+    const { settings, manifest } = await loadManifest(manifestPath(undefined, globals), { stack: { name: globals.stack, state: globals.state } });
     const def = providers.find((p) => p.name === provider)!;
     return { settings: settings.get(provider) ?? (def.settings.parse(envSettings(def)) as Record<string, unknown>), dir: manifest.dir };
   }

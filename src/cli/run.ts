@@ -37,13 +37,12 @@ export interface RunOptions extends GlobalOptions {
 export async function planCommand(arg: string | undefined, opts: RunOptions, destroy = false): Promise<number> {
   const format = opts.json ? 'json' : (opts.format ?? 'text');
   if (!['text', 'json', 'markdown'].includes(format)) throw new UserError(`--format ${format}: expected text, json or markdown`);
-  // The plan checks every resource's inputs itself (see Session.checkBeforePlan).
-  const session = await openSession(manifestPath(arg, opts), opts, { resources: false });
+  const session = await openSession(manifestPath(arg, opts), opts);
   try {
     // Taken as apply takes it: while an apply runs, its operations in flight are its own to settle.
     await session.store.lock(lockInfo('plan'), opts.lockTimeout);
     const state = await session.store.read();
-    await session.checkBeforePlan(state, opts.refresh, destroy);
+    await session.checkBeforePlan(state, destroy);
     const notices = planningNotices(session, opts, format === 'text' ? 'none' : 'document');
     const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, {
       refresh: opts.refresh,
@@ -75,14 +74,14 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
 export async function applyCommand(arg: string | undefined, opts: RunOptions, destroy = false): Promise<number> {
   const saved = arg ? readSavedPlan(arg) : undefined;
   const file = saved ? saved.manifest.file : manifestPath(arg, opts);
-  const session = await openSession(file, opts, { resources: false });
+  const session = await openSession(file, opts);
   const p = paint(useColor(opts));
   try {
     if (saved) assertSavedFits(saved, arg!, session.manifest.hash, opts.stack);
     await session.store.lock(lockInfo(destroy ? 'destroy' : 'apply'), opts.lockTimeout);
     const state = await session.store.read();
     if (saved) assertNotStale(saved, state);
-    await session.checkBeforePlan(state, saved ? false : opts.refresh, saved ? saved.mode === 'destroy' : destroy);
+    await session.checkBeforePlan(state, saved ? saved.mode === 'destroy' : destroy);
     const notices = planningNotices(session, opts, opts.json ? 'lines' : 'none');
     const planned = await planToApply(session, state, saved ? { saved } : { opts, destroy }).finally(notices);
     const { plan } = planned;

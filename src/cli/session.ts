@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DiagnosticsError } from '../diagnostics.js';
-import { checkManifest, checkResources, checksBeforeRemoteCalls, crossCheckStack, type CheckedManifest, type CheckOptions } from '../engine/check-manifest.js';
+import { checkManifest, crossCheckStack, type CheckedManifest } from '../engine/check-manifest.js';
 import type { EngineCatalog } from '../engine/contracts/catalog.js';
 import type { RetryNotice } from '../engine/contracts/provider.js';
 import type { ManifestGraph } from '../engine/graph/graph.js';
@@ -44,11 +44,10 @@ export interface Session {
   /** The store of another stack at the same location. */
   storeFor(stack: string): StateStore;
   /**
-   * For a session opened without checking resources: checks them now if planning against this
-   * state would call a remote API first; then, unless destroying, checks each resource against
-   * the rest of the stack (throws DiagnosticsError on problems).
+   * Unless destroying, checks each resource against the rest of the stack as this state records
+   * it (throws DiagnosticsError on problems); the manifest's own checks ran when it was opened.
    */
-  checkBeforePlan(state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean, destroy?: boolean): Promise<void>;
+  checkBeforePlan(state: { resources: Record<string, unknown> }, destroy?: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -103,11 +102,11 @@ export function manifestPath(arg: string | undefined, opts: GlobalOptions): stri
   return file;
 }
 
-/** How much of a manifest `loadManifest` checks (see CheckOptions), and for which stack. */
-export type LoadOptions = Omit<CheckOptions, 'env' | 'stack'> & {
+/** For which stack `loadManifest` checks a manifest. */
+export interface LoadOptions {
   /** The stack whose config is read (default `default`), its `--config` flags, and where its state (and key) is. */
   stack?: { name: string; config?: string[]; state?: string };
-};
+}
 
 /** The registries as the engine's checks see them, with these resource types; lookup functions are loaded only when asked for. */
 function catalogOf(resourceTypes: ReadonlyMap<string, ResourceType>): EngineCatalog {
@@ -126,7 +125,7 @@ async function checkedManifest(file: string, options: LoadOptions): Promise<{ ch
   let codec: ReturnType<typeof stateCodec> | undefined;
   const open = (sealed: string, where: string) => (codec ??= stateCodec({ stack: name, state }, dirname(resolve(file)))).decode({ $secret: sealed }, where);
   const text = readText(file);
-  const check = async (types: ReadonlyMap<string, ResourceType>) => checkManifest(text, file, catalogOf(types), { ...options, env: process.env, stack: { name, flags: config, open } });
+  const check = async (types: ReadonlyMap<string, ResourceType>) => checkManifest(text, file, catalogOf(types), { env: process.env, stack: { name, flags: config, open } });
   // Checked against the types of the providers its text names, which hold every type it can
   // resolve; one with problems is checked again against every type, so what it is told (a
   // misspelt provider's "did you mean" among them) never depends on what else it names.
@@ -147,9 +146,12 @@ function readText(file: string): string {
   return text;
 }
 
-/** Builds the runtime for a loaded manifest: connections (sandbox on demand), logger and store. */
-export async function openSession(file: string, opts: GlobalOptions, load: LoadOptions = {}): Promise<Session> {
-  const { checked, types: resourceTypes } = await checkedManifest(file, { ...load, stack: { name: opts.stack, config: opts.config, state: opts.state } });
+/**
+ * Builds the runtime for a manifest checked whole first, as `validate` checks it: connections
+ * (sandbox on demand), logger and store. Nothing remote is reached before the check passes.
+ */
+export async function openSession(file: string, opts: GlobalOptions): Promise<Session> {
+  const { checked, types: resourceTypes } = await checkedManifest(file, { stack: { name: opts.stack, config: opts.config, state: opts.state } });
   const { manifest, graph, settings, instances } = checked;
   const catalog = catalogOf(resourceTypes);
   const log = makeLogger(opts);
@@ -188,11 +190,7 @@ export async function openSession(file: string, opts: GlobalOptions, load: LoadO
     deps,
     store,
     storeFor: (stack) => withRecordedTypes(openStore({ ...opts, stack }, manifest.dir, project), resourceTypes),
-    async checkBeforePlan(state, refresh, destroy) {
-      if (load.resources === false && checksBeforeRemoteCalls(manifest, state, refresh)) {
-        const { diagnostics } = await checkResources(manifest, catalog);
-        if (diagnostics.length) throw new DiagnosticsError(diagnostics);
-      }
+    async checkBeforePlan(state, destroy) {
       if (destroy) return;
       const crossed = await crossCheckStack(manifest, catalog, state.resources as never, (token, args) => invokeLookup(deps, token, args));
       if (crossed.length) throw new DiagnosticsError(crossed);

@@ -4,7 +4,8 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Document } from 'yaml';
 import { UserError } from '../errors.js';
 import { sealedStateFile } from '../state/local-layout.js';
-import { checkStackName, isPostgresLocation, nameProblem, openStateStore } from '../state/open.js';
+import { projectNameProblem } from '../names.js';
+import { checkStackName, isPostgresLocation, openStateStore } from '../state/open.js';
 import { sealedSettingsFile } from '../manifest/stack-config.js';
 import { SecretCodec } from '../state/secrets.js';
 import type { StateStore } from '../state/store.js';
@@ -69,19 +70,13 @@ export function manifestProject(file: string, parsed?: string): string {
     const value = isMap(node) ? node.get('name', true) : undefined;
     if (isScalar(value) && typeof value.value === 'string') name = value.value;
   }
-  if (name === undefined) {
-    const base = basename(file, extname(file));
-    const problem = nameProblem(base);
-    if (problem) throw new UserError(`${file}: a manifest without a name keeps its state under its file name, and "${base}" cannot name it`, `give the manifest a name: ${problem}`);
-    return base;
-  }
-  const problem = nameProblem(name);
-  if (problem) {
-    const node = read().contents;
-    const { line, col } = lines.linePos((isMap(node) ? (node.get('name', true) as { range?: number[] } | undefined)?.range?.[0] : undefined) ?? 0);
-    throw new UserError(`${file}:${line}:${col}: the manifest's name "${name}" cannot name the folder its state is kept in`, `${problem} (the state of each manifest is kept under its name)`);
-  }
-  return name;
+  const project = name ?? basename(file, extname(file));
+  const problem = projectNameProblem(project, name !== undefined);
+  if (!problem) return project;
+  if (name === undefined) throw new UserError(`${file}:1:1: ${problem.summary}`, problem.detail);
+  const node = read().contents;
+  const { line, col } = lines.linePos((isMap(node) ? (node.get('name', true) as { range?: number[] } | undefined)?.range?.[0] : undefined) ?? 0);
+  throw new UserError(`${file}:${line}:${col}: ${problem.summary}`, problem.detail);
 }
 
 /** The addresses a manifest declares (its `resources` keys), read without checking it; undefined for a file that is not a manifest. */

@@ -4,10 +4,15 @@
  * "moved from"; apply moves the record in one journal entry before any step, with no remote call.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import type { Alias, Manifest } from '../manifest/ast.js';
+import { ALIAS_FORMS, aliasNotText, fromText } from '../manifest/alias-option.js';
+import { refsOf, type Alias, type Manifest } from '../manifest/ast.js';
+import { Unknown, containsUnknown, reveal } from '../values.js';
 import type { ResourceState } from './contracts/state.js';
 import { isDeposed } from './deposed.js';
+import { EvalError, evaluate, type Scope } from './evaluate.js';
+import type { ManifestGraph } from './graph/graph.js';
 import type { Journal } from './journal.js';
+import { Evaluation } from './scope.js';
 import type { Change, EngineDeps } from './types.js';
 
 /** Recorded state with every aliased record moved to its new address, and what moved. */
@@ -19,26 +24,21 @@ export interface Moved {
 }
 
 /**
- * Matches each resource's aliases against the records. An alias that names a resource the
- * manifest declares, a resource recorded under both its address and an alias (or under two
- * aliases), a record two resources claim, or a record of another type is an error naming both.
+ * Evaluates the aliases written with `${...}`, then matches each resource's aliases against the
+ * records. An alias not known yet, one that names a resource the manifest declares, a resource
+ * recorded under both its address and an alias (or under two aliases), a record two resources
+ * claim, or a record of another type is an error naming both.
  */
-export function moveAliased(manifest: Manifest, recorded: Record<string, ResourceState>, deps: Pick<EngineDeps, 'resourceType'>): Moved {
-  const diagnostics: Diagnostic[] = [];
+export async function moveAliased(manifest: Manifest, recorded: Record<string, ResourceState>, deps: EngineDeps): Promise<Moved> {
+  // Evaluated apart from the plan's values: nothing a resource makes is known yet, and a variable
+  // read here must not be kept with that unknown for the resources planned after.
+  const diagnostics = await resolveAliases(manifest, new Evaluation(manifest, deps, (address) => new Unknown(address)).scope(), 'refuse');
+  diagnostics.push(...declaredAliases(manifest));
   const from = new Map<string, string>();
   const claimedBy = new Map<string, string>();
   const error = (address: string, alias: Alias, summary: string, detail: string) => diagnostics.push({ severity: 'error', summary, detail, address, pos: { file: manifest.file, ...alias.pos } });
   for (const [address, decl] of Object.entries(manifest.resources)) {
     const aliases = (decl.options.aliases ?? []).filter((a) => a.name !== address);
-    for (const alias of aliases) {
-      if (manifest.resources[alias.name])
-        error(
-          address,
-          alias,
-          `alias "${alias.name}" of ${address} names a resource the manifest declares: ${alias.name}`,
-          `an alias is an address ${address} was recorded under before; rename or remove one of ${address} and ${alias.name}`,
-        );
-    }
     const found = aliases.filter((a) => !manifest.resources[a.name] && recorded[a.name] && !isDeposed(a.name));
     if (!found.length) continue;
     const [alias] = found;
@@ -67,6 +67,84 @@ export function moveAliased(manifest: Manifest, recorded: Record<string, Resourc
     from.set(address, alias.name);
   }
   return { resources: diagnostics.length || !from.size ? recorded : moveRecords(recorded, from), from, diagnostics };
+}
+
+/** Aliases that name a resource the manifest declares: known from the manifest alone, so checked before anything else too. */
+export function declaredAliases(manifest: Manifest): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const [address, decl] of Object.entries(manifest.resources)) {
+    for (const alias of decl.options.aliases ?? []) {
+      if (alias.name === address || !Object.hasOwn(manifest.resources, alias.name)) continue;
+      diagnostics.push({
+        severity: 'error',
+        summary: `alias "${alias.name}" of ${address} names a resource the manifest declares: ${alias.name}`,
+        detail: `an alias is an address ${address} was recorded under before; rename or remove one of ${address} and ${alias.name}`,
+        address,
+        pos: { file: manifest.file, ...alias.pos },
+      });
+    }
+  }
+  return diagnostics;
+}
+
+/**
+ * Aliases written with `${...}` that read what a resource makes, directly or through variables:
+ * an alias is matched against the records before anything is planned, so it must be known then.
+ */
+export function aliasesReadingResources(manifest: Manifest, graph: ManifestGraph): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const [address, decl] of Object.entries(manifest.resources)) {
+    for (const alias of decl.options.aliases ?? []) {
+      if (!alias.expr) continue;
+      const made = new Set<string>();
+      for (const ref of refsOf(alias.expr)) {
+        const kind = graph.kindOf(ref.root);
+        if (kind === 'resource') made.add(ref.root);
+        else if (kind === 'variable') for (const dep of graph.resourceDependencies(ref.root)) made.add(dep);
+      }
+      if (!made.size) continue;
+      diagnostics.push({
+        severity: 'error',
+        summary: `alias "${alias.name}" of ${address} is known only after apply: it reads ${[...made].join(', ')}`,
+        detail: ALIAS_KNOWN,
+        address,
+        pos: { file: manifest.file, ...alias.pos },
+      });
+    }
+  }
+  return diagnostics;
+}
+
+const ALIAS_KNOWN = 'an alias must be known when planning: it may use config, variables and lookups, not what resources make';
+
+/**
+ * Gives each alias written with `${...}` the name (and type, from a URN) it evaluates to. One not
+ * known yet is left as written when `unknown` is `wait` (the checks made before any call, where
+ * lookups give nothing) and is an error when `refuse` (planning, which matches it against the
+ * records). A value that is not a name or a URN is an error at the alias either way.
+ */
+export async function resolveAliases(manifest: Manifest, scope: Scope, unknown: 'wait' | 'refuse'): Promise<Diagnostic[]> {
+  const diagnostics: Diagnostic[] = [];
+  for (const [address, decl] of Object.entries(manifest.resources)) {
+    for (const alias of decl.options.aliases ?? []) {
+      if (!alias.expr) continue;
+      const where = { address, pos: { file: manifest.file, ...alias.pos } };
+      try {
+        const value = reveal(await evaluate(alias.expr, scope));
+        if (containsUnknown(value)) {
+          if (unknown === 'refuse') diagnostics.push({ severity: 'error', summary: `alias "${alias.name}" of ${address} is known only after apply`, detail: ALIAS_KNOWN, ...where });
+          continue;
+        }
+        const named = typeof value === 'string' && value ? fromText(value) : undefined;
+        if (named) Object.assign(alias, { name: named.name, type: named.type ?? alias.type });
+        else diagnostics.push({ severity: 'error', summary: `${aliasNotText(alias.name)}: it is ${JSON.stringify(value)}`, detail: ALIAS_FORMS, ...where });
+      } catch (err) {
+        if (!(err instanceof EvalError)) throw err;
+        diagnostics.push({ severity: 'error', summary: err.message, detail: err.detail, address, pos: { file: manifest.file, ...err.pos } });
+      }
+    }
+  }
+  return diagnostics;
 }
 
 /** The records with each moved one under its new address, and dependencies on it renamed too. */

@@ -1,22 +1,26 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { uniqueDiagnostics } from '../diagnostics.js';
 import { UserError } from '../errors.js';
-import type { ConfigEntry, Manifest, RefExpr } from '../manifest/ast.js';
+import type { ConfigEntry, Manifest, Pos, RefExpr, ResourceDecl } from '../manifest/ast.js';
 import { configPlace, resolveConfig } from '../manifest/config-resolve.js';
 import type { OpenSecret } from '../manifest/stack-config.js';
 import { parseManifest } from '../manifest/parse.js';
 import { closestName } from '../manifest/tokens.js';
 import { noteSecretText } from '../secret-mask.js';
 import { Unknown, reveal } from '../values.js';
+import { aliasesReadingResources, declaredAliases, resolveAliases } from './aliases.js';
 import { checkInputs, checkOptionFields, objectKeys } from './check-inputs.js';
-import type { CatalogProvider, EngineCatalog } from './contracts/catalog.js';
+import type { CatalogProvider, CatalogResourceType, EngineCatalog } from './contracts/catalog.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { buildGraph, type ManifestGraph } from './graph/graph.js';
 import { checkableManifest, inFileOrder, withoutEchoes } from './checkable.js';
 import { optionPathProblems } from './check-options.js';
 import { crossCheck, hasCrossChecks, type CrossCheckInput } from './cross-check.js';
+import { getId } from './get.js';
+import { idFormatProblem } from './import.js';
 import { checkInstances, type InstanceSettings } from './instance-settings.js';
 import { valueProblems } from './messages.js';
+import { optionValues } from './option-values.js';
 import { Evaluation } from './scope.js';
 import type { WithDiagnostics } from './types.js';
 
@@ -32,14 +36,8 @@ export interface CheckedManifest {
   instances: Map<string, InstanceSettings>;
 }
 
-/** How much of a manifest `checkManifest` checks, and where settings come from besides config. */
+/** Where settings come from besides config. */
 export interface CheckOptions {
-  /**
-   * Check every resource's inputs (default true). Planning checks them too, so plan and apply
-   * leave it to the plan when planning makes no remote call before its own check (see
-   * `checksBeforeRemoteCalls`).
-   */
-  resources?: boolean;
   /** Environment variables, which override provider settings in config. */
   env: Record<string, string | undefined>;
   /**
@@ -54,7 +52,8 @@ export interface CheckOptions {
  * structure, options, references, inputs and provider settings, in the order of the file. Only
  * text that cannot be read as YAML at all ends the check there. What a problem leaves unknown (a
  * resource of an unknown type, a variable on a reference cycle) is unknown to the later checks,
- * which report the rest.
+ * which report the rest. Every command runs it whole before anything else, so `validate` and a
+ * command that calls an API find the same problems, and a manifest with one reaches no API.
  */
 export async function checkManifest(text: string, file: string, catalog: EngineCatalog, options: CheckOptions): Promise<WithDiagnostics<CheckedManifest>> {
   // Function tokens are needed only to resolve fn::invoke and its shorthand (fn::interconnect:getLocation).
@@ -72,12 +71,12 @@ export async function checkManifest(text: string, file: string, catalog: EngineC
     ...withoutEchoes(graphProblems, parseProblems, manifest),
     ...unknownFields(manifest, resourceRefs, catalog),
     ...optionPathProblems(manifest, catalog),
+    ...aliasesReadingResources(manifest, graph),
   ];
   const checkable = structure.length ? checkableManifest(manifest, graph) : manifest;
   // With a config value missing or mistyped, resources would be checked against what is not
   // meant; provider settings are still checked, so every config problem shows at once.
-  const skip = (options.resources === false && !structure.length) || configProblems.length;
-  const checked = skip ? { diagnostics: [], warnings: [] } : await checkResources(checkable, catalog);
+  const checked = configProblems.length ? { diagnostics: [], warnings: [] } : await checkResources(checkable, catalog);
   const { settings, diagnostics: settingProblems } = await checkSettings(checkable, catalog, options.env);
   const { instances, diagnostics: instanceProblems } = await checkInstances(checkable, catalog.providers, options.env);
   const problems = [...structure, ...checked.diagnostics, ...settingProblems, ...instanceProblems];
@@ -91,7 +90,8 @@ const noSealedValues: OpenSecret = () => {
 };
 
 /**
- * Checks every resource's inputs as far as they are known without any remote call: lookups and
+ * Checks every resource (its inputs, its options written as expressions, its ids and aliases),
+ * the variables and the outputs as far as they are known without any remote call: lookups and
  * other resources' outputs are Unknown here, and problems in those parts are left to the plan.
  */
 export async function checkResources(manifest: Manifest, catalog: EngineCatalog): Promise<{ diagnostics: Diagnostic[]; warnings: string[] }> {
@@ -101,24 +101,16 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
   const scope = new Evaluation(manifest, undefined, () => new Unknown(), functions).scope();
   const valid = new Map<string, Record<string, unknown>>();
   for (const decl of Object.values(manifest.resources)) {
-    const type = catalog.resourceTypes.get(decl.token)!;
-    // A resource read with get: has no inputs; its id is evaluated when planning.
-    if (decl.get) continue;
-    diagnostics.push(...checkOptionFields(decl, type, manifest.file));
-    try {
-      const desired = await evaluate(decl.properties, scope);
-      const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
-      diagnostics.push(...problems);
-      if (problems.length) continue;
-      warnings.push(...(type.warnings?.(desired) ?? []).map((w) => `${decl.address}: ${w}`));
-      valid.set(decl.address, desired as Record<string, unknown>);
-    } catch (err) {
-      diagnostics.push(evalProblem(err, manifest.file, decl.address));
-    }
+    const checked = await checkResource(decl, catalog.resourceTypes.get(decl.token)!, scope, manifest.file);
+    diagnostics.push(...checked.diagnostics);
+    warnings.push(...checked.warnings);
+    if (checked.desired) valid.set(decl.address, checked.desired);
   }
   // What the manifest alone shows against itself (two VXCs on one VLAN of a port, say); what
   // state adds is checked before planning (see crossCheckStack).
   if (hasCrossChecks(manifest, catalog.resourceTypes)) diagnostics.push(...(await crossCheck({ manifest, types: catalog.resourceTypes, desired: valid })));
+  // Aliases as far as config and variables give them, and against the resources declared.
+  diagnostics.push(...(await resolveAliases(manifest, scope, 'wait')), ...declaredAliases(manifest));
   // Variables and outputs that no resource uses are checked as well: their mistakes too are
   // found before any remote call.
   for (const expr of [...Object.values(manifest.variables), ...Object.values(manifest.outputs)]) {
@@ -129,6 +121,35 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
     }
   }
   return { diagnostics: uniqueDiagnostics(diagnostics), warnings };
+}
+
+/**
+ * One resource's checks that need no call, with the plan's messages: a `get:` resource's id; the
+ * options that name its type's fields, its import id and its options written as expressions; and
+ * its inputs, which are returned (`desired`) when they pass, with the type's warnings about them.
+ */
+async function checkResource(decl: ResourceDecl, type: CatalogResourceType, scope: Scope, file: string): Promise<{ diagnostics: Diagnostic[]; warnings: string[]; desired?: Record<string, unknown> }> {
+  const at = (problem: { summary: string; detail?: string; pos?: Pos }): Diagnostic => ({ severity: 'error', ...problem, address: decl.address, pos: { file, ...(problem.pos ?? decl.pos) } });
+  if (decl.get) {
+    const id = await getId(decl, type, scope, 'wait');
+    return { diagnostics: 'problem' in id ? [at(id.problem)] : [], warnings: [] };
+  }
+  const diagnostics = checkOptionFields(decl, type, file);
+  const malformed = decl.options.import === undefined ? undefined : idFormatProblem(type, decl.options.import);
+  if (malformed) diagnostics.push(at(malformed));
+  try {
+    await optionValues(decl.address, decl.options, scope, 'wait');
+  } catch (err) {
+    diagnostics.push(evalProblem(err, file, decl.address));
+  }
+  try {
+    const desired = (await evaluate(decl.properties, scope)) as Record<string, unknown>;
+    const problems = checkInputs(type.inputs, desired, decl.properties, { file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
+    if (problems.length) return { diagnostics: [...diagnostics, ...problems], warnings: [] };
+    return { diagnostics, warnings: (type.warnings?.(desired) ?? []).map((w) => `${decl.address}: ${w}`), desired };
+  } catch (err) {
+    return { diagnostics: [...diagnostics, evalProblem(err, file, decl.address)], warnings: [] };
+  }
 }
 
 /**
@@ -182,19 +203,6 @@ export function unknownFields(manifest: Manifest, refs: RefExpr[], catalog: Engi
     }
   }
   return diagnostics;
-}
-
-/**
- * Whether planning this manifest against this state would call a remote API before it has
- * evaluated and checked every resource: refreshing recorded objects, settling interrupted
- * operations, lookups and `options.import` reads all do. Then the inputs are checked first, so
- * an invalid manifest never reaches an API; otherwise the plan's own check is the only one.
- */
-export function checksBeforeRemoteCalls(manifest: Manifest, state: { resources: Record<string, unknown>; pending: unknown[] }, refresh: boolean): boolean {
-  if (state.pending.length) return true;
-  if (refresh && Object.keys(state.resources).length) return true;
-  for (const address in manifest.resources) if (manifest.resources[address].options.import || manifest.resources[address].get) return true;
-  return manifest.invoked.length > 0;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics.js';
-import { LiteralExpr, refsOf, type Expr, type Manifest, type Pos } from '../manifest/ast.js';
+import { LiteralExpr, refsOf, resourceRefs, type Expr, type Manifest, type Pos, type RefExpr } from '../manifest/ast.js';
 import { Unknown } from '../values.js';
 import type { ManifestGraph } from './graph/graph.js';
 
@@ -26,11 +26,11 @@ export function checkableManifest(manifest: Manifest, graph: ManifestGraph): Man
 }
 
 /** Every reference in the manifest's config, variables, resources and outputs. */
-function allRefs(manifest: Manifest) {
-  const refs = [];
+function allRefs(manifest: Manifest): RefExpr[] {
+  const refs: RefExpr[] = [];
   for (const entry of Object.values(manifest.config)) refs.push(...refsOf(entry.value));
   for (const expr of Object.values(manifest.variables)) refs.push(...refsOf(expr));
-  for (const decl of Object.values(manifest.resources)) refs.push(...refsOf(decl.properties));
+  for (const decl of Object.values(manifest.resources)) resourceRefs(decl, refs);
   for (const expr of Object.values(manifest.outputs)) refs.push(...refsOf(expr));
   return refs;
 }

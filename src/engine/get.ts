@@ -10,6 +10,7 @@ import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState } from './contracts/state.js';
 import { resourceContext } from './context.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
+import { idFormatProblem } from './import.js';
 import { withDeadline } from './option-values.js';
 import type { Change, EngineDeps } from './types.js';
 
@@ -31,17 +32,9 @@ export async function planGet(decl: ResourceDecl, type: ResourceType, scope: Sco
       },
     };
   }
-  let id: unknown;
-  try {
-    id = await evaluate(decl.get!.id, scope);
-  } catch (err) {
-    if (!(err instanceof EvalError)) throw err;
-    return { problem: { summary: err.message, detail: err.detail, pos: err.pos } };
-  }
-  if (id instanceof Unknown || typeof id !== 'string' || !id) {
-    const what = id instanceof Unknown ? 'is known only after apply' : `must be a string, not ${JSON.stringify(mask(id))}`;
-    return { problem: { summary: `the id in get of ${address} ${what}`, detail: type.importId ? `import id format: ${type.importId.format}` : undefined, pos: decl.get!.id.pos } };
-  }
+  const evaluated = await getId(decl, type, scope, 'refuse');
+  if ('problem' in evaluated) return evaluated;
+  const id = evaluated.id!;
   try {
     const read = await withDeadline(readById(type, address, id, deps, decl.provider), decl.options.customTimeouts?.read, `reading ${address} (${id})`);
     const change: Change = { address, type: type.token, action: 'read', reason: 'read-requested', id: read.id, after: mask(read.outputs), patch: [], unknownPaths: [], dependsOn, notes: [] };
@@ -50,6 +43,31 @@ export async function planGet(decl: ResourceDecl, type: ResourceType, scope: Sco
     const missing = isRemote(err, 'not-found') ? `${address}: there is no ${type.token} with id "${id}" to read` : (err as Error).message;
     return { problem: { summary: missing, detail: type.importId ? `import id format: ${type.importId.format}` : undefined } };
   }
+}
+
+/**
+ * The id `decl.get` gives, or the problem with it: one that cannot be evaluated, is not a string,
+ * or is not in the type's import format, at the id. One not known yet is a problem when `unknown`
+ * is `refuse` (planning, which reads it); with `wait` (the checks made before any call, where
+ * resources and lookups give nothing) it is left to the plan, and `id` is absent.
+ */
+export async function getId(decl: ResourceDecl, type: Pick<ResourceType, 'importId'>, scope: Scope, unknown: 'wait' | 'refuse'): Promise<{ id?: string } | Extract<Gotten, { problem: unknown }>> {
+  const { address } = decl;
+  const pos = decl.get!.id.pos;
+  let id: unknown;
+  try {
+    id = await evaluate(decl.get!.id, scope);
+  } catch (err) {
+    if (!(err instanceof EvalError)) throw err;
+    return { problem: { summary: err.message, detail: err.detail, pos: err.pos } };
+  }
+  if (id instanceof Unknown && unknown === 'wait') return {};
+  if (id instanceof Unknown || typeof id !== 'string' || !id) {
+    const what = id instanceof Unknown ? 'is known only after apply' : `must be a string, not ${JSON.stringify(mask(id))}`;
+    return { problem: { summary: `the id in get of ${address} ${what}`, detail: type.importId ? `import id format: ${type.importId.format}` : undefined, pos } };
+  }
+  const malformed = idFormatProblem(type, id);
+  return malformed ? { problem: { ...malformed, pos } } : { id };
 }
 
 /** The object with this id, as other resources see it; a missing one is an error naming the address and the id. */

@@ -16,6 +16,20 @@ export interface ImportOptions {
 }
 
 /**
+ * The problem with `rawId` as an id of `type`, by its import format (`<group_id>`...), or
+ * undefined: known without a call, so the checks made before any find it too.
+ */
+export function idFormatProblem(type: Pick<ResourceType, 'importId'>, rawId: string): { summary: string; detail: string } | undefined {
+  if (!type.importId) return undefined;
+  try {
+    type.importId.parse(rawId);
+    return undefined;
+  } catch (err) {
+    return { summary: (err as Error).message, detail: `import id format: ${type.importId.format}` };
+  }
+}
+
+/**
  * Reads an existing object for adoption. The id is checked against the type's import format
  * first, so a malformed id is an error naming the format, before any call. An object another
  * project or stack manages (its ownership marks say so) is refused unless `options.force`.

@@ -6,16 +6,18 @@ import { EvalError, evaluate, type Scope } from './evaluate.js';
  * A resource's options written as expressions, evaluated when planning, before its inputs:
  * `protect` (which must then be known: it decides what the plan may do) is set on the options,
  * and the `replacementTrigger` value is returned (`value` absent without the option). A problem
- * is an EvalError at the option.
+ * is an EvalError at the option. With `unknown` at `wait` (the checks made before any call, where
+ * resources and lookups give nothing yet), a protect not known yet is left to the plan.
  */
-export async function optionValues(address: string, options: ResourceOptions, scope: Scope): Promise<{ value?: { value: unknown } }> {
+export async function optionValues(address: string, options: ResourceOptions, scope: Scope, unknown: 'wait' | 'refuse' = 'refuse'): Promise<{ value?: { value: unknown } }> {
   if (options.protectExpr) {
     const protect = reveal(await evaluate(options.protectExpr, scope));
-    if (typeof protect !== 'boolean') {
+    const waiting = protect instanceof Unknown && unknown === 'wait';
+    if (typeof protect !== 'boolean' && !waiting) {
       const what = protect instanceof Unknown ? 'is known only after apply' : `is ${JSON.stringify(protect)}`;
       throw new EvalError(options.protectExpr.pos, `option protect of ${address} must be true or false when planning; it ${what}`, 'protect may use config and variables, not what resources make');
     }
-    options.protect = protect;
+    if (typeof protect === 'boolean') options.protect = protect;
   }
   if (!options.replacementTrigger) return {};
   return { value: { value: await evaluate(options.replacementTrigger, scope) } };

@@ -66,7 +66,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   const pass = new ReadPass();
   const refreshed = options.refresh ? await refreshState({ ...state, resources: settled.resources }, deps, 10, (m) => warnings.push(m), pass) : { resources: settled.resources, gone: [] };
   // Renames (options.aliases) move records first, so each is planned at its new address.
-  const moved = options.destroy ? undefined : moveAliased(manifest, refreshed.resources, deps);
+  const moved = options.destroy ? undefined : await moveAliased(manifest, refreshed.resources, deps);
   const planning = new Planning(manifest, graph, deps, options, moved ? { ...refreshed, resources: moved.resources } : refreshed, warnings, pass);
   planning.diagnostics.push(...(moved?.diagnostics ?? []));
   for (const name of graph.order) await planning.resource(name);

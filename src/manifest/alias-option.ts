@@ -2,8 +2,8 @@
  * The `aliases` resource option: the names (and types) a resource was recorded under before, so a
  * rename moves its record instead of replacing a billed object.
  */
-import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
-import type { Alias } from './ast.js';
+import { isMap, isScalar, isSeq, type Node, type Pair, type Scalar } from 'yaml';
+import type { Alias, Expr } from './ast.js';
 import type { OptionsReader } from './options.js';
 import { keyText } from './expressions.js';
 
@@ -15,12 +15,14 @@ const REFUSED_KEYS: Record<string, string> = {
   project: 'an alias names an address in this project: a resource moves between projects with import',
 };
 
-const FORMS = 'aliases is a list of old names (oldPort), URNs (urn:pulumi:stack::project::type::oldPort) or {name, type} mappings';
+/** The forms an alias takes, said with every problem of one. */
+export const ALIAS_FORMS = 'aliases is a list of old names (oldPort), URNs (urn:pulumi:stack::project::type::oldPort) or {name, type} mappings';
 
 /** Reads `aliases:`; every problem is reported at its item. */
-export function readAliases(value: Node, address: string, { at, error, deref }: OptionsReader): Alias[] {
+export function readAliases(value: Node, address: string, reader: OptionsReader): Alias[] {
+  const { at, error, deref } = reader;
   if (!isSeq(value)) {
-    error(at(value), 'option aliases must be a list', FORMS, address);
+    error(at(value), 'option aliases must be a list', ALIAS_FORMS, address);
     return [];
   }
   const aliases: Alias[] = [];
@@ -28,19 +30,31 @@ export function readAliases(value: Node, address: string, { at, error, deref }: 
     const item = deref(raw) as Node;
     const pos = at(item);
     if (isScalar(item) && typeof item.value === 'string' && item.value) {
-      const alias = fromText(item.value);
+      const expr = interpolated(item, reader);
+      const alias = expr ? { name: item.value, expr } : fromText(item.value);
       if (alias) aliases.push({ ...alias, pos });
-      else error(pos, `alias "${item.value}" is not a name or a URN`, FORMS, address);
+      else error(pos, aliasNotText(item.value), ALIAS_FORMS, address);
     } else if (isMap(item)) {
-      const alias = fromMapping(item, address, { at, error, deref } as OptionsReader);
+      const alias = fromMapping(item, address, reader);
       if (alias) aliases.push({ ...alias, pos });
-    } else error(pos, 'an alias must be an old name, a URN or a {name, type} mapping', FORMS, address);
+    } else error(pos, 'an alias must be an old name, a URN or a {name, type} mapping', ALIAS_FORMS, address);
   }
   return aliases;
 }
 
+/** The problem with an alias's text that is neither a name nor a URN. */
+export function aliasNotText(text: string): string {
+  return `alias "${text}" is not a name or a URN`;
+}
+
+/** The expression of a name or URN written with `${...}`; undefined for plain text. */
+function interpolated(node: Node, { toExpr }: OptionsReader): Expr | undefined {
+  const expr = toExpr(node);
+  return expr.kind === 'literal' ? undefined : expr;
+}
+
 /** A plain name, or a URN whose last two `::` parts are the type and the name. */
-function fromText(text: string): Omit<Alias, 'pos'> | undefined {
+export function fromText(text: string): Omit<Alias, 'pos'> | undefined {
   if (!text.startsWith('urn:')) return { name: text };
   const parts = text.split('::');
   if (parts.length < 4 || !parts[parts.length - 1]) return undefined;
@@ -49,35 +63,39 @@ function fromText(text: string): Omit<Alias, 'pos'> | undefined {
   return { name: parts[parts.length - 1], type: type || undefined };
 }
 
-function fromMapping(node: Node & { items: unknown[] }, address: string, { at, error, deref }: OptionsReader): Omit<Alias, 'pos'> | undefined {
+function fromMapping(node: Node & { items: unknown[] }, address: string, reader: OptionsReader): Omit<Alias, 'pos'> | undefined {
+  const { at, error, deref } = reader;
   let alias: Partial<Omit<Alias, 'pos'>> | undefined = {};
-  const text = (pair: Pair): string | undefined => {
-    const v = deref(pair.value);
-    if (isScalar(v) && typeof v.value === 'string' && v.value) return v.value;
-    error(at((v ?? pair.key) as Node), `alias ${keyText(pair)} must be a string`, undefined, address);
-    alias = undefined;
-    return undefined;
-  };
   let named = false;
   for (const pair of node.items as Pair[]) {
     const key = keyText(pair);
-    if (key === 'name' || key === 'type') {
-      const v = text(pair);
-      if (alias && v) alias[key] = v;
-      named ||= key === 'name';
-    } else if (key === 'urn') {
-      const v = text(pair);
-      const parsed = v ? fromText(v) : undefined;
-      if (alias && parsed) Object.assign(alias, parsed);
-      named = true;
-    } else {
+    if (key !== 'name' && key !== 'type' && key !== 'urn') {
       error(at(pair.key as Node), `alias key "${key}" is not supported`, REFUSED_KEYS[key] ?? 'an alias mapping takes name and type (or urn)', address);
       alias = undefined;
+      continue;
     }
+    named ||= key !== 'type';
+    const value = deref(pair.value);
+    const part = isScalar(value) && typeof value.value === 'string' && value.value ? mappingPart(key, value as Scalar<string>, reader) : { problem: `alias ${key} must be a string` };
+    if ('problem' in part) {
+      error(at((value ?? pair.key) as Node), part.problem, part.detail, address);
+      alias = undefined;
+    } else if (alias) Object.assign(alias, part);
   }
   if (!named) {
-    error(at(node), 'an alias mapping needs the old name: {name: oldPort}', FORMS, address);
+    error(at(node), 'an alias mapping needs the old name: {name: oldPort}', ALIAS_FORMS, address);
     return undefined;
   }
-  return alias?.name ? { name: alias.name, type: alias.type } : undefined;
+  return alias?.name ? { ...alias, name: alias.name } : undefined;
+}
+
+/** What one key of an alias mapping gives the alias: its name, its type, or both from a URN. */
+function mappingPart(key: 'name' | 'type' | 'urn', node: Scalar<string>, reader: OptionsReader): Partial<Omit<Alias, 'pos'>> | { problem: string; detail?: string } {
+  const text = node.value;
+  const expr = interpolated(node, reader);
+  // A type is a token: `${...}` in one would be compared as text.
+  if (key === 'type') return expr ? { problem: `alias type "${text}" must be written out, e.g. interconnect:Port` } : { type: text };
+  if (expr) return { name: text, expr };
+  if (key === 'name') return { name: text };
+  return fromText(text) ?? { problem: aliasNotText(text), detail: ALIAS_FORMS };
 }

@@ -137,10 +137,16 @@ export interface ResourceOptions {
 
 /** An old name of a resource (`aliases: [oldPort]`, a URN, or `{name, type}`). */
 export interface Alias {
+  /** The old address; as written until `expr` is evaluated, when there is one. */
   name: string;
   /** The type it was recorded with, when the alias says (it must be the resource's own type). */
   type?: string;
   pos: Pos;
+  /**
+   * The name or URN when written with `${...}` (`urn:pulumi:${pulumi.stack}::...`): evaluated
+   * when planning, from config, variables and lookups, into `name` (and `type`, from a URN).
+   */
+  expr?: Expr;
 }
 
 /** `get:` on a resource: the object with this id is read, never managed. */
@@ -282,15 +288,16 @@ export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
 
 /**
  * Every reference a resource makes, in its properties and in the options that hold expressions
- * (`protect`, `replacementTrigger`, `deletedWith`): what it needs evaluated or made first.
+ * (`protect`, `replacementTrigger`, `deletedWith`, `aliases`): what it needs evaluated or made first.
  */
 export function resourceRefs(decl: ResourceDecl, into: RefExpr[] = []): RefExpr[] {
   refsOf(decl.properties, into);
   if (decl.get) refsOf(decl.get.id, into);
-  const { protectExpr, replacementTrigger, deletedWith } = decl.options;
+  const { protectExpr, replacementTrigger, deletedWith, aliases } = decl.options;
   if (protectExpr) refsOf(protectExpr, into);
   if (replacementTrigger) refsOf(replacementTrigger, into);
   if (deletedWith) into.push(deletedWith);
+  if (aliases) for (const alias of aliases) if (alias.expr) refsOf(alias.expr, into);
   return into;
 }
 

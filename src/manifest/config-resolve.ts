@@ -8,7 +8,8 @@
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { ConfigDecl, ConfigEntry, ConfigType, Manifest, Pos } from './ast.js';
 import { article } from './config-decl.js';
-import { type OpenSecret, readStackConfig, stackConfigFile } from './stack-config.js';
+import { type OpenSecret, readStackConfig, stackConfigFile, type StackValue } from './stack-config.js';
+import { stackNameProblem } from '../names.js';
 import { closestName } from './tokens.js';
 import { Secret } from '../values.js';
 
@@ -41,7 +42,9 @@ export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagn
   const diagnostics: Diagnostic[] = [];
   const stackFile = stackConfigFile(manifest.file, sources.stack);
   const given = new Map<string, Given>();
-  const read = readStackConfig(stackFile, sources.open);
+  // A stack name that cannot name its state names no settings file either: none is looked for.
+  const badStack = stackNameProblem(sources.stack);
+  const read = badStack ? { values: new Map<string, StackValue>(), diagnostics: [{ severity: 'error' as const, ...badStack }] } : readStackConfig(stackFile, sources.open);
   diagnostics.push(...read.diagnostics);
   for (const [key, v] of read.values) given.set(fullKey(manifest.project, key), { value: v.value, secret: v.secret, source: 'stack', where: { file: stackFile, pos: v.pos } });
   for (const [name, value] of Object.entries(sources.env ?? {})) {

@@ -171,7 +171,7 @@ function options(): Json {
         description: 'Addresses the resource was recorded under before: a rename moves its record, with no replacement',
         items: {
           anyOf: [
-            { type: 'string', description: 'An old address, or a URN whose last part is one' },
+            { type: 'string', description: 'An old address, or a URN whose last part is one; ${...} may use config, variables and lookups' },
             { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string' }, urn: { type: 'string' } }, additionalProperties: false },
           ],
         },

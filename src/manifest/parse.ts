@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { isAlias, isMap, isScalar, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
+import { projectNameProblem } from '../names.js';
 import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, type ResourceDecl, refsOf, resourceRefs } from './ast.js';
 import { readConfigSection } from './config-decl.js';
 import { type AtFn, type ErrorFn, expressionReader, keyText } from './expressions.js';
@@ -73,6 +74,7 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
     if (key === 'configuration') manifest.warnings.push('configuration: is the older spelling of config:; it is read the same way');
   }
   if (manifest.name !== 'unnamed') manifest.project = manifest.name;
+  checkProjectName(root, manifest, reader);
   // Only a manifest that writes `<project>:` anywhere can need it stripped (a walk of every reference otherwise).
   if (text.includes(`${manifest.project}:`)) stripProjectNamespace(manifest, error);
   checkNamespace(manifest, error);
@@ -135,6 +137,18 @@ function readTopLevel(root: YAMLMap, reader: Reader, manifest: Manifest, resourc
     }
   }
   return sections;
+}
+
+/**
+ * The project the manifest's state is kept under (its name, or without one its file's) must be
+ * able to name that state; a name that is not a string is reported where it is read.
+ */
+function checkProjectName(root: YAMLMap, manifest: Manifest, { at, error, deref }: Reader): void {
+  const node = deref(root.get('name', true));
+  const named = isScalar(node) && typeof node.value === 'string';
+  if (root.has('name') && !named) return;
+  const problem = projectNameProblem(named ? String(node.value) : manifest.project, named);
+  if (problem) error(named ? at(node) : { line: 1, column: 1 }, problem.summary, problem.detail);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { nameProblem, stackNameProblem } from '../names.js';
 import { LocalStore } from './local.js';
 import { PostgresStore } from './postgres.js';
 import type { SecretCodec } from './secrets.js';
@@ -25,12 +26,6 @@ export function openStateStore(location: string, project: string, stack: string,
 
 /** A stack names a folder (or a row): nothing that could reach outside the state location. */
 export function checkStackName(stack: string): void {
-  const problem = nameProblem(stack);
-  if (problem) throw new UserError(`invalid stack name "${stack}"`, problem.replace('a name', 'a stack name'));
-}
-
-/** What is wrong with a project or stack name, or undefined: each names a folder of the state location. */
-export function nameProblem(name: string): string | undefined {
-  if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name)) return undefined;
-  return 'a name is up to 100 letters, digits, ".", "_" and "-", starting with a letter or digit';
+  const problem = stackNameProblem(stack);
+  if (problem) throw new UserError(problem.summary, problem.detail);
 }

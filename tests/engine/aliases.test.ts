@@ -76,6 +76,27 @@ describe('aliases: renames without replacement', () => {
     expect(diagnostics.map((d) => [d.summary, d.pos?.line])).toEqual([['alias "old" of renamed names a resource the manifest declares: old', 6]]);
   });
 
+  it('an alias written with ${...} is what config and variables make of it when planning, in a name or a URN alike', async () => {
+    const { fake, store } = await recorded();
+    const vars = 'variables:\n  oldName: old\n  kind: fake:index/thing:Thing\n';
+    const named = await planFake(`${vars}${one('renamed', "    options: { aliases: ['${oldName}'] }")}`, fake, store);
+    expect(named.plan.changes.map((c) => [c.address, c.action, c.movedFrom])).toEqual([['renamed', 'noop', 'old']]);
+    const urn = await planFake(`${vars}${one('renamed', "    options: { aliases: [{ urn: 'urn:pulumi:dev::m::${kind}::${oldName}' }] }")}`, fake, store);
+    expect(urn.plan.changes.map((c) => [c.address, c.action, c.movedFrom])).toEqual([['renamed', 'noop', 'old']]);
+  });
+
+  it('an alias known only after apply, or that is not a name, is an error at the alias', async () => {
+    const { fake, store } = await recorded();
+    const later = await planFake(
+      `variables:\n  oldName: \${other.name}\n${one('renamed', "    options: { aliases: ['${oldName}'] }")}  other: { type: fake:Thing, properties: { name: o } }\n`,
+      fake,
+      store,
+    );
+    expect(later.diagnostics.map((d) => [d.summary, d.pos?.line])).toEqual([['alias "${oldName}" of renamed is known only after apply', 8]]);
+    const number = await planFake(`variables:\n  oldName: 7\n${one('renamed', "    options: { aliases: ['${oldName}'] }")}`, fake, store);
+    expect(number.diagnostics.map((d) => d.summary)).toEqual(['alias "${oldName}" is not a name or a URN: it is 7']);
+  });
+
   it('an alias matching a second record (the current address, or another alias) is an error naming both', async () => {
     const { fake, store } = await recorded();
     await applyFake(`${one('old')}  other: { type: fake:Thing, properties: { name: other } }\n`, fake, store);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkManifest, checkResources, checkSettings, checksBeforeRemoteCalls, usedProviders } from '../../src/engine/check-manifest.js';
+import { checkManifest, checkResources, checkSettings, usedProviders } from '../../src/engine/check-manifest.js';
 import type { CatalogFunction, CatalogProvider, CatalogResourceType, EngineCatalog } from '../../src/engine/contracts/catalog.js';
 import type { Manifest } from '../../src/manifest/ast.js';
 import { parseManifest } from '../../src/manifest/parse.js';
@@ -56,9 +56,9 @@ function fakeCatalog() {
   return { catalog, calls };
 }
 
-const check = (yaml: string, options: { resources?: boolean; env?: Record<string, string> } = {}) => {
+const check = (yaml: string, options: { env?: Record<string, string> } = {}) => {
   const { catalog, calls } = fakeCatalog();
-  return checkManifest(yaml, 'm.yaml', catalog, { resources: options.resources, env: options.env ?? {} }).then((result) => ({ ...result, calls }));
+  return checkManifest(yaml, 'm.yaml', catalog, { env: options.env ?? {} }).then((result) => ({ ...result, calls }));
 };
 const lines = (result: { diagnostics: Array<{ summary: string; pos?: { line: number; column: number } }> }) => result.diagnostics.map((d) => `${d.pos?.line}:${d.pos?.column} ${d.summary}`);
 
@@ -120,16 +120,9 @@ describe('checkManifest with a fake catalog', () => {
     expect(lines(result)).toEqual(['3:3 config fake:regoin: unknown setting', '5:46 name must be a string, not a number (1)']);
   });
 
-  it('a plan that leaves inputs to itself still has them checked when the manifest has other problems', async () => {
-    const result = await check('name: x\nresources:\n  a: { type: fake:Thing, properties: { name: 1 }, options: { dependsOn: ["${b}"] } }\n', { resources: false });
-    expect(lines(result)).toEqual(['3:3 dependsOn target "b" is not defined', '3:46 name must be a string, not a number (1)']);
-  });
-
-  it('with resources: false inputs are left to the plan, settings are still checked', async () => {
-    const ok = await check('name: x\nresources:\n  a: { type: fake:Thing, properties: { name: 1 } }\n', { resources: false });
-    expect(ok.diagnostics).toEqual([]);
-    const bad = await check('name: x\nconfig:\n  fake:termsAccepted: false\nresources:\n  a: { type: fake:Thing, properties: { name: 1 } }\n', { resources: false });
-    expect(lines(bad)).toEqual(['3:3 fake: the terms must be accepted (fake:termsAccepted: true)']);
+  it('inputs are checked beside structure problems and settings', async () => {
+    const result = await check('name: x\nconfig:\n  fake:termsAccepted: false\nresources:\n  a: { type: fake:Thing, properties: { name: 1 }, options: { dependsOn: ["${b}"] } }\n');
+    expect(lines(result)).toEqual(['3:3 fake: the terms must be accepted (fake:termsAccepted: true)', '5:3 dependsOn target "b" is not defined', '5:46 name must be a string, not a number (1)']);
   });
 
   it('lookup functions are asked for only when the manifest invokes one, and known arguments are checked', async () => {
@@ -234,24 +227,6 @@ describe('checkResources', () => {
     const { manifest } = parseManifest('variables:\n  v: ${missing}\n', 'm.yaml', { resources: [], functions: [] });
     const { diagnostics } = await checkResources(manifest, catalog);
     expect(diagnostics.map((d) => `${d.pos?.line}:${d.pos?.column} ${d.summary}`)).toEqual(['2:6 "missing" is not defined']);
-  });
-});
-
-describe('checksBeforeRemoteCalls', () => {
-  const parse = (yaml: string) => parseManifest(yaml, 'm.yaml', { resources: ['fake:index/thing:Thing'], functions: ['fake:index/getThing:getThing'] }).manifest;
-  const plain = parse('resources:\n  a: { type: fake:Thing, properties: { name: a } }\n');
-  const empty = { resources: {}, pending: [] };
-  const recorded = { resources: { a: {} }, pending: [] };
-  const cases: Array<[string, Manifest, { resources: Record<string, unknown>; pending: unknown[] }, boolean, boolean]> = [
-    ['nothing recorded and nothing to look up: the plan checks first', plain, empty, true, false],
-    ['recorded objects are refreshed before the plan checks', plain, recorded, true, true],
-    ['recorded objects without refresh are not read', plain, recorded, false, false],
-    ['interrupted operations are settled first', plain, { resources: {}, pending: [{}] }, false, true],
-    ['options.import reads the object first', parse('resources:\n  a: { type: fake:Thing, properties: { name: a }, options: { import: x-1 } }\n'), empty, false, true],
-    ['a lookup is called first', parse('variables:\n  t:\n    fn::invoke: { function: fake:getThing, arguments: { id: 1 } }\n'), empty, false, true],
-  ];
-  it.each(cases)('%s', (_name, manifest, state, refresh, expected) => {
-    expect(checksBeforeRemoteCalls(manifest, state, refresh)).toBe(expected);
   });
 });
 

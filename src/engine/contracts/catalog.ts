@@ -8,8 +8,8 @@ import type { ResourceType } from './resource-type.js';
  * a test, from fakes) hands it these.
  */
 
-/** A resource type as far as its inputs are checked (alone and against the rest of the stack) and its fields named. */
-export type CatalogResourceType = Pick<ResourceType, 'token' | 'inputs' | 'outputs' | 'secretPaths' | 'warnings' | 'crossCheck'>;
+/** A resource type as far as its inputs are checked (alone and against the rest of the stack), its fields named and its ids' format checked. */
+export type CatalogResourceType = Pick<ResourceType, 'token' | 'inputs' | 'outputs' | 'secretPaths' | 'warnings' | 'crossCheck' | 'importId'>;
 
 /** A provider as far as its settings are read from config and the environment, and checked. */
 export type CatalogProvider = Pick<ProviderDef, 'name' | 'settings' | 'envVars' | 'secretSettings' | 'check'>;
