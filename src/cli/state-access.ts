@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import type { StateStore } from '../state/store.js';
-import type { StateSnapshot } from '../engine/contracts/state.js';
+import type { ReadOptions, StateSnapshot } from '../engine/contracts/state.js';
 import { globalFlags, globalsOf } from './flags.js';
 import type { GlobalOptions } from './session.js';
 
@@ -83,11 +83,11 @@ export class StateAccess {
    * Runs a change of state under the lock and writes it as a new serial; refused while
    * operations are interrupted, since the edit could lose what settling them would record.
    */
-  async change(command: string, edit: (snapshot: StateSnapshot) => StateSnapshot | Promise<StateSnapshot>): Promise<void> {
+  async change(command: string, edit: (snapshot: StateSnapshot) => StateSnapshot | Promise<StateSnapshot>, options?: ReadOptions): Promise<void> {
     const store = await this.open();
     try {
       await store.lock(await lockInfo(`state ${command}`));
-      const snapshot = await store.read();
+      const snapshot = await store.read(options);
       if (snapshot.pending.length) throw new UserError('the state has interrupted operations; run plumb plan or apply first so they are settled');
       await store.write(await edit(snapshot));
     } finally {
