@@ -174,14 +174,21 @@ export function recordsSomething(snapshot: StateSnapshot): boolean {
   return Object.keys(snapshot.resources).length > 0 || snapshot.pending.length > 0;
 }
 
-/** A read refused because `state.json` is missing while its backup, which records something, is there. */
+/**
+ * A read refused because `state.json` is missing while its backup, which records something, is
+ * there. A backup holding interrupted operations is copied back rather than pushed: a push
+ * refuses a state with operations to settle.
+ */
 export function missingSnapshot(dir: string, backup: StateSnapshot): UserError {
+  const file = join(dir, SNAPSHOT);
   const copy = join(dir, BACKUP);
   const resources = Object.keys(backup.resources).length;
-  const what = [`${resources} resource${resources === 1 ? '' : 's'}`, ...(backup.pending.length ? [`${backup.pending.length} interrupted operations`] : [])].join(' and ');
+  const pending = backup.pending.length;
+  const what = [`${resources} resource${resources === 1 ? '' : 's'}`, ...(pending ? [`${pending} interrupted operation${pending === 1 ? '' : 's'}`] : [])].join(' and ');
+  const restore = pending ? `by copying its backup back (\`cp ${copy} ${file}\`)` : `with \`plumb state push ${copy}\``;
   return new UserError(
-    `${join(dir, SNAPSHOT)} is missing, but its backup ${copy} records ${what} (serial ${backup.serial}): read as a new stack, what it records would be ordered again`,
-    `restore it with \`plumb state push ${copy}\`; or, to go on without it, run \`plumb state repair --accept-lost-state\`, which forgets what the backup records (the objects stay billed), ` +
+    `${file} is missing, but its backup ${copy} records ${what} (serial ${backup.serial}): read as a new stack, what it records would be ordered again`,
+    `restore it ${restore}; or, to go on without it, run \`plumb state repair --accept-lost-state\`, which forgets what the backup records (the objects stay billed), ` +
       'and adopt them with `options.import` in the manifest or `plumb import` before applying. Nothing was changed',
   );
 }

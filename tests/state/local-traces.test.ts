@@ -244,6 +244,15 @@ describe('a state.json lost while its backup is there', () => {
     expect(Object.keys(after.resources)).toEqual(['b']);
   });
 
+  it('whose backup records interrupted operations is to be copied back, which keeps them (a push refuses a state with operations to settle)', async () => {
+    const store = new LocalStore(root, 'web', 'dev', codec);
+    await store.write({ ...empty(), resources: { a: thing('a') }, pending: [{ address: 'b', type: 'fake:Thing', action: 'create', token: 't-b', at: AT }] });
+    rmSync(join(dir, 'state.json'));
+    const refused = await new LocalStore(root, 'web', 'dev', codec).read().catch((e: unknown) => e);
+    expect((refused as UserError).message).toContain('records 1 resource and 1 interrupted operation (serial 1)');
+    expect((refused as UserError).hint).toContain(`restore it by copying its backup back (\`cp ${join(dir, 'state.json.backup')} ${join(dir, 'state.json')}\`);`);
+  });
+
   it('is no loss when the backup records nothing (a destroyed stack), nor in a folder holding only a lock', async () => {
     await new LocalStore(root, 'web', 'dev', codec).write(empty());
     rmSync(join(dir, 'state.json'));
