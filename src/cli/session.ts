@@ -279,8 +279,8 @@ export function sandboxRuntime(dataDir: string): { url: () => Promise<string>; c
  */
 function withRecordedTypes(store: StateStore, types: Map<string, ResourceType>): StateStore {
   const read = store.read.bind(store);
-  store.read = async () => {
-    const snapshot = await read();
+  store.read = async (options) => {
+    const snapshot = await read(options);
     const recorded = [...Object.values(snapshot.resources), ...snapshot.pending].map((r) => r.type);
     const missing = new Set(recorded.filter((token) => !types.has(token)).map((token) => token.split(':')[0]));
     if (missing.size) for (const [token, type] of await loadResourceTypes(missing)) types.set(token, type);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import type { StateStore } from '../state/store.js';
-import type { StateSnapshot } from '../engine/contracts/state.js';
+import type { ReadOptions, StateSnapshot } from '../engine/contracts/state.js';
 import { globalFlags, globalsOf } from './flags.js';
 import type { GlobalOptions } from './session.js';
 
@@ -84,11 +84,11 @@ export class StateAccess {
    * operations are interrupted, since the edit could lose what settling them would record,
    * unless `interrupted` says the edit deals with them itself (`state rm` forgets some).
    */
-  async change(command: string, edit: (snapshot: StateSnapshot) => StateSnapshot | Promise<StateSnapshot>, interrupted: 'refuse' | 'edit' = 'refuse'): Promise<void> {
+  async change(command: string, edit: (snapshot: StateSnapshot) => StateSnapshot | Promise<StateSnapshot>, interrupted: 'refuse' | 'edit' = 'refuse', options?: ReadOptions): Promise<void> {
     const store = await this.open();
     try {
       await store.lock(await lockInfo(`state ${command}`));
-      const snapshot = await store.read();
+      const snapshot = await store.read(options);
       if (snapshot.pending.length && interrupted === 'refuse') {
         const addresses = [...new Set(snapshot.pending.map((p) => p.address))].sort().join(', ');
         throw new UserError(

@@ -45,7 +45,7 @@ async function releaseMarks(access: StateAccess, type: ResourceType, record: Res
       `give the manifest with -f MANIFEST, or pass --keep-marks to forget ${address} without removing them: ${adoptAnyway(type, record)}`,
     );
   }
-  const session = await openSession(file, opts, { resources: false });
+  const session = await openSession(file, opts);
   try {
     return await disownRecorded(type, record, session.deps);
   } catch (err) {

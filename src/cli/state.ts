@@ -5,7 +5,7 @@ import type { StateSnapshot } from '../engine/contracts/state.js';
 import { mask } from '../values.js';
 import { lockInfo, placeFlags, StateAccess } from './state-access.js';
 
-/** `plumb state list | show ADDR | pull | push FILE | rm ADDR [--keep-marks] | mv FROM TO | unlock --force | claim`. */
+/** `plumb state list | show ADDR | pull | push FILE | rm ADDR [--keep-marks] | mv FROM TO | unlock --force | claim | repair`. */
 export function stateCommand(program: Command): void {
   const state = placeFlags(program.command('state').description('inspect and repair state'));
   const access = new StateAccess(state);
@@ -41,6 +41,11 @@ export function stateCommand(program: Command): void {
   sub('claim')
     .description("move the stack's state from before state was kept per manifest to this manifest")
     .action(async () => claim(access));
+  sub('repair')
+    .description('go on, deliberately, after a loss that stops every command reading state')
+    .option('--accept-lost-journal', 'the journal of an interrupted apply is lost: keep what state.json holds (what that apply ordered must be adopted)')
+    .option('--accept-lost-state', 'state.json is lost: forget what its backup records (the objects stay billed)')
+    .action(async (opts: { acceptLostJournal?: boolean; acceptLostState?: boolean }) => repair(access, opts));
 }
 
 /** `state list`: one line per address, its type and id, tainted ones marked. */
@@ -84,7 +89,8 @@ async function push(access: StateAccess, file: string, force: boolean): Promise<
   }
   const pushed = stateCodec(opts, dir).decode(parsed, file) as StateSnapshot;
   if (pushed?.version !== 1 || typeof pushed.resources !== 'object') throw new UserError(`${file} is not a plumb state (version 1)`);
-  await access.change('push', (current) => acceptPushed(current, pushed, file, force));
+  // A missing state.json is what a push of its backup restores: read as that backup.
+  await access.change('push', (current) => acceptPushed(current, pushed, file, force), 'refuse', { replacing: true });
   process.stdout.write(`state replaced from ${file}\n`);
 }
 
@@ -127,6 +133,30 @@ async function claim(access: StateAccess): Promise<void> {
     const { opts } = await access.where();
     const found = await store.claimLegacy(await lockInfo('state claim'));
     process.stdout.write(`moved the state of stack "${opts.stack}" from ${found.from} to ${found.to}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+/** `state repair --accept-lost-journal | --accept-lost-state`: accepts the loss a read refused, under the lock, and says what is left to do. */
+async function repair(access: StateAccess, opts: { acceptLostJournal?: boolean; acceptLostState?: boolean }): Promise<void> {
+  if (Boolean(opts.acceptLostJournal) === Boolean(opts.acceptLostState)) {
+    throw new UserError('state repair needs one of --accept-lost-journal and --accept-lost-state', 'run the command that stopped again: its message says which loss it found');
+  }
+  const store = await access.open();
+  try {
+    await store.lock(await lockInfo('state repair'));
+    const accepted = await store.acceptLoss(opts.acceptLostJournal ? 'journal' : 'snapshot');
+    process.stdout.write(`Accepted the loss: ${accepted.lost}.\n`);
+    if (accepted.forgotten.length) {
+      process.stdout.write(`State no longer records these; they still exist remotely and stay billed:\n`);
+      for (const r of accepted.forgotten) process.stdout.write(`  ${r.address}\t${r.type}\t${r.id}\n`);
+      process.stdout.write('Adopt them with `options.import` in the manifest or `plumb import` before applying, or a plan orders them again.\n');
+    } else if (opts.acceptLostJournal) {
+      process.stdout.write(
+        "Before applying, adopt what the interrupted apply ordered: `plumb import --discover TYPE` lists the account's objects that state does not hold, and `options.import` in the manifest or `plumb import` adopts them; a plan orders again whatever the manifest declares and state does not hold.\n",
+      );
+    }
   } finally {
     await store.close();
   }

@@ -4,11 +4,12 @@ import { close, fdatasync, open } from 'node:fs';
 import { open as openDir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
-import { holdsState } from './local-layout.js';
+import { BACKUP, holdsState, JOURNAL, MARK, SNAPSHOT } from './local-layout.js';
 import { lockIsStale, placeLock, readLock, removeStaleLockFiles } from './local-lock.js';
+import { folded, journalHeader, journalLoss, keepBackup, missingSnapshot, placeMark, readJournalFile, readMark, recordsSomething, type JournalFile, type JournalMark } from './local-traces.js';
 import { sealEntry, sealSnapshot, type SecretCodec } from './secrets.js';
-import { checkEntry, checkSnapshot, damaged, emptySnapshot, replay, type LegacyState, type StateStore } from './store.js';
-import type { JournalEntry, LockInfo, StateSnapshot } from '../engine/contracts/state.js';
+import { checkEntry, checkSnapshot, damaged, emptySnapshot, lostJournal, nothingLost, replay, type LegacyState, type StateStore } from './store.js';
+import type { AcceptedLoss, JournalEntry, LockInfo, LostPart, ReadOptions, StateSnapshot } from '../engine/contracts/state.js';
 
 /** A journal line waiting to be made durable, and the caller waiting on it. */
 interface PendingLine {
@@ -17,11 +18,27 @@ interface PendingLine {
   reject(err: unknown): void;
 }
 
+/** A stack folder's files as found (see local-traces). */
+interface Found {
+  /** From `state.json`, or from its backup when it is missing, or empty when neither is there. */
+  snapshot: StateSnapshot;
+  /** `state.json` is missing while its backup records something. */
+  missing: boolean;
+  journal: JournalFile;
+  mark: JournalMark | 'damaged' | undefined;
+  /** Why the journal an interrupted apply opened counts as lost. */
+  loss?: string;
+}
+
+/** The points between the steps of recording and writing, where a kill may stop a store. */
+export type WriteStep = 'journal created' | 'entries synced' | 'journal marked' | 'snapshot synced' | 'snapshot renamed' | 'backup kept' | 'folder synced' | 'journal removed';
+
 /**
- * State in a folder: `<root>/<project>/<stack>/state.json` (snapshot), `journal.jsonl`
- * (append-only, each entry durable before `record` returns) and `lock` (holder pid, host, time,
- * command). Files are mode 0600. A store that writes nothing leaves nothing: the folders its lock
- * needed are removed again when it is unlocked.
+ * State in a folder: `<root>/<project>/<stack>/state.json` (snapshot) and its backup,
+ * `journal.jsonl` (append-only, each entry durable before `record` returns) and the mark naming
+ * it (`journal.id`, see local-traces), and `lock` (holder pid, host, time, command). Files are
+ * mode 0600. A store that writes nothing leaves nothing: the folders its lock needed are removed
+ * again when it is unlocked.
  *
  * Journal appends use group commit: entries recorded in the same turn of the event loop, or while
  * a write+fdatasync is in flight, are written together by the next one, so parallel steps share
@@ -36,6 +53,12 @@ export class LocalStore implements StateStore {
   private locked = false;
   /** The outermost folder this store made (for its lock), removed again if nothing is kept in it. */
   private made: string | undefined;
+  /** The serial of the snapshot as on disk, as last read or written: a journal opened now continues it. */
+  private serial: number | undefined;
+  /** The open journal's name, from its first line; undefined for one a plumb wrote before journals were named. */
+  private journalId: string | undefined;
+  /** The journal `journal.id` is known to name. */
+  private marked: string | undefined;
 
   constructor(
     private readonly root: string,
@@ -97,13 +120,75 @@ export class LocalStore implements StateStore {
     return holder;
   }
 
-  async read(): Promise<StateSnapshot> {
-    const file = join(this.dir, 'state.json');
-    let snapshot = emptySnapshot(this.stack);
-    if (existsSync(file)) snapshot = checkSnapshot(this.parse(readFileSync(file, 'utf8'), file), file);
+  async read(options: ReadOptions = {}): Promise<StateSnapshot> {
+    // A reader without the lock may see a write finish between its reads (the old snapshot, then
+    // no journal): what looks lost is looked at once more before it is refused.
+    let found = this.find();
+    if (found.loss || found.missing) found = this.find();
+    if (found.loss) {
+      // A journal that is there but has a damaged line is said to be damaged, line and all.
+      this.journalEntries(found.journal);
+      throw lostJournal(found.loss, 'restore it from a backup');
+    }
+    if (found.missing && !options.replacing) throw missingSnapshot(this.dir, found.snapshot);
+    return this.replayed(found);
+  }
+
+  async acceptLoss(what: LostPart): Promise<AcceptedLoss> {
+    return what === 'journal' ? this.acceptLostJournal() : this.acceptLostSnapshot();
+  }
+
+  /**
+   * Removes what is left of the lost journal, writes the snapshot as a new serial (which holds
+   * that journal as far as anything can now: a plan saved before it is stale) and clears the
+   * mark. With `state.json` missing too, the snapshot is left for its own repair.
+   */
+  private async acceptLostJournal(): Promise<AcceptedLoss> {
+    const found = this.find();
+    if (!found.loss) throw nothingLost('journal', this.dir);
+    const file = join(this.dir, JOURNAL);
+    if (found.journal.entries > 0) {
+      throw new UserError(`${file} holds the entries of another journal than the one lost`, 'move it away, or put the lost journal back, and run this again; nothing was changed');
+    }
+    await this.closeJournal();
+    rmSync(file, { force: true });
+    if (!found.missing) await this.write(found.snapshot);
+    rmSync(join(this.dir, MARK), { force: true });
+    await syncDir(this.dir);
+    return { lost: found.loss, forgotten: [] };
+  }
+
+  /** Writes a snapshot that continues the backup's lineage and serial, keeping only what the journal recorded since. */
+  private async acceptLostSnapshot(): Promise<AcceptedLoss> {
+    const found = this.find();
+    if (found.loss) throw lostJournal(found.loss, 'restore it from a backup');
+    if (!found.missing) throw nothingLost('snapshot', this.dir);
+    const backup = found.snapshot;
+    const kept = this.replayed({ ...found, snapshot: { ...emptySnapshot(this.stack), lineage: backup.lineage, serial: backup.serial } });
+    await this.write(kept);
+    const forgotten = Object.values(backup.resources).filter((r) => kept.resources[r.address]?.id !== r.id);
+    return { lost: `${join(this.dir, SNAPSHOT)} is missing`, forgotten };
+  }
+
+  /** The stack's files as found, and what of them was lost; read in the order a write changes them. */
+  private find(): Found {
+    const mark = readMark(this.dir);
+    const file = join(this.dir, SNAPSHOT);
+    const backup = join(this.dir, BACKUP);
+    const source = existsSync(file) ? file : existsSync(backup) ? backup : undefined;
+    const snapshot = source ? checkSnapshot(this.parse(readFileSync(source, 'utf8'), source), source) : emptySnapshot(this.stack);
     snapshot.pending ??= [];
     snapshot.outputs ??= {};
-    return replay(snapshot, this.journalEntries());
+    const journal = readJournalFile(this.dir);
+    return { snapshot, missing: source === backup && recordsSomething(snapshot), journal, mark, loss: journalLoss(this.dir, mark, snapshot.serial, journal) };
+  }
+
+  /** The snapshot found with the journal replayed over it, unless the snapshot already holds that journal. */
+  private replayed(found: Found): StateSnapshot {
+    this.serial = found.snapshot.serial;
+    // A kill between writing a snapshot and removing the journal it holds leaves that journal.
+    const held = found.journal.id !== undefined && found.mark !== 'damaged' && found.journal.id === found.mark?.journal && folded(found.mark, found.snapshot.serial);
+    return replay(found.snapshot, held ? [] : this.journalEntries(found.journal));
   }
 
   async record(entry: JournalEntry): Promise<void> {
@@ -131,9 +216,12 @@ export class LocalStore implements StateStore {
         try {
           journal = await this.openJournal();
           size = fstatSync(journal).size;
-          writeAll(journal, Buffer.from(batch.map((b) => b.line).join(''), 'utf8'));
+          const head = size === 0 && this.journalId ? journalHeader(this.journalId) : '';
+          writeAll(journal, Buffer.from(head + batch.map((b) => b.line).join(''), 'utf8'));
           // Appends only: the data and the file length are what must survive, so fdatasync suffices.
           await new Promise<void>((resolve, reject) => fdatasync(journal!, (err) => (err ? reject(err) : resolve())));
+          await this.reached('entries synced');
+          if (this.journalId && this.marked !== this.journalId) await this.mark(this.journalId);
           for (const b of batch) b.resolve();
         } catch (err) {
           if (journal !== undefined) truncate(journal, size);
@@ -148,13 +236,42 @@ export class LocalStore implements StateStore {
   private async openJournal(): Promise<number> {
     if (this.journal !== undefined) return this.journal;
     this.makeDir();
-    const file = join(this.dir, 'journal.jsonl');
-    const created = !existsSync(file);
-    this.journal = await new Promise<number>((resolve, reject) => open(file, 'a', 0o600, (err, fd) => (err ? reject(err) : resolve(fd))));
+    const file = join(this.dir, JOURNAL);
+    let found = readJournalFile(this.dir);
+    const mark = readMark(this.dir);
+    const serial = (this.serial ??= this.find().snapshot.serial);
+    // A journal the snapshot already holds (a kill came between the two) is not continued: its
+    // entries, old and new, would be taken for ones the snapshot holds.
+    if (found.id !== undefined && mark !== 'damaged' && found.id === mark?.journal && folded(mark, serial)) {
+      rmSync(file);
+      found = readJournalFile(this.dir);
+    }
+    const journal = await new Promise<number>((resolve, reject) => open(file, 'a', 0o600, (err, fd) => (err ? reject(err) : resolve(fd))));
+    this.journal = journal;
+    // A line a kill tore is cut off, or the next entry would be joined to it.
+    if (found.torn) ftruncateSync(journal, found.whole);
+    this.journalId = found.id ?? (found.whole === 0 ? randomUUID() : undefined);
+    this.marked = mark !== 'damaged' && mark?.journal === this.journalId && !folded(mark, serial) ? this.journalId : undefined;
     // A new file's directory entry must be durable too, or a crash could lose the whole journal.
-    if (created) await this.syncDirs();
-    return this.journal;
+    if (!found.exists) {
+      await this.syncDirs();
+      await this.reached('journal created');
+    }
+    return journal;
   }
+
+  /** Names the open journal in `journal.id`, durably, before any of its entries is acknowledged. */
+  private async mark(id: string): Promise<void> {
+    if (placeMark(this.dir, { journal: id, serial: this.serial ?? this.find().snapshot.serial, at: new Date().toISOString() })) await syncDir(this.dir);
+    await this.reached('journal marked');
+    this.marked = id;
+  }
+
+  /**
+   * Called at each point of recording and writing where a kill may stop the process; it does
+   * nothing. A kill at any of them leaves a state that reads whole (tests stop a store at each).
+   */
+  protected async reached(_step: WriteStep): Promise<void> {}
 
   /** Resolves once every recorded entry is on disk. */
   private async settled(): Promise<void> {
@@ -166,7 +283,7 @@ export class LocalStore implements StateStore {
     this.makeDir();
     // A stack gets its lineage with its first write; until then it has none.
     const next = { ...snapshot, project: this.project, lineage: snapshot.lineage || randomUUID(), serial: snapshot.serial + 1 };
-    const file = join(this.dir, 'state.json');
+    const file = join(this.dir, SNAPSHOT);
     const tmp = `${file}.${process.pid}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
     try {
@@ -178,13 +295,20 @@ export class LocalStore implements StateStore {
       throw err;
     }
     closeSync(fd);
+    await this.reached('snapshot synced');
     renameSync(tmp, file);
+    await this.reached('snapshot renamed');
+    keepBackup(this.dir);
+    await this.reached('backup kept');
     // The new snapshot must be durable in the folder before the journal it replaces is removed:
     // a crash in between would otherwise find neither.
     await this.syncDirs();
+    await this.reached('folder synced');
     await this.closeJournal();
-    rmSync(join(this.dir, 'journal.jsonl'), { force: true });
-    this.removeStaleSnapshots();
+    rmSync(join(this.dir, JOURNAL), { force: true });
+    await this.reached('journal removed');
+    this.removeStaleFiles();
+    this.serial = next.serial;
     snapshot.serial = next.serial;
     snapshot.lineage = next.lineage;
     snapshot.project = next.project;
@@ -254,25 +378,20 @@ export class LocalStore implements StateStore {
     return this.codec.decode(parsed, where);
   }
 
-  private journalEntries(): JournalEntry[] {
-    const file = join(this.dir, 'journal.jsonl');
-    if (!existsSync(file)) return [];
+  private journalEntries(journal: JournalFile): JournalEntry[] {
+    const file = join(this.dir, JOURNAL);
     const entries: JournalEntry[] = [];
-    const lines = readFileSync(file, 'utf8').split('\n');
     // Only the last line can be torn (a crash mid-write); a damaged line before it means lost
     // outcomes, and reading on without them could order products again.
-    let last = lines.length - 1;
-    while (last >= 0 && !lines[last].trim()) last--;
-    for (let i = 0; i <= last; i++) {
-      if (!lines[i].trim()) continue;
+    for (const [i, { n, text }] of journal.lines.entries()) {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(lines[i]);
+        parsed = JSON.parse(text);
       } catch {
-        if (i === last) break;
-        throw damaged(`${file}:${i + 1}`, 'the line is not JSON, and outcomes recorded after it follow');
+        if (i === journal.lines.length - 1) break;
+        throw damaged(`${file}:${n}`, 'the line is not JSON, and outcomes recorded after it follow');
       }
-      entries.push(checkEntry(this.codec.decode(parsed, `${file}:${i + 1}`), `${file}:${i + 1}`));
+      entries.push(checkEntry(this.codec.decode(parsed, `${file}:${n}`), `${file}:${n}`));
     }
     return entries;
   }
@@ -310,18 +429,15 @@ export class LocalStore implements StateStore {
     this.made = undefined;
   }
 
-  /** Snapshots killed writers left half-written (`state.json.<pid>.tmp`); only the lock holder writes. */
-  private removeStaleSnapshots(): void {
-    const own = `state.json.${process.pid}.tmp`;
-    for (const name of readdirSync(this.dir)) {
-      if (name.startsWith('state.json.') && name.endsWith('.tmp') && name !== own) rmSync(join(this.dir, name), { force: true });
-    }
+  /** Files killed writers left half-written; only the lock holder writes. */
+  private removeStaleFiles(): void {
+    for (const name of readdirSync(this.dir)) if (leftBehind(name) && !name.endsWith(`.${process.pid}.tmp`)) rmSync(join(this.dir, name), { force: true });
   }
 }
 
 /** Removes a folder that holds nothing a state needs; refuses one that is in use. */
 function removeEmptyFolder(dir: string): void {
-  for (const name of readdirSync(dir)) if (name.startsWith('state.json.') && name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
+  for (const name of readdirSync(dir)) if (leftBehind(name)) rmSync(join(dir, name), { force: true });
   try {
     rmdirSync(dir);
   } catch {
@@ -330,6 +446,11 @@ function removeEmptyFolder(dir: string): void {
       'wait for the command using it to finish, or remove a stale lock with `plumb state unlock --force`, and try again',
     );
   }
+}
+
+/** Whether a file of a stack folder is one a writer killed half-way left (`state.json.<pid>.tmp`, `state.json.backup.<pid>.tmp`). */
+function leftBehind(name: string): boolean {
+  return name.startsWith(`${SNAPSHOT}.`) && name.endsWith('.tmp');
 }
 
 /** Writes all of `data` at the end of an append-only file, or from the start of a new one. */

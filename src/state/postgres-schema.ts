@@ -2,10 +2,10 @@ import type pg from 'pg';
 import { UserError } from '../errors.js';
 
 /** plumb's tables, qualified with the schema they are in. */
-export type Tables = Record<'stacks' | 'journal' | 'locks', string>;
+export type Tables = Record<'stacks' | 'journal' | 'locks' | 'opened', string>;
 
 /** Each table's key: the project joins the stack in all of them. */
-const KEYS: Record<keyof Tables, string[]> = { stacks: ['project', 'stack'], journal: ['project', 'stack', 'seq'], locks: ['project', 'stack'] };
+const KEYS: Record<keyof Tables, string[]> = { stacks: ['project', 'stack'], journal: ['project', 'stack', 'seq'], locks: ['project', 'stack'], opened: ['project', 'stack'] };
 
 /**
  * Creates plumb's tables in the connection's current schema on first use, and brings tables made
@@ -19,12 +19,15 @@ export async function prepareTables(c: pg.PoolClient, location: string): Promise
   const { rows } = await c.query('SELECT current_schema() AS schema');
   if (!rows[0].schema) throw new UserError(`no schema to create plumb's tables in at ${location}: check the search_path`);
   const schema = `"${String(rows[0].schema).replace(/"/g, '""')}"`;
-  const t: Tables = { stacks: `${schema}.plumb_stacks`, journal: `${schema}.plumb_journal`, locks: `${schema}.plumb_locks` };
+  const t: Tables = { stacks: `${schema}.plumb_stacks`, journal: `${schema}.plumb_journal`, locks: `${schema}.plumb_locks`, opened: `${schema}.plumb_open_journals` };
   await c.query(`CREATE TABLE IF NOT EXISTS ${t.stacks} (
     project text NOT NULL DEFAULT '', stack text NOT NULL, lineage text NOT NULL, serial bigint NOT NULL, snapshot jsonb NOT NULL,
     updated_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (project, stack))`);
   await c.query(`CREATE TABLE IF NOT EXISTS ${t.journal} (
     project text NOT NULL DEFAULT '', stack text NOT NULL, seq bigint GENERATED ALWAYS AS IDENTITY, entry jsonb NOT NULL, PRIMARY KEY (project, stack, seq))`);
+  // A stack's journal rows an apply began and no snapshot has folded in yet, and the serial they continue.
+  await c.query(`CREATE TABLE IF NOT EXISTS ${t.opened} (
+    project text NOT NULL DEFAULT '', stack text NOT NULL, serial bigint NOT NULL, opened_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (project, stack))`);
   await c.query(`CREATE TABLE IF NOT EXISTS ${t.locks} (
     project text NOT NULL DEFAULT '', stack text NOT NULL, holder jsonb NOT NULL, backend_pid integer NOT NULL,
     locked_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (project, stack))`);

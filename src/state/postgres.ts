@@ -4,12 +4,15 @@ import type pg from 'pg';
 import { UserError } from '../errors.js';
 import { prepareTables, type Tables } from './postgres-schema.js';
 import { sealEntry, sealSnapshot, type SecretCodec } from './secrets.js';
-import { checkEntry, checkSnapshot, emptySnapshot, replay, type LegacyState, type StateStore } from './store.js';
-import type { JournalEntry, LockInfo, StateSnapshot } from '../engine/contracts/state.js';
+import { checkEntry, checkSnapshot, emptySnapshot, lostJournal, nothingLost, replay, type LegacyState, type StateStore } from './store.js';
+import type { AcceptedLoss, JournalEntry, LockInfo, LostPart, StateSnapshot } from '../engine/contracts/state.js';
 
 /**
  * State in PostgreSQL: one `plumb_stacks` row per project and stack (lineage, serial, snapshot),
- * the journal as `plumb_journal` rows and the lock holder in `plumb_locks`. The lock itself is a
+ * the journal as `plumb_journal` rows and the lock holder in `plumb_locks`. The commit of an
+ * apply's first journal rows also adds a `plumb_open_journals` row, which the snapshot's write
+ * removes in its own commit: journal rows gone while it is there were lost, not folded in (a
+ * crash cannot part them, each pair being one transaction). The lock itself is a
  * session-level advisory lock held by a dedicated connection, so PostgreSQL releases it when the
  * holder's connection dies; the row only names who holds it. Rows written before state was kept
  * per project have the project '' until a manifest claims them.
@@ -29,6 +32,8 @@ export class PostgresStore implements StateStore {
   private tail: Promise<unknown> = Promise.resolve();
   /** Journal entries recorded since the last append started: the next one inserts them together. */
   private waiting: Array<{ entry: unknown; resolve(): void; reject(err: unknown): void }> = [];
+  /** This store's journal rows are known to be recorded as open (plumb_open_journals). */
+  private opened = false;
   private closed = false;
 
   constructor(
@@ -129,11 +134,28 @@ export class PostgresStore implements StateStore {
   }
 
   async read(): Promise<StateSnapshot> {
+    const { snapshot, loss } = await this.readState();
+    if (loss) throw lostJournal(loss, 'restore them from a backup of the database');
+    return snapshot;
+  }
+
+  async acceptLoss(what: LostPart): Promise<AcceptedLoss> {
+    if (what === 'snapshot') throw nothingLost('snapshot', `${this.rows()} in ${this.location}`);
+    const { snapshot, loss } = await this.readState();
+    if (!loss) throw nothingLost('journal', `${this.rows()} in ${this.location}`);
+    // A new serial, whose commit also removes the journal's opening: a plan saved before it is stale.
+    await this.write(snapshot);
+    return { lost: loss, forgotten: [] };
+  }
+
+  /** The state, journal replayed, and why the journal rows an interrupted apply began count as lost. */
+  private async readState(): Promise<{ snapshot: StateSnapshot; loss?: string }> {
     const t = await this.ready();
     // One snapshot of the database, so the snapshot row and the journal rows agree.
     return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', async (c) => {
       const row = await c.query(`SELECT serial, snapshot FROM ${t.stacks} WHERE project = $1 AND stack = $2`, [this.project, this.stack]);
       const journal = await c.query(`SELECT seq, entry FROM ${t.journal} WHERE project = $1 AND stack = $2 ORDER BY seq`, [this.project, this.stack]);
+      const opened = await c.query(`SELECT serial, opened_at FROM ${t.opened} WHERE project = $1 AND stack = $2`, [this.project, this.stack]);
       let snapshot = emptySnapshot(this.stack);
       if (row.rows.length) {
         const where = `the plumb_stacks row of ${this.rows()} in ${this.location}`;
@@ -143,13 +165,17 @@ export class PostgresStore implements StateStore {
       const seqs = journal.rows.map((r) => Number(r.seq));
       this.base = { serial: row.rows.length ? Number(row.rows[0].serial) : undefined, seq: Math.max(0, ...seqs) };
       this.ownSeqs.clear();
-      return replay(
-        snapshot,
-        journal.rows.map((r) => {
-          const where = `plumb_journal row ${r.seq} of ${this.rows()} in ${this.location}`;
-          return checkEntry(this.codec.decode(r.entry, where), where);
-        }),
-      );
+      // A snapshot written since (by a plumb that kept no opening) has a higher serial, and holds them.
+      const open = opened.rows[0] as { serial: string; opened_at: Date } | undefined;
+      const loss =
+        open && Number(open.serial) >= snapshot.serial && !journal.rows.length
+          ? `the plumb_journal rows of ${this.rows()} in ${this.location} are gone (plumb_open_journals says an apply began them at ${open.opened_at.toISOString()}, and no snapshot has folded them in)`
+          : undefined;
+      const entries = journal.rows.map((r) => {
+        const where = `plumb_journal row ${r.seq} of ${this.rows()} in ${this.location}`;
+        return checkEntry(this.codec.decode(r.entry, where), where);
+      });
+      return { snapshot: replay(snapshot, entries), loss };
     });
   }
 
@@ -189,7 +215,9 @@ export class PostgresStore implements StateStore {
       const folded = await c.query(`DELETE FROM ${t.journal} WHERE project = $1 AND stack = $2 RETURNING seq`, [this.project, this.stack]);
       const foreign = this.base ? folded.rows.map((r) => Number(r.seq)).filter((s) => s > this.base!.seq && !this.ownSeqs.has(s)) : [];
       if (foreign.length) throw this.moved(`${foreign.length} journal entries were recorded by another writer`);
+      await c.query(`DELETE FROM ${t.opened} WHERE project = $1 AND stack = $2`, [this.project, this.stack]);
     });
+    this.opened = false;
     this.base = { serial: next.serial, seq: 0 };
     this.ownSeqs.clear();
     snapshot.serial = next.serial;
@@ -199,14 +227,17 @@ export class PostgresStore implements StateStore {
 
   async stacks(): Promise<string[]> {
     const t = await this.ready();
-    const { rows } = await this.pool.query(`SELECT stack FROM ${t.stacks} WHERE project = $1 UNION SELECT stack FROM ${t.journal} WHERE project = $1 ORDER BY 1`, [this.project]);
+    const { rows } = await this.pool.query(
+      `SELECT stack FROM ${t.stacks} WHERE project = $1 UNION SELECT stack FROM ${t.journal} WHERE project = $1 UNION SELECT stack FROM ${t.opened} WHERE project = $1 ORDER BY 1`,
+      [this.project],
+    );
     return rows.map((r) => r.stack as string);
   }
 
   async legacy(): Promise<LegacyState | undefined> {
     if (!this.project) return undefined;
     const t = await this.ready();
-    const count = (project: string) => `(SELECT count(*) FROM ${t.stacks} WHERE project = ${project} AND stack = $2) + (SELECT count(*) FROM ${t.journal} WHERE project = ${project} AND stack = $2)`;
+    const count = (project: string) => [t.stacks, t.journal, t.opened].map((table) => `(SELECT count(*) FROM ${table} WHERE project = ${project} AND stack = $2)`).join(' + ');
     const { rows } = await this.pool.query(`SELECT ${count('$1')} AS own, ${count("''")} AS old`, [this.project, this.stack]);
     if (Number(rows[0].own) > 0 || Number(rows[0].old) === 0) return undefined;
     const old = new PostgresStore(this.url, '', this.stack, this.codec);
@@ -258,7 +289,16 @@ export class PostgresStore implements StateStore {
           [this.project, this.stack, JSON.stringify(batch.map((b) => b.entry))],
         );
         for (const r of rows) this.ownSeqs.add(Number(r.seq));
+        // Said in the same commit as the first rows, so that their loss is seen (see the class).
+        if (!this.opened) {
+          await c.query(
+            `INSERT INTO ${t.opened} (project, stack, serial) SELECT $1, $2, coalesce((SELECT serial FROM ${t.stacks} WHERE project = $1 AND stack = $2), 0)
+             ON CONFLICT (project, stack) DO UPDATE SET serial = EXCLUDED.serial, opened_at = now() WHERE ${t.opened}.serial < EXCLUDED.serial`,
+            [this.project, this.stack],
+          );
+        }
       });
+      this.opened = true;
       for (const b of batch) b.resolve();
     } catch (err) {
       for (const b of batch) b.reject(err);

@@ -1,7 +1,7 @@
 import { UserError } from '../errors.js';
-import type { JournalEntry, LockInfo, StateSnapshot } from '../engine/contracts/state.js';
+import type { JournalEntry, LostPart, StateSnapshot } from '../engine/contracts/state.js';
 
-export type { LegacyState, StateStore } from '../engine/contracts/state.js';
+export type { AcceptedLoss, LegacyState, LostPart, ReadOptions, StateStore } from '../engine/contracts/state.js';
 
 /** The state of a stack nothing was recorded for yet (it gets its lineage with its first write). */
 export function emptySnapshot(stack: string): StateSnapshot {
@@ -40,6 +40,23 @@ export function replay(snapshot: StateSnapshot, entries: JournalEntry[]): StateS
 /** A state that cannot be read as it is: `where` names the file (and line) or row. */
 export function damaged(where: string, what: string): UserError {
   return new UserError(`${where} is damaged: ${what}`, 'restore it from a backup or a `plumb state pull` copy (plumb state push FILE); nothing was changed');
+}
+
+/**
+ * A read refused because the journal an interrupted apply opened is gone or cut back: `what`
+ * says which and where, `restore` how to bring it back.
+ */
+export function lostJournal(what: string, restore: string): UserError {
+  return new UserError(
+    `${what}: the apply that opened it was interrupted, and what it ordered may be recorded nowhere`,
+    `${restore} and run the command again; or, to go on without it, run \`plumb state repair --accept-lost-journal\`, then adopt what that apply ordered before applying: ` +
+      "`plumb import --discover TYPE` lists the account's objects that state does not hold, and `options.import` in the manifest or `plumb import` adopts them. Nothing was changed",
+  );
+}
+
+/** `acceptLoss` asked to accept a loss that is not there. */
+export function nothingLost(what: LostPart, where: string): UserError {
+  return new UserError(`no lost ${what === 'journal' ? 'journal' : 'state'} to accept: ${where} reads as it is`, 'nothing was changed');
 }
 
 /**

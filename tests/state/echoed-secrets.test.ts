@@ -57,7 +57,11 @@ describe('a secret the API echoes back in another field', () => {
     // A replacement makes the apply write the snapshot (the journal folded in).
     const applied = await plumb(['apply', '--yes', '--replace', 'far'], { cwd: dir, env: sandbox.env });
     expect(applied.code, applied.stderr).toBe(0);
-    expect(stateTexts(dir).map(([f]) => f)).toEqual(['state.json']);
+    expect(
+      stateTexts(dir)
+        .map(([f]) => f)
+        .sort(),
+    ).toEqual(['journal.id', 'state.json', 'state.json.backup']);
     for (const [file, text] of stateTexts(dir)) {
       for (const secret of [PORT_NAME, VXC_NAME]) expect(text, `${secret} in ${file}`).not.toContain(secret);
     }

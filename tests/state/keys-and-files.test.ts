@@ -132,7 +132,7 @@ describe('locks', () => {
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain(`state for stack "default" is locked by pid ${process.pid} on ${hostname()} since 2026-01-01T00:00:00Z (apply)`);
     expect(plan.stdout).not.toMatch(/interrupted|settled/);
-    expect(files(stack)).toEqual(['journal.jsonl', 'lock', 'state.json']);
+    expect(files(stack)).toEqual(['journal.id', 'journal.jsonl', 'lock', 'state.json', 'state.json.backup']);
   });
 
   it('a lock file left empty by a kill is taken over once it is a few seconds old; a fresh one is named empty', async () => {
@@ -163,6 +163,6 @@ describe('files a killed run leaves', () => {
     expect(plan.code, plan.stderr).toBe(0);
     const replaced = await plumb(['apply', '--yes', '--replace', 'port'], { cwd: dir, env: sandbox.env });
     expect(replaced.code, replaced.stderr).toBe(0);
-    expect(files(stack)).toEqual(['state.json']);
+    expect(files(stack)).toEqual(['journal.id', 'state.json', 'state.json.backup']);
   });
 });

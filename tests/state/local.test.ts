@@ -30,6 +30,9 @@ describeStateStore('local folder', async () => {
       closeSync(store.journal);
       store.journal = openSync('/dev/full', 'a');
     },
+    async loseJournal() {
+      rmSync(join(dir, 'journal.jsonl'), { force: true });
+    },
     async crash() {
       // The holder's process is gone: its pid in the lock file no longer runs on this host.
       const lock = JSON.parse(readFileSync(join(dir, 'lock'), 'utf8'));
@@ -116,7 +119,7 @@ describe('the local folder', () => {
     const moved = await store.claimLegacy(holder);
     expect(moved.to).toBe(join(root, 'dev', 'dev'));
     expect(readdirSync(root)).toEqual(['dev']);
-    expect(readdirSync(join(root, 'dev', 'dev'))).toEqual(['state.json']);
+    expect(readdirSync(join(root, 'dev', 'dev')).sort()).toEqual(['state.json', 'state.json.backup']);
     expect(Object.keys((await store.read()).resources)).toEqual(['a']);
     expect(await store.legacy()).toBeUndefined();
   });

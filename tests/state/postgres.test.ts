@@ -51,6 +51,9 @@ describeStateStore('postgres', async () => {
       await admin.query(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`);
       await admin.query(`CREATE TRIGGER ${trigger} BEFORE INSERT ON plumb_journal FOR EACH ROW WHEN (NEW.stack = '${stack}') EXECUTE FUNCTION ${trigger}()`);
     },
+    async loseJournal() {
+      await admin.query('DELETE FROM plumb_journal WHERE project = $1 AND stack = $2', [web, stack]);
+    },
     async crash() {
       // The holder's connection dies, as it would with its process or machine.
       const holders = await admin.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint`, [
@@ -187,7 +190,7 @@ describe('PostgresStore', () => {
     const stores = Array.from({ length: 6 }, (_, i) => new PostgresStore(url(), 'web', `burst-${i}`, codec));
     await Promise.all(stores.map((s) => s.read()));
     const { rows } = await admin.query("SELECT tablename FROM pg_tables WHERE tablename LIKE 'plumb\\_%' ORDER BY 1");
-    expect(rows.map((r) => r.tablename)).toEqual(['plumb_journal', 'plumb_locks', 'plumb_stacks']);
+    expect(rows.map((r) => r.tablename)).toEqual(['plumb_journal', 'plumb_locks', 'plumb_open_journals', 'plumb_stacks']);
     await Promise.all(stores.map((s) => s.close()));
   });
 });
@@ -240,6 +243,7 @@ describe('PostgreSQL state from before state was kept per project', () => {
       expect(keys.rows).toEqual([
         { table: 'plumb_journal', columns: ['project', 'seq', 'stack'] },
         { table: 'plumb_locks', columns: ['project', 'stack'] },
+        { table: 'plumb_open_journals', columns: ['project', 'stack'] },
         { table: 'plumb_stacks', columns: ['project', 'stack'] },
       ]);
     } finally {

@@ -196,5 +196,8 @@ export class MemoryStore implements StateStore {
   async claimLegacy(): Promise<never> {
     throw new Error('a memory store has no older state');
   }
+  async acceptLoss(): Promise<never> {
+    throw new Error('a memory store loses nothing');
+  }
   async close(): Promise<void> {}
 }

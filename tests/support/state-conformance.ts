@@ -15,6 +15,8 @@ export interface StoreFixture {
   otherProject: () => Promise<StateStore>;
   /** Makes every journal append of `store`'s stack fail from now on, as a full disk or a refusing server would. */
   breakJournal: () => Promise<void>;
+  /** Deletes the stack's journal and nothing else (the file, the rows), as someone tidying up after a kill would. */
+  loseJournal: () => Promise<void>;
   /** Kills whoever holds `store`'s lock the way a crash would (dead pid, dropped connection). */
   crash?: () => Promise<void>;
   /** Everything the backend has stored for the stack, as text, to look for plaintext secrets. */
@@ -172,6 +174,45 @@ export function describeStateStore(name: string, make: () => Promise<StoreFixtur
       await breakJournal();
       await expect(store.record(journal()[1])).rejects.toThrow();
       expect((await (await other()).read()).pending.map((p) => p.address)).toEqual(['thing.a']);
+    });
+
+    it('refuses to read a stack whose journal an interrupted apply began is lost, until the loss is accepted, then watches the next journal', async () => {
+      const { store, other, loseJournal } = await open();
+      await store.write({ ...(await store.read()), resources: { 'thing.a': thing('a', 'id-a') } });
+      const before = await store.read();
+      // Killed once b was made and c was ordered: nothing after c's id reaches the journal.
+      for (const entry of journal().slice(2, 6)) await store.record(entry);
+      await loseJournal();
+      for (const reader of [store, await other()]) {
+        const refused = await reader.read().catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(UserError);
+        expect((refused as UserError).message).toMatch(/: the apply that opened it was interrupted, and what it ordered may be recorded nowhere$/);
+        expect((refused as UserError).hint).toContain('`plumb state repair --accept-lost-journal`');
+        expect((refused as UserError).hint).toContain('`plumb import --discover TYPE`');
+      }
+      const accepted = await (await other()).acceptLoss('journal');
+      expect(accepted).toMatchObject({ lost: expect.stringMatching(/journal/), forgotten: [] });
+      const after = await (await other()).read();
+      expect(after).toMatchObject({ lineage: before.lineage, resources: { 'thing.a': thing('a', 'id-a') }, pending: [] });
+      // A new serial: a plan saved before the loss is stale.
+      expect(after.serial).toBeGreaterThan(before.serial);
+      await expect((await other()).acceptLoss('journal')).rejects.toThrow(/^no lost journal to accept: /);
+
+      const next = await other();
+      await next.read();
+      await next.record(journal()[0]);
+      await loseJournal();
+      await expect((await other()).read()).rejects.toThrow(/may be recorded nowhere/);
+    });
+
+    it('does not take a journal a snapshot holds, nor a stack never applied, for a lost one', async () => {
+      const { store, other, loseJournal } = await open();
+      await expect(store.acceptLoss('journal')).rejects.toThrow(/^no lost journal to accept: /);
+      await expect(store.acceptLoss('snapshot')).rejects.toThrow(/^no lost state to accept: /);
+      for (const entry of journal()) await store.record(entry);
+      await store.write(await store.read());
+      await loseJournal();
+      expect(Object.keys((await (await other()).read()).resources).sort()).toEqual(['thing.a', 'thing.b']);
     });
 
     it('seals any string holding the text of a secret the process holds, in the journal and the snapshot', async () => {

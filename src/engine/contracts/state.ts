@@ -92,15 +92,26 @@ export interface LockInfo {
  * after a remote call never loses its outcome; entries land in call order, whether or not the
  * caller waits for one before recording the next; `read` replays the journal over the snapshot;
  * `write` replaces the snapshot atomically, folds the journal in and bumps the serial.
+ *
+ * `read` refuses (a UserError naming what is missing and what to do) a state whose loss it can
+ * see, rather than read it as less than was recorded: a journal an interrupted apply opened that
+ * is gone or cut back, and, where the backend keeps a trace of it, a snapshot that is gone.
+ * `acceptLoss` is the deliberate way on.
  */
 export interface StateStore {
   /** Human description (folder path or database URL without password). */
   readonly location: string;
   lock(info: LockInfo, timeoutMs?: number): Promise<void>;
   unlock(): Promise<void>;
-  read(): Promise<StateSnapshot>;
+  read(options?: ReadOptions): Promise<StateSnapshot>;
   record(entry: JournalEntry): Promise<void>;
   write(snapshot: StateSnapshot): Promise<void>;
+  /**
+   * Goes on after a loss `read` refuses (under the lock): `journal` keeps what the snapshot holds
+   * and writes it as a new serial (a plan saved before is stale); `snapshot` forgets what the
+   * snapshot's backup records. Refuses when there is no such loss.
+   */
+  acceptLoss(what: LostPart): Promise<AcceptedLoss>;
   /** Removes a lock whatever its holder (`plumb state unlock --force`). */
   forceUnlock(): Promise<LockInfo | undefined>;
   /** Names of this project's stacks present at this location. */
@@ -113,6 +124,26 @@ export interface StateStore {
   /** Moves that state to this project, under its lock (`info` names the holder); refuses when there is none. */
   claimLegacy(info: LockInfo): Promise<LegacyState>;
   close(): Promise<void>;
+}
+
+/** What a read may find lost: the journal of an interrupted apply, or the snapshot. */
+export type LostPart = 'journal' | 'snapshot';
+
+/** How a read is made. */
+export interface ReadOptions {
+  /**
+   * The caller replaces the whole snapshot (`plumb state push`): a snapshot that is gone while
+   * its backup is there is read as that backup instead of refused.
+   */
+  replacing?: boolean;
+}
+
+/** A loss accepted with `acceptLoss`. */
+export interface AcceptedLoss {
+  /** What was lost, as the refused read said it. */
+  lost: string;
+  /** What state no longer records: the objects stay where they are, and stay billed. */
+  forgotten: ResourceState[];
 }
 
 /** A stack's state from before state was kept per project. */
