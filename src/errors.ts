@@ -48,6 +48,24 @@ export class WaitTimedOut extends Error {
   }
 }
 
+/**
+ * What an interrupted create may have made fits several objects: plumb cannot tell which its order
+ * made, and adopting or ordering on a guess would take a stranger's object or buy a second one.
+ * `candidates` are shown to the user as they are (never a secret: a key by when it was made).
+ */
+export class AmbiguousOrder extends Error {
+  constructor(
+    /** What the objects are, singular: `VPC named "shop"`. */
+    readonly what: string,
+    readonly candidates: string[],
+    /** How to tell them apart or adopt one, where the type knows more (`plumb import --discover ... --out FILE`). */
+    readonly advice?: string,
+  ) {
+    super(`may have made any of ${candidates.length} ${what}s: ${candidates.join(', ')}`);
+    this.name = 'AmbiguousOrder';
+  }
+}
+
 /** `3 s`, `2.5 min`. */
 export function duration(ms: number): string {
   return ms >= 60_000 ? `${Number((ms / 60_000).toFixed(2))} min` : `${Number((ms / 1000).toFixed(1))} s`;

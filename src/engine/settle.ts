@@ -1,4 +1,4 @@
-import { UserError } from '../errors.js';
+import { AmbiguousOrder, UserError } from '../errors.js';
 import type { Created, ResourceContext, ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
 import { reveal } from '../values.js';
@@ -7,7 +7,7 @@ import { readObjects, type ReadOutcome, type ReadRequest } from './refresh.js';
 import { deposedKey, normalizeDeposed } from './deposed.js';
 import { realId } from './ids.js';
 import { mayStillAppear } from './awaiting.js';
-import { adoptedRecords, CLOCK_SKEW_MS } from './steps-awaiting.js';
+import { adoptedRecords, ambiguousOrder, CLOCK_SKEW_MS } from './steps-awaiting.js';
 import type { EngineDeps } from './types.js';
 import { systemClock } from './wait.js';
 
@@ -57,6 +57,7 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass
         await settleChange(op, type, settling);
       }
     } catch (err) {
+      if (err instanceof AmbiguousOrder) throw ambiguousOrder(op, err);
       if (err instanceof UserError) throw err;
       throw new UserError(`${op.address}: could not settle an interrupted ${op.action}: ${(err as Error).message}`, 'nothing was changed; run the command again once the remote API answers');
     }

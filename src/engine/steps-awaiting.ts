@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { duration } from '../errors.js';
+import { AmbiguousOrder, duration, UserError } from '../errors.js';
 import type { Created, ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState } from './contracts/state.js';
 import { reveal, secretKeys, wrapSecrets } from '../values.js';
@@ -87,7 +87,9 @@ export async function awaitInterruptedOrder(step: Step, run: StepRun, type: Reso
   const found = await ctx.wait<Created<Record<string, unknown>> | undefined>(
     `what the create interrupted at ${op.at} ordered to be listed`,
     async () => {
-      const made = (await find(await context(), op.inputs && (reveal(op.inputs) as never), order)) as Created<Record<string, unknown>> | undefined;
+      const made = (await find(await context(), op.inputs && (reveal(op.inputs) as never), order).catch((err: unknown) => {
+        throw err instanceof AmbiguousOrder ? ambiguousOrder(op, err) : err;
+      })) as Created<Record<string, unknown>> | undefined;
       if (made) return { done: true, value: made };
       return untilListed(type, op.at, run.now()) > 0 ? { done: false, status: 'not listed yet' } : { done: true, value: undefined };
     },
@@ -136,4 +138,18 @@ export async function awaitReleased(step: Step, run: StepRun, type: ResourceType
     });
     run.released.delete(h.key);
   }
+}
+
+/**
+ * An interrupted create that may have made any of several objects, as a refusal that stops the
+ * run (plan and apply, even with --yes): it names them, and the commands to adopt one or to order
+ * anew deliberately.
+ */
+export function ambiguousOrder(op: PendingOperation, err: AmbiguousOrder): UserError {
+  const address = op.address;
+  return new UserError(
+    `${address}: the create interrupted at ${op.at} ${err.message}; plumb cannot tell which, so it adopts none and orders nothing`,
+    `to adopt the one it made: plumb state rm ${address} (forgets the interrupted create), then give ${address} "import: <id>" in its options and apply; ` +
+      `to order a new one instead: plumb state rm ${address}, then apply (the others stay billed until deleted)${err.advice ? `. ${err.advice}` : ''}`,
+  );
 }

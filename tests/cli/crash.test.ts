@@ -328,6 +328,75 @@ resources:
   });
 });
 
+describe('an interrupted create that may have made any of several objects', () => {
+  it('service keys: plan and apply --yes stop, naming each by when it was made (never its value), and order nothing; state rm lets the user go on deliberately', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: crash-keys
+resources:
+  port:
+    type: interconnect:Port
+    properties: { productName: crash-keys-port, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
+  key:
+    type: interconnect:ServiceKey
+    properties: { productUid: "\${port.productUid}", active: true, maxSpeed: 1000, singleUse: true, vlan: 301, description: crash keys }
+`,
+    );
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } })).code).not.toBe(0);
+    const portUid = (await api.liveProducts('crash-keys-port'))[0].productUid as string;
+    const body = { productUid: portUid, active: true, maxSpeed: 1000, singleUse: true, vlan: 301, description: 'crash keys' };
+    const made = [await api.call<{ key: string }>('POST', '/v2/service/key', body), await api.call<{ key: string }>('POST', '/v2/service/key', body)];
+    const activeKeys = async () => (await api.call<Array<{ key: string; active: boolean }>>('GET', `/v2/service/key?productIdOrUid=${portUid}`)).filter((k) => k.active);
+
+    for (const args of [['plan'], ['apply', '--yes']]) {
+      const stopped = await plumb(args, { cwd: dir, env: sandbox.env });
+      expect(stopped.code).toBe(1);
+      expect(stopped.stderr).toMatch(
+        /key: the create interrupted at \S+ may have made any of 2 active service key on \S+s: one made at \S+, one made at \S+; plumb cannot tell which, so it adopts none and orders nothing/,
+      );
+      expect(stopped.stderr).toContain('plumb state rm key (forgets the interrupted create), then give key "import: <id>" in its options');
+      for (const m of made) expect(stopped.stdout + stopped.stderr).not.toContain(m.key);
+    }
+    expect(await activeKeys()).toHaveLength(2);
+
+    const forgot = await plumb(['state', 'rm', 'key'], { cwd: dir, env: sandbox.env });
+    expect(forgot.code).toBe(0);
+    expect(forgot.stdout).toContain('forgot an interrupted create of key');
+    expect((await plumb(['plan'], { cwd: dir, env: sandbox.env })).stdout).toContain('key will be created');
+  });
+
+  it('VPCs of the name the manifest gives: the run stops naming them, and orders nothing', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: crash-vpcs
+config:
+  cloud:region: cn-bj2
+  cloud:projectId: org-sandbox
+resources:
+  network:
+    type: cloud:Vpc
+    properties: { name: twin-vpc, cidrBlocks: [10.61.0.0/16] }
+`,
+    );
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } })).code).not.toBe(0);
+    const settings = cloudProvider.settings.parse({ region: 'cn-bj2', projectId: 'org-sandbox' });
+    const cloud = await cloudProvider.connect(settings, { sandboxUrl: async () => sandbox.url, log: pino({ level: 'silent' }), env: {} });
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push((await cloud.call<{ VPCId: string }>('CreateVPC', { Name: 'twin-vpc', Network: ['10.61.0.0/16'] })).VPCId);
+    await sandbox.clearCalls();
+
+    const stopped = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain(`network: the create interrupted at`);
+    for (const id of ids) expect(stopped.stderr).toContain(id);
+    expect((await sandbox.calls('cloud')).map((c) => String(c.query.Action)).filter((a) => a.startsWith('Create'))).toEqual([]);
+  });
+});
+
 describe('a killed apply of the example pipeline', () => {
   const example = resolve(import.meta.dirname, '../../examples/pipeline/pipeline.yaml');
   const pipeline = async (path: string) => (await pipelineCall(sandbox.url, 'GET', path)).body.data;

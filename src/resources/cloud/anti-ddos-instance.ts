@@ -8,7 +8,7 @@
  * manifest's, so adopting an existing instance is no change and never forces a new purchase.
  */
 import * as z from 'zod';
-import { isRemote, RemoteError, UserError } from '../../errors.js';
+import { AmbiguousOrder, isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
@@ -316,7 +316,7 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
   // after an interrupted create the instance of that name is the one bought. One named in the
   // manifest is the instance of that name, area and data centre bought since the order was
   // journaled that state does not already hold, when there is just one: with several, none is
-  // taken for it, and the plan names them all.
+  // taken for it, and the run stops naming them all.
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const all = await allInstances(ctx);
@@ -327,13 +327,11 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     const bought = all.filter(
       (i) => i.Name === inputs.name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter && i.CreateTime * 1000 >= order.earliestMs && !order.recorded(i.ResourceId),
     );
-    if (bought.length > 1) {
-      const listed = bought.map((i) => `${i.ResourceId} (bought ${rfc3339(i.CreateTime)})`).join(', ');
-      ctx.warn(
-        `an interrupted create may have bought one of the instances named "${inputs.name}" bought since it began: ${listed}; none is adopted, so a new one will be created. If one of them is the one ordered, adopt it with plumb import instead (and delete any not needed)`,
+    if (bought.length > 1)
+      throw new AmbiguousOrder(
+        `anti-DDoS instance named "${inputs.name}"`,
+        bought.map((i) => `${i.ResourceId} (bought ${rfc3339(i.CreateTime)})`),
       );
-      return undefined;
-    }
     return bought[0] && { id: bought[0].ResourceId, outputs: orderedWith(toOutputs(bought[0]), inputs) };
   },
 

@@ -8,7 +8,7 @@
  * `<instance_id>/<ip>`.
  */
 import * as z from 'zod';
-import { RemoteError, UserError } from '../../errors.js';
+import { AmbiguousOrder, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
@@ -176,10 +176,11 @@ export const antiDdosIp: ResourceType<AntiDdosIpInputs, AntiDdosIpOutputs, Cloud
     const all = (await serviceIps(ctx, inputs.instanceId)).filter((g) => !order.recorded(`${inputs.instanceId}/${g.DefenceIP}`));
     const marked = all.filter((g) => g.Remark === marker);
     const found = marked.length ? marked : all.filter((g) => str(g.Remark) === (inputs.remark ?? ''));
-    if (found.length > 1) {
-      ctx.warn(`an interrupted create may have made one of the service IPs ${found.map((g) => g.DefenceIP).join(', ')}; none is adopted. Adopt the right one with plumb import instead`);
-      return undefined;
-    }
+    if (found.length > 1)
+      throw new AmbiguousOrder(
+        `service IP of ${inputs.instanceId}`,
+        found.map((g) => `${inputs.instanceId}/${g.DefenceIP}`),
+      );
     return found[0] && { id: `${inputs.instanceId}/${found[0].DefenceIP}`, outputs: toOutputs(inputs.instanceId, found[0]) };
   },
 

@@ -232,7 +232,7 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const rules = await ruleRecords(ctx, inputs.instanceId, { BgpIP: inputs.ip });
-    const found = ownedAmong(ctx, `forwarding rule of ${inputs.ip}`, rules, isFor(inputs), order, (r) => `${inputs.instanceId}/${r.RuleIndex}`);
+    const found = ownedAmong(`forwarding rule of ${inputs.ip}`, rules, isFor(inputs), order, (r) => `${inputs.instanceId}/${r.RuleIndex}`);
     return found && { id: `${inputs.instanceId}/${found.RuleIndex}`, outputs: toOutputs(inputs.instanceId, found) };
   },
 

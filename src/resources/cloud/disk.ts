@@ -165,7 +165,6 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
-      ctx,
       `disk named "${name}"`,
       await allDisks(ctx),
       (d) => isFor(d, name, inputs),

@@ -197,7 +197,6 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
-      ctx,
       `EIP named "${name}"`,
       await describeAll<EipInfo>(ctx, EIP_LISTING),
       (e) => isFor(e, name, inputs),

@@ -175,7 +175,6 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
-      ctx,
       `instance named "${name}"`,
       await describeAll<HostInfo>(ctx, HOST_LISTING),
       (h) => isFor(h, name, inputs),

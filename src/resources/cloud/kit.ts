@@ -4,7 +4,7 @@
  * finding what a create whose answer was lost made, and deletes that wait for the object to go.
  */
 import * as z from 'zod';
-import { isRemote, RemoteError, UserError } from '../../errors.js';
+import { AmbiguousOrder, isRemote, RemoteError, UserError } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import type { Params } from '../../providers/cloud/signature.js';
@@ -232,16 +232,15 @@ export async function findMade<T extends { CreateTime?: unknown }>(
 /**
  * What an interrupted create made, when no id was recorded: the record `made` says matches its
  * inputs, made since the order was journaled and not recorded at another address. With several,
- * none is taken (a warning names them), so the plan creates anew rather than adopt a stranger.
+ * none is taken: AmbiguousOrder names them, and the run stops for the user to say which.
  */
-export function ownedAmong<T extends { CreateTime?: unknown }>(ctx: CloudCtx, what: string, records: T[], made: (r: T) => boolean, order: InterruptedOrder, idOf: (r: T) => string): T | undefined {
+export function ownedAmong<T extends { CreateTime?: unknown }>(what: string, records: T[], made: (r: T) => boolean, order: InterruptedOrder, idOf: (r: T) => string): T | undefined {
   const found = records.filter((r) => made(r) && Number(r.CreateTime) * 1000 >= order.earliestMs && !order.recorded(idOf(r)));
-  if (found.length > 1) {
-    ctx.warn(
-      `an interrupted create may have made one of the ${what}s ${found.map(idOf).join(', ')}; none is adopted, so a new one will be created. If one of them is the one ordered, adopt it with plumb import instead (and delete any not needed)`,
+  if (found.length > 1)
+    throw new AmbiguousOrder(
+      what,
+      found.map((r) => `${idOf(r)} (made ${new Date(Number(r.CreateTime) * 1000).toISOString()})`),
     );
-    return undefined;
-  }
   return found[0];
 }
 

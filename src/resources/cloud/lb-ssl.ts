@@ -132,7 +132,6 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
-      ctx,
       `certificate ${name}`,
       await listAfresh(ctx),
       (s) => s.SSLName === name,

@@ -155,7 +155,6 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
-      ctx,
       `load balancer ${name}`,
       await inVpc(ctx, inputs.vpcId),
       (l) => matches(l, inputs, name),

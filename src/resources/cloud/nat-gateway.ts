@@ -227,7 +227,6 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
-      ctx,
       `NAT gateway named "${name}"`,
       await all(ctx),
       (n) => isFor(n, name, inputs),

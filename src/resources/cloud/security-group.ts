@@ -219,7 +219,6 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
-      ctx,
       `security group named "${name}"`,
       await listed(ctx),
       (f) => f.Name === name,

@@ -148,7 +148,6 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const found = ownedAmong(
-      ctx,
       `subnet ${inputs.cidrBlock}`,
       await inVpc(ctx, inputs.vpcId),
       (s) => toOutputs(s).cidrBlock === inputs.cidrBlock,

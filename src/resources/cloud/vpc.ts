@@ -145,7 +145,6 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
-      ctx,
       `VPC named "${name}"`,
       await describeAll<VpcInfo>(ctx, LISTING),
       (v) => isFor(v, name, inputs),

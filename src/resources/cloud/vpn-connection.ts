@@ -169,7 +169,6 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
-      ctx,
       `VPN connection named "${name}"`,
       await onGateway(ctx, inputs.vpnGatewayId),
       (t) => isFor(t, name, inputs),

@@ -138,7 +138,6 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
-      ctx,
       `VPN customer gateway named "${name}"`,
       await describeAll<RemoteInfo>(ctx, LISTING),
       (r) => isFor(r, name, inputs),

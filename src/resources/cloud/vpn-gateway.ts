@@ -183,7 +183,6 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
     if (!inputs) return undefined;
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
-      ctx,
       `VPN gateway named "${name}"`,
       await describeAll<GatewayInfo>(ctx, LISTING),
       (g) => isFor(g, name, inputs),

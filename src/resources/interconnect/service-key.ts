@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { RemoteError, UserError, isRemote } from '../../errors.js';
+import { AmbiguousOrder, RemoteError, UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { GONE } from '../../providers/interconnect/api/products.js';
@@ -180,17 +180,17 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
 
   // A key carries no tags. The one an interrupted create made is the only key of its kind
   // (sameKey) on that port created since the order began that state does not already hold.
-  // With several, none is taken for it: the plan says when each was made (never its value),
-  // since each works until it is deactivated.
+  // With several, none is taken for it: the run stops saying when each was made (never its
+  // value), since each works until it is deactivated.
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const made = (await keysOn(ctx, inputs.productUid)).filter((k) => sameKey(k, inputs) && Number(k.createDate) >= order.earliestMs && !order.recorded(k.key));
     if (made.length > 1) {
-      const when = made.map((k) => isoDate(k.createDate)).join(', ');
-      ctx.warn(
-        `an interrupted create may have made one of ${made.length} active service keys on ${inputs.productUid} created since it began (at ${when}); none is adopted, so a new one will be created. Import the one ordered with plumb import instead, or deactivate the ones not needed (each can be used until then)`,
+      throw new AmbiguousOrder(
+        `active service key on ${inputs.productUid}`,
+        made.map((k) => `one made at ${isoDate(k.createDate)}`),
+        'plumb import --discover interconnect:index/serviceKey:ServiceKey --out FILE writes their keys to FILE; deactivate the ones not needed (each works until then)',
       );
-      return undefined;
     }
     return made[0] && { id: made[0].key, outputs: toOutputs(made[0], inputs) };
   },

@@ -5,6 +5,7 @@ import { antiDdosInstance, type AntiDdosInstanceInputs } from '../../../src/reso
 import { cloudResources } from '../../../src/resources/cloud/index.js';
 import { Unknown } from '../../../src/values.js';
 import { countActions, startHarness, type Harness } from '../../support/cloud-harness.js';
+import { AmbiguousOrder } from '../../../src/errors.js';
 
 const base = { area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40 };
 
@@ -194,14 +195,11 @@ describe('AntiDdosInstance lifecycle against the sandbox', () => {
     expect(await antiDdosInstance.findOwned?.(ctx, named, { ...order, earliestMs: Date.now() + 3_600_000 })).toBeUndefined();
     expect(await antiDdosInstance.findOwned?.(ctx, { ...named, dataCenter: 'Taizhou' }, order)).toBeUndefined();
 
-    // Two of that name since the order: neither is taken for it, and the warning names both.
+    // Two of that name since the order: neither is taken for it, and the refusal names both.
     const second = await antiDdosInstance.create(h.resourceCtx('edge.shield'), named);
-    h.warnings.length = 0;
-    expect(await antiDdosInstance.findOwned?.(ctx, named, order)).toBeUndefined();
-    expect(h.warnings).toHaveLength(1);
-    expect(h.warnings[0]).toContain(first.id);
-    expect(h.warnings[0]).toContain(second.id);
-    expect(h.warnings[0]).toContain('plumb import');
+    const ambiguous = await antiDdosInstance.findOwned!(ctx, named, order).catch((err: unknown) => err);
+    expect(ambiguous).toBeInstanceOf(AmbiguousOrder);
+    expect((ambiguous as AmbiguousOrder).candidates).toEqual([expect.stringContaining(first.id), expect.stringContaining(second.id)]);
     for (const made of [first, second]) await antiDdosInstance.delete(ctx, made.id, { inputs: named, outputs: made.outputs });
   });
 

@@ -10,6 +10,7 @@ import { vpc } from '../../../src/resources/cloud/vpc.js';
 import { eipInputs } from '../../../src/resources/cloud/eip.js';
 import { startHarness, type Harness } from '../../support/cloud-harness.js';
 import { run } from '../../support/cloud-lookup-kit.js';
+import { deletesFirst } from '../../../src/engine/classify.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -82,9 +83,8 @@ describe('replacement rules', () => {
   });
 
   it('an EIP association re-binding the same EIP unbinds first; another EIP on the same resource does not', () => {
-    const order = eipAssociation.deleteBeforeReplace as (a: unknown, b: unknown) => boolean;
-    expect(order({ eipId: 'eip-1', resourceId: 'uhost-1' }, { eipId: 'eip-1', resourceId: 'uhost-2' })).toBe(true);
-    expect(order({ eipId: 'eip-1', resourceId: 'uhost-1' }, { eipId: 'eip-2', resourceId: 'uhost-1' })).toBe(false);
+    expect(deletesFirst(eipAssociation, { eipId: 'eip-1', resourceId: 'uhost-1' }, { eipId: 'eip-1', resourceId: 'uhost-2' })).toBe(true);
+    expect(deletesFirst(eipAssociation, { eipId: 'eip-1', resourceId: 'uhost-1' }, { eipId: 'eip-2', resourceId: 'uhost-1' })).toBe(false);
   });
 });
 

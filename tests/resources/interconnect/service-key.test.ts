@@ -7,6 +7,7 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { keyBase } from './attached-specs.js';
 import { makePort } from './fixtures.js';
 import { contextWait } from '../../../src/engine/wait.js';
+import { AmbiguousOrder } from '../../../src/errors.js';
 
 const base = keyBase;
 const window = { startTime: '2030-01-01T00:00:00Z', endTime: '2030-06-30T00:00:00Z' };
@@ -136,10 +137,10 @@ describe('a service key made by an interrupted create', () => {
     expect(await serviceKey.findOwned!(c, { ...inputs, vlan: 101 }, order)).toBeUndefined();
 
     const second = await serviceKey.create(c, inputs);
-    expect(await serviceKey.findOwned!(c, inputs, order)).toBeUndefined();
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('2 active service keys');
-    expect(warnings[0]).not.toContain(first.id);
-    expect(warnings[0]).not.toContain(second.id);
+    const ambiguous = (await serviceKey.findOwned!(c, inputs, order).catch((err: unknown) => err)) as AmbiguousOrder;
+    expect(ambiguous).toBeInstanceOf(AmbiguousOrder);
+    expect(ambiguous.message).toMatch(/^may have made any of 2 active service key on \S+s: one made at /);
+    expect(ambiguous.message).not.toContain(first.id);
+    expect(ambiguous.message).not.toContain(second.id);
   });
 });
