@@ -22,6 +22,7 @@ import {
   sharedList,
   tagList,
   tagsAfterUpdate,
+  timeLeft,
   waitReady,
 } from './product.js';
 import { contractNotes, productReady } from './product-hooks.js';
@@ -112,15 +113,17 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
       resourceTags: tagList(ctx, inputs.resourceTags),
     });
     ctx.recordId(uids[0]);
+    // Every member is waited for within the create's one wait time.
+    const left = timeLeft(ctx.waitTimeMs);
     let ready = await waitReady(ctx, uids[0], 'LAG port');
     const { primary } = lagGroup(await listAllProducts(ctx.client), ready);
     // A buy adopted after a lost reply may name any member; the primary is the id.
     if (primary.productUid !== uids[0]) {
       ctx.recordId(primary.productUid);
-      ready = await waitReady(ctx, primary.productUid, 'LAG port');
+      ready = await waitReady(ctx, primary.productUid, 'LAG port', left());
     }
     const { members } = lagGroup(await listAllProducts(ctx.client), ready);
-    for (const member of members) if (member.productUid !== primary.productUid) await waitReady(ctx, member.productUid, 'LAG member port');
+    for (const member of members) if (member.productUid !== primary.productUid) await waitReady(ctx, member.productUid, 'LAG member port', left());
     return { id: primary.productUid, outputs: toOutputs(ready, members, orderedTags(inputs.resourceTags), inputs) };
   },
 

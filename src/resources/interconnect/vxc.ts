@@ -26,6 +26,7 @@ import {
   sharedList,
   tagList,
   tagsAfterUpdate,
+  timeLeft,
   waitReady,
   writeTags,
 } from './product.js';
@@ -166,8 +167,10 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
       ],
     };
     const mine = async (memo: Memo) => (await findByToken(ctx, (await freshList(ctx, memo)).vxcs, inputs.productName, memo))?.productUid;
-    // A VXC just cancelled on the same VLAN (a delete-first replacement) holds it for a while.
+    // A VXC just cancelled on the same VLAN (a delete-first replacement) holds it for a while;
+    // the order and the VXC's provisioning are waited for within the create's one wait time.
     const ends = [item.associatedVxcs[0].aEnd, item.associatedVxcs[0].bEnd];
+    const left = timeLeft(ctx.waitTimeMs);
     const [uid] = await retryWithin(
       ctx,
       'waiting for the VLAN to be released',
@@ -175,7 +178,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
       async (err) => vlanTaken(err) && !(await vlanInUse(ctx, ends)),
     );
     ctx.recordId(uid);
-    const product = await waitReady(ctx, uid, 'VXC');
+    const product = await waitReady(ctx, uid, 'VXC', left());
     return { id: uid, outputs: await observe(ctx, product, inputs, false, orderedTags(inputs.resourceTags)) };
   },
 
