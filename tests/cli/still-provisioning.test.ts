@@ -1,7 +1,8 @@
 /**
  * A product whose order went through but which is not ready yet is waited for, never cancelled and
- * bought again: after a kill while it provisions, and after a create whose wait ran out. Judged by
- * the products the sandbox's API lists, not by plumb's state.
+ * bought again: after a kill while it provisions, and after a create whose wait ran out. Only the
+ * API's word that it will never be ready (cancelled on its way) has it replaced. Judged by the
+ * products the sandbox's API lists, not by plumb's state.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -167,6 +168,35 @@ resources:
     expect(applied.code).toBe(0);
     expect(await liveNamed('slow-lag')).toEqual([lag]);
     expect(recorded(dir).resources.lag).toMatchObject({ id: lag, status: 'ok' });
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  });
+});
+
+describe('a product the API says will never be ready', () => {
+  it('a port cancelled while still provisioning after a kill is adopted as failed and replaced: the cancelled one is ended, one port is live', async () => {
+    const dir = workdir();
+    const name = 'still-cancelled';
+    writeManifest(dir, 'plumb.yaml', `name: ${name}\nconfig:\n  interconnect:waitTime: 0.2\nresources:\n  product:\n${port(name)}\n`);
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '2' } });
+    expect(killed.code).not.toBe(0);
+    const ordered = journaledId(dir, name, 'product')!;
+    // Its termination is requested while it is still on its way.
+    await sandbox.settings({ refuseEndOfTermCancel: false });
+    try {
+      await api.call('POST', `/v3/product/${ordered}/action/CANCEL`);
+    } finally {
+      await sandbox.settings({ refuseEndOfTermCancel: true });
+    }
+
+    const again = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`product: an interrupted create had ordered ${ordered}; it is adopted, and the API reports it failed: it will be replaced`);
+    const [replacement] = await liveNamed(name);
+    expect(replacement).not.toBe(ordered);
+    expect(await liveNamed(name)).toEqual([replacement]);
+    expect((await api.call<Record<string, any>>('GET', `/v2/product/${ordered}`)).provisioningStatus).toBe('DECOMMISSIONED');
+    expect(recorded(dir).resources.product).toMatchObject({ id: replacement, status: 'ok' });
     expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(0);
   });
 });
