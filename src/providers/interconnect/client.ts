@@ -195,8 +195,3 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
-
-/** Resolves after `ms` milliseconds. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

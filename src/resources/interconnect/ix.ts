@@ -5,8 +5,8 @@ import { tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { isLive, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
 import { isoDate } from '../../providers/interconnect/api/views.js';
-import { type Ctx, cancel, freshList, order, readListed, readProductOfType, sameSpelling, sharedList, waitReady } from './product.js';
-import { contractNotes, productReady, vlanClaim } from './product-hooks.js';
+import { type Ctx, cancel, freshList, order, readListed, readProductOfType, sameSpelling, sharedList, timeLeft, waitReady } from './product.js';
+import { contractNotes, productFailed, productReady, vlanClaim } from './product-hooks.js';
 import { ixCrossCheck } from './cross-checks.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 
@@ -90,6 +90,7 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   token: 'interconnect:index/ix:Ix',
   provider: 'interconnect',
   isReady: productReady,
+  failed: productFailed,
   crossCheck: ixCrossCheck,
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An Internet Exchange (IX) connection on a port. Every setting but the exchange itself changes in place; shutdown toggles a temporary shutdown.',
@@ -134,12 +135,14 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
     };
     const [uid] = await order(ctx, item, async (memo) => orderedIx(await freshList(ctx, memo), inputs)?.productUid);
     ctx.recordId(uid);
+    const left = timeLeft(ctx.waitTimeMs);
     let product = await waitReady(ctx, uid, 'IX');
-    // Fields the order may not carry everywhere are applied by one update once the IX is ready.
+    // Fields the order may not carry everywhere are applied by one update once the IX is ready,
+    // within the create's one wait time.
     const missed = unapplied(product, inputs);
     if (Object.keys(missed).length) {
       await ctx.client.put(`/v2/product/ix/${encodeURIComponent(uid)}`, missed);
-      product = await waitReady(ctx, uid, 'IX');
+      product = await waitReady(ctx, uid, 'IX', left());
     }
     return { id: uid, outputs: toOutputs(product, inputs) };
   },

@@ -22,9 +22,10 @@ import {
   sharedList,
   tagList,
   tagsAfterUpdate,
+  timeLeft,
   waitReady,
 } from './product.js';
-import { contractNotes, productReady } from './product-hooks.js';
+import { contractNotes, productFailed, productReady } from './product-hooks.js';
 
 /** LAG member speeds in Mbps (400000 where the location offers it); 1 Gbps ports cannot be aggregated. */
 export const LAG_SPEEDS = [10000, 100000, 400000] as const;
@@ -68,6 +69,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   token: 'interconnect:index/lagPort:LagPort',
   provider: 'interconnect',
   isReady: productReady,
+  failed: productFailed,
   description:
     'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: lagPortInputs,
@@ -112,15 +114,17 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
       resourceTags: tagList(ctx, inputs.resourceTags),
     });
     ctx.recordId(uids[0]);
+    // Every member is waited for within the create's one wait time.
+    const left = timeLeft(ctx.waitTimeMs);
     let ready = await waitReady(ctx, uids[0], 'LAG port');
     const { primary } = lagGroup(await listAllProducts(ctx.client), ready);
     // A buy adopted after a lost reply may name any member; the primary is the id.
     if (primary.productUid !== uids[0]) {
       ctx.recordId(primary.productUid);
-      ready = await waitReady(ctx, primary.productUid, 'LAG port');
+      ready = await waitReady(ctx, primary.productUid, 'LAG port', left());
     }
     const { members } = lagGroup(await listAllProducts(ctx.client), ready);
-    for (const member of members) if (member.productUid !== primary.productUid) await waitReady(ctx, member.productUid, 'LAG member port');
+    for (const member of members) if (member.productUid !== primary.productUid) await waitReady(ctx, member.productUid, 'LAG member port', left());
     return { id: primary.productUid, outputs: toOutputs(ready, members, orderedTags(inputs.resourceTags), inputs) };
   },
 

@@ -26,7 +26,7 @@ import {
   waitReady,
 } from './product.js';
 import { type PrefixList, deletePrefixList, findByDescription, observedEntries, prefixListSchema, sameEntries } from './prefix-lists.js';
-import { contractNotes, productReady } from './product-hooks.js';
+import { contractNotes, productFailed, productReady } from './product-hooks.js';
 
 /** MCR speeds in Mbps. */
 export const MCR_SPEEDS = [1000, 2500, 5000, 10000, 25000, 50000, 100000] as const;
@@ -78,6 +78,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
   token: 'interconnect:index/mcr:Mcr',
   provider: 'interconnect',
   isReady: productReady,
+  failed: productFailed,
   description: 'A cloud router (MCR) at a location. Always cancelled at once (interconnect:cancelAtEndOfTerm does not apply), and only when no VXC is attached.',
   inputs: mcrInputs,
   outputs: mcrOutputs,

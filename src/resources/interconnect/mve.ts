@@ -27,7 +27,7 @@ import {
   tagsAfterUpdate,
   waitReady,
 } from './product.js';
-import { contractNotes, productReady } from './product-hooks.js';
+import { contractNotes, productFailed, productReady } from './product-hooks.js';
 
 /** MVE instance sizes (vCPU/GB RAM): SMALL 2/8, MEDIUM 4/16, LARGE 8/32, X_LARGE_12 12/48. */
 export const MVE_SIZES = ['SMALL', 'MEDIUM', 'LARGE', 'X_LARGE_12'] as const;
@@ -122,6 +122,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   token: 'interconnect:index/mve:Mve',
   provider: 'interconnect',
   isReady: productReady,
+  failed: productFailed,
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An MVE (virtual edge): a vendor SD-WAN or firewall appliance at a location; find images with getMveImages and sizes with getMveSizes.',
   inputs: mveInputs,

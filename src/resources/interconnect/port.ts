@@ -24,7 +24,7 @@ import {
   tagsAfterUpdate,
   waitReady,
 } from './product.js';
-import { contractNotes, productReady } from './product-hooks.js';
+import { contractNotes, productFailed, productReady } from './product-hooks.js';
 
 /** Port speeds in Mbps (400000 where the location offers it). */
 export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
@@ -62,6 +62,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   token: 'interconnect:index/port:Port',
   provider: 'interconnect',
   isReady: productReady,
+  failed: productFailed,
   description:
     'A single physical port at a location. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: portInputs,

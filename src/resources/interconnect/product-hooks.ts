@@ -1,13 +1,35 @@
-/** What the engine asks of every interconnect product: whether it is ready, what it holds, and what its delete means. */
+/** What the engine asks of every interconnect product: whether it is ready or failed, what it holds, and what its delete means. */
 import type { Claim } from '../../engine/contracts/resource-type.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { READY } from '../../providers/interconnect/api/products.js';
 import { vlanFree } from '../../providers/interconnect/api/vlans.js';
 
-/** Whether a product is ready for use: CONFIGURED or LIVE (a type without a status always is). */
+/** Whether the product ever went live: the API dates it then (`liveDate`; an IX's `deployDate`). */
+function everLive(outputs: Record<string, unknown>): boolean {
+  return Boolean(outputs.liveDate ?? outputs.deployDate);
+}
+
+/**
+ * Whether a product is ready for use: CONFIGURED or LIVE (a type without a status always is). A
+ * product cancelled at the end of its term after it went live is ready too: it stays in service
+ * until then, and waiting would never see it any readier.
+ */
 export function productReady(outputs: Record<string, unknown>): boolean {
   const status = outputs.provisioningStatus;
-  return status === undefined || READY.includes(String(status));
+  return status === undefined || READY.includes(String(status)) || (status === 'CANCELLED' && everLive(outputs));
+}
+
+/**
+ * The API's word for a product that will never be ready: FAILED (it could not be deployed), or
+ * CANCELLED before it ever went live (its termination was requested while it was still on its
+ * way). One that went live and was then cancelled at the end of its term is not failed: it is in
+ * service until then, and replacing it would cut it now.
+ */
+export function productFailed(outputs: Record<string, unknown>): string | undefined {
+  const status = outputs.provisioningStatus;
+  if (status === 'FAILED') return 'FAILED';
+  if (status === 'CANCELLED' && !everLive(outputs)) return 'CANCELLED before it was ever live';
+  return undefined;
 }
 
 /**

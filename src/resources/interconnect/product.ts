@@ -1,6 +1,5 @@
-import { UserError, isRemote } from '../../errors.js';
+import { UserError, WaitTimedOut, isRemote } from '../../errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
-import { sleep } from '../../providers/interconnect/client.js';
 import { order as orderItem, type Finder, type Memo } from '../../providers/interconnect/api/orders.js';
 import { GONE, READY, isType, listAllProducts, readProduct, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
 import { carriesToken, ownerOf, readTagList, tagList as ownedTagList, userTags, withoutOwnerTags, writeTagList, type ApiTag } from '../../providers/interconnect/api/tags.js';
@@ -83,33 +82,38 @@ export async function mapLimited<T, R>(items: T[], fn: (item: T) => Promise<R>, 
 }
 
 /**
- * Polls until the product is CONFIGURED or LIVE. Looks at once, then after an eighth of the time
- * waited so far (from the client's base interval up to 10 s), never past the provider's waitTime.
- * Every product waiting is answered by one shared list call per round (see api/waits.ts).
+ * Waits until the product is CONFIGURED or LIVE and returns it, within `limitMs` (default: the
+ * operation's wait time), paced as ResourceContext.wait paces (from the client's poll interval to
+ * 10 s apart). Each look goes through the shared poller: every product waiting is answered by one
+ * product list per round (see api/waits.ts). Throws WaitTimedOut when the time runs out (the
+ * product is still on its way), and a plain error when the API says it never will be ready:
+ * CANCELLED, FAILED, or no longer listed.
  */
-export async function waitReady(ctx: Ctx, uid: string, what: string): Promise<ApiProduct> {
-  const started = Date.now();
-  const deadline = started + ctx.waitTimeMs;
-  let due = started;
-  for (;;) {
-    const product = await lookAt(ctx.client, uid, due);
-    if (!product || GONE.includes(product.provisioningStatus)) throw new Error(`${what} ${uid} disappeared while waiting for it to provision`);
-    ctx.progress(product.provisioningStatus);
-    if (READY.includes(product.provisioningStatus)) return product;
-    if (product.provisioningStatus === 'CANCELLED' || product.provisioningStatus === 'FAILED') {
-      throw new Error(`${what} ${uid} is ${product.provisioningStatus} instead of provisioning`);
-    }
-    const left = deadline - Date.now();
-    if (left <= 0) {
-      throw new Error(
-        `timed out after ${formatMinutes(ctx.waitTimeMs)} waiting for ${what} ${uid} to provision (last status ${product.provisioningStatus}); it is recorded as tainted and will be checked on the next run`,
-      );
-    }
-    // A product that becomes ready is noticed within an eighth of the time it took (or one base
-    // interval), while a long provisioning is polled less and less often.
-    const interval = Math.min(10_000, Math.max(ctx.client.pollEveryMs(), (Date.now() - started) / 8));
-    due = Date.now() + Math.min(interval, left);
-  }
+export function waitReady(ctx: Ctx, uid: string, what: string, limitMs?: number): Promise<ApiProduct> {
+  const pace = { firstMs: ctx.client.pollEveryMs(), maxMs: 10_000, ...(limitMs === undefined ? {} : { limitMs }) };
+  return ctx.wait<ApiProduct>(
+    `${what} ${uid} to be ready`,
+    async () => {
+      const product = await lookAt(ctx.client, uid);
+      if (!product || GONE.includes(product.provisioningStatus)) {
+        throw new Error(`${what} ${uid} is no longer listed by the API (cancelled or decommissioned) while waiting for it to be ready; run plan to see what the next apply makes of it`);
+      }
+      const status = product.provisioningStatus;
+      if (status === 'CANCELLED' || status === 'FAILED') {
+        throw new Error(`${what} ${uid} is ${status} instead of ready: the API will not make it ready; run plan to see what the next apply makes of it`);
+      }
+      if (!READY.includes(status)) return { done: false, status };
+      ctx.progress(status);
+      return { done: true, value: product };
+    },
+    pace,
+  );
+}
+
+/** How long is left of a wait of `limitMs` from now, for a create that waits several times within its one wait time. */
+export function timeLeft(limitMs: number): () => number {
+  const until = Date.now() + limitMs;
+  return () => Math.max(0, until - Date.now());
 }
 
 /**
@@ -261,30 +265,34 @@ export function sameSpelling(observed: unknown, prior: unknown): unknown {
   return observed ?? undefined;
 }
 
-function formatMinutes(ms: number): string {
-  const minutes = ms / 60_000;
-  return minutes >= 1 ? `${Number(minutes.toFixed(2))} min` : `${Math.round(ms / 1000)} s`;
-}
-
 /**
- * Runs `attempt` until it succeeds, retrying while `retryable` says the failure is temporary
- * (a VLAN still held, a list still referenced). Polls with the same backoff as waitReady and
- * gives up with the last error once the provider's waitTime has passed.
+ * Runs `attempt` until it succeeds, trying again while `retryable` says its refusal is temporary
+ * (a VLAN still held, a list still referenced), paced as ResourceContext.wait paces, within the
+ * operation's wait time. When that runs out, the last refusal is thrown: the attempt never went
+ * through, so nothing is on its way.
  */
 export async function retryWithin<T>(ctx: Ctx, what: string, attempt: () => Promise<T>, retryable: (err: unknown) => boolean | Promise<boolean>): Promise<T> {
-  const deadline = Date.now() + ctx.waitTimeMs;
-  let interval = ctx.client.pollBaseMs;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (err) {
-      const left = deadline - Date.now();
-      if (left <= 0 || !(await retryable(err))) throw err;
-      ctx.progress(what);
-      ctx.log.debug({ err: (err as Error).message, what }, 'retrying until waitTime runs out');
-      await sleep(Math.min(interval, left));
-      interval = Math.min(10_000, interval * 1.5);
-    }
+  let refusal: { err: unknown } | undefined;
+  let final = false;
+  try {
+    return await ctx.wait<T>(
+      what,
+      async () => {
+        try {
+          return { done: true, value: await attempt() };
+        } catch (err) {
+          final = !(await retryable(err));
+          if (final) throw err;
+          refusal = { err };
+          ctx.log.debug({ err: (err as Error).message, what }, 'trying again until the wait time runs out');
+          return { done: false, status: what };
+        }
+      },
+      { firstMs: ctx.client.pollBaseMs, maxMs: 10_000 },
+    );
+  } catch (err) {
+    if (!final && err instanceof WaitTimedOut && refusal) throw refusal.err;
+    throw err;
   }
 }
 

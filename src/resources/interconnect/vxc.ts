@@ -26,12 +26,13 @@ import {
   sharedList,
   tagList,
   tagsAfterUpdate,
+  timeLeft,
   waitReady,
   writeTags,
 } from './product.js';
 import { type VxcEndInput, aEndSchema, bEndSchema, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
-import { contractNotes, productReady, vlanClaim } from './product-hooks.js';
+import { contractNotes, productFailed, productReady, vlanClaim } from './product-hooks.js';
 import { vxcCrossCheck } from './cross-checks.js';
 import { vxcAsDeclared } from './vxc-declared.js';
 
@@ -102,6 +103,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   token: 'interconnect:index/vxc:Vxc',
   provider: 'interconnect',
   isReady: productReady,
+  failed: productFailed,
   crossCheck: vxcCrossCheck,
   description: 'A virtual cross connect (VXC) from a Port, MCR or MVE to another product or a partner port. Replaced by deleting first, since the new order needs the same VLAN.',
   inputs: vxcInputs,
@@ -167,8 +169,10 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
       ],
     };
     const mine = async (memo: Memo) => (await findByToken(ctx, (await freshList(ctx, memo)).vxcs, inputs.productName, memo))?.productUid;
-    // A VXC just cancelled on the same VLAN (a delete-first replacement) holds it for a while.
+    // A VXC just cancelled on the same VLAN (a delete-first replacement) holds it for a while;
+    // the order and the VXC's provisioning are waited for within the create's one wait time.
     const ends = [item.associatedVxcs[0].aEnd, item.associatedVxcs[0].bEnd];
+    const left = timeLeft(ctx.waitTimeMs);
     const [uid] = await retryWithin(
       ctx,
       'waiting for the VLAN to be released',
@@ -176,7 +180,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
       async (err) => vlanTaken(err) && !(await vlanInUse(ctx, ends)),
     );
     ctx.recordId(uid);
-    const product = await waitReady(ctx, uid, 'VXC');
+    const product = await waitReady(ctx, uid, 'VXC', left());
     return { id: uid, outputs: await observe(ctx, product, inputs, false, orderedTags(inputs.resourceTags)) };
   },
 

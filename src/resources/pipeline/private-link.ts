@@ -5,14 +5,14 @@
  * Made asynchronously: the create answers in state `CREATING`, and the link is usable once it
  * reads `OK`. plumb waits for that, within the create's wait time (customTimeouts.create), and a
  * link that ends `FAIL` is an error naming its state summary (it is recorded, so the next apply
- * replaces it); one still being made when a run was interrupted is kept, never made twice.
+ * replaces it); one still being made when that time runs out or a run is interrupted is kept as
+ * still provisioning, and the next apply waits for it: never made twice.
  * Only `config` changes in place (PATCH; the link passes through `UPDATING`); name, region and
  * service are fixed at create. A delete marks it for deletion (`DESTROYING`),
  * and plumb waits until it is gone. Names are unique in an account, so a create whose answer was
  * lost is found by its name. Imported by its id.
  */
 import * as z from 'zod';
-import { isRemote } from '../../errors.js';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
@@ -105,34 +105,26 @@ async function readLink(ctx: Ctx, id: string): Promise<WireLink | undefined> {
   return found?.state === 'DESTROYING' ? undefined : found;
 }
 
-/**
- * Polls the link until `done` says so, within the operation's wait time: intervals grow from
- * 200 ms to 5 s, so a quick link is seen at once and a slow one is not asked about too often.
- */
-async function waitFor(ctx: Ctx, id: string, what: string, done: (link: WireLink | undefined) => boolean): Promise<WireLink | undefined> {
-  const started = Date.now();
-  let interval = 200;
-  for (;;) {
-    const link = await unlessGone(ctx.client.get<WireLink>(path(id)));
-    if (link) ctx.progress(link.state);
-    if (done(link)) return link;
-    const left = started + ctx.waitTimeMs - Date.now();
-    if (left <= 0) {
-      throw new Error(
-        `timed out after ${Math.round(ctx.waitTimeMs / 1000)}s waiting for private link ${id} to be ${what} (state ${link?.state ?? 'gone'}); it is recorded and checked on the next run (customTimeouts sets the wait)`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, Math.min(interval, left)));
-    interval = Math.min(interval * 1.5, 5000);
-  }
-}
+/** How often a wait looks at a link: 200 ms apart at first, then an eighth of the time waited, 5 s apart at most. */
+const PACE = { maxMs: 5_000 };
 
-/** Waits until the link is `OK`; `FAIL` (or its disappearance) is an error naming the reason. */
-async function settled(ctx: Ctx, id: string, what: string): Promise<WireLink> {
-  const link = await waitFor(ctx, id, what, (l) => !l || l.state === 'OK' || l.state === 'FAIL');
-  if (!link) throw new Error(`private link ${id} disappeared while it was being ${what}`);
-  if (link.state === 'FAIL') throw new Error(`private link ${id} (${link.name}) is FAIL instead of ${what}: ${link.state_summary}`);
-  return link;
+/**
+ * Waits until the link is `OK` and returns it, within the operation's wait time (WaitTimedOut
+ * after that: it is still on its way). `FAIL`, or its disappearance, is a plain error naming why.
+ */
+function settled(ctx: Ctx, id: string, what: string): Promise<WireLink> {
+  return ctx.wait<WireLink>(
+    `private link ${id} to be ${what}`,
+    async () => {
+      const link = await unlessGone(ctx.client.get<WireLink>(path(id)));
+      if (!link) throw new Error(`private link ${id} disappeared while it was being ${what}; run plan to see what the next apply makes of it`);
+      if (link.state === 'FAIL') throw new Error(`private link ${id} (${link.name}) is FAIL instead of ${what}: ${link.state_summary}`);
+      if (link.state !== 'OK') return { done: false, status: link.state };
+      ctx.progress(link.state);
+      return { done: true, value: link };
+    },
+    PACE,
+  );
 }
 
 /** Links of this name made since `earliestMs` that state does not hold. */
@@ -158,9 +150,10 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
   holds: [{ what: 'private link name', paths: ['name'] }],
   remoteManaged: ['cloudProvider', 'state', 'stateSummary', 'host', 'createdAt', 'createdBy'],
   importId: apiIdFormat('private_link', 'tidy_marmot'),
-  // A link still being made is kept, not replaced: a new one would start over, and the API allows
-  // five creations an hour. Only one that failed is of no use.
-  isReady: (outputs) => outputs.state !== 'FAIL',
+  // A link still being made (or changed) is waited for, never replaced: a new one would start
+  // over, and the API allows five creations an hour. Only one that failed is of no use.
+  isReady: (outputs) => outputs.state === 'OK',
+  failed: (outputs) => (outputs.state === 'FAIL' ? `FAIL (${String(outputs.stateSummary)})` : undefined),
   asDeclared(recorded, _outputs, desired) {
     return { ...recorded, config: declaredConfig(recorded.config, desired.config) as Record<string, string> };
   },
@@ -188,11 +181,14 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
   async delete(ctx, id) {
     await deleteIfPresent(ctx, path(id));
     // The API only marks it for deletion: it is gone once a read says so.
-    try {
-      await waitFor(ctx, id, 'deleted', (l) => !l);
-    } catch (err) {
-      if (!isRemote(err, 'not-found')) throw err;
-    }
+    await ctx.wait(
+      `private link ${id} to be deleted`,
+      async () => {
+        const link = await unlessGone(ctx.client.get<WireLink>(path(id)));
+        return link ? { done: false, status: link.state } : { done: true, value: undefined };
+      },
+      PACE,
+    );
   },
 
   async list(ctx) {
@@ -205,8 +201,8 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
     if (!inputs) return undefined;
     const found = await namedSince(ctx, inputs.name, order.earliestMs, order.recorded);
     if (found.length !== 1) return undefined;
-    // The lost create's wait is taken up again: the link is adopted as it settles, or as it is when the time runs out.
-    const link = await waitFor(ctx, found[0].id, 'created', (l) => !l || !['CREATING', 'UPDATING'].includes(l.state)).catch(() => readLink(ctx, found[0].id));
-    return link && link.state !== 'DESTROYING' ? { id: link.id, outputs: toOutputs(link, inputs) } : undefined;
+    // Adopted as it is: one still CREATING is waited for by the apply (see isReady), not here.
+    const link = await readLink(ctx, found[0].id);
+    return link && { id: link.id, outputs: toOutputs(link, inputs) };
   },
 };

@@ -127,6 +127,10 @@ export const transformationProject: ResourceType<TransformationProjectInputs, Tr
   stateOnly: ['runTests'],
   remoteManaged: ['publicKey', 'status', 'errors', 'createdAt', 'createdById'],
   importId: apiIdFormat('project', 'keen_ibex'),
+  // Never waited for (no isReady or failed): its status is the API's check of the repository,
+  // NOT_READY until the user adds the public key this create returns as a deploy key; ERROR is
+  // that check failing, put right in the repository, not by a new project (whose new key would
+  // undo the deploy key added).
   asDeclared(recorded, _outputs, desired) {
     return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['runTests']), desired, { runTests: true });
   },

@@ -1,11 +1,12 @@
 /**
  * Private links, agents, external logging and transformations against the sandbox, beyond the
- * lifecycle: a link is waited for until OK (FAIL and a wait past its time are errors naming the
- * state), an agent's once-shown secrets are kept from the create and replaced by a regeneration
+ * lifecycle: a link is waited for until OK (FAIL is an error naming why; a wait past its time is a
+ * WaitTimedOut naming the state), an agent's once-shown secrets are kept from the create and replaced by a regeneration
  * or a re-auth, a lost create's secrets are said to be lost, setup tests are warnings, and the
  * lookups answer with what the types made.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WaitTimedOut } from '../../../src/errors.js';
 import { getHybridDeploymentAgent } from '../../../src/lookups/pipeline/get-hybrid-deployment-agent.js';
 import { getPrivateLink } from '../../../src/lookups/pipeline/get-private-link.js';
 import { getProxyAgent } from '../../../src/lookups/pipeline/get-proxy-agent.js';
@@ -67,21 +68,27 @@ describe('private links', () => {
     expect(ctx.recorded).toHaveLength(1);
   });
 
-  it('a link still CREATING when the wait time runs out is an error naming the state and customTimeouts', async () => {
+  it('a link still CREATING when the wait time runs out is a WaitTimedOut naming it and its state, after its id is recorded: it is on its way, not failed', async () => {
     await provisioning(60_000);
     const ctx = { ...ctxFor(sandbox), waitTimeMs: 700 };
-    await expect(privateLink.create(ctx, source('slow_link'))).rejects.toThrow(/timed out after 1s waiting for private link \w+ to be created \(state CREATING\).*customTimeouts/);
+    const slow = privateLink.create(ctx, source('slow_link'));
+    await expect(slow).rejects.toThrow(WaitTimedOut);
+    await expect(slow).rejects.toThrow(/timed out after 0\.\d s waiting for private link \w+ to be created \(last status: CREATING\)/);
+    expect(ctx.recorded).toHaveLength(1);
   });
 
-  it('a link a lost create left is found by its name and waited for; one still CREATING when the time runs out is kept, not replaced', async () => {
+  it('a link a lost create left is found by its name as it is, without waiting: one CREATING is on its way (neither ready nor failed), one FAIL failed', async () => {
     await provisioning(60_000);
     const started = Date.now();
     const made = (await pipelineCall(sandbox.url, 'POST', '/private-links', source('lost_link'))).body as { data: { id: string } };
-    const ctx = { ...ctxFor(sandbox), waitTimeMs: 500 };
-    const found = await privateLink.findOwned!(ctx, source('lost_link'), { earliestMs: started - 60_000, recorded: () => false });
+    const found = await privateLink.findOwned!(ctxFor(sandbox), source('lost_link'), { earliestMs: started - 60_000, recorded: () => false });
     expect(found).toMatchObject({ id: made.data.id, outputs: { state: 'CREATING' } });
-    expect(privateLink.isReady!(found!.outputs)).toBe(true);
-    expect(privateLink.isReady!({ ...found!.outputs, state: 'FAIL' })).toBe(false);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const outputs = found!.outputs as Record<string, unknown>;
+    expect([privateLink.isReady!(outputs), privateLink.failed!(outputs)]).toEqual([false, undefined]);
+    expect([privateLink.isReady!({ ...outputs, state: 'UPDATING' }), privateLink.failed!({ ...outputs, state: 'UPDATING' })]).toEqual([false, undefined]);
+    expect([privateLink.isReady!({ ...outputs, state: 'OK' }), privateLink.failed!({ ...outputs, state: 'OK' })]).toEqual([true, undefined]);
+    expect(privateLink.failed!({ ...outputs, state: 'FAIL', stateSummary: 'endpoint service not found' })).toBe('FAIL (endpoint service not found)');
   });
 
   it('a config key changed through the API (as the web UI changes it) reads as that key alone', async () => {

@@ -3,19 +3,18 @@ import { ordersAnswered } from './orders.js';
 import { listAllProducts, readProduct, type ApiProduct } from './products.js';
 
 /**
- * Provisioning waits. Every product a command waits for is watched through one poller per
- * client: each round is one `GET /v2/products`, which answers every product waiting, however many
- * there are (the API allows 500 calls per 5 minutes, and a product read one by one per round would
- * spend them all on waiting). A product the list does not show is read once by id that round, as
- * a list can lag behind a buy. A round due while orders are still being answered waits for them,
- * so that the products they buy are looked at in the same round.
+ * Provisioning looks. Every look at a product a command waits for (each wait's pace is its own:
+ * see ResourceContext.wait) goes through one poller per client: each round is one
+ * `GET /v2/products`, which answers every look waiting, however many there are (the API allows 500
+ * calls per 5 minutes, and a product read one by one per look would spend them all on waiting).
+ * A product the list does not show is read once by id that round, as a list can lag behind a buy.
+ * A round due while orders are still being answered waits for them, so that the products they buy
+ * are looked at in the same round.
  */
 
 interface Watcher {
   uid: string;
-  /** When it wants its next look, in epoch milliseconds. */
-  due: number;
-  /** When it started waiting for this look: only a round sent later answers it. */
+  /** When it asked for this look, in epoch milliseconds: only a round sent later answers it. */
   since: number;
   resolve(product: ApiProduct | undefined): void;
   reject(err: unknown): void;
@@ -24,14 +23,14 @@ interface Watcher {
 const pollers = new WeakMap<InterconnectClient, Poller>();
 
 /**
- * The product as the first round sent at or after `due` (epoch milliseconds) reports it, or
- * undefined when it is gone. Rounds are shared: one sent for any watcher answers them all.
+ * The product as the next round reports it, or undefined when it is gone. Rounds are shared (one
+ * sent for any look answers them all) and at least the client's poll interval apart.
  */
-export function lookAt(client: InterconnectClient, uid: string, due: number): Promise<ApiProduct | undefined> {
-  if (client.endpoint.oneAtATime) return new Promise((wake) => setTimeout(wake, Math.max(0, due - Date.now()))).then(() => readProduct(client, uid));
+export function lookAt(client: InterconnectClient, uid: string): Promise<ApiProduct | undefined> {
+  if (client.endpoint.oneAtATime) return readProduct(client, uid);
   let poller = pollers.get(client);
   if (!poller) pollers.set(client, (poller = new Poller(client)));
-  return poller.watch(uid, due);
+  return poller.watch(uid);
 }
 
 class Poller {
@@ -48,18 +47,18 @@ class Poller {
 
   constructor(private readonly client: InterconnectClient) {}
 
-  watch(uid: string, due: number): Promise<ApiProduct | undefined> {
+  watch(uid: string): Promise<ApiProduct | undefined> {
     return new Promise((resolve, reject) => {
-      this.watchers.add({ uid, due, since: Date.now(), resolve, reject });
+      this.watchers.add({ uid, since: Date.now(), resolve, reject });
       this.schedule();
     });
   }
 
-  /** Sets the timer for the earliest look wanted (but not before the poll interval since the last round), unless a round is running (it schedules the next one when done). */
+  /** Sets the timer for the earliest look asked for (but not before the poll interval since the last round), unless a round is running (it schedules the next one when done). */
   private schedule(): void {
     if (this.running || this.watchers.size === 0) return;
     let due = Infinity;
-    for (const w of this.watchers) due = Math.min(due, w.due);
+    for (const w of this.watchers) due = Math.min(due, w.since);
     due = Math.max(due, this.lastSent + this.client.pollEveryMs());
     if (this.timer && due >= this.timerAt) return;
     clearTimeout(this.timer);

@@ -1,0 +1,39 @@
+/**
+ * Readiness as each type's API reports it, for every type the registry holds: a type that says
+ * when its objects are ready (isReady) also says when the API has given up on one (failed), or
+ * why its API has no such state. Without `failed`, an object that will never be ready is waited
+ * for by every apply, and never replaced.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadResourceTypes } from '../../src/resource-registry.js';
+
+const resourceTypes = await loadResourceTypes();
+
+/** Types whose objects are waited for until ready, and whose API has no word for a failed one: why. */
+const NO_FAILURE_STATE: Record<string, string> = {};
+
+/** Types that are waited for and whose API does report failures, not declared yet: what to declare. */
+const NOT_DECLARED_YET: Record<string, string> = {
+  'cloud:index/instance:Instance': "failed for the state 'Install Fail' (and 'ResizeFail', which TF treats as one)",
+};
+
+describe('every type waited for until ready says when its API reports it failed', () => {
+  for (const [token, type] of resourceTypes) {
+    if (!type.isReady) continue;
+    if (NOT_DECLARED_YET[token]) {
+      it.todo(`${token}: declare ${NOT_DECLARED_YET[token]}`);
+      continue;
+    }
+    it(token, () => {
+      if (NO_FAILURE_STATE[token]) return expect(type.failed).toBeUndefined();
+      expect(
+        type.failed,
+        `${token} has isReady but no failed: add one beside it in src/resources/${type.provider}/ (the API's word for an object that will never be ready), or say in NO_FAILURE_STATE why its API has none`,
+      ).toBeTypeOf('function');
+    });
+  }
+
+  it('every type named above is in the registry, and waited for until ready', () => {
+    for (const token of [...Object.keys(NO_FAILURE_STATE), ...Object.keys(NOT_DECLARED_YET)]) expect(resourceTypes.get(token)?.isReady, token).toBeTypeOf('function');
+  });
+});
