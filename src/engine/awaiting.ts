@@ -62,7 +62,7 @@ export function awaitObject(type: ResourceType, record: ResourceState, id: strin
       if (!outputs) return mayStillAppear(type, record.orderedAt, now()) ? { done: false, status: 'not listed yet' } : { done: true, value: undefined };
       const readiness = readinessOf(type, outputs);
       if (until === 'listed' || readiness.state !== 'provisioning') return { done: true, value: { outputs, readiness } };
-      return { done: false, status: 'provisioning' };
+      return { done: false, status: type.statusOf?.(outputs) ?? 'provisioning' };
     }),
   );
 }

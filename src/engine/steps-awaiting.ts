@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AmbiguousOrder, duration, UserError } from '../errors.js';
+import { AmbiguousOrder, duration, UserError, WaitTimedOut } from '../errors.js';
 import type { Created, ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState } from './contracts/state.js';
 import { reveal, secretKeys, wrapSecrets } from '../values.js';
@@ -26,7 +26,11 @@ export async function settleRecorded(step: Step, run: StepRun, key: string, unti
   if (record?.status !== 'provisioning') return record;
   const type = run.type(record.type);
   const context = () => run.context(step, type, { token: randomUUID(), timeout: 'create', provider: record.provider });
-  const seen = await awaitObject(type, record, realId(record), context, run.now, until);
+  const seen = await awaitObject(type, record, realId(record), context, run.now, until).catch((err: unknown) => {
+    throw err instanceof WaitTimedOut
+      ? new Error(`${err.message}; it is still recorded as provisioning, and the next apply waits for it again (customTimeouts.create sets how long)`, { cause: err })
+      : err;
+  });
   if (!seen) {
     await run.journal.record({ [key]: null });
     if (until === 'listed') return undefined;

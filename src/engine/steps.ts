@@ -189,7 +189,8 @@ export class DeleteStep extends Step {
         await type.delete(ctx, realId(target), { inputs: reveal(target.inputs), outputs: reveal(target.outputs) });
         noteReleased(run, type, target);
       },
-      { done: () => ({ [key]: null }), failed: (err) => (outcomeUnknown(err) ? 'unknown' : 'nothing') },
+      // A delete whose wait for the object to go ran out was sent: the next plan reads what it did.
+      { done: () => ({ [key]: null }), failed: (err) => (outcomeUnknown(err) || err instanceof WaitTimedOut ? 'unknown' : 'nothing') },
     );
     return target.id;
   }
@@ -215,7 +216,8 @@ async function updateInPlace(step: Step, run: StepRun): Promise<string> {
       const ctx = await run.context(step, type, { token, timeout: 'update', provider: prior.provider });
       return type.update(ctx, realId(prior), { inputs: reveal(prior.inputs), outputs: reveal(prior.outputs) }, reveal(effective));
     },
-    { done: (outputs) => made(outputs as Record<string, unknown>), failed: (err) => (outcomeUnknown(err) ? 'unknown' : 'nothing') },
+    // An update whose wait ran out was sent: the next plan reads what it did, and sends it again only if it differs.
+    { done: (outputs) => made(outputs as Record<string, unknown>), failed: (err) => (outcomeUnknown(err) || err instanceof WaitTimedOut ? 'unknown' : 'nothing') },
   );
   return prior.id;
 }

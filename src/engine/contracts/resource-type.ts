@@ -172,6 +172,8 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
    * object neither ready nor failed is still provisioning: it is waited for, never replaced.
    */
   failed?(outputs: Record<string, unknown>): string | undefined;
+  /** The API's word for where an object is (`DEPLOYABLE`, `CREATING`), shown while it is waited for. */
+  statusOf?(outputs: Record<string, unknown>): string | undefined;
   /**
    * How long, after its order was accepted, a new object may go unlisted (an API that lists objects
    * only once they are provisioned). Until then, a read that finds nothing is no evidence that the

@@ -70,6 +70,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   provider: 'interconnect',
   isReady: productReady,
   failed: productFailed,
+  statusOf: (outputs) => String(outputs.provisioningStatus),
   description:
     'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: lagPortInputs,

@@ -79,6 +79,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
   provider: 'interconnect',
   isReady: productReady,
   failed: productFailed,
+  statusOf: (outputs) => String(outputs.provisioningStatus),
   description: 'A cloud router (MCR) at a location. Always cancelled at once (interconnect:cancelAtEndOfTerm does not apply), and only when no VXC is attached.',
   inputs: mcrInputs,
   outputs: mcrOutputs,

@@ -123,6 +123,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   provider: 'interconnect',
   isReady: productReady,
   failed: productFailed,
+  statusOf: (outputs) => String(outputs.provisioningStatus),
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An MVE (virtual edge): a vendor SD-WAN or firewall appliance at a location; find images with getMveImages and sizes with getMveSizes.',
   inputs: mveInputs,

@@ -63,6 +63,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   provider: 'interconnect',
   isReady: productReady,
   failed: productFailed,
+  statusOf: (outputs) => String(outputs.provisioningStatus),
   description:
     'A single physical port at a location. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: portInputs,

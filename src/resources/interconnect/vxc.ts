@@ -104,6 +104,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   provider: 'interconnect',
   isReady: productReady,
   failed: productFailed,
+  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: vxcCrossCheck,
   description: 'A virtual cross connect (VXC) from a Port, MCR or MVE to another product or a partner port. Replaced by deleting first, since the new order needs the same VLAN.',
   inputs: vxcInputs,

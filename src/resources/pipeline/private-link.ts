@@ -153,6 +153,7 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
   // A link still being made (or changed) is waited for, never replaced: a new one would start
   // over, and the API allows five creations an hour. Only one that failed is of no use.
   isReady: (outputs) => outputs.state === 'OK',
+  statusOf: (outputs) => String(outputs.state),
   failed: (outputs) => (outputs.state === 'FAIL' ? `FAIL (${String(outputs.stateSummary)})` : undefined),
   asDeclared(recorded, _outputs, desired) {
     return { ...recorded, config: declaredConfig(recorded.config, desired.config) as Record<string, string> };
