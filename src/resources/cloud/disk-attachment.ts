@@ -14,7 +14,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { whileStopped } from './instance-power.js';
-import type { CloudCtx } from './kit.js';
+import { type CloudCtx } from './kit.js';
 import { allDisks, describeDisk, settledDisk, waitDisk, type DiskInfo } from './udisk.js';
 
 /** Inputs of a disk attachment. */

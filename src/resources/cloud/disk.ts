@@ -125,14 +125,13 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
     };
     const sentAt = Date.now();
     const recover = async () => {
-      const made = await findMade(
-        ctx,
-        'disk',
-        () => allDisks(ctx),
-        (d) => isFor(d, name, inputs),
+      const made = await findMade(ctx, {
+        what: 'disk',
+        list: () => allDisks(ctx),
+        made: (d) => isFor(d, name, inputs),
         sentAt,
-        (d) => d.UDiskId,
-      );
+        idOf: (d) => d.UDiskId,
+      });
       return made && { RetCode: 0, UDiskId: [made.UDiskId] };
     };
     const body = await ctx.client.call<{ UDiskId?: string[] }>('CreateUDisk', params, { recover });

@@ -149,14 +149,13 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     };
     const sentAt = Date.now();
     const recover = async () => {
-      const made = await findMade(
-        ctx,
-        'instance',
-        () => describeAll<HostInfo>(ctx, HOST_LISTING),
-        (h) => isFor(h, name, inputs),
+      const made = await findMade(ctx, {
+        what: 'instance',
+        list: () => describeAll<HostInfo>(ctx, HOST_LISTING),
+        made: (h) => isFor(h, name, inputs),
         sentAt,
-        (h) => h.UHostId,
-      );
+        idOf: (h) => h.UHostId,
+      });
       return made && { RetCode: 0, UHostIds: [made.UHostId] };
     };
     const body = await ctx.client.call<{ UHostIds?: string[] }>('CreateUHostInstance', params, { recover });

@@ -102,14 +102,13 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
       { SSLName: name, SSLType: 'Pem', UserCert: inputs.userCert, PrivateKey: inputs.privateKey, CaCert: inputs.caCert },
       {
         recover: async () => {
-          const made = await findMade(
-            ctx,
-            'certificate',
-            () => listAfresh(ctx),
-            (s) => s.SSLName === name,
+          const made = await findMade(ctx, {
+            what: 'certificate',
+            list: () => listAfresh(ctx),
+            made: (s) => s.SSLName === name,
             sentAt,
-            (s) => s.SSLId,
-          );
+            idOf: (s) => s.SSLId,
+          });
           return made && { RetCode: 0, SSLId: made.SSLId };
         },
       },

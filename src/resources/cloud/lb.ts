@@ -131,14 +131,13 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
       },
       {
         recover: async () => {
-          const made = await findMade(
-            ctx,
-            'load balancer',
-            () => inVpc(ctx, inputs.vpcId),
-            (l) => matches(l, inputs, name),
+          const made = await findMade(ctx, {
+            what: 'load balancer',
+            list: () => inVpc(ctx, inputs.vpcId),
+            made: (l) => matches(l, inputs, name),
             sentAt,
-            (l) => l.ULBId,
-          );
+            idOf: (l) => l.ULBId,
+          });
           return made && { RetCode: 0, ULBId: made.ULBId };
         },
       },

@@ -180,14 +180,13 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
       { Name: name, Rule: inputs.rules.map(wire), Tag: inputs.tag, Remark: inputs.remark },
       {
         recover: async () => {
-          const made = await findMade(
-            ctx,
-            'security group',
-            () => listed(ctx),
-            (f) => f.Name === name,
+          const made = await findMade(ctx, {
+            what: 'security group',
+            list: () => listed(ctx),
+            made: (f) => f.Name === name,
             sentAt,
-            (f) => f.FWId,
-          );
+            idOf: (f) => f.FWId,
+          });
           return made && { RetCode: 0, FWId: made.FWId };
         },
       },

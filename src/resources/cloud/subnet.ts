@@ -19,11 +19,11 @@ import {
   describeAll,
   describeOne,
   findMade,
+  listingVerbs,
   nameField,
   noId,
   ownedAmong,
   prefixedId,
-  listingVerbs,
   remarkField,
   tagField,
   vanished,
@@ -122,14 +122,13 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
       { VPCId: inputs.vpcId, Subnet: address, Netmask: Number(netmask), SubnetName: inputs.name ?? autoName(ctx.address, ctx.operationToken), Tag: inputs.tag, Remark: inputs.remark },
       {
         recover: async () => {
-          const made = await findMade(
-            ctx,
-            'subnet',
-            () => inVpc(ctx, inputs.vpcId),
-            (s) => toOutputs(s).cidrBlock === inputs.cidrBlock,
+          const made = await findMade(ctx, {
+            what: 'subnet',
+            list: () => inVpc(ctx, inputs.vpcId),
+            made: (s) => toOutputs(s).cidrBlock === inputs.cidrBlock,
             sentAt,
-            (s) => s.SubnetId,
-          );
+            idOf: (s) => s.SubnetId,
+          });
           return made && { RetCode: 0, SubnetId: made.SubnetId };
         },
       },

@@ -20,11 +20,11 @@ import {
   describeOne,
   findMade,
   inDeclaredOrder,
+  listingVerbs,
   nameField,
   noId,
   ownedAmong,
   prefixedId,
-  listingVerbs,
   tagField,
   vanished,
   waitListed,
@@ -120,14 +120,13 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
       { Name: name, Network: inputs.cidrBlocks, Tag: inputs.tag },
       {
         recover: async () => {
-          const made = await findMade(
-            ctx,
-            'VPC',
-            () => describeAll<VpcInfo>(ctx, LISTING),
-            (v) => isFor(v, name, inputs),
+          const made = await findMade(ctx, {
+            what: 'VPC',
+            list: () => describeAll<VpcInfo>(ctx, LISTING),
+            made: (v) => isFor(v, name, inputs),
             sentAt,
-            (v) => v.VPCId,
-          );
+            idOf: (v) => v.VPCId,
+          });
           return made && { RetCode: 0, VPCId: made.VPCId };
         },
       },

@@ -13,7 +13,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, listingVerbs, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
+import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, listingVerbs, noId, ownedAmong, prefixedId, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
 import { TUNNEL_DEFAULTS, tunnelParams, vpnConnectionInputs, type VpnConnectionInputs } from './vpn-connection-inputs.js';
 
 export { vpnConnectionInputs, type VpnConnectionInputs };
@@ -145,14 +145,13 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
     };
     const body = await ctx.client.call<{ VPNTunnelId?: string }>('CreateVPNTunnel', params, {
       recover: async () => {
-        const made = await findMade(
-          ctx,
-          'VPN connection',
-          () => onGateway(ctx, inputs.vpnGatewayId),
-          (t) => isFor(t, name, inputs),
+        const made = await findMade(ctx, {
+          what: 'VPN connection',
+          list: () => onGateway(ctx, inputs.vpnGatewayId),
+          made: (t) => isFor(t, name, inputs),
           sentAt,
-          (t) => t.VPNTunnelId,
-        );
+          idOf: (t) => t.VPNTunnelId,
+        });
         return made && { RetCode: 0, VPNTunnelId: made.VPNTunnelId };
       },
     });

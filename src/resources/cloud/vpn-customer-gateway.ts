@@ -17,11 +17,11 @@ import {
   describeAll,
   describeOne,
   findMade,
+  listingVerbs,
   nameField,
   noId,
   ownedAmong,
   prefixedId,
-  listingVerbs,
   remarkField,
   tagField,
   vanished,
@@ -114,14 +114,13 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
     const params = { RemoteVPNGatewayName: name, RemoteVPNGatewayAddr: inputs.ipAddress, Tag: inputs.tag, Remark: inputs.remark };
     const body = await ctx.client.call<{ RemoteVPNGatewayId?: string }>('CreateRemoteVPNGateway', params, {
       recover: async () => {
-        const made = await findMade(
-          ctx,
-          'VPN customer gateway',
-          () => describeAll<RemoteInfo>(ctx, LISTING),
-          (r) => isFor(r, name, inputs),
+        const made = await findMade(ctx, {
+          what: 'VPN customer gateway',
+          list: () => describeAll<RemoteInfo>(ctx, LISTING),
+          made: (r) => isFor(r, name, inputs),
           sentAt,
-          (r) => r.RemoteVPNGatewayId,
-        );
+          idOf: (r) => r.RemoteVPNGatewayId,
+        });
         return made && { RetCode: 0, RemoteVPNGatewayId: made.RemoteVPNGatewayId };
       },
     });

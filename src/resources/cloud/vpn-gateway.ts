@@ -20,11 +20,12 @@ import {
   describeAll,
   describeOne,
   findMade,
+  listingVerbs,
   nameField,
   noId,
   ownedAmong,
+  PACE,
   prefixedId,
-  listingVerbs,
   remarkField,
   tagField,
   vanished,
@@ -32,7 +33,6 @@ import {
   type CloudCtx,
   type Listing,
 } from './kit.js';
-import { waitUntil } from './wait.js';
 
 const GRADES = { standard: 'Standard', enhanced: 'Enhanced' } as const;
 const CHARGES = { year: 'Year', month: 'Month', dynamic: 'Dynamic' } as const;
@@ -109,11 +109,15 @@ const isFor = (g: GatewayInfo, name: string, inputs: VpnGatewayInputs) => g.VPNG
 /** Moves the gateway to another EIP: the old one is unbound (and settled) before the new one binds. */
 async function moveEip(ctx: CloudCtx, id: string, from: string, to: string): Promise<void> {
   const settled = (want: string) =>
-    waitUntil(ctx, `VPN gateway ${id} to be on ${want || 'no EIP'}`, async () => {
-      const seen = await describe(ctx, id);
-      if (!seen) throw vanished('VPN gateway', id);
-      return str(seen.EIPId) === want ? { done: true, value: undefined } : { done: false, status: want ? 'Binding' : 'Unbinding' };
-    });
+    ctx.wait(
+      `VPN gateway ${id} to be on ${want || 'no EIP'}`,
+      async () => {
+        const seen = await describe(ctx, id);
+        if (!seen) throw vanished('VPN gateway', id);
+        return str(seen.EIPId) === want ? { done: true, value: undefined } : { done: false, status: want ? 'Binding' : 'Unbinding' };
+      },
+      PACE,
+    );
   if (from) {
     await ctx.client.call('UnBindEIP', { EIPId: from, ResourceType: 'vpngw', ResourceId: id });
     await settled('');
@@ -159,14 +163,13 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
     };
     const body = await ctx.client.call<{ VPNGatewayId?: string }>('CreateVPNGateway', params, {
       recover: async () => {
-        const made = await findMade(
-          ctx,
-          'VPN gateway',
-          () => describeAll<GatewayInfo>(ctx, LISTING),
-          (g) => isFor(g, name, inputs),
+        const made = await findMade(ctx, {
+          what: 'VPN gateway',
+          list: () => describeAll<GatewayInfo>(ctx, LISTING),
+          made: (g) => isFor(g, name, inputs),
           sentAt,
-          (g) => g.VPNGatewayId,
-        );
+          idOf: (g) => g.VPNGatewayId,
+        });
         return made && { RetCode: 0, VPNGatewayId: made.VPNGatewayId };
       },
     });
