@@ -129,6 +129,10 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
   deleteBeforeReplace: (prior, desired) => prior.instanceId === desired.instanceId && prior.domain === desired.domain,
   computedInputs: ['comment'],
   remoteManaged: ['status', 'createTime'],
+  isReady: (outputs) => outputs.status === 'Success',
+  failed: (outputs) => (outputs.status === 'Failure' ? 'Failure' : undefined),
+  // The API lists a new entry at once, Adding until the platform accepts it.
+  appearsWithinMs: 0,
   importId: {
     format: '<instance_id>/<domain>',
     parse(id) {

@@ -14,7 +14,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
 import type { ReplaceRule, ResourceContext, ResourceType } from '../../engine/contracts/resource-type.js';
 import { unreportedFromManifest } from '../as-declared.js';
-import { findMade, PACE, waitListed } from './kit.js';
+import { APPEARS_WITHIN_MS, findMade, PACE, waitListed } from './kit.js';
 
 /** Data centres of each area. */
 export const DATA_CENTRES: Record<'EastChina' | 'NorthChina', readonly string[]> = {
@@ -237,6 +237,8 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
   },
   computedInputs: ['name'],
   remoteManaged: ['createTime', 'expireTime', 'status'],
+  // The API lists a bought instance only once it is provisioned.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: {
     format: '<instance_id>',
     parse(id) {

@@ -174,6 +174,10 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
   replaceSometimes: ['backupServer'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { sourceType: 'ip', toaId: 200, detection: false, remark: '' }),
   remoteManaged: ['status', 'createTime', 'ruleId', 'ruleIndex', 'protocol', 'loadBalance'],
+  isReady: (outputs) => outputs.status === 'Success',
+  failed: (outputs) => failedStatus(String(outputs.status)),
+  // The API lists a new rule at once, Pending until it is applied.
+  appearsWithinMs: 0,
   importId: {
     format: '<instance_id>/<rule_index>',
     parse(id) {

@@ -13,7 +13,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import { EIP_LISTING, type EipInfo } from './eip.js';
-import { describeAll, describeIds, describeOne, PACE, type CloudCtx } from './kit.js';
+import { APPEARS_WITHIN_MS, describeAll, describeIds, describeOne, PACE, type CloudCtx } from './kit.js';
 
 const TYPES = ['uhost', 'ulb', 'natgw', 'vpngw'] as const;
 type BoundType = (typeof TYPES)[number];
@@ -110,6 +110,9 @@ export const eipAssociation: ResourceType<EipAssociationInputs, EipAssociationOu
   // The EIP can be bound to one resource at a time: the old binding must go first.
   deleteBeforeReplace: (prior, desired) => prior.eipId === desired.eipId,
   remoteManaged: ['publicIp'],
+  // A binding reads as one only once it has taken (the EIP `used`), which upstream allows five
+  // minutes for: until then an association not read is no evidence that the bind did nothing.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: {
     format: '<eip_id>:<resource_id>',
     parse(id) {

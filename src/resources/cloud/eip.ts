@@ -14,6 +14,7 @@ import { rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import {
+  APPEARS_WITHIN_MS,
   autoName,
   DEFAULT_TAG,
   deleteListed,
@@ -157,6 +158,9 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
   computedInputs: ['name', 'weight'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeMode: 'bandwidth', chargeType: 'month' }),
   remoteManaged: ['publicIp', 'status', 'resourceType', 'resourceId', 'createTime', 'expireTime'],
+  // Upstream takes an EIP not listed after its allocation as still on its way (and waits for it to be free).
+  appearsWithinMs: APPEARS_WITHIN_MS,
+  isReady: (outputs) => SETTLED.includes(String(outputs.status)),
   importId: prefixedId('eip', 'EIP'),
 
   async create(ctx, inputs) {

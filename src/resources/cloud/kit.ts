@@ -19,6 +19,19 @@ export type CloudCtx = ResourceContext<CloudClient, CloudSettings>;
  */
 export const PACE: Pace = { firstMs: 200, maxMs: 2000 };
 
+/**
+ * How long after its order the API may go without listing a new object, for the types it lists
+ * only once provisioned (VPCs, subnets, security groups, EIPs, load balancers, NAT and VPN
+ * gateways, VPN connections and customer gateways, anti-DDoS instances) and those that read as
+ * made only once settled (an EIP's binding, a disk's attachment): ten minutes, the one bound of
+ * the provider. Upstream's provider waits 2 to 5 minutes for such an object to show before it
+ * gives up, so one can take that long; one still unlisted after twice the longest of those waits
+ * was not made. Until then a read that finds nothing is no evidence that an order made nothing
+ * (see ResourceType.appearsWithinMs): an interrupted order is waited for, never bought again. The
+ * price: an order interrupted before it reached the API holds its address that long.
+ */
+export const APPEARS_WITHIN_MS = 10 * 60_000;
+
 /** Names and tags: 1–63 letters, digits, Chinese characters, `-`, `_` and `.` (the console's rule). */
 const LABEL = /^[A-Za-z0-9\p{Script=Han}_.-]{1,63}$/u;
 const LABEL_RULE = '1-63 letters, digits, Chinese characters, hyphens, underscores and dots';

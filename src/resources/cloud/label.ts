@@ -93,6 +93,8 @@ export const label: ResourceType<LabelInputs, LabelOutputs, CloudClient, CloudSe
   deleteBeforeReplace: (prior, desired) => prior.key === desired.key && prior.value === desired.value,
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
   remoteManaged: ['resourceCount'],
+  // A label is listed as soon as CreateLabels answers.
+  appearsWithinMs: 0,
   importId: {
     format: '<key>#<value>',
     parse(id) {

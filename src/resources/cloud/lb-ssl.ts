@@ -92,6 +92,8 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
   // The API never reports the key or the certificates sent: an imported certificate takes the manifest's.
   asDeclared: (recorded, _outputs, desired) => unreportedFromManifest(recorded, desired, ['privateKey', 'userCert', 'caCert']),
   remoteManaged: ['hashValue', 'createTime'],
+  // An uploaded certificate is listed as soon as CreateSSL answers.
+  appearsWithinMs: 0,
   importId: prefixedId('ssl', 'certificate'),
 
   async create(ctx, inputs) {

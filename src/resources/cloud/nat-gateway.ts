@@ -15,6 +15,7 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReadTarget, ResourceType } from '../../engine/contracts/resource-type.js';
 import {
+  APPEARS_WITHIN_MS,
   autoName,
   DEFAULT_TAG,
   deleteListed,
@@ -175,6 +176,8 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
     eipIds: inDeclaredOrder(recorded.eipIds, desired.eipIds)!,
   }),
   remoteManaged: ['createTime'],
+  // The API lists a new gateway only once it is provisioned (its EIPs are held from the order on).
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: prefixedId('natgw', 'NAT gateway'),
 
   async create(ctx, inputs) {

@@ -13,6 +13,7 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import {
+  APPEARS_WITHIN_MS,
   autoName,
   DEFAULT_TAG,
   deleteListed,
@@ -112,6 +113,8 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
   remoteManaged: ['gateway', 'createTime'],
+  // The API lists a new subnet only once it is provisioned.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: prefixedId('subnet', 'subnet'),
 
   async create(ctx, inputs) {

@@ -14,6 +14,7 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import {
+  APPEARS_WITHIN_MS,
   autoName,
   DEFAULT_TAG,
   deleteListed,
@@ -146,6 +147,8 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
     prior.eipId !== desired.eipId ? [`its EIP is unbound, then ${desired.eipId} bound: the API refuses while connections run on the gateway (4238), so remove them first`] : [],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeType: 'month' }),
   remoteManaged: ['publicIp', 'createTime', 'expireTime'],
+  // The API lists a new gateway only once it is provisioned.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: prefixedId('vpngw', 'VPN gateway'),
 
   async create(ctx, inputs) {
