@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudProvider } from '../../src/providers/cloud/index.js';
+import { APPEARS_WITHIN_MS } from '../../src/resources/cloud/kit.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { ageState } from '../support/cloud-time.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
 import { stateFile } from '../support/state-file.js';
 
@@ -184,6 +186,9 @@ resources:
 `,
       live: liveShields,
       kept: [],
+      // The API lists a bought instance only once provisioned: a buy interrupted before it was
+      // sent is waited for until it would have been listed. Each next apply runs as if that long after.
+      listedLate: true,
     },
   ];
   for (const c of cases) {
@@ -197,6 +202,7 @@ resources:
         const before = recorded(dir);
         const killed = await plumb(['apply', '--yes', '--replace', c.parent], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: String(after) } });
         expect(killed.code, `killed after ${after}`).not.toBe(0);
+        if (c.listedLate) ageState(dir, APPEARS_WITHIN_MS);
 
         const again = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
         expect(again.stderr, `killed after ${after}`).toBe('');

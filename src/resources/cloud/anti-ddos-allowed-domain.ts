@@ -11,7 +11,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
 import type { ResourceContext, ResourceType } from '../../engine/contracts/resource-type.js';
 import { allowedDomainProblem } from './domain-name.js';
-import { waitUntil } from './wait.js';
+import { PACE } from './kit.js';
 
 /** Inputs of an allowed domain. */
 export const antiDdosAllowedDomainInputs = z.object({
@@ -96,19 +96,21 @@ async function observe(ctx: Ctx, instanceId: string, domain: string): Promise<An
 
 /** Waits for Adding to settle; Failure is an error telling what to do. */
 function waitAdded(ctx: Ctx, instanceId: string, domain: string): Promise<AntiDdosAllowedDomainOutputs> {
-  return waitUntil(ctx, `${domain} to be allowed on ${instanceId}`, async () => {
-    const seen = await observe(ctx, instanceId, domain);
-    if (!seen) return { done: false, status: 'Adding' };
-    if (seen.status === 'Success') return { done: true, value: seen };
-    if (seen.status === 'Failure') {
-      throw new RemoteError(
-        'invalid',
-        `the platform refused to allow ${domain} on anti-DDoS instance ${instanceId} (status Failure); check that the domain is registered and not blocked, then delete the entry and try again`,
-        { provider: 'cloud' },
-      );
-    }
-    return { done: false, status: seen.status };
-  });
+  return ctx.wait(
+    `${domain} to be allowed on ${instanceId}`,
+    async () => {
+      const seen = await observe(ctx, instanceId, domain);
+      if (!seen) return { done: false, status: 'Adding' };
+      if (seen.status === 'Success') return { done: true, value: seen };
+      if (seen.status === 'Failure') {
+        throw new Error(
+          `the platform refused to allow ${domain} on anti-DDoS instance ${instanceId} (status Failure); check that the domain is registered and not blocked: the next apply removes the entry and adds it again`,
+        );
+      }
+      return { done: false, status: seen.status };
+    },
+    PACE,
+  );
 }
 
 /** The AntiDdosAllowedDomain resource type. */
@@ -127,6 +129,10 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
   holds: [{ what: 'allowed domain of an anti-DDoS instance', paths: ['instanceId', 'domain'] }],
   computedInputs: ['comment'],
   remoteManaged: ['status', 'createTime'],
+  isReady: (outputs) => outputs.status === 'Success',
+  failed: (outputs) => (outputs.status === 'Failure' ? 'Failure' : undefined),
+  // The API lists a new entry at once, Adding until the platform accepts it.
+  appearsWithinMs: 0,
   importId: {
     format: '<instance_id>/<domain>',
     parse(id) {
@@ -220,8 +226,10 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
       if (!isRemote(err, 'not-found', 'invalid') || (await observe(ctx, instanceId, domain))) throw err;
       return;
     }
-    await waitUntil(ctx, `${domain} to leave the allow list of ${instanceId}`, async () =>
-      (await observe(ctx, instanceId, domain)) ? { done: false, status: 'Deleting' } : { done: true, value: undefined },
+    await ctx.wait(
+      `${domain} to leave the allow list of ${instanceId}`,
+      async () => ((await observe(ctx, instanceId, domain)) ? { done: false, status: 'Deleting' } : { done: true, value: undefined }),
+      PACE,
     );
   },
 };

@@ -13,8 +13,8 @@ import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
 import type { ReplaceRule, ResourceContext, ResourceType } from '../../engine/contracts/resource-type.js';
-import { waitUntil } from './wait.js';
 import { unreportedFromManifest } from '../as-declared.js';
+import { APPEARS_WITHIN_MS, findMade, PACE, waitListed } from './kit.js';
 
 /** Data centres of each area. */
 export const DATA_CENTRES: Record<'EastChina' | 'NorthChina', readonly string[]> = {
@@ -182,42 +182,21 @@ function autoName(address: string, operationToken: string): string {
   return `${base}-${operationToken.replace(/[^0-9a-f]/g, '').slice(0, 8)}`;
 }
 
-/** How long an instance bought by a buy whose answer was lost may take to be listed. */
-const RECOVER_WAIT_MS = 60_000;
-/** Allowance for the API's clock (whole seconds) against this machine's. */
-const CLOCK_SLACK_MS = 5_000;
-
 /**
  * After a buy that may have been carried out (5xx, lost answer): the instance it bought, as the
- * buy's answer, or undefined when none shows up. A bought instance is listed only once it is
- * provisioned, so it is looked for until RECOVER_WAIT_MS (at most the wait time) has passed. An
- * auto-named instance carries the order's token in its name; a named one is the one of that
- * name, area and data centre bought since the buy was sent, when there is just one.
+ * buy's answer (see findMade). An auto-named instance carries the order's token in its name; a
+ * named one is the one of that name, area and data centre bought since the buy was sent.
  */
 async function findBought(ctx: Ctx, name: string, inputs: AntiDdosInstanceInputs, sentAt: number): Promise<{ RetCode: number; ResourceInfo: { ResourceId: string } } | undefined> {
-  const deadline = Date.now() + Math.min(RECOVER_WAIT_MS, ctx.waitTimeMs);
-  for (let interval = 200; ; interval = Math.min(interval * 1.5, 2000)) {
-    const bought = (await allInstances(ctx)).filter((i) => i.Name === name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter && i.CreateTime * 1000 >= sentAt - CLOCK_SLACK_MS);
-    if (bought.length > 1) {
-      throw new RemoteError(
-        'conflict',
-        `several anti-DDoS instances named "${name}" were bought since this order was sent (${bought.map((i) => i.ResourceId).join(', ')}); adopt the right one with plumb import`,
-        { provider: 'cloud' },
-      );
-    }
-    if (bought.length === 1) return { RetCode: 0, ResourceInfo: { ResourceId: bought[0].ResourceId } };
-    if (Date.now() >= deadline) return undefined;
-    ctx.progress('checking whether the order went through');
-    await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(0, deadline - Date.now()))));
-  }
-}
-
-/** Polls until the instance is visible or gone. */
-function waitVisible(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs> {
-  return waitUntil(ctx, `anti-DDoS instance ${id} to be provisioned`, async () => {
-    const seen = await describe(ctx, id);
-    return seen ? { done: true, value: seen } : { done: false, status: 'Provisioning' };
+  const bought = await findMade(ctx, {
+    within: APPEARS_WITHIN_MS,
+    what: 'anti-DDoS instance',
+    list: () => allInstances(ctx),
+    made: (i) => i.Name === name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter,
+    sentAt,
+    idOf: (i) => i.ResourceId,
   });
+  return bought && { RetCode: 0, ResourceInfo: { ResourceId: bought.ResourceId } };
 }
 
 /** The AntiDdosInstance resource type. */
@@ -259,6 +238,8 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
   },
   computedInputs: ['name'],
   remoteManaged: ['createTime', 'expireTime', 'status'],
+  // The API lists a bought instance only once it is provisioned.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: {
     format: '<instance_id>',
     parse(id) {
@@ -285,7 +266,7 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     // Recorded before waiting: a timeout or crash must leave the bought instance in state.
     ctx.recordId(id);
     ctx.log.info({ id }, 'anti-DDoS instance bought');
-    return { id, outputs: orderedWith(await waitVisible(ctx, id), inputs) };
+    return { id, outputs: orderedWith(await waitListed(ctx, `anti-DDoS instance ${id}`, () => describe(ctx, id)), inputs) };
   },
 
   async read(ctx, id, prior) {
@@ -360,6 +341,6 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
       if (!isRemote(err, 'not-found', 'invalid') || (await describe(ctx, id))) throw err;
       return;
     }
-    await waitUntil(ctx, `anti-DDoS instance ${id} to be deleted`, async () => ((await describe(ctx, id)) ? { done: false, status: 'Deleting' } : { done: true, value: undefined }));
+    await ctx.wait(`anti-DDoS instance ${id} to be deleted`, async () => ((await describe(ctx, id)) ? { done: false, status: 'Deleting' } : { done: true, value: undefined }), PACE);
   },
 };

@@ -14,8 +14,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReadTarget, ResourceType } from '../../engine/contracts/resource-type.js';
-import { autoName, deleteListed, noId, remarkField, vanished, type CloudCtx } from './kit.js';
-import { waitUntil } from './wait.js';
+import { autoName, deleteListed, noId, PACE, remarkField, vanished, type CloudCtx } from './kit.js';
 
 /** UADS calls are account-wide: the SDK's request structs take no Region or ProjectId. */
 export const UADS_CALL = { region: false, project: false } as const;
@@ -100,15 +99,24 @@ async function observe(ctx: CloudCtx, instanceId: string, ip: string): Promise<A
   return found && toOutputs(instanceId, found);
 }
 
-/** Waits for Pending to settle into Success; any other status is an error, as the upstream provider treats it. */
+/** The status of an IP whose setup failed: any but Pending and Success, as the upstream provider treats it. */
+function failedStatus(status: string): string | undefined {
+  return status === 'Pending' || status === 'Success' ? undefined : status;
+}
+
+/** Waits for Pending to settle into Success; any other status is an error. */
 function waitReady(ctx: CloudCtx, instanceId: string, ip: string): Promise<AntiDdosIpOutputs> {
-  return waitUntil(ctx, `service IP ${ip} of ${instanceId} to be set up`, async () => {
-    const seen = await observe(ctx, instanceId, ip);
-    if (!seen) throw vanished('anti-DDoS service IP', `${instanceId}/${ip}`);
-    if (seen.status === 'Success') return { done: true, value: seen };
-    if (seen.status !== 'Pending') throw new RemoteError('invalid', `service IP ${ip} of ${instanceId} ended in status ${seen.status}`, { provider: 'cloud' });
-    return { done: false, status: seen.status };
-  });
+  return ctx.wait(
+    `service IP ${ip} of ${instanceId} to be set up`,
+    async () => {
+      const seen = await observe(ctx, instanceId, ip);
+      if (!seen) throw vanished('anti-DDoS service IP', `${instanceId}/${ip}`);
+      if (seen.status === 'Success') return { done: true, value: seen };
+      if (failedStatus(seen.status)) throw new Error(`service IP ${ip} of ${instanceId} ended in status ${seen.status}, which it does not leave by itself: the next apply replaces it`);
+      return { done: false, status: seen.status };
+    },
+    PACE,
+  );
 }
 
 /** The instance's IPs whose remark is the order's marker, listed afresh. */
@@ -141,6 +149,10 @@ export const antiDdosIp: ResourceType<AntiDdosIpInputs, AntiDdosIpOutputs, Cloud
   replaceOn: [{ path: 'instanceId', reason: 'no Action moves a service IP to another anti-DDoS instance' }],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { remark: '' }),
   remoteManaged: ['status', 'ruleCount', 'cname', 'lineType'],
+  isReady: (outputs) => outputs.status === 'Success',
+  failed: (outputs) => failedStatus(String(outputs.status)),
+  // The API lists a new IP at once, Pending until it is set up.
+  appearsWithinMs: 0,
   importId: {
     format: '<instance_id>/<ip>',
     parse(id) {

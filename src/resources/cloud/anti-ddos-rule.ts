@@ -17,8 +17,7 @@ import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { UADS_CALL } from './anti-ddos-ip.js';
 import { ruleParams, ruleRecords, type FwdRule, type RuleInputs } from './anti-ddos-rule-wire.js';
-import { deleteListed, findMade, noId, ownedAmong, remarkField, vanished, type CloudCtx } from './kit.js';
-import { waitUntil } from './wait.js';
+import { deleteListed, findMade, noId, ownedAmong, PACE, remarkField, vanished, type CloudCtx } from './kit.js';
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 const port = z.number().int().min(1).max(65535);
@@ -124,15 +123,26 @@ async function observe(ctx: CloudCtx, instanceId: string, index: number): Promis
   return found && toOutputs(instanceId, found);
 }
 
-/** Waits for Pending to settle into Success; any other status is an error, as the upstream provider treats it. */
+/** The status of a rule that failed to apply: any but Pending and Success, as the upstream provider treats it. */
+function failedStatus(status: string): string | undefined {
+  return status === 'Pending' || status === 'Success' ? undefined : status;
+}
+
+/** Waits for Pending to settle into Success; any other status is an error. */
 function waitApplied(ctx: CloudCtx, instanceId: string, index: number): Promise<AntiDdosRuleOutputs> {
-  return waitUntil(ctx, `forwarding rule ${instanceId}/${index} to be applied`, async () => {
-    const seen = await observe(ctx, instanceId, index);
-    if (!seen) throw vanished('anti-DDoS forwarding rule', `${instanceId}/${index}`);
-    if (seen.status === 'Success') return { done: true, value: seen };
-    if (seen.status !== 'Pending') throw vanished(`anti-DDoS forwarding rule in status ${seen.status}:`, `${instanceId}/${index}`);
-    return { done: false, status: seen.status };
-  });
+  return ctx.wait(
+    `forwarding rule ${instanceId}/${index} to be applied`,
+    async () => {
+      const seen = await observe(ctx, instanceId, index);
+      if (!seen) throw vanished('anti-DDoS forwarding rule', `${instanceId}/${index}`);
+      if (seen.status === 'Success') return { done: true, value: seen };
+      if (failedStatus(seen.status)) {
+        throw new Error(`forwarding rule ${instanceId}/${index} ended in status ${seen.status}, which it does not leave by itself: replace it (plumb apply --replace ${ctx.address})`);
+      }
+      return { done: false, status: seen.status };
+    },
+    PACE,
+  );
 }
 
 /** A port identifies a rule among those of its service IP (the API refuses a second rule on it). */
@@ -164,6 +174,10 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
   replaceSometimes: ['backupServer'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { sourceType: 'ip', toaId: 200, detection: false, remark: '' }),
   remoteManaged: ['status', 'createTime', 'ruleId', 'ruleIndex', 'protocol', 'loadBalance'],
+  isReady: (outputs) => outputs.status === 'Success',
+  failed: (outputs) => failedStatus(String(outputs.status)),
+  // The API lists a new rule at once, Pending until it is applied.
+  appearsWithinMs: 0,
   importId: {
     format: '<instance_id>/<rule_index>',
     parse(id) {
@@ -176,14 +190,14 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
     const { instanceId } = inputs;
     const sentAt = Date.now();
     const recover = async () => {
-      const made = await findMade(
-        ctx,
-        'forwarding rule',
-        () => ruleRecords(ctx, instanceId, { BgpIP: inputs.ip }),
-        isFor(inputs),
+      const made = await findMade(ctx, {
+        within: 0,
+        what: 'forwarding rule',
+        list: () => ruleRecords(ctx, instanceId, { BgpIP: inputs.ip }),
+        made: isFor(inputs),
         sentAt,
-        (r) => String(r.RuleIndex),
-      );
+        idOf: (r) => String(r.RuleIndex),
+      });
       return made && { RetCode: 0, RuleIndex: made.RuleIndex };
     };
     const body = await ctx.client.call<{ RuleIndex?: number }>(

@@ -14,7 +14,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { whileStopped } from './instance-power.js';
-import type { CloudCtx } from './kit.js';
+import { APPEARS_WITHIN_MS, type CloudCtx } from './kit.js';
 import { allDisks, describeDisk, settledDisk, waitDisk, type DiskInfo } from './udisk.js';
 
 /** Inputs of a disk attachment. */
@@ -85,6 +85,9 @@ export const diskAttachment: ResourceType<DiskAttachmentInputs, DiskAttachmentOu
   holds: [{ what: 'attachment of a disk', paths: ['diskId'] }],
   asDeclared: (recorded, _outputs, desired) => ({ ...recorded, stopInstanceBeforeDetaching: recorded.stopInstanceBeforeDetaching ?? desired.stopInstanceBeforeDetaching }),
   remoteManaged: ['deviceName'],
+  // An attachment reads as one only once the disk is InUse on the instance, which upstream allows
+  // three minutes for: until then an attachment not read is no evidence that the attach did nothing.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: {
     format: FORMAT,
     parse(id) {

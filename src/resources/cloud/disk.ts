@@ -14,7 +14,7 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { autoName, DEFAULT_TAG, deleteListed, findMade, nameField, noId, ownedAmong, prefixedId, tagField } from './kit.js';
-import { allDisks, describeDisk, settledDisk, type DiskInfo } from './udisk.js';
+import { allDisks, describeDisk, failedStatus, isSettled, settledDisk, type DiskInfo } from './udisk.js';
 
 const TYPES = { data_disk: 'DataDisk', ssd_data_disk: 'SSDDataDisk', essd_data_disk: 'ESSDDataDisk', rssd_data_disk: 'RSSDDataDisk' } as const;
 type DiskType = keyof typeof TYPES;
@@ -111,6 +111,10 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { diskType: 'data_disk', chargeType: 'dynamic', tag: DEFAULT_TAG }),
   remoteManaged: ['status', 'instanceId', 'deviceName', 'createTime', 'expireTime'],
+  isReady: (outputs) => isSettled(String(outputs.status)),
+  failed: (outputs) => failedStatus(String(outputs.status)),
+  // The API lists a new disk at once, Initializating (sic) until it is Available.
+  appearsWithinMs: 0,
   importId: prefixedId('bsm', 'disk'),
 
   async create(ctx, inputs) {
@@ -125,14 +129,14 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
     };
     const sentAt = Date.now();
     const recover = async () => {
-      const made = await findMade(
-        ctx,
-        'disk',
-        () => allDisks(ctx),
-        (d) => isFor(d, name, inputs),
+      const made = await findMade(ctx, {
+        within: 0,
+        what: 'disk',
+        list: () => allDisks(ctx),
+        made: (d) => isFor(d, name, inputs),
         sentAt,
-        (d) => d.UDiskId,
-      );
+        idOf: (d) => d.UDiskId,
+      });
       return made && { RetCode: 0, UDiskId: [made.UDiskId] };
     };
     const body = await ctx.client.call<{ UDiskId?: string[] }>('CreateUDisk', params, { recover });

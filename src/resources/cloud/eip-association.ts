@@ -13,8 +13,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import { EIP_LISTING, type EipInfo } from './eip.js';
-import { describeAll, describeIds, describeOne, type CloudCtx } from './kit.js';
-import { waitUntil } from './wait.js';
+import { APPEARS_WITHIN_MS, describeAll, describeIds, describeOne, PACE, type CloudCtx } from './kit.js';
 
 const TYPES = ['uhost', 'ulb', 'natgw', 'vpngw'] as const;
 type BoundType = (typeof TYPES)[number];
@@ -75,14 +74,18 @@ async function readBinding(ctx: Ctx, id: string): Promise<EipAssociationOutputs 
   return seen?.resourceId === resourceId ? seen : undefined;
 }
 
-/** Polls until the EIP is bound to the resource; a bind that took another resource is a conflict. */
+/** Waits until the EIP is bound to the resource; a bind that took another resource is a conflict. */
 function waitBound(ctx: Ctx, eipId: string, resourceId: string): Promise<EipAssociationOutputs> {
-  return waitUntil(ctx, `EIP ${eipId} to be bound to ${resourceId}`, async () => {
-    const seen = bound(await describeOne<EipInfo>(ctx, EIP_LISTING, eipId));
-    if (!seen) return { done: false, status: 'Binding' };
-    if (seen.resourceId !== resourceId) throw new RemoteError('conflict', `EIP ${eipId} is bound to ${seen.resourceType} ${seen.resourceId}; unbind it there first`, { provider: 'cloud' });
-    return { done: true, value: seen };
-  });
+  return ctx.wait(
+    `EIP ${eipId} to be bound to ${resourceId}`,
+    async () => {
+      const seen = bound(await describeOne<EipInfo>(ctx, EIP_LISTING, eipId));
+      if (!seen) return { done: false, status: 'Binding' };
+      if (seen.resourceId !== resourceId) throw new RemoteError('conflict', `EIP ${eipId} is bound to ${seen.resourceType} ${seen.resourceId}; unbind it there first`, { provider: 'cloud' });
+      return { done: true, value: seen };
+    },
+    PACE,
+  );
 }
 
 /** The EipAssociation resource type. */
@@ -107,6 +110,9 @@ export const eipAssociation: ResourceType<EipAssociationInputs, EipAssociationOu
   // The EIP can be bound to one resource at a time: the old binding must go first.
   holds: [{ what: 'binding of an EIP', paths: ['eipId'] }],
   remoteManaged: ['publicIp'],
+  // A binding reads as one only once it has taken (the EIP `used`), which upstream allows five
+  // minutes for: until then an association not read is no evidence that the bind did nothing.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: {
     format: '<eip_id>:<resource_id>',
     parse(id) {
@@ -172,8 +178,10 @@ export const eipAssociation: ResourceType<EipAssociationInputs, EipAssociationOu
       if (!isRemote(err, 'not-found', 'invalid') || (await readBinding(ctx, id))) throw err;
       return;
     }
-    await waitUntil(ctx, `EIP ${seen.eipId} to be unbound from ${seen.resourceId}`, async () =>
-      (await readBinding(ctx, id)) ? { done: false, status: 'Unbinding' } : { done: true, value: undefined },
+    await ctx.wait(
+      `EIP ${seen.eipId} to be unbound from ${seen.resourceId}`,
+      async () => ((await readBinding(ctx, id)) ? { done: false, status: 'Unbinding' } : { done: true, value: undefined }),
+      PACE,
     );
   },
 };

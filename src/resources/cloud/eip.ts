@@ -14,17 +14,18 @@ import { rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import {
+  APPEARS_WITHIN_MS,
   autoName,
   DEFAULT_TAG,
   deleteListed,
   describeAll,
   describeOne,
   findMade,
+  listingVerbs,
   nameField,
   noId,
   ownedAmong,
   prefixedId,
-  listingVerbs,
   remarkField,
   tagField,
   vanished,
@@ -98,6 +99,9 @@ export interface EipInfo extends Record<string, unknown> {
   ExpireTime?: number;
 }
 
+/** The statuses of an allocated EIP: free, bound (`used`), or frozen for arrears; any other is an allocation on its way. */
+const SETTLED = ['free', 'used', 'freeze'];
+
 /** DescribeEIP by EIPIds.N, shared with EipAssociation. */
 export const EIP_LISTING: Listing = { action: 'DescribeEIP', idsParam: 'EIPIds', listKey: 'EIPSet', idField: 'EIPId' };
 
@@ -154,6 +158,9 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
   computedInputs: ['name', 'weight'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeMode: 'bandwidth', chargeType: 'month' }),
   remoteManaged: ['publicIp', 'status', 'resourceType', 'resourceId', 'createTime', 'expireTime'],
+  // Upstream takes an EIP not listed after its allocation as still on its way (and waits for it to be free).
+  appearsWithinMs: APPEARS_WITHIN_MS,
+  isReady: (outputs) => SETTLED.includes(String(outputs.status)),
   importId: prefixedId('eip', 'EIP'),
 
   async create(ctx, inputs) {
@@ -169,14 +176,14 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
       Remark: inputs.remark,
     };
     const recover = async () => {
-      const made = await findMade(
-        ctx,
-        'EIP',
-        () => describeAll<EipInfo>(ctx, EIP_LISTING),
-        (e) => isFor(e, name, inputs),
+      const made = await findMade(ctx, {
+        within: APPEARS_WITHIN_MS,
+        what: 'EIP',
+        list: () => describeAll<EipInfo>(ctx, EIP_LISTING),
+        made: (e) => isFor(e, name, inputs),
         sentAt,
-        (e) => e.EIPId,
-      );
+        idOf: (e) => e.EIPId,
+      });
       return made && { RetCode: 0, EIPSet: [{ EIPId: made.EIPId }] };
     };
     const body = await ctx.client.call<{ EIPSet?: Array<{ EIPId?: string }> }>('AllocateEIP', params, { recover });
@@ -186,7 +193,7 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
     if (inputs.weight !== undefined && inputs.weight !== 50) await ctx.client.call('ModifyEIPWeight', { EIPId: id, Weight: inputs.weight });
     const seen = await waitListed(ctx, `EIP ${id}`, async () => {
       const e = await describe(ctx, id);
-      return e && (e.Status === 'free' || e.Status === 'used') ? e : undefined;
+      return e && SETTLED.includes(str(e.Status)) ? e : undefined;
     });
     return { id, outputs: toOutputs(seen) };
   },

@@ -4,10 +4,8 @@
  * TerminateUHostInstance (8856). A running instance is stopped for them and started again after;
  * one found stopped is left stopped.
  */
-import { RemoteError } from '../../errors.js';
 import { str } from '../../providers/cloud/wire.js';
-import { describeOne, vanished, type CloudCtx, type Listing } from './kit.js';
-import { waitUntil } from './wait.js';
+import { describeOne, PACE, vanished, type CloudCtx, type Listing } from './kit.js';
 
 /** An instance as DescribeUHostInstance lists it (UHostInstanceSet). */
 export interface HostInfo extends Record<string, unknown> {
@@ -33,8 +31,13 @@ export const HOST_LISTING: Listing = { action: 'DescribeUHostInstance', idsParam
 
 /** States an instance passes through on its way to Running or Stopped. */
 const PASSING = ['Initializing', 'Starting', 'Stopping', 'Rebooting', ''];
-/** States the API never leaves by itself. */
+/** States the API never leaves by itself: the install or a resize failed. */
 const FAILED = ['Install Fail', 'InstallFail', 'ResizeFail'];
+
+/** The state of an instance whose provisioning failed, as the API names it; undefined for any other. */
+export function failedState(state: string): string | undefined {
+  return FAILED.includes(state) ? state : undefined;
+}
 
 /** The instance's record, or a not-found error when it is gone. */
 export async function describeHost(ctx: CloudCtx, id: string): Promise<HostInfo> {
@@ -45,16 +48,20 @@ export async function describeHost(ctx: CloudCtx, id: string): Promise<HostInfo>
 
 /**
  * Waits until the instance is in one of `wanted`, through the states it passes on the way; a
- * failed install or resize is an error naming the state.
+ * failed install or resize is an error naming the state (the instance is replaced, not waited for).
  */
 export function waitState(ctx: CloudCtx, id: string, wanted: string[]): Promise<HostInfo> {
-  return waitUntil(ctx, `instance ${id} to be ${wanted.join(' or ')}`, async () => {
-    const seen = await describeHost(ctx, id);
-    const state = str(seen.State);
-    if (wanted.includes(state)) return { done: true, value: seen };
-    if (FAILED.includes(state)) throw new RemoteError('invalid', `instance ${id} is in state "${state}", which it does not leave by itself`, { provider: 'cloud' });
-    return { done: false, status: state || 'unknown' };
-  });
+  return ctx.wait(
+    `instance ${id} to be ${wanted.join(' or ')}`,
+    async () => {
+      const seen = await describeHost(ctx, id);
+      const state = str(seen.State);
+      if (wanted.includes(state)) return { done: true, value: seen };
+      if (failedState(state)) throw new Error(`instance ${id} is in state "${state}", which it does not leave by itself: replace it (plumb apply --replace ${ctx.address})`);
+      return { done: false, status: state || 'unknown' };
+    },
+    PACE,
+  );
 }
 
 /** Waits out a transition in progress, then the instance is Running or Stopped (or failed). */

@@ -15,7 +15,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { describeHost, HOST_LISTING, settled, stopIfRunning, waitState, whileStopped, type HostInfo } from './instance-power.js';
+import { describeHost, failedState, HOST_LISTING, settled, stopIfRunning, waitState, whileStopped, type HostInfo } from './instance-power.js';
 import { diskReplacements, instanceInputs, loginChanged, resizeNotes, unreported, type InstanceInputs } from './instance-inputs.js';
 import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
 
@@ -126,6 +126,9 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     defaultsAsDeclared(unreported(recorded, desired), desired, { machineType: 'N', cpu: 4, memory: 8192, dataDisks: [], chargeType: 'month', tag: DEFAULT_TAG, remark: '' }),
   remoteManaged: ['privateIp', 'state', 'createTime', 'expireTime'],
   isReady: (outputs) => outputs.state === 'Running' || outputs.state === 'Stopped',
+  failed: (outputs) => failedState(str(outputs.state)),
+  // The API lists a new instance at once, Initializing until it runs.
+  appearsWithinMs: 0,
   deleteNotes: () => ['stopped first (TerminateUHostInstance needs it stopped); its data disks are deleted with it'],
   importId: prefixedId('uhost', 'instance'),
 
@@ -149,14 +152,14 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     };
     const sentAt = Date.now();
     const recover = async () => {
-      const made = await findMade(
-        ctx,
-        'instance',
-        () => describeAll<HostInfo>(ctx, HOST_LISTING),
-        (h) => isFor(h, name, inputs),
+      const made = await findMade(ctx, {
+        within: 0,
+        what: 'instance',
+        list: () => describeAll<HostInfo>(ctx, HOST_LISTING),
+        made: (h) => isFor(h, name, inputs),
         sentAt,
-        (h) => h.UHostId,
-      );
+        idOf: (h) => h.UHostId,
+      });
       return made && { RetCode: 0, UHostIds: [made.UHostId] };
     };
     const body = await ctx.client.call<{ UHostIds?: string[] }>('CreateUHostInstance', params, { recover });

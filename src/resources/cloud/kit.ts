@@ -4,15 +4,33 @@
  * finding what a create whose answer was lost made, and deletes that wait for the object to go.
  */
 import * as z from 'zod';
-import { AmbiguousOrder, isRemote, RemoteError, UserError } from '../../errors.js';
+import { AmbiguousOrder, isRemote, RemoteError, UserError, WaitTimedOut } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import type { Params } from '../../providers/cloud/signature.js';
-import type { ImportIdFormat, InterruptedOrder, ReadTarget, ResourceContext } from '../../engine/contracts/resource-type.js';
-import { waitUntil } from './wait.js';
+import type { ImportIdFormat, InterruptedOrder, Pace, ReadTarget, ResourceContext } from '../../engine/contracts/resource-type.js';
 
 /** A cloud handler's context. */
 export type CloudCtx = ResourceContext<CloudClient, CloudSettings>;
+
+/**
+ * How every cloud wait (ctx.wait) looks at the API: at once, then from 200 ms to 2 s apart, so
+ * that what the API has ready is seen at once and a long provisioning is not polled hard.
+ */
+export const PACE: Pace = { firstMs: 200, maxMs: 2000 };
+
+/**
+ * How long after its order the API may go without listing a new object, for the types it lists
+ * only once provisioned (VPCs, subnets, security groups, EIPs, load balancers, NAT and VPN
+ * gateways, VPN connections and customer gateways, anti-DDoS instances) and those that read as
+ * made only once settled (an EIP's binding, a disk's attachment): ten minutes, the one bound of
+ * the provider. Upstream's provider waits 2 to 5 minutes for such an object to show before it
+ * gives up, so one can take that long; one still unlisted after twice the longest of those waits
+ * was not made. Until then a read that finds nothing is no evidence that an order made nothing
+ * (see ResourceType.appearsWithinMs): an interrupted order is waited for, never bought again. The
+ * price: an order interrupted before it reached the API holds its address that long.
+ */
+export const APPEARS_WITHIN_MS = 10 * 60_000;
 
 /** Names and tags: 1–63 letters, digits, Chinese characters, `-`, `_` and `.` (the console's rule). */
 const LABEL = /^[A-Za-z0-9\p{Script=Han}_.-]{1,63}$/u;
@@ -180,52 +198,78 @@ export function listingVerbs<T extends Record<string, unknown>, Out>(
   };
 }
 
-/** Polls until the object is listed (a new object shows once provisioned). */
+/** Waits until `read` lists the object (a new object of many types shows once provisioned), and returns it. */
 export function waitListed<T>(ctx: CloudCtx, what: string, read: () => Promise<T | undefined>): Promise<T> {
-  return waitUntil(ctx, `${what} to be listed`, async () => {
-    const seen = await read();
-    return seen ? { done: true, value: seen } : { done: false, status: 'Creating' };
-  });
+  return ctx.wait(
+    `${what} to be listed`,
+    async () => {
+      const seen = await read();
+      return seen ? { done: true, value: seen } : { done: false, status: 'not listed yet' };
+    },
+    PACE,
+  );
 }
 
-/** Polls `read` until what it reports is `settled`, and returns that. */
+/** Waits until what `read` reports is `settled`, and returns that. */
 export function waitUntilRead<T>(ctx: CloudCtx, what: string, read: () => Promise<T | undefined>, settled: (seen: T | undefined) => boolean): Promise<T> {
-  return waitUntil(ctx, what, async () => {
-    const seen = await read();
-    return settled(seen) ? { done: true, value: seen as T } : { done: false, status: 'Pending' };
-  });
+  return ctx.wait(
+    what,
+    async () => {
+      const seen = await read();
+      return settled(seen) ? { done: true, value: seen as T } : { done: false, status: 'Pending' };
+    },
+    PACE,
+  );
 }
 
-/** How long an object made by a create whose answer was lost may take to be listed. */
+/** How long an object made by a create whose answer was lost is looked for, at most. */
 const RECOVER_WAIT_MS = 60_000;
 /** Allowance for the API's clock (whole seconds) against this machine's. */
 const CLOCK_SLACK_MS = 5_000;
 
+/** What a create whose answer was lost is looked for by: see findMade. */
+export interface MadeQuery<T> {
+  /** What the object is, for messages (`VPC`). */
+  what: string;
+  /** Lists the candidates afresh. */
+  list(): Promise<T[]>;
+  /** Whether a listed record is what the order asked for. */
+  made(record: T): boolean;
+  /** When the order was sent (epoch milliseconds). */
+  sentAt: number;
+  idOf(record: T): string;
+  /** How long after its order the API may not list such an object yet (the type's appearsWithinMs). */
+  within: number;
+}
+
 /**
  * After a create that may have been carried out (5xx, lost answer): the one record `made` says
- * it made since `sentAt`, looked for until it is listed (at most RECOVER_WAIT_MS); undefined when
- * none shows up, a conflict naming them when several do.
+ * it made since `sentAt`, looked for until it would have been listed (a minute for objects listed
+ * at once, whose lists may lag), within the wait time. Undefined when none shows up by then: the
+ * order made nothing, and is sent again. A conflict naming them when several do. When the wait
+ * time ends first, whether it made one is not known: an 'unavailable' RemoteError, so that the
+ * order stays pending and the next apply waits for what it may have made, never buying twice.
  */
-export async function findMade<T extends { CreateTime?: unknown }>(
-  ctx: CloudCtx,
-  what: string,
-  list: () => Promise<T[]>,
-  made: (r: T) => boolean,
-  sentAt: number,
-  idOf: (r: T) => string,
-): Promise<T | undefined> {
-  const deadline = Date.now() + Math.min(RECOVER_WAIT_MS, ctx.waitTimeMs);
-  for (let interval = 200; ; interval = Math.min(interval * 1.5, 2000)) {
-    const found = (await list()).filter((r) => made(r) && Number(r.CreateTime) * 1000 >= sentAt - CLOCK_SLACK_MS);
-    if (found.length > 1) {
-      throw new RemoteError('conflict', `several ${what}s matching this order were made since it was sent (${found.map(idOf).join(', ')}); adopt the right one with plumb import`, {
-        provider: 'cloud',
-      });
-    }
-    if (found.length === 1) return found[0];
-    if (Date.now() >= deadline) return undefined;
-    ctx.progress('checking whether the create went through');
-    await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(0, deadline - Date.now()))));
+export async function findMade<T extends { CreateTime?: unknown }>(ctx: CloudCtx, query: MadeQuery<T>): Promise<T | undefined> {
+  const { what, made, sentAt, idOf } = query;
+  const until = sentAt + Math.max(query.within, RECOVER_WAIT_MS);
+  try {
+    return await ctx.wait(
+      `the ${what} the create may have made to be listed`,
+      async () => {
+        const found = (await query.list()).filter((r) => made(r) && Number(r.CreateTime) * 1000 >= sentAt - CLOCK_SLACK_MS);
+        if (found.length > 1) {
+          const ids = found.map(idOf).join(', ');
+          throw new RemoteError('conflict', `several ${what}s matching this order were made since it was sent (${ids}); adopt the right one with plumb import`, { provider: 'cloud' });
+        }
+        return found.length === 1 ? { done: true, value: found[0] } : { done: false, status: 'checking whether the create went through' };
+      },
+      { ...PACE, limitMs: Math.min(until - Date.now(), ctx.waitTimeMs) },
+    );
+  } catch (err) {
+    if (!(err instanceof WaitTimedOut)) throw err;
+    if (Date.now() >= until) return undefined;
+    throw new RemoteError('unavailable', `the ${what} a create whose answer was lost may have made is not listed yet; it is looked for again by the next apply`, { provider: 'cloud' });
   }
 }
 
@@ -256,7 +300,7 @@ export async function deleteListed(ctx: CloudCtx, what: string, exists: () => Pr
     if (!isRemote(err, 'not-found') || (await exists())) throw err;
     return;
   }
-  await waitUntil(ctx, `${what} to be deleted`, async () => ((await exists()) ? { done: false, status: 'Deleting' } : { done: true, value: undefined }));
+  await ctx.wait(`${what} to be deleted`, async () => ((await exists()) ? { done: false, status: 'Deleting' } : { done: true, value: undefined }), PACE);
 }
 
 /** A RemoteError for a create whose answer lacks the new object's id. */

@@ -88,6 +88,8 @@ export const labelAttachment: ResourceType<LabelAttachmentInputs, LabelAttachmen
   // The same label on the same resource is the same binding: replaced as it is, it is unbound first.
   holds: [{ what: 'label on a resource', paths: ['key', 'value', 'resourceId'] }],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
+  // A binding is listed as soon as BindLabels answers.
+  appearsWithinMs: 0,
   importId: {
     format: '<key>#<value>#<resource_id>',
     parse(id) {

@@ -93,6 +93,8 @@ export const label: ResourceType<LabelInputs, LabelOutputs, CloudClient, CloudSe
   holds: [{ what: 'label', paths: ['key', 'value'] }],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
   remoteManaged: ['resourceCount'],
+  // A label is listed as soon as CreateLabels answers.
+  appearsWithinMs: 0,
   importId: {
     format: '<key>#<value>',
     parse(id) {

@@ -98,6 +98,8 @@ export const lbAttachment: ResourceType<LbAttachmentInputs, LbAttachmentOutputs,
   ],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { port: 80, weight: 1, enabled: true, backup: false }),
   remoteManaged: ['privateIp', 'status'],
+  // A backend is part of its listener's record, listed as soon as AllocateBackend answers.
+  appearsWithinMs: 0,
   importId: ID,
 
   async create(ctx, inputs) {

@@ -160,6 +160,8 @@ export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, Cloud
       path: '',
     }),
   remoteManaged: ['status'],
+  // A listener is part of its balancer's record, listed as soon as CreateVServer answers.
+  appearsWithinMs: 0,
   importId: ID,
 
   async create(ctx, inputs) {

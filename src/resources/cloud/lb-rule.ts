@@ -114,6 +114,8 @@ export const lbRule: ResourceType<LbRuleInputs, LbRuleOutputs, CloudClient, Clou
   // The API keeps the backends in its own order; the same backends in another order are no change.
   asDeclared: (recorded, _outputs, desired) =>
     defaultsAsDeclared({ ...recorded, backendIds: inDeclaredOrder(recorded.backendIds, desired.backendIds) ?? recorded.backendIds }, desired, { domainMatchMode: 'regular' }),
+  // A rule is part of its listener's record, listed as soon as CreatePolicy answers.
+  appearsWithinMs: 0,
   importId: ID,
 
   async create(ctx, inputs) {

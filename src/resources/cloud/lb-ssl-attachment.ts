@@ -69,6 +69,8 @@ export const lbSslAttachment: ResourceType<LbSslAttachmentInputs, LbSslAttachmen
     { path: 'lbId', reason: 'a binding is of one listener: UnbindSSL there, then BindSSL' },
     { path: 'listenerId', reason: 'a binding is of one listener: UnbindSSL there, then BindSSL' },
   ],
+  // A bound certificate shows on its listener as soon as BindSSL answers.
+  appearsWithinMs: 0,
   importId: ID,
 
   async create(ctx, inputs) {

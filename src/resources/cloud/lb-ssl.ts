@@ -92,6 +92,8 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
   // The API never reports the key or the certificates sent: an imported certificate takes the manifest's.
   asDeclared: (recorded, _outputs, desired) => unreportedFromManifest(recorded, desired, ['privateKey', 'userCert', 'caCert']),
   remoteManaged: ['hashValue', 'createTime'],
+  // An uploaded certificate is listed as soon as CreateSSL answers.
+  appearsWithinMs: 0,
   importId: prefixedId('ssl', 'certificate'),
 
   async create(ctx, inputs) {
@@ -102,14 +104,14 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
       { SSLName: name, SSLType: 'Pem', UserCert: inputs.userCert, PrivateKey: inputs.privateKey, CaCert: inputs.caCert },
       {
         recover: async () => {
-          const made = await findMade(
-            ctx,
-            'certificate',
-            () => listAfresh(ctx),
-            (s) => s.SSLName === name,
+          const made = await findMade(ctx, {
+            within: 0,
+            what: 'certificate',
+            list: () => listAfresh(ctx),
+            made: (s) => s.SSLName === name,
             sentAt,
-            (s) => s.SSLId,
-          );
+            idOf: (s) => s.SSLId,
+          });
           return made && { RetCode: 0, SSLId: made.SSLId };
         },
       },

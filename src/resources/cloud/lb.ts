@@ -13,7 +13,23 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, snake, str, upperCamel } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { autoName, DEFAULT_TAG, deleteListed, findMade, listedVerbs, nameField, noId, ownedAmong, prefixedId, remarkField, tagField, vanished, waitListed, type CloudCtx } from './kit.js';
+import {
+  APPEARS_WITHIN_MS,
+  autoName,
+  DEFAULT_TAG,
+  deleteListed,
+  findMade,
+  listedVerbs,
+  nameField,
+  noId,
+  ownedAmong,
+  prefixedId,
+  remarkField,
+  tagField,
+  vanished,
+  waitListed,
+  type CloudCtx,
+} from './kit.js';
 import { allLbs, describeLb, type LbInfo } from './ulb.js';
 
 const LISTEN_TYPES = ['request_proxy', 'packets_transmit'] as const;
@@ -113,6 +129,8 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
   computedInputs: ['name', 'listenType'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { internal: false, tag: DEFAULT_TAG, remark: '' }),
   remoteManaged: ['privateIp', 'ipAddresses', 'createTime'],
+  // The API lists a new balancer only once it is provisioned.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: prefixedId('ulb', 'load balancer'),
 
   async create(ctx, inputs) {
@@ -131,14 +149,14 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
       },
       {
         recover: async () => {
-          const made = await findMade(
-            ctx,
-            'load balancer',
-            () => inVpc(ctx, inputs.vpcId),
-            (l) => matches(l, inputs, name),
+          const made = await findMade(ctx, {
+            within: APPEARS_WITHIN_MS,
+            what: 'load balancer',
+            list: () => inVpc(ctx, inputs.vpcId),
+            made: (l) => matches(l, inputs, name),
             sentAt,
-            (l) => l.ULBId,
-          );
+            idOf: (l) => l.ULBId,
+          });
           return made && { RetCode: 0, ULBId: made.ULBId };
         },
       },

@@ -132,6 +132,8 @@ export const natGatewayRule: ResourceType<NatGatewayRuleInputs, NatGatewayRuleOu
   replaceOn: [{ path: 'natGatewayId', reason: 'a forwarding policy belongs to one NAT gateway; UpdateNATGWPolicy cannot move it' }],
   asDeclared: (recorded, _outputs, desired) => (desired.name === undefined && recorded.name === '' ? { ...recorded, name: undefined } : recorded),
   remoteManaged: ['ruleId', 'srcIp'],
+  // A forwarding policy is listed as soon as CreateNATGWPolicy answers.
+  appearsWithinMs: 0,
   importId: {
     format: FORMAT,
     parse(id) {

@@ -15,6 +15,7 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReadTarget, ResourceType } from '../../engine/contracts/resource-type.js';
 import {
+  APPEARS_WITHIN_MS,
   autoName,
   DEFAULT_TAG,
   deleteListed,
@@ -25,6 +26,7 @@ import {
   nameField,
   noId,
   ownedAmong,
+  PACE,
   prefixedId,
   remarkField,
   tagField,
@@ -33,7 +35,6 @@ import {
   type CloudCtx,
   type Listing,
 } from './kit.js';
-import { waitUntil } from './wait.js';
 
 /** Inputs of a NAT gateway. */
 export const natGatewayInputs = z.object({
@@ -143,12 +144,16 @@ async function moveEips(ctx: CloudCtx, id: string, had: string[], want: string[]
   for (const eip of added) await ctx.client.call('BindEIP', { EIPId: eip, ResourceType: 'natgw', ResourceId: id });
   for (const eip of removed) await ctx.client.call('UnBindEIP', { EIPId: eip, ResourceType: 'natgw', ResourceId: id });
   if (!added.length && !removed.length) return;
-  await waitUntil(ctx, `the EIPs of NAT gateway ${id}`, async () => {
-    const seen = (await describeSome(ctx, [id]))[0];
-    if (!seen) throw vanished('NAT gateway', id);
-    const now = (seen.IPSet ?? []).map((i) => i.EIPId);
-    return now.length === want.length && want.every((e) => now.includes(e)) ? { done: true, value: undefined } : { done: false, status: 'Binding' };
-  });
+  await ctx.wait(
+    `the EIPs of NAT gateway ${id}`,
+    async () => {
+      const seen = (await describeSome(ctx, [id]))[0];
+      if (!seen) throw vanished('NAT gateway', id);
+      const now = (seen.IPSet ?? []).map((i) => i.EIPId);
+      return now.length === want.length && want.every((e) => now.includes(e)) ? { done: true, value: undefined } : { done: false, status: 'Binding' };
+    },
+    PACE,
+  );
 }
 
 /** The NatGateway resource type. */
@@ -173,6 +178,8 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
     eipIds: inDeclaredOrder(recorded.eipIds, desired.eipIds)!,
   }),
   remoteManaged: ['createTime'],
+  // The API lists a new gateway only once it is provisioned (its EIPs are held from the order on).
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: prefixedId('natgw', 'NAT gateway'),
 
   async create(ctx, inputs) {
@@ -190,14 +197,14 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
     };
     const body = await ctx.client.call<{ NATGWId?: string }>('CreateNATGW', params, {
       recover: async () => {
-        const made = await findMade(
-          ctx,
-          'NAT gateway',
-          () => all(ctx),
-          (n) => isFor(n, name, inputs),
+        const made = await findMade(ctx, {
+          within: APPEARS_WITHIN_MS,
+          what: 'NAT gateway',
+          list: () => all(ctx),
+          made: (n) => isFor(n, name, inputs),
           sentAt,
-          (n) => n.NATGWId,
-        );
+          idOf: (n) => n.NATGWId,
+        });
         return made && { RetCode: 0, NATGWId: made.NATGWId };
       },
     });

@@ -14,6 +14,7 @@ import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import { isRemote } from '../../errors.js';
 import {
+  APPEARS_WITHIN_MS,
   autoName,
   DEFAULT_TAG,
   deleteListed,
@@ -170,6 +171,8 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
     return { ...out, rules: recorded.rules.map((r, i) => (desired.rules[i] ? defaultsAsDeclared(r, desired.rules[i], RULE_DEFAULTS) : r)) };
   },
   remoteManaged: ['type', 'resourceCount', 'createTime'],
+  // The API lists a new security group only once it is provisioned.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: prefixedId('firewall', 'security group'),
 
   async create(ctx, inputs) {
@@ -180,14 +183,14 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
       { Name: name, Rule: inputs.rules.map(wire), Tag: inputs.tag, Remark: inputs.remark },
       {
         recover: async () => {
-          const made = await findMade(
-            ctx,
-            'security group',
-            () => listed(ctx),
-            (f) => f.Name === name,
+          const made = await findMade(ctx, {
+            within: APPEARS_WITHIN_MS,
+            what: 'security group',
+            list: () => listed(ctx),
+            made: (f) => f.Name === name,
             sentAt,
-            (f) => f.FWId,
-          );
+            idOf: (f) => f.FWId,
+          });
           return made && { RetCode: 0, FWId: made.FWId };
         },
       },

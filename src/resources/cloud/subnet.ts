@@ -13,17 +13,18 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import {
+  APPEARS_WITHIN_MS,
   autoName,
   DEFAULT_TAG,
   deleteListed,
   describeAll,
   describeOne,
   findMade,
+  listingVerbs,
   nameField,
   noId,
   ownedAmong,
   prefixedId,
-  listingVerbs,
   remarkField,
   tagField,
   vanished,
@@ -114,6 +115,8 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
   remoteManaged: ['gateway', 'createTime'],
+  // The API lists a new subnet only once it is provisioned.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: prefixedId('subnet', 'subnet'),
 
   async create(ctx, inputs) {
@@ -124,14 +127,14 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
       { VPCId: inputs.vpcId, Subnet: address, Netmask: Number(netmask), SubnetName: inputs.name ?? autoName(ctx.address, ctx.operationToken), Tag: inputs.tag, Remark: inputs.remark },
       {
         recover: async () => {
-          const made = await findMade(
-            ctx,
-            'subnet',
-            () => inVpc(ctx, inputs.vpcId),
-            (s) => toOutputs(s).cidrBlock === inputs.cidrBlock,
+          const made = await findMade(ctx, {
+            within: APPEARS_WITHIN_MS,
+            what: 'subnet',
+            list: () => inVpc(ctx, inputs.vpcId),
+            made: (s) => toOutputs(s).cidrBlock === inputs.cidrBlock,
             sentAt,
-            (s) => s.SubnetId,
-          );
+            idOf: (s) => s.SubnetId,
+          });
           return made && { RetCode: 0, SubnetId: made.SubnetId };
         },
       },

@@ -5,8 +5,7 @@
  */
 import { isRemote, RemoteError } from '../../errors.js';
 import { str } from '../../providers/cloud/wire.js';
-import type { CloudCtx } from './kit.js';
-import { waitUntil } from './wait.js';
+import { PACE, type CloudCtx } from './kit.js';
 
 /** A disk as DescribeUDisk lists it (UDiskDataSet). */
 export interface DiskInfo extends Record<string, unknown> {
@@ -27,6 +26,16 @@ export interface DiskInfo extends Record<string, unknown> {
 /** States a disk does not leave by itself. */
 const FAILED = ['Failed', 'RestoreFailed'];
 
+/** The status of a disk that failed, as the API names it; undefined for any other. */
+export function failedStatus(status: string): string | undefined {
+  return FAILED.includes(status) ? status : undefined;
+}
+
+/** Whether a disk is settled: Available or InUse (not on its way through a create, attach or detach). */
+export function isSettled(status: string): boolean {
+  return status === 'Available' || status === 'InUse';
+}
+
 /** Every disk of the region, through every page. */
 export function allDisks(ctx: CloudCtx): Promise<DiskInfo[]> {
   return ctx.client.pageAll<DiskInfo>('DescribeUDisk', {}, 'DataSet');
@@ -45,16 +54,21 @@ export async function describeDisk(ctx: CloudCtx, id: string): Promise<DiskInfo 
 
 /** Waits until `wanted` holds of the disk; a failed disk, or one gone, is an error. */
 export function waitDisk(ctx: CloudCtx, id: string, wanted: (d: DiskInfo) => boolean, what: string): Promise<DiskInfo> {
-  return waitUntil(ctx, `disk ${id} to be ${what}`, async () => {
-    const seen = await describeDisk(ctx, id);
-    if (!seen) throw new RemoteError('not-found', `disk ${id} no longer exists`, { provider: 'cloud' });
-    if (wanted(seen)) return { done: true, value: seen };
-    if (FAILED.includes(str(seen.Status))) throw new RemoteError('invalid', `disk ${id} is in state "${str(seen.Status)}", which it does not leave by itself`, { provider: 'cloud' });
-    return { done: false, status: str(seen.Status) || 'unknown' };
-  });
+  return ctx.wait(
+    `disk ${id} to be ${what}`,
+    async () => {
+      const seen = await describeDisk(ctx, id);
+      if (!seen) throw new RemoteError('not-found', `disk ${id} no longer exists`, { provider: 'cloud' });
+      if (wanted(seen)) return { done: true, value: seen };
+      const failed = failedStatus(str(seen.Status));
+      if (failed) throw new Error(`disk ${id} is in state "${failed}", which it does not leave by itself: replace it (plumb apply --replace ${ctx.address})`);
+      return { done: false, status: str(seen.Status) || 'unknown' };
+    },
+    PACE,
+  );
 }
 
 /** The disk once it is Available or InUse (a create, attach or detach has settled). */
 export function settledDisk(ctx: CloudCtx, id: string): Promise<DiskInfo> {
-  return waitDisk(ctx, id, (d) => d.Status === 'Available' || d.Status === 'InUse', 'Available or InUse');
+  return waitDisk(ctx, id, (d) => isSettled(str(d.Status)), 'Available or InUse');
 }

@@ -13,6 +13,7 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import {
+  APPEARS_WITHIN_MS,
   autoName,
   DEFAULT_TAG,
   deleteListed,
@@ -20,11 +21,11 @@ import {
   describeOne,
   findMade,
   inDeclaredOrder,
+  listingVerbs,
   nameField,
   noId,
   ownedAmong,
   prefixedId,
-  listingVerbs,
   tagField,
   vanished,
   waitListed,
@@ -110,6 +111,8 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
   // The API lists ranges in its own order: the same ranges in another order are no change.
   asDeclared: (recorded, _outputs, desired) => ({ ...defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG }), cidrBlocks: inDeclaredOrder(recorded.cidrBlocks, desired.cidrBlocks)! }),
   remoteManaged: ['subnetCount', 'createTime', 'updateTime'],
+  // The API lists a new VPC only once it is provisioned.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: prefixedId('uvnet', 'VPC'),
 
   async create(ctx, inputs) {
@@ -120,14 +123,14 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
       { Name: name, Network: inputs.cidrBlocks, Tag: inputs.tag },
       {
         recover: async () => {
-          const made = await findMade(
-            ctx,
-            'VPC',
-            () => describeAll<VpcInfo>(ctx, LISTING),
-            (v) => isFor(v, name, inputs),
+          const made = await findMade(ctx, {
+            within: APPEARS_WITHIN_MS,
+            what: 'VPC',
+            list: () => describeAll<VpcInfo>(ctx, LISTING),
+            made: (v) => isFor(v, name, inputs),
             sentAt,
-            (v) => v.VPCId,
-          );
+            idOf: (v) => v.VPCId,
+          });
           return made && { RetCode: 0, VPCId: made.VPCId };
         },
       },

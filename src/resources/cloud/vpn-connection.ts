@@ -13,7 +13,23 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, listingVerbs, vanished, waitListed, type CloudCtx, type Listing } from './kit.js';
+import {
+  APPEARS_WITHIN_MS,
+  autoName,
+  DEFAULT_TAG,
+  deleteListed,
+  describeAll,
+  describeOne,
+  findMade,
+  listingVerbs,
+  noId,
+  ownedAmong,
+  prefixedId,
+  vanished,
+  waitListed,
+  type CloudCtx,
+  type Listing,
+} from './kit.js';
 import { TUNNEL_DEFAULTS, tunnelParams, vpnConnectionInputs, type VpnConnectionInputs } from './vpn-connection-inputs.js';
 
 export { vpnConnectionInputs, type VpnConnectionInputs };
@@ -129,6 +145,8 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
     return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['ipsecCloseAction']), desired, defaults);
   },
   remoteManaged: ['createTime'],
+  // The API lists a new tunnel only once it is provisioned.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: prefixedId('vpntunnel', 'VPN connection'),
 
   async create(ctx, inputs) {
@@ -145,14 +163,14 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
     };
     const body = await ctx.client.call<{ VPNTunnelId?: string }>('CreateVPNTunnel', params, {
       recover: async () => {
-        const made = await findMade(
-          ctx,
-          'VPN connection',
-          () => onGateway(ctx, inputs.vpnGatewayId),
-          (t) => isFor(t, name, inputs),
+        const made = await findMade(ctx, {
+          within: APPEARS_WITHIN_MS,
+          what: 'VPN connection',
+          list: () => onGateway(ctx, inputs.vpnGatewayId),
+          made: (t) => isFor(t, name, inputs),
           sentAt,
-          (t) => t.VPNTunnelId,
-        );
+          idOf: (t) => t.VPNTunnelId,
+        });
         return made && { RetCode: 0, VPNTunnelId: made.VPNTunnelId };
       },
     });

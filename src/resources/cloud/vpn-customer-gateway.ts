@@ -11,17 +11,18 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import {
+  APPEARS_WITHIN_MS,
   autoName,
   DEFAULT_TAG,
   deleteListed,
   describeAll,
   describeOne,
   findMade,
+  listingVerbs,
   nameField,
   noId,
   ownedAmong,
   prefixedId,
-  listingVerbs,
   remarkField,
   tagField,
   vanished,
@@ -106,6 +107,8 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
   remoteManaged: ['tunnelCount', 'createTime'],
+  // The API lists a new customer gateway only once it is provisioned.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: prefixedId('remotevpngw', 'VPN customer gateway'),
 
   async create(ctx, inputs) {
@@ -114,14 +117,14 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
     const params = { RemoteVPNGatewayName: name, RemoteVPNGatewayAddr: inputs.ipAddress, Tag: inputs.tag, Remark: inputs.remark };
     const body = await ctx.client.call<{ RemoteVPNGatewayId?: string }>('CreateRemoteVPNGateway', params, {
       recover: async () => {
-        const made = await findMade(
-          ctx,
-          'VPN customer gateway',
-          () => describeAll<RemoteInfo>(ctx, LISTING),
-          (r) => isFor(r, name, inputs),
+        const made = await findMade(ctx, {
+          within: APPEARS_WITHIN_MS,
+          what: 'VPN customer gateway',
+          list: () => describeAll<RemoteInfo>(ctx, LISTING),
+          made: (r) => isFor(r, name, inputs),
           sentAt,
-          (r) => r.RemoteVPNGatewayId,
-        );
+          idOf: (r) => r.RemoteVPNGatewayId,
+        });
         return made && { RetCode: 0, RemoteVPNGatewayId: made.RemoteVPNGatewayId };
       },
     });

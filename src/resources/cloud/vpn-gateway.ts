@@ -14,17 +14,19 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import {
+  APPEARS_WITHIN_MS,
   autoName,
   DEFAULT_TAG,
   deleteListed,
   describeAll,
   describeOne,
   findMade,
+  listingVerbs,
   nameField,
   noId,
   ownedAmong,
+  PACE,
   prefixedId,
-  listingVerbs,
   remarkField,
   tagField,
   vanished,
@@ -32,7 +34,6 @@ import {
   type CloudCtx,
   type Listing,
 } from './kit.js';
-import { waitUntil } from './wait.js';
 
 const GRADES = { standard: 'Standard', enhanced: 'Enhanced' } as const;
 const CHARGES = { year: 'Year', month: 'Month', dynamic: 'Dynamic' } as const;
@@ -109,11 +110,15 @@ const isFor = (g: GatewayInfo, name: string, inputs: VpnGatewayInputs) => g.VPNG
 /** Moves the gateway to another EIP: the old one is unbound (and settled) before the new one binds. */
 async function moveEip(ctx: CloudCtx, id: string, from: string, to: string): Promise<void> {
   const settled = (want: string) =>
-    waitUntil(ctx, `VPN gateway ${id} to be on ${want || 'no EIP'}`, async () => {
-      const seen = await describe(ctx, id);
-      if (!seen) throw vanished('VPN gateway', id);
-      return str(seen.EIPId) === want ? { done: true, value: undefined } : { done: false, status: want ? 'Binding' : 'Unbinding' };
-    });
+    ctx.wait(
+      `VPN gateway ${id} to be on ${want || 'no EIP'}`,
+      async () => {
+        const seen = await describe(ctx, id);
+        if (!seen) throw vanished('VPN gateway', id);
+        return str(seen.EIPId) === want ? { done: true, value: undefined } : { done: false, status: want ? 'Binding' : 'Unbinding' };
+      },
+      PACE,
+    );
   if (from) {
     await ctx.client.call('UnBindEIP', { EIPId: from, ResourceType: 'vpngw', ResourceId: id });
     await settled('');
@@ -142,6 +147,8 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
     prior.eipId !== desired.eipId ? [`its EIP is unbound, then ${desired.eipId} bound: the API refuses while connections run on the gateway (4238), so remove them first`] : [],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeType: 'month' }),
   remoteManaged: ['publicIp', 'createTime', 'expireTime'],
+  // The API lists a new gateway only once it is provisioned.
+  appearsWithinMs: APPEARS_WITHIN_MS,
   importId: prefixedId('vpngw', 'VPN gateway'),
 
   async create(ctx, inputs) {
@@ -159,14 +166,14 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
     };
     const body = await ctx.client.call<{ VPNGatewayId?: string }>('CreateVPNGateway', params, {
       recover: async () => {
-        const made = await findMade(
-          ctx,
-          'VPN gateway',
-          () => describeAll<GatewayInfo>(ctx, LISTING),
-          (g) => isFor(g, name, inputs),
+        const made = await findMade(ctx, {
+          within: APPEARS_WITHIN_MS,
+          what: 'VPN gateway',
+          list: () => describeAll<GatewayInfo>(ctx, LISTING),
+          made: (g) => isFor(g, name, inputs),
           sentAt,
-          (g) => g.VPNGatewayId,
-        );
+          idOf: (g) => g.VPNGatewayId,
+        });
         return made && { RetCode: 0, VPNGatewayId: made.VPNGatewayId };
       },
     });

@@ -136,14 +136,17 @@ describe('AntiDdosAllowedDomain lifecycle against the sandbox', () => {
     expect(countActions(await h.actions(), 'AddNapAllowListDomain')).toBe(0);
   });
 
-  it('fails clearly when the platform refuses the domain', async () => {
+  it('fails clearly when the platform refuses the domain, an error that is no remote fault, and the type calls the entry failed', async () => {
     const err = await antiDdosAllowedDomain.create(h.resourceCtx(), z.parse(antiDdosAllowedDomain.inputs, { instanceId, domain: 'blocked-site.com' })).catch((e: unknown) => e);
-    expect(isRemote(err, 'invalid')).toBe(true);
+    // Not a RemoteError: the API's word that the add failed taints the entry for replacement.
+    expect(isRemote(err)).toBe(false);
     expect((err as Error).message).toContain('refused to allow blocked-site.com');
     expect((err as Error).message).toContain('Failure');
     // The failed entry is still there to be deleted.
     const id = `${instanceId}/blocked-site.com`;
-    expect(await antiDdosAllowedDomain.read(h.resourceCtx(), id)).toMatchObject({ status: 'Failure' });
+    const seen = await antiDdosAllowedDomain.read(h.resourceCtx(), id);
+    expect(seen).toMatchObject({ status: 'Failure' });
+    expect(antiDdosAllowedDomain.failed?.(seen!)).toBe('Failure');
     await antiDdosAllowedDomain.delete(h.resourceCtx(), id, { inputs: {} as never, outputs: {} as never });
     expect(await antiDdosAllowedDomain.read(h.resourceCtx(), id)).toBeUndefined();
   });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote, UserError } from '../../../src/errors.js';
+import { isRemote, UserError, WaitTimedOut } from '../../../src/errors.js';
 import { antiDdosInstance, type AntiDdosInstanceInputs } from '../../../src/resources/cloud/anti-ddos-instance.js';
 import { cloudResources } from '../../../src/resources/cloud/index.js';
 import { Unknown } from '../../../src/values.js';
@@ -247,21 +247,21 @@ describe('AntiDdosInstance provisioning over time', () => {
       const started = Date.now();
       const created = await antiDdosInstance.create(h.resourceCtx('slow'), z.parse(antiDdosInstance.inputs, base));
       expect(Date.now() - started).toBeGreaterThanOrEqual(550);
-      expect(h.progress).toContain('Provisioning');
+      expect(h.progress).toContain('not listed yet');
       expect(created.outputs.status).toBe('Started');
     } finally {
       await h.close();
     }
   });
 
-  it('gives up after the wait time with the last status, having recorded the id', async () => {
+  it('gives up after the wait time with the last status, having recorded the id: a timeout, which keeps the instance as still provisioning', async () => {
     const h = await startHarness({ provisioningMs: 60_000 });
     try {
       const err = await antiDdosInstance.create(h.resourceCtx('never', 300), z.parse(antiDdosInstance.inputs, base)).catch((e: unknown) => e);
       expect(h.recorded).toHaveLength(1);
       expect(h.recorded[0]).toMatch(/^usecure_ghp-/);
-      expect(isRemote(err, 'unavailable')).toBe(true);
-      expect((err as Error).message).toMatch(/timed out after 0\.\ds waiting for anti-DDoS instance .* \(last status: Provisioning\)/);
+      expect(err).toBeInstanceOf(WaitTimedOut);
+      expect((err as Error).message).toMatch(/timed out after 0\.\d s waiting for anti-DDoS instance .* to be listed \(last status: not listed yet\)/);
     } finally {
       await h.close();
     }
