@@ -105,7 +105,9 @@ function markAwaited(changes: Change[], prior: Record<string, ResourceState>, wa
     if (change.action !== 'noop') change.notes.push(`still provisioning (ordered at ${recorded.orderedAt ?? 'an earlier run'}): apply waits until it is ${until}`);
   }
   for (const op of waiting) {
-    const change = changes.find((c) => c.address === op.address && (c.action === 'create' || c.action === 'replace'));
+    // A create looks for it before ordering; an object nothing else changes (an interrupted
+    // replacement whose old object is still current) waits for it as a step of its own.
+    const change = changes.find((c) => c.address === op.address && (c.action === 'create' || c.action === 'replace' || c.action === 'noop'));
     if (!change) continue;
     change.awaits = 'order';
     change.notes.push(`a create interrupted at ${op.at} may have ordered it already: apply looks for that object until it would be listed, and orders only if it does not show up`);

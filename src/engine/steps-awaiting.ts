@@ -88,18 +88,27 @@ export async function awaitInterruptedOrder(step: Step, run: StepRun, type: Reso
   const order = { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id: string) => recorded.has(id) };
   const ctx = await context();
   const left = untilListed(type, op.at, run.now());
-  const found = await ctx.wait<Created<Record<string, unknown>> | undefined>(
-    `what the create interrupted at ${op.at} ordered to be listed`,
-    async () => {
-      const made = (await find(await context(), op.inputs && (reveal(op.inputs) as never), order).catch((err: unknown) => {
-        throw err instanceof AmbiguousOrder ? ambiguousOrder(op, err) : err;
-      })) as Created<Record<string, unknown>> | undefined;
-      if (made) return { done: true, value: made };
-      return untilListed(type, op.at, run.now()) > 0 ? { done: false, status: 'not listed yet' } : { done: true, value: undefined };
-    },
-    // One look more once it would have been listed, if the wait time allows that long.
-    { limitMs: Math.min(ctx.waitTimeMs, left + 1) },
-  );
+  const listedBy = new Date(Date.parse(op.at) + (type.appearsWithinMs ?? 0)).toISOString();
+  const found = await ctx
+    .wait<Created<Record<string, unknown>> | undefined>(
+      `what the create interrupted at ${op.at} ordered to be listed`,
+      async () => {
+        const made = (await find(await context(), op.inputs && (reveal(op.inputs) as never), order).catch((err: unknown) => {
+          throw err instanceof AmbiguousOrder ? ambiguousOrder(op, err) : err;
+        })) as Created<Record<string, unknown>> | undefined;
+        if (made) return { done: true, value: made };
+        return untilListed(type, op.at, run.now()) > 0 ? { done: false, status: 'not listed yet' } : { done: true, value: undefined };
+      },
+      // One look more once it would have been listed, if the wait time allows that long.
+      { limitMs: Math.min(ctx.waitTimeMs, left + 1) },
+    )
+    .catch((err: unknown) => {
+      if (!(err instanceof WaitTimedOut)) throw err;
+      throw new Error(
+        `${err.message}; what it may have ordered would be listed by ${listedBy}: the next apply looks for it until then, and orders only if it has not shown up (plumb state rm ${op.address} forgets the interrupted create, to order now)`,
+        { cause: err },
+      );
+    });
   if (!found) {
     await run.journal.forget(op, `nothing an interrupted create ordered was listed ${duration(type.appearsWithinMs ?? 0)} after it`);
     return false;

@@ -119,9 +119,15 @@ export class CreateStep extends Step {
   }
 }
 
-/** Waits for a recorded object still provisioning (an order a timed-out or interrupted apply left) to be ready. */
+/**
+ * Waits for a recorded object still provisioning (an order a timed-out or interrupted apply left)
+ * to be ready, or for what an interrupted create may have ordered to show up (adopted when it
+ * does; the object it would have replaced is then set aside, for the next plan to delete).
+ */
 export class WaitStep extends Step {
   async apply(run: StepRun): Promise<string | undefined> {
+    const interrupted = this.change.awaits === 'order' ? run.journal.unresolved.find((op) => op.address === this.address && op.action === 'create') : undefined;
+    if (interrupted) await awaitInterruptedOrder(this, run, run.type(this.change.type), interrupted);
     return (await settleRecorded(this, run, this.address, 'ready'))?.id;
   }
 }
