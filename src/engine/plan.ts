@@ -21,8 +21,7 @@ import { sealDeclared } from './declared-secrets.js';
 import { refreshState, type Refreshed } from './refresh.js';
 import { Evaluation } from './scope.js';
 import { settlePending } from './settle.js';
-import { orderSteps } from './step-graph.js';
-import { claimsOf, sharedClaims } from './claims.js';
+import { heldBy, markAwaited, markClaims, orderChanges, replaceAroundClaims } from './plan-order.js';
 import { applyTargets } from './targets.js';
 import type { Change, EngineDeps, Plan } from './types.js';
 
@@ -75,43 +74,6 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   markAwaited(planning.changes, planning.prior, settled.waiting);
   const outputs = options.destroy ? {} : await planning.outputs();
   return { ...planning.finish(state, settled.notes, outputs), waiting: settled.waiting };
-}
-
-/** What a change's object will hold, and what its recorded object holds (see ResourceType.holds), where there is any. */
-function markClaims(change: Change, type: ResourceType, desired: Record<string, unknown>, recorded: ResourceState | undefined): void {
-  if (change.action === 'noop' || change.action === 'read') return;
-  const claims = claimsOf(type, desired).map((h) => h.key);
-  if (claims.length) change.claims = claims;
-  if (recorded) Object.assign(change, heldBy(type, recorded));
-}
-
-/** `{ held }`: what a recorded object holds, when it holds anything. */
-function heldBy(type: ResourceType, recorded: ResourceState): Pick<Change, 'held'> {
-  const held = claimsOf(type, recorded.inputs).map((h) => h.key);
-  return held.length ? { held } : {};
-}
-
-/**
- * Marks what apply waits for first: a recorded object still provisioning (whatever the change to
- * it, and whatever uses it), and an interrupted create that may still show up (the create of its
- * address looks for it before ordering).
- */
-function markAwaited(changes: Change[], prior: Record<string, ResourceState>, waiting: PendingOperation[]): void {
-  for (const change of changes) {
-    const recorded = prior[change.address];
-    if (recorded?.status !== 'provisioning' || change.action === 'read' || change.action === 'import') continue;
-    change.awaits = 'provisioning';
-    const until = change.action === 'delete' || change.action === 'replace' ? 'listed, then deleted' : 'ready';
-    if (change.action !== 'noop') change.notes.push(`still provisioning (ordered at ${recorded.orderedAt ?? 'an earlier run'}): apply waits until it is ${until}`);
-  }
-  for (const op of waiting) {
-    // A create looks for it before ordering; an object nothing else changes (an interrupted
-    // replacement whose old object is still current) waits for it as a step of its own.
-    const change = changes.find((c) => c.address === op.address && (c.action === 'create' || c.action === 'replace' || c.action === 'noop'));
-    if (!change) continue;
-    change.awaits = 'order';
-    change.notes.push(`a create interrupted at ${op.at} may have ordered it already: apply looks for that object until it would be listed, and orders only if it does not show up`);
-  }
 }
 
 /** The work of one plan: what it has found so far, and a method per part. */
@@ -173,7 +135,8 @@ class Planning {
     });
     if (decl.provider) change.provider = decl.provider;
     if (change.action === 'replace') explainReplacedReferences(change, desired, (address) => this.changes.find((c) => c.address === address)?.action);
-    if (change.action === 'replace' && recorded) this.replaceAroundClaims(name, type, change, recorded, desired);
+    const refused = change.action === 'replace' && recorded ? replaceAroundClaims(type, change, recorded, desired, decl.options.deleteBeforeReplace === false) : undefined;
+    if (refused) this.error(name, `${name} ${refused.summary}`, refused.detail);
     markClaims(change, type, desired, recorded);
     if (this.imported[name]) {
       if (change.action === 'replace')
@@ -193,22 +156,6 @@ class Planning {
     if (references) change.references = references;
     if (decl.options.hideDiffs?.length) hideDiffs(change, decl.options.hideDiffs);
     this.changes.push(change);
-  }
-
-  /**
-   * A replacement whose new object needs what the old one holds (see ResourceType.holds): deleted
-   * first, saying why; refused before any call where the manifest asks for it to be created first.
-   */
-  private replaceAroundClaims(name: string, type: ResourceType, change: Change, recorded: ResourceState, desired: Record<string, unknown>): void {
-    const shared = sharedClaims(type, recorded.inputs, desired).map((h) => h.key);
-    if (!shared.length) return;
-    const needs = `the new object needs the ${shared.join(' and the ')} the old one holds`;
-    if (change.replaceOrder === 'delete-first') {
-      if (type.deleteBeforeReplace === undefined) change.notes.push(`deleted first: ${needs}, so apply waits for the old one to let go of it before ordering`);
-      return;
-    }
-    if (this.manifest.resources[name].options.deleteBeforeReplace !== false) return;
-    this.error(name, `${name} cannot be replaced by creating first: ${needs}`, 'remove "deleteBeforeReplace: false" from its options, so that it is replaced by deleting first');
   }
 
   /** A resource read with `get:` (see get.ts); a destroy leaves it alone and reads nothing. */
@@ -362,31 +309,15 @@ class Planning {
     return outputs;
   }
 
-  /**
-   * Orders the steps apply will run (see orderSteps): a replacement that cannot create first is
-   * made delete-first and says why; steps that still wait on each other are an error, before any call.
-   */
+  /** Orders the steps apply will run (see orderChanges); steps that would wait on each other are an error, before any call. */
   private order(changes: Change[]): void {
-    const pinned = (address: string) => this.manifest.resources[address]?.options.deleteBeforeReplace === false;
-    const order = orderSteps(changes, this.prior, pinned);
-    for (const { change, cycle, because } of order.madeDeleteFirst) {
-      const as = because.length ? `, as ${because.join(' and ')} ${because.length === 1 ? 'is' : 'are'}` : '';
-      change.notes.push(`replaced by deleting first${as}: created first, its steps would wait on each other (${cycle})`);
-    }
-    if (!order.unresolved) return;
-    const { addresses, cycle, takeover } = order.unresolved;
-    const declared = addresses.filter((a) => this.manifest.resources[a]);
-    const unpin = declared.filter(pinned);
-    const at = takeover?.to ?? declared[0] ?? addresses[0];
-    const summary = takeover
-      ? `${takeover.to} would take over the ${takeover.what} that ${takeover.from} holds, and ${takeover.from} cannot go first: ${cycle}`
-      : `the steps of ${addresses.join(', ')} wait on each other: ${cycle}`;
-    const detail = takeover
-      ? `if ${takeover.to} is ${takeover.from} under a new name, say so with "aliases: [${takeover.from}]" in its options (or run plumb state mv ${takeover.from} ${takeover.to}), so it stays one object; otherwise give it another ${takeover.what.split(':')[0]}`
-      : unpin.length
-        ? `remove "deleteBeforeReplace: false" from the options of ${unpin.join(', ')}, so that it can be replaced by deleting first`
-        : `apply the changes of one of them in a run of its own first (plumb apply --target ${at})`;
-    this.error(at, summary, detail);
+    const problem = orderChanges(
+      changes,
+      this.prior,
+      (address) => this.manifest.resources[address]?.options.deleteBeforeReplace,
+      (address) => address in this.manifest.resources,
+    );
+    if (problem) this.error(problem.address, problem.summary, problem.detail);
   }
 
   /** Narrows the changes to what was asked for, checks the request, and writes the plan down. */
