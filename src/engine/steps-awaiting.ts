@@ -19,10 +19,12 @@ export const CLOCK_SKEW_MS = 5 * 60_000;
  * is listed (a delete needs no more) or ready, and records what it finds. Returns the record as it
  * now stands; undefined when the object turned out gone (never listed, long after its order).
  * An object the API reports failed is recorded tainted and, unless only `listed` is wanted, stops
- * the step: the next plan replaces it.
+ * the step: the next plan replaces it. So does one recorded tainted already (an interrupted
+ * create's object, adopted failed): a step that needs it ready never reports it done.
  */
 export async function settleRecorded(step: Step, run: StepRun, key: string, until: 'listed' | 'ready'): Promise<ResourceState | undefined> {
   const record = run.journal.current[key];
+  if (record?.status === 'tainted' && until === 'ready') throw provisioningFailed(record, run.type(record.type).failed?.(reveal(record.outputs)) ?? 'failed');
   if (record?.status !== 'provisioning') return record;
   const type = run.type(record.type);
   const context = () => run.context(step, type, { token: randomUUID(), timeout: 'create', provider: record.provider });
@@ -36,10 +38,13 @@ export async function settleRecorded(step: Step, run: StepRun, key: string, unti
   const outputs = wrapSecrets(seen.outputs, [...(type.secretPaths ?? []), ...secretKeys(record.inputs)]);
   const updated = withStatus({ ...record, outputs }, status);
   await run.journal.record({ [key]: updated });
-  if (seen.readiness.state === 'failed' && until === 'ready') {
-    throw new Error(`the API reports ${record.id} ${seen.readiness.status}: its provisioning failed, and the next apply replaces it`);
-  }
+  if (seen.readiness.state === 'failed' && until === 'ready') throw provisioningFailed(record, seen.readiness.status);
   return updated;
+}
+
+/** The error of a step whose object the API reports failed (`status`, in its word). */
+function provisioningFailed(record: ResourceState, status: string): Error {
+  return new Error(`the API reports ${record.id} ${status}: its provisioning failed, and the next apply replaces it`);
 }
 
 /**

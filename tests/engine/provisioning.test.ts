@@ -82,6 +82,26 @@ describe('an interrupted create whose object the API lists only once provisioned
     expect((await store.read()).pending).toEqual([]);
   });
 
+  it('found once listed, failed: the create fails, saying so, and the next plan replaces it', async () => {
+    let lose = true;
+    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose, failProvisioning: () => true });
+    const store = new MemoryStore();
+    await applyFake(withUser(), fake, store);
+    lose = false;
+    const next = await applyFake(withUser(), fake, store);
+    expect(next.report.ok).toBe(false);
+    expect(next.report.results.find((r) => r.address === 'a')).toMatchObject({
+      action: 'create',
+      status: 'failed',
+      error: expect.stringMatching(/the API reports thing-1 FAILED: its provisioning failed, and the next apply replaces it$/),
+    });
+    expect(next.events.some((e) => e.type === 'step-done' && e.address === 'a')).toBe(false);
+    expect((await store.read()).resources.a).toMatchObject({ id: 'thing-1', status: 'tainted' });
+    expect(creates(fake)).toBe(1);
+    const replaced = await planFake(withUser(), fake, store);
+    expect(replaced.plan.changes.find((c) => c.address === 'a')).toMatchObject({ action: 'replace', reason: 'tainted' });
+  });
+
   it('still not listed long after its order: the order made nothing, and the address is ordered anew', async () => {
     let lose = true;
     const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, loseCreateReply: () => lose });
