@@ -49,8 +49,8 @@ function provisioningFailed(record: ResourceState, status: string): Error {
 
 /**
  * What state records of the object an interrupted create made, once found: the object at its
- * address, with the inputs it was ordered with and as ready as the API says; the object it was
- * replacing, if still current, set aside for deletion.
+ * address, with the inputs and dependencies it was ordered with and as ready as the API says; the
+ * object it was replacing, if still current, set aside for deletion.
  */
 export function adoptedRecords(type: ResourceType, op: PendingOperation, found: Created<Record<string, unknown> | undefined>, current: ResourceState | undefined): Records {
   // Not listed yet (undefined outputs): on its way, as far as anyone can tell.
@@ -65,7 +65,7 @@ export function adoptedRecords(type: ResourceType, op: PendingOperation, found: 
       // The inputs it was ordered with, when the intent kept them (as a finished create records).
       inputs: op.inputs ?? inputFields(type, outputs),
       outputs,
-      dependencies: current?.dependencies ?? [],
+      dependencies: op.dependencies ?? current?.dependencies ?? [],
       status,
       ...(status === 'provisioning' ? { orderedAt: op.at } : {}),
       ...under,

@@ -92,7 +92,7 @@ export class CreateStep extends Step {
     let ordered: string | undefined;
     const created = await run.journal
       .journaled(
-        { address, type: type.token, action: 'create', inputs: desired, replacing: old?.id, ...under(run.options(address).provider) },
+        { address, type: type.token, action: 'create', inputs: desired, dependencies: change.dependsOn, replacing: old?.id, ...under(run.options(address).provider) },
         async (token) => {
           const recordId = (id: string) => {
             ordered = id;

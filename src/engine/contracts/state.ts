@@ -46,6 +46,8 @@ export interface PendingOperation {
    * an interrupted create left by them (a VLAN on its port, a name on its router).
    */
   inputs?: Record<string, unknown>;
+  /** A create's dependencies, recorded with what it makes once found (what it uses is deleted after it). */
+  dependencies?: string[];
   /** For a create-first replacement: the id of the object it replaces, still current until the outcome. */
   replacing?: string;
   /** The provider resource whose connection the operation went through; absent for the default. */
