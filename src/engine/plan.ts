@@ -20,7 +20,7 @@ import { ReadPass } from './context.js';
 import { sealDeclared } from './declared-secrets.js';
 import { refreshState, type Refreshed } from './refresh.js';
 import { Evaluation } from './scope.js';
-import { settlePending } from './settle.js';
+import { settlePending, type Resolved } from './settle.js';
 import { orderSteps } from './step-graph.js';
 import { claimsOf, sharedClaims } from './claims.js';
 import { applyTargets } from './targets.js';
@@ -50,6 +50,8 @@ export interface PlanResult {
   read: Record<string, ResourceState>;
   /** Interrupted creates that may still show up: they stay pending until apply finds their objects or they would have been listed. */
   waiting: PendingOperation[];
+  /** The other interrupted operations, as settled: apply journals them first. */
+  resolved: Resolved[];
 }
 
 /**
@@ -74,7 +76,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   if (moved) markMoves(planning.changes, moved.from);
   markAwaited(planning.changes, planning.prior, settled.waiting);
   const outputs = options.destroy ? {} : await planning.outputs();
-  return { ...planning.finish(state, settled.notes, outputs), waiting: settled.waiting };
+  return { ...planning.finish(state, settled.notes, outputs), waiting: settled.waiting, resolved: settled.resolved };
 }
 
 /** What a change's object will hold, and what its recorded object holds (see ResourceType.holds), where there is any. */
@@ -388,7 +390,7 @@ class Planning {
   }
 
   /** Narrows the changes to what was asked for, checks the request, and writes the plan down. */
-  finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting'> {
+  finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting' | 'resolved'> {
     this.warnings.push(...this.evaluation.warnings);
     this.changes.sort((a, b) => compareAddresses(a.address, b.address));
     const { options } = this;

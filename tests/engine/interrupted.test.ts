@@ -4,7 +4,7 @@
  * depends on included, so that what it uses is deleted only after it.
  */
 import { describe, expect, it } from 'vitest';
-import { applyFake } from '../support/engine-run.js';
+import { applyFake, planFake } from '../support/engine-run.js';
 import { fakeType, MemoryStore } from '../support/fakes.js';
 
 const withUser = `
@@ -37,5 +37,59 @@ describe('an object an interrupted create made, adopted', () => {
     const gone = await applyFake(withUser, fake, store, { destroy: true });
     expect(gone.plan.settled).toEqual(['b: an interrupted create had ordered thing-2; it is adopted']);
     expect(deletes(fake)).toEqual(['b', 'a']);
+  });
+});
+
+/** The store takes nothing more from its `n`-th journal entry on, nor the snapshot: the process died there. */
+function dieAt(store: MemoryStore, n: number): () => void {
+  const write = store.write.bind(store);
+  store.failFrom = n;
+  store.write = async () => {
+    throw new Error('killed');
+  };
+  return () => {
+    store.failFrom = undefined;
+    store.write = write;
+  };
+}
+
+const one = (address: string, size: number, alias = '') => `
+resources:
+  ${address}: { type: fake:Thing, properties: { name: a, size: ${size} }${alias ? `, options: { aliases: [${alias}] }` : ''} }
+`;
+
+describe('what settling concluded, then a rename, then a kill', () => {
+  it('an adopted object renamed by its alias is recorded once, at its new address', async () => {
+    let lose = true;
+    const fake = fakeType({ loseCreateReply: () => lose });
+    const store = new MemoryStore();
+    await applyFake(one('a', 1), fake, store);
+    lose = false;
+    const revive = dieAt(store, store.journal.length + 2);
+    await expect(applyFake(one('b', 1, 'a'), fake, store)).rejects.toThrow('killed');
+    revive();
+    const next = await planFake(one('b', 1, 'a'), fake, store);
+    expect(next.diagnostics).toEqual([]);
+    expect(Object.keys(next.prior)).toEqual(['b']);
+    expect(next.plan.changes.map((c) => [c.address, c.action])).toEqual([['b', 'noop']]);
+  });
+
+  it('the object a create-first replacement replaced stays recorded until its delete', async () => {
+    let lose = false;
+    const fake = fakeType({ loseCreateReply: () => lose });
+    const store = new MemoryStore();
+    await applyFake(one('a', 1), fake, store);
+    lose = true;
+    await applyFake(one('a', 2), fake, store);
+    expect((await store.read()).pending).toMatchObject([{ address: 'a', id: 'thing-2', replacing: 'thing-1' }]);
+    lose = false;
+    const revive = dieAt(store, store.journal.length + 2);
+    await expect(applyFake(one('b', 2, 'a'), fake, store)).rejects.toThrow('killed');
+    revive();
+    const next = await applyFake(one('b', 2, 'a'), fake, store);
+    expect(next.report.ok).toBe(true);
+    expect(fake.calls.filter((c) => c.verb === 'delete').map((c) => c.id)).toEqual(['thing-1']);
+    expect([...fake.objects.keys()]).toEqual(['thing-2']);
+    expect(Object.keys((await store.read()).resources)).toEqual(['b']);
   });
 });
