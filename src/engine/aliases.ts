@@ -7,7 +7,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { ALIAS_FORMS, aliasNotText, fromText } from '../manifest/alias-option.js';
 import { refsOf, type Alias, type Manifest } from '../manifest/ast.js';
 import { Unknown, containsUnknown, reveal } from '../values.js';
-import type { ResourceState } from './contracts/state.js';
+import type { PendingOperation, ResourceState } from './contracts/state.js';
 import { isDeposed } from './deposed.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
@@ -67,6 +67,19 @@ export async function moveAliased(manifest: Manifest, recorded: Record<string, R
     from.set(address, alias.name);
   }
   return { resources: diagnostics.length || !from.size ? recorded : moveRecords(recorded, from), from, diagnostics };
+}
+
+/**
+ * Interrupted creates still looked for (see Settled.waiting) at an address that a declared resource
+ * of their type names as its alias: like a record, each is that resource's, and is looked for, and
+ * adopted, at its address. A resource recorded already keeps its record, and the create stays where it was.
+ */
+export function moveWaiting(manifest: Manifest, waiting: PendingOperation[], recorded: Record<string, ResourceState>): PendingOperation[] {
+  return waiting.map((op) => {
+    if (manifest.resources[op.address]) return op;
+    const to = Object.entries(manifest.resources).find(([address, decl]) => decl.token === op.type && !recorded[address] && (decl.options.aliases ?? []).some((a) => a.name === op.address));
+    return to ? { ...op, address: to[0] } : op;
+  });
 }
 
 /** Aliases that name a resource the manifest declares: known from the manifest alone, so checked before anything else too. */

@@ -4,7 +4,7 @@ import { closestName } from '../manifest/tokens.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
 import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
-import { markMoves, moveAliased } from './aliases.js';
+import { markMoves, moveAliased, moveWaiting } from './aliases.js';
 import { checkInputs, checkOptionFields } from './check-inputs.js';
 import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
 import { inFileOrder } from './checkable.js';
@@ -74,9 +74,10 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   for (const name of graph.order) await planning.resource(name);
   await planning.deletions();
   if (moved) markMoves(planning.changes, moved.from);
-  markAwaited(planning.changes, planning.prior, settled.waiting);
+  const waiting = moved ? moveWaiting(manifest, settled.waiting, planning.prior) : settled.waiting;
+  markAwaited(planning.changes, planning.prior, waiting);
   const outputs = options.destroy ? {} : await planning.outputs();
-  return { ...planning.finish(state, settled.notes, outputs), waiting: settled.waiting, resolved: settled.resolved };
+  return { ...planning.finish(state, settled.notes, outputs), waiting, resolved: settled.resolved };
 }
 
 /** What a change's object will hold, and what its recorded object holds (see ResourceType.holds), where there is any. */

@@ -82,6 +82,22 @@ describe('an interrupted create whose object the API lists only once provisioned
     expect((await store.read()).pending).toEqual([]);
   });
 
+  it('without an id, renamed by its alias meanwhile: apply looks for it at its new address, adopts it there, and orders nothing', async () => {
+    let lose = true;
+    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose });
+    const store = new MemoryStore();
+    await applyFake(withUser(), fake, store);
+    lose = false;
+    const renamed = withUser().replace('  a:\n', '  a2:\n    options: { aliases: [a] }\n').replace('${a.uid}', '${a2.uid}');
+    const next = await applyFake(renamed, fake, store);
+    expect(next.plan.changes.find((c) => c.address === 'a2')).toMatchObject({ action: 'create', awaits: 'order' });
+    expect(next.report.ok).toBe(true);
+    expect(creates(fake)).toBe(2);
+    expect(Object.keys((await store.read()).resources).sort()).toEqual(['a2', 'b']);
+    expect((await store.read()).resources.a2).toMatchObject({ id: 'thing-1', status: 'ok' });
+    expect((await store.read()).pending).toEqual([]);
+  });
+
   it('found once listed, failed: the create fails, saying so, and the next plan replaces it', async () => {
     let lose = true;
     const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose, failProvisioning: () => true });
