@@ -1,8 +1,8 @@
 /**
  * What an object holds that its successor needs (ResourceType.holds): a replacement keeps it by
  * deleting first and waiting until it is let go; an address taking over another's waits for that
- * one's delete; what cannot be ordered is refused before any call. Objects that leave the manifest
- * go only once what used them has moved off them.
+ * one's delete; what cannot be ordered is refused before any call. An object that leaves the
+ * manifest, or is replaced, goes only once what used it has moved off it.
  */
 import { describe, expect, it } from 'vitest';
 import { applyFake, planFake } from '../support/engine-run.js';
@@ -112,5 +112,38 @@ ${user ? `  erp: { type: fake:Thing, properties: { name: erp, ref: "\${${agent}.
     const state = await store.read();
     expect(state.resources.erp.dependencies).toEqual(['proxy']);
     expect(Object.keys(state.resources).sort()).toEqual(['erp', 'proxy', 'proxyX']);
+  });
+});
+
+describe('an object replaced while what used it moves to another', () => {
+  const stack = (size: number, user: string) => `
+resources:
+  port: { type: fake:Thing, properties: { name: port, size: ${size} } }
+  spare: { type: fake:Thing, properties: { name: spare } }
+  vxc: { type: fake:Thing, properties: { name: vxc, ref: "\${${user}.uid}" } }
+`;
+
+  it('goes only once what used it has moved off it; one that fails to move keeps it', async () => {
+    let refuse = false;
+    const fake = fakeType({ replaceOn: ['size'] });
+    const update = fake.type.update;
+    fake.type.update = async (ctx, id, prior, desired) => {
+      if (refuse) throw new Error('the connection cannot move now');
+      return update(ctx, id, prior, desired);
+    };
+    const store = new MemoryStore();
+    await applyFake(stack(1, 'port'), fake, store);
+    fake.calls.length = 0;
+    refuse = true;
+    const { plan, report } = await applyFake(stack(2, 'spare'), fake, store);
+    expect(plan.changes.find((c) => c.address === 'port')).toMatchObject({ action: 'replace', replaceOrder: 'create-first' });
+    expect(report.results.find((r) => r.address === 'port' && r.action === 'delete-old')).toMatchObject({ status: 'skipped', cause: 'vxc' });
+    expect(writes(fake)).toEqual(['create port']);
+    expect((await store.read()).resources.vxc.dependencies).toEqual(['port']);
+
+    refuse = false;
+    fake.calls.length = 0;
+    expect((await applyFake(stack(2, 'spare'), fake, store)).report.ok).toBe(true);
+    expect(writes(fake)).toEqual(['update vxc', 'delete port']);
   });
 });
