@@ -11,7 +11,7 @@ import type { PendingOperation, ResourceState } from './contracts/state.js';
 import { isDeposed } from './deposed.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
-import type { Journal } from './journal.js';
+import type { Journal, Records } from './journal.js';
 import { Evaluation } from './scope.js';
 import type { Change, EngineDeps } from './types.js';
 
@@ -180,10 +180,22 @@ export function markMoves(changes: Change[], from: Map<string, string>): void {
   }
 }
 
-/** Records every planned move, each in one journal entry (new address set, old one cleared), before any step runs. */
+/**
+ * Records every planned move in one journal entry, before any step runs: each record at its new
+ * address, its old one cleared, and every record that depends on a moved one with its
+ * dependencies renamed as the plan renamed them. A crash after it leaves no id at two addresses,
+ * and no dependency on an address that is gone (what orders the deletes of later runs).
+ */
 export async function recordMoves(changes: Change[], journal: Journal): Promise<void> {
+  const records: Records = {};
+  const moved = new Set<string>();
   for (const change of changes) {
     const record = change.movedFrom !== undefined ? journal.current[change.address] : undefined;
-    if (record) await journal.record({ [change.address]: record, [change.movedFrom!]: null });
+    if (!record) continue;
+    Object.assign(records, { [change.address]: record, [change.movedFrom!]: null });
+    moved.add(change.address);
   }
+  if (!moved.size) return;
+  for (const [key, record] of Object.entries(journal.current)) if (!(key in records) && record.dependencies.some((d) => moved.has(d))) records[key] = record;
+  await journal.record(records);
 }

@@ -48,6 +48,25 @@ describe('aliases: renames without replacement', () => {
     expect(entries[1]).toMatchObject({ kind: 'intent', address: 'renamed' });
   });
 
+  it('what depends on a moved record is recorded depending on its new address in the same entry: a crash after it keeps the order of deletes', async () => {
+    const fake = fakeType();
+    const store = new MemoryStore();
+    const pair = (address: string, extra = '') => `${one(address, extra)}  user: { type: fake:Thing, properties: { name: user, ref: "\${${address}.uid}" } }\n`;
+    await applyFake(pair('old'), fake, store);
+    // The process dies once the move is journaled: no other entry, no snapshot.
+    const write = store.write.bind(store);
+    store.failFrom = store.journal.length + 1;
+    store.write = async () => {
+      throw new Error('killed');
+    };
+    await expect(applyFake(pair('renamed', '    options: { aliases: [old] }'), fake, store)).rejects.toThrow('killed');
+    Object.assign(store, { failFrom: undefined, write });
+    expect((await store.read()).resources.user.dependencies).toEqual(['renamed']);
+    fake.calls.length = 0;
+    await applyFake(pair('renamed', '    options: { aliases: [old] }'), fake, store, { destroy: true });
+    expect(remoteChanges(fake).map((c) => c.address)).toEqual(['user', 'renamed']);
+  });
+
   it('a moved resource whose inputs changed is updated in place on the same object', async () => {
     const fake = fakeType({ replaceOn: [] });
     const { store } = await recorded('old', fake);
