@@ -1,14 +1,15 @@
 /**
  * Renames without replacement (`options.aliases`): a resource whose record is under an old
- * address takes that record over. The plan classifies it against the moved record and says
- * "moved from"; apply moves the record in one journal entry before any step, with no remote call.
+ * address takes that record over, with the objects set aside there. The plan classifies it against
+ * the moved record and says "moved from"; apply moves the records in one journal entry before any
+ * step, with no remote call.
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { ALIAS_FORMS, aliasNotText, fromText } from '../manifest/alias-option.js';
 import { refsOf, type Alias, type Manifest } from '../manifest/ast.js';
 import { Unknown, containsUnknown, reveal } from '../values.js';
 import type { PendingOperation, ResourceState } from './contracts/state.js';
-import { isDeposed } from './deposed.js';
+import { baseAddress, deposedKey, isDeposed } from './deposed.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
 import type { Journal, Records } from './journal.js';
@@ -160,12 +161,16 @@ export async function resolveAliases(manifest: Manifest, scope: Scope, unknown: 
   return diagnostics;
 }
 
-/** The records with each moved one under its new address, and dependencies on it renamed too. */
+/**
+ * The records with each moved one under its new address, the objects set aside at its old address
+ * too (`old~id` → `new~id`), and dependencies on it renamed.
+ */
 function moveRecords(recorded: Record<string, ResourceState>, from: Map<string, string>): Record<string, ResourceState> {
   const to = new Map([...from].map(([address, old]) => [old, address]));
   const moved: Record<string, ResourceState> = {};
   for (const [key, record] of Object.entries(recorded)) {
-    const address = to.get(key) ?? key;
+    const base = to.get(baseAddress(key));
+    const address = base === undefined ? key : isDeposed(key) ? deposedKey(base, record.id) : base;
     const dependencies = record.dependencies.map((d) => to.get(d) ?? d);
     moved[address] = { ...record, address, dependencies };
   }
@@ -181,10 +186,11 @@ export function markMoves(changes: Change[], from: Map<string, string>): void {
 }
 
 /**
- * Records every planned move in one journal entry, before any step runs: each record at its new
- * address, its old one cleared, and every record that depends on a moved one with its
- * dependencies renamed as the plan renamed them. A crash after it leaves no id at two addresses,
- * and no dependency on an address that is gone (what orders the deletes of later runs).
+ * Records every planned move in one journal entry, before any step runs: each record, and what is
+ * set aside at its address, at its new address and cleared at its old one; and every record that
+ * depends on a moved one, with its dependencies renamed as the plan renamed them. A crash after it
+ * leaves no id at two addresses, and no dependency on an address that is gone (what orders the
+ * deletes of later runs).
  */
 export async function recordMoves(changes: Change[], journal: Journal): Promise<void> {
   const records: Records = {};
@@ -194,6 +200,9 @@ export async function recordMoves(changes: Change[], journal: Journal): Promise<
     if (!record) continue;
     Object.assign(records, { [change.address]: record, [change.movedFrom!]: null });
     moved.add(change.address);
+    for (const [key, aside] of Object.entries(journal.current)) {
+      if (isDeposed(key) && baseAddress(key) === change.address) Object.assign(records, { [key]: aside, [deposedKey(change.movedFrom!, aside.id)]: null });
+    }
   }
   if (!moved.size) return;
   for (const [key, record] of Object.entries(journal.current)) if (!(key in records) && record.dependencies.some((d) => moved.has(d))) records[key] = record;

@@ -67,6 +67,33 @@ describe('aliases: renames without replacement', () => {
     expect(remoteChanges(fake).map((c) => c.address)).toEqual(['user', 'renamed']);
   });
 
+  it('an object its replacement set aside moves with its address: it goes only once what used it has moved', async () => {
+    let lose = false;
+    let refuse = false;
+    const fake = fakeType({ loseCreateReply: () => lose });
+    const update = fake.type.update;
+    fake.type.update = async (ctx, id, prior, desired) => {
+      if (refuse) throw new Error('the user cannot move now');
+      return update(ctx, id, prior, desired);
+    };
+    const store = new MemoryStore();
+    const pair = (address: string, size: number, extra = '') => `${one(address, extra, size)}  user: { type: fake:Thing, properties: { name: user, ref: "\${${address}.uid}" } }\n`;
+    await applyFake(pair('old', 1), fake, store);
+    lose = true;
+    await applyFake(pair('old', 2), fake, store);
+    expect((await store.read()).pending).toMatchObject([{ address: 'old', id: 'thing-3', replacing: 'thing-1' }]);
+    lose = false;
+    refuse = true;
+    const { plan, report } = await applyFake(pair('renamed', 2, '    options: { aliases: [old] }'), fake, store);
+    expect(plan.changes.map((c) => [c.address, c.action])).toEqual([
+      ['renamed', 'noop'],
+      ['renamed~thing-1', 'delete'],
+      ['user', 'update'],
+    ]);
+    expect(report.results.find((r) => r.action === 'delete-deposed')).toMatchObject({ status: 'skipped', cause: 'user' });
+    expect(Object.keys((await store.read()).resources).sort()).toEqual(['renamed', 'renamed~thing-1', 'user']);
+  });
+
   it('a moved resource whose inputs changed is updated in place on the same object', async () => {
     const fake = fakeType({ replaceOn: [] });
     const { store } = await recorded('old', fake);
