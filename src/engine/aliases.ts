@@ -73,12 +73,16 @@ export async function moveAliased(manifest: Manifest, recorded: Record<string, R
 /**
  * Interrupted creates still looked for (see Settled.waiting) at an address that a declared resource
  * of their type names as its alias: like a record, each is that resource's, and is looked for, and
- * adopted, at its address. A resource recorded already keeps its record, and the create stays where it was.
+ * adopted, at its address — when the record there moved from that address (a replacement's
+ * order), or there is none. A resource with a record of its own keeps it, and the create stays
+ * where it was.
  */
-export function moveWaiting(manifest: Manifest, waiting: PendingOperation[], recorded: Record<string, ResourceState>): PendingOperation[] {
+export function moveWaiting(manifest: Manifest, waiting: PendingOperation[], moved: Moved): PendingOperation[] {
   return waiting.map((op) => {
     if (manifest.resources[op.address]) return op;
-    const to = Object.entries(manifest.resources).find(([address, decl]) => decl.token === op.type && !recorded[address] && (decl.options.aliases ?? []).some((a) => a.name === op.address));
+    const to = Object.entries(manifest.resources).find(
+      ([address, decl]) => decl.token === op.type && (decl.options.aliases ?? []).some((a) => a.name === op.address) && (!moved.resources[address] || moved.from.get(address) === op.address),
+    );
     return to ? { ...op, address: to[0] } : op;
   });
 }

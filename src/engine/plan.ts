@@ -74,7 +74,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   for (const name of graph.order) await planning.resource(name);
   await planning.deletions();
   if (moved) markMoves(planning.changes, moved.from);
-  const waiting = moved ? moveWaiting(manifest, settled.waiting, planning.prior) : settled.waiting;
+  const waiting = moved ? moveWaiting(manifest, settled.waiting, moved) : settled.waiting;
   markAwaited(planning.changes, planning.prior, waiting);
   const outputs = options.destroy ? {} : await planning.outputs();
   return { ...planning.finish(state, settled.notes, outputs), waiting, resolved: settled.resolved };

@@ -98,6 +98,27 @@ describe('an interrupted create whose object the API lists only once provisioned
     expect((await store.read()).pending).toEqual([]);
   });
 
+  it('a replacement without an id, renamed by its alias meanwhile: the same, and the object it replaces goes', async () => {
+    let lose = false;
+    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose });
+    const store = new MemoryStore();
+    const one = (address: string, size: number, options = '') => `
+resources:
+  ${address}: { type: fake:Thing, properties: { name: a, size: ${size} }${options} }
+`;
+    await applyFake(one('a', 1), fake, store);
+    lose = true;
+    await applyFake(one('a', 2), fake, store);
+    expect((await store.read()).pending).toMatchObject([{ address: 'a', action: 'create', replacing: 'thing-1' }]);
+    lose = false;
+    const next = await applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store);
+    expect(next.plan.changes.find((c) => c.address === 'a2')).toMatchObject({ action: 'replace', movedFrom: 'a', awaits: 'order' });
+    expect(next.report.ok).toBe(true);
+    expect(creates(fake)).toBe(2);
+    expect([...fake.objects.keys()]).toEqual(['thing-2']);
+    expect(Object.keys((await store.read()).resources)).toEqual(['a2']);
+  });
+
   it('found once listed, failed: the create fails, saying so, and the next plan replaces it', async () => {
     let lose = true;
     const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose, failProvisioning: () => true });
