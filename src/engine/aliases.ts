@@ -194,7 +194,7 @@ export function markMoves(changes: Change[], from: Map<string, string>): void {
  * set aside at its address, at its new address and cleared at its old one; and every record that
  * depends on a moved one, with its dependencies renamed as the plan renamed them. A crash after it
  * leaves no id at two addresses, and no dependency on an address that is gone (what orders the
- * deletes of later runs).
+ * deletes of later runs). The interrupted creates that move with them are recorded just before.
  */
 export async function recordMoves(changes: Change[], journal: Journal): Promise<void> {
   const records: Records = {};
@@ -210,5 +210,8 @@ export async function recordMoves(changes: Change[], journal: Journal): Promise<
   }
   if (!moved.size) return;
   for (const [key, record] of Object.entries(journal.current)) if (!(key in records) && record.dependencies.some((d) => moved.has(d))) records[key] = record;
+  // An interrupted create still looked for moves first (see moveWaiting): after a crash here, the
+  // record's old address would otherwise keep it, and adopt what it ordered a second time.
+  for (const op of journal.unresolved) if (moved.has(op.address)) await journal.restate(op);
   await journal.record(records);
 }

@@ -65,6 +65,14 @@ export class Journal {
     this.outcomes++;
   }
 
+  /**
+   * Records an interrupted operation again, as it now stands, under its own token (a read keeps
+   * the last): one still looked for whose address moved with its record (options.aliases).
+   */
+  async restate(op: PendingOperation): Promise<void> {
+    await this.write({ kind: 'intent', ...op });
+  }
+
   private drop(op: PendingOperation): void {
     const at = this.unresolved.indexOf(op);
     if (at >= 0) this.unresolved.splice(at, 1);
