@@ -15,8 +15,9 @@ import type { Change } from './types.js';
  * - a create-first replacement deletes the old object only after the new one exists and its
  *   dependents have moved to it; a delete-first one creates only after the old object is gone;
  * - an object set aside by an earlier replacement (deposed) is deleted as a create-first old half
- *   is — unless its address is now replaced delete-first, whose objects must not coexist: then the
- *   new object waits for every older one's delete.
+ *   is — unless its address is now replaced delete-first, or its new object needs what the
+ *   set-aside one holds (see ResourceType.holds): the two must not coexist, and the new object
+ *   waits for its delete.
  */
 export function stepGraph(changes: Change[], recorded: Record<string, ResourceState>): Step[] {
   const list = linkedSteps(changes, recorded);
@@ -72,7 +73,8 @@ function linkedSteps(changes: Change[], recorded: Record<string, ResourceState>)
     }
     if (isDeposed(c.address)) {
       const current = byAddress.get(address);
-      if (current?.action === 'replace' && current.replaceOrder === 'delete-first') need(`C:${address}`, D);
+      // Objects that cannot coexist: the address replaced delete-first, or a new object needing what this one holds.
+      if ((current?.action === 'replace' && current.replaceOrder === 'delete-first') || current?.claims?.some((k) => c.held?.includes(k))) need(`C:${address}`, D);
       else {
         need(D, `C:${address}`);
         afterDependentsMove(D, address);

@@ -147,3 +147,30 @@ resources:
     expect(writes(fake)).toEqual(['update vxc', 'delete port']);
   });
 });
+
+describe('an object an earlier replacement set aside, holding what the new one needs', () => {
+  const one = (name: string) => `
+resources:
+  edge: { type: fake:Thing, properties: { name: ${name} } }
+`;
+
+  it('is deleted before the new one is ordered, which waits until it is let go', async () => {
+    let lose = false;
+    const fake = fakeType({ holdNameMs: HOLD, replaceOn: ['name'], loseCreateReply: () => lose });
+    const store = new MemoryStore();
+    await applyFake(one('nyc'), fake, store);
+    lose = true;
+    await applyFake(one('nyc-2'), fake, store);
+    lose = false;
+    fake.calls.length = 0;
+    const { plan, report } = await applyFake(one('nyc'), fake, store);
+    expect(plan.settled).toEqual(['edge: an interrupted create had ordered thing-2; it is adopted, and thing-1, which it replaces, is set aside for deletion']);
+    expect(plan.changes.map((c) => [c.address, c.action])).toEqual([
+      ['edge', 'replace'],
+      ['edge~thing-1', 'delete'],
+    ]);
+    expect(report.ok).toBe(true);
+    expect(writes(fake)).toEqual(['delete edge', 'create edge', 'delete edge']);
+    expect(fake.calls.filter((c) => c.verb === 'delete').map((c) => c.id)).toEqual(['thing-1', 'thing-2']);
+  });
+});
