@@ -219,7 +219,20 @@ async function settleChange(op: PendingOperation, type: ResourceType, settling: 
     notes.push(`${op.address}: an interrupted ${op.action} finished remotely (${target.id} is gone)`);
   } else {
     notes.push(`${op.address}: an interrupted ${op.action} was checked against the remote object ${target.id}`);
+    mayDependOn(op, settling);
   }
+}
+
+/**
+ * An interrupted update may have made its object use what it was updated to use, or not: until
+ * an update succeeds, the record depends on both (what it may use is deleted only after it).
+ */
+function mayDependOn(op: PendingOperation, { resources, touched }: Settling): void {
+  const record = resources[op.address];
+  const added = (op.dependencies ?? []).filter((d) => !record?.dependencies.includes(d));
+  if (op.action !== 'update' || !record || record.id !== op.id || !added.length) return;
+  resources[op.address] = { ...record, dependencies: [...record.dependencies, ...added] };
+  touched.add(op.address);
 }
 
 /**

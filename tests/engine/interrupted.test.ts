@@ -1,9 +1,12 @@
 /**
  * What an interrupted create made, once found and adopted (by settling, or by the create step
  * that looks for it), is recorded as the finished create would have recorded it: what it
- * depends on included, so that what it uses is deleted only after it.
+ * depends on included, so that what it uses is deleted only after it. An interrupted update,
+ * which may or may not have moved its object, keeps it depending on both what it used and what
+ * the update would have made it use. What settling concluded is journaled before apply goes on.
  */
 import { describe, expect, it } from 'vitest';
+import { RemoteError } from '../../src/errors.js';
 import { applyFake, planFake } from '../support/engine-run.js';
 import { fakeType, MemoryStore } from '../support/fakes.js';
 
@@ -91,5 +94,40 @@ describe('what settling concluded, then a rename, then a kill', () => {
     expect(fake.calls.filter((c) => c.verb === 'delete').map((c) => c.id)).toEqual(['thing-1']);
     expect([...fake.objects.keys()]).toEqual(['thing-2']);
     expect(Object.keys((await store.read()).resources)).toEqual(['b']);
+  });
+});
+
+describe('an object an interrupted update may have moved to another', () => {
+  const stack = (users: string, spare = true) => `
+resources:
+  a: { type: fake:Thing, properties: { name: a } }
+${spare ? '  c: { type: fake:Thing, properties: { name: c } }\n' : ''}  b: { type: fake:Thing, properties: { name: b, ref: "\${${users}.uid}" } }
+`;
+
+  it('depends on both until an update succeeds: what it may use is deleted only after it has moved off it', async () => {
+    let mode: 'apply' | 'lose' | 'refuse' = 'apply';
+    const fake = fakeType();
+    const update = fake.type.update;
+    fake.type.update = async (ctx, id, prior, desired) => {
+      if (mode === 'refuse') throw new Error('b cannot move now');
+      const outputs = await update(ctx, id, prior, desired);
+      if (mode === 'lose') throw new RemoteError('unavailable', `PUT /thing/${id}: connection reset`);
+      return outputs;
+    };
+    const store = new MemoryStore();
+    await applyFake(stack('a'), fake, store);
+    mode = 'lose';
+    await applyFake(stack('c'), fake, store);
+    expect((await store.read()).pending).toMatchObject([{ address: 'b', action: 'update' }]);
+    // b now uses c, and state cannot tell: the update's answer was lost.
+    mode = 'refuse';
+    const { plan, report } = await applyFake(stack('a', false), fake, store);
+    expect(plan.settled).toEqual(['b: an interrupted update was checked against the remote object thing-3']);
+    expect(report.results.find((r) => r.address === 'c')).toMatchObject({ action: 'delete', status: 'skipped', cause: 'b' });
+    expect(fake.calls.filter((c) => c.verb === 'delete')).toEqual([]);
+    expect((await store.read()).resources.b.dependencies.sort()).toEqual(['a', 'c']);
+    mode = 'apply';
+    expect((await applyFake(stack('a', false), fake, store)).report.ok).toBe(true);
+    expect((await store.read()).resources.b.dependencies).toEqual(['a']);
   });
 });
