@@ -4,7 +4,7 @@ import type { PendingOperation, ResourceState, StateSnapshot } from './contracts
 import { reveal } from '../values.js';
 import { ReadPass, resourceContext } from './context.js';
 import { readObjects, type ReadOutcome, type ReadRequest } from './refresh.js';
-import { deposedKey, normalizeDeposed } from './deposed.js';
+import { deposedKey, isDeposed, normalizeDeposed } from './deposed.js';
 import { realId } from './ids.js';
 import { mayStillAppear } from './awaiting.js';
 import { adoptedRecords, ambiguousOrder, CLOCK_SKEW_MS } from './steps-awaiting.js';
@@ -174,14 +174,14 @@ async function settleCreate(op: PendingOperation, type: ResourceType, settling: 
   }
   const current = resources[op.address];
   if (found && !(current && realId(current) === found.id)) {
-    const records = adoptedRecords(type, op, found, current);
+    const records = adoptedRecords(type, op, found, resources);
     for (const [key, record] of Object.entries(records)) {
-      if (!record) continue;
-      resources[key] = record;
+      if (record) resources[key] = record;
+      else delete resources[key];
       settling.touched.add(key);
     }
     settling.recordedIds?.add(found.id);
-    notes.push(adoptionNote(op, records[op.address]!, found.outputs, current));
+    notes.push(adoptionNote(op, records, found.outputs));
   } else if (!found && notes.length === noted) {
     notes.push(
       op.replacing && current?.id === op.replacing
@@ -191,8 +191,9 @@ async function settleCreate(op: PendingOperation, type: ResourceType, settling: 
   }
 }
 
-/** What settling says of an object an interrupted create made. */
-function adoptionNote(op: PendingOperation, record: ResourceState, outputs: Record<string, unknown> | undefined, current: ResourceState | undefined): string {
+/** What settling says of an object an interrupted create made (and of the one it replaces, set aside). */
+function adoptionNote(op: PendingOperation, records: Records, outputs: Record<string, unknown> | undefined): string {
+  const record = records[op.address]!;
   const how = !outputs
     ? ', and it is not listed yet (it is listed once provisioned): apply waits for it, and orders nothing more'
     : record.status === 'provisioning'
@@ -200,7 +201,8 @@ function adoptionNote(op: PendingOperation, record: ResourceState, outputs: Reco
       : record.status === 'tainted'
         ? '; it is adopted, and the API reports it failed: it will be replaced'
         : '; it is adopted';
-  const replaced = current && op.replacing === current.id ? `, and ${current.id}, which it replaces, is set aside for deletion` : '';
+  const aside = Object.entries(records).find(([key, r]) => isDeposed(key) && r)?.[1];
+  const replaced = aside ? `, and ${aside.id}, which it replaces, is set aside for deletion` : '';
   return `${op.address}: an interrupted create had ordered ${record.id}${how}${replaced}`;
 }
 

@@ -4,7 +4,7 @@ import type { Created, ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState } from './contracts/state.js';
 import { reveal, secretKeys, wrapSecrets } from '../values.js';
 import { awaitObject, readinessOf, statusOf, untilListed, withStatus } from './awaiting.js';
-import { deposedKey } from './deposed.js';
+import { deposedKey, isDeposed } from './deposed.js';
 import { inputFields } from './import.js';
 import { claimsOf } from './claims.js';
 import { realId, recordedId } from './ids.js';
@@ -50,13 +50,15 @@ function provisioningFailed(record: ResourceState, status: string): Error {
 /**
  * What state records of the object an interrupted create made, once found: the object at its
  * address, with the inputs and dependencies it was ordered with and as ready as the API says; the
- * object it was replacing, if still current, set aside for deletion.
+ * object it was replacing, if still current — at its address, or where a move (options.aliases)
+ * took it while the create was still looked for — set aside at its address.
  */
-export function adoptedRecords(type: ResourceType, op: PendingOperation, found: Created<Record<string, unknown> | undefined>, current: ResourceState | undefined): Records {
+export function adoptedRecords(type: ResourceType, op: PendingOperation, found: Created<Record<string, unknown> | undefined>, recorded: Record<string, ResourceState>): Records {
   // Not listed yet (undefined outputs): on its way, as far as anyone can tell.
   const status = found.outputs ? statusOf(readinessOf(type, found.outputs)) : 'provisioning';
   const outputs = wrapSecrets(found.outputs ?? {}, type.secretPaths);
   const under = op.provider === undefined ? {} : { provider: op.provider };
+  const replaced = replacedBy(op, recorded);
   const records: Records = {
     [op.address]: {
       address: op.address,
@@ -65,14 +67,25 @@ export function adoptedRecords(type: ResourceType, op: PendingOperation, found: 
       // The inputs it was ordered with, when the intent kept them (as a finished create records).
       inputs: op.inputs ?? inputFields(type, outputs),
       outputs,
-      dependencies: op.dependencies ?? current?.dependencies ?? [],
+      dependencies: op.dependencies ?? (replaced?.[1] ?? recorded[op.address])?.dependencies ?? [],
       status,
       ...(status === 'provisioning' ? { orderedAt: op.at } : {}),
       ...under,
     },
   };
-  if (current && op.replacing === current.id) records[deposedKey(op.address, current.id)] = { ...current, address: deposedKey(op.address, current.id) };
+  if (!replaced) return records;
+  const [key, old] = replaced;
+  if (key !== op.address) records[key] = null;
+  records[deposedKey(op.address, old.id)] = { ...old, address: deposedKey(op.address, old.id) };
   return records;
+}
+
+/** The state key and record of the object an interrupted create-first replacement replaces, if state still records it as current. */
+function replacedBy(op: PendingOperation, recorded: Record<string, ResourceState>): [string, ResourceState] | undefined {
+  if (op.replacing === undefined) return undefined;
+  const here = recorded[op.address];
+  if (here?.id === op.replacing) return [op.address, here];
+  return Object.entries(recorded).find(([key, r]) => !isDeposed(key) && r.type === op.type && r.id === op.replacing);
 }
 
 /**
@@ -105,7 +118,7 @@ export async function awaitInterruptedOrder(step: Step, run: StepRun, type: Reso
     await run.journal.forget(op, `nothing an interrupted create ordered was listed ${duration(type.appearsWithinMs ?? 0)} after it`);
     return false;
   }
-  await run.journal.resolve(op, adoptedRecords(type, op, found, run.journal.current[op.address]));
+  await run.journal.resolve(op, adoptedRecords(type, op, found, run.journal.current));
   return true;
 }
 

@@ -151,6 +151,40 @@ resources:
     expect(Object.keys((await store.read()).resources)).toEqual(['a2']);
   });
 
+  it('a replacement without an id, renamed by its alias, then a kill once it is journaled at its new address: adopted there once listed', async () => {
+    let lose = false;
+    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose });
+    const store = new MemoryStore();
+    const one = (address: string, size: number, options = '') => `
+resources:
+  ${address}: { type: fake:Thing, properties: { name: a, size: ${size} }${options} }
+`;
+    await applyFake(one('a', 1), fake, store);
+    lose = true;
+    await applyFake(one('a', 2), fake, store);
+    lose = false;
+    // The process dies once the interrupted create is journaled at its new address, before the move.
+    const { record, write } = store;
+    let restated = false;
+    store.record = async (entry) => {
+      if (restated) throw new Error('killed');
+      await record.call(store, entry);
+      restated = entry.kind === 'intent' && entry.address === 'a2';
+    };
+    store.write = async () => {
+      throw new Error('killed');
+    };
+    await expect(applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store)).rejects.toThrow('killed');
+    Object.assign(store, { record, write });
+    fake.clock.advance(90_000);
+    const next = await applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store);
+    expect(next.plan.settled).toEqual(['a2: an interrupted create had ordered thing-2; it is adopted, and thing-1, which it replaces, is set aside for deletion']);
+    expect(next.report.ok).toBe(true);
+    expect(creates(fake)).toBe(2);
+    expect([...fake.objects.keys()]).toEqual(['thing-2']);
+    expect(Object.keys((await store.read()).resources)).toEqual(['a2']);
+  });
+
   it('found once listed, failed: the create fails, saying so, and the next plan replaces it', async () => {
     let lose = true;
     const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose, failProvisioning: () => true });
