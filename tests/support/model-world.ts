@@ -107,8 +107,8 @@ export class World {
   readonly bought: Bought[] = [];
   /** What the engine should never have made the API do, in words, with the process that did it. */
   readonly violations: Array<{ process: number; what: string }> = [];
-  /** Until when a VLAN on a port stays held after its holder let it go, and the process that let it go, by `port vlan`. */
-  private readonly heldUntil = new Map<string, { until: number; by: number }>();
+  /** Until when a VLAN on a port stays held after its holder let it go, the process that let it go, and whether by deleting it, by `port vlan`. */
+  private readonly heldUntil = new Map<string, { until: number; by: number; deleted: boolean }>();
   private next = 1;
 
   constructor(private readonly random: Prng) {}
@@ -223,7 +223,12 @@ export class World {
     }
   }
 
-  /** Refuses what another live object holds; one that orders what its own process let go of a moment ago did not wait for it (ResourceType.holds' `released`). */
+  /**
+   * Refuses what another live object holds, or let go of a moment ago. An order of what an object
+   * its own process deleted let go of did not wait for it (ResourceType.holds' `released`): a
+   * violation. One let go by an update is not: the engine's contract (ResourceType.holds) orders a
+   * takeover after the holder's delete only.
+   */
   private checkClaims(kind: Kind, inputs: Record<string, unknown>, self: string | undefined, process: number): void {
     const rules = RULES[kind];
     const live = [...this.objects.values()].filter((o) => o.kind === kind && o.id !== self);
@@ -233,7 +238,8 @@ export class World {
     if (before?.ref === inputs.ref && before?.vlan === inputs.vlan) return;
     if (this.vlanFree(inputs.ref, inputs.vlan)) return;
     const key = `${String(inputs.ref)} ${String(inputs.vlan)}`;
-    if (this.heldUntil.get(key)?.by === process) this.violations.push({ process, what: `VLAN ${key} was ordered before its holder, deleted by the same apply, let go of it` });
+    const held = this.heldUntil.get(key);
+    if (held?.by === process && held.deleted) this.violations.push({ process, what: `VLAN ${key} was ordered before its holder, deleted by the same apply, let go of it` });
     throw new RemoteError('conflict', `VLAN ${String(inputs.vlan)} is in use on ${String(inputs.ref)}`);
   }
 
@@ -241,6 +247,6 @@ export class World {
   private letGo(o: WorldObject, now: Record<string, unknown> | undefined, process: number): void {
     const hold = RULES[o.kind].vlanHoldMs;
     if (hold === undefined || (now?.ref === o.inputs.ref && now?.vlan === o.inputs.vlan)) return;
-    this.heldUntil.set(`${String(o.inputs.ref)} ${String(o.inputs.vlan)}`, { until: this.clock.now() + hold, by: process });
+    this.heldUntil.set(`${String(o.inputs.ref)} ${String(o.inputs.vlan)}`, { until: this.clock.now() + hold, by: process, deleted: now === undefined });
   }
 }
