@@ -174,3 +174,29 @@ resources:
     expect(fake.calls.filter((c) => c.verb === 'delete').map((c) => c.id)).toEqual(['thing-1', 'thing-2']);
   });
 });
+
+describe('what used an object leaving the manifest, replaced to use a new one that needs the object gone first', () => {
+  const stack = (size: number, link: string) => `
+resources:
+  gw: { type: fake:Thing, properties: { name: gw, size: ${size} } }
+  ${link}: { type: fake:Thing, properties: { name: ${link}, ref: "\${gw.uid}" } }
+  route: { type: fake:Thing, properties: { name: route-${link}, ref: "\${${link}.uid}" } }
+`;
+
+  it('is replaced by deleting first, saying why: its old object goes before the object it used, which goes before the new one it will use is made', async () => {
+    const fake = fakeType({ holdNameMs: HOLD, replaceOn: ['size', 'ref'] });
+    const store = new MemoryStore();
+    await applyFake(stack(1, 'old'), fake, store);
+    fake.calls.length = 0;
+    const { plan, report } = await applyFake(stack(2, 'new'), fake, store);
+    expect(plan.changes.map((c) => [c.address, c.action, c.replaceOrder])).toEqual([
+      ['gw', 'replace', 'delete-first'],
+      ['new', 'create', undefined],
+      ['old', 'delete', undefined],
+      ['route', 'replace', 'delete-first'],
+    ]);
+    expect(plan.changes.find((c) => c.address === 'route')?.notes[0]).toMatch(/^replaced by deleting first, as gw is: created first, its steps would wait on each other/);
+    expect(report.ok).toBe(true);
+    expect(writes(fake)).toEqual(['delete route', 'delete old', 'delete gw', 'create gw', 'create new', 'create route']);
+  });
+});
