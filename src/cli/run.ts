@@ -160,7 +160,7 @@ function nothingToRecord({ plan, prior }: PlanResult, state: StateSnapshot): boo
 
 /** Runs the plan, showing its events as a live view, timestamped lines or JSON lines. */
 async function execute(session: Session, state: StateSnapshot, planned: PlanResult, opts: RunOptions, p: Paint): Promise<ApplyReport> {
-  const { plan, prior, imported, read, waiting } = planned;
+  const { plan, prior, imported, read, waiting, resolved } = planned;
   // Events arrive several per step; their text is written in batches (see OutputBatch).
   const output = new OutputBatch((text) => process.stdout.write(text));
   const view = opts.json
@@ -182,7 +182,7 @@ async function execute(session: Session, state: StateSnapshot, planned: PlanResu
   };
   session.deps.notify = emit;
   output.lastWords = () => (view ? view.interrupted() : undefined);
-  return applyPlan({ manifest: session.manifest, plan, prior, imported, read, waiting, state, store: session.store, deps: session.deps, parallelism: opts.parallelism, emit }).finally(() => {
+  return applyPlan({ manifest: session.manifest, plan, prior, imported, read, waiting, resolved, state, store: session.store, deps: session.deps, parallelism: opts.parallelism, emit }).finally(() => {
     session.deps.notify = undefined;
     view?.finish();
     output.close();

@@ -1,17 +1,18 @@
 /**
  * Renames without replacement (`options.aliases`): a resource whose record is under an old
- * address takes that record over. The plan classifies it against the moved record and says
- * "moved from"; apply moves the record in one journal entry before any step, with no remote call.
+ * address takes that record over, with the objects set aside there. The plan classifies it against
+ * the moved record and says "moved from"; apply moves the records in one journal entry before any
+ * step, with no remote call.
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { ALIAS_FORMS, aliasNotText, fromText } from '../manifest/alias-option.js';
 import { refsOf, type Alias, type Manifest } from '../manifest/ast.js';
 import { Unknown, containsUnknown, reveal } from '../values.js';
-import type { ResourceState } from './contracts/state.js';
-import { isDeposed } from './deposed.js';
+import type { PendingOperation, ResourceState } from './contracts/state.js';
+import { baseAddress, deposedKey, isDeposed } from './deposed.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import type { ManifestGraph } from './graph/graph.js';
-import type { Journal } from './journal.js';
+import type { Journal, Records } from './journal.js';
 import { Evaluation } from './scope.js';
 import type { Change, EngineDeps } from './types.js';
 
@@ -67,6 +68,23 @@ export async function moveAliased(manifest: Manifest, recorded: Record<string, R
     from.set(address, alias.name);
   }
   return { resources: diagnostics.length || !from.size ? recorded : moveRecords(recorded, from), from, diagnostics };
+}
+
+/**
+ * Interrupted creates still looked for (see Settled.waiting) at an address that a declared resource
+ * of their type names as its alias: like a record, each is that resource's, and is looked for, and
+ * adopted, at its address — when the record there moved from that address (a replacement's
+ * order), or there is none. A resource with a record of its own keeps it, and the create stays
+ * where it was.
+ */
+export function moveWaiting(manifest: Manifest, waiting: PendingOperation[], moved: Moved): PendingOperation[] {
+  return waiting.map((op) => {
+    if (manifest.resources[op.address]) return op;
+    const to = Object.entries(manifest.resources).find(
+      ([address, decl]) => decl.token === op.type && (decl.options.aliases ?? []).some((a) => a.name === op.address) && (!moved.resources[address] || moved.from.get(address) === op.address),
+    );
+    return to ? { ...op, address: to[0] } : op;
+  });
 }
 
 /** Aliases that name a resource the manifest declares: known from the manifest alone, so checked before anything else too. */
@@ -147,12 +165,16 @@ export async function resolveAliases(manifest: Manifest, scope: Scope, unknown: 
   return diagnostics;
 }
 
-/** The records with each moved one under its new address, and dependencies on it renamed too. */
+/**
+ * The records with each moved one under its new address, the objects set aside at its old address
+ * too (`old~id` → `new~id`), and dependencies on it renamed.
+ */
 function moveRecords(recorded: Record<string, ResourceState>, from: Map<string, string>): Record<string, ResourceState> {
   const to = new Map([...from].map(([address, old]) => [old, address]));
   const moved: Record<string, ResourceState> = {};
   for (const [key, record] of Object.entries(recorded)) {
-    const address = to.get(key) ?? key;
+    const base = to.get(baseAddress(key));
+    const address = base === undefined ? key : isDeposed(key) ? deposedKey(base, record.id) : base;
     const dependencies = record.dependencies.map((d) => to.get(d) ?? d);
     moved[address] = { ...record, address, dependencies };
   }
@@ -167,10 +189,29 @@ export function markMoves(changes: Change[], from: Map<string, string>): void {
   }
 }
 
-/** Records every planned move, each in one journal entry (new address set, old one cleared), before any step runs. */
+/**
+ * Records every planned move in one journal entry, before any step runs: each record, and what is
+ * set aside at its address, at its new address and cleared at its old one; and every record that
+ * depends on a moved one, with its dependencies renamed as the plan renamed them. A crash after it
+ * leaves no id at two addresses, and no dependency on an address that is gone (what orders the
+ * deletes of later runs). The interrupted creates that move with them are recorded just before.
+ */
 export async function recordMoves(changes: Change[], journal: Journal): Promise<void> {
+  const records: Records = {};
+  const moved = new Set<string>();
   for (const change of changes) {
     const record = change.movedFrom !== undefined ? journal.current[change.address] : undefined;
-    if (record) await journal.record({ [change.address]: record, [change.movedFrom!]: null });
+    if (!record) continue;
+    Object.assign(records, { [change.address]: record, [change.movedFrom!]: null });
+    moved.add(change.address);
+    for (const [key, aside] of Object.entries(journal.current)) {
+      if (isDeposed(key) && baseAddress(key) === change.address) Object.assign(records, { [key]: aside, [deposedKey(change.movedFrom!, aside.id)]: null });
+    }
   }
+  if (!moved.size) return;
+  for (const [key, record] of Object.entries(journal.current)) if (!(key in records) && record.dependencies.some((d) => moved.has(d))) records[key] = record;
+  // An interrupted create still looked for moves first (see moveWaiting): after a crash here, the
+  // record's old address would otherwise keep it, and adopt what it ordered a second time.
+  for (const op of journal.unresolved) if (moved.has(op.address)) await journal.restate(op);
+  await journal.record(records);
 }

@@ -11,6 +11,7 @@ import { EvalError, evaluate } from './evaluate.js';
 import { walk } from './graph/walk.js';
 import { Journal } from './journal.js';
 import { Evaluation } from './scope.js';
+import { recordSettled, type Resolved } from './settle.js';
 import { stepGraph } from './step-graph.js';
 import type { Step, StepRun } from './steps.js';
 import type { EngineDeps, EngineEvent, Plan, StepAction } from './types.js';
@@ -45,6 +46,8 @@ export interface ApplyInput {
   read?: Record<string, ResourceState>;
   /** Interrupted creates whose objects may still show up (see PlanResult.waiting). */
   waiting?: PendingOperation[];
+  /** The other interrupted operations, as the plan settled them (see PlanResult.resolved): journaled first. */
+  resolved?: Resolved[];
   state: StateSnapshot;
   store: StateStore;
   deps: EngineDeps;
@@ -72,6 +75,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
     return state && { ...state.outputs, id: state.id };
   });
   const run = stepRun(input, journal, evaluation, emit, warnings);
+  await recordSettled(input.resolved ?? [], journal);
   await recordMoves(plan.changes, journal);
   const steps = stepGraph(plan.changes, journal.current);
   const now = () => new Date().toISOString();

@@ -54,6 +54,25 @@ export class Journal {
     this.drop(op);
   }
 
+  /**
+   * Journals what settling concluded of an interrupted operation: the records it leaves, in the
+   * entry that resolves it, or that it left nothing (`why`). `current` is not touched: apply starts
+   * from the settled state, refreshed.
+   */
+  async settled(op: PendingOperation, records: Records, why: string): Promise<void> {
+    if (!Object.keys(records).length) return this.write({ kind: 'failed', address: op.address, token: op.token, at: this.stamp(), why });
+    await this.write(this.outcome(records, op.token));
+    this.outcomes++;
+  }
+
+  /**
+   * Records an interrupted operation again, as it now stands, under its own token (a read keeps
+   * the last): one still looked for whose address moved with its record (options.aliases).
+   */
+  async restate(op: PendingOperation): Promise<void> {
+    await this.write({ kind: 'intent', ...op });
+  }
+
   private drop(op: PendingOperation): void {
     const at = this.unresolved.indexOf(op);
     if (at >= 0) this.unresolved.splice(at, 1);
@@ -100,11 +119,9 @@ export class Journal {
   /** Records what state holds at these keys, in one entry, with no remote call. */
   async record(records: Records, token?: string): Promise<void> {
     await this.written;
-    const [first, ...rest] = Object.entries(records);
-    if (!first) return;
-    const also = rest.map(([address, resource]) => ({ address, resource }));
+    if (!Object.keys(records).length) return;
     try {
-      await this.write({ kind: 'outcome', address: first[0], token, resource: first[1], ...(also.length ? { also } : {}), at: this.stamp() });
+      await this.write(this.outcome(records, token));
       this.outcomes++;
     } finally {
       // Held even when the entry could not be written: the snapshot written at the end may still
@@ -114,6 +131,13 @@ export class Journal {
         else delete this.current[key];
       }
     }
+  }
+
+  /** The entry recording these keys at once; the first is its address. */
+  private outcome(records: Records, token: string | undefined): JournalEntry {
+    const [[address, resource], ...rest] = Object.entries(records);
+    const also = rest.map(([key, record]) => ({ address: key, resource: record }));
+    return { kind: 'outcome', address, token, resource, ...(also.length ? { also } : {}), at: this.stamp() };
   }
 
   private readonly ids = new Map<string, { id: string; secretId?: ResourceState['secretId'] }>();

@@ -4,7 +4,7 @@ import { closestName } from '../manifest/tokens.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
 import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
-import { markMoves, moveAliased } from './aliases.js';
+import { markMoves, moveAliased, moveWaiting } from './aliases.js';
 import { checkInputs, checkOptionFields } from './check-inputs.js';
 import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
 import { inFileOrder } from './checkable.js';
@@ -20,7 +20,7 @@ import { ReadPass } from './context.js';
 import { sealDeclared } from './declared-secrets.js';
 import { refreshState, type Refreshed } from './refresh.js';
 import { Evaluation } from './scope.js';
-import { settlePending } from './settle.js';
+import { settlePending, type Resolved } from './settle.js';
 import { heldBy, markAwaited, markClaims, orderChanges, replaceAroundClaims } from './plan-order.js';
 import { applyTargets } from './targets.js';
 import type { Change, EngineDeps, Plan } from './types.js';
@@ -49,6 +49,8 @@ export interface PlanResult {
   read: Record<string, ResourceState>;
   /** Interrupted creates that may still show up: they stay pending until apply finds their objects or they would have been listed. */
   waiting: PendingOperation[];
+  /** The other interrupted operations, as settled: apply journals them first. */
+  resolved: Resolved[];
 }
 
 /**
@@ -71,9 +73,10 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   for (const name of graph.order) await planning.resource(name);
   await planning.deletions();
   if (moved) markMoves(planning.changes, moved.from);
-  markAwaited(planning.changes, planning.prior, settled.waiting);
+  const waiting = moved ? moveWaiting(manifest, settled.waiting, moved) : settled.waiting;
+  markAwaited(planning.changes, planning.prior, waiting);
   const outputs = options.destroy ? {} : await planning.outputs();
-  return { ...planning.finish(state, settled.notes, outputs), waiting: settled.waiting };
+  return { ...planning.finish(state, settled.notes, outputs), waiting, resolved: settled.resolved };
 }
 
 /** The work of one plan: what it has found so far, and a method per part. */
@@ -321,7 +324,7 @@ class Planning {
   }
 
   /** Narrows the changes to what was asked for, checks the request, and writes the plan down. */
-  finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting'> {
+  finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting' | 'resolved'> {
     this.warnings.push(...this.evaluation.warnings);
     this.changes.sort((a, b) => compareAddresses(a.address, b.address));
     const { options } = this;

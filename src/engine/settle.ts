@@ -4,10 +4,11 @@ import type { PendingOperation, ResourceState, StateSnapshot } from './contracts
 import { reveal } from '../values.js';
 import { ReadPass, resourceContext } from './context.js';
 import { readObjects, type ReadOutcome, type ReadRequest } from './refresh.js';
-import { deposedKey, normalizeDeposed } from './deposed.js';
+import { deposedKey, isDeposed, normalizeDeposed } from './deposed.js';
 import { realId } from './ids.js';
 import { mayStillAppear } from './awaiting.js';
 import { adoptedRecords, ambiguousOrder, CLOCK_SKEW_MS } from './steps-awaiting.js';
+import type { Journal, Records } from './journal.js';
 import type { EngineDeps } from './types.js';
 import { systemClock } from './wait.js';
 
@@ -17,6 +18,15 @@ export interface Settled {
   notes: string[];
   /** Interrupted creates that may still show up (their type lists objects only once provisioned): pending, looked for by apply before it orders. */
   waiting: PendingOperation[];
+  /** Every other interrupted operation, as settled: apply journals these before anything else (see recordSettled). */
+  resolved: Resolved[];
+}
+
+/** An interrupted operation as settled: the records it leaves, by state key (null: none there any more), or why it left nothing. */
+export interface Resolved {
+  op: PendingOperation;
+  records: Records;
+  why: string;
 }
 
 /**
@@ -37,9 +47,12 @@ export interface Settled {
 export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass = new ReadPass()): Promise<Settled> {
   const legacy = legacyAsideSlots(state.resources);
   const { resources, notes } = normalizeDeposed(state.resources);
-  if (!state.pending.length) return { resources, notes, waiting: [] };
-  const settling: Settling = { resources, notes, deps, pass, waiting: [], read: await readPending(state.pending, resources, deps, pass, notes) };
+  if (!state.pending.length) return { resources, notes, waiting: [], resolved: [] };
+  const settling: Settling = { resources, notes, deps, pass, waiting: [], touched: new Set(), read: await readPending(state.pending, resources, deps, pass, notes) };
+  const resolved: Resolved[] = [];
   for (const op of state.pending) {
+    settling.touched.clear();
+    const noted = notes.length;
     const type = deps.resourceType(op.type);
     // Dropped, the operation's object (one a create may have made) would be recorded nowhere.
     if (!type) {
@@ -52,7 +65,7 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass
       if (op.action === 'create') {
         settling.recordedIds ??= new Set(Object.values(resources).map((r) => realId(r)));
         await settleCreate(op, type, settling);
-        restoreLegacyAside(op, legacy, resources, notes);
+        restoreLegacyAside(op, legacy, settling);
       } else {
         await settleChange(op, type, settling);
       }
@@ -61,8 +74,29 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass
       if (err instanceof UserError) throw err;
       throw new UserError(`${op.address}: could not settle an interrupted ${op.action}: ${(err as Error).message}`, 'nothing was changed; run the command again once the remote API answers');
     }
+    if (!settling.waiting.includes(op)) resolved.push(resolution(op, settling.touched, resources, notes.slice(noted)));
   }
-  return { resources, notes, waiting: settling.waiting };
+  return { resources, notes, waiting: settling.waiting, resolved };
+}
+
+/**
+ * What settling one operation changed: the records at the keys it set or cleared; none changed,
+ * the record at its address as it stands (its outcome is what is recorded), else nothing.
+ */
+function resolution(op: PendingOperation, touched: Set<string>, after: Record<string, ResourceState>, notes: string[]): Resolved {
+  const records: Records = {};
+  for (const key of touched) records[key] = after[key] ?? null;
+  if (!touched.size && after[op.address]) records[op.address] = after[op.address];
+  return { op, records, why: notes.join('; ') || `an interrupted ${op.action} was settled` };
+}
+
+/**
+ * Journals what settling concluded, before apply does anything else: an apply killed later has
+ * recorded outcomes built on it (a record moved by its alias, an object replaced), and settling
+ * the same operation again against them would record one object twice, or lose one.
+ */
+export async function recordSettled(resolved: Resolved[], journal: Journal): Promise<void> {
+  for (const { op, records, why } of resolved) await journal.settled(op, records, why);
 }
 
 /** What settling works on: the state as settled so far, the notes for the plan, and the objects read up front. */
@@ -75,6 +109,8 @@ interface Settling {
   read: Map<string, ReadOutcome>;
   recordedIds?: Set<string>;
   waiting: PendingOperation[];
+  /** The state keys settling the current operation set or cleared. */
+  touched: Set<string>;
 }
 
 /**
@@ -138,10 +174,14 @@ async function settleCreate(op: PendingOperation, type: ResourceType, settling: 
   }
   const current = resources[op.address];
   if (found && !(current && realId(current) === found.id)) {
-    const records = adoptedRecords(type, op, found, current);
-    for (const [key, record] of Object.entries(records)) if (record) resources[key] = record;
+    const records = adoptedRecords(type, op, found, resources);
+    for (const [key, record] of Object.entries(records)) {
+      if (record) resources[key] = record;
+      else delete resources[key];
+      settling.touched.add(key);
+    }
     settling.recordedIds?.add(found.id);
-    notes.push(adoptionNote(op, records[op.address]!, found.outputs, current));
+    notes.push(adoptionNote(op, records, found.outputs));
   } else if (!found && notes.length === noted) {
     notes.push(
       op.replacing && current?.id === op.replacing
@@ -151,8 +191,9 @@ async function settleCreate(op: PendingOperation, type: ResourceType, settling: 
   }
 }
 
-/** What settling says of an object an interrupted create made. */
-function adoptionNote(op: PendingOperation, record: ResourceState, outputs: Record<string, unknown> | undefined, current: ResourceState | undefined): string {
+/** What settling says of an object an interrupted create made (and of the one it replaces, set aside). */
+function adoptionNote(op: PendingOperation, records: Records, outputs: Record<string, unknown> | undefined): string {
+  const record = records[op.address]!;
   const how = !outputs
     ? ', and it is not listed yet (it is listed once provisioned): apply waits for it, and orders nothing more'
     : record.status === 'provisioning'
@@ -160,7 +201,8 @@ function adoptionNote(op: PendingOperation, record: ResourceState, outputs: Reco
       : record.status === 'tainted'
         ? '; it is adopted, and the API reports it failed: it will be replaced'
         : '; it is adopted';
-  const replaced = current && op.replacing === current.id ? `, and ${current.id}, which it replaces, is set aside for deletion` : '';
+  const aside = Object.entries(records).find(([key, r]) => isDeposed(key) && r)?.[1];
+  const replaced = aside ? `, and ${aside.id}, which it replaces, is set aside for deletion` : '';
   return `${op.address}: an interrupted create had ordered ${record.id}${how}${replaced}`;
 }
 
@@ -172,11 +214,27 @@ async function settleChange(op: PendingOperation, type: ResourceType, settling: 
   const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`), pass: settling.pass, provider: op.provider });
   const outputs = await observed(type, ctx, realId(target), recorded && { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) }, settling, op.provider);
   if (outputs === undefined) {
-    if (resources[op.address]?.id === target.id) delete resources[op.address];
+    if (resources[op.address]?.id === target.id) {
+      delete resources[op.address];
+      settling.touched.add(op.address);
+    }
     notes.push(`${op.address}: an interrupted ${op.action} finished remotely (${target.id} is gone)`);
   } else {
     notes.push(`${op.address}: an interrupted ${op.action} was checked against the remote object ${target.id}`);
+    mayDependOn(op, settling);
   }
+}
+
+/**
+ * An interrupted update may have made its object use what it was updated to use, or not: until
+ * an update succeeds, the record depends on both (what it may use is deleted only after it).
+ */
+function mayDependOn(op: PendingOperation, { resources, touched }: Settling): void {
+  const record = resources[op.address];
+  const added = (op.dependencies ?? []).filter((d) => !record?.dependencies.includes(d));
+  if (op.action !== 'update' || !record || record.id !== op.id || !added.length) return;
+  resources[op.address] = { ...record, dependencies: [...record.dependencies, ...added] };
+  touched.add(op.address);
 }
 
 /**
@@ -193,12 +251,13 @@ function legacyAsideSlots(resources: Record<string, ResourceState>): Map<string,
 }
 
 /** Such an interrupted replacement that made nothing leaves the old object current again. */
-function restoreLegacyAside(op: PendingOperation, legacy: Map<string, string>, resources: Record<string, ResourceState>, notes: string[]): void {
+function restoreLegacyAside(op: PendingOperation, legacy: Map<string, string>, { resources, notes, touched }: Settling): void {
   const id = legacy.get(op.address);
   const key = id && deposedKey(op.address, id);
   if (!key || resources[op.address] || !resources[key]) return;
   resources[op.address] = { ...resources[key], address: op.address };
   delete resources[key];
+  touched.add(op.address).add(key);
   const at = notes.lastIndexOf(`${op.address}: an interrupted create left nothing behind; it will be created`);
   if (at >= 0) notes.splice(at, 1);
   notes.push(`${op.address}: an interrupted replacement made nothing; ${id}, which it was replacing, is current again`);

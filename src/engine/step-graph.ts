@@ -9,13 +9,15 @@ import type { Change } from './types.js';
  * Turns a plan's changes into steps and orders them (an object still provisioning that nothing
  * else changes is a step of its own, which waits for it, and what uses it waits for that):
  * - creates and updates after what they depend on;
- * - a delete after the deletes of what depends on the object, and, for an object the manifest no
- *   longer declares, after what used it has been changed or replaced to stop using it;
+ * - a delete after the deletes of what depends on the object (a replaced dependent's old object
+ *   included), and after what used it and moves off it in place (to another object, or because
+ *   this one leaves the manifest) has been changed to stop using it;
  * - a create-first replacement deletes the old object only after the new one exists and its
  *   dependents have moved to it; a delete-first one creates only after the old object is gone;
  * - an object set aside by an earlier replacement (deposed) is deleted as a create-first old half
- *   is — unless its address is now replaced delete-first, whose objects must not coexist: then the
- *   new object waits for every older one's delete.
+ *   is — unless its address is now replaced delete-first, or its new object needs what the
+ *   set-aside one holds (see ResourceType.holds): the two must not coexist, and the new object
+ *   waits for its delete.
  */
 export function stepGraph(changes: Change[], recorded: Record<string, ResourceState>): Step[] {
   const list = linkedSteps(changes, recorded);
@@ -58,9 +60,12 @@ function linkedSteps(changes: Change[], recorded: Record<string, ResourceState>)
     // Whatever depends on this object is deleted before it goes, except what goes with it
     // (deletedWith): that is forgotten only once this delete has succeeded.
     for (const dependent of recordedDependents.get(address) ?? []) {
-      if (byAddress.get(dependent)?.deletedWith !== address) need(D, `D:${dependent}`);
-      // An object that leaves the manifest goes only once what used it has moved off it.
-      if (c.action === 'delete' && !isDeposed(c.address)) need(D, `C:${dependent}`);
+      const using = byAddress.get(dependent);
+      if (using?.deletedWith !== address) need(D, `D:${dependent}`);
+      // An object goes only once what used it has moved off it: to another object, or (this one
+      // leaving the manifest) to none. What stays moves to the new object (below); what is
+      // replaced moves off as its old object goes (above).
+      if (using?.action !== 'replace' && !using?.dependsOn.includes(address)) need(D, `C:${dependent}`);
     }
     if (c.deletedWith !== undefined) need(D, `D:${c.deletedWith}`);
     if (c.action === 'replace' && c.replaceOrder === 'delete-first') need(C, D);
@@ -70,7 +75,8 @@ function linkedSteps(changes: Change[], recorded: Record<string, ResourceState>)
     }
     if (isDeposed(c.address)) {
       const current = byAddress.get(address);
-      if (current?.action === 'replace' && current.replaceOrder === 'delete-first') need(`C:${address}`, D);
+      // Objects that cannot coexist: the address replaced delete-first, or a new object needing what this one holds.
+      if ((current?.action === 'replace' && current.replaceOrder === 'delete-first') || current?.claims?.some((k) => c.held?.includes(k))) need(`C:${address}`, D);
       else {
         need(D, `C:${address}`);
         afterDependentsMove(D, address);

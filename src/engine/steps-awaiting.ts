@@ -4,7 +4,7 @@ import type { Created, ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState } from './contracts/state.js';
 import { reveal, secretKeys, wrapSecrets } from '../values.js';
 import { awaitObject, readinessOf, statusOf, untilListed, withStatus } from './awaiting.js';
-import { deposedKey } from './deposed.js';
+import { deposedKey, isDeposed } from './deposed.js';
 import { inputFields } from './import.js';
 import { claimsOf } from './claims.js';
 import { realId, recordedId } from './ids.js';
@@ -19,10 +19,12 @@ export const CLOCK_SKEW_MS = 5 * 60_000;
  * is listed (a delete needs no more) or ready, and records what it finds. Returns the record as it
  * now stands; undefined when the object turned out gone (never listed, long after its order).
  * An object the API reports failed is recorded tainted and, unless only `listed` is wanted, stops
- * the step: the next plan replaces it.
+ * the step: the next plan replaces it. So does one recorded tainted already (an interrupted
+ * create's object, adopted failed): a step that needs it ready never reports it done.
  */
 export async function settleRecorded(step: Step, run: StepRun, key: string, until: 'listed' | 'ready'): Promise<ResourceState | undefined> {
   const record = run.journal.current[key];
+  if (record?.status === 'tainted' && until === 'ready') throw provisioningFailed(record, run.type(record.type).failed?.(reveal(record.outputs)) ?? 'failed');
   if (record?.status !== 'provisioning') return record;
   const type = run.type(record.type);
   const context = () => run.context(step, type, { token: randomUUID(), timeout: 'create', provider: record.provider });
@@ -40,22 +42,27 @@ export async function settleRecorded(step: Step, run: StepRun, key: string, unti
   const outputs = wrapSecrets(seen.outputs, [...(type.secretPaths ?? []), ...secretKeys(record.inputs)]);
   const updated = withStatus({ ...record, outputs }, status);
   await run.journal.record({ [key]: updated });
-  if (seen.readiness.state === 'failed' && until === 'ready') {
-    throw new Error(`the API reports ${record.id} ${seen.readiness.status}: its provisioning failed, and the next apply replaces it`);
-  }
+  if (seen.readiness.state === 'failed' && until === 'ready') throw provisioningFailed(record, seen.readiness.status);
   return updated;
+}
+
+/** The error of a step whose object the API reports failed (`status`, in its word). */
+function provisioningFailed(record: ResourceState, status: string): Error {
+  return new Error(`the API reports ${record.id} ${status}: its provisioning failed, and the next apply replaces it`);
 }
 
 /**
  * What state records of the object an interrupted create made, once found: the object at its
- * address, with the inputs it was ordered with and as ready as the API says; the object it was
- * replacing, if still current, set aside for deletion.
+ * address, with the inputs and dependencies it was ordered with and as ready as the API says; the
+ * object it was replacing, if still current — at its address, or where a move (options.aliases)
+ * took it while the create was still looked for — set aside at its address.
  */
-export function adoptedRecords(type: ResourceType, op: PendingOperation, found: Created<Record<string, unknown> | undefined>, current: ResourceState | undefined): Records {
+export function adoptedRecords(type: ResourceType, op: PendingOperation, found: Created<Record<string, unknown> | undefined>, recorded: Record<string, ResourceState>): Records {
   // Not listed yet (undefined outputs): on its way, as far as anyone can tell.
   const status = found.outputs ? statusOf(readinessOf(type, found.outputs)) : 'provisioning';
   const outputs = wrapSecrets(found.outputs ?? {}, type.secretPaths);
   const under = op.provider === undefined ? {} : { provider: op.provider };
+  const replaced = replacedBy(op, recorded);
   const records: Records = {
     [op.address]: {
       address: op.address,
@@ -64,14 +71,25 @@ export function adoptedRecords(type: ResourceType, op: PendingOperation, found: 
       // The inputs it was ordered with, when the intent kept them (as a finished create records).
       inputs: op.inputs ?? inputFields(type, outputs),
       outputs,
-      dependencies: current?.dependencies ?? [],
+      dependencies: op.dependencies ?? (replaced?.[1] ?? recorded[op.address])?.dependencies ?? [],
       status,
       ...(status === 'provisioning' ? { orderedAt: op.at } : {}),
       ...under,
     },
   };
-  if (current && op.replacing === current.id) records[deposedKey(op.address, current.id)] = { ...current, address: deposedKey(op.address, current.id) };
+  if (!replaced) return records;
+  const [key, old] = replaced;
+  if (key !== op.address) records[key] = null;
+  records[deposedKey(op.address, old.id)] = { ...old, address: deposedKey(op.address, old.id) };
   return records;
+}
+
+/** The state key and record of the object an interrupted create-first replacement replaces, if state still records it as current. */
+function replacedBy(op: PendingOperation, recorded: Record<string, ResourceState>): [string, ResourceState] | undefined {
+  if (op.replacing === undefined) return undefined;
+  const here = recorded[op.address];
+  if (here?.id === op.replacing) return [op.address, here];
+  return Object.entries(recorded).find(([key, r]) => !isDeposed(key) && r.type === op.type && r.id === op.replacing);
 }
 
 /**
@@ -113,7 +131,7 @@ export async function awaitInterruptedOrder(step: Step, run: StepRun, type: Reso
     await run.journal.forget(op, `nothing an interrupted create ordered was listed ${duration(type.appearsWithinMs ?? 0)} after it`);
     return false;
   }
-  await run.journal.resolve(op, adoptedRecords(type, op, found, run.journal.current[op.address]));
+  await run.journal.resolve(op, adoptedRecords(type, op, found, run.journal.current));
   return true;
 }
 

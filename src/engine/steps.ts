@@ -92,7 +92,7 @@ export class CreateStep extends Step {
     let ordered: string | undefined;
     const created = await run.journal
       .journaled(
-        { address, type: type.token, action: 'create', inputs: desired, replacing: old?.id, ...under(run.options(address).provider) },
+        { address, type: type.token, action: 'create', inputs: desired, dependencies: change.dependsOn, replacing: old?.id, ...under(run.options(address).provider) },
         async (token) => {
           const recordId = (id: string) => {
             ordered = id;
@@ -217,7 +217,7 @@ async function updateInPlace(step: Step, run: StepRun): Promise<string> {
     return prior.id;
   }
   await run.journal.journaled(
-    { address, type: type.token, action: 'update', id: prior.id, secretId: prior.secretId, ...under(prior.provider) },
+    { address, type: type.token, action: 'update', id: prior.id, secretId: prior.secretId, dependencies: change.dependsOn, ...under(prior.provider) },
     async (token) => {
       const ctx = await run.context(step, type, { token, timeout: 'update', provider: prior.provider });
       return type.update(ctx, realId(prior), { inputs: reveal(prior.inputs), outputs: reveal(prior.outputs) }, reveal(effective));

@@ -48,6 +48,52 @@ describe('aliases: renames without replacement', () => {
     expect(entries[1]).toMatchObject({ kind: 'intent', address: 'renamed' });
   });
 
+  it('what depends on a moved record is recorded depending on its new address in the same entry: a crash after it keeps the order of deletes', async () => {
+    const fake = fakeType();
+    const store = new MemoryStore();
+    const pair = (address: string, extra = '') => `${one(address, extra)}  user: { type: fake:Thing, properties: { name: user, ref: "\${${address}.uid}" } }\n`;
+    await applyFake(pair('old'), fake, store);
+    // The process dies once the move is journaled: no other entry, no snapshot.
+    const write = store.write.bind(store);
+    store.failFrom = store.journal.length + 1;
+    store.write = async () => {
+      throw new Error('killed');
+    };
+    await expect(applyFake(pair('renamed', '    options: { aliases: [old] }'), fake, store)).rejects.toThrow('killed');
+    Object.assign(store, { failFrom: undefined, write });
+    expect((await store.read()).resources.user.dependencies).toEqual(['renamed']);
+    fake.calls.length = 0;
+    await applyFake(pair('renamed', '    options: { aliases: [old] }'), fake, store, { destroy: true });
+    expect(remoteChanges(fake).map((c) => c.address)).toEqual(['user', 'renamed']);
+  });
+
+  it('an object its replacement set aside moves with its address: it goes only once what used it has moved', async () => {
+    let lose = false;
+    let refuse = false;
+    const fake = fakeType({ loseCreateReply: () => lose });
+    const update = fake.type.update;
+    fake.type.update = async (ctx, id, prior, desired) => {
+      if (refuse) throw new Error('the user cannot move now');
+      return update(ctx, id, prior, desired);
+    };
+    const store = new MemoryStore();
+    const pair = (address: string, size: number, extra = '') => `${one(address, extra, size)}  user: { type: fake:Thing, properties: { name: user, ref: "\${${address}.uid}" } }\n`;
+    await applyFake(pair('old', 1), fake, store);
+    lose = true;
+    await applyFake(pair('old', 2), fake, store);
+    expect((await store.read()).pending).toMatchObject([{ address: 'old', id: 'thing-3', replacing: 'thing-1' }]);
+    lose = false;
+    refuse = true;
+    const { plan, report } = await applyFake(pair('renamed', 2, '    options: { aliases: [old] }'), fake, store);
+    expect(plan.changes.map((c) => [c.address, c.action])).toEqual([
+      ['renamed', 'noop'],
+      ['renamed~thing-1', 'delete'],
+      ['user', 'update'],
+    ]);
+    expect(report.results.find((r) => r.action === 'delete-deposed')).toMatchObject({ status: 'skipped', cause: 'user' });
+    expect(Object.keys((await store.read()).resources).sort()).toEqual(['renamed', 'renamed~thing-1', 'user']);
+  });
+
   it('a moved resource whose inputs changed is updated in place on the same object', async () => {
     const fake = fakeType({ replaceOn: [] });
     const { store } = await recorded('old', fake);

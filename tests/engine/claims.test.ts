@@ -1,8 +1,8 @@
 /**
  * What an object holds that its successor needs (ResourceType.holds): a replacement keeps it by
  * deleting first and waiting until it is let go; an address taking over another's waits for that
- * one's delete; what cannot be ordered is refused before any call. Objects that leave the manifest
- * go only once what used them has moved off them.
+ * one's delete; what cannot be ordered is refused before any call. An object that leaves the
+ * manifest, or is replaced, goes only once what used it has moved off it.
  */
 import { describe, expect, it } from 'vitest';
 import { applyFake, planFake } from '../support/engine-run.js';
@@ -112,5 +112,91 @@ ${user ? `  erp: { type: fake:Thing, properties: { name: erp, ref: "\${${agent}.
     const state = await store.read();
     expect(state.resources.erp.dependencies).toEqual(['proxy']);
     expect(Object.keys(state.resources).sort()).toEqual(['erp', 'proxy', 'proxyX']);
+  });
+});
+
+describe('an object replaced while what used it moves to another', () => {
+  const stack = (size: number, user: string) => `
+resources:
+  port: { type: fake:Thing, properties: { name: port, size: ${size} } }
+  spare: { type: fake:Thing, properties: { name: spare } }
+  vxc: { type: fake:Thing, properties: { name: vxc, ref: "\${${user}.uid}" } }
+`;
+
+  it('goes only once what used it has moved off it; one that fails to move keeps it', async () => {
+    let refuse = false;
+    const fake = fakeType({ replaceOn: ['size'] });
+    const update = fake.type.update;
+    fake.type.update = async (ctx, id, prior, desired) => {
+      if (refuse) throw new Error('the connection cannot move now');
+      return update(ctx, id, prior, desired);
+    };
+    const store = new MemoryStore();
+    await applyFake(stack(1, 'port'), fake, store);
+    fake.calls.length = 0;
+    refuse = true;
+    const { plan, report } = await applyFake(stack(2, 'spare'), fake, store);
+    expect(plan.changes.find((c) => c.address === 'port')).toMatchObject({ action: 'replace', replaceOrder: 'create-first' });
+    expect(report.results.find((r) => r.address === 'port' && r.action === 'delete-old')).toMatchObject({ status: 'skipped', cause: 'vxc' });
+    expect(writes(fake)).toEqual(['create port']);
+    expect((await store.read()).resources.vxc.dependencies).toEqual(['port']);
+
+    refuse = false;
+    fake.calls.length = 0;
+    expect((await applyFake(stack(2, 'spare'), fake, store)).report.ok).toBe(true);
+    expect(writes(fake)).toEqual(['update vxc', 'delete port']);
+  });
+});
+
+describe('an object an earlier replacement set aside, holding what the new one needs', () => {
+  const one = (name: string) => `
+resources:
+  edge: { type: fake:Thing, properties: { name: ${name} } }
+`;
+
+  it('is deleted before the new one is ordered, which waits until it is let go', async () => {
+    let lose = false;
+    const fake = fakeType({ holdNameMs: HOLD, replaceOn: ['name'], loseCreateReply: () => lose });
+    const store = new MemoryStore();
+    await applyFake(one('nyc'), fake, store);
+    lose = true;
+    await applyFake(one('nyc-2'), fake, store);
+    lose = false;
+    fake.calls.length = 0;
+    const { plan, report } = await applyFake(one('nyc'), fake, store);
+    expect(plan.settled).toEqual(['edge: an interrupted create had ordered thing-2; it is adopted, and thing-1, which it replaces, is set aside for deletion']);
+    expect(plan.changes.map((c) => [c.address, c.action])).toEqual([
+      ['edge', 'replace'],
+      ['edge~thing-1', 'delete'],
+    ]);
+    expect(report.ok).toBe(true);
+    expect(writes(fake)).toEqual(['delete edge', 'create edge', 'delete edge']);
+    expect(fake.calls.filter((c) => c.verb === 'delete').map((c) => c.id)).toEqual(['thing-1', 'thing-2']);
+  });
+});
+
+describe('what used an object leaving the manifest, replaced to use a new one that needs the object gone first', () => {
+  const stack = (size: number, link: string) => `
+resources:
+  gw: { type: fake:Thing, properties: { name: gw, size: ${size} } }
+  ${link}: { type: fake:Thing, properties: { name: ${link}, ref: "\${gw.uid}" } }
+  route: { type: fake:Thing, properties: { name: route-${link}, ref: "\${${link}.uid}" } }
+`;
+
+  it('is replaced by deleting first, saying why: its old object goes before the object it used, which goes before the new one it will use is made', async () => {
+    const fake = fakeType({ holdNameMs: HOLD, replaceOn: ['size', 'ref'] });
+    const store = new MemoryStore();
+    await applyFake(stack(1, 'old'), fake, store);
+    fake.calls.length = 0;
+    const { plan, report } = await applyFake(stack(2, 'new'), fake, store);
+    expect(plan.changes.map((c) => [c.address, c.action, c.replaceOrder])).toEqual([
+      ['gw', 'replace', 'delete-first'],
+      ['new', 'create', undefined],
+      ['old', 'delete', undefined],
+      ['route', 'replace', 'delete-first'],
+    ]);
+    expect(plan.changes.find((c) => c.address === 'route')?.notes[0]).toMatch(/^replaced by deleting first, as gw is: created first, its steps would wait on each other/);
+    expect(report.ok).toBe(true);
+    expect(writes(fake)).toEqual(['delete route', 'delete old', 'delete gw', 'create gw', 'create new', 'create route']);
   });
 });

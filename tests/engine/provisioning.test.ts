@@ -82,6 +82,129 @@ describe('an interrupted create whose object the API lists only once provisioned
     expect((await store.read()).pending).toEqual([]);
   });
 
+  it('without an id, renamed by its alias meanwhile: apply looks for it at its new address, adopts it there, and orders nothing', async () => {
+    let lose = true;
+    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose });
+    const store = new MemoryStore();
+    await applyFake(withUser(), fake, store);
+    lose = false;
+    const renamed = withUser().replace('  a:\n', '  a2:\n    options: { aliases: [a] }\n').replace('${a.uid}', '${a2.uid}');
+    const next = await applyFake(renamed, fake, store);
+    expect(next.plan.changes.find((c) => c.address === 'a2')).toMatchObject({ action: 'create', awaits: 'order' });
+    expect(next.report.ok).toBe(true);
+    expect(creates(fake)).toBe(2);
+    expect(Object.keys((await store.read()).resources).sort()).toEqual(['a2', 'b']);
+    expect((await store.read()).resources.a2).toMatchObject({ id: 'thing-1', status: 'ok' });
+    expect((await store.read()).pending).toEqual([]);
+  });
+
+  it('a replacement without an id, renamed by its alias meanwhile: the same, and the object it replaces goes', async () => {
+    let lose = false;
+    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose });
+    const store = new MemoryStore();
+    const one = (address: string, size: number, options = '') => `
+resources:
+  ${address}: { type: fake:Thing, properties: { name: a, size: ${size} }${options} }
+`;
+    await applyFake(one('a', 1), fake, store);
+    lose = true;
+    await applyFake(one('a', 2), fake, store);
+    expect((await store.read()).pending).toMatchObject([{ address: 'a', action: 'create', replacing: 'thing-1' }]);
+    lose = false;
+    const next = await applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store);
+    expect(next.plan.changes.find((c) => c.address === 'a2')).toMatchObject({ action: 'replace', movedFrom: 'a', awaits: 'order' });
+    expect(next.report.ok).toBe(true);
+    expect(creates(fake)).toBe(2);
+    expect([...fake.objects.keys()]).toEqual(['thing-2']);
+    expect(Object.keys((await store.read()).resources)).toEqual(['a2']);
+  });
+
+  it('a replacement without an id, renamed by its alias, then a kill once the move is journaled: the next apply still finds it', async () => {
+    let lose = false;
+    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose });
+    const store = new MemoryStore();
+    const one = (address: string, size: number, options = '') => `
+resources:
+  ${address}: { type: fake:Thing, properties: { name: a, size: ${size} }${options} }
+`;
+    await applyFake(one('a', 1), fake, store);
+    lose = true;
+    await applyFake(one('a', 2), fake, store);
+    lose = false;
+    // The process dies once the move is journaled: nothing more is recorded, not even the snapshot.
+    const { record, write } = store;
+    let moved = false;
+    store.record = async (entry) => {
+      if (moved) throw new Error('killed');
+      await record.call(store, entry);
+      moved = entry.kind === 'outcome' && entry.address === 'a2';
+    };
+    store.write = async () => {
+      throw new Error('killed');
+    };
+    await expect(applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store)).rejects.toThrow('killed');
+    Object.assign(store, { record, write });
+    const next = await applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store);
+    expect(next.report.ok).toBe(true);
+    expect(creates(fake)).toBe(2);
+    expect([...fake.objects.keys()]).toEqual(['thing-2']);
+    expect(Object.keys((await store.read()).resources)).toEqual(['a2']);
+  });
+
+  it('a replacement without an id, renamed by its alias, then a kill once it is journaled at its new address: adopted there once listed', async () => {
+    let lose = false;
+    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose });
+    const store = new MemoryStore();
+    const one = (address: string, size: number, options = '') => `
+resources:
+  ${address}: { type: fake:Thing, properties: { name: a, size: ${size} }${options} }
+`;
+    await applyFake(one('a', 1), fake, store);
+    lose = true;
+    await applyFake(one('a', 2), fake, store);
+    lose = false;
+    // The process dies once the interrupted create is journaled at its new address, before the move.
+    const { record, write } = store;
+    let restated = false;
+    store.record = async (entry) => {
+      if (restated) throw new Error('killed');
+      await record.call(store, entry);
+      restated = entry.kind === 'intent' && entry.address === 'a2';
+    };
+    store.write = async () => {
+      throw new Error('killed');
+    };
+    await expect(applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store)).rejects.toThrow('killed');
+    Object.assign(store, { record, write });
+    fake.clock.advance(90_000);
+    const next = await applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store);
+    expect(next.plan.settled).toEqual(['a2: an interrupted create had ordered thing-2; it is adopted, and thing-1, which it replaces, is set aside for deletion']);
+    expect(next.report.ok).toBe(true);
+    expect(creates(fake)).toBe(2);
+    expect([...fake.objects.keys()]).toEqual(['thing-2']);
+    expect(Object.keys((await store.read()).resources)).toEqual(['a2']);
+  });
+
+  it('found once listed, failed: the create fails, saying so, and the next plan replaces it', async () => {
+    let lose = true;
+    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose, failProvisioning: () => true });
+    const store = new MemoryStore();
+    await applyFake(withUser(), fake, store);
+    lose = false;
+    const next = await applyFake(withUser(), fake, store);
+    expect(next.report.ok).toBe(false);
+    expect(next.report.results.find((r) => r.address === 'a')).toMatchObject({
+      action: 'create',
+      status: 'failed',
+      error: expect.stringMatching(/the API reports thing-1 FAILED: its provisioning failed, and the next apply replaces it$/),
+    });
+    expect(next.events.some((e) => e.type === 'step-done' && e.address === 'a')).toBe(false);
+    expect((await store.read()).resources.a).toMatchObject({ id: 'thing-1', status: 'tainted' });
+    expect(creates(fake)).toBe(1);
+    const replaced = await planFake(withUser(), fake, store);
+    expect(replaced.plan.changes.find((c) => c.address === 'a')).toMatchObject({ action: 'replace', reason: 'tainted' });
+  });
+
   it('still not listed long after its order: the order made nothing, and the address is ordered anew', async () => {
     let lose = true;
     const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, loseCreateReply: () => lose });

@@ -46,6 +46,12 @@ export interface PendingOperation {
    * an interrupted create left by them (a VLAN on its port, a name on its router).
    */
   inputs?: Record<string, unknown>;
+  /**
+   * What a create or update makes its object depend on: recorded with what a create made once it
+   * is found, and added to what an object an update was interrupted on may depend on (what it uses
+   * is deleted after it).
+   */
+  dependencies?: string[];
   /** For a create-first replacement: the id of the object it replaces, still current until the outcome. */
   replacing?: string;
   /** The provider resource whose connection the operation went through; absent for the default. */
