@@ -89,19 +89,22 @@ function linkedSteps(changes: Change[], recorded: Record<string, ResourceState>)
 
 /**
  * An object that takes over what another holds (a VLAN, a name, an address range) is made, or
- * changed, only once the holder's delete is done: a renamed address whose object keeps its name,
- * say. (A replacement's own halves are ordered by its order.)
+ * changed, only once the holder has let it go: its delete is done (a renamed address whose object
+ * keeps its name, say), or its update moving off it. (A replacement's own halves are ordered by
+ * its order.)
  */
 function claimEdges(changes: Change[], need: (from: string, on: string) => void): void {
-  const holders = new Map<string, string[]>();
+  // What lets each claim go: a delete (or a replacement's old half), or an update moving off it.
+  const letGo = new Map<string, string[]>();
   for (const c of changes) {
-    if (c.action !== 'delete' && c.action !== 'replace') continue;
-    for (const key of c.held ?? []) holders.set(key, [...(holders.get(key) ?? []), c.address]);
+    const step = c.action === 'delete' || c.action === 'replace' ? `D:${c.address}` : c.action === 'update' ? `C:${c.address}` : undefined;
+    if (!step) continue;
+    for (const key of c.held ?? []) if (step[0] === 'D' || !c.claims?.includes(key)) letGo.set(key, [...(letGo.get(key) ?? []), step]);
   }
-  if (!holders.size) return;
+  if (!letGo.size) return;
   for (const c of changes) {
     for (const key of c.claims ?? []) {
-      for (const holder of holders.get(key) ?? []) if (baseAddress(holder) !== c.address) need(`C:${c.address}`, `D:${holder}`);
+      for (const step of letGo.get(key) ?? []) if (baseAddress(step.slice(2)) !== c.address) need(`C:${c.address}`, step);
     }
   }
 }

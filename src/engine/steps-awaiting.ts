@@ -139,17 +139,24 @@ export async function awaitInterruptedOrder(step: Step, run: StepRun, type: Reso
 export interface Holder {
   type: ResourceType;
   record: ResourceState;
-}
-
-/** Notes what a deleted object held, for whatever takes it over in this apply (see awaitReleased). */
-export function noteReleased(run: StepRun, type: ResourceType, record: ResourceState): void {
-  for (const h of claimsOf(type, reveal(record.inputs))) run.released.set(h.key, { type, record });
+  /** The holder moved off it by an update (it stays, so it never reads as gone). */
+  moved?: boolean;
 }
 
 /**
- * Before an object takes over what an object deleted in this apply held (a VLAN on a port, a
- * name), waits until the API has let it go: as the claim's own check says, else until the old
- * object reads as gone. Within the operation's wait time; nothing is ordered before.
+ * Notes what an object deleted in this apply held — or, given what it holds now, what an update
+ * moved it off — for whatever takes it over in this apply (see awaitReleased).
+ */
+export function noteReleased(run: StepRun, type: ResourceType, record: ResourceState, now?: Record<string, unknown>): void {
+  const kept = new Set(now ? claimsOf(type, reveal(now)).map((h) => h.key) : []);
+  for (const h of claimsOf(type, reveal(record.inputs))) if (!kept.has(h.key)) run.released.set(h.key, { type, record, moved: now !== undefined });
+}
+
+/**
+ * Before an object takes over what an object deleted (or moved off it) in this apply held (a VLAN
+ * on a port, a name), waits until the API has let it go: as the claim's own check says, else until
+ * the old object reads as gone (or, moved off by an update, at once). Within the operation's wait
+ * time; nothing is ordered before.
  */
 export async function awaitReleased(step: Step, run: StepRun, type: ResourceType, desired: Record<string, unknown>, provider: string | undefined): Promise<void> {
   for (const h of claimsOf(type, reveal(desired))) {
@@ -164,6 +171,7 @@ export async function awaitReleased(step: Step, run: StepRun, type: ResourceType
       const free = await h.claim.released?.(await context(), h.values);
       if (free === true) return { done: true, value: undefined };
       if (free === false) return { done: false, status: `${h.claim.what} still held` };
+      if (holder.moved) return { done: true, value: undefined };
       const still = await holder.type.read(await holderContext(), realId(holder.record), prior);
       return still ? { done: false, status: `${holder.record.id} not gone yet` } : { done: true, value: undefined };
     });

@@ -225,6 +225,7 @@ async function updateInPlace(step: Step, run: StepRun): Promise<string> {
     // An update whose wait ran out was sent: the next plan reads what it did, and sends it again only if it differs.
     { done: (outputs) => made(outputs as Record<string, unknown>), failed: (err) => (outcomeUnknown(err) || err instanceof WaitTimedOut ? 'unknown' : 'nothing') },
   );
+  noteReleased(run, type, prior, effective);
   return prior.id;
 }
 

@@ -200,3 +200,28 @@ resources:
     expect(writes(fake)).toEqual(['delete route', 'delete old', 'delete gw', 'create gw', 'create new', 'create route']);
   });
 });
+
+describe('an object moving off what it holds by an update', () => {
+  it('lets another take it over only once the update is done', async () => {
+    const fake = fakeType({ holdNameMs: HOLD });
+    const store = new MemoryStore();
+    const first = `
+resources:
+  a: { type: fake:Thing, properties: { name: nyc } }
+`;
+    const second = `
+resources:
+  a: { type: fake:Thing, properties: { name: nyc-old } }
+  b: { type: fake:Thing, properties: { name: nyc } }
+`;
+    await applyFake(first, fake, store);
+    fake.calls.length = 0;
+    const { plan, report } = await applyFake(second, fake, store);
+    expect(plan.changes.map((c) => [c.address, c.action])).toEqual([
+      ['a', 'update'],
+      ['b', 'create'],
+    ]);
+    expect(report.ok).toBe(true);
+    expect(writes(fake)).toEqual(['update a', 'create b']);
+  });
+});
