@@ -37,7 +37,7 @@ export interface RunOptions extends GlobalOptions {
 export async function planCommand(arg: string | undefined, opts: RunOptions, destroy = false): Promise<number> {
   const format = opts.json ? 'json' : (opts.format ?? 'text');
   if (!['text', 'json', 'markdown'].includes(format)) throw new UserError(`--format ${format}: expected text, json or markdown`);
-  const session = await openSession(manifestPath(arg, opts), opts);
+  const session = await openSession(manifestPath(arg, opts), opts, true);
   try {
     // Taken as apply takes it: while an apply runs, its operations in flight are its own to settle.
     await session.store.lock(lockInfo('plan'), opts.lockTimeout);
@@ -74,7 +74,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
 export async function applyCommand(arg: string | undefined, opts: RunOptions, destroy = false): Promise<number> {
   const saved = arg ? readSavedPlan(arg) : undefined;
   const file = saved ? saved.manifest.file : manifestPath(arg, opts);
-  const session = await openSession(file, opts);
+  const session = await openSession(file, opts, true);
   const p = paint(useColor(opts));
   try {
     if (saved) assertSavedFits(saved, arg!, session.manifest.hash, opts.stack);

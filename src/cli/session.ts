@@ -5,6 +5,9 @@ import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DiagnosticsError } from '../diagnostics.js';
 import { checkManifest, crossCheckStack, type CheckedManifest } from '../engine/check-manifest.js';
+import { crossCheck, hasCrossChecks } from '../engine/cross-check.js';
+import { checkInputsAgainstState } from '../engine/check-inputs-against-state.js';
+import { inFileOrder } from '../engine/checkable.js';
 import type { EngineCatalog } from '../engine/contracts/catalog.js';
 import type { RetryNotice } from '../engine/contracts/provider.js';
 import type { ManifestGraph } from '../engine/graph/graph.js';
@@ -106,6 +109,8 @@ export function manifestPath(arg: string | undefined, opts: GlobalOptions): stri
 export interface LoadOptions {
   /** The stack whose config is read (default `default`), its `--config` flags, and where its state (and key) is. */
   stack?: { name: string; config?: string[]; state?: string };
+  /** The command checks against state before planning (see CheckOptions.againstState). */
+  againstState?: boolean;
 }
 
 /** The registries as the engine's checks see them, with these resource types; lookup functions are loaded only when asked for. */
@@ -125,7 +130,8 @@ async function checkedManifest(file: string, options: LoadOptions): Promise<{ ch
   let codec: ReturnType<typeof stateCodec> | undefined;
   const open = (sealed: string, where: string) => (codec ??= stateCodec({ stack: name, state }, dirname(resolve(file)))).decode({ $secret: sealed }, where);
   const text = readText(file);
-  const check = async (types: ReadonlyMap<string, ResourceType>) => checkManifest(text, file, catalogOf(types), { env: process.env, stack: { name, flags: config, open } });
+  const check = async (types: ReadonlyMap<string, ResourceType>) =>
+    checkManifest(text, file, catalogOf(types), { env: process.env, stack: { name, flags: config, open }, againstState: options.againstState });
   // Checked against the types of the providers its text names, which hold every type it can
   // resolve; one with problems is checked again against every type, so what it is told (a
   // misspelt provider's "did you mean" among them) never depends on what else it names.
@@ -149,10 +155,13 @@ function readText(file: string): string {
 /**
  * Builds the runtime for a manifest checked whole first, as `validate` checks it: connections
  * (sandbox on demand), logger and store. Nothing remote is reached before the check passes.
+ * `planning`: the command calls checkBeforePlan, whose check against state also covers what the
+ * manifest shows against itself.
  */
-export async function openSession(file: string, opts: GlobalOptions): Promise<Session> {
-  const { checked, types: resourceTypes } = await checkedManifest(file, { stack: { name: opts.stack, config: opts.config, state: opts.state } });
-  const { manifest, graph, settings, instances } = checked;
+export async function openSession(file: string, opts: GlobalOptions, planning = false): Promise<Session> {
+  const stack = { name: opts.stack, config: opts.config, state: opts.state };
+  const { checked, types: resourceTypes } = await checkedManifest(file, { stack, againstState: planning });
+  const { manifest, graph, settings, instances, inputs, deferred } = checked;
   const catalog = catalogOf(resourceTypes);
   const log = makeLogger(opts);
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
@@ -191,9 +200,17 @@ export async function openSession(file: string, opts: GlobalOptions): Promise<Se
     store,
     storeFor: (stack) => withRecordedTypes(openStore({ ...opts, stack }, manifest.dir, project), resourceTypes),
     async checkBeforePlan(state, destroy) {
-      if (destroy) return;
-      const crossed = await crossCheckStack(manifest, catalog, state.resources as never, (token, args) => invokeLookup(deps, token, args));
-      if (crossed.length) throw new DiagnosticsError(crossed);
+      const own = deferred ? checkInputsAgainstState(manifest, catalog, inputs, state.resources as never) : { diagnostics: [], valid: inputs };
+      // With a problem already found, nothing is read remotely to look for more.
+      const lookup = own.diagnostics.length ? undefined : (token: string, args: Record<string, unknown>) => invokeLookup(deps, token, args);
+      // A destroy orders nothing: what the manifest shows against itself is all it is held to.
+      const crossed = destroy
+        ? deferred && hasCrossChecks(manifest, catalog.resourceTypes)
+          ? await crossCheck({ manifest, types: catalog.resourceTypes, desired: own.valid })
+          : []
+        : await crossCheckStack(manifest, catalog, state.resources as never, lookup, own.valid);
+      const problems = [...own.diagnostics, ...crossed];
+      if (problems.length) throw new DiagnosticsError(inFileOrder(problems));
     },
     async close() {
       await store.close();

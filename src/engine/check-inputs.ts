@@ -2,26 +2,39 @@ import * as z from 'zod';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Expr, ResourceDecl } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
-import { Secret, Unknown, reveal, wrapSecrets } from '../values.js';
+import { Secret, Unknown, holdsSecret, reveal, wrapSecrets } from '../values.js';
 import { inputProblems } from './messages.js';
 
 /**
- * Results for properties made only of literals: they evaluate to the same value every time, and
- * when planning checks inputs before its first remote call and again in the plan, the second
- * check of those is free.
+ * The last check of each resource's properties, by their expression: a command checks every
+ * resource's inputs before its first remote call, and the plan checks them again with what it
+ * has resolved since; where that changed nothing (properties made only of literals, references
+ * still unknown on a first apply) the second check is free.
  */
-const literalResults = new WeakMap<Expr, { schema: z.core.$ZodType; file: string; diagnostics: Diagnostic[] }>();
+const lastChecks = new WeakMap<Expr, { schema: z.core.$ZodType; file: string; value: unknown; diagnostics: Diagnostic[] }>();
 
 /**
  * Checks desired inputs against a zod schema and turns each issue into a positioned diagnostic.
  * Issues on values that are not known yet (Unknown) are left for apply time.
  */
 export function checkInputs(schema: z.core.$ZodType, value: unknown, properties: Expr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
-  const known = literalResults.get(properties);
-  if (known && known.schema === schema && known.file === where.file) return [...known.diagnostics];
+  const last = lastChecks.get(properties);
+  if (last && last.schema === schema && last.file === where.file && (onlyLiterals(properties) || sameToCheck(last.value, value))) return [...last.diagnostics];
   const diagnostics = check(schema, value, properties, where);
-  if (onlyLiterals(properties)) literalResults.set(properties, { schema, file: where.file, diagnostics: [...diagnostics] });
+  lastChecks.set(properties, { schema, file: where.file, value, diagnostics: [...diagnostics] });
   return diagnostics;
+}
+
+/** Whether two values check the same: equal once secrets are opened, values not known yet alike. */
+function sameToCheck(a: unknown, b: unknown): boolean {
+  if (a instanceof Secret) a = a.value;
+  if (b instanceof Secret) b = b.value;
+  if (a === b) return true;
+  if (a instanceof Unknown || b instanceof Unknown) return a instanceof Unknown && b instanceof Unknown;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && sameToCheck((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 /**
@@ -63,7 +76,7 @@ function onlyLiterals(expr: Expr): boolean {
 
 function check(schema: z.core.$ZodType, value: unknown, properties: Expr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
   // zod and the walks below only read the value.
-  const plain = reveal(value);
+  const plain = holdsSecret(value) ? reveal(value) : value;
   // A message names a wrong value, unless it is secret (or inside one): then only its kind.
   let guarded: unknown;
   const secretAt = (path: Array<string | number>) => {
@@ -75,13 +88,13 @@ function check(schema: z.core.$ZodType, value: unknown, properties: Expr, where:
     }
     return cur instanceof Secret;
   };
-  const result = z.safeParse(schema, plain, { reportInput: true });
-  if (result.success) return [];
   // A property name is known whatever its neighbours' values: an unknown one is reported now.
-  return inputProblems(
-    result.error.issues.filter((issue) => issue.code === 'unrecognized_keys' || !touchesUnknown(plain, issue.path as Array<string | number>)),
-    { schema, value: plain, properties, where, secretAt },
-  );
+  const problems = (parsed: z.ZodSafeParseResult<unknown>) =>
+    parsed.success ? [] : parsed.error.issues.filter((issue) => issue.code === 'unrecognized_keys' || !touchesUnknown(plain, issue.path as Array<string | number>));
+  // Most failures are only values not known yet: the inputs the messages quote are asked for
+  // (a second parse) only when a problem remains.
+  if (!problems(z.safeParse(schema, plain)).length) return [];
+  return inputProblems(problems(z.safeParse(schema, plain, { reportInput: true })), { schema, value: plain, properties, where, secretAt });
 }
 
 function touchesUnknown(value: unknown, path: Array<string | number>): boolean {

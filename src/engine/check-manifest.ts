@@ -34,6 +34,10 @@ export interface CheckedManifest {
   settings: Map<string, Record<string, unknown>>;
   /** Parsed settings of every provider resource (`pulumi:providers:*`), by its address. */
   instances: Map<string, InstanceSettings>;
+  /** Each declared resource's inputs as evaluated here (references to resources Unknown), by address. */
+  inputs: Map<string, Record<string, unknown>>;
+  /** Whether the inputs are still to be checked against state (CheckOptions.againstState). */
+  deferred: boolean;
 }
 
 /** Where settings come from besides config. */
@@ -45,6 +49,13 @@ export interface CheckOptions {
    * the manifest, its `--config KEY=VALUE` flags, and how a sealed value in that file is opened.
    */
   stack?: { name: string; flags?: string[]; open: OpenSecret };
+  /**
+   * The command reads state and checks against it before its first remote call (see
+   * check-inputs-against-state.ts): each resource's inputs are checked there, but for those state
+   * shows applied as they are, and so is what the manifest shows against itself. When anything
+   * else here has a problem, everything is checked here, so that every problem shows at once.
+   */
+  againstState?: boolean;
 }
 
 /**
@@ -76,12 +87,17 @@ export async function checkManifest(text: string, file: string, catalog: EngineC
   const checkable = structure.length ? checkableManifest(manifest, graph) : manifest;
   // With a config value missing or mistyped, resources would be checked against what is not
   // meant; provider settings are still checked, so every config problem shows at once.
-  const checked = configProblems.length ? { diagnostics: [], warnings: [] } : await checkResources(checkable, catalog);
+  const resources = (defer: boolean) => (configProblems.length ? { diagnostics: [], warnings: [], inputs: new Map() } : checkResources(checkable, catalog, defer));
+  let checked = await resources(Boolean(options.againstState) && !structure.length);
   const { settings, diagnostics: settingProblems } = await checkSettings(checkable, catalog, options.env);
   const { instances, diagnostics: instanceProblems } = await checkInstances(checkable, catalog.providers, options.env);
-  const problems = [...structure, ...checked.diagnostics, ...settingProblems, ...instanceProblems];
+  const others = [...structure, ...settingProblems, ...instanceProblems];
+  const deferred = Boolean(options.againstState) && !structure.length && !others.length && !checked.diagnostics.length;
+  // A problem elsewhere: the inputs are checked now too, so that every problem shows at once.
+  if (options.againstState && !deferred && !structure.length) checked = await resources(false);
+  const problems = [...others, ...checked.diagnostics];
   if (problems.length) return { diagnostics: inFileOrder(uniqueDiagnostics(problems)) };
-  return { value: { manifest, graph, warnings: [...manifest.warnings, ...checked.warnings], settings, instances }, diagnostics: [] };
+  return { value: { manifest, graph, warnings: [...manifest.warnings, ...checked.warnings], settings, instances, inputs: checked.inputs, deferred }, diagnostics: [] };
 }
 
 /** Where the caller gives no key to open sealed config values with: one found is refused. */
@@ -94,21 +110,25 @@ const noSealedValues: OpenSecret = () => {
  * the variables and the outputs as far as they are known without any remote call: lookups and
  * other resources' outputs are Unknown here, and problems in those parts are left to the plan.
  */
-export async function checkResources(manifest: Manifest, catalog: EngineCatalog): Promise<{ diagnostics: Diagnostic[]; warnings: string[] }> {
+export async function checkResources(
+  manifest: Manifest,
+  catalog: EngineCatalog,
+  deferInputs = false,
+): Promise<{ diagnostics: Diagnostic[]; warnings: string[]; inputs: Map<string, Record<string, unknown>> }> {
   const diagnostics: Diagnostic[] = [];
   const warnings: string[] = [];
   const functions = manifest.invoked.length ? await catalog.functions() : undefined;
   const scope = new Evaluation(manifest, undefined, () => new Unknown(), functions).scope();
   const valid = new Map<string, Record<string, unknown>>();
   for (const decl of Object.values(manifest.resources)) {
-    const checked = await checkResource(decl, catalog.resourceTypes.get(decl.token)!, scope, manifest.file);
+    const checked = await checkResource(decl, catalog.resourceTypes.get(decl.token)!, scope, manifest.file, deferInputs);
     diagnostics.push(...checked.diagnostics);
     warnings.push(...checked.warnings);
     if (checked.desired) valid.set(decl.address, checked.desired);
   }
   // What the manifest alone shows against itself (two VXCs on one VLAN of a port, say); what
   // state adds is checked before planning (see crossCheckStack).
-  if (hasCrossChecks(manifest, catalog.resourceTypes)) diagnostics.push(...(await crossCheck({ manifest, types: catalog.resourceTypes, desired: valid })));
+  if (!deferInputs && hasCrossChecks(manifest, catalog.resourceTypes)) diagnostics.push(...(await crossCheck({ manifest, types: catalog.resourceTypes, desired: valid })));
   // Aliases as far as config and variables give them, and against the resources declared.
   diagnostics.push(...(await resolveAliases(manifest, scope, 'wait')), ...declaredAliases(manifest));
   // Variables and outputs that no resource uses are checked as well: their mistakes too are
@@ -120,15 +140,22 @@ export async function checkResources(manifest: Manifest, catalog: EngineCatalog)
       diagnostics.push(evalProblem(err, manifest.file));
     }
   }
-  return { diagnostics: uniqueDiagnostics(diagnostics), warnings };
+  return { diagnostics: uniqueDiagnostics(diagnostics), warnings, inputs: valid };
 }
 
 /**
  * One resource's checks that need no call, with the plan's messages: a `get:` resource's id; the
  * options that name its type's fields, its import id and its options written as expressions; and
- * its inputs, which are returned (`desired`) when they pass, with the type's warnings about them.
+ * its inputs, which are returned (`desired`) when they pass, with the type's warnings about them
+ * (or, `deferInputs`, as evaluated, to be checked against state: see resourceInputProblems).
  */
-async function checkResource(decl: ResourceDecl, type: CatalogResourceType, scope: Scope, file: string): Promise<{ diagnostics: Diagnostic[]; warnings: string[]; desired?: Record<string, unknown> }> {
+async function checkResource(
+  decl: ResourceDecl,
+  type: CatalogResourceType,
+  scope: Scope,
+  file: string,
+  deferInputs: boolean,
+): Promise<{ diagnostics: Diagnostic[]; warnings: string[]; desired?: Record<string, unknown> }> {
   const at = (problem: { summary: string; detail?: string; pos?: Pos }): Diagnostic => ({ severity: 'error', ...problem, address: decl.address, pos: { file, ...(problem.pos ?? decl.pos) } });
   if (decl.get) {
     const id = await getId(decl, type, scope, 'wait');
@@ -144,7 +171,8 @@ async function checkResource(decl: ResourceDecl, type: CatalogResourceType, scop
   }
   try {
     const desired = (await evaluate(decl.properties, scope)) as Record<string, unknown>;
-    const problems = checkInputs(type.inputs, desired, decl.properties, { file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
+    if (deferInputs) return { diagnostics, warnings: [], desired };
+    const problems = resourceInputProblems(decl, type, desired, file);
     if (problems.length) return { diagnostics: [...diagnostics, ...problems], warnings: [] };
     return { diagnostics, warnings: (type.warnings?.(desired) ?? []).map((w) => `${decl.address}: ${w}`), desired };
   } catch (err) {
@@ -152,14 +180,27 @@ async function checkResource(decl: ResourceDecl, type: CatalogResourceType, scop
   }
 }
 
+/** A resource's inputs checked against its type's schema, each problem at its position. */
+export function resourceInputProblems(decl: ResourceDecl, type: CatalogResourceType, desired: Record<string, unknown>, file: string): Diagnostic[] {
+  return checkInputs(type.inputs, desired, decl.properties, { file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
+}
+
 /**
  * The cross-checks of every resource against the rest of the stack as state records it, before
  * planning: a VLAN a recorded VXC holds, a prefix list a recorded MCR has (read with `lookup` when
- * neither manifest nor state names it). Inputs are evaluated as for the checks above, references
- * to resources unknown; none is made when no declared type has a cross-check.
+ * neither manifest nor state names it). Inputs are those checkManifest checked (`inputs`), else
+ * evaluated as for the checks above, references to resources unknown; none is made when no
+ * declared type has a cross-check.
  */
-export async function crossCheckStack(manifest: Manifest, catalog: EngineCatalog, recorded: NonNullable<CrossCheckInput['recorded']>, lookup?: CrossCheckInput['lookup']): Promise<Diagnostic[]> {
+export async function crossCheckStack(
+  manifest: Manifest,
+  catalog: EngineCatalog,
+  recorded: NonNullable<CrossCheckInput['recorded']>,
+  lookup?: CrossCheckInput['lookup'],
+  inputs?: Map<string, Record<string, unknown>>,
+): Promise<Diagnostic[]> {
   if (!hasCrossChecks(manifest, catalog.resourceTypes)) return [];
+  if (inputs) return crossCheck({ manifest, types: catalog.resourceTypes, desired: inputs, recorded, lookup });
   const functions = manifest.invoked.length ? await catalog.functions() : undefined;
   const scope = new Evaluation(manifest, undefined, () => new Unknown(), functions).scope();
   const desired = new Map<string, Record<string, unknown>>();

@@ -28,7 +28,11 @@ export function hasCrossChecks(manifest: Manifest, types: ReadonlyMap<string, Ca
   return false;
 }
 
-/** Runs the cross-check of every declared resource whose type has one; each problem is a diagnostic at its input. */
+/**
+ * Runs the cross-check of every declared resource whose type has one; each problem is a
+ * diagnostic at its input. The checks that read remotely (`lookup`) do so only once every check has
+ * run without reading, and not at all for a manifest with a problem `validate` finds too.
+ */
 export async function crossCheck(input: CrossCheckInput): Promise<Diagnostic[]> {
   const { manifest, types, desired, recorded } = input;
   const stack = new Map<string, StackResource>();
@@ -60,15 +64,28 @@ export async function crossCheck(input: CrossCheckInput): Promise<Diagnostic[]> 
     if (!built.has(key)) built.set(key, build());
     return built.get(key) as T;
   };
-  const diagnostics: Diagnostic[] = [];
-  for (const [address, value] of desired) {
-    const decl = manifest.resources[address];
-    const check = types.get(decl.token)?.crossCheck;
-    if (!check) continue;
-    const view: CrossCheckView = { address, resources: all, memo, resolve, stateRead: recorded !== undefined, lookup };
-    for (const problem of await check(value, view)) {
-      diagnostics.push({ severity: 'error', summary: problem.message, detail: problem.detail, address, pos: { file: manifest.file, ...posAt(decl.properties, problem.path) } });
+  // Checks first with no remote read; only the checks that asked for a read are run again with it.
+  const wanted = new Set<string>();
+  const run = async (addresses: Iterable<string>, withLookup: boolean): Promise<Diagnostic[]> => {
+    const diagnostics: Diagnostic[] = [];
+    for (const address of addresses) {
+      const decl = manifest.resources[address];
+      const check = types.get(decl.token)?.crossCheck;
+      if (!check) continue;
+      const view: CrossCheckView = { address, resources: all, memo, resolve, stateRead: recorded !== undefined };
+      if (withLookup) view.lookup = lookup;
+      else if (lookup) Object.defineProperty(view, 'lookup', { get: () => void wanted.add(address) });
+      for (const problem of await check(desired.get(address)!, view)) {
+        diagnostics.push({ severity: 'error', summary: problem.message, detail: problem.detail, address, pos: { file: manifest.file, ...posAt(decl.properties, problem.path) } });
+      }
     }
-  }
-  return inFileOrder(diagnostics);
+    return diagnostics;
+  };
+  const first = await run(desired.keys(), false);
+  if (!wanted.size) return inFileOrder(first);
+  // What the manifest shows against itself, which validate finds too, stops before any remote
+  // read; what only state shows does not, so that every problem is said in one run.
+  if (first.length && recorded && (await crossCheck({ manifest, types, desired })).length) return inFileOrder(first);
+  const again = await run(wanted, true);
+  return inFileOrder([...first.filter((d) => !wanted.has(d.address!)), ...again]);
 }

@@ -59,14 +59,16 @@ export async function evaluate(expr: Expr, scope: Scope): Promise<unknown> {
       for (const p of expr.parts) parts.push(typeof p === 'string' ? p : await evaluate(p, scope));
       return joinTemplate(expr.parts, parts);
     }
+    // A literal item is taken as it is, not awaited: most of a manifest is literals, and a
+    // promise for each would be most of what evaluating it costs.
     case 'list': {
       const out: unknown[] = [];
-      for (const item of expr.items) out.push(await evaluate(item, scope));
+      for (const item of expr.items) out.push(item.kind === 'literal' ? item.value : await evaluate(item, scope));
       return out;
     }
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const e of expr.entries) out[e.key] = await evaluate(e.value, scope);
+      for (const e of expr.entries) out[e.key] = e.value.kind === 'literal' ? e.value.value : await evaluate(e.value, scope);
       return out;
     }
     case 'secret': {

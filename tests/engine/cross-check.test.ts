@@ -50,7 +50,8 @@ describe('cross-checks in the engine', () => {
   });
 
   it('with state, recorded resources are in the view, a recorded id resolves to its resource, shared indexes are built once, and lookups may be made', async () => {
-    const { catalog, seen } = fakeCatalog(() => []);
+    // A check that wants to read remotely asks for the lookup; it is given one once every check passed without.
+    const { catalog, seen } = fakeCatalog((_desired, view) => (view.lookup, []));
     const { manifest } = parseManifest(twoThings, 'm.yaml', { resources: ['fake:index/thing:Thing'], functions: [] });
     const recorded = {
       a: { type: 'fake:index/thing:Thing', id: 'uid-a', inputs: { name: 'a' }, outputs: { uid: 'uid-a' } },
@@ -58,7 +59,8 @@ describe('cross-checks in the engine', () => {
     };
     const calls: string[] = [];
     await crossCheckStack(manifest, catalog, recorded, async (token) => calls.push(token));
-    const view = seen.find((s) => s.address === 'b')!.view;
+    expect(seen.filter((s) => s.address === 'b').map((s) => typeof s.view.lookup)).toEqual(['undefined', 'function']);
+    const view = seen.filter((s) => s.address === 'b').at(-1)!.view;
     expect(view.stateRead).toBe(true);
     expect(view.resources.map((r) => [r.address, Boolean(r.desired), Boolean(r.recorded)])).toEqual([
       ['a', true, true],
@@ -75,6 +77,26 @@ describe('cross-checks in the engine', () => {
     expect(view.resolve('elsewhere')).toBeUndefined();
     await view.lookup!('fake:index/getIt:getIt', {});
     expect(calls).toEqual(['fake:index/getIt:getIt']);
+  });
+
+  it('reads remotely only for a manifest validate passes: a problem it shows against itself stops the reads, one only state shows does not', async () => {
+    const recorded = { gone: { type: 'fake:index/thing:Thing', id: 'uid-g', inputs: { name: 'g' }, outputs: { uid: 'uid-g' } } };
+    const { manifest } = parseManifest(twoThings, 'm.yaml', { resources: ['fake:index/thing:Thing'], functions: [] });
+    const check = (onlyWithState: boolean) => (_desired: Record<string, unknown>, view: CrossCheckView) => {
+      if (view.address === 'a') return view.lookup ? (void view.lookup('fake:index/getIt:getIt', {}), []) : [];
+      const shown = !onlyWithState || view.resources.some((r) => r.recorded && !r.desired);
+      return shown ? [{ path: ['name'], message: `${view.address} clashes` }] : [];
+    };
+    for (const [onlyWithState, reads] of [
+      [false, []],
+      [true, ['fake:index/getIt:getIt']],
+    ] as const) {
+      const calls: string[] = [];
+      const { catalog } = fakeCatalog(check(onlyWithState));
+      const diagnostics = await crossCheckStack(manifest, catalog, recorded, async (token) => calls.push(token));
+      expect(diagnostics.map((d) => d.summary)).toEqual(['b clashes']);
+      expect(calls).toEqual(reads);
+    }
   });
 
   it('a manifest without a type that cross-checks is not evaluated again', async () => {

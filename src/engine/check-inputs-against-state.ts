@@ -1,0 +1,45 @@
+import type { Diagnostic } from '../diagnostics.js';
+import type { Manifest } from '../manifest/ast.js';
+import { Secret, Unknown } from '../values.js';
+import { resourceInputProblems } from './check-manifest.js';
+import type { EngineCatalog } from './contracts/catalog.js';
+
+/**
+ * The inputs a planning command's manifest check left for when state is read (see
+ * CheckOptions.againstState), checked before its first remote call: every resource's, but for
+ * those state shows applied as they are — they passed when they were applied, and a reference not
+ * known yet is resolved by the plan, which checks what it resolves to. Returns the problems, and
+ * the inputs that passed, for the cross-checks.
+ */
+export function checkInputsAgainstState(
+  manifest: Manifest,
+  catalog: EngineCatalog,
+  inputs: Map<string, Record<string, unknown>>,
+  recorded: Record<string, { type: string; inputs: Record<string, unknown> }>,
+): { diagnostics: Diagnostic[]; valid: Map<string, Record<string, unknown>> } {
+  const diagnostics: Diagnostic[] = [];
+  const valid = new Map<string, Record<string, unknown>>();
+  for (const [address, desired] of inputs) {
+    const decl = manifest.resources[address];
+    const was = recorded[address];
+    if (!(was?.type === decl.token && appliedAsIs(desired, was.inputs))) {
+      const problems = resourceInputProblems(decl, catalog.resourceTypes.get(decl.token)!, desired, manifest.file);
+      diagnostics.push(...problems);
+      if (problems.length) continue;
+    }
+    valid.set(address, desired);
+  }
+  return { diagnostics, valid };
+}
+
+/** Whether what is known of the desired inputs is what was applied (a value not known yet matches anything). */
+function appliedAsIs(desired: unknown, applied: unknown): boolean {
+  if (desired instanceof Unknown) return true;
+  if (desired instanceof Secret) desired = desired.value;
+  if (applied instanceof Secret) applied = applied.value;
+  if (desired === applied) return true;
+  if (desired === null || applied === null || typeof desired !== 'object' || typeof applied !== 'object' || Array.isArray(desired) !== Array.isArray(applied)) return false;
+  const keys = Object.keys(desired);
+  if (keys.length !== Object.keys(applied).length) return false;
+  return keys.every((key) => Object.hasOwn(applied, key) && appliedAsIs((desired as Record<string, unknown>)[key], (applied as Record<string, unknown>)[key]));
+}
