@@ -54,13 +54,9 @@ describe('aliases: renames without replacement', () => {
     const pair = (address: string, extra = '') => `${one(address, extra)}  user: { type: fake:Thing, properties: { name: user, ref: "\${${address}.uid}" } }\n`;
     await applyFake(pair('old'), fake, store);
     // The process dies once the move is journaled: no other entry, no snapshot.
-    const write = store.write.bind(store);
-    store.failFrom = store.journal.length + 1;
-    store.write = async () => {
-      throw new Error('killed');
-    };
+    const revive = store.dieAfter(store.journal.length + 1);
     await expect(applyFake(pair('renamed', '    options: { aliases: [old] }'), fake, store)).rejects.toThrow('killed');
-    Object.assign(store, { failFrom: undefined, write });
+    revive();
     expect((await store.read()).resources.user.dependencies).toEqual(['renamed']);
     fake.calls.length = 0;
     await applyFake(pair('renamed', '    options: { aliases: [old] }'), fake, store, { destroy: true });

@@ -43,19 +43,6 @@ describe('an object an interrupted create made, adopted', () => {
   });
 });
 
-/** The store takes nothing more from its `n`-th journal entry on, nor the snapshot: the process died there. */
-function dieAt(store: MemoryStore, n: number): () => void {
-  const write = store.write.bind(store);
-  store.failFrom = n;
-  store.write = async () => {
-    throw new Error('killed');
-  };
-  return () => {
-    store.failFrom = undefined;
-    store.write = write;
-  };
-}
-
 const one = (address: string, size: number, alias = '') => `
 resources:
   ${address}: { type: fake:Thing, properties: { name: a, size: ${size} }${alias ? `, options: { aliases: [${alias}] }` : ''} }
@@ -68,7 +55,7 @@ describe('what settling concluded, then a rename, then a kill', () => {
     const store = new MemoryStore();
     await applyFake(one('a', 1), fake, store);
     lose = false;
-    const revive = dieAt(store, store.journal.length + 2);
+    const revive = store.dieAfter(store.journal.length + 2);
     await expect(applyFake(one('b', 1, 'a'), fake, store)).rejects.toThrow('killed');
     revive();
     const next = await planFake(one('b', 1, 'a'), fake, store);
@@ -86,7 +73,7 @@ describe('what settling concluded, then a rename, then a kill', () => {
     await applyFake(one('a', 2), fake, store);
     expect((await store.read()).pending).toMatchObject([{ address: 'a', id: 'thing-2', replacing: 'thing-1' }]);
     lose = false;
-    const revive = dieAt(store, store.journal.length + 2);
+    const revive = store.dieAfter(store.journal.length + 2);
     await expect(applyFake(one('b', 2, 'a'), fake, store)).rejects.toThrow('killed');
     revive();
     const next = await applyFake(one('b', 2, 'a'), fake, store);

@@ -132,18 +132,9 @@ resources:
     await applyFake(one('a', 2), fake, store);
     lose = false;
     // The process dies once the move is journaled: nothing more is recorded, not even the snapshot.
-    const { record, write } = store;
-    let moved = false;
-    store.record = async (entry) => {
-      if (moved) throw new Error('killed');
-      await record.call(store, entry);
-      moved = entry.kind === 'outcome' && entry.address === 'a2';
-    };
-    store.write = async () => {
-      throw new Error('killed');
-    };
+    const revive = store.dieAfter((entry) => entry.kind === 'outcome' && entry.address === 'a2');
     await expect(applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store)).rejects.toThrow('killed');
-    Object.assign(store, { record, write });
+    revive();
     const next = await applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store);
     expect(next.report.ok).toBe(true);
     expect(creates(fake)).toBe(2);
@@ -164,18 +155,9 @@ resources:
     await applyFake(one('a', 2), fake, store);
     lose = false;
     // The process dies once the interrupted create is journaled at its new address, before the move.
-    const { record, write } = store;
-    let restated = false;
-    store.record = async (entry) => {
-      if (restated) throw new Error('killed');
-      await record.call(store, entry);
-      restated = entry.kind === 'intent' && entry.address === 'a2';
-    };
-    store.write = async () => {
-      throw new Error('killed');
-    };
+    const revive = store.dieAfter((entry) => entry.kind === 'intent' && entry.address === 'a2');
     await expect(applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store)).rejects.toThrow('killed');
-    Object.assign(store, { record, write });
+    revive();
     fake.clock.advance(90_000);
     const next = await applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store);
     expect(next.plan.settled).toEqual(['a2: an interrupted create had ordered thing-2; it is adopted, and thing-1, which it replaces, is set aside for deletion']);

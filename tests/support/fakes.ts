@@ -184,8 +184,36 @@ export class MemoryStore implements StateStore {
     this.journal.push(structuredClone(entry));
   }
   async write(snapshot: StateSnapshot): Promise<void> {
+    if (this.dead) throw new Error('killed');
     this.snapshot = structuredClone({ ...snapshot, serial: snapshot.serial + 1 });
     this.journal = [];
+  }
+
+  /** Whether the process writing to it died: it takes no snapshot, and no entry past its last. */
+  private dead = false;
+
+  /**
+   * The process dies: from its `n`-th journal entry on (a number), or once it has recorded the
+   * entry `last` says is its last, it records nothing more, nor the snapshot. Returns what brings
+   * the store back, for the next process.
+   */
+  dieAfter(last: number | ((entry: JournalEntry) => boolean)): () => void {
+    const record = this.record.bind(this);
+    this.dead = true;
+    if (typeof last === 'number') this.failFrom = last;
+    else {
+      let done = false;
+      this.record = async (entry) => {
+        if (done) throw new Error('killed');
+        await record(entry);
+        done = last(entry);
+      };
+    }
+    return () => {
+      this.dead = false;
+      this.failFrom = undefined;
+      this.record = record;
+    };
   }
   async stacks() {
     return ['test'];
