@@ -151,23 +151,25 @@ export function secretTexts<T>(value: T): T {
 }
 
 /**
- * Paths (`config.password`) of the values that are, or hold, a Secret: the same outputs are
- * secret too. A path goes down through plain maps only (a list that holds a secret is secret as
- * a whole), so a map with one secret field keeps its other fields readable.
+ * Paths (`config.password`, `certificates[*].encodedCert`) of the values that are, or hold, a
+ * Secret: the same outputs are secret too. A path goes down through plain maps, and through
+ * lists with `[*]`, so a map with one secret field keeps its other fields readable and a list
+ * stays a list: sealed whole, an output list read back as one Secret is no longer a list to
+ * whatever compares it item by item.
  */
 export function secretKeys(obj: Record<string, unknown>): string[] {
   const holds = (v: unknown): boolean => v instanceof Secret || (Array.isArray(v) ? v.some(holds) : v !== null && typeof v === 'object' && !(v instanceof Unknown) && Object.values(v).some(holds));
-  const paths: string[] = [];
-  const walk = (value: Record<string, unknown>, prefix: string) => {
-    for (const key of Object.keys(value)) {
-      const item = value[key];
-      if (!holds(item)) continue;
-      // A key with a dot could not be told from a path: the map that holds it is secret whole.
-      const plainMap = item !== null && typeof item === 'object' && !Array.isArray(item) && !(item instanceof Secret) && !Object.keys(item).some((k) => k.includes('.'));
-      if (plainMap) walk(item as Record<string, unknown>, `${prefix}${key}.`);
-      else paths.push(`${prefix}${key}`);
-    }
+  // A key with a dot could not be told from a path: the map that holds it is secret whole.
+  const plainMap = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Secret) && !(v instanceof Unknown) && !Object.keys(v).some((k) => k.includes('.'));
+  const paths = new Set<string>();
+  const walk = (value: unknown, at: string) => {
+    if (!holds(value)) return;
+    if (value instanceof Secret) paths.add(at);
+    else if (plainMap(value)) for (const key of Object.keys(value as object)) walk((value as Record<string, unknown>)[key], at ? `${at}.${key}` : key);
+    // The items of a list are one path: a field secret in one item is sealed in every item.
+    else if (Array.isArray(value) && value.every((item) => !holds(item) || item instanceof Secret || plainMap(item))) for (const item of value) walk(item, `${at}[*]`);
+    else paths.add(at);
   };
-  walk(obj, '');
-  return paths;
+  for (const key of Object.keys(obj)) walk(obj[key], key);
+  return [...paths];
 }

@@ -58,10 +58,20 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
   return { resources, gone: gone.sort() };
 }
 
-/** Recorded inputs updated with the values the remote API reports for the same fields. */
+/**
+ * Recorded inputs updated with the values the remote API reports for the same fields. An input
+ * keeps the secrets it was declared with: an output sealed whole (additionalSecretOutputs, or a
+ * list an older plumb sealed whole) is sealed as the recorded input is, field by field, so a list
+ * or map stays one to whatever compares it.
+ */
 export function observedInputs(recorded: Record<string, unknown>, observed: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...recorded };
-  for (const key of Object.keys(recorded)) if (observed[key] !== undefined) out[key] = observed[key];
+  for (const key of Object.keys(recorded)) {
+    const value = observed[key];
+    if (value === undefined) continue;
+    const paths = value instanceof Secret && !(recorded[key] instanceof Secret) ? secretKeys({ [key]: recorded[key] }) : [];
+    out[key] = paths.length ? wrapSecrets({ [key]: reveal(value) }, paths)[key] : value;
+  }
   return out;
 }
 
