@@ -3,6 +3,14 @@
  * the secrets of a service's config (from its metadata), a `config` compared by what it means
  * rather than by how the API echoes it, and setup-test results turned into warnings. A new
  * pipeline type should need nothing else from its neighbours.
+ *
+ * One rule every type's asDeclared keeps for inputs the API never reports: one with a documented
+ * default (a re-auth counter, authType, a setup-test flag) absent from state is its default, as an
+ * object plumb made without it was made with it, never the manifest's value, which would make
+ * writing `authenticationCounter: 1` into an agent made without it no change (defaultsAsDeclared
+ * alone). Only one without a default (a webhook's secret, a connection's auth) is taken from the
+ * manifest where state lacks it, as an object read by `plumb import` lacks it
+ * (unreportedFromManifest).
  */
 import * as z from 'zod';
 import { isRemote, UserError } from '../../errors.js';

@@ -124,8 +124,8 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
   remoteManaged: ['name', 'syncFrequency', 'scheduleType', 'setupState', 'syncState', 'createdAt'],
   importId: apiIdFormat('connection', 'ample_kitten'),
   asDeclared(recorded, _outputs, desired) {
-    const given = unreportedFromManifest(recorded, desired, ['auth', 'runSetupTests', 'trustCertificates', 'trustFingerprints']);
-    const defaults = defaultsAsDeclared(given, desired, { dataDelaySensitivity: 'NORMAL', dataDelayThreshold: 0 });
+    const given = unreportedFromManifest(recorded, desired, ['auth']);
+    const defaults = defaultsAsDeclared(given, desired, { dataDelaySensitivity: 'NORMAL', dataDelayThreshold: 0, runSetupTests: false, trustCertificates: false, trustFingerprints: false });
     return { ...defaults, config: declaredConfig(defaults.config, desired.config) };
   },
 

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { oneOfText } from '../schema.js';
-import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
+import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import {
   apiIdFormat,
@@ -135,8 +135,13 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
   remoteManaged: ['setupStatus'],
   importId: apiIdFormat('destination', 'decent_dropsy'),
   asDeclared(recorded, _outputs, desired) {
-    const withFlags = unreportedFromManifest(recorded, desired, ['runSetupTests', 'trustCertificates', 'trustFingerprints']);
-    const defaults = defaultsAsDeclared(withFlags, desired, { networkingMethod: 'Directly', daylightSavingTimeEnabled: false });
+    const defaults = defaultsAsDeclared(recorded, desired, {
+      networkingMethod: 'Directly',
+      daylightSavingTimeEnabled: false,
+      runSetupTests: false,
+      trustCertificates: false,
+      trustFingerprints: false,
+    });
     return { ...defaults, config: declaredConfig(defaults.config, desired.config) };
   },
 

@@ -12,7 +12,7 @@
 import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
-import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
+import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './common.js';
 
@@ -115,10 +115,7 @@ export const hybridDeploymentAgent: ResourceType<HybridDeploymentAgentInputs, Hy
   holds: [{ what: 'agent name in a group', paths: ['groupId', 'displayName'] }],
   remoteManaged: ['online', 'enabled', 'version', 'registeredAt', 'createdBy', 'token', 'authJson', 'configJson', 'dockerComposeYaml'],
   importId: apiIdFormat('agent', 'lucky_otter'),
-  asDeclared(recorded, _outputs, desired) {
-    const given = unreportedFromManifest(recorded, desired, ['authType', 'authenticationCounter']);
-    return defaultsAsDeclared(given, desired, { authType: 'AUTO', authenticationCounter: 0 });
-  },
+  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { authType: 'AUTO', authenticationCounter: 0 }),
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;

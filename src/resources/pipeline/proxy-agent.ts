@@ -13,7 +13,7 @@ import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { reveal } from '../../values.js';
-import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
+import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './common.js';
 
@@ -119,9 +119,7 @@ export const proxyAgent: ResourceType<ProxyAgentInputs, ProxyAgentOutputs, Pipel
   holds: [{ what: 'proxy agent name', paths: ['displayName'] }],
   remoteManaged: ['status', 'version', 'registeredAt', 'createdBy', 'authToken', 'clientCert', 'clientPrivateKey'],
   importId: apiIdFormat('proxy_agent', 'hidden_marten'),
-  asDeclared(recorded, _outputs, desired) {
-    return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['regenerationCounter']), desired, { regenerationCounter: 0 });
-  },
+  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { regenerationCounter: 0 }),
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;

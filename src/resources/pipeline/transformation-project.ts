@@ -10,7 +10,7 @@
 import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
-import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
+import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { apiIdFormat, deleteIfPresent, sameMeaning, unlessGone, warnSetupTests, type Ctx, type SetupTest } from './common.js';
 
@@ -131,9 +131,7 @@ export const transformationProject: ResourceType<TransformationProjectInputs, Tr
   // NOT_READY until the user adds the public key this create returns as a deploy key; ERROR is
   // that check failing, put right in the repository, not by a new project (whose new key would
   // undo the deploy key added).
-  asDeclared(recorded, _outputs, desired) {
-    return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['runTests']), desired, { runTests: true });
-  },
+  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { runTests: true }),
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;
