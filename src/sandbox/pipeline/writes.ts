@@ -54,10 +54,22 @@ function destinationNode(service: string) {
   return { type: 'object' as const, properties: Object.fromEntries((DESTINATION_SECRETS[service] ?? []).map((k) => [k, { type: 'string' as const, format: 'password' as const }])) };
 }
 
+/**
+ * A destination's config as the API reports it: numbers as text, whatever was sent (`"port":
+ * "443"` for 443: go-fivetran's e2e tests against the real API, tests/e2e/destination_create_test.go,
+ * and its typed DestinationConfigResponse, destinations/destination_config.go, whose fields are all
+ * strings but `is_private_key_encrypted`), and `create_external_tables`, sent as a boolean, as
+ * text too (the SDK's fixture, destinations/destination_create_test.go, "Inconsistent response").
+ */
+function reportedConfig(config: Record<string, unknown>): Record<string, unknown> {
+  const text = (key: string, value: unknown) => typeof value === 'number' || (key === 'create_external_tables' && typeof value === 'boolean');
+  return Object.fromEntries(Object.entries(config).map(([key, value]) => [key, text(key, value) ? String(value) : value]));
+}
+
 /** A destination as the API shows it: secrets of its service masked, and the setup tests when run. */
 export function shownDestination(d: Destination, tests?: unknown[]): unknown {
   const view = destinationDetail(d) as Record<string, unknown>;
-  return { ...view, config: masked(destinationNode(d.service), d.config), ...(tests ? { setup_tests: tests } : {}) };
+  return { ...view, config: reportedConfig(masked(destinationNode(d.service), d.config)), ...(tests ? { setup_tests: tests } : {}) };
 }
 
 function createGroup(req: SandboxRequest, data: PipelineData, now: number): SandboxResponse {

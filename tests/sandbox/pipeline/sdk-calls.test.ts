@@ -1,0 +1,55 @@
+/**
+ * Calls the vendor's Go SDK (go-fivetran) makes, as it makes them (its paths, methods, bodies and
+ * the status codes it expects), each judged by the reply and by what the sandbox reads back after.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pipelineSandbox, TEST_KEY, TEST_SECRET, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
+
+let sandbox: PipelineSandbox;
+beforeAll(async () => {
+  sandbox = await pipelineSandbox();
+});
+afterAll(async () => sandbox.close());
+
+const auth = `Basic ${Buffer.from(`${TEST_KEY}:${TEST_SECRET}`).toString('base64')}`;
+
+/** One call as the SDK sends it: JSON content type on every POST and PATCH, with a body or without. */
+async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const writes = method === 'POST' || method === 'PATCH';
+  const res = await fetch(`${sandbox.url}/pipeline/v1${path}`, {
+    method,
+    headers: { authorization: auth, ...(writes ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function newGroup(name: string): Promise<string> {
+  const made = await call('POST', '/groups', { name });
+  expect(made.status).toBe(201);
+  return made.body.data.id as string;
+}
+
+describe("a destination's config", () => {
+  it('reports port and tunnel_port as text on create, details, update and setup tests, however they were sent', async () => {
+    const groupId = await newGroup('sdk_ports');
+    const config = {
+      host: 'wh.example.com',
+      port: 443,
+      database: 'wh',
+      user: 'loader',
+      password: 'pw',
+      connection_type: 'SshTunnel',
+      tunnel_host: 'jump.example.com',
+      tunnel_port: 22,
+      tunnel_user: 'jump',
+    };
+    const made = await call('POST', '/destinations', { group_id: groupId, service: 'postgres_warehouse', time_zone_offset: '0', run_setup_tests: false, config });
+    expect(made.status).toBe(201);
+    expect(made.body.data.config).toMatchObject({ port: '443', tunnel_port: '22', host: 'wh.example.com', password: '******' });
+    expect((await call('GET', `/destinations/${groupId}`)).body.data.config).toMatchObject({ port: '443', tunnel_port: '22' });
+    expect((await call('PATCH', `/destinations/${groupId}`, { config: { port: 444 } })).body.data.config).toMatchObject({ port: '444', tunnel_port: '22' });
+    expect((await call('POST', `/destinations/${groupId}/test`, {})).body.data.config).toMatchObject({ port: '444' });
+  });
+});
