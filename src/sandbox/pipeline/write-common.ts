@@ -31,6 +31,11 @@ export function deleted(message: string): SandboxResponse {
   return { status: 200, body: { code: 'Success', message } };
 }
 
+/** An action's answer (a sync started, a user added to a group): code and message, no data. */
+export function done(message: string): SandboxResponse {
+  return { status: 200, body: { code: 'Success', message } };
+}
+
 /** Epoch milliseconds as the API writes times (microseconds, Z). */
 export function timestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');

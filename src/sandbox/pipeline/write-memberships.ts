@@ -3,13 +3,14 @@
  * connections`) and a user's groups and connections (`/users/{id}/groups|connections`). Each is
  * created with POST (201), read one at a time or as a page, its role changed with PATCH, and
  * removed with DELETE. A team names its users by `user_id`, everything else by `id`. A role must
- * exist at the membership's scope; a membership made twice is a 409.
+ * exist at the membership's scope; a membership made twice is a 409. A group also takes users
+ * by email (`POST /groups/{id}/users`, 200 with a message) and lets one go by id.
  */
 import type { SandboxRequest, SandboxResponse } from '../types.js';
 import { fail, notFound, ok, page } from './http.js';
 import type { PipelineData, Role } from './model.js';
 import { route, type Route } from './route.js';
-import { bodyOf, created, deleted, problem, timestamp } from './write-common.js';
+import { bodyOf, created, deleted, done, problem, timestamp } from './write-common.js';
 import { roleProblem } from './write-people.js';
 
 /** One membership as stored, whatever its collection. */
@@ -168,8 +169,42 @@ function routesOf(kind: Kind): Route[] {
   ];
 }
 
-/** Every membership route. */
-export const membershipRoutes: Route[] = KINDS.flatMap(routesOf);
+/**
+ * `POST /groups/{id}/users`: an existing user, named by email, given a role in the group. It
+ * answers 200 with a message only (go-fivetran groups/group_add_user.go expects 200 and decodes
+ * a CommonResponse; the OpenAPI document's AddUserToGroupRequest is `{email, role}`).
+ */
+function addGroupUser(req: SandboxRequest, groupId: string, data: PipelineData, now: number): SandboxResponse {
+  if (!groupExists(data, groupId)) return notFound('NotFound_Group', 'Group', groupId);
+  const body = bodyOf(req);
+  if ('status' in body) return body;
+  const v = body.value;
+  const problems: string[] = [];
+  if (typeof v.email !== 'string' || v.email === '') problems.push("Field 'email' is required.");
+  const roleIssue = roleProblem(data, v.role, 'DESTINATION');
+  if (roleIssue) problems.push(roleIssue);
+  if (problems.length) return problem(problems.join(' '));
+  const user = data.users.find((u) => u.email.toLowerCase() === String(v.email).toLowerCase());
+  if (!user) return notFound('NotFound_User', 'User', String(v.email));
+  if (data.groupMembers.some((m) => m.group_id === groupId && m.user_id === user.id)) return fail(409, 'Conflict', `User '${user.id}' is already a member of group '${groupId}'.`);
+  data.groupMembers.push({ group_id: groupId, user_id: user.id, role: String(v.role), created_at: timestamp(now) });
+  return done('User has been added to the group');
+}
+
+/** `DELETE /groups/{id}/users/{userId}`: the user leaves the group (a message only). */
+function removeGroupUser(groupId: string, userId: string, data: PipelineData): SandboxResponse {
+  if (!groupExists(data, groupId)) return notFound('NotFound_Group', 'Group', groupId);
+  if (!data.groupMembers.some((m) => m.group_id === groupId && m.user_id === userId)) return fail(404, 'NotFound', `Cannot find user '${userId}' in group '${groupId}'.`);
+  data.groupMembers = data.groupMembers.filter((m) => !(m.group_id === groupId && m.user_id === userId));
+  return deleted('User has been removed from the group');
+}
+
+/** Every membership route, a group's users by email among them. */
+export const membershipRoutes: Route[] = [
+  ...KINDS.flatMap(routesOf),
+  route('POST', '/v1/groups/:id/users', (req, p, d, w) => addGroupUser(req, p.id, d, w.now())),
+  route('DELETE', '/v1/groups/:id/users/:userId', (_, p, d) => removeGroupUser(p.id, p.userId, d)),
+];
 
 /** Drops every team's and user's membership of a deleted group or connection, as the API does. */
 export function forgetMemberships(data: PipelineData, path: 'groups' | 'connections', id: string): void {

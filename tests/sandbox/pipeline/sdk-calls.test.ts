@@ -53,3 +53,23 @@ describe("a destination's config", () => {
     expect((await call('POST', `/destinations/${groupId}/test`, {})).body.data.config).toMatchObject({ port: '444' });
   });
 });
+
+describe("a group's users", () => {
+  it('takes an existing user by email with a group role (200, a message only), lists them, and lets them go by id', async () => {
+    const groupId = await newGroup('sdk_group_users');
+    const added = await call('POST', `/groups/${groupId}/users`, { email: 'sofia.rossi@acme-data.io', role: 'Destination Analyst' });
+    expect(added.status).toBe(200);
+    expect(added.body).toEqual({ code: 'Success', message: expect.any(String) });
+    const members = (await call('GET', `/groups/${groupId}/users`)).body.data.items;
+    expect(members).toEqual([expect.objectContaining({ id: 'bold_raven', email: 'sofia.rossi@acme-data.io', role: 'Destination Analyst' })]);
+    expect((await call('POST', `/groups/${groupId}/users`, { email: 'sofia.rossi@acme-data.io', role: 'Destination Analyst' })).status).toBe(409);
+    expect((await call('POST', `/groups/${groupId}/users`, { email: 'nobody@acme-data.io', role: 'Destination Analyst' })).body.code).toBe('NotFound_User');
+    expect((await call('POST', `/groups/${groupId}/users`, { email: 'sofia.rossi@acme-data.io', role: 'Account Reviewer' })).status).toBe(400);
+
+    const removed = await call('DELETE', `/groups/${groupId}/users/bold_raven`);
+    expect(removed).toEqual({ status: 200, body: { code: 'Success', message: expect.any(String) } });
+    expect((await call('GET', `/groups/${groupId}/users`)).body.data.items).toEqual([]);
+    expect((await call('DELETE', `/groups/${groupId}/users/bold_raven`)).status).toBe(404);
+    expect((await call('DELETE', '/groups/no_such_group/users/bold_raven')).body.code).toBe('NotFound_Group');
+  });
+});
