@@ -127,12 +127,12 @@ export interface UserConnection {
   created_at: string;
 }
 
-/** A team of users with an account role. */
+/** A team of users with an account role (none once `DELETE /teams/{id}/role` took it). */
 export interface Team {
   id: string;
   name: string;
   description: string;
-  role: string;
+  role: string | null;
 }
 
 /** A team's membership of a connection, a group, or (for users) the team itself. */

@@ -9,7 +9,7 @@ import type { SandboxRequest, SandboxResponse } from '../types.js';
 import { fail, notFound, ok } from './http.js';
 import type { PipelineData, Role, Team, User } from './model.js';
 import { route, type Route } from './route.js';
-import { bodyOf, created, deleted, newId, problem, timestamp } from './write-common.js';
+import { bodyOf, created, deleted, done, newId, problem, timestamp } from './write-common.js';
 
 const OWNER_ROLE = 'Account Administrator';
 
@@ -138,6 +138,19 @@ function deleteTeam(id: string, data: PipelineData): SandboxResponse {
   return deleted(`Team with id '${id}' has been deleted`);
 }
 
+/**
+ * `DELETE /teams/{id}/role`: the team loses its account role (go-fivetran
+ * teams/teams_delete_role_in_account.go; the OpenAPI document's "Delete Team from Account",
+ * delete_team_membership_in_account) and reads with none. The documents say only what goes: the
+ * team itself and its memberships stay.
+ */
+function deleteTeamRole(id: string, data: PipelineData): SandboxResponse {
+  const team = data.teams.find((t) => t.id === id);
+  if (!team) return notFound('NotFound_Team', 'Team', id);
+  team.role = null;
+  return done(`Team with id '${id}' has been removed from the account`);
+}
+
 /** The user and team write routes. */
 export const peopleRoutes: Route[] = [
   route('POST', '/v1/users', (req, _, d, w) => inviteUser(req, d, w.now())),
@@ -146,4 +159,5 @@ export const peopleRoutes: Route[] = [
   route('POST', '/v1/teams', (req, _, d) => createTeam(req, d)),
   route('PATCH', '/v1/teams/:id', (req, p, d) => updateTeam(req, p.id, d)),
   route('DELETE', '/v1/teams/:id', (_, p, d) => deleteTeam(p.id, d)),
+  route('DELETE', '/v1/teams/:id/role', (_, p, d) => deleteTeamRole(p.id, d)),
 ];

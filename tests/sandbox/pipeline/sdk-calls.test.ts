@@ -73,3 +73,13 @@ describe("a group's users", () => {
     expect((await call('DELETE', '/groups/no_such_group/users/bold_raven')).body.code).toBe('NotFound_Group');
   });
 });
+
+describe('a team', () => {
+  it('loses its account role (200, a message only) and reads with none', async () => {
+    const made = await call('POST', '/teams', { name: 'SDK role team', description: '', role: 'Account Reviewer' });
+    const id = made.body.data.id as string;
+    expect(await call('DELETE', `/teams/${id}/role`)).toEqual({ status: 200, body: { code: 'Success', message: expect.any(String) } });
+    expect((await call('GET', `/teams/${id}`)).body.data).toMatchObject({ id, name: 'SDK role team', role: null });
+    expect((await call('DELETE', '/teams/no_such_team/role')).body.code).toBe('NotFound_Team');
+  });
+});
