@@ -114,10 +114,10 @@ export const externalLogging: ResourceType<ExternalLoggingInputs, ExternalLoggin
     await deleteIfPresent(ctx, path(id));
   },
 
-  // The API lists no log services: each group's is read under its id.
+  // The list carries only id, service and enabled: each is read for its group and config.
   async list(ctx) {
-    const groups = await ctx.client.list<{ id: string }>('/groups');
-    const found = await Promise.all(groups.map((g) => unlessGone(ctx.client.get<WireLog>(path(g.id)))));
+    const listed = await ctx.client.list<{ id: string }>('/external-logging');
+    const found = await Promise.all(listed.map((l) => unlessGone(ctx.client.get<WireLog>(path(l.id)))));
     return found.filter((w): w is WireLog => w !== undefined).map((w) => ({ id: w.id, outputs: toOutputs(w) }));
   },
 

@@ -1,10 +1,11 @@
 /**
  * External logging (REST v1): a group's log service, whose id is the group's, so a group has at
- * most one. POST answers 201, GET/PATCH 200 with the config's secret keys masked, DELETE a message.
+ * most one. POST answers 201, GET/PATCH 200 with the config's secret keys masked, DELETE a message;
+ * the list pages through every log service of the account.
  * Setup tests run on `run_setup_tests` or `POST .../test` and report what a test event met.
  */
 import type { SandboxRequest, SandboxResponse } from '../types.js';
-import { fail, notFound, ok } from './http.js';
+import { fail, notFound, ok, page } from './http.js';
 import type { ExternalLog, PipelineData } from './model.js';
 import { route, type Route } from './route.js';
 import { MASK } from './views.js';
@@ -84,6 +85,14 @@ function withLog(id: string, data: PipelineData, act: (log: ExternalLog) => Sand
 
 /** The external logging routes (group level). */
 export const loggingRoutes: Route[] = [
+  // Items carry id, service and enabled only (the OpenAPI document's LogResponse; go-fivetran
+  // external_logging/external_logging_list.go decodes ExternalLoggingResponseBase).
+  route('GET', '/v1/external-logging', (req, _, d) =>
+    page(
+      req.query,
+      d.externalLogs.map((l) => ({ id: l.id, service: l.service, enabled: l.enabled })),
+    ),
+  ),
   route('POST', '/v1/external-logging', (req, _, d) => createLog(req, d)),
   route('GET', '/v1/external-logging/:id', (_, p, d) => withLog(p.id, d, (l) => ok(shown(l)))),
   route('PATCH', '/v1/external-logging/:id', (req, p, d) => withLog(p.id, d, (l) => updateLog(req, l))),

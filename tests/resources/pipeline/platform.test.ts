@@ -163,6 +163,18 @@ describe('external logging', () => {
     expect(ctx.warnings).toEqual([`external logging ${groupId}: setup test "Sending a test log event" FAILED: Could not resolve host intake.invalid`]);
     expect((await externalLogging.read(ctx, made.id, { inputs, outputs: made.outputs }))?.config).toEqual(inputs.config);
   });
+
+  it('discovery lists the log services and reads each of them, not every group of the account', async () => {
+    const ctx = ctxFor(sandbox);
+    const groupId = (await group.create(ctx, { name: 'logs_listed' })).id;
+    await externalLogging.create(ctx, { groupId, service: 'cloudwatch', config: { log_group_name: 'fivetran', role_arn: 'arn:aws:iam::1:role/logs', region: 'us-east-1' } });
+    await sandbox.clearCalls();
+    const listed = await externalLogging.list!(ctx);
+    expect(listed.filter((l) => l.id === groupId).map((l) => l.outputs)).toEqual([expect.objectContaining({ groupId, service: 'cloudwatch', enabled: true })]);
+    const made = await calls();
+    expect(made.filter((c) => c.startsWith('GET /v1/groups'))).toEqual([]);
+    expect(made.filter((c) => c.startsWith('GET /v1/external-logging/'))).toHaveLength(listed.length);
+  });
 });
 
 describe('transformations', () => {

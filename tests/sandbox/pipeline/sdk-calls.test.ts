@@ -83,3 +83,13 @@ describe('a team', () => {
     expect((await call('DELETE', '/teams/no_such_team/role')).body.code).toBe('NotFound_Team');
   });
 });
+
+describe('log services', () => {
+  it('are listed with their id, service and enabled', async () => {
+    const groupId = await newGroup('sdk_logs');
+    expect((await call('POST', '/external-logging', { group_id: groupId, service: 'datadog_log', enabled: false, config: { api_key: 'dd-key' } })).status).toBe(201);
+    const listed = await call('GET', '/external-logging?limit=1000');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.items).toContainEqual({ id: groupId, service: 'datadog_log', enabled: false });
+  });
+});
