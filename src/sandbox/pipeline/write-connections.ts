@@ -177,6 +177,7 @@ function deleteConnection(id: string, data: PipelineData): SandboxResponse {
   const at = data.connections.findIndex((c) => c.id === id);
   if (at < 0) return notFound('NotFound_Connection', 'Connection', id);
   data.connections.splice(at, 1);
+  delete data.pending[`connections/${id}`];
   forgetMemberships(data, 'connections', id);
   return deleted(`Connection with id '${id}' has been deleted`);
 }

@@ -10,6 +10,7 @@ import type { SandboxRequest, SandboxResponse, SandboxWorld } from '../types.js'
 import { fail, notFound, ok, page } from './http.js';
 import type { PipelineData, PrivateLink, ProxyAgent } from './model.js';
 import { route, type Route } from './route.js';
+import { settleSync } from './write-syncs.js';
 import { privateLinkDetail } from './views.js';
 import { bodyOf, created, deleted, newId, problem, timestamp } from './write-common.js';
 import { REGIONS } from './writes.js';
@@ -69,6 +70,11 @@ export function settlePending(data: PipelineData, now: number): boolean {
         data.privateLinks.find((l) => l.id === id),
         change.to,
         change.summary,
+      );
+    else if (kind === 'connections')
+      settleSync(
+        data.connections.find((c) => c.id === id),
+        change.at,
       );
     else if (kind === 'transformation-projects') {
       const project = data.transformationProjects.find((p) => p.id === id);

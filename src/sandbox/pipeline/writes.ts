@@ -6,6 +6,7 @@
 import type { SandboxRequest, SandboxResponse } from '../types.js';
 import { masked, merged } from './config.js';
 import { connectionRoutes } from './write-connections.js';
+import { syncRoutes } from './write-syncs.js';
 import { forgetMemberships, membershipRoutes } from './write-memberships.js';
 import { peopleRoutes } from './write-people.js';
 import { schemaRoutes } from './write-schemas.js';
@@ -195,6 +196,7 @@ export const writeRoutes: Route[] = [
   route('DELETE', '/v1/destinations/:id', (_, p, d) => deleteDestination(p.id, d)),
   route('POST', '/v1/destinations/:id/test', (req, p, d) => testDestination(req, p.id, d)),
   ...connectionRoutes,
+  ...syncRoutes,
   ...peopleRoutes,
   ...membershipRoutes,
   ...webhookRoutes,

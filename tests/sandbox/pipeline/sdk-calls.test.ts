@@ -31,6 +31,12 @@ async function newGroup(name: string): Promise<string> {
   return made.body.data.id as string;
 }
 
+async function newConnection(groupId: string, prefix: string): Promise<string> {
+  const made = await call('POST', '/connections', { group_id: groupId, service: 'postgres', config: { schema_prefix: prefix, host: 'db.example.com', port: 5432 }, run_setup_tests: false });
+  expect(made.status).toBe(201);
+  return made.body.data.id as string;
+}
+
 describe("a destination's config", () => {
   it('reports port and tunnel_port as text on create, details, update and setup tests, however they were sent', async () => {
     const groupId = await newGroup('sdk_ports');
@@ -91,5 +97,36 @@ describe('log services', () => {
     const listed = await call('GET', '/external-logging?limit=1000');
     expect(listed.status).toBe(200);
     expect(listed.body.data.items).toContainEqual({ id: groupId, service: 'datadog_log', enabled: false });
+  });
+});
+
+describe('syncs asked for', () => {
+  it("a sync now, forced or not, and through the SDK's /force, runs and ends with succeeded_at set", async () => {
+    const connectionId = await newConnection(await newGroup('sdk_sync'), 'pg_sdk_sync');
+    expect((await call('GET', `/connections/${connectionId}`)).body.data.succeeded_at).toBeNull();
+    expect(await call('POST', `/connections/${connectionId}/sync`, { force: false })).toEqual({ status: 200, body: { code: 'Success', message: expect.any(String) } });
+    const synced = (await call('GET', `/connections/${connectionId}`)).body.data;
+    expect(synced.succeeded_at).toEqual(expect.stringMatching(/Z$/));
+    expect(synced.status).toMatchObject({ sync_state: 'scheduled', is_historical_sync: false });
+    expect((await call('POST', `/connections/${connectionId}/force`)).status).toBe(200);
+    expect((await call('POST', `/connections/${connectionId}/sync`)).status).toBe(200);
+    expect((await call('POST', `/connections/${connectionId}/sync`, { force: 'yes' })).status).toBe(400);
+    expect((await call('POST', '/connections/no_such_connection/sync', {})).body.code).toBe('NotFound_Connection');
+  });
+
+  it('a historical re-sync of everything or of tables the schema config has; an empty scope, or a table it lacks, is refused', async () => {
+    const connectionId = await newConnection(await newGroup('sdk_resync'), 'pg_sdk_resync');
+    expect((await call('POST', `/connections/${connectionId}/resync`, {})).status).toBe(200);
+    expect((await call('GET', `/connections/${connectionId}`)).body.data.succeeded_at).toEqual(expect.stringMatching(/Z$/));
+    expect((await call('POST', `/connections/${connectionId}/resync`, { scope: {} })).status).toBe(400);
+    expect((await call('POST', `/connections/${connectionId}/resync`, { scope: { public: [] } })).status).toBe(400);
+    expect((await call('POST', `/connections/${connectionId}/schemas/tables/resync`, { public: ['orders'] })).body.code).toBe('NotFound_SchemaConfig');
+
+    expect((await call('POST', `/connections/${connectionId}/schemas/reload`, {})).status).toBe(200);
+    const tables = Object.keys((await call('GET', `/connections/${connectionId}/schemas`)).body.data.schemas.public.tables);
+    expect((await call('POST', `/connections/${connectionId}/schemas/tables/resync`, { public: tables.slice(0, 2) })).status).toBe(200);
+    expect((await call('POST', `/connections/${connectionId}/schemas/public/tables/${tables[0]}/resync`)).status).toBe(200);
+    expect((await call('POST', `/connections/${connectionId}/resync`, { scope: { public: [tables[0]] } })).status).toBe(200);
+    expect((await call('POST', `/connections/${connectionId}/schemas/public/tables/no_such_table/resync`)).body.code).toBe('NotFound_Table');
   });
 });
