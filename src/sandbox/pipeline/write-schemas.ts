@@ -2,7 +2,7 @@
  * A connection's schema config (REST v1 `/connections/{id}/schemas...`): which schemas, tables
  * and columns sync, hashed or not, in which sync mode, and what happens to new ones. It does not
  * exist until captured: GET and PATCH answer 404 `NotFound_SchemaConfig` until a reload reads the
- * source (schema-source.ts). Columns show only once someone changed them, as the API does; the
+ * source (schema-source.ts), or a POST gives one before the source is read. Columns show only once someone changed them, as the API does; the
  * live column list shows all. A PATCH is all or nothing: a name the config lacks is a 404, a
  * change the API forbids (excluding a primary key, column settings on a table without them) a
  * 400, and nothing is changed.
@@ -63,6 +63,16 @@ function newColumn(name: string, primary: boolean, enabled: boolean): ColumnConf
 }
 
 /**
+ * A column's settings kept through a capture; one set before the source was read (a pre-created
+ * config) that turns out to be the primary key is included whatever it asked, as the API ignores
+ * settings it cannot apply.
+ */
+function kept(column: ColumnConfig | undefined, name: string, primary: boolean): ColumnConfig | undefined {
+  if (!column || !primary || column.is_primary_key) return column;
+  return { ...newColumn(name, true, true), hashed: column.hashed, touched: column.touched };
+}
+
+/**
  * The config a capture of the source gives: what was configured before is kept (PRESERVE), new
  * schemas and tables are included or not as the handling (or EXCLUDE) says, new columns are
  * included unless everything new is blocked.
@@ -82,7 +92,7 @@ function capture(connection: Connection, data: PipelineData, prior: StandardConf
         ? { ...old, columns: {} }
         : { name_in_destination: tname, enabled: newTables, supports_columns_config: true, supports_history_mode: history, enabled_patch_settings: { allowed: true }, columns: {} };
       if (!old && history) table.sync_mode = 'SOFT_DELETE';
-      columns.forEach((c, i) => (table.columns[c] = old?.columns[c] ?? newColumn(c, i === 0, newColumns)));
+      columns.forEach((c, i) => (table.columns[c] = kept(old?.columns[c], c, i === 0) ?? newColumn(c, i === 0, newColumns)));
       schema.tables[tname] = table;
     }
     schemas[sname] = schema;
@@ -199,6 +209,58 @@ function liveColumns(id: string, schema: string, table: string, data: PipelineDa
   return ok({ columns: Object.fromEntries(Object.entries(columns).map(([name, { touched: _, ...column }]) => [name, column])) });
 }
 
+/** A pre-created table's settings from its request entry, problems noted. */
+function requestedTable(name: string, entry: unknown, history: boolean, where: string, problems: Problem[]): TableConfig {
+  const table: TableConfig = { name_in_destination: name, enabled: true, supports_columns_config: true, supports_history_mode: history, enabled_patch_settings: { allowed: true }, columns: {} };
+  if (!isMap(entry)) {
+    problems.push({ status: 400, code: 'InvalidInput', message: `Settings of ${where} must be an object.` });
+    return table;
+  }
+  table.enabled = flag(entry, 'enabled', where, problems) ?? true;
+  if (entry.sync_mode !== undefined && !SYNC_MODES.includes(String(entry.sync_mode)))
+    problems.push({ status: 400, code: 'InvalidInput', message: `Invalid sync_mode '${String(entry.sync_mode)}' of ${where}.` });
+  else if (entry.sync_mode !== undefined) table.sync_mode = entry.sync_mode as TableConfig['sync_mode'];
+  for (const [column, settings] of Object.entries(isMap(entry.columns) ? entry.columns : {})) {
+    const at = `column '${column}' of ${where}`;
+    const given = isMap(settings) ? settings : {};
+    const primary = flag(given, 'is_primary_key', at, problems) ?? false;
+    table.columns[column] = { ...newColumn(column, primary, flag(given, 'enabled', at, problems) ?? true), hashed: flag(given, 'hashed', at, problems) ?? false, touched: true };
+  }
+  return table;
+}
+
+/**
+ * `POST /connections/{id}/schemas`: a config given before the source is read, answered as given
+ * (200; the OpenAPI document: "the response returns the exact settings provided in the
+ * request"); the next capture applies it where the source allows. A connection whose config
+ * exists already is refused (409).
+ */
+function precreate(req: SandboxRequest, id: string, data: PipelineData): SandboxResponse {
+  const connection = data.connections.find((c) => c.id === id);
+  if (!connection) return notFound('NotFound_Connection', 'Connection', id);
+  if (data.schemaConfigs?.[id]?.created_for === connection.created_at) return fail(409, 'Conflict', `Schema config for connection '${id}' already exists: change it with PATCH.`);
+  const body = bodyOf(req);
+  if ('status' in body) return body;
+  const v = body.value;
+  const problems: Problem[] = [];
+  if (v.schema_change_handling !== undefined && !HANDLING.includes(v.schema_change_handling as Handling))
+    problems.push({ status: 400, code: 'InvalidInput', message: `Invalid schema_change_handling '${String(v.schema_change_handling)}': expected one of ${HANDLING.join(', ')}.` });
+  if (!isMap(v.schemas)) problems.push({ status: 400, code: 'InvalidInput', message: "Field 'schemas' is required: an object." });
+  const config: StandardConfig = { created_for: connection.created_at, schema_change_handling: (v.schema_change_handling as Handling) ?? 'ALLOW_ALL', schemas: {} };
+  for (const [name, entry] of Object.entries(isMap(v.schemas) ? v.schemas : {})) {
+    const given = isMap(entry) ? entry : {};
+    const schema: SchemaConfig = { name_in_destination: name, enabled: flag(given, 'enabled', `schema '${name}'`, problems) ?? true, tables: {} };
+    for (const [table, settings] of Object.entries(isMap(given.tables) ? given.tables : {})) {
+      schema.tables[table] = requestedTable(table, settings, isDatabase(connection), `table '${table}' of schema '${name}'`, problems);
+    }
+    config.schemas[name] = schema;
+  }
+  if (problems.length) return fail(problems[0].status, problems[0].code, problems.map((p) => p.message).join(' '));
+  data.schemaConfigs ??= {};
+  data.schemaConfigs[id] = config;
+  return ok(shownConfig(config), 'Schema configuration pre-created successfully');
+}
+
 const base = '/v1/connections/:id/schemas';
 
 /** The schema config routes. */
@@ -207,6 +269,7 @@ export const schemaRoutes: Route[] = [
     const found = configOf(p.id, d);
     return 'status' in found ? found : ok(shownConfig(found.value));
   }),
+  route('POST', base, (req, p, d) => precreate(req, p.id, d)),
   route('PATCH', base, (req, p, d) => patched(req, p.id, d, patchAll)),
   route('POST', `${base}/reload`, (req, p, d) => reload(req, p.id, d)),
   route('PATCH', `${base}/:schema`, (req, p, d) => patched(req, p.id, d, (c, body, where, problems) => patchSchema(c, p.schema, body, where, problems))),

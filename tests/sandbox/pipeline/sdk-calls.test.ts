@@ -130,3 +130,28 @@ describe('syncs asked for', () => {
     expect((await call('POST', `/connections/${connectionId}/schemas/public/tables/no_such_table/resync`)).body.code).toBe('NotFound_Table');
   });
 });
+
+describe('a schema config given before the source is read', () => {
+  it('is answered as given, read back, applied by the capture where the source allows, and refused once one exists', async () => {
+    const connectionId = await newConnection(await newGroup('sdk_precreate'), 'pg_sdk_precreate');
+    const given = {
+      schema_change_handling: 'ALLOW_COLUMNS',
+      schemas: { public: { enabled: true, tables: { customers: { enabled: false }, orders: { columns: { id: { enabled: false }, total: { hashed: true } } } } } },
+    };
+    const made = await call('POST', `/connections/${connectionId}/schemas`, given);
+    expect(made.status).toBe(200);
+    expect(made.body.data).toMatchObject({
+      schema_change_handling: 'ALLOW_COLUMNS',
+      schemas: { public: { enabled: true, tables: { customers: { enabled: false }, orders: { columns: { id: { enabled: false }, total: { hashed: true } } } } } },
+    });
+    expect((await call('GET', `/connections/${connectionId}/schemas`)).body.data).toEqual(made.body.data);
+    expect((await call('POST', `/connections/${connectionId}/schemas`, given)).status).toBe(409);
+
+    const captured = (await call('POST', `/connections/${connectionId}/schemas/reload`, {})).body.data;
+    expect(captured.schemas.public.tables.customers.enabled).toBe(false);
+    // The primary key cannot be excluded: that setting is ignored; the rest stands.
+    expect(captured.schemas.public.tables.orders.columns.id).toMatchObject({ enabled: true, is_primary_key: true });
+    expect(captured.schemas.public.tables.orders.columns.total).toMatchObject({ hashed: true });
+    expect((await call('POST', '/connections/no_such_connection/schemas', given)).body.code).toBe('NotFound_Connection');
+  });
+});
