@@ -15,6 +15,8 @@ import { agentRoutes } from './write-agents.js';
 import { loggingRoutes } from './write-logging.js';
 import { networkRoutes } from './write-network.js';
 import { transformationRoutes } from './write-transformations.js';
+import { groupPublicKey } from './seed/network.js';
+import { ACCOUNT_ID, USER } from './seed/ids.js';
 
 /** The record with this id, or the entity's documented 404. */
 function one<T extends { id: string }>(items: T[], id: string, code: string, entity: string, show: (item: T) => unknown): SandboxResponse {
@@ -43,7 +45,8 @@ function teamMembers(data: PipelineData, teamId: string, kind: TeamMembership['k
 const ROUTES: Route[] = [
   route('GET', '/v1/groups', (req, _, d) => page(req.query, structuredClone(d.groups))),
   route('GET', '/v1/groups/:id', (_, p, d) => one(d.groups, p.id, 'NotFound_Group', 'Group', structuredClone)),
-  route('GET', '/v1/groups/:id/public-key', (_, p, d) => one(d.groups, p.id, 'NotFound_Group', 'Group', (g) => ({ public_key: d.groupKeys[g.id] }))),
+  // A group a world kept without its key (made by an older sandbox) has the one it would have had.
+  route('GET', '/v1/groups/:id/public-key', (_, p, d) => one(d.groups, p.id, 'NotFound_Group', 'Group', (g) => ({ public_key: d.groupKeys[g.id] ?? groupPublicKey(g.id) }))),
   route('GET', '/v1/groups/:id/service-account', (_, p, d) =>
     one(d.groups, p.id, 'NotFound_Group', 'Group', (g) => ({ service_account: `g-${g.id.replace(/_/g, '-')}@fivetran-production.iam.gserviceaccount.com` })),
   ),
@@ -84,6 +87,10 @@ const ROUTES: Route[] = [
   route('GET', '/v1/teams/:id/users', (req, p, d) => under(d.teams, p.id, 'NotFound_Team', 'Team', (t) => teamMembers(d, t.id, 'users'), req)),
 
   route('GET', '/v1/roles', (req, _, d) => page(req.query, structuredClone(d.roles))),
+
+  // The sandbox's key is a user's key, its administrator's: no system_key_id (the OpenAPI
+  // document's AccountInfoResponse; go-fivetran account/account_info.go).
+  route('GET', '/v1/account/info', () => ok({ account_id: ACCOUNT_ID, account_name: 'Acme Data', user_id: USER.maria })),
 
   route('GET', '/v1/private-links', (req, _, d) => page(req.query, d.privateLinks.map(view.privateLinkItem))),
   route('GET', '/v1/private-links/:id', (_, p, d) => one(d.privateLinks, p.id, 'NotFound_PrivateLink', 'PrivateLink', view.privateLinkDetail)),

@@ -18,6 +18,7 @@ import { route, type Route } from './route.js';
 import { runSetupTests, setupStatus } from './setup-tests.js';
 import { bodyOf, created, deleted, newId, problem, timestamp } from './write-common.js';
 import { destinationDetail } from './views.js';
+import { groupPublicKey } from './seed/network.js';
 
 /** Destination services the API accepts, each with its secret config keys. */
 const DESTINATION_SECRETS: Record<string, string[]> = {
@@ -81,6 +82,8 @@ function createGroup(req: SandboxRequest, data: PipelineData, now: number): Sand
   if (data.groups.some((g) => g.name.toLowerCase() === name.toLowerCase())) return fail(409, 'Conflict', `Group with name '${name}' already exists.`);
   const group: Group = { id: newId(data), name, created_at: timestamp(now) };
   data.groups.push(group);
+  // Every group has the SSH key the vendor reaches tunnels of its connections with.
+  data.groupKeys[group.id] = groupPublicKey(group.id);
   return created(structuredClone(group), 'Group has been created');
 }
 
@@ -101,6 +104,7 @@ function deleteGroup(id: string, data: PipelineData): SandboxResponse {
   if (at < 0) return notFound('NotFound_Group', 'Group', id);
   if (data.connections.some((c) => c.group_id === id)) return fail(409, 'Conflict', `Group '${id}' still has connections; delete them first.`);
   data.groups.splice(at, 1);
+  delete data.groupKeys[id];
   data.destinations = data.destinations.filter((d) => d.id !== id);
   forgetMemberships(data, 'groups', id);
   return deleted(`Group with id '${id}' has been deleted`);

@@ -1,6 +1,11 @@
 /**
- * Calls the vendor's Go SDK (go-fivetran) makes, as it makes them (its paths, methods, bodies and
- * the status codes it expects), each judged by the reply and by what the sandbox reads back after.
+ * Calls the vendor's Go SDK (go-fivetran) makes, as it makes them, each judged by what the
+ * sandbox reads back afterwards: a destination's port comes back as text (the SDK's typed
+ * destination create, details, update and setup-test calls decode it into a string); a group takes
+ * a user by email and lets one go; a team loses its account role; log services are listed; a sync
+ * is started (`/sync`, and the SDK's `/force`), a connection or some of its tables re-synced; a
+ * schema config is given before the source is read; the key's account is named; and a group made
+ * through the API has the SSH key its tunnels are reached with.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pipelineSandbox, TEST_KEY, TEST_SECRET, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
@@ -153,5 +158,19 @@ describe('a schema config given before the source is read', () => {
     expect(captured.schemas.public.tables.orders.columns.id).toMatchObject({ enabled: true, is_primary_key: true });
     expect(captured.schemas.public.tables.orders.columns.total).toMatchObject({ hashed: true });
     expect((await call('POST', '/connections/no_such_connection/schemas', given)).body.code).toBe('NotFound_Connection');
+  });
+});
+
+describe('the account and groups', () => {
+  it("account info names the key's account and user", async () => {
+    expect(await call('GET', '/account/info')).toEqual({ status: 200, body: { code: 'Success', data: { account_id: 'lofty_summit', account_name: 'Acme Data', user_id: 'wise_owl' } } });
+  });
+
+  it('a group made through the API has its SSH public key, gone with it', async () => {
+    const groupId = await newGroup('sdk_keys');
+    const key = await call('GET', `/groups/${groupId}/public-key`);
+    expect(key.body.data.public_key).toMatch(/^ssh-rsa AAAA\S+ fivetran user key$/);
+    expect((await call('DELETE', `/groups/${groupId}`)).status).toBe(200);
+    expect((await call('GET', `/groups/${groupId}/public-key`)).status).toBe(404);
   });
 });

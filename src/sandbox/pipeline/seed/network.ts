@@ -47,10 +47,13 @@ export const destinations: Destination[] = [
   }),
 ];
 
-/** The SSH public key of each group, used to reach SSH tunnels. */
-export const groupKeys: Record<string, string> = Object.fromEntries(
-  Object.values(GROUP).map((id) => [id, `ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ${digest(`group-key-${id}`).toString('base64')} fivetran user key`]),
-);
+/** The SSH public key of a group, which the vendor reaches SSH tunnels of its connections with. */
+export function groupPublicKey(id: string): string {
+  return `ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ${digest(`group-key-${id}`).toString('base64')} fivetran user key`;
+}
+
+/** The SSH public key of each seeded group. */
+export const groupKeys: Record<string, string> = Object.fromEntries(Object.values(GROUP).map((id) => [id, groupPublicKey(id)]));
 
 function link(id: string, name: string, service: string, region: string, state: PrivateLink['state'], summary: string, config: Record<string, string>, created: string): PrivateLink {
   const cloud = service.endsWith('_AZURE') ? 'AZURE' : service.endsWith('_GCP') ? 'GCP' : 'AWS';
