@@ -19,6 +19,7 @@ import { transformation } from '../../../src/resources/pipeline/transformation.j
 import { transformationProject } from '../../../src/resources/pipeline/transformation-project.js';
 import { clientFor, contextFor, pipelineCall, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 import { ctxFor } from './harness.js';
+import { sendRequest, type Sender } from '../../../src/providers/http.js';
 
 let sandbox: PipelineSandbox;
 beforeAll(async () => {
@@ -162,6 +163,21 @@ describe('external logging', () => {
     const made = await externalLogging.create(ctx, inputs);
     expect(ctx.warnings).toEqual([`external logging ${groupId}: setup test "Sending a test log event" FAILED: Could not resolve host intake.invalid`]);
     expect((await externalLogging.read(ctx, made.id, { inputs, outputs: made.outputs }))?.config).toEqual(inputs.config);
+  });
+
+  it('a create sends only the fields the API documents; the setup tests asked for run through their own call', async () => {
+    const bodies: Array<{ call: string; body: unknown }> = [];
+    const send: Sender = async (url, init) => {
+      bodies.push({ call: `${init.method} ${url.pathname}`, body: init.body === undefined ? undefined : JSON.parse(init.body) });
+      return sendRequest(url, init);
+    };
+    const ctx = ctxFor(sandbox, { send });
+    const groupId = (await group.create(ctx, { name: 'logs_create_body' })).id;
+    await externalLogging.create(ctx, { groupId, service: 'splunkLog', config: { host: 'logs.invalid', token: 'tk' }, runSetupTests: true });
+    const created = bodies.filter((b) => b.call.endsWith('/v1/external-logging'));
+    expect(created).toEqual([{ call: expect.stringMatching(/^POST /), body: { group_id: groupId, service: 'splunkLog', enabled: true, config: { host: 'logs.invalid', token: 'tk' } } }]);
+    expect((await calls()).filter((c) => c.startsWith(`POST /v1/external-logging/${groupId}/test`))).toHaveLength(1);
+    expect(ctx.warnings).toEqual([`external logging ${groupId}: setup test "Sending a test log event" FAILED: Could not resolve host logs.invalid`]);
   });
 
   it('discovery lists the log services and reads each of them, not every group of the account', async () => {
