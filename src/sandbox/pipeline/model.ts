@@ -228,6 +228,8 @@ export interface ConnectorType {
   connector_class: 'standard' | 'lite';
   service_status: 'general_availability' | 'beta' | 'private_preview' | 'sunset' | 'development';
   service_status_updated_at: string;
+  /** What the service can do (`API_CONFIGURABLE`, `CAPTURE_DELETES`...), each with a note. */
+  supported_features: Array<{ id: string; notes: string }>;
   /** What the service's config holds: property nodes with type, secret format, default, readonly. */
   config: ObjectNode;
   /** What the service's auth holds (empty for services without one). */

@@ -46,6 +46,12 @@ const SERVICES: Array<[id: string, name: string, type: Category, extra?: Partial
   ['google_play', 'Google Play', 'Marketing', { service_status: 'sunset' }],
 ];
 
+/** What a service of the category can do: every one is configured through the API and hashes columns; a database also captures deletes, keeps history and is reached privately. */
+function features(type: Category): ConnectorType['supported_features'] {
+  const ids = ['API_CONFIGURABLE', 'COLUMN_HASHING', 'RE_SYNC', ...(type === 'Database' ? ['CAPTURE_DELETES', 'HISTORY', 'PRIVATE_NETWORKING'] : [])];
+  return ids.map((id) => ({ id, notes: id === 'CAPTURE_DELETES' ? 'All tables' : '' }));
+}
+
 /** Connector types, in catalogue (alphabetical) order. */
 export const connectorTypes: ConnectorType[] = SERVICES.map(([id, name, type, extra]) => ({
   id,
@@ -59,6 +65,7 @@ export const connectorTypes: ConnectorType[] = SERVICES.map(([id, name, type, ex
   connector_class: 'standard',
   service_status: 'general_availability',
   service_status_updated_at: '2024-01-15',
+  supported_features: features(type),
   ...serviceMetadata(id),
   ...extra,
 }));
