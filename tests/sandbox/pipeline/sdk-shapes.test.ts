@@ -214,6 +214,25 @@ async function scenario(): Promise<void> {
   const types = await call('GET', '/metadata/connector-types');
   await call('GET', `/metadata/connector-types/${types.items[0].id}`);
 
+  // Every seeded object, read one by one: each service's config as the API reports it.
+  for (const collection of [
+    'groups',
+    'destinations',
+    'connections',
+    'users',
+    'teams',
+    'private-links',
+    'proxy',
+    'hybrid-deployment-agents',
+    'webhooks',
+    'external-logging',
+    'transformation-projects',
+    'transformations',
+  ]) {
+    const listed = (await call('GET', `/${collection}?limit=1000`)).items as Array<{ id: string }>;
+    for (const item of listed) await call('GET', `/${collection}/${item.id}`);
+  }
+
   // What is left goes.
   await call('DELETE', `/connections/${connectionId}`);
   await call('DELETE', `/destinations/${groupId}`);
