@@ -275,10 +275,14 @@ export function noteDeletedUnderfoot(changes: Change[]): void {
   for (const c of changes) {
     if (c.action !== 'replace' || c.replaceOrder !== 'delete-first') continue;
     const using = changes.filter((d) => d.dependsOn.includes(c.address) && d.action !== 'delete' && !(d.action === 'replace' && d.replaceOrder === 'delete-first')).map((d) => d.address);
-    if (using.length) {
-      c.notes.push(
-        `deleted before its replacement exists, while ${using.join(', ')} still ${using.length === 1 ? 'uses' : 'use'} it: the remote API may refuse the delete (a product in use); replacing it create-first avoids that`,
-      );
-    }
+    if (!using.length) continue;
+    // Create-first is advice only where the new object does not need what the old one holds.
+    const kept = (c.claims ?? []).filter((key) => c.held?.includes(key));
+    const advice = kept.length
+      ? `it cannot be replaced create-first, as the new object needs the ${kept.join(' and the ')} the old one holds: if the API refuses, ${using.join(', ')} must leave it in a run of ${using.length === 1 ? 'its' : 'their'} own first`
+      : 'replacing it create-first avoids that';
+    c.notes.push(
+      `deleted before its replacement exists, while ${using.join(', ')} still ${using.length === 1 ? 'uses' : 'use'} it: the remote API may refuse the delete (a product in use); ${advice}`,
+    );
   }
 }
