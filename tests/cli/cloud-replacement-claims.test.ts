@@ -115,6 +115,47 @@ describe('replacements keeping what one object holds at a time', () => {
     expect(nat.SubnetSet.map((s: { SubnetworkId: string }) => s.SubnetworkId).sort()).toEqual([state(dir).resources.web.id, ranges[0].SubnetId].sort());
     expect((await run(dir, 'destroy', '--yes')).code).toBe(0);
   });
+  it('examples/cloud/network.yaml: the NAT gateway replaced keeping its EIP is replaced delete-first, its rule with it, and the world has one gateway on the EIP', async () => {
+    const dir = await applied('network.yaml');
+    const eip = state(dir).resources.natIp.id;
+    const old = state(dir).resources.nat.id;
+    const plan = JSON.parse((await run(dir, 'plan', '--json', '--replace', 'nat')).stdout) as { changes: Array<{ address: string; action: string; replaceOrder?: string }> };
+    expect(plan.changes.filter((c) => c.action === 'replace').map((c) => [c.address, c.replaceOrder])).toEqual([
+      ['nat', 'delete-first'],
+      ['natSsh', 'delete-first'],
+    ]);
+    const again = await run(dir, 'apply', '--yes', '--replace', 'nat');
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    await converged(dir);
+    const vpcId = state(dir).resources.network.id;
+    const nat = (await listed({ Action: 'DescribeNATGW' })).filter((n) => n.VPCId === vpcId);
+    expect(nat.map((n) => [n.NATGWName, n.IPSet.map((i: { EIPId: string }) => i.EIPId)])).toEqual([['shop-nat', [eip]]]);
+    expect(nat[0].NATGWId).not.toBe(old);
+    const rules = await listed({ Action: 'DescribeNATGWPolicy', NATGWId: nat[0].NATGWId });
+    expect(rules.map((r) => [r.PolicyName, r.SrcEIPId, r.SrcPort])).toEqual([['ssh-to-web', eip, '2222']]);
+    expect((await run(dir, 'destroy', '--yes')).code).toBe(0);
+  });
+
+  it('examples/cloud/network.yaml: a subnet nothing uses, replaced keeping its range, is replaced delete-first and the world has the one new subnet on that range', async () => {
+    const dir = workdir('plumb-cloud-claims-');
+    copyFileSync(join(EXAMPLES, 'network.yaml'), join(dir, 'plumb.yaml'));
+    edit(dir, '        - ${web.subnetId}\n        - ${data.subnetId}\n', '        - ${web.subnetId}\n');
+    expect((await run(dir, 'apply', '--yes')).code).toBe(0);
+    const old = state(dir).resources.data.id;
+    edit(dir, 'remark: databases only', 'remark: databases and caches');
+    const plan = JSON.parse((await run(dir, 'plan', '--json')).stdout) as { changes: Array<{ address: string; action: string; replaceOrder?: string }> };
+    expect(plan.changes.filter((c) => c.action !== 'noop').map((c) => [c.address, c.action, c.replaceOrder])).toEqual([['data', 'replace', 'delete-first']]);
+    const again = await run(dir, 'apply', '--yes');
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    await converged(dir);
+    const ranges = (await listed({ Action: 'DescribeSubnet', VPCId: state(dir).resources.network.id })).filter((s) => s.Subnet === '10.20.2.0');
+    expect(ranges.map((s) => [s.SubnetName, s.Remark])).toEqual([['shop-data', 'databases and caches']]);
+    expect(ranges[0].SubnetId).not.toBe(old);
+    expect((await run(dir, 'destroy', '--yes')).code).toBe(0);
+  });
+
   it("examples/cloud/vpn.yaml: a subnet a connection uses, replaced keeping its range, is deleted first, and the plan's note does not advise creating first", async () => {
     const dir = await applied('vpn.yaml');
     edit(dir, 'name: office-app\n', 'name: office-app\n      remark: app tier\n');
