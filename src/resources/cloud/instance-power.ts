@@ -22,6 +22,7 @@ export interface HostInfo extends Record<string, unknown> {
   BasicImageId?: string;
   DiskSet?: Array<{ DiskId: string; DiskType: string; IsBoot: string; Size: number; Type?: string; Name?: string }>;
   IPSet?: Array<{ IP: string; Type: string; VPCId?: string; SubnetId?: string }>;
+  KeyPair?: { KeyPairId?: string; KeyPairState?: string };
   CreateTime?: number;
   ExpireTime?: number;
 }

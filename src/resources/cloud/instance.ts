@@ -4,7 +4,9 @@
  * Name, remark and tag change in place while it runs (ModifyUHostInstanceName/Remark/Tag), the
  * security group too (GrantFirewall), and a disk grows in place (ResizeAttachedDisk). CPU and
  * memory (ResizeUHostInstance) and the password or key pair (ResetUHostInstancePassword) need it
- * stopped: a running instance is stopped, changed and started again, and the plan says so. The
+ * stopped: a running instance is stopped, changed and started again, and the plan says so. A key
+ * pair put on it in place is checked on it after: where the API refuses it or leaves it off, the
+ * apply stops, the instance running as before, and says to replace it. The
  * zone, image, machine type, network, billing and disk types cannot change: those replace it.
  * Deleting stops it first (Terminate needs it stopped) and deletes its data disks with it.
  * Import by the instance id (`uhost-…`).
@@ -15,6 +17,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { RemoteError, UserError } from '../../errors.js';
 import { describeHost, failedState, HOST_LISTING, settled, stopIfRunning, waitState, whileStopped, type HostInfo } from './instance-power.js';
 import { diskReplacements, instanceInputs, loginChanged, resizeNotes, unreported, type InstanceInputs } from './instance-inputs.js';
 import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
@@ -86,6 +89,19 @@ function toOutputs(h: HostInfo, made?: readonly string[]): InstanceOutputs {
     createTime: rfc3339(h.CreateTime),
     expireTime: h.ExpireTime ? rfc3339(h.ExpireTime) : '',
   };
+}
+
+/**
+ * ResetUHostInstancePassword takes LoginMode KeyPair and a KeyPairId (the vendor's docs and SDK);
+ * where the API refuses them, or answers without putting the key pair on the instance (it
+ * reports it, KeyPair.KeyPairId), only a new instance made with the key pair logs in with it.
+ */
+function keyPairNotTaken(address: string, id: string, keyPairId: string, refused: Error | undefined): UserError {
+  const how = refused ? `refused it: ${refused.message}` : 'answered without putting it on the instance';
+  return new UserError(
+    `instance ${id} does not log in with key pair ${keyPairId}: ResetUHostInstancePassword ${how}. The instance keeps its login and runs as before`,
+    `replace it, made with the key pair: plumb apply --replace ${address}`,
+  );
 }
 
 /** The login the inputs ask for, as Create and ResetUHostInstancePassword take it. */
@@ -218,13 +234,23 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     const [cpu, memory] = [desired.cpu ?? 4, desired.memory ?? 8192];
     const resize = cpu !== seen.cpu || memory !== seen.memory;
     const rekey = loginChanged(prior.inputs, desired);
+    let refused: Error | undefined;
     if (resize || rekey) {
       await whileStopped(ctx, id, async () => {
         if (resize) await ctx.client.call('ResizeUHostInstance', { ...common, CPU: cpu, Memory: memory });
-        if (rekey) await ctx.client.call('ResetUHostInstancePassword', { ...common, ...login(desired) });
+        if (!rekey) return;
+        try {
+          await ctx.client.call('ResetUHostInstancePassword', { ...common, ...login(desired) });
+        } catch (err) {
+          // A key pair the API will not put on it: started again as it was, then said below.
+          if (!desired.keyPairId || !(err instanceof RemoteError) || err.kind !== 'invalid') throw err;
+          refused = err;
+        }
       });
     }
-    return toOutputs(await describeHost(ctx, id), made);
+    const now = await describeHost(ctx, id);
+    if (rekey && desired.keyPairId && (refused || now.KeyPair?.KeyPairId !== desired.keyPairId)) throw keyPairNotTaken(ctx.address, id, desired.keyPairId, refused);
+    return toOutputs(now, made);
   },
 
   async delete(ctx, id) {
