@@ -1,7 +1,7 @@
 import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState } from './contracts/state.js';
 import { Secret, Unknown, mask, reveal, sameValue } from '../values.js';
-import { diffInputs, effectiveInputs, pathMatches, withChosenInputs } from './diff/diff.js';
+import { diffInputs, effectiveInputs, pathMatches, withChosenInputs, type InputDiff } from './diff/diff.js';
 import type { ReplaceRule } from './contracts/resource-type.js';
 import type { Change } from './types.js';
 import { sharedClaims } from './claims.js';
@@ -33,14 +33,9 @@ export function classify(address: string, type: ResourceType, desired: Record<st
     const diff = diffInputs({}, desired, after);
     return { address, type: type.token, dependsOn, notes: [], unknownPaths: diff.unknown, action: 'create', reason: context.gone ? 'gone-remotely' : 'new', after, patch: diff.patch };
   }
-  // An input the API chose, written into the manifest later, is compared with what the product
-  // has: its own value (a port's zone, say) is no change.
-  const chosen = same ? prior.inputs : withChosenInputs(prior.inputs, prior.outputs, type.computedInputs, (key) => desired[key] !== undefined);
-  // An object not listed yet has no outputs to read the recorded inputs against.
-  const listed = prior.status !== 'provisioning' || Object.keys(prior.outputs).length > 0;
-  const recorded = same || !type.asDeclared || !listed ? chosen : (type.asDeclared(chosen, prior.outputs, desired) as Record<string, unknown>);
-  const effective = same ? desired : effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore: context.options.ignoreChanges });
-  const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(recorded, effective);
+  const { recorded, effective, diff } = same
+    ? { recorded: prior.inputs, effective: desired, diff: { changed: [], patch: [], unknown: [] } }
+    : compareWithRecord(type, prior, desired, context.options.ignoreChanges);
   const replacePaths = [...(same ? [] : replacePathsFor(type, diff.changed, recorded, effective, context.options.replaceOnChanges)), ...optionReplacePaths(prior, context)];
   const deleteFirst = context.options.deleteBeforeReplace ?? deletesFirst(type, recorded, effective);
   const before = mask(recorded);
@@ -77,6 +72,35 @@ export function classify(address: string, type: ResourceType, desired: Record<st
     update.notes.push(`only recorded: ${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} sent only with an order, so nothing is sent now`);
   }
   return update;
+}
+
+/** What comparing a record with desired inputs found: both sides as compared, and how they differ. */
+export interface Comparison {
+  /** The recorded inputs as the manifest would state them. */
+  recorded: Record<string, unknown>;
+  /** The desired inputs as they will be sent. */
+  effective: Record<string, unknown>;
+  diff: InputDiff;
+}
+
+/**
+ * The one comparison of a record with desired inputs, which plan and drift share. The record's
+ * inputs, as refreshed, are read as the manifest would state them (the type's asDeclared: a
+ * default the API filled in stands for the input left out), with the value the API chose for
+ * each input `desired` sets that was left to it before; the desired inputs are taken as they will
+ * be sent (an input the API chooses, left out, and ignoreChanges paths keep the recorded value).
+ * Plan passes the manifest's inputs; drift passes what was applied, so a default the API filled
+ * in is never drift, and drift is the change the plan of the applied manifest would show.
+ */
+export function compareWithRecord(type: ResourceType, prior: ResourceState, desired: Record<string, unknown>, ignore: string[] = []): Comparison {
+  // An input the API chose, written into the manifest later, is compared with what the product
+  // has: its own value (a port's zone, say) is no change.
+  const chosen = withChosenInputs(prior.inputs, prior.outputs, type.computedInputs, (key) => desired[key] !== undefined);
+  // An object not listed yet has no outputs to read the recorded inputs against.
+  const listed = prior.status !== 'provisioning' || Object.keys(prior.outputs).length > 0;
+  const recorded = !type.asDeclared || !listed ? chosen : (type.asDeclared(chosen, prior.outputs, desired) as Record<string, unknown>);
+  const effective = effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore });
+  return { recorded, effective, diff: diffInputs(recorded, effective) };
 }
 
 /**
@@ -251,10 +275,14 @@ export function noteDeletedUnderfoot(changes: Change[]): void {
   for (const c of changes) {
     if (c.action !== 'replace' || c.replaceOrder !== 'delete-first') continue;
     const using = changes.filter((d) => d.dependsOn.includes(c.address) && d.action !== 'delete' && !(d.action === 'replace' && d.replaceOrder === 'delete-first')).map((d) => d.address);
-    if (using.length) {
-      c.notes.push(
-        `deleted before its replacement exists, while ${using.join(', ')} still ${using.length === 1 ? 'uses' : 'use'} it: the remote API may refuse the delete (a product in use); replacing it create-first avoids that`,
-      );
-    }
+    if (!using.length) continue;
+    // Create-first is advice only where the new object does not need what the old one holds.
+    const kept = (c.claims ?? []).filter((key) => c.held?.includes(key));
+    const advice = kept.length
+      ? `it cannot be replaced create-first, as the new object needs the ${kept.join(' and the ')} the old one holds: if the API refuses, ${using.join(', ')} must leave it in a run of ${using.length === 1 ? 'its' : 'their'} own first`
+      : 'replacing it create-first avoids that';
+    c.notes.push(
+      `deleted before its replacement exists, while ${using.join(', ')} still ${using.length === 1 ? 'uses' : 'use'} it: the remote API may refuse the delete (a product in use); ${advice}`,
+    );
   }
 }

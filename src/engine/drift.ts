@@ -4,7 +4,8 @@ import type { ResourceState, StateSnapshot } from './contracts/state.js';
 import { mask, secretKeys, wrapSecrets } from '../values.js';
 import { ReadPass } from './context.js';
 import { readObjects, readRequests } from './refresh.js';
-import { diffInputs, pathMatches, withChosenInputs } from './diff/diff.js';
+import { withChosenInputs } from './diff/diff.js';
+import { compareWithRecord } from './classify.js';
 import type { EngineDeps } from './types.js';
 import { compareAddresses } from './order.js';
 
@@ -70,19 +71,24 @@ export async function detectDrift(state: StateSnapshot, manifest: Manifest | und
   };
 }
 
-/** The input fields whose recorded value differs from the observed one, ignoreChanges paths left out. */
+/**
+ * The input fields whose recorded value differs from the observed one: the change the plan of
+ * the manifest as applied would show (compareWithRecord, the comparison plan makes), so a default
+ * the API filled in is never drift, and ignoreChanges paths are left out. The inputs compared are
+ * those the API reports: each recorded input, and each one left to the API, compared with what
+ * it reported when recorded; outputs the API sets itself are not compared.
+ */
 function driftedFields(recorded: ResourceState, type: ResourceType, observed: Record<string, unknown>, ignore: string[]): DriftedField[] {
-  const compared: Record<string, unknown> = {};
+  const applied: Record<string, unknown> = {};
   const remote: Record<string, unknown> = {};
-  // Inputs the API chose count too: their recorded value is what it reported then.
   for (const [key, value] of Object.entries(withChosenInputs(recorded.inputs, recorded.outputs, type.computedInputs))) {
     if (observed[key] === undefined || (type.remoteManaged ?? []).includes(key)) continue;
-    compared[key] = value;
+    applied[key] = value;
     // What is secret in state stays secret in the report.
     remote[key] = wrapSecrets({ [key]: observed[key] }, secretKeys({ [key]: value }))[key];
   }
-  const diff = diffInputs(compared, remote);
-  return diff.changed.filter((path) => !ignore.some((rule) => pathMatches(path, rule))).map((path) => ({ path, state: valueAt(mask(compared), path), remote: valueAt(mask(remote), path) }));
+  const compared = compareWithRecord(type, { ...recorded, inputs: remote, outputs: observed }, applied, ignore);
+  return compared.diff.changed.map((path) => ({ path, state: valueAt(mask(compared.effective), path), remote: valueAt(mask(compared.recorded), path) }));
 }
 
 function valueAt(obj: unknown, path: string): unknown {

@@ -41,6 +41,31 @@ describe('examples/cloud/compute.yaml', () => {
     expect(stored).not.toContain(Buffer.from(PASSWORD).toString('base64'));
   });
 
+  it("the disk attached to dbHost is listed in its DiskSet as the SDK documents, and is none of dbHost's data disks: plan and drift find no change", async () => {
+    const hostId = state(dir).resources.dbHost.id;
+    const diskId = state(dir).resources.dbVolume.id;
+    const seen = (await signedCloudCall(sandbox.url, { Action: 'DescribeUHostInstance', 'UHostIds.0': hostId })).UHostSet[0];
+    expect(seen.DiskSet.filter((d: { Type: string }) => d.Type === 'Udisk')).toEqual([expect.objectContaining({ DiskId: diskId, Name: 'app-db-volume', IsBoot: 'False', Size: 200 })]);
+    const plan = await run(dir, 'plan', '--detailed-exitcode');
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    expect((await run(dir, 'drift')).code).toBe(0);
+  });
+
+  it("growing dbHost's own data disk resizes that disk, not the one attached to it", async () => {
+    edit(dir, 'dataDisks:\n        - { type: cloud_ssd, size: 100 }', 'dataDisks:\n        - { type: cloud_ssd, size: 120 }');
+    await sandbox.clearCalls();
+    expect((await run(dir, 'apply', '--yes')).code).toBe(0);
+    expect(await writes()).toEqual(['ResizeAttachedDisk']);
+    const hostId = state(dir).resources.dbHost.id;
+    const seen = (await signedCloudCall(sandbox.url, { Action: 'DescribeUHostInstance', 'UHostIds.0': hostId })).UHostSet[0];
+    expect(seen.DiskSet.filter((d: { IsBoot: string }) => d.IsBoot === 'False').map((d: { DiskId: string; Size: number }) => [d.DiskId, d.Size])).toEqual([
+      [(state(dir).resources.dbHost as unknown as { outputs: { dataDiskIds: string[] } }).outputs.dataDiskIds[0], 120],
+      [state(dir).resources.dbVolume.id, 200],
+    ]);
+    expect((await run(dir, 'plan', '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('resizing an instance is an update that says it stops and starts it, and applies as Stop, Resize, Start', async () => {
     edit(dir, 'cpu: 1\n      memory: 2048', 'cpu: 2\n      memory: 4096');
     const plan = await run(dir, 'plan');

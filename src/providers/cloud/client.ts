@@ -10,7 +10,7 @@ import { certificateProblem, sendRequest, type HttpResponse, type Sender } from 
 import { RequestLimiter } from '../limiter.js';
 import { retryAfterMs, withRetry, type RetrySettings } from '../retry.js';
 import type { CredentialSource, Keys } from './credentials.js';
-import { isSafeAction, kindForHttpStatus, kindForRetCode } from './retcodes.js';
+import { ActionNotOffered, isActionNotOffered, isSafeAction, kindForHttpStatus, kindForRetCode } from './retcodes.js';
 import { flattenParams, formBody, signParams, type Params } from './signature.js';
 
 /** The common fields of every response; the payload fields sit beside them. */
@@ -188,6 +188,9 @@ export class CloudClient {
     this.opts.log.debug({ action, retCode: code, requestId, ms: Date.now() - started }, 'cloud call');
     if (code === 0) return { ...body, RetCode: 0 };
     const message = typeof body.Message === 'string' && body.Message ? body.Message : 'request failed';
+    if (isActionNotOffered(code)) {
+      throw new ActionNotOffered(`${action}: ${message} (RetCode ${code}, request ${requestId})`, { provider: 'cloud', status: res.status, method: action });
+    }
     throw fail(kindForRetCode(code, action), `${message} (RetCode ${code}, request ${requestId})`, res.status);
   }
 }

@@ -2,7 +2,7 @@
  * Classification of the cloud API's failures into the shared error kinds, and which Actions
  * are safe to send again. This is the only place that knows RetCode numbers.
  */
-import { kindForStatus, type ErrorKind } from '../../errors.js';
+import { kindForStatus, RemoteError, type ErrorKind } from '../../errors.js';
 
 /** Gateway and common codes (public API docs). */
 const COMMON: Record<number, ErrorKind> = {
@@ -40,6 +40,23 @@ const REFUSED = new Set([520, 8044, 8045, 8046, 8095, 8104, 8117, 8315, 8316, 83
 const NOT_FOUND_FOR_ACTION: Record<string, number[]> = {
   DescribeUDBInstance: [230],
 };
+
+/**
+ * The API does not offer the Action to this account: it answers as for an Action that does not
+ * exist (161), as it does for one released to some accounts only. A caller with another way to
+ * make the change takes it; to any other it is a request problem like the rest.
+ */
+export class ActionNotOffered extends RemoteError {
+  constructor(message: string, details: RemoteError['details']) {
+    super('invalid', message, details);
+    this.name = 'ActionNotOffered';
+  }
+}
+
+/** Whether a RetCode says the Action is not offered to the account. */
+export function isActionNotOffered(code: number): boolean {
+  return code === 161;
+}
 
 /**
  * The kind of a RetCode ≠ 0. Unknown codes ≥ 2000 are server-side failures (unavailable, as the

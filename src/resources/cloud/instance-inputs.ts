@@ -52,7 +52,13 @@ export const instanceInputs = z
       .refine((p) => CLASSES.filter((c) => c.test(p)).length >= 2, 'password must mix at least two of: lower case, upper case, digits, symbols')
       .optional()
       .describe('Root password, 8–30 characters of at least two kinds. A secret. Set it or `keyPairId`. Changed in place; a running instance is stopped and started again for it.'),
-    keyPairId: z.string().min(1).optional().describe('Key pair to log in with instead of a password. Changed in place like `password`.'),
+    keyPairId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Key pair to log in with instead of a password. Changed in place like `password` (ResetUHostInstancePassword with LoginMode KeyPair) and checked on the instance after; where the API refuses it, the apply stops with the instance as it was and says to replace it.',
+      ),
     chargeType: z
       .enum(['month', 'year', 'dynamic', 'postpay', 'spot'])
       .optional()
@@ -117,7 +123,14 @@ export function resizeNotes(prior: InstanceInputs, desired: InstanceInputs): str
   if ((prior.cpu ?? 4) !== (desired.cpu ?? 4) || (prior.memory ?? 8192) !== (desired.memory ?? 8192)) {
     steps.push(`resized to ${String(desired.cpu ?? 4)} CPU / ${String(desired.memory ?? 8192)} MB (ResizeUHostInstance)`);
   }
-  if (loginChanged(prior, desired)) steps.push('its login reset (ResetUHostInstancePassword)');
+  const login = loginChanged(prior, desired);
+  if (login) steps.push('its login reset (ResetUHostInstancePassword)');
   if (!steps.length) return [];
-  return [`a running instance is stopped, ${steps.join(' and ')}, and started again: the API makes these changes only to a stopped instance`];
+  const notes = [`a running instance is stopped, ${steps.join(' and ')}, and started again: the API makes these changes only to a stopped instance`];
+  if (login && desired.keyPairId !== undefined) {
+    notes.push(
+      `the key pair ${desired.keyPairId} is put on it in place and checked on the instance after; where the API refuses it or does not put it there, the apply stops with the instance running as before, and only replacing it (plumb apply --replace) makes one that logs in with the key pair`,
+    );
+  }
+  return notes;
 }

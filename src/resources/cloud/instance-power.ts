@@ -20,8 +20,9 @@ export interface HostInfo extends Record<string, unknown> {
   MachineType?: string;
   ChargeType?: string;
   BasicImageId?: string;
-  DiskSet?: Array<{ DiskId: string; DiskType: string; IsBoot: string; Size: number }>;
+  DiskSet?: Array<{ DiskId: string; DiskType: string; IsBoot: string; Size: number; Type?: string; Name?: string }>;
   IPSet?: Array<{ IP: string; Type: string; VPCId?: string; SubnetId?: string }>;
+  KeyPair?: { KeyPairId?: string; KeyPairState?: string };
   CreateTime?: number;
   ExpireTime?: number;
 }

@@ -4,7 +4,9 @@
  * Name, remark and tag change in place while it runs (ModifyUHostInstanceName/Remark/Tag), the
  * security group too (GrantFirewall), and a disk grows in place (ResizeAttachedDisk). CPU and
  * memory (ResizeUHostInstance) and the password or key pair (ResetUHostInstancePassword) need it
- * stopped: a running instance is stopped, changed and started again, and the plan says so. The
+ * stopped: a running instance is stopped, changed and started again, and the plan says so. A key
+ * pair put on it in place is checked on it after: where the API refuses it or leaves it off, the
+ * apply stops, the instance running as before, and says to replace it. The
  * zone, image, machine type, network, billing and disk types cannot change: those replace it.
  * Deleting stops it first (Terminate needs it stopped) and deletes its data disks with it.
  * Import by the instance id (`uhost-…`).
@@ -15,6 +17,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { RemoteError, UserError } from '../../errors.js';
 import { describeHost, failedState, HOST_LISTING, settled, stopIfRunning, waitState, whileStopped, type HostInfo } from './instance-power.js';
 import { diskReplacements, instanceInputs, loginChanged, resizeNotes, unreported, type InstanceInputs } from './instance-inputs.js';
 import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
@@ -28,7 +31,8 @@ export const instanceOutputs = z.object({
   cpu: z.number().describe('CPU cores.'),
   memory: z.number().describe('Memory, MB.'),
   bootDisk: z.object({ type: z.string(), size: z.number() }).describe('Boot disk: type and size (GB).'),
-  dataDisks: z.array(z.object({ type: z.string(), size: z.number() })).describe('Data disks made with it: type and size (GB).'),
+  dataDisks: z.array(z.object({ type: z.string(), size: z.number() })).describe('Data disks made with it: type and size (GB). Disks attached to it later (DiskAttachment) are not among them.'),
+  dataDiskIds: z.array(z.string()).describe('Ids of the data disks made with it, in order.'),
   vpcId: z.string().describe('VPC.'),
   subnetId: z.string().describe('Subnet.'),
   chargeType: z.string().describe('`month`, `year`, `dynamic`, `postpay` or `spot`.'),
@@ -47,9 +51,22 @@ export type InstanceOutputs = z.output<typeof instanceOutputs>;
 const lower = (v: unknown) => str(v).toLowerCase();
 const wireCase = (v: string) => v.charAt(0).toUpperCase() + v.slice(1);
 
-function toOutputs(h: HostInfo): InstanceOutputs {
+type HostDisk = NonNullable<HostInfo['DiskSet']>[number];
+
+/**
+ * The data disks made with the instance. DescribeUHostInstance lists in DiskSet every disk attached
+ * to it, a UDisk attached later too (UHostDiskSet `Type: Udisk`): the ones made with it are those
+ * recorded when it was made (`made`), or, for an instance plumb did not make, those not marked Udisk.
+ */
+function ownDataDisks(h: HostInfo, made?: readonly string[]): HostDisk[] {
+  const data = (h.DiskSet ?? []).filter((d) => d.IsBoot !== 'True');
+  return Array.isArray(made) ? data.filter((d) => made.includes(d.DiskId)) : data.filter((d) => d.Type !== 'Udisk');
+}
+
+function toOutputs(h: HostInfo, made?: readonly string[]): InstanceOutputs {
   const disks = h.DiskSet ?? [];
   const boot = disks.find((d) => d.IsBoot === 'True');
+  const own = ownDataDisks(h, made);
   const ip = h.IPSet?.find((i) => i.Type === 'Private');
   return {
     instanceId: h.UHostId,
@@ -59,7 +76,8 @@ function toOutputs(h: HostInfo): InstanceOutputs {
     cpu: Number(h.CPU ?? 0),
     memory: Number(h.Memory ?? 0),
     bootDisk: { type: lower(boot?.DiskType), size: Number(boot?.Size ?? 0) },
-    dataDisks: disks.filter((d) => d.IsBoot !== 'True').map((d) => ({ type: lower(d.DiskType), size: Number(d.Size) })),
+    dataDisks: own.map((d) => ({ type: lower(d.DiskType), size: Number(d.Size) })),
+    dataDiskIds: own.map((d) => d.DiskId),
     vpcId: str(ip?.VPCId),
     subnetId: str(ip?.SubnetId),
     chargeType: lower(h.ChargeType),
@@ -71,6 +89,19 @@ function toOutputs(h: HostInfo): InstanceOutputs {
     createTime: rfc3339(h.CreateTime),
     expireTime: h.ExpireTime ? rfc3339(h.ExpireTime) : '',
   };
+}
+
+/**
+ * ResetUHostInstancePassword takes LoginMode KeyPair and a KeyPairId (the vendor's docs and SDK);
+ * where the API refuses them, or answers without putting the key pair on the instance (it
+ * reports it, KeyPair.KeyPairId), only a new instance made with the key pair logs in with it.
+ */
+function keyPairNotTaken(address: string, id: string, keyPairId: string, refused: Error | undefined): UserError {
+  const how = refused ? `refused it: ${refused.message}` : 'answered without putting it on the instance';
+  return new UserError(
+    `instance ${id} does not log in with key pair ${keyPairId}: ResetUHostInstancePassword ${how}. The instance keeps its login and runs as before`,
+    `replace it, made with the key pair: plumb apply --replace ${address}`,
+  );
 }
 
 /** The login the inputs ask for, as Create and ResetUHostInstancePassword take it. */
@@ -88,11 +119,10 @@ function isFor(h: HostInfo, name: string, inputs: InstanceInputs): boolean {
 const describe = (ctx: CloudCtx, id: string) => describeOne<HostInfo>(ctx, HOST_LISTING, id);
 
 /** Grows the disks whose declared size is larger than the live one (one ResizeAttachedDisk each). */
-async function growDisks(ctx: CloudCtx, live: HostInfo, desired: InstanceInputs): Promise<void> {
-  const disks = live.DiskSet ?? [];
+async function growDisks(ctx: CloudCtx, live: HostInfo, made: readonly string[] | undefined, desired: InstanceInputs): Promise<void> {
   const wanted = [
-    { disk: disks.find((d) => d.IsBoot === 'True'), size: desired.bootDisk.size },
-    ...disks.filter((d) => d.IsBoot !== 'True').map((disk, i) => ({ disk, size: desired.dataDisks?.[i]?.size })),
+    { disk: (live.DiskSet ?? []).find((d) => d.IsBoot === 'True'), size: desired.bootDisk.size },
+    ...ownDataDisks(live, made).map((disk, i) => ({ disk, size: desired.dataDisks?.[i]?.size })),
   ];
   for (const { disk, size } of wanted) {
     if (!disk || size === undefined || size <= Number(disk.Size)) continue;
@@ -167,12 +197,14 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     if (!id) throw noId('CreateUHostInstance', 'UHostIds[0]');
     ctx.recordId(id);
     const seen = await waitState(ctx, id, ['Running']);
+    // Nothing else is attached to it yet: every data disk it lists now was made with it.
+    const made = (seen.DiskSet ?? []).filter((d) => d.IsBoot !== 'True').map((d) => d.DiskId);
     // CreateUHostInstance takes no remark.
     if (inputs.remark) await ctx.client.call('ModifyUHostInstanceRemark', { Zone: seen.Zone, UHostId: id, Remark: inputs.remark });
-    return { id, outputs: toOutputs(inputs.remark ? await describeHost(ctx, id) : seen) };
+    return { id, outputs: toOutputs(inputs.remark ? await describeHost(ctx, id) : seen, made) };
   },
 
-  ...listingVerbs<HostInfo, InstanceOutputs>(HOST_LISTING, (record) => toOutputs(record)),
+  ...listingVerbs<HostInfo, InstanceOutputs>(HOST_LISTING, (record, prior) => toOutputs(record, prior?.dataDiskIds)),
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
@@ -189,7 +221,8 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
 
   async update(ctx, id, prior, desired) {
     const live = await settled(ctx, id);
-    const seen = toOutputs(live);
+    const made = prior.outputs.dataDiskIds;
+    const seen = toOutputs(live, made);
     const common = { Zone: live.Zone, UHostId: id };
     if (desired.name !== undefined && desired.name !== seen.name) await ctx.client.call('ModifyUHostInstanceName', { ...common, Name: desired.name });
     if ((desired.remark ?? '') !== seen.remark) await ctx.client.call('ModifyUHostInstanceRemark', { ...common, Remark: desired.remark ?? '' });
@@ -197,17 +230,27 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     if (desired.securityGroupId && desired.securityGroupId !== prior.inputs.securityGroupId) {
       await ctx.client.call('GrantFirewall', { FWId: desired.securityGroupId, ResourceType: 'uhost', ResourceId: id });
     }
-    await growDisks(ctx, live, desired);
+    await growDisks(ctx, live, made, desired);
     const [cpu, memory] = [desired.cpu ?? 4, desired.memory ?? 8192];
     const resize = cpu !== seen.cpu || memory !== seen.memory;
     const rekey = loginChanged(prior.inputs, desired);
+    let refused: Error | undefined;
     if (resize || rekey) {
       await whileStopped(ctx, id, async () => {
         if (resize) await ctx.client.call('ResizeUHostInstance', { ...common, CPU: cpu, Memory: memory });
-        if (rekey) await ctx.client.call('ResetUHostInstancePassword', { ...common, ...login(desired) });
+        if (!rekey) return;
+        try {
+          await ctx.client.call('ResetUHostInstancePassword', { ...common, ...login(desired) });
+        } catch (err) {
+          // A key pair the API will not put on it: started again as it was, then said below.
+          if (!desired.keyPairId || !(err instanceof RemoteError) || err.kind !== 'invalid') throw err;
+          refused = err;
+        }
       });
     }
-    return toOutputs(await describeHost(ctx, id));
+    const now = await describeHost(ctx, id);
+    if (rekey && desired.keyPairId && (refused || now.KeyPair?.KeyPairId !== desired.keyPairId)) throw keyPairNotTaken(ctx.address, id, desired.keyPairId, refused);
+    return toOutputs(now, made);
   },
 
   async delete(ctx, id) {

@@ -162,21 +162,22 @@ export function describeAll<T>(ctx: CloudCtx, listing: Listing): Promise<T[]> {
 /**
  * read, readMany and list of a type read through its Describe listing: one record by id, the
  * targets' records in pages of 100 ids (an id the listing lacks is left out of a bulk read), and
- * every record. `toOutputs` turns a record into the type's outputs.
+ * every record. `toOutputs` turns a record into the type's outputs, given what state recorded of
+ * the object when there is a record (a read for import or adoption has none).
  */
 export function listingVerbs<T extends Record<string, unknown>, Out>(
   listing: Listing,
-  toOutputs: (record: T) => Out,
+  toOutputs: (record: T, prior?: Partial<Out>) => Out,
 ): {
-  read(ctx: CloudCtx, id: string): Promise<Out | undefined>;
+  read(ctx: CloudCtx, id: string, prior?: { outputs: Out }): Promise<Out | undefined>;
   readMany(ctx: CloudCtx, targets: ReadTarget[]): Promise<Map<string, Out | undefined>>;
   list(ctx: CloudCtx): Promise<Array<Listed<Out>>>;
 } {
   const idOf = (record: T) => String(record[listing.idField]);
   return {
-    async read(ctx, id) {
+    async read(ctx, id, prior) {
       const seen = await describeOne<T>(ctx, listing, id);
-      return seen && toOutputs(seen);
+      return seen && toOutputs(seen, prior?.outputs);
     },
     async readMany(ctx, targets) {
       const records = await describeIds<T>(
@@ -188,7 +189,7 @@ export function listingVerbs<T extends Record<string, unknown>, Out>(
       const out = new Map<string, Out | undefined>();
       for (const t of targets) {
         const record = byId.get(t.id);
-        if (record) out.set(t.id, toOutputs(record));
+        if (record) out.set(t.id, toOutputs(record, (t.prior as { outputs?: Out } | undefined)?.outputs));
       }
       return out;
     },

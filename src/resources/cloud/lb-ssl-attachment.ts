@@ -2,14 +2,17 @@
  * LbSslAttachment: the certificate of an HTTPS listener (BindSSL), unbound on delete.
  *
  * An HTTPS listener holds one certificate, so a binding is named by its listener. Another
- * certificate is swapped in place (one UpdateSSLBinding call, with no moment without one; the
- * upstream provider unbinds and binds again). Another listener is another binding. Import by
- * `<lb_id>/<vserver_id>`.
+ * certificate is swapped in place: one UpdateSSLBinding call, with no moment without one (the API
+ * documents it for every CLB and ALB listener; it was once open on request only). Where the API
+ * does not offer it to the account, the old certificate is unbound and the new one bound
+ * (UnbindSSL, BindSSL), leaving the listener without one between the two calls, and the run says
+ * so; the plan says both. Another listener is another binding. Import by `<lb_id>/<vserver_id>`.
  */
 import * as z from 'zod';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { ActionNotOffered } from '../../providers/cloud/retcodes.js';
 import { deleteListed, listedVerbs, pathId, vanished, waitUntilRead, type CloudCtx } from './kit.js';
 import { allLbs, allVServers, describeLb, vserverOf, type VServerInfo } from './ulb.js';
 
@@ -17,7 +20,12 @@ import { allLbs, allVServers, describeLb, vserverOf, type VServerInfo } from './
 export const lbSslAttachmentInputs = z.object({
   lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required. Changing it is another binding.'),
   listenerId: z.string().min(1).describe('Id of the HTTPS listener (`vserver-…`). Required. Changing it is another binding.'),
-  sslId: z.string().min(1).describe('Id of the certificate (`ssl-…`). Required. Swapped in place (UpdateSSLBinding).'),
+  sslId: z
+    .string()
+    .min(1)
+    .describe(
+      'Id of the certificate (`ssl-…`). Required. Swapped in place (UpdateSSLBinding); where the API does not offer that Action to the account, unbound and bound again (UnbindSSL, BindSSL), the listener without a certificate in between.',
+    ),
 });
 
 /** Inputs of a certificate binding. */
@@ -58,6 +66,10 @@ function waitBound(ctx: CloudCtx, id: string, sslId: string): Promise<LbSslAttac
   );
 }
 
+/** What the plan says of a certificate swap, and of the way it takes where the swap Action is not offered. */
+export const SWAP_NOTE =
+  'swapped in one call (UpdateSSLBinding), the listener never without a certificate; where the API does not offer UpdateSSLBinding to the account, the old one is unbound and the new one bound (UnbindSSL, BindSSL), and the listener serves no certificate between the two calls';
+
 /** The LbSslAttachment resource type. */
 export const lbSslAttachment: ResourceType<LbSslAttachmentInputs, LbSslAttachmentOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/lbSslAttachment:LbSslAttachment',
@@ -69,6 +81,7 @@ export const lbSslAttachment: ResourceType<LbSslAttachmentInputs, LbSslAttachmen
     { path: 'lbId', reason: 'a binding is of one listener: UnbindSSL there, then BindSSL' },
     { path: 'listenerId', reason: 'a binding is of one listener: UnbindSSL there, then BindSSL' },
   ],
+  updateNotes: (prior, desired) => (prior.sslId === desired.sslId ? [] : [SWAP_NOTE]),
   // A bound certificate shows on its listener as soon as BindSSL answers.
   appearsWithinMs: 0,
   importId: ID,
@@ -102,7 +115,16 @@ export const lbSslAttachment: ResourceType<LbSslAttachmentInputs, LbSslAttachmen
     const seen = await readBinding(ctx, id);
     if (!seen) throw vanished('certificate binding', id);
     if (seen.sslId === desired.sslId) return seen;
-    await ctx.client.call('UpdateSSLBinding', { OldSSLId: seen.sslId, NewSSLId: desired.sslId, LoadBalancerId: lbId, ListenerId: vserverId });
+    try {
+      await ctx.client.call('UpdateSSLBinding', { OldSSLId: seen.sslId, NewSSLId: desired.sslId, LoadBalancerId: lbId, ListenerId: vserverId });
+    } catch (err) {
+      if (!(err instanceof ActionNotOffered)) throw err;
+      await ctx.client.call('UnbindSSL', { SSLId: seen.sslId, ULBId: lbId, VServerId: vserverId });
+      await ctx.client.call('BindSSL', { SSLId: desired.sslId, ULBId: lbId, VServerId: vserverId });
+      ctx.warn(
+        `the API does not offer UpdateSSLBinding to this account: certificate ${seen.sslId} was unbound from listener ${vserverId} and ${desired.sslId} bound (UnbindSSL, BindSSL); the listener served no certificate between the two calls`,
+      );
+    }
     return waitBound(ctx, id, desired.sslId);
   },
 

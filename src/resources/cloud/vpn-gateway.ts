@@ -3,7 +3,8 @@
  *
  * The grade changes in place (UpdateVPNGateway, the only thing that Action changes), and so does
  * the EIP (UnBindEIP, then BindEIP; refused while connections run on it, as the plan says). The
- * API has no Action for the name, tag, remark, VPC or billing, so those replace it. Deleting it
+ * API has no Action for the name, tag, remark, VPC or billing, so those replace it, deleting the
+ * old gateway first when the new one keeps its EIP (an EIP binds to one resource). Deleting it
  * leaves its EIP allocated and free; a gateway that still has tunnels is refused by the API.
  * Import by the VPN gateway id (`vpngw-…`).
  */
@@ -141,6 +142,9 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
     { path: 'remark', reason: NO_ACTION },
     { path: 'chargeType', reason: NO_ACTION },
   ],
+  // An EIP is bound to one resource at a time (CreateVPNGateway on a bound one is refused, 4154):
+  // a new gateway on the old one's EIP needs the old one gone.
+  holds: [{ what: 'binding of an EIP', paths: ['eipId'] }],
   computedInputs: ['name'],
   stateOnly: ['duration'],
   updateNotes: (prior, desired) =>

@@ -3,6 +3,7 @@ import { settleHosts } from './actions-uhost.js';
 import { settleDisks } from './actions-udisk.js';
 import { ActionRequest, paramError, type ActionContext, type ActionHandler } from './request.js';
 import { scoped, without } from './store.js';
+import type { Rec } from './seed-util.js';
 
 /** The Zone parameter, which must be a zone of the request's region. */
 export function zoneParam(req: ActionRequest, ctx: ActionContext, region: string): string | undefined {
@@ -23,6 +24,36 @@ export function enumParam(req: ActionRequest, name: string, values: string[]): s
 /** Whether an id filter (`X.N`, empty = everything) lets a record through. */
 export function inIds(ids: string[], value: unknown): boolean {
   return ids.length === 0 || ids.includes(String(value));
+}
+
+/** The host disk type (UHostDiskSet.DiskType) of each UDisk type. */
+const HOST_DISK_TYPE: Record<string, string> = {
+  DataDisk: 'CLOUD_NORMAL',
+  SSDDataDisk: 'CLOUD_SSD',
+  ESSDDataDisk: 'CLOUD_ESSD',
+  RSSDDataDisk: 'CLOUD_RSSD',
+  ERSSDDataDisk: 'CLOUD_ERSSD',
+  EfficiencyDataDisk: 'CLOUD_EFFICIENCY',
+};
+
+/**
+ * A host as DescribeUHostInstance lists it: its DiskSet holds the disks it was made with, then
+ * every data UDisk attached to it, which UHostDiskSet marks `Type: Udisk` with the UDisk's `Name`.
+ */
+function hostInfo(h: Rec, ctx: ActionContext): Rec {
+  const attached = ctx.db.disks
+    .filter((d) => d.UHostId === h.UHostId && d.IsBoot !== 'true' && (d.Status === 'InUse' || d.Status === 'Detaching'))
+    .map((d) => ({
+      DiskId: d.UDiskId,
+      DiskType: HOST_DISK_TYPE[String(d.DiskType)] ?? 'CLOUD_NORMAL',
+      IsBoot: 'False',
+      Size: d.Size,
+      Drive: String(d.DeviceName).replace(/^\/dev\//, ''),
+      Type: 'Udisk',
+      Name: d.Name,
+      Encrypted: 'false',
+    }));
+  return { ...without(h, 'Region', 'ProjectId'), DiskSet: [...(h.DiskSet as Rec[]), ...attached] };
 }
 
 /** Compute Actions by name. */
@@ -54,6 +85,7 @@ export const computeActions: Record<string, ActionHandler> = {
 
   DescribeUHostInstance(req, ctx) {
     settleHosts(ctx);
+    settleDisks(ctx);
     const region = req.region();
     const project = req.project();
     const zone = zoneParam(req, ctx, region);
@@ -61,7 +93,7 @@ export const computeActions: Record<string, ActionHandler> = {
     const tag = req.str('Tag');
     const matches = scoped(ctx.db.hosts, region, project).filter((h) => (zone === undefined || h.Zone === zone) && inIds(ids, h.UHostId) && (tag === undefined || h.Tag === tag));
     const { items, total } = req.page(matches, 20, 100);
-    return { UHostSet: items.map((h) => without(h, 'Region', 'ProjectId')), TotalCount: total };
+    return { UHostSet: items.map((h) => hostInfo(h, ctx)), TotalCount: total };
   },
 
   DescribeUDisk(req, ctx) {

@@ -66,7 +66,15 @@ function disks(req: ActionRequest): Rec[] {
     if (boot && type === 'CLOUD_NORMAL') throw paramError(`Disks.${i}.Type`, 'CLOUD_NORMAL cannot be a boot disk');
     const [min, max] = boot ? [20, 500] : [20, DATA_MAX[type]];
     if (Number(size) < min || Number(size) > max) throw new ApiError(8046, `Disks.${i}.Size ${String(size)} is out of range ${min}-${max} GB for ${type}`);
-    out.push({ DiskId: newId(type.startsWith('LOCAL') ? 'bsi' : 'bsm'), DiskType: type, IsBoot: boot ? 'True' : 'False', Size: Number(size), Drive: `vd${String.fromCharCode(97 + i)}` });
+    out.push({
+      DiskId: newId(type.startsWith('LOCAL') ? 'bsi' : 'bsm'),
+      DiskType: type,
+      IsBoot: boot ? 'True' : 'False',
+      Size: Number(size),
+      Drive: `vd${String.fromCharCode(97 + i)}`,
+      Type: boot ? 'Boot' : 'Data',
+      Encrypted: 'false',
+    });
   }
   if (out.filter((d) => d.IsBoot === 'True').length !== 1) throw paramError('Disks.0.IsBoot', 'exactly one disk must be the boot disk');
   return out;

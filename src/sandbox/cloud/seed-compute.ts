@@ -146,8 +146,8 @@ export function seedHosts(): Rec[] {
         ...(tag === 'web' ? [{ IP: publicIp(name), Type: 'BGP', Bandwidth: 5 }] : []),
       ],
       DiskSet: [
-        { DiskId: sid('bsi', `${name}/boot`), DiskType: 'CLOUD_SSD', Size: 40, IsBoot: 'True', Type: 'SSDSystemDisk', Drive: 'vda' },
-        { DiskId: sid('bsi', `${name}/data`), DiskType: 'CLOUD_RSSD', Size: 100, IsBoot: 'False', Type: 'RSSDDataDisk', Drive: 'vdb' },
+        { DiskId: sid('bsi', `${name}/boot`), DiskType: 'CLOUD_SSD', Size: 40, IsBoot: 'True', Type: 'Boot', Drive: 'vda' },
+        { DiskId: sid('bsi', `${name}/data`), DiskType: 'CLOUD_RSSD', Size: 100, IsBoot: 'False', Type: 'Data', Drive: 'vdb' },
       ],
     };
   });

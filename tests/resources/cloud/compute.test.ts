@@ -100,6 +100,36 @@ describe('an instance changes in place, stopping it only for what the API requir
     expect(JSON.stringify(after)).not.toContain('Compute-pass');
   });
 
+  it('a key pair instead of the password is put on the instance in place, and the instance then lists it', async () => {
+    const { inputs, created } = await made('key-me');
+    const next = { ...inputs, password: undefined, keyPairId: 'uhostkp-office' };
+    const sent = await sentParams(() => instance.update(h.resourceCtx(), created.id, { inputs, outputs: created.outputs }, next));
+    expect(sent.map((q) => q.Action)).toEqual(['StopUHostInstance', 'ResetUHostInstancePassword', 'StartUHostInstance']);
+    expect(sent[1]).toMatchObject({ LoginMode: 'KeyPair', KeyPairId: 'uhostkp-office' });
+    const seen = (await h.client.call<{ UHostSet: Array<{ KeyPair?: { KeyPairId?: string }; State: string }> }>('DescribeUHostInstance', { 'UHostIds.0': created.id })).UHostSet[0];
+    expect([seen.KeyPair?.KeyPairId, seen.State]).toEqual(['uhostkp-office', 'Running']);
+  });
+
+  it('where the API will not put the key pair on the instance, the update stops saying to replace it, the instance running as before', async () => {
+    const { inputs, created } = await made('key-refused');
+    const c = h.resourceCtx('keyRefused');
+    // An API that takes only a Password from ResetUHostInstancePassword, as older SDKs list it.
+    const passwordOnly = Object.create(h.client) as typeof h.client;
+    passwordOnly.call = ((action: string, params: Record<string, unknown> = {}, ...rest: unknown[]) => {
+      const sent = action === 'ResetUHostInstancePassword' ? Object.fromEntries(Object.entries(params).filter(([k]) => k !== 'LoginMode' && k !== 'KeyPairId')) : params;
+      return (h.client.call as (...a: unknown[]) => unknown)(action, sent, ...rest);
+    }) as typeof h.client.call;
+    const next = { ...inputs, password: undefined, keyPairId: 'uhostkp-office' };
+    const failed = await instance.update({ ...c, client: passwordOnly }, created.id, { inputs, outputs: created.outputs }, next).then(
+      () => undefined,
+      (err: unknown) => err as { message: string; hint?: string },
+    );
+    expect(failed?.message).toContain(`instance ${created.id} does not log in with key pair uhostkp-office: ResetUHostInstancePassword refused it`);
+    expect(failed?.hint).toBe('replace it, made with the key pair: plumb apply --replace keyRefused');
+    const seen = (await h.client.call<{ UHostSet: Array<{ KeyPair?: { KeyPairId?: string }; State: string }> }>('DescribeUHostInstance', { 'UHostIds.0': created.id })).UHostSet[0];
+    expect([seen.KeyPair?.KeyPairId, seen.State]).toEqual([undefined, 'Running']);
+  });
+
   it('a grown disk is one ResizeAttachedDisk, without a stop', async () => {
     const { inputs, created } = await made('grow-me');
     const next = { ...inputs, dataDisks: [{ type: 'cloud_ssd' as const, size: 80 }] };
@@ -143,6 +173,10 @@ describe('what replaces an instance or a disk, and what the plan says of a stop'
     );
     expect(note).not.toContain('pass-');
     expect(instance.updateNotes!(prior, { ...prior, name: 'x' })).toEqual([]);
+    expect(instance.updateNotes!(prior, { ...prior, password: undefined, keyPairId: 'uhostkp-1' })).toEqual([
+      'a running instance is stopped, its login reset (ResetUHostInstancePassword), and started again: the API makes these changes only to a stopped instance',
+      'the key pair uhostkp-1 is put on it in place and checked on the instance after; where the API refuses it or does not put it there, the apply stops with the instance running as before, and only replacing it (plumb apply --replace) makes one that logs in with the key pair',
+    ]);
   });
 });
 

@@ -111,6 +111,54 @@ describe("in-place updates send the platform's own Action, once", () => {
   });
 });
 
+/** The client, except that the API does not offer `action` to it (the sandbox answers an unknown Action, 161). */
+function notOffering(client: CloudClient, action: string): CloudClient {
+  const narrowed = Object.create(client) as CloudClient;
+  narrowed.call = ((name: string, ...rest: unknown[]) => (client.call as (...a: unknown[]) => unknown)(name === action ? `${name}NotOffered` : name, ...rest)) as CloudClient['call'];
+  return narrowed;
+}
+
+describe('a certificate swap where the API does not offer UpdateSSLBinding to the account', () => {
+  it('unbinds the old certificate and binds the new one, says so in the run, and the plan says both ways before', async () => {
+    const c = h.resourceCtx('tls-fallback');
+    const key = { privateKey: pem('PRIVATE KEY', 'a2V5'), userCert: pem('CERTIFICATE', 'Y2VydA==') };
+    const [a, b] = [await lbSsl.create(c, { ...key, name: 'cert-fa' }), await lbSsl.create(c, { ...key, name: 'cert-fb' })];
+    const made = await lb.create(c, { vpcId: home.vpcId, subnetId: home.subnetId, name: 'tls-fallback-lb' });
+    const https = await lbListener.create(c, { lbId: made.id, protocol: 'https' });
+    const inputs = { lbId: made.id, listenerId: https.outputs.listenerId, sslId: a.id };
+    const bound = await lbSslAttachment.create(c, inputs);
+    const [note] = lbSslAttachment.updateNotes!(inputs, { ...inputs, sslId: b.id });
+    expect(note).toContain('UpdateSSLBinding');
+    expect(note).toContain('UnbindSSL, BindSSL');
+    expect(lbSslAttachment.updateNotes!(inputs, inputs)).toEqual([]);
+
+    h.warnings.length = 0;
+    const narrowed = { ...c, client: notOffering(c.client as CloudClient, 'UpdateSSLBinding') };
+    expect(await writes(() => lbSslAttachment.update(narrowed, bound.id, { inputs, outputs: bound.outputs }, { ...inputs, sslId: b.id }))).toEqual([
+      'UpdateSSLBindingNotOffered',
+      'UnbindSSL',
+      'BindSSL',
+    ]);
+    expect(h.warnings).toEqual([expect.stringContaining('the API does not offer UpdateSSLBinding to this account')]);
+    const listener = await (c.client as CloudClient).call<{ DataSet: Array<{ SSLSet?: Array<{ SSLId: string }> }> }>('DescribeVServer', { ULBId: made.id, VServerId: https.outputs.listenerId });
+    expect(listener.DataSet[0].SSLSet?.map((s) => s.SSLId)).toEqual([b.id]);
+  });
+
+  it('a refusal of another kind is not taken for it: nothing is unbound', async () => {
+    const c = h.resourceCtx('tls-refused');
+    const key = { privateKey: pem('PRIVATE KEY', 'a2V5'), userCert: pem('CERTIFICATE', 'Y2VydA==') };
+    const a = await lbSsl.create(c, { ...key, name: 'cert-ra' });
+    const made = await lb.create(c, { vpcId: home.vpcId, subnetId: home.subnetId, name: 'tls-refused-lb' });
+    const https = await lbListener.create(c, { lbId: made.id, protocol: 'https' });
+    const inputs = { lbId: made.id, listenerId: https.outputs.listenerId, sslId: a.id };
+    const bound = await lbSslAttachment.create(c, inputs);
+    await h.clearCalls();
+    await expect(lbSslAttachment.update(c, bound.id, { inputs, outputs: bound.outputs }, { ...inputs, sslId: 'ssl-nosuch' })).rejects.toThrow(/UpdateSSLBinding/);
+    expect((await h.actions()).filter((x) => !x.startsWith('Describe'))).toEqual(['UpdateSSLBinding']);
+    expect(await lbSslAttachment.read(c, bound.id)).toEqual(inputs);
+  });
+});
+
 describe('what the API is never sent again, and never shows', () => {
   it("a certificate's private key is sent once, with the upload, and no read, listing or output carries it", async () => {
     const c = h.resourceCtx('secret');

@@ -153,4 +153,23 @@ describe('UDisks', () => {
     await ok({ Action: 'DeleteUDisk', Zone: ZONE, UDiskId: id });
     expect((await call({ Action: 'DeleteUDisk', Zone: ZONE, UDiskId: id })).RetCode).toBe(17041);
   });
+  it("an attached disk is listed in its host's DiskSet as UHostDiskSet documents a UDisk (Type Udisk, its Name), after the host's own disks, until it is detached", async () => {
+    const net = await network(sb, 66);
+    const {
+      UHostIds: [hostId],
+    } = await ok(host(net));
+    const {
+      UDiskId: [id],
+    } = await ok({ Action: 'CreateUDisk', Zone: ZONE, Name: 'sb-disk-3', Size: 50, DiskType: 'SSDDataDisk' });
+    await ok({ Action: 'AttachUDisk', UDiskId: id, HostId: hostId });
+    const seen = await describeHost(hostId);
+    expect(seen.DiskSet.map((d: any) => [d.IsBoot, d.Type, d.DiskType, d.Size])).toEqual([
+      ['True', 'Boot', 'CLOUD_SSD', 40],
+      ['False', 'Data', 'CLOUD_SSD', 100],
+      ['False', 'Udisk', 'CLOUD_SSD', 50],
+    ]);
+    expect(seen.DiskSet[2]).toMatchObject({ DiskId: id, Name: 'sb-disk-3', Drive: 'vdc' });
+    await ok({ Action: 'DetachUDisk', UDiskId: id, HostId: hostId });
+    expect((await describeHost(hostId)).DiskSet.map((d: any) => d.Type)).toEqual(['Boot', 'Data']);
+  });
 });
