@@ -26,6 +26,7 @@ import {
   waitReady,
 } from './product.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { locationCheck } from './location-checks.js';
 
 /** LAG member speeds in Mbps (400000 where the location offers it); 1 Gbps ports cannot be aggregated. */
 export const LAG_SPEEDS = [10000, 100000, 400000] as const;
@@ -71,6 +72,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   isReady: productReady,
   failed: productFailed,
   statusOf: (outputs) => String(outputs.provisioningStatus),
+  crossCheck: locationCheck('lag'),
   description:
     'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: lagPortInputs,

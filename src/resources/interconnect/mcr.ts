@@ -27,6 +27,7 @@ import {
 } from './product.js';
 import { type PrefixList, deletePrefixList, findByDescription, observedEntries, prefixListSchema, sameEntries } from './prefix-lists.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { locationCheck } from './location-checks.js';
 
 /** MCR speeds in Mbps. */
 export const MCR_SPEEDS = [1000, 2500, 5000, 10000, 25000, 50000, 100000] as const;
@@ -80,6 +81,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
   isReady: productReady,
   failed: productFailed,
   statusOf: (outputs) => String(outputs.provisioningStatus),
+  crossCheck: locationCheck('mcr'),
   description: 'A cloud router (MCR) at a location. Always cancelled at once (interconnect:cancelAtEndOfTerm does not apply), and only when no VXC is attached.',
   inputs: mcrInputs,
   outputs: mcrOutputs,

@@ -28,6 +28,7 @@ import {
   waitReady,
 } from './product.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { locationCheck } from './location-checks.js';
 
 /** MVE instance sizes (vCPU/GB RAM): SMALL 2/8, MEDIUM 4/16, LARGE 8/32, X_LARGE_12 12/48. */
 export const MVE_SIZES = ['SMALL', 'MEDIUM', 'LARGE', 'X_LARGE_12'] as const;
@@ -124,6 +125,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   isReady: productReady,
   failed: productFailed,
   statusOf: (outputs) => String(outputs.provisioningStatus),
+  crossCheck: locationCheck('mve'),
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An MVE (virtual edge): a vendor SD-WAN or firewall appliance at a location; find images with getMveImages and sizes with getMveSizes.',
   inputs: mveInputs,

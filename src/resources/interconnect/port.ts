@@ -25,6 +25,7 @@ import {
   waitReady,
 } from './product.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { locationCheck } from './location-checks.js';
 
 /** Port speeds in Mbps (400000 where the location offers it). */
 export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
@@ -64,6 +65,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   isReady: productReady,
   failed: productFailed,
   statusOf: (outputs) => String(outputs.provisioningStatus),
+  crossCheck: locationCheck('port'),
   description:
     'A single physical port at a location. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: portInputs,
