@@ -183,8 +183,10 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   readMany: (ctx, targets) => readListed(ctx, targets, 'MVE', async (p, t) => toOutputs(p, await observedTags(ctx, p.productUid, t.prior), t.prior && reveal(t.prior.inputs))),
 
   async update(ctx, id, prior, desired) {
-    const wanted = desired.vnics?.map((v) => ({ description: v.description, vlan: v.vlan ?? 0 }));
-    const current = prior.inputs.vnics?.map((v) => ({ description: v.description, vlan: v.vlan ?? 0 }));
+    // The modify takes each vNIC's description, by position; VLANs and the number of vNICs are
+    // fixed at order time (a change of either replaces the MVE), so the update does not carry them.
+    const wanted = desired.vnics?.map((v) => ({ description: v.description }));
+    const current = prior.inputs.vnics?.map((v) => ({ description: v.description }));
     const vnics = wanted && JSON.stringify(wanted) !== JSON.stringify(current) ? { vnics: wanted } : {};
     await modifyProduct(ctx, 'mve', id, prior, desired, MODIFIABLE, vnics);
     if (!sameFields(desired.vendorConfig, prior.inputs.vendorConfig)) {
