@@ -10,7 +10,9 @@ import { port } from '../../../src/resources/interconnect/port.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { InterconnectApi } from '../../support/interconnect-api.js';
 import { interconnectContext } from '../../support/interconnect-context.js';
-import { SDK_REQUESTS } from '../../sandbox/interconnect/sdk-facts.js';
+import { SDK_REQUESTS, type RequestFields } from '../../sandbox/interconnect/sdk-facts.js';
+import type { LifecycleContext } from '../../support/lifecycle.js';
+import { interconnectLifecycle } from './specs.js';
 import { ixBase } from './attached-specs.js';
 import { mveBase } from './product-specs.js';
 
@@ -77,5 +79,58 @@ describe('plumb sends only what the SDK declares', () => {
       { description: 'Inside', vlan: 0 },
       { description: 'Outside', vlan: 10 },
     ]);
+  });
+});
+
+/** The SDK's request type of one order item, told by its kind. */
+function orderItemFields(item: Record<string, unknown>): RequestFields | undefined {
+  if ('associatedVxcs' in item) return SDK_REQUESTS.vxcOrder;
+  if ('associatedIxs' in item) return SDK_REQUESTS.ixOrder;
+  const type = String(item.productType).toUpperCase();
+  return type === 'MEGAPORT' ? SDK_REQUESTS.portOrder : type === 'MCR2' ? SDK_REQUESTS.mcrOrder : type === 'MVE' ? SDK_REQUESTS.mveOrder : undefined;
+}
+
+/** What of one request the SDK would not send: each field its request type lacks, or the request itself when the SDK sends no such body. */
+function notSdk({ method, path, body }: Sent): string[] {
+  if (body === undefined) return [];
+  const at = `${method} ${path}`;
+  const items = (list: unknown) =>
+    (list as Array<Record<string, unknown>>).flatMap((item) => {
+      const fields = orderItemFields(item);
+      return fields ? undeclared(item, fields) : [`an order item the SDK does not make: ${JSON.stringify(item)}`];
+    });
+  const route: Array<[RegExp, (b: any) => string[]]> = [
+    [/^POST \/v3\/networkdesign\/validate$/, (b) => items(b)],
+    [/^POST \/v4\/networkdesign\/buy$/, (b) => [...undeclared(b, SDK_REQUESTS.buy), ...items(b.networkDesign)]],
+    [/^PUT \/v2\/product\/ix\/[^/]+$/, (b) => undeclared(b, SDK_REQUESTS.ixUpdate)],
+    [/^PUT \/v2\/product\/[^/]+\/tags$/, (b) => undeclared(b, SDK_REQUESTS.tags)],
+    [/^PUT \/v2\/product\/(megaport|mcr2|mve)\/[^/]+$/, (b) => undeclared(b, SDK_REQUESTS.productModify)],
+    [/^PUT \/v3\/product\/vxc\/[^/]+$/, (b) => undeclared(b, SDK_REQUESTS.vxcUpdate)],
+    [/^(POST|PUT) \/v2\/product\/mcr2\/[^/]+\/prefixList(\/\d+)?$/, (b) => undeclared(b, SDK_REQUESTS.prefixList)],
+    [/^(POST|PUT) \/v3\/product\/[^/]+\/addon(\/[^/]+)?$/, (b) => undeclared(b, SDK_REQUESTS.addOn)],
+    [/^POST \/v2\/service\/key$/, (b) => undeclared(b, SDK_REQUESTS.serviceKeyCreate)],
+    [/^PUT \/v2\/service\/key$/, (b) => undeclared(b, SDK_REQUESTS.serviceKeyUpdate)],
+  ];
+  const found = route.find(([pattern]) => pattern.test(at));
+  return (found ? found[1](body) : ['a body the SDK never sends']).map((problem) => `${at}: ${problem}`);
+}
+
+describe('every interconnect type, created and updated as its lifecycle spec says, sends only what the SDK declares', () => {
+  it.each(interconnectLifecycle.specs.map((spec) => [spec.type.token, spec] as const))('%s', async (_token, spec) => {
+    const sent: Sent[] = [];
+    const ctx = async (address: string): Promise<LifecycleContext> => {
+      const made = await recording(address);
+      sent.push(...made.sent);
+      // The requests of this context land in `sent` as they are made.
+      made.sent.push = (...more: Sent[]) => sent.push(...more);
+      return { ...made.ctx, recorded: [] };
+    };
+    const env = await spec.setup?.(ctx);
+    const c = await ctx('subject');
+    const inputs = spec.create(env as never) as Record<string, unknown>;
+    const created = await spec.type.create(c, inputs as never);
+    await spec.type.update(c, created.id, { inputs, outputs: created.outputs } as never, spec.update(env as never) as never);
+    expect(sent.filter((s) => s.body !== undefined).length).toBeGreaterThan(0);
+    expect(sent.flatMap(notSdk)).toEqual([]);
   });
 });

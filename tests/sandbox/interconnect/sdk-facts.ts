@@ -7,8 +7,92 @@
 /** A request type: each field, and for an object or a list of objects the fields inside. */
 export type RequestFields = { [field: string]: true | RequestFields };
 
+const resourceTags = { key: true, value: true } as const;
+/** One end of a VXC order (VXCOrderEndpointConfiguration with VXCOrderMVEConfig); partner configs are free-form here. */
+const vxcOrderEnd = { productUid: true, vlan: true, diversityZone: true, partnerConfig: true, innerVlan: true, vNicIndex: true } as const;
+
 /** The request bodies plumb sends, by what they are. */
 export const SDK_REQUESTS = {
+  /** One item of a port or LAG validate or buy (PortOrder). */
+  portOrder: {
+    productName: true,
+    term: true,
+    productType: true,
+    portSpeed: true,
+    locationId: true,
+    createDate: true,
+    virtual: true,
+    market: true,
+    costCentre: true,
+    lagPortCount: true,
+    marketplaceVisibility: true,
+    config: { diversityZone: true },
+    promoCode: true,
+    resourceTags,
+  },
+  /** One item of an MCR validate or buy (MCROrder, MCROrderConfig, its IPsec add-on). */
+  mcrOrder: {
+    locationId: true,
+    productName: true,
+    term: true,
+    productType: true,
+    portSpeed: true,
+    costCentre: true,
+    promoCode: true,
+    marketplaceVisibility: true,
+    config: { mcrAsn: true, diversityZone: true },
+    addOns: { productUid: true, addOnUid: true, addOnType: true, tunnelCount: true, packCount: true },
+    resourceTags,
+  },
+  /** One item of an MVE validate or buy (MVEOrderConfig; the vendor config differs by vendor). */
+  mveOrder: {
+    locationId: true,
+    productName: true,
+    term: true,
+    productType: true,
+    promoCode: true,
+    costCentre: true,
+    vnics: { description: true, vlan: true },
+    vendorConfig: true,
+    config: { diversityZone: true },
+    resourceTags,
+  },
+  /** One item of a VXC validate or buy (VXCOrder, VXCOrderConfiguration). */
+  vxcOrder: {
+    productUid: true,
+    associatedVxcs: { productName: true, serviceKey: true, promoCode: true, rateLimit: true, term: true, shutdown: true, costCentre: true, aEnd: vxcOrderEnd, bEnd: vxcOrderEnd, resourceTags },
+  },
+  /** `POST /v4/networkdesign/buy` around its items (buyRequestV4). */
+  buy: { networkDesign: true, discountCodes: true },
+  /** `PUT /v3/product/vxc/{uid}` (VXCUpdate; partner configs are free-form here). */
+  vxcUpdate: {
+    name: true,
+    rateLimit: true,
+    costCentre: true,
+    shutdown: true,
+    aEndVlan: true,
+    bEndVlan: true,
+    aEndInnerVlan: true,
+    bEndInnerVlan: true,
+    aEndProductUid: true,
+    bEndProductUid: true,
+    term: true,
+    isApproved: true,
+    aVnicIndex: true,
+    bVnicIndex: true,
+    aEndConfig: true,
+    bEndConfig: true,
+  },
+  /** `PUT /v2/product/{uid}/tags` (UpdateProductResourceTagsRequest). */
+  tags: { resourceTags },
+  /** `POST /v2/product/mcr2/{uid}/prefixList` and its `PUT …/prefixList/{id}` (MCRPrefixFilterList, MCRPrefixListEntry). */
+  prefixList: { id: true, description: true, addressFamily: true, entries: { action: true, prefix: true, ge: true, le: true } },
+  /** `POST /v3/product/{uid}/addon` and `PUT …/addon/{addOnUid}`: the SDK's payload. */
+  addOn: { addOnType: true, tunnelCount: true },
+  /** `POST /v2/service/key` (CreateServiceKeyRequest, OrderValidFor). */
+  serviceKeyCreate: { productUid: true, productId: true, singleUse: true, maxSpeed: true, active: true, preApproved: true, description: true, vlan: true, validFor: { start: true, end: true } },
+  /** `PUT /v2/service/key` (UpdateServiceKeyRequest). */
+  serviceKeyUpdate: { key: true, productUid: true, productId: true, singleUse: true, active: true, validFor: { start: true, end: true } },
   /** One item of an IX validate or buy (IXOrder, AssociatedIXOrder). */
   ixOrder: {
     productUid: true,
