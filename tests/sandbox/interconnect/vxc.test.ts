@@ -243,6 +243,12 @@ describe('IX connections', () => {
     expect((await api.product(port)).associatedIxs.map((i: any) => i.productUid)).toEqual([entry.technicalServiceUid]);
     const put = await api.put(`/v2/product/ix/${entry.technicalServiceUid}`, { name: 'syd-ix-2', vlan: 2002, rateLimit: 1000 });
     expect(put.body.data).toMatchObject({ productName: 'syd-ix-2', vlan: 2002, rateLimit: 1000 });
+    // Public graphs and reverse DNS are the update's alone: the order has no field for them.
+    const [other] = await api.order([{ productUid: port, associatedIxs: [{ ...order.associatedIxs[0], productName: 'syd-ix-3', vlan: 2004, publicGraph: false, reverseDns: 'x.example.net' }] }]);
+    const ordered = await api.product(other.technicalServiceUid);
+    expect([ordered.publicGraph, ordered.resources.ip_address.map((a: any) => a.reverse_dns)]).toEqual([true, [null, null]]);
+    const graphs = await api.put(`/v2/product/ix/${other.technicalServiceUid}`, { publicGraph: false, reverseDns: 'x.example.net' });
+    expect([graphs.body.data.publicGraph, graphs.body.data.resources.ip_address.map((a: any) => a.reverse_dns)]).toEqual([false, ['x.example.net', 'x.example.net']]);
     const elsewhere = await api.post('/v3/networkdesign/validate', [{ productUid: port, associatedIxs: [{ ...order.associatedIxs[0], networkServiceType: 'Los Angeles IX', vlan: 2003 }] }]);
     expect(elsewhere.body.data[0].error).toMatch(/Los Angeles IX is not available in Sydney/);
   });
