@@ -81,7 +81,11 @@ const vnicSchema = z
 export const mveInputs = z
   .object({
     productName: z.string().min(1).describe('Identifiable name of the MVE. Changed in place.'),
-    locationId: z.number().int().positive().describe('Numeric location id (from getLocation) of a location offering MVE. A change replaces the MVE.'),
+    locationId: z
+      .number()
+      .int()
+      .positive()
+      .describe('Numeric location id (from getLocation) of a location offering MVE; plan refuses one that does not exist, takes no orders or cannot run the size asked. A change replaces the MVE.'),
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
     diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the MVE.'),
     vendorConfig: vendorConfigSchema.describe(

@@ -35,7 +35,13 @@ export const portInputs = z
   .object({
     productName: z.string().min(1).describe('Identifiable name of the port. Changed in place.'),
     portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available. A change replaces the port.'),
-    locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the port.'),
+    locationId: z
+      .number()
+      .int()
+      .positive()
+      .describe(
+        "Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds). A change replaces the port.",
+      ),
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
     marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
     costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
