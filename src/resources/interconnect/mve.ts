@@ -72,7 +72,7 @@ const vendorConfigSchema = z
 /** One network interface of the MVE. */
 const vnicSchema = z
   .object({
-    description: z.string().describe('Description of the interface. Changed in place.'),
+    description: z.string().min(1, 'must not be empty: the API refuses an empty vNIC description').describe('Description of the interface, not empty. Changed in place.'),
     vlan: z.number().int().min(0).max(4093).optional().describe('VLAN of the interface, 2 to 4093; 0 or omitted = none. A change replaces the MVE.'),
   })
   .strict();
