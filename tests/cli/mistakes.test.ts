@@ -149,13 +149,57 @@ ${extra}`;
 
   it("an error from the API at apply names the resource's file and line", async () => {
     const dir = workdir();
+    // A name longer than the API takes: no check of plumb's knows that rule, the API's validation does.
     writeManifest(
       dir,
       'plumb.yaml',
-      'name: refused\nresources:\n  restricted:\n    type: interconnect:Port\n    properties: { productName: r, portSpeed: 1000, locationId: 6, contractTermMonths: 1, marketplaceVisibility: false }\n',
+      `name: refused\nresources:\n  named:\n    type: interconnect:Port\n    properties: { productName: ${'n'.repeat(129)}, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }\n`,
     );
     const result = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/restricted \(create\): plumb\.yaml:3:3: POST \/v3\/networkdesign\/validate: 400 .*not available for ordering/);
+    expect(result.stdout).toMatch(/named \(create\): plumb\.yaml:3:3: POST \/v3\/networkdesign\/validate: 400 .*128 characters or fewer/);
+  });
+
+  it('a location that does not exist or takes no orders, and a speed it does not offer, stop the plan and the apply before any order, reading the locations once', async () => {
+    const dir = workdir();
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      `name: located
+resources:
+  nowhere:
+    type: interconnect:Port
+    properties: { productName: nowhere, portSpeed: 1000, locationId: 9999, contractTermMonths: 1, marketplaceVisibility: false }
+  restricted:
+    type: interconnect:Port
+    properties: { productName: restricted, portSpeed: 1000, locationId: 6, contractTermMonths: 1, marketplaceVisibility: false }
+  router:
+    type: interconnect:Mcr
+    properties:
+      productName: router
+      portSpeed: 25000
+      locationId: 9
+      contractTermMonths: 1
+  fine:
+    type: interconnect:Port
+    properties: { productName: fine, portSpeed: 10000, locationId: 9, contractTermMonths: 1, marketplaceVisibility: false }
+`,
+    );
+    expect((await plumb(['validate'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    await sandbox.clearCalls();
+    for (const command of [['plan'], ['apply', '--yes']]) {
+      const result = await plumb(command, { cwd: dir, env: sandbox.env });
+      expect(result.code).toBe(1);
+      const errors = result.stderr.split('\n').filter((line) => line.startsWith('plumb.yaml:'));
+      expect(errors).toEqual([
+        'plumb.yaml:5:70: error: no location has id 9999',
+        'plumb.yaml:8:73: error: location 6 (Equinix SY4, Sydney) is Restricted: it takes no new port orders',
+        'plumb.yaml:13:18: error: location 9 (NEXTDC M2, Melbourne) offers no 25000 Mbps MCR',
+      ]);
+      expect(result.stderr).toMatch(/its MCR speeds: 1000, 2500, 5000, 10000 Mbps; the closest locations that offer 25000 Mbps: 7 \(NEXTDC M1, Melbourne\), 1 km away/);
+    }
+    const calls = (await sandbox.calls('interconnect')).filter((c) => !c.path.includes('oauth'));
+    expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
+    expect(calls.filter((c) => c.path === '/v3/locations')).toHaveLength(2);
   });
 });

@@ -101,7 +101,7 @@ describe('cross-checks in the engine', () => {
 
   it('a manifest without a type that cross-checks is not evaluated again', async () => {
     const { manifest } = parseManifest(
-      'name: x\nresources:\n  p: { type: interconnect:Port, properties: { productName: p, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false } }\n',
+      'name: x\nresources:\n  p: { type: interconnect:McrPrefixFilterList, properties: { mcrId: uid-r, description: d, addressFamily: IPv4, entries: [{ action: permit, prefix: 10.0.0.0/8 }] } }\n',
       'm.yaml',
       {
         resources: resourceTypes.keys(),
@@ -175,7 +175,9 @@ describe('interconnect cross-checks', () => {
     const manifest = parse(`${port('edge')}${mcr('router')}${vxc('made', '${edge.productUid}', 100, 100, bgp('portal-made'))}${vxc('typo', '${edge.productUid}', 101, 100, bgp('portal-mad'))}`);
     const recorded = { router: { type: 'interconnect:index/mcr:Mcr', id: 'uid-r', inputs: { productName: 'router', portSpeed: 1000 }, outputs: {} } };
     const asked: unknown[] = [];
-    const lookup = async (_token: string, args: Record<string, unknown>) => {
+    // The new port and MCR have their locations looked up too; only the lists are counted here.
+    const lookup = async (token: string, args: Record<string, unknown>) => {
+      if (token !== 'interconnect:index/getMcrPrefixFilterLists:getMcrPrefixFilterLists') return undefined;
       asked.push(args);
       return { prefixFilterLists: [{ description: 'portal-made' }] };
     };

@@ -10,7 +10,7 @@ export class InterconnectApi {
     if (this.token) return this.token;
     const res = await fetch(`${this.sandboxUrl}/interconnect/oauth2/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from('someone:else').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { authorization: `Basic ${Buffer.from('sandbox-key:sandbox-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=client_credentials',
     });
     this.token = ((await res.json()) as { access_token: string }).access_token;

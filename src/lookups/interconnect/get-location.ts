@@ -31,6 +31,17 @@ export const getLocationResult = z.object({
       mcr: z.boolean().describe('true when an MCR can be ordered here.'),
       mve: z.boolean().describe('true when an MVE can be ordered here.'),
       diversityZones: z.array(z.string()).describe('Diversity zones of the location, e.g. red, blue.'),
+      zones: z
+        .record(
+          z.string(),
+          z.object({
+            portSpeeds: z.array(z.number()).describe('Port speeds offered in this zone, in Mbps.'),
+            mcrSpeeds: z.array(z.number()).describe('MCR speeds offered in this zone, in Mbps.'),
+            mve: z.boolean().describe('true when an MVE can be ordered in this zone.'),
+            mveMaxCpuCoreCount: z.number().optional().describe('Most vCPUs an MVE may have in this zone; absent when not limited.'),
+          }),
+        )
+        .describe('What each diversity zone offers, by zone name: an order that names a zone gets only what that zone offers.'),
     })
     .optional()
     .describe('What can be ordered at the location, derived from its diversity zones.'),
@@ -77,10 +88,14 @@ export const getLocation: LookupFunction<Args, Result, InterconnectClient> = {
   },
 };
 
+/** One diversity zone as `GET /v3/locations` reports it. */
+type ApiZone = { megaportSpeedMbps?: number[]; mcrSpeedMbps?: number[]; mveAvailable?: boolean; mveMaxCpuCoreCount?: number | null };
+
 /** A location as the lookups return it: availability derived from its diversity zones. */
 export function locationResult(l: ApiLocation): Result {
-  const zones = Object.entries((l.diversityZones ?? {}) as Record<string, { megaportSpeedMbps?: number[]; mcrSpeedMbps?: number[]; mveAvailable?: boolean }>);
-  const union = (pick: (z: { megaportSpeedMbps?: number[]; mcrSpeedMbps?: number[] }) => number[] | undefined) => [...new Set(zones.flatMap(([, z]) => pick(z) ?? []))].sort((a, b) => a - b);
+  const zones = Object.entries((l.diversityZones ?? {}) as Record<string, ApiZone>);
+  const sorted = (speeds: number[]) => [...new Set(speeds)].sort((a, b) => a - b);
+  const union = (pick: (z: ApiZone) => number[] | undefined) => sorted(zones.flatMap(([, z]) => pick(z) ?? []));
   const mcrSpeeds = union((z) => z.mcrSpeedMbps);
   return {
     id: l.id,
@@ -98,6 +113,17 @@ export function locationResult(l: ApiLocation): Result {
       mcr: mcrSpeeds.length > 0,
       mve: zones.some(([, z]) => z.mveAvailable === true),
       diversityZones: zones.map(([name]) => name),
+      zones: Object.fromEntries(
+        zones.map(([name, z]) => [
+          name,
+          {
+            portSpeeds: sorted(z.megaportSpeedMbps ?? []),
+            mcrSpeeds: sorted(z.mcrSpeedMbps ?? []),
+            mve: z.mveAvailable === true,
+            ...(typeof z.mveMaxCpuCoreCount === 'number' ? { mveMaxCpuCoreCount: z.mveMaxCpuCoreCount } : {}),
+          },
+        ]),
+      ),
     },
     siteCode: typeof l.siteCode === 'string' ? l.siteCode : undefined,
     campus: typeof l.campus === 'string' ? l.campus : undefined,

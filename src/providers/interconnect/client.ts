@@ -149,7 +149,10 @@ export class InterconnectClient {
     }
     const parsed = parseJson(res.text) as { access_token?: string; expires_in?: number; error?: string } | undefined;
     if (!res.ok || !parsed?.access_token || parsed.error) {
-      const kind = res.ok ? 'unauthorized' : kindForStatus(res.status);
+      // The token server answers credentials it does not know 400 `invalid_client` (OAuth2's
+      // words, not a status): a key or secret is wrong, which no retry mends.
+      const refused = res.ok || parsed?.error === 'invalid_client' || parsed?.error === 'unauthorized_client';
+      const kind = refused ? 'unauthorized' : kindForStatus(res.status);
       throw new RemoteError(kind, `token exchange failed (${res.status}): ${parsed?.error ?? 'no access token'}; check interconnect:accessKey and interconnect:secretKey`, {
         provider: 'interconnect',
         status: res.status,

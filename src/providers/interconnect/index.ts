@@ -3,6 +3,10 @@ import { InterconnectClient } from './client.js';
 import { limiterFor } from '../limiter.js';
 import { INTERCONNECT_LIMITS, environments, interconnectSettings, type InterconnectSettings } from './settings.js';
 
+/** The sandbox account's key and secret (README): the sandbox's token endpoint refuses any other pair. */
+const SANDBOX_ACCESS_KEY = 'sandbox-key';
+const SANDBOX_SECRET_KEY = 'sandbox-secret';
+
 /** The interconnect provider: ports, MCRs, VXCs, IX, service keys and their lookups. */
 export const interconnectProvider: ProviderDef<InterconnectSettings, InterconnectClient> = {
   name: 'interconnect',
@@ -27,11 +31,12 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
     return problems;
   },
   async connect(settings, rt) {
-    // PLUMB_SANDBOX_URL points every provider at a standalone sandbox, credentials or not.
+    // PLUMB_SANDBOX_URL points every provider at a standalone sandbox, credentials or not; the
+    // sandbox is always reached as its own account.
     if (!settings.accessKey || !settings.secretKey || rt.env.PLUMB_SANDBOX_URL) {
       const base = `${await rt.sandboxUrl()}/interconnect`;
       return new InterconnectClient(
-        { baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: settings.accessKey || 'sandbox', secretKey: settings.secretKey || 'sandbox', sandbox: true, oneAtATime: oneAtATime(rt.env) },
+        { baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: SANDBOX_ACCESS_KEY, secretKey: SANDBOX_SECRET_KEY, sandbox: true, oneAtATime: oneAtATime(rt.env) },
         rt.log,
         undefined,
         limiterFor(settings, INTERCONNECT_LIMITS, true, rt.env),

@@ -127,9 +127,6 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
           rateLimit: inputs.rateLimit,
           vlan: inputs.vlan,
           shutdown: inputs.shutdown ?? false,
-          ...(inputs.costCentre ? { costCentre: inputs.costCentre } : {}),
-          ...(inputs.publicGraph !== undefined ? { publicGraph: inputs.publicGraph } : {}),
-          ...(inputs.reverseDns ? { reverseDns: inputs.reverseDns } : {}),
           ...(inputs.promoCode ? { promoCode: inputs.promoCode } : {}),
         },
       ],
@@ -138,7 +135,8 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
     ctx.recordId(uid);
     const left = timeLeft(ctx.waitTimeMs);
     let product = await waitReady(ctx, uid, 'IX');
-    // Fields the order may not carry everywhere are applied by one update once the IX is ready,
+    // The IX order has no costCentre, publicGraph or reverseDns (megaportgo's AssociatedIXOrder);
+    // the IX update documents all three, so they are applied by one update once the IX is ready,
     // within the create's one wait time.
     const missed = unapplied(product, inputs);
     if (Object.keys(missed).length) {

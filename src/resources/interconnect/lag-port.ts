@@ -26,6 +26,7 @@ import {
   waitReady,
 } from './product.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { locationCheck } from './location-checks.js';
 
 /** LAG member speeds in Mbps (400000 where the location offers it); 1 Gbps ports cannot be aggregated. */
 export const LAG_SPEEDS = [10000, 100000, 400000] as const;
@@ -35,7 +36,13 @@ export const lagPortInputs = z
   .object({
     productName: z.string().min(1).describe('Identifiable name of the LAG. Changed in place.'),
     portSpeed: oneOf(LAG_SPEEDS, 'Speed of each member port in Mbps: 10000, 100000, or 400000 where available. A change replaces the LAG.'),
-    locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the LAG.'),
+    locationId: z
+      .number()
+      .int()
+      .positive()
+      .describe(
+        "Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds). A change replaces the LAG.",
+      ),
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
     marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
     lagCount: z.number().int().min(1).max(8).describe('Number of member ports, 1 to 8. The API cannot add or remove members, so a change replaces the LAG.'),
@@ -71,6 +78,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   isReady: productReady,
   failed: productFailed,
   statusOf: (outputs) => String(outputs.provisioningStatus),
+  crossCheck: locationCheck('lag'),
   description:
     'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: lagPortInputs,

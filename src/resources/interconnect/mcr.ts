@@ -27,6 +27,7 @@ import {
 } from './product.js';
 import { type PrefixList, deletePrefixList, findByDescription, observedEntries, prefixListSchema, sameEntries } from './prefix-lists.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { locationCheck } from './location-checks.js';
 
 /** MCR speeds in Mbps. */
 export const MCR_SPEEDS = [1000, 2500, 5000, 10000, 25000, 50000, 100000] as const;
@@ -38,7 +39,13 @@ export const mcrInputs = z
   .object({
     productName: z.string().min(1).describe('Identifiable name of the MCR. Changed in place.'),
     portSpeed: oneOf(MCR_SPEEDS, 'Aggregate capacity in Mbps shared by all its connections: 1000, 2500, 5000, 10000, 25000, 50000 or 100000. Fixed for the life of the MCR: a change replaces it.'),
-    locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the MCR.'),
+    locationId: z
+      .number()
+      .int()
+      .positive()
+      .describe(
+        "Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds). A change replaces the MCR.",
+      ),
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
     asn: z.number().int().min(1).max(4294967295).optional().meta({
       description:
@@ -80,6 +87,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
   isReady: productReady,
   failed: productFailed,
   statusOf: (outputs) => String(outputs.provisioningStatus),
+  crossCheck: locationCheck('mcr'),
   description: 'A cloud router (MCR) at a location. Always cancelled at once (interconnect:cancelAtEndOfTerm does not apply), and only when no VXC is attached.',
   inputs: mcrInputs,
   outputs: mcrOutputs,

@@ -28,6 +28,7 @@ import {
   waitReady,
 } from './product.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { locationCheck } from './location-checks.js';
 
 /** MVE instance sizes (vCPU/GB RAM): SMALL 2/8, MEDIUM 4/16, LARGE 8/32, X_LARGE_12 12/48. */
 export const MVE_SIZES = ['SMALL', 'MEDIUM', 'LARGE', 'X_LARGE_12'] as const;
@@ -71,7 +72,7 @@ const vendorConfigSchema = z
 /** One network interface of the MVE. */
 const vnicSchema = z
   .object({
-    description: z.string().describe('Description of the interface. Changed in place.'),
+    description: z.string().min(1, 'must not be empty: the API refuses an empty vNIC description').describe('Description of the interface, not empty. Changed in place.'),
     vlan: z.number().int().min(0).max(4093).optional().describe('VLAN of the interface, 2 to 4093; 0 or omitted = none. A change replaces the MVE.'),
   })
   .strict();
@@ -80,7 +81,11 @@ const vnicSchema = z
 export const mveInputs = z
   .object({
     productName: z.string().min(1).describe('Identifiable name of the MVE. Changed in place.'),
-    locationId: z.number().int().positive().describe('Numeric location id (from getLocation) of a location offering MVE. A change replaces the MVE.'),
+    locationId: z
+      .number()
+      .int()
+      .positive()
+      .describe('Numeric location id (from getLocation) of a location offering MVE; plan refuses one that does not exist, takes no orders or cannot run the size asked. A change replaces the MVE.'),
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
     diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the MVE.'),
     vendorConfig: vendorConfigSchema.describe(
@@ -124,6 +129,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   isReady: productReady,
   failed: productFailed,
   statusOf: (outputs) => String(outputs.provisioningStatus),
+  crossCheck: locationCheck('mve'),
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An MVE (virtual edge): a vendor SD-WAN or firewall appliance at a location; find images with getMveImages and sizes with getMveSizes.',
   inputs: mveInputs,
@@ -181,8 +187,10 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   readMany: (ctx, targets) => readListed(ctx, targets, 'MVE', async (p, t) => toOutputs(p, await observedTags(ctx, p.productUid, t.prior), t.prior && reveal(t.prior.inputs))),
 
   async update(ctx, id, prior, desired) {
-    const wanted = desired.vnics?.map((v) => ({ description: v.description, vlan: v.vlan ?? 0 }));
-    const current = prior.inputs.vnics?.map((v) => ({ description: v.description, vlan: v.vlan ?? 0 }));
+    // The modify takes each vNIC's description, by position; VLANs and the number of vNICs are
+    // fixed at order time (a change of either replaces the MVE), so the update does not carry them.
+    const wanted = desired.vnics?.map((v) => ({ description: v.description }));
+    const current = prior.inputs.vnics?.map((v) => ({ description: v.description }));
     const vnics = wanted && JSON.stringify(wanted) !== JSON.stringify(current) ? { vnics: wanted } : {};
     await modifyProduct(ctx, 'mve', id, prior, desired, MODIFIABLE, vnics);
     if (!sameFields(desired.vendorConfig, prior.inputs.vendorConfig)) {

@@ -25,6 +25,7 @@ import {
   waitReady,
 } from './product.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { locationCheck } from './location-checks.js';
 
 /** Port speeds in Mbps (400000 where the location offers it). */
 export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
@@ -34,7 +35,13 @@ export const portInputs = z
   .object({
     productName: z.string().min(1).describe('Identifiable name of the port. Changed in place.'),
     portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available. A change replaces the port.'),
-    locationId: z.number().int().positive().describe('Numeric location id (from getLocation). A change replaces the port.'),
+    locationId: z
+      .number()
+      .int()
+      .positive()
+      .describe(
+        "Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds). A change replaces the port.",
+      ),
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
     marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
     costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
@@ -64,6 +71,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   isReady: productReady,
   failed: productFailed,
   statusOf: (outputs) => String(outputs.provisioningStatus),
+  crossCheck: locationCheck('port'),
   description:
     'A single physical port at a location. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: portInputs,

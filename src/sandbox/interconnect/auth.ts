@@ -20,30 +20,45 @@ function issueToken(db: InterconnectDb, accessKey: string, now: number): string 
   return `${payload}.${sign(payload, db.tokenSecret)}`;
 }
 
-function oauthError(status: number, error: string, description?: string): SandboxResponse {
-  const body: Record<string, string> = { error };
-  if (description) body.error_description = description;
-  return { status, body, headers: status === 401 ? { 'www-authenticate': 'Basic realm="oauth2"' } : {} };
+/** The sandbox account's API key and secret (README): the token endpoint refuses any other pair. */
+export const SANDBOX_ACCESS_KEY = 'sandbox-key';
+export const SANDBOX_SECRET_KEY = 'sandbox-secret';
+
+/**
+ * An OAuth2 error as the token server answers it. The API's token server is Amazon Cognito (the
+ * SDK's staging token URL was a Cognito domain until 2025-01, megaportgo commit 1aa5372), whose
+ * token endpoint documents every refusal as `400 {"error": <code>}`
+ * (docs.aws.amazon.com/cognito/latest/developerguide/token-endpoint.html): `invalid_client` for
+ * client credentials it does not know, `invalid_request`, `unsupported_grant_type`.
+ */
+function oauthError(status: number, error: string): SandboxResponse {
+  return { status, body: { error }, headers: { 'content-type': 'application/json;charset=UTF-8' } };
+}
+
+/** Whether two strings are equal, in time that does not depend on where they differ. */
+function sameSecret(given: string, expected: string): boolean {
+  const [a, b] = [Buffer.from(given), Buffer.from(expected)];
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /**
- * `POST /oauth2/token`: OAuth2 client credentials. Basic auth with any non-empty key and secret;
- * `grant_type` in the query (as the Go SDK sends it) or in the form body (as scripts do).
+ * `POST /oauth2/token`: OAuth2 client credentials, Basic auth with the sandbox account's key and
+ * secret only; any other pair, or none, is `invalid_client`, as a mistyped secret is for the real
+ * API. `grant_type` in the query (as the Go SDK sends it) or in the form body (as scripts do).
  * Answers in OAuth2's own shape, not the API envelope.
  */
 export function tokenEndpoint(req: SandboxRequest, db: InterconnectDb, now: number): SandboxResponse {
-  if (req.method !== 'POST') return oauthError(405, 'invalid_request', 'Use POST');
+  if (req.method !== 'POST') return oauthError(405, 'invalid_request');
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header) : null;
-  if (!match) return oauthError(401, 'invalid_client');
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
   const accessKey = colon > 0 ? decoded.slice(0, colon) : '';
   const secret = colon > 0 ? decoded.slice(colon + 1) : '';
-  if (!accessKey.trim() || !secret.trim()) return oauthError(401, 'invalid_client');
+  if (!(sameSecret(accessKey, SANDBOX_ACCESS_KEY) && sameSecret(secret, SANDBOX_SECRET_KEY))) return oauthError(400, 'invalid_client');
   const form = isObject(req.body) ? req.body : typeof req.body === 'string' ? Object.fromEntries(new URLSearchParams(req.body)) : {};
   const grantType = req.query.get('grant_type') ?? (typeof form.grant_type === 'string' ? form.grant_type : undefined);
-  if (!grantType) return oauthError(400, 'invalid_request', 'grant_type is required');
+  if (!grantType) return oauthError(400, 'invalid_request');
   if (grantType !== 'client_credentials') return oauthError(400, 'unsupported_grant_type');
   return {
     status: 200,

@@ -205,7 +205,11 @@ export const checkVxcOrder: OrderChecker = (o, scope, errors) => {
   return errors.length > start ? undefined : plan;
 };
 
-/** An IX order: `{productUid: <Port>, associatedIxs: [...]}`; the IX must be in the port's metro. */
+/**
+ * An IX order: `{productUid: <Port>, associatedIxs: [...]}`; the IX must be in the port's metro.
+ * The order has no field for public graphs or reverse DNS (megaportgo's AssociatedIXOrder): an IX
+ * starts with public graphs and no reverse DNS name, and only the IX update changes them.
+ */
 export const checkIxOrder: OrderChecker = (o, scope, errors) => {
   const start = errors.length;
   const port = typeof o.productUid === 'string' ? scope.db.products[o.productUid] : undefined;
@@ -257,8 +261,8 @@ export const checkIxOrder: OrderChecker = (o, scope, errors) => {
       rateLimit: ix.rateLimit as number,
       vlan,
       shutdown: ix.shutdown === true,
-      publicGraph: typeof ix.publicGraph === 'boolean' ? ix.publicGraph : true,
-      reverseDns: typeof ix.reverseDns === 'string' ? ix.reverseDns : null,
+      publicGraph: true,
+      reverseDns: null,
     };
     scope.pendingVlans.push({ productUid: port.productUid, vNicIndex: 0, vlan, innerVlan: null, owner: record.productUid });
     plan.records.push(record);

@@ -127,6 +127,7 @@ function mveView(p: MveRecord, db: InterconnectDb, clock: Clock, shared: SharedV
     vnics: p.vnics.map((v) => ({ vlan: v.vlan, description: v.description })),
     vendorConfig,
     resources: {
+      interface: { demarcation: '', loa_template: 'megaport', media: mediaFor(10000), port_speed: 10000, resource_name: 'interface', resource_type: 'interface', up: up ? 1 : 0 },
       virtual_machine: [
         {
           id: p.productId,
@@ -154,6 +155,9 @@ export function ixView(ix: IxRecord, db: InterconnectDb, clock: Clock): Record<s
     ...common,
     locationId: loc?.id ?? null,
     locationDetail: locationDetail(loc),
+    locationUid: '',
+    // The API never returns the promo code an IX was ordered with.
+    promoCode: null,
     term: ix.term,
     rateLimit: ix.rateLimit,
     vlan: ix.vlan,

@@ -1,8 +1,7 @@
 import type { SandboxResponse } from '../types.js';
-import { badRequest, conflict, isInt, objectBody, ok, serviceNotFound } from './envelope.js';
+import { badRequest, conflict, isInt, isObject, objectBody, ok, serviceNotFound } from './envelope.js';
 import { COMPANY } from './ids.js';
 import { checkTags } from './order-common.js';
-import { checkVnics } from './order-services.js';
 import { productView, type SharedViews } from './product-view.js';
 import { isActive, isReady, isVisible, provisioningStatus } from './provisioning.js';
 import type { Ctx, Handler } from './router.js';
@@ -68,7 +67,7 @@ function legacyDto(p: ProductRecord, ctx: Ctx): Record<string, unknown> {
 
 /**
  * `PUT /v2/product/{megaport|mcr2|mve}/{uid}`: name, costCentre, marketplaceVisibility, term, and
- * `asn` (MCR) or `vnics` (MVE). Stray keys such as `ProductID` are ignored. The service is briefly
+ * `asn` (MCR) or `vnics` (MVE: descriptions only). Stray keys such as `ProductID` are ignored. The service is briefly
  * not ready afterwards.
  */
 export const modifyProduct: Handler = (ctx) => {
@@ -103,12 +102,7 @@ export const modifyProduct: Handler = (ctx) => {
   }
   if (body.vnics !== undefined && body.vnics !== null) {
     if (next.productType !== 'MVE') throw badRequest('vnics can only be changed on an MVE');
-    const errors: string[] = [];
-    const vnics = checkVnics(body.vnics, errors);
-    if (errors.length) throw badRequest(errors.join('; '));
-    const used = Object.values(ctx.db.products).some((c) => c.productType === 'VXC' && [c.aEnd, c.bEnd].some((e) => e.productUid === p.productUid && (e.vNicIndex ?? 0) >= vnics.length));
-    if (used) throw badRequest('vnics cannot be removed while a VXC uses them');
-    next.vnics = vnics;
+    next.vnics = describedVnics(next.vnics, body.vnics);
   }
   next.modifiedAt = ctx.clock.now;
   ctx.db.products[p.productUid] = next;
@@ -156,3 +150,16 @@ export const unlockProduct: Handler = (ctx) => {
   p.locked = false;
   return lockReply(ctx, p, 'Service unlocked');
 };
+
+/**
+ * The vNICs of an MVE after a modify: each entry of `list` gives, by position, a new description
+ * of a vNIC the MVE has; VLANs and the number of vNICs are fixed at order time (megaportgo's
+ * MVEVnicUpdate carries the description only, and the API refuses an empty one).
+ */
+function describedVnics(vnics: Array<{ description: string; vlan: number }>, list: unknown): Array<{ description: string; vlan: number }> {
+  if (!Array.isArray(list)) throw badRequest('vnics must be a list of vNIC descriptions');
+  if (list.length > vnics.length) throw badRequest(`vnics lists ${list.length} vNICs; the MVE has ${vnics.length}, and vNICs are only added when an MVE is ordered`);
+  const errors = list.flatMap((v, i) => (isObject(v) && typeof v.description === 'string' && v.description.trim() ? [] : [`vnics[${i}].description must be a non-empty string`]));
+  if (errors.length) throw badRequest(errors.join('; '));
+  return vnics.map((v, i) => (i < list.length ? { ...v, description: (list[i] as { description: string }).description } : v));
+}

@@ -53,7 +53,10 @@ describe('interconnect calls under faults', () => {
   it('gives up on a read after the attempt bound, as unavailable', async () => {
     const log = pino({ level: 'silent' });
     const base = `${sandbox.url}/interconnect`;
-    const client = new InterconnectClient({ baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: 'a', secretKey: 'b', sandbox: true }, log, 250, undefined, { attempts: 4, baseMs: 1 });
+    const client = new InterconnectClient({ baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: 'sandbox-key', secretKey: 'sandbox-secret', sandbox: true }, log, 250, undefined, {
+      attempts: 4,
+      baseMs: 1,
+    });
     await client.get('/v3/locations');
     await sandbox.clearCalls();
     await faults({ rates: { '500': 1 } });

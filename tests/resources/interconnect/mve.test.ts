@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { mve } from '../../../src/resources/interconnect/mve.js';
 import { Secret, reveal } from '../../../src/values.js';
 import { mveBase } from './product-specs.js';
@@ -52,5 +53,12 @@ describe('MVE replace rules', () => {
   it('image, size and vendor are static replace rules, so the docs show them', () => {
     expect(mve.replaceOn.map((r) => r.path)).toEqual(expect.arrayContaining(['vendorConfig.imageId', 'vendorConfig.productSize', 'vendorConfig.vendor', 'locationId']));
     expect(mve.secretPaths).toEqual(['vendorConfig']);
+  });
+});
+
+describe('MVE inputs', () => {
+  it('an empty vNIC description, which the API refuses on an update, is refused at its position', () => {
+    const refused = z.safeParse(mve.inputs, { ...base, vnics: [{ description: 'Data Plane' }, { description: '' }] });
+    expect(refused.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['vnics.1.description', expect.stringMatching(/must not be empty/)]]);
   });
 });

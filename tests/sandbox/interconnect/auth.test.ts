@@ -1,6 +1,9 @@
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRemote } from '../../../src/errors.js';
+import { InterconnectClient } from '../../../src/providers/interconnect/client.js';
 import type { Sandbox } from '../../../src/sandbox/server.js';
-import { Api, basic, getToken, http, sleep, startWithClient } from './helpers.js';
+import { Api, SANDBOX_KEY, SANDBOX_SECRET, basic, getToken, http, sleep, startWithClient } from './helpers.js';
 
 let sandbox: Sandbox;
 let api: Api;
@@ -13,8 +16,10 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe('token endpoint', () => {
-  it('issues a Bearer token for any non-empty key and secret with grant_type in the query', async () => {
-    const r = await http(`${tokenUrl}?grant_type=client_credentials`, { method: 'POST', headers: { authorization: basic('anything', 'at-all') } });
+  const sandboxPair = basic(SANDBOX_KEY, SANDBOX_SECRET);
+
+  it("issues a Bearer token for the sandbox account's key and secret, with grant_type in the query", async () => {
+    const r = await http(`${tokenUrl}?grant_type=client_credentials`, { method: 'POST', headers: { authorization: sandboxPair } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     expect(typeof r.body.access_token).toBe('string');
@@ -23,31 +28,45 @@ describe('token endpoint', () => {
   it('accepts grant_type in a form body, as scripts send it', async () => {
     const r = await http(tokenUrl, {
       method: 'POST',
-      headers: { authorization: basic('k', 's'), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { authorization: sandboxPair, 'content-type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=client_credentials',
     });
     expect(r.status).toBe(200);
   });
 
   it.each([
+    ['a mistyped secret', basic(SANDBOX_KEY, `${SANDBOX_SECRET}x`)],
+    ['another key with the right secret', basic('someone-else', SANDBOX_SECRET)],
+    ['any other pair', basic('anything', 'at-all')],
     ['no Authorization header', undefined],
     ['a Bearer header instead of Basic', 'Bearer abc'],
     ['Basic without a colon', `Basic ${Buffer.from('justakey').toString('base64')}`],
-    ['an empty secret', basic('key', '')],
-    ['an empty key', basic('', 'secret')],
-  ])('answers 401 invalid_client for %s', async (_why, header) => {
+    ['an empty secret', basic(SANDBOX_KEY, '')],
+    ['an empty key', basic('', SANDBOX_SECRET)],
+  ])('answers 400 invalid_client, as the token server does, for %s', async (_why, header) => {
     const headers: Record<string, string> = header ? { authorization: header } : {};
     const r = await http(`${tokenUrl}?grant_type=client_credentials`, { method: 'POST', headers });
-    expect(r.status).toBe(401);
+    expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: 'invalid_client' });
   });
 
   it('refuses a missing or unknown grant type with OAuth2 errors', async () => {
-    const missing = await http(tokenUrl, { method: 'POST', headers: { authorization: basic('k', 's') } });
+    const missing = await http(tokenUrl, { method: 'POST', headers: { authorization: sandboxPair } });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('invalid_request');
-    const wrong = await http(`${tokenUrl}?grant_type=password`, { method: 'POST', headers: { authorization: basic('k', 's') } });
+    const wrong = await http(`${tokenUrl}?grant_type=password`, { method: 'POST', headers: { authorization: sandboxPair } });
     expect(wrong.body.error).toBe('unsupported_grant_type');
+  });
+
+  it("plumb's client says a refused key or secret is unauthorized, naming the settings, and never sends the exchange again", async () => {
+    const base = `${sandbox.url}/interconnect`;
+    const client = new InterconnectClient({ baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: SANDBOX_KEY, secretKey: 'mistyped', sandbox: true }, pino({ level: 'silent' }));
+    await http(`${sandbox.url}/_sandbox/calls`, { method: 'DELETE' });
+    const err = await client.get('/v3/locations').catch((e: unknown) => e);
+    expect(isRemote(err, 'unauthorized')).toBe(true);
+    expect((err as Error).message).toMatch(/invalid_client.*interconnect:accessKey and interconnect:secretKey/);
+    const calls = (await http<Array<{ method: string; path: string; status: number }>>(`${sandbox.url}/_sandbox/calls?provider=interconnect`)).body;
+    expect(calls.map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual(['POST /oauth2/token 400']);
   });
 });
 
@@ -79,7 +98,7 @@ describe('bearer tokens on API calls', () => {
     expect(expired.status).toBe(401);
     expect(expired.body.message).toMatch(/expired/);
     await api.admin('token-settings', { expiresIn: 3600 });
-    const fresh = await http(`${tokenUrl}?grant_type=client_credentials`, { method: 'POST', headers: { authorization: basic('k', 's') } });
+    const fresh = await http(`${tokenUrl}?grant_type=client_credentials`, { method: 'POST', headers: { authorization: basic(SANDBOX_KEY, SANDBOX_SECRET) } });
     expect(fresh.body.expires_in).toBe(3600);
   });
 

@@ -25,11 +25,15 @@ export function basic(key: string, secret: string): string {
   return `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 }
 
-/** Exchanges credentials for a bearer token the way the Go SDK does (grant_type in the query). */
+/** The sandbox account's key and secret, the only pair its token endpoint accepts. */
+export const SANDBOX_KEY = 'sandbox-key';
+export const SANDBOX_SECRET = 'sandbox-secret';
+
+/** Exchanges the sandbox's credentials for a bearer token the way the Go SDK does (grant_type in the query). */
 export async function getToken(url: string): Promise<string> {
   const r = await http(`${url}/interconnect/oauth2/token?grant_type=client_credentials`, {
     method: 'POST',
-    headers: { authorization: basic('test-key', 'test-secret'), 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { authorization: basic(SANDBOX_KEY, SANDBOX_SECRET), 'content-type': 'application/x-www-form-urlencoded' },
   });
   if (r.status !== 200) throw new Error(`token: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.access_token;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { Api, basic, getToken, http, setProvisioningMs, sleep, startWithClient, vxcOrder, waitForStatus } from './helpers.js';
+import { Api, SANDBOX_KEY, SANDBOX_SECRET, basic, getToken, http, setProvisioningMs, sleep, startWithClient, vxcOrder, waitForStatus } from './helpers.js';
 
 const MS = 400;
 
@@ -115,7 +115,7 @@ describe('persistence', () => {
       expect((await api2.get(`/v2/service/key?key=${key}`)).body.data.productUid).toBe(port);
       expect((await api2.get(`/v2/product/${port}/tags`)).body.data.resourceTags).toEqual([{ key: 'k', value: 'v' }]);
       expect((await api2.post('/v3/networkdesign/validate', [vxcOrder(port, mcr, {}, { vlan: 123 })])).status).toBe(400);
-      const reply = await http(`${second.url}/interconnect/oauth2/token?grant_type=client_credentials`, { method: 'POST', headers: { authorization: basic('a', 'b') } });
+      const reply = await http(`${second.url}/interconnect/oauth2/token?grant_type=client_credentials`, { method: 'POST', headers: { authorization: basic(SANDBOX_KEY, SANDBOX_SECRET) } });
       expect(reply.body.expires_in).toBe(7200);
     } finally {
       await second.close();

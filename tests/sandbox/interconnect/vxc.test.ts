@@ -243,6 +243,12 @@ describe('IX connections', () => {
     expect((await api.product(port)).associatedIxs.map((i: any) => i.productUid)).toEqual([entry.technicalServiceUid]);
     const put = await api.put(`/v2/product/ix/${entry.technicalServiceUid}`, { name: 'syd-ix-2', vlan: 2002, rateLimit: 1000 });
     expect(put.body.data).toMatchObject({ productName: 'syd-ix-2', vlan: 2002, rateLimit: 1000 });
+    // Public graphs and reverse DNS are the update's alone: the order has no field for them.
+    const [other] = await api.order([{ productUid: port, associatedIxs: [{ ...order.associatedIxs[0], productName: 'syd-ix-3', vlan: 2004, publicGraph: false, reverseDns: 'x.example.net' }] }]);
+    const ordered = await api.product(other.technicalServiceUid);
+    expect([ordered.publicGraph, ordered.resources.ip_address.map((a: any) => a.reverse_dns)]).toEqual([true, [null, null]]);
+    const graphs = await api.put(`/v2/product/ix/${other.technicalServiceUid}`, { publicGraph: false, reverseDns: 'x.example.net' });
+    expect([graphs.body.data.publicGraph, graphs.body.data.resources.ip_address.map((a: any) => a.reverse_dns)]).toEqual([false, ['x.example.net', 'x.example.net']]);
     const elsewhere = await api.post('/v3/networkdesign/validate', [{ productUid: port, associatedIxs: [{ ...order.associatedIxs[0], networkServiceType: 'Los Angeles IX', vlan: 2003 }] }]);
     expect(elsewhere.body.data[0].error).toMatch(/Los Angeles IX is not available in Sydney/);
   });
@@ -270,17 +276,17 @@ describe('MVEs', () => {
     expect((await api.product(vxc)).aEnd.vNicIndex).toBe(1);
     const bad = await api.post('/v3/networkdesign/validate', [vxcOrder(entry.technicalServiceUid, port, {}, { vNicIndex: 5 })]);
     expect(bad.status).toBe(400);
-    const put = await api.put(`/v2/product/mve/${entry.technicalServiceUid}`, {
-      name: 'syd-mve-2',
-      costCentre: '',
-      vnics: [
-        { description: 'Mgmt', vlan: 0 },
-        { description: 'Data', vlan: 0 },
-        { description: 'Extra', vlan: 0 },
-      ],
-    });
+    // The modify renames vNICs by position; their number and VLANs are fixed at order time.
+    const put = await api.put(`/v2/product/mve/${entry.technicalServiceUid}`, { name: 'syd-mve-2', costCentre: '', vnics: [{ description: 'Mgmt' }, { description: 'Data', vlan: 7 }] });
     expect(put.status).toBe(200);
-    expect((await api.product(entry.technicalServiceUid)).vnics).toHaveLength(3);
+    expect((await api.product(entry.technicalServiceUid)).vnics).toEqual([
+      { description: 'Mgmt', vlan: 0 },
+      { description: 'Data', vlan: 0 },
+    ]);
+    const more = await api.put(`/v2/product/mve/${entry.technicalServiceUid}`, { costCentre: '', vnics: [{ description: 'a' }, { description: 'b' }, { description: 'c' }] });
+    expect([more.status, more.body.message]).toEqual([400, expect.stringMatching(/the MVE has 2, and vNICs are only added when an MVE is ordered/)]);
+    const blank = await api.put(`/v2/product/mve/${entry.technicalServiceUid}`, { costCentre: '', vnics: [{ description: '' }] });
+    expect([blank.status, blank.body.message]).toEqual([400, expect.stringMatching(/vnics\[0\]\.description must be a non-empty string/)]);
     const wrongImage = await api.post('/v3/networkdesign/validate', [{ ...order, vendorConfig: { vendor: 'Fortinet', imageId: 83, productSize: 'SMALL' } }]);
     expect(wrongImage.body.data[0].error).toMatch(/does not match image 83/);
   });
