@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from '../errors.js';
+import { keepGitOutOfWorld } from '../state/git-ignore.js';
 
 /** What `plumb sandbox start` accepts. */
 interface StartOptions {
@@ -40,6 +41,7 @@ export function sandboxCommand(program: Command): void {
       const { startSandbox } = await import('../sandbox/server.js');
       const { settingsFrom } = await import('../sandbox/settings.js');
       const settings = settingsFrom(process.env, opts);
+      keepGitOutOfWorld(resolve(opts.data));
       const running = await startSandbox({ port, dataDir: resolve(opts.data), ...settings, tls }).catch((err: Error) => {
         // node refuses a key that does not belong to the certificate, or a damaged PEM file.
         throw tls && /^ERR_OSSL/.test(String((err as NodeJS.ErrnoException).code)) ? new UserError(`--tls-cert ${opts.tlsCert} with --tls-key ${opts.tlsKey}: ${err.message}`) : err;
@@ -87,7 +89,9 @@ async function settingsCommand(opts: { data?: string; provisioningMs?: string; e
     if (!res.ok) throw new UserError(`the sandbox at ${process.env.PLUMB_SANDBOX_URL} refused the settings: ${String(now.message)}`);
   } else {
     const { FileWorld } = await import('../sandbox/world.js');
-    const world = new FileWorld(dataFolder(opts));
+    const folder = dataFolder(opts);
+    keepGitOutOfWorld(folder);
+    const world = new FileWorld(folder);
     if (changing) world.updateSettings(patch);
     world.flush();
     now = { ...world.settings() };

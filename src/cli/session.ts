@@ -20,6 +20,7 @@ import type { ResourceType } from '../engine/contracts/resource-type.js';
 import { loadResourceTypes, providerFor, providers, providersNamedIn, readsMode, typeFor } from '../resource-registry.js';
 import type { Sandbox } from '../sandbox/server.js';
 import { maskSecrets } from '../secret-mask.js';
+import { keepGitOutOfWorld } from '../state/git-ignore.js';
 import type { StateStore } from '../state/store.js';
 import { readStackOutputs } from './stack-outputs.js';
 import { adoptLegacyState, manifestProject, openStore, stateCodec } from './state-store.js';
@@ -278,9 +279,10 @@ export function sandboxRuntime(dataDir: string): { url: () => Promise<string>; c
     url: async () => {
       if (process.env.PLUMB_SANDBOX_URL) return process.env.PLUMB_SANDBOX_URL.replace(/\/$/, '');
       // Loaded on first use: commands that never call a provider never pay for the simulated APIs.
-      started ??= Promise.all([import('../sandbox/server.js'), import('../sandbox/settings.js')]).then(([{ startSandbox }, { settingsFrom }]) =>
-        startSandbox({ dataDir, ...settingsFrom(process.env) }),
-      );
+      started ??= Promise.all([import('../sandbox/server.js'), import('../sandbox/settings.js')]).then(([{ startSandbox }, { settingsFrom }]) => {
+        keepGitOutOfWorld(dataDir);
+        return startSandbox({ dataDir, ...settingsFrom(process.env) });
+      });
       return (await started).url;
     },
     close: async () => {

@@ -5,6 +5,7 @@ import { open as openDir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
 import { BACKUP, holdsState, JOURNAL, MARK, SNAPSHOT } from './local-layout.js';
+import { keepGitOut, ownsFolder } from './git-ignore.js';
 import { lockIsStale, placeLock, readLock, removeStaleLockFiles } from './local-lock.js';
 import { folded, journalHeader, journalLoss, keepBackup, missingSnapshot, placeMark, readJournalFile, readMark, recordsSomething, type JournalFile, type JournalMark } from './local-traces.js';
 import { sealEntry, sealSnapshot, type SecretCodec } from './secrets.js';
@@ -236,6 +237,7 @@ export class LocalStore implements StateStore {
   private async openJournal(): Promise<number> {
     if (this.journal !== undefined) return this.journal;
     this.makeDir();
+    this.keepGitOut();
     const file = join(this.dir, JOURNAL);
     let found = readJournalFile(this.dir);
     const mark = readMark(this.dir);
@@ -281,6 +283,7 @@ export class LocalStore implements StateStore {
   async write(snapshot: StateSnapshot): Promise<void> {
     await this.settled();
     this.makeDir();
+    this.keepGitOut();
     // A stack gets its lineage with its first write; until then it has none.
     const next = { ...snapshot, project: this.project, lineage: snapshot.lineage || randomUUID(), serial: snapshot.serial + 1 };
     const file = join(this.dir, SNAPSHOT);
@@ -344,6 +347,7 @@ export class LocalStore implements StateStore {
       if (found.from !== staging) renameSync(found.from, staging);
       lockedAt = staging;
       mkdirSync(dirname(this.dir), { recursive: true, mode: 0o700 });
+      this.keepGitOut();
       if (existsSync(this.dir)) removeEmptyFolder(this.dir);
       renameSync(staging, this.dir);
       lockedAt = this.dir;
@@ -407,6 +411,15 @@ export class LocalStore implements StateStore {
   private makeDir(): void {
     const made = mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     this.made ??= made;
+  }
+
+  /**
+   * Keeps git out of what this store keeps: all of the state folder when it is plumb's (see
+   * ownsFolder), else the project's folder in it, which holds only its stacks.
+   */
+  private keepGitOut(): void {
+    if (ownsFolder(this.root, this.made)) keepGitOut(this.root);
+    else if (this.project) keepGitOut(join(this.root, this.project));
   }
 
   /** Syncs the stack's folder, and the folders above it that this store made (their entries are new). */

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
 import { anySecretKnown, maskSecrets } from '../secret-mask.js';
 import { Secret } from '../values.js';
+import { keepGitOutOfKey } from './git-ignore.js';
 
 /** Where a codec's key comes from. */
 export interface KeySource {
@@ -126,7 +127,7 @@ export class SecretCodec {
         'restore the key file from a backup (a new key would seal new secrets so that the old key could not open them); nothing was changed',
       );
     }
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    keepGitOutOfKey(file);
     try {
       writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
     } catch (err) {
