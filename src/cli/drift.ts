@@ -33,7 +33,7 @@ export async function driftCommand(arg: string | undefined, opts: GlobalOptions 
       process.stderr.write(`Wrote the drift report as a page for review to ${opts.html}.\n`);
     }
     const format = opts.json ? 'json' : (opts.format ?? 'table');
-    if (format === 'json') process.stdout.write(`${driftJson(reports, Boolean(opts.all))}\n`);
+    if (format === 'json') process.stdout.write(`${driftJson(reports, Boolean(opts.all), session.sandboxServed())}\n`);
     else if (format === 'markdown') process.stdout.write(`${reports.map(driftMarkdown).join('\n')}\n`);
     else if (format === 'table') process.stdout.write(`${reports.map((r) => driftTable(r, paint(useColor(opts)))).join('\n')}\n`);
     else throw new UserError(`--format ${format}: expected table, json or markdown`);

@@ -5,6 +5,8 @@ import { UserError } from '../errors.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
 import { functions, providers } from '../registry.js';
 import { mask } from '../values.js';
+import type { CheckedManifest } from '../engine/check-manifest.js';
+import { drawSandboxLine } from './sandbox-line.js';
 import { connectProvider, loadManifest, makeLogger, manifestPath, sandboxRuntime, type GlobalOptions } from './session.js';
 
 /**
@@ -20,11 +22,12 @@ export async function lookupCommand(raw: string, opts: { arg: string[]; json?: b
   }
   const fn = functions.get(token)!;
   const parsed = lookupArgs(token, fn.args, opts.arg);
-  const { settings, dir } = await lookupSettings(fn.provider, globals);
+  const { settings, dir, checked } = await lookupSettings(fn.provider, globals);
   const log = makeLogger(globals);
   const runtime = sandboxRuntime(join(dir, '.plumb', 'sandbox'));
   try {
-    const connection = await connectProvider(fn.provider, settings, runtime.url, log);
+    const line = drawSandboxLine(runtime.url, checked);
+    const connection = await connectProvider(fn.provider, settings, line.sandboxFor(fn.provider, settings), log);
     const warnings: string[] = [];
     const result = await fn.invoke({ client: connection.client, settings: connection.settings, log, warn: (m: string) => warnings.push(m), workDir: dir }, parsed);
     for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
@@ -55,11 +58,11 @@ function lookupArgs(token: string, schema: z.ZodType, pairs: string[]): unknown 
  * The provider's settings and the folder whose sandbox is used: a manifest's (given with -f),
  * checked as its other commands check it, or the provider's defaults with its environment.
  */
-async function lookupSettings(provider: string, globals: GlobalOptions): Promise<{ settings: Record<string, unknown>; dir: string }> {
+async function lookupSettings(provider: string, globals: GlobalOptions): Promise<{ settings: Record<string, unknown>; dir: string; checked?: CheckedManifest }> {
   if (globals.file) {
-    const { settings, manifest } = await loadManifest(manifestPath(undefined, globals), { stack: { name: globals.stack, state: globals.state } });
+    const checked = await loadManifest(manifestPath(undefined, globals), { stack: { name: globals.stack, state: globals.state } });
     const def = providers.find((p) => p.name === provider)!;
-    return { settings: settings.get(provider) ?? (def.settings.parse(envSettings(def)) as Record<string, unknown>), dir: manifest.dir };
+    return { settings: checked.settings.get(provider) ?? (def.settings.parse(envSettings(def)) as Record<string, unknown>), dir: checked.manifest.dir, checked };
   }
   const def = providers.find((p) => p.name === provider)!;
   const parsed = def.settings.safeParse(envSettings(def));

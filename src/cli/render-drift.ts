@@ -1,6 +1,7 @@
 import type { DriftReport } from '../engine/drift.js';
 import { driftValue } from './render-markdown.js';
 import type { Paint } from './render-plan.js';
+import { sandboxField } from './sandbox-line.js';
 
 /** A drift report as a terminal table: each resource's status, each drifted field with both values. */
 export function driftTable(report: DriftReport, p: Paint): string {
@@ -16,6 +17,6 @@ export function driftTable(report: DriftReport, p: Paint): string {
 }
 
 /** The `plumb drift --json` document: one report, or every stack's with --all. */
-export function driftJson(reports: DriftReport[], all: boolean): string {
-  return JSON.stringify(all ? { stacks: reports } : reports[0], null, 2);
+export function driftJson(reports: DriftReport[], all: boolean, sandboxServed: string[] = []): string {
+  return JSON.stringify({ ...sandboxField(sandboxServed), ...(all ? { stacks: reports } : reports[0]) }, null, 2);
 }

@@ -12,6 +12,7 @@ import { planHtml } from './html/render-html.js';
 import { renderReport } from './render-apply.js';
 import { planMarkdown } from './render-markdown.js';
 import { changesSomething, paint, writePlan, type Paint } from './render-plan.js';
+import { sandboxField } from './sandbox-line.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions, type Session } from './session.js';
 
 /** Flags of plan, apply and destroy. */
@@ -53,7 +54,10 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     }).finally(notices);
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
     if (opts.out) writeFileSync(opts.out, JSON.stringify(plan, null, 2), { mode: 0o600 });
-    if (format === 'json') process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+    if (format === 'json') {
+      const { formatVersion, ...rest } = plan;
+      process.stdout.write(`${JSON.stringify({ formatVersion, ...sandboxField(session.sandboxServed()), ...rest }, null, 2)}\n`);
+    }
     else if (format === 'markdown') process.stdout.write(planMarkdown(plan));
     else await writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, printed);
     // What is said of the files written goes where it does not mix with a document on stdout.
@@ -78,6 +82,9 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
   const p = paint(useColor(opts));
   try {
     if (saved) assertSavedFits(saved, arg!, session.manifest.hash, opts.stack);
+    // The stream's first line says the built-in sandbox serves it, as stderr does.
+    const { sandbox } = sandboxField(session.sandboxServed());
+    if (opts.json && sandbox) process.stdout.write(`${JSON.stringify({ type: 'sandbox', ...sandbox })}\n`);
     await session.store.lock(lockInfo(destroy ? 'destroy' : 'apply'), opts.lockTimeout);
     const state = await session.store.read();
     if (saved) assertNotStale(saved, state);

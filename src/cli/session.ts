@@ -22,6 +22,7 @@ import type { Sandbox } from '../sandbox/server.js';
 import { maskSecrets } from '../secret-mask.js';
 import { keepGitOutOfWorld } from '../state/git-ignore.js';
 import type { StateStore } from '../state/store.js';
+import { drawSandboxLine } from './sandbox-line.js';
 import { readStackOutputs } from './stack-outputs.js';
 import { adoptLegacyState, manifestProject, openStore, stateCodec } from './state-store.js';
 
@@ -52,6 +53,8 @@ export interface Session {
    * it (throws DiagnosticsError on problems); the manifest's own checks ran when it was opened.
    */
   checkBeforePlan(state: { resources: Record<string, unknown> }, destroy?: boolean): Promise<void>;
+  /** The providers the built-in sandbox serves in this command (said once on stderr when the session opened). */
+  sandboxServed(): string[];
   close(): Promise<void>;
 }
 
@@ -166,6 +169,7 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
   const catalog = catalogOf(resourceTypes);
   const log = makeLogger(opts);
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
+  const line = drawSandboxLine(runtime.url, checked); // before the store is opened or anything called: a connection that cannot be used stops the command here
   const connections = new Map<string, Promise<Connection>>();
   const functions = manifest.invoked.length ? await lookupFunctions() : new Map<string, LookupFunction>();
   const project = manifestProject(manifest.file, manifest.name);
@@ -184,10 +188,8 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
       let connection = connections.get(key);
       if (!connection) {
         const retrying = (n: RetryNotice) => deps.notify?.({ type: 'retry', provider: instance === undefined ? name : `${name} (${instance})`, ...n, at: new Date().toISOString() });
-        connection =
-          instance === undefined
-            ? connectProvider(name, settings.get(name) ?? defaultSettings(name), runtime.url, log, retrying)
-            : instanceConnection(name, instance, instances.get(instance), (s) => connectProvider(name, s, runtime.url, log, retrying));
+        const connect = async (s: Record<string, unknown>) => connectProvider(name, s, line.sandboxFor(name, s, instance), log, retrying);
+        connection = instance === undefined ? connect(settings.get(name) ?? defaultSettings(name)) : instanceConnection(name, instance, instances.get(instance), connect);
         connections.set(key, connection);
       }
       return connection;
@@ -200,6 +202,7 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
     deps,
     store,
     storeFor: (stack) => withRecordedTypes(openStore({ ...opts, stack }, manifest.dir, project), resourceTypes),
+    sandboxServed: () => line.served(),
     async checkBeforePlan(state, destroy) {
       const own = deferred ? checkInputsAgainstState(manifest, catalog, inputs, state.resources as never) : { diagnostics: [], valid: inputs };
       // With a problem already found, nothing is read remotely to look for more.
@@ -262,8 +265,14 @@ function defaultSettings(name: string): Record<string, unknown> {
   return (providerFor(`${name}:`)?.settings.parse({}) ?? {}) as Record<string, unknown>;
 }
 
-/** Connects one provider by name, refusing settings that fail the provider's own checks. */
-export async function connectProvider(name: string, settings: Record<string, unknown>, sandboxUrl: () => Promise<string>, log: Logger, retrying?: (n: RetryNotice) => void): Promise<Connection> {
+/** Connects one provider by name, to the sandbox when given its URL, refusing settings that fail the provider's own checks. */
+export async function connectProvider(
+  name: string,
+  settings: Record<string, unknown>,
+  sandboxUrl: (() => Promise<string>) | undefined,
+  log: Logger,
+  retrying?: (n: RetryNotice) => void,
+): Promise<Connection> {
   const provider = providerFor(`${name}:`);
   if (!provider) throw new UserError(`unknown provider ${name}`);
   const problems = provider.check?.(settings) ?? [];

@@ -1,10 +1,14 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 
-/** What the engine gives a provider when it connects: where the sandbox is, and a logger. */
+/** What the engine gives a provider when it connects: whether a sandbox serves it, and a logger. */
 export interface ProviderRuntime {
-  /** URL of the built-in sandbox (started on first call); the provider appends its own prefix. */
-  sandboxUrl(): Promise<string>;
+  /**
+   * Given when a sandbox serves this connection (nothing real is configured, or PLUMB_SANDBOX_URL
+   * names one): its URL, started on first call; the provider appends its own prefix. Absent, the
+   * provider connects to the real API its settings name, with their credentials.
+   */
+  sandboxUrl?(): Promise<string>;
   log: Logger;
   /** Environment variables (process.env by default; tests pass their own). */
   env: Record<string, string | undefined>;
@@ -21,10 +25,24 @@ export interface RetryNotice {
 }
 
 /**
+ * Which settings reach a real account. The rule that applies it is the same for every provider
+ * (engine/provider-target.ts): given none of `settings`, nothing real is configured and the
+ * built-in sandbox may serve; given any, one of `credentials` must be given whole, or the command
+ * stops before any call, naming what is missing.
+ */
+export interface RealAccount {
+  /** Settings that name a real account, environment or endpoint, the credentials among them. */
+  settings: string[];
+  /** Each way to sign in: the settings that, all given, complete the credentials. */
+  credentials: string[][];
+}
+
+/**
  * A provider: its settings and how to build a client from them.
  *
  * Settings come from manifest `config:` keys `<name>:<setting>`, overridden by the environment
- * variables in `envVars`. With no credentials, `connect` points the client at the sandbox.
+ * variables in `envVars`. Whether the sandbox serves them is decided from `real`, above the
+ * provider; `connect` follows the runtime it is given.
  */
 export interface ProviderDef<S = any, C = any> {
   name: string;
@@ -34,8 +52,11 @@ export interface ProviderDef<S = any, C = any> {
   envVars: Record<string, string>;
   /** settings never shown in output or written in plaintext */
   secretSettings: string[];
+  /** Which settings reach a real account (see RealAccount). */
+  real: RealAccount;
   /** Checks settings that need no remote call (e.g. terms accepted); returns problems as text. */
   check?(settings: S): string[];
+  /** A client for the sandbox when `rt.sandboxUrl` is given, else for the real API (a UserError when the credentials are not complete). */
   connect(settings: S, rt: ProviderRuntime): Promise<C>;
   /** How long a create or update may wait for an object to be ready, for these settings (default 10 minutes). */
   waitTimeMs?(settings: S): number;

@@ -1,6 +1,6 @@
 /**
- * The cloud provider: settings, checks and how a client is connected. With no keys configured
- * it signs with the sandbox account and talks to the built-in sandbox.
+ * The cloud provider: settings, checks and how a client is connected. Against a sandbox it signs
+ * with the keys configured, or the sandbox account without any.
  */
 import { UserError } from '../../errors.js';
 import type { ProviderDef, ProviderRuntime } from '../../engine/contracts/provider.js';
@@ -18,16 +18,16 @@ export type { CloudSettings } from './settings.js';
 /** The upstream default endpoint. */
 const DEFAULT_BASE_URL = 'https://api.ucloud.cn';
 
-/** Connects a client for these settings (throws a UserError for settings that cannot work). */
+/** Connects a client for these settings (throws a UserError for settings that cannot work): the sandbox the runtime gives, else the real API. */
 async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<CloudClient> {
   const problems = checkCloudSettings(settings);
   if (problems.length > 0) throw new UserError(problems.join('; '));
   const { keys, origin } = resolveBaseKeys(settings, rt.env);
-  // PLUMB_SANDBOX_URL points every provider at a standalone sandbox, credentials or not.
-  const sandbox = !settings.baseUrl && (origin === 'sandbox' || Boolean(rt.env.PLUMB_SANDBOX_URL));
+  const sandbox = Boolean(rt.sandboxUrl);
   let baseUrl: string;
-  if (settings.baseUrl) baseUrl = settings.baseUrl;
-  else if (sandbox) baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/cloud/`;
+  if (rt.sandboxUrl) baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/cloud/`;
+  else if (origin === 'sandbox') throw new UserError(`the cloud API needs a key pair: cloud:publicKey and cloud:privateKey (UCLOUD_PUBLIC_KEY, UCLOUD_PRIVATE_KEY), or cloud:profile (UCLOUD_PROFILE)`);
+  else if (settings.baseUrl) baseUrl = settings.baseUrl;
   else baseUrl = settings.insecure ? DEFAULT_BASE_URL.replace('https:', 'http:') : DEFAULT_BASE_URL;
   if (sandbox) rt.log.info({ baseUrl }, 'cloud: using the sandbox');
   const client = new CloudClient({
@@ -52,6 +52,11 @@ export const cloudProvider: ProviderDef<CloudSettings, CloudClient> = {
   settings: cloudSettingsSchema,
   envVars: cloudEnvVars,
   secretSettings: ['privateKey'],
+  // An endpoint, plain HTTP to the real one, or a role to assume in an account means the real API as much as a key does.
+  real: {
+    settings: ['publicKey', 'privateKey', 'profile', 'sharedCredentialsFile', 'baseUrl', 'insecure', 'assumeRole'],
+    credentials: [['publicKey', 'privateKey'], ['profile'], ['sharedCredentialsFile']],
+  },
   check: checkCloudSettings,
   connect,
   describeSettings: describeCloudSettings,

@@ -46,7 +46,13 @@ export const assumeRoleSchema = z.object({
 
 /** Settings of the cloud provider (manifest `cloud:<setting>`, overridden by UCLOUD_* variables). */
 export const cloudSettingsSchema = z.object({
-  publicKey: z.string().min(1).optional().describe('Public key of the API key pair (env UCLOUD_PUBLIC_KEY). Default: none; with no keys at all the built-in sandbox is used.'),
+  publicKey: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Public key of the API key pair (env UCLOUD_PUBLIC_KEY). Default: none. With none of publicKey, privateKey, profile, sharedCredentialsFile, baseUrl, insecure and assumeRole set, the built-in sandbox is used; with any, a key pair, a profile or a shared credentials file is required.',
+    ),
   privateKey: z.preprocess(unwrapSecret, z.string().min(1).optional()).describe('Private key of the API key pair; secret, never shown (env UCLOUD_PRIVATE_KEY). Default: none.'),
   profile: z.string().min(1).optional().describe('Profile to load the key pair from in the shared credentials file (env UCLOUD_PROFILE). Takes precedence over publicKey/privateKey. Default: none.'),
   sharedCredentialsFile: z
@@ -60,7 +66,9 @@ export const cloudSettingsSchema = z.object({
     .string()
     .refine(isHttpUrl, 'baseUrl must be an http(s) URL')
     .optional()
-    .describe('Address of the API (env UCLOUD_API_BASE_URL). Default `https://api.ucloud.cn` (`http://` with insecure); the sandbox when no keys are configured. Conflicts with insecure.'),
+    .describe(
+      'Address of the API (env UCLOUD_API_BASE_URL). Default `https://api.ucloud.cn` (`http://` with insecure). Set, it needs a key pair, a profile or a shared credentials file (the built-in sandbox never serves it). Conflicts with insecure.',
+    ),
   insecure: z.preprocess(boolish, z.boolean()).default(false).describe('Use plain HTTP to the default address. Default false. Conflicts with baseUrl.'),
   maxRetries: z.coerce
     .number()
@@ -115,9 +123,6 @@ export function checkCloudSettings(settings: CloudSettings): string[] {
   else if (missing.length === 1) {
     const env = missing[0] === 'cloud:region' ? 'UCLOUD_REGION' : 'UCLOUD_PROJECT_ID';
     problems.push(`${missing[0]} is required (set it in the manifest config or ${env})`);
-  }
-  if (!settings.profile && Boolean(settings.publicKey) !== Boolean(settings.privateKey)) {
-    problems.push('cloud:publicKey and cloud:privateKey must be set together');
   }
   if (settings.insecure && settings.baseUrl) {
     problems.push('cloud:insecure conflicts with cloud:baseUrl (the scheme of baseUrl decides)');

@@ -1,4 +1,5 @@
 import type { ProviderDef } from '../../engine/contracts/provider.js';
+import { UserError } from '../../errors.js';
 import { InterconnectClient } from './client.js';
 import { limiterFor } from '../limiter.js';
 import { INTERCONNECT_LIMITS, environments, interconnectSettings, type InterconnectSettings } from './settings.js';
@@ -19,21 +20,18 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
     INTERCONNECT_ENVIRONMENT: 'environment',
   },
   secretSettings: ['secretKey'],
+  // An environment named, or purchase terms accepted, means the real API as much as a key does.
+  real: { settings: ['accessKey', 'secretKey', 'environment', 'acceptPurchaseTerms'], credentials: [['accessKey', 'secretKey']] },
   check(settings) {
-    const problems: string[] = [];
-    const real = Boolean(settings.accessKey || settings.secretKey);
-    if (real && !(settings.accessKey && settings.secretKey)) {
-      problems.push('interconnect:accessKey and interconnect:secretKey must be set together (or neither, to use the sandbox)');
-    }
+    const real = Boolean(settings.accessKey && settings.secretKey);
     if (real && settings.acceptPurchaseTerms !== true) {
-      problems.push(`interconnect:acceptPurchaseTerms must be true to order in the ${settings.environment} environment (set it in config or INTERCONNECT_ACCEPT_PURCHASE_TERMS=true)`);
+      return [`interconnect:acceptPurchaseTerms must be true to order in the ${settings.environment} environment (set it in config or INTERCONNECT_ACCEPT_PURCHASE_TERMS=true)`];
     }
-    return problems;
+    return [];
   },
   async connect(settings, rt) {
-    // PLUMB_SANDBOX_URL points every provider at a standalone sandbox, credentials or not; the
-    // sandbox is always reached as its own account.
-    if (!settings.accessKey || !settings.secretKey || rt.env.PLUMB_SANDBOX_URL) {
+    // A sandbox is always reached as its own account.
+    if (rt.sandboxUrl) {
       const base = `${await rt.sandboxUrl()}/interconnect`;
       return new InterconnectClient(
         { baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: SANDBOX_ACCESS_KEY, secretKey: SANDBOX_SECRET_KEY, sandbox: true, oneAtATime: oneAtATime(rt.env) },
@@ -42,6 +40,9 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
         limiterFor(settings, INTERCONNECT_LIMITS, true, rt.env),
         { retrying: rt.retrying },
       );
+    }
+    if (!settings.accessKey || !settings.secretKey) {
+      throw new UserError(`the ${settings.environment} environment needs interconnect:accessKey and interconnect:secretKey (INTERCONNECT_ACCESS_KEY, INTERCONNECT_SECRET_KEY)`);
     }
     const env = environments[settings.environment];
     return new InterconnectClient(

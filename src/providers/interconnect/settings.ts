@@ -11,10 +11,18 @@ const boolish = z.preprocess((v) => (typeof v === 'string' ? ['true', 'yes', '1'
 
 /** Interconnect provider settings (`config: interconnect:<name>`). */
 export const interconnectSettings = z.object({
-  accessKey: z.string().optional().describe('API access key. Env INTERCONNECT_ACCESS_KEY. Without keys the built-in sandbox is used.'),
+  accessKey: z
+    .string()
+    .optional()
+    .describe(
+      'API access key. Env INTERCONNECT_ACCESS_KEY. With none of accessKey, secretKey, environment and acceptPurchaseTerms set, the built-in sandbox is used; with any, accessKey and secretKey are both required.',
+    ),
   secretKey: z.string().optional().describe('API secret key (secret). Env INTERCONNECT_SECRET_KEY.'),
   acceptPurchaseTerms: boolish.optional().describe('Acceptance of the API purchase terms; must be true for a real environment. Env INTERCONNECT_ACCEPT_PURCHASE_TERMS.'),
-  environment: z.enum(['production', 'staging', 'development']).default('staging').describe('Remote environment: production, staging (default) or development.'),
+  environment: z
+    .enum(['production', 'staging', 'development'])
+    .default('staging')
+    .describe('Remote environment: production, staging (default) or development. Env INTERCONNECT_ENVIRONMENT. Set, it needs accessKey and secretKey (the built-in sandbox never serves it).'),
   cancelAtEndOfTerm: boolish
     .default(false)
     .describe(

@@ -1,12 +1,12 @@
 /**
- * The pipeline provider: settings, and a client for either the configured account or, with no
- * apiKey, the built-in sandbox.
+ * The pipeline provider: settings, and a client for either the configured account or the
+ * sandbox the runtime gives.
  */
 import { UserError } from '../../errors.js';
 import type { ProviderDef, ProviderRuntime } from '../../engine/contracts/provider.js';
 import { PipelineClient } from './client.js';
 import { limiterFor } from '../limiter.js';
-import { PIPELINE_LIMITS, checkPipelineSettings, describePipelineSettings, pipelineEnvVars, pipelineSettings, type PipelineSettings } from './settings.js';
+import { PIPELINE_LIMITS, describePipelineSettings, pipelineEnvVars, pipelineSettings, type PipelineSettings } from './settings.js';
 
 /** The client and its options, for lookups and tests that build one directly. */
 export { PipelineClient, type PipelineClientOptions, type Query } from './client.js';
@@ -17,16 +17,14 @@ export type { PipelineSettings } from './settings.js';
 const SANDBOX_KEY = 'sandbox-key';
 const SANDBOX_SECRET = 'sandbox-secret';
 
-/** Builds the client: the configured account, or the sandbox's `/pipeline/v1` when no apiKey is set. */
+/** Builds the client: the sandbox's `/pipeline/v1` with its account when the runtime gives a sandbox, else the configured account at apiUrl. */
 export async function connectPipeline(settings: PipelineSettings, rt: ProviderRuntime): Promise<PipelineClient> {
-  const problems = checkPipelineSettings(settings);
-  if (problems.length > 0) throw new UserError(problems.join('; '));
-  // PLUMB_SANDBOX_URL points every provider at a standalone sandbox, credentials or not.
-  if (!settings.apiKey || !settings.apiSecret || rt.env.PLUMB_SANDBOX_URL) {
+  if (rt.sandboxUrl) {
     const baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/pipeline/v1`;
     rt.log.debug({ provider: 'pipeline', baseUrl }, 'using the sandbox');
     return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, true, rt.env), retry: { retrying: rt.retrying } });
   }
+  if (!settings.apiKey || !settings.apiSecret) throw new UserError(`${settings.apiUrl} needs pipeline:apiKey and pipeline:apiSecret (FIVETRAN_APIKEY, FIVETRAN_APISECRET)`);
   return new PipelineClient({
     baseUrl: settings.apiUrl,
     apiKey: settings.apiKey,
@@ -45,7 +43,7 @@ export const pipelineProvider: ProviderDef<PipelineSettings, PipelineClient> = {
   settings: pipelineSettings,
   envVars: pipelineEnvVars,
   secretSettings: ['apiSecret'],
-  check: checkPipelineSettings,
+  real: { settings: ['apiKey', 'apiSecret', 'apiUrl'], credentials: [['apiKey', 'apiSecret']] },
   connect: connectPipeline,
   describeSettings: describePipelineSettings,
 };

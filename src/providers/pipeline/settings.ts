@@ -1,6 +1,7 @@
 /**
  * The pipeline provider's settings: manifest keys `pipeline:<setting>`, overridden by the
- * environment variables the Terraform provider reads. With no apiKey the sandbox is used.
+ * environment variables the Terraform provider reads. Given none of apiKey, apiSecret and apiUrl,
+ * the built-in sandbox serves them.
  */
 import * as z from 'zod';
 import { DEFAULT_API_URL } from './protocol.js';
@@ -10,11 +11,13 @@ const optionalText = (description: string) => z.preprocess((v) => (v === '' || v
 
 /** Settings schema; every field documents its default and where else it can come from. */
 export const pipelineSettings = z.object({
-  apiKey: optionalText('API key of the account (env FIVETRAN_APIKEY). When unset, plumb talks to its built-in sandbox with dummy credentials.'),
+  apiKey: optionalText(
+    'API key of the account (env FIVETRAN_APIKEY). With none of apiKey, apiSecret and apiUrl set, plumb uses its built-in sandbox; with any, apiKey and apiSecret are both required.',
+  ),
   apiSecret: optionalText('API secret paired with apiKey (env FIVETRAN_APISECRET). Secret: never shown or logged.'),
   apiUrl: z
     .preprocess((v) => (v === '' || v === null ? undefined : v), z.url().default(DEFAULT_API_URL))
-    .describe(`Base address of the REST API including /v1 (env FIVETRAN_API_URL). Default ${DEFAULT_API_URL}; ignored when the sandbox is used.`),
+    .describe(`Base address of the REST API including /v1 (env FIVETRAN_API_URL). Default ${DEFAULT_API_URL}. Set, it needs apiKey and apiSecret (the built-in sandbox never serves it).`),
   maxConcurrency: z.coerce
     .number()
     .int()
@@ -42,13 +45,6 @@ export const pipelineEnvVars: Record<string, string> = {
   FIVETRAN_APISECRET: 'apiSecret',
   FIVETRAN_API_URL: 'apiUrl',
 };
-
-/** Problems that need no remote call: a key without its secret (or the reverse) would silently use the sandbox or fail late. */
-export function checkPipelineSettings(settings: PipelineSettings): string[] {
-  if (settings.apiKey && !settings.apiSecret) return ['pipeline:apiSecret is required when pipeline:apiKey is set (or set FIVETRAN_APISECRET)'];
-  if (settings.apiSecret && !settings.apiKey) return ['pipeline:apiKey is required when pipeline:apiSecret is set (or set FIVETRAN_APIKEY)'];
-  return [];
-}
 
 /** The settings under the Terraform provider's attribute names, with the secret masked. */
 export function describePipelineSettings(settings: PipelineSettings): Record<string, unknown> {

@@ -43,10 +43,8 @@ describe('settings', () => {
     expect(JSON.stringify(described)).not.toContain('shh');
   });
 
-  it('reports a key without its secret, and the reverse', () => {
-    expect(pipelineProvider.check!(parse({ apiKey: 'k' }))).toEqual([expect.stringContaining('apiSecret')]);
-    expect(pipelineProvider.check!(parse({ apiSecret: 's' }))).toEqual([expect.stringContaining('apiKey')]);
-    expect(pipelineProvider.check!(parse({ apiKey: 'k', apiSecret: 's' }))).toEqual([]);
+  it('declares its key, secret and address real, and the key with the secret its credentials', () => {
+    expect(pipelineProvider.real).toEqual({ settings: ['apiKey', 'apiSecret', 'apiUrl'], credentials: [['apiKey', 'apiSecret']] });
   });
 });
 
@@ -58,15 +56,12 @@ describe('connect', () => {
     expect(result.groups.length).toBeGreaterThan(0);
   });
 
-  it('uses apiUrl with the configured credentials, never asking for the sandbox', async () => {
-    let asked = false;
-    const rt = { ...runtime('unused'), sandboxUrl: async () => ((asked = true), 'unused') };
-    const client = await pipelineProvider.connect(parse({ apiKey: 'k', apiSecret: 's', apiUrl: 'https://pipeline.example.com/v1/' }), rt);
+  it('without a sandbox from the runtime, uses apiUrl with the configured credentials', async () => {
+    const client = await pipelineProvider.connect(parse({ apiKey: 'k', apiSecret: 's', apiUrl: 'https://pipeline.example.com/v1/' }), { log: pino({ level: 'silent' }), env: {} });
     expect(client.baseUrl).toBe('https://pipeline.example.com/v1');
-    expect(asked).toBe(false);
   });
 
-  it('refuses half-configured credentials with a UserError', async () => {
-    await expect(pipelineProvider.connect(parse({ apiKey: 'k' }), runtime(sandbox.url))).rejects.toBeInstanceOf(UserError);
+  it('without a sandbox from the runtime, refuses half-configured credentials with a UserError', async () => {
+    await expect(pipelineProvider.connect(parse({ apiKey: 'k' }), { log: pino({ level: 'silent' }), env: {} })).rejects.toBeInstanceOf(UserError);
   });
 });
