@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** What a `.gitignore` plumb writes says first. */
@@ -41,13 +41,18 @@ export function keepGitOutOfKey(file: string): void {
 }
 
 /**
- * Makes the `.plumb` folder a sandbox world is kept in (`.plumb/sandbox` beside a manifest) with
- * its `.gitignore`, before the world is written. A world kept anywhere else (`plumb sandbox
- * start --data DIR`) is the user's choice.
+ * Keeps git out of a sandbox world before it is written: `.plumb` when the world is kept there
+ * (`.plumb/sandbox` beside a manifest), else the world's own folder (`--data DIR`) when it is
+ * the world's alone: made now, empty, or holding only the world's JSON files. A folder holding
+ * anything else is the user's, left as it is.
  */
 export function keepGitOutOfWorld(dataDir: string): void {
   const folder = dirname(dataDir);
-  if (basename(folder) !== '.plumb') return;
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  keepGitOut(folder);
+  if (basename(folder) === '.plumb') {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    keepGitOut(folder);
+    return;
+  }
+  const made = existsSync(dataDir) ? undefined : mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (made !== undefined || readdirSync(dataDir).every((name) => /\.json(\.tmp)?$/.test(name))) keepGitOut(dataDir);
 }

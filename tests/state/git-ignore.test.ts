@@ -3,7 +3,7 @@
  * stages nothing of `.plumb/` — state, the key that opens its secrets, the sandbox's world.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plumb, workdir, writeManifest } from '../support/cli.js';
@@ -58,6 +58,20 @@ describe('state keeps git out', () => {
     writeFileSync(join(repo, 'own', '.gitignore'), 'secret.key\n');
     expect((await plumb(['apply', '--yes', '--state', 'own'], { cwd: repo, env: README_ENV })).code).toBe(0);
     expect(readFileSync(join(repo, 'own', '.gitignore'), 'utf8')).toBe('secret.key\n');
+  });
+
+  it("a sandbox world kept elsewhere in the project (--data) keeps git out of its folder; a folder of the user's is left as it is", async () => {
+    const repo = workdir('plumb-git-');
+    git(repo, 'init', '-q');
+    const kept = await plumb(['sandbox', 'settings', '--data', 'world', '--provisioning-ms', '0'], { cwd: repo, env: README_ENV });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(readdirSync(join(repo, 'world')).filter((name) => name.endsWith('.json')).length).toBeGreaterThan(0);
+    expect(staged(repo)).toEqual([]);
+
+    mkdirSync(join(repo, 'ops'));
+    writeFileSync(join(repo, 'ops', 'notes.md'), 'runbook\n');
+    expect((await plumb(['sandbox', 'settings', '--data', 'ops', '--provisioning-ms', '0'], { cwd: repo, env: README_ENV })).code).toBe(0);
+    expect(existsSync(join(repo, 'ops', '.gitignore'))).toBe(false);
   });
 
   it("a state folder that was already there is the user's: what they keep in it is still staged, plumb's state and key are not", async () => {
