@@ -77,7 +77,8 @@ export function classifyTargets(inputs: TargetInput[], sandboxChosen = false): {
 /** The target of one connection, or the problem that stops it (`partial` when it is credentials given in part). */
 function classify(input: TargetInput): Target | { diagnostic: Diagnostic; partial: boolean } {
   const { provider } = input;
-  const given = (name: string) => input.origin(name) !== undefined && input.settings[name] !== undefined && input.settings[name] !== '';
+  // A switch turned off (`insecure: false`, `acceptPurchaseTerms: false`) asks for nothing real.
+  const given = (name: string) => input.origin(name) !== undefined && ![undefined, '', false].includes(input.settings[name] as never);
   const real = provider.real.settings.filter(given);
   if (!real.length) return 'sandbox';
   const ways = provider.real.credentials;

@@ -56,6 +56,14 @@ describe.each(providers.map((p) => [p.name, p] as const))('%s', (_name, provider
   });
 });
 
+it("a switch among any provider's real settings, turned off, asks for nothing real: the sandbox serves it", () => {
+  const switches = providers.flatMap((provider) =>
+    provider.real.settings.filter((name) => (provider.settings.safeParse({ [name]: false }).data as Record<string, unknown> | undefined)?.[name] === false).map((name) => [provider, name] as const),
+  );
+  expect(switches.map(([provider, name]) => `${provider.name}:${name}`)).toEqual(expect.arrayContaining(['interconnect:acceptPurchaseTerms', 'cloud:insecure']));
+  for (const [provider, name] of switches) expect(targetOf([input(provider, { [name]: false })], provider.name), `${provider.name}:${name}`).toBe('sandbox');
+});
+
 describe('one command, one side of the line', () => {
   const [interconnect, cloud, pipeline] = ['interconnect', 'cloud', 'pipeline'].map((name) => providers.find((p) => p.name === name)!);
   const keys = { accessKey: 'ak', secretKey: 'sk' };
@@ -81,7 +89,10 @@ describe('one command, one side of the line', () => {
   });
 
   it('a running sandbox the user named serves every connection; credentials given in part are still refused', () => {
-    const chosen = classifyTargets([input(interconnect, { environment: 'production' }), input(pipeline, { apiKey: 'k' }), input(cloud, { region: 'r', projectId: 'p', publicKey: 'a', privateKey: 'b' })], true);
+    const chosen = classifyTargets(
+      [input(interconnect, { environment: 'production' }), input(pipeline, { apiKey: 'k' }), input(cloud, { region: 'r', projectId: 'p', publicKey: 'a', privateKey: 'b' })],
+      true,
+    );
     expect([...chosen.targets.values()]).toEqual(['sandbox', 'sandbox', 'sandbox']);
     expect(chosen.diagnostics.map((d) => d.summary)).toEqual(['pipeline:apiKey (FIVETRAN_APIKEY) is set without pipeline:apiSecret (FIVETRAN_APISECRET)']);
   });
