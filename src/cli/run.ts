@@ -57,8 +57,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     if (format === 'json') {
       const { formatVersion, ...rest } = plan;
       process.stdout.write(`${JSON.stringify({ formatVersion, ...sandboxField(session.sandboxServed()), ...rest }, null, 2)}\n`);
-    }
-    else if (format === 'markdown') process.stdout.write(planMarkdown(plan));
+    } else if (format === 'markdown') process.stdout.write(planMarkdown(plan));
     else await writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, printed);
     // What is said of the files written goes where it does not mix with a document on stdout.
     const say = (text: string) => (format === 'text' ? process.stdout : process.stderr).write(text);

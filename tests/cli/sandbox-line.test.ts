@@ -1,8 +1,9 @@
 /**
- * The line between a real account and the built-in sandbox (issue 32, finding 9): the sandbox
- * serves only a command with nothing real configured, and says so; a real environment, endpoint
- * or credentials without the rest stop the command before any call, at the setting, naming what
- * to set. PLUMB_SANDBOX_URL is the user's own choice of a sandbox and serves whatever is set.
+ * The line between a real account and the built-in sandbox: the sandbox serves only a command
+ * with nothing real configured, and says so; a real environment, endpoint or credentials
+ * without the rest stop the command before any call, at the setting, naming what to set.
+ * PLUMB_SANDBOX_URL is the user's own choice of a sandbox and serves whatever account is named,
+ * refusing only credentials given in part.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,7 +100,11 @@ describe('a manifest aimed at the real API without credentials is refused before
 
   it('an explicit pipeline:apiUrl with a key and secret is called at that address with them', async () => {
     const dir = workdir('plumb-line-');
-    writeManifest(dir, 'm.yaml', `name: pipe-real\nconfig:\n  pipeline:apiUrl: ${sandbox.url}/pipeline/v1\nresources:\n  team:\n    type: pipeline:index/group:Group\n    properties: { name: line_keyed_team }\n`);
+    writeManifest(
+      dir,
+      'm.yaml',
+      `name: pipe-real\nconfig:\n  pipeline:apiUrl: ${sandbox.url}/pipeline/v1\nresources:\n  team:\n    type: pipeline:index/group:Group\n    properties: { name: line_keyed_team }\n`,
+    );
     await sandbox.clearCalls();
     const env = { ...BUILT_IN, ...NO_CREDENTIALS, FIVETRAN_APIKEY: 'sandbox-key', FIVETRAN_APISECRET: 'sandbox-secret' };
     const applied = await plumb(['apply', 'm.yaml', '--yes'], { cwd: dir, env });
@@ -205,7 +210,8 @@ describe('the built-in sandbox says so, once, where output is not a document', (
     const applied = await plumb(['apply', 'm.yaml', '--yes'], { cwd: dir, env: { ...NO_CREDENTIALS, ...sandbox.env } });
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stderr).toBe('');
-    expect(applied.stdout).toContain('Apply complete! Resources: 1 added');    const planned = await plumb(['plan', 'm.yaml', '--json'], { cwd: dir, env: { ...NO_CREDENTIALS, ...sandbox.env } });
+    expect(applied.stdout).toContain('Apply complete! Resources: 1 added');
+    const planned = await plumb(['plan', 'm.yaml', '--json'], { cwd: dir, env: { ...NO_CREDENTIALS, ...sandbox.env } });
     expect(JSON.parse(planned.stdout).sandbox).toBeUndefined();
   });
 

@@ -1,6 +1,6 @@
 /**
- * State protects itself (issue 32, finding 10): after the README's first apply, `git add -A`
- * stages nothing of `.plumb/` — state, the key that opens its secrets, the sandbox's world.
+ * State protects itself: after the README's first apply, `git add -A` stages nothing of
+ * `.plumb/` — state, the key that opens its secrets, the sandbox's world.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
