@@ -221,11 +221,11 @@ describe('a port through its whole life', () => {
 });
 
 describe('a replacement whose new object cannot be made', () => {
-  const port = (speed: number) => `name: unmade
+  const port = (speed: number, productName = 'unmade-port') => `name: unmade
 resources:
   port:
     type: interconnect:Port
-    properties: { productName: unmade-port, portSpeed: ${speed}, locationId: 3, contractTermMonths: 1, marketplaceVisibility: false }
+    properties: { productName: ${productName}, portSpeed: ${speed}, locationId: 3, contractTermMonths: 1, marketplaceVisibility: false }
 `;
 
   it('leaves the old object current, not set aside for deletion: putting the manifest back plans nothing', async () => {
@@ -234,11 +234,13 @@ resources:
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
     const id = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.port.id;
 
-    // No 400G port can be had at this site: the order of the replacement is refused.
-    writeManifest(dir, 'plumb.yaml', port(400000));
+    // A new speed replaces the port; a name over the API's 128 characters, which only the API
+    // checks, has the order of the replacement refused.
+    writeManifest(dir, 'plumb.yaml', port(100000, 'n'.repeat(129)));
     const failed = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
     expect(failed.code).toBe(1);
-    expect(failed.stdout).toMatch(/not available/);
+    expect(failed.stdout).toContain('1 to replace');
+    expect(failed.stdout).toMatch(/128 characters/);
 
     writeManifest(dir, 'plumb.yaml', port(10000));
     const after = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
