@@ -31,7 +31,6 @@ const ACTIONS: Record<string, ActionHandler> = {
   ...computeActions,
   ...dataActions,
   ...eipActions,
-  ...firewallActions,
   ...ipsecVpnActions,
   ...lbActions,
   ...natgwActions,
@@ -42,6 +41,8 @@ const ACTIONS: Record<string, ActionHandler> = {
   ...udiskActions,
   ...uhostActions,
   ...vpcActions,
+  // After the host's: its GrantFirewall serves balancers and hands every other kind to the host's.
+  ...firewallActions,
 };
 
 /** The call's parameters flattened to strings, and the raw JSON body when it had nested values. */
