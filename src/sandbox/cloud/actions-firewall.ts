@@ -5,7 +5,7 @@
  * object. The recommended firewalls cannot be deleted (4358), nor one bound to a resource (4361).
  * DescribeFirewallResource lists what a firewall is bound to (hosts, NAT gateways, balancers);
  * GrantFirewall binds one to an external balancer too (ResourceType ulb), the rest of that Action
- * being the host's (actions-uhost.ts).
+ * being the host's (actions-uhost.ts), and DisassociateFirewall unbinds it from the balancer.
  */
 import { uhostActions } from './actions-uhost.js';
 import { findLb } from './lb-objects.js';
@@ -159,6 +159,16 @@ export const firewallActions: Record<string, ActionHandler> = {
   GrantFirewall(req, ctx) {
     if (req.str('ResourceType')?.toLowerCase() !== 'ulb') return uhostActions.GrantFirewall(req, ctx);
     grantLb(req, ctx, mustFind(ctx.db.firewalls, req, ctx, 'FWId', 'FWId', NOT_FOUND, 'firewall'));
+    return {};
+  },
+
+  DisassociateFirewall(req, ctx) {
+    const firewall = mustFind(ctx.db.firewalls, req, ctx, 'FWId', 'FWId', NOT_FOUND, 'firewall');
+    if (req.required('ResourceType').toLowerCase() !== 'ulb') throw paramError('ResourceType', 'only ULB is unbound by this Action');
+    const lb = findLb(req, ctx, 'ResourceId');
+    if (lbFirewall(lb) !== firewall.FWId) throw paramError('ResourceId', `${String(lb.ULBId)} is not bound to ${String(firewall.FWId)}`);
+    lb.FirewallSet = [];
+    grantFirewall(ctx, firewall.FWId, -1);
     return {};
   },
 

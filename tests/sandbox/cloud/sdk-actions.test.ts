@@ -100,6 +100,16 @@ describe('firewalls and what they are bound to', () => {
     await ok({ Action: 'GrantFirewall', FWId: net.FWId, ResourceType: 'ulb', ResourceId: outer });
     await ok({ Action: 'DeleteFirewall', FWId });
   });
+
+  it('DisassociateFirewall unbinds a balancer from its firewall, and refuses a firewall it is not bound to', async () => {
+    const net = await natWithHost(177);
+    const { FWId } = await ok({ Action: 'CreateFirewall', Name: 'lb-fw-2', 'Rule.0': 'TCP|443|0.0.0.0/0|ACCEPT|HIGH' });
+    const { ULBId } = await ok({ Action: 'CreateULB', ULBName: 'bound', VPCId: net.VPCId, SubnetId: net.SubnetId, OuterMode: 'Yes', FirewallId: FWId });
+    expect((await call({ Action: 'DisassociateFirewall', FWId: net.FWId, ResourceType: 'ULB', ResourceId: ULBId })).RetCode).not.toBe(0);
+    await ok({ Action: 'DisassociateFirewall', FWId, ResourceType: 'ULB', ResourceId: ULBId });
+    expect((await ok({ Action: 'DescribeULB', ULBId })).DataSet[0].FirewallSet).toEqual([]);
+    await ok({ Action: 'DeleteFirewall', FWId });
+  });
 });
 
 describe('the simple balancer listing and EIP pay modes', () => {
