@@ -45,6 +45,9 @@ const ACTIONS: Record<string, ActionHandler> = {
   ...firewallActions,
 };
 
+/** The names of the Actions the sandbox serves. */
+export const cloudActionNames: readonly string[] = Object.keys(ACTIONS);
+
 /** The call's parameters flattened to strings, and the raw JSON body when it had nested values. */
 function readParams(req: SandboxRequest): { params: Record<string, string>; nested?: Record<string, unknown> } {
   if (req.method === 'GET') return { params: Object.fromEntries(req.query) };
