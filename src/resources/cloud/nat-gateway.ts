@@ -213,7 +213,12 @@ function subnetsReplacedUnderIt(desired: NatGatewayInputs, view: CrossCheckView)
 async function moveWhiteList(ctx: CloudCtx, id: string, had: string[], want: string[]): Promise<void> {
   const added = want.filter((h) => !had.includes(h));
   const removed = had.filter((h) => !want.includes(h));
-  if (added.length) await ctx.client.call('AddWhiteListResource', { NATGWId: id, ResourceIds: added });
+  // An Add is not sent twice blindly: after a lost answer, the hosts already on the list mean it went through.
+  const recover = async () => {
+    const now = (await read(ctx, id))?.whiteList ?? [];
+    return added.every((h) => now.includes(h)) ? { RetCode: 0 } : undefined;
+  };
+  if (added.length) await ctx.client.call('AddWhiteListResource', { NATGWId: id, ResourceIds: added }, { recover });
   if (removed.length) await ctx.client.call('DeleteWhiteListResource', { NATGWId: id, ResourceIds: removed });
 }
 

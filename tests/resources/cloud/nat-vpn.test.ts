@@ -118,6 +118,45 @@ describe("a NAT gateway changes in place with the API's own Actions", () => {
     expect(await members(made.id)).toEqual({ on: 0, hosts: [] });
   });
 
+  it('an AddWhiteListResource whose answer is lost is looked for, and sent again only when its hosts are not on the list', async () => {
+    const { nat, vpcId, subnets } = await network(65);
+    const { ImageSet } = await world({ Action: 'DescribeImage', Zone: 'cn-bj2-02', ImageType: 'Base' });
+    const params = {
+      Action: 'CreateUHostInstance',
+      Zone: 'cn-bj2-02',
+      VPCId: vpcId,
+      SubnetId: subnets[0],
+      ImageId: ImageSet[0].ImageId,
+      LoginMode: 'Password',
+      Password: 'U2FuZGJveC1wYXNzLTE=',
+      CPU: 1,
+      Memory: 1024,
+    };
+    const hostId = (await world({ ...params, Name: 'wl-lost', 'Disks.0.IsBoot': 'True', 'Disks.0.Type': 'CLOUD_SSD', 'Disks.0.Size': 20 })).UHostIds[0];
+    const adds = async () =>
+      ((await (await h.admin('calls?provider=cloud', 'GET')).json()) as Array<{ query: { Action?: string }; status: number }>)
+        .filter((c) => c.query.Action === 'AddWhiteListResource')
+        .map((c) => c.status);
+    const c = h.resourceCtx('nat');
+    for (const [i, fault, sent] of [
+      [0, { match: 'Action=AddWhiteListResource', drop: 'reply' }, [0]],
+      [1, { match: 'Action=AddWhiteListResource', drop: 'request' }, [0, 200]],
+    ] as const) {
+      await h.clearCalls();
+      await h.admin('faults', 'POST', { provider: 'cloud', next: [fault] });
+      try {
+        const inputs = { ...nat, name: `egress-lost-${i}`, whiteList: [hostId] };
+        const made = await natGateway.create(c, inputs);
+        expect(await adds()).toEqual(sent);
+        const listed = (await world({ Action: 'DescribeWhiteListResource', 'NATGWIds.0': made.id })).DataSet[0];
+        expect(listed.ObjectIPInfo.map((o: { ResourceId: string }) => o.ResourceId)).toEqual([hostId]);
+        await natGateway.delete(c, made.id, { inputs, outputs: made.outputs });
+      } finally {
+        await h.admin('faults', 'DELETE');
+      }
+    }
+  });
+
   it('a rule changes in place in one UpdateNATGWPolicy; deleting the gateway leaves its EIP free', async () => {
     const { nat, eips } = await network(63);
     const c = h.resourceCtx('nat');
