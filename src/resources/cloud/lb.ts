@@ -5,7 +5,10 @@
  * the remark is never written into the tag); an empty remark is no change to that Action, so
  * clearing one replaces the balancer. The API cannot move a balancer to another VPC or
  * subnet, make an external one internal, or change how it forwards, so those replace it. Deleting
- * it unbinds its EIPs (they are kept). Import by the balancer id (`ulb-…`).
+ * it unbinds its EIPs (they are kept). An external balancer takes a security group, as the API
+ * allows for external ones only: given at create (CreateULB's FirewallId), swapped with
+ * GrantFirewall (ResourceType ulb) and taken off with DisassociateFirewall; an internal one with
+ * a security group is refused before any call. Import by the balancer id (`ulb-…`).
  */
 import * as z from 'zod';
 import type { CloudClient } from '../../providers/cloud/client.js';
@@ -35,23 +38,36 @@ import { allLbs, describeLb, type LbInfo } from './ulb.js';
 const LISTEN_TYPES = ['request_proxy', 'packets_transmit'] as const;
 
 /** Inputs of a load balancer. */
-export const lbInputs = z.object({
-  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the balancer: the API cannot move one.'),
-  subnetId: z.string().min(1).describe('Id of the subnet of the VPC it is placed in (`subnet-…`). Required. Changing it replaces the balancer.'),
-  internal: z
-    .boolean()
-    .optional()
-    .describe('Reached only from the VPC (InnerMode) rather than from the internet (OuterMode). Default false. Changing it replaces the balancer: no Action changes the mode.'),
-  listenType: z
-    .enum(LISTEN_TYPES)
-    .optional()
-    .describe(
-      'How it forwards: `request_proxy` (HTTP, HTTPS, TCP, UDP listeners) or `packets_transmit` (TCP, UDP). Default `request_proxy` for an external balancer, `packets_transmit` for an internal one. Changing it replaces the balancer.',
-    ),
-  name: nameField('Updated in place.'),
-  tag: tagField('Updated in place.'),
-  remark: remarkField('Updated in place; emptying it replaces the balancer (the API cannot clear a remark). Default empty.'),
-});
+export const lbInputs = z
+  .object({
+    vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the balancer: the API cannot move one.'),
+    subnetId: z.string().min(1).describe('Id of the subnet of the VPC it is placed in (`subnet-…`). Required. Changing it replaces the balancer.'),
+    internal: z
+      .boolean()
+      .optional()
+      .describe('Reached only from the VPC (InnerMode) rather than from the internet (OuterMode). Default false. Changing it replaces the balancer: no Action changes the mode.'),
+    listenType: z
+      .enum(LISTEN_TYPES)
+      .optional()
+      .describe(
+        'How it forwards: `request_proxy` (HTTP, HTTPS, TCP, UDP listeners) or `packets_transmit` (TCP, UDP). Default `request_proxy` for an external balancer, `packets_transmit` for an internal one. Changing it replaces the balancer.',
+      ),
+    name: nameField('Updated in place.'),
+    tag: tagField('Updated in place.'),
+    remark: remarkField('Updated in place; emptying it replaces the balancer (the API cannot clear a remark). Default empty.'),
+    securityGroupId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Security group (`firewall-…`) filtering what reaches an external balancer; the API takes none for an internal one. Default none. Changed in place (GrantFirewall), removed in place (DisassociateFirewall).',
+      ),
+  })
+  .superRefine((v, ctx) => {
+    if (v.internal === true && v.securityGroupId !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['securityGroupId'], message: 'an internal balancer takes no security group: the API binds one to an external (internal: false) balancer only' });
+    }
+  });
 
 /** Inputs of a load balancer. */
 export type LbInputs = z.output<typeof lbInputs>;
@@ -68,6 +84,7 @@ export const lbOutputs = z.object({
   remark: z.string().describe('Remark.'),
   privateIp: z.string().describe('Its address in the subnet.'),
   ipAddresses: z.array(z.string()).describe('Public addresses of the EIPs bound to it.'),
+  securityGroupId: z.string().describe('Its security group, empty for none.'),
   createTime: z.string().describe('When it was made (RFC 3339).'),
 });
 
@@ -88,6 +105,7 @@ function toOutputs(l: LbInfo): LbOutputs {
     remark: str(l.Remark),
     privateIp: str(l.PrivateIP),
     ipAddresses: (l.IPSet ?? []).map((ip) => str(ip.EIP)).filter(Boolean),
+    securityGroupId: str(l.FirewallSet?.[0]?.FirewallId),
     createTime: rfc3339(l.CreateTime),
   };
 }
@@ -112,7 +130,7 @@ const verbs = listedVerbs<LbOutputs>(
 export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/lb:Lb',
   provider: 'cloud',
-  description: 'A load balancer (CLB) in a subnet, external or internal; renamed, retagged and remarked in place. Import id: the balancer id (`ulb-…`).',
+  description: 'A load balancer (CLB) in a subnet, external or internal; renamed, retagged and remarked in place, and an external one takes a security group. Import id: the balancer id (`ulb-…`).',
   inputs: lbInputs,
   outputs: lbOutputs,
   replaceOn: [
@@ -127,7 +145,7 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
   },
   replaceSometimes: ['remark'],
   computedInputs: ['name', 'listenType'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { internal: false, tag: DEFAULT_TAG, remark: '' }),
+  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { internal: false, tag: DEFAULT_TAG, remark: '', securityGroupId: '' }),
   remoteManaged: ['privateIp', 'ipAddresses', 'createTime'],
   // The API lists a new balancer only once it is provisioned.
   appearsWithinMs: APPEARS_WITHIN_MS,
@@ -146,6 +164,7 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
         SubnetId: inputs.subnetId,
         ...(inputs.internal ? { InnerMode: 'Yes' } : { OuterMode: 'Yes' }),
         ListenType: inputs.listenType && upperCamel(inputs.listenType),
+        FirewallId: inputs.securityGroupId,
       },
       {
         recover: async () => {
@@ -192,6 +211,11 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
     const remark = changed(desired.remark ?? '', seen.remark);
     // Absent fields are left as they are; the Action takes all three at once.
     if (name !== undefined || tag !== undefined || remark !== undefined) await ctx.client.call('UpdateULBAttribute', { ULBId: id, Name: name, Tag: tag, Remark: remark });
+    const group = desired.securityGroupId ?? '';
+    if (group !== seen.securityGroupId) {
+      if (group) await ctx.client.call('GrantFirewall', { FWId: group, ResourceType: 'ulb', ResourceId: id });
+      else await ctx.client.call('DisassociateFirewall', { FWId: seen.securityGroupId, ResourceType: 'ULB', ResourceId: id });
+    }
     const after = await describeLb(ctx, id);
     if (!after) throw vanished('load balancer', id);
     return toOutputs(after);

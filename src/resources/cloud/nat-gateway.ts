@@ -3,9 +3,12 @@
  *
  * Name, tag and remark change in place (one UpdateNATGW call), and so do its subnets
  * (UpdateNATGWSubnet with the whole list), its EIPs (BindEIP / UnBindEIP, new ones bound before
- * old ones go, as a gateway keeps at least one), its security group (GrantFirewall) and its
- * white-list mode (EnableWhiteList). Only the VPC replaces it: no Action moves one. Deleting it
- * leaves its EIPs allocated and free. Import by the NAT gateway id (`natgw-…`).
+ * old ones go, as a gateway keeps at least one), its security group (GrantFirewall), its
+ * white-list members (AddWhiteListResource / DeleteWhiteListResource) and its white-list mode
+ * (EnableWhiteList, after the members change). The members are an input of the gateway, as
+ * Terraform's `white_list` is: the API keeps them on the gateway, read with its white-list mode
+ * in one DescribeWhiteListResource, and they go with it. Only the VPC replaces it: no Action
+ * moves one. Deleting it leaves its EIPs allocated and free. Import by the NAT gateway id (`natgw-…`).
  */
 import * as z from 'zod';
 import { isRemote } from '../../errors.js';
@@ -50,7 +53,13 @@ export const natGatewayInputs = z.object({
   name: nameField('Updated in place (UpdateNATGW).'),
   tag: tagField('Updated in place (UpdateNATGW).'),
   remark: remarkField('Updated in place (UpdateNATGW); emptying it replaces the gateway, as the API takes an empty remark as no change. Default empty.'),
-  whiteListEnabled: z.boolean().optional().describe('Only white-listed hosts may use the gateway. Changed in place (EnableWhiteList). Default false.'),
+  whiteListEnabled: z.boolean().optional().describe('Only the hosts of `whiteList` may use the gateway. Changed in place (EnableWhiteList). Default false.'),
+  whiteList: z
+    .array(z.string().min(1))
+    .optional()
+    .describe(
+      'Hosts of the VPC (`uhost-…`) on the white list, which alone may use the gateway while `whiteListEnabled` is true. Changed in place (AddWhiteListResource, DeleteWhiteListResource); hosts the list does not name are taken off it. Default empty.',
+    ),
 });
 
 /** Inputs of a NAT gateway. */
@@ -67,6 +76,7 @@ export const natGatewayOutputs = z.object({
   tag: z.string().describe('Tag.'),
   remark: z.string().describe('Remark.'),
   whiteListEnabled: z.boolean().describe('Whether the white list is on.'),
+  whiteList: z.array(z.string()).describe('Ids of the hosts on the white list.'),
   createTime: z.string().describe('When it was made (RFC 3339).'),
 });
 
@@ -87,7 +97,13 @@ interface NatInfo extends Record<string, unknown> {
 
 const LISTING: Listing = { action: 'DescribeNATGW', idsParam: 'NATGWIds', listKey: 'DataSet', idField: 'NATGWId' };
 
-function toOutputs(n: NatInfo, whiteList: boolean): NatGatewayOutputs {
+/** A gateway's white list: whether it is on, and the ids of its members. */
+interface WhiteList {
+  on: boolean;
+  members: string[];
+}
+
+function toOutputs(n: NatInfo, whiteList: WhiteList | undefined): NatGatewayOutputs {
   return {
     natGatewayId: n.NATGWId,
     vpcId: str(n.VPCId),
@@ -97,29 +113,36 @@ function toOutputs(n: NatInfo, whiteList: boolean): NatGatewayOutputs {
     name: str(n.NATGWName),
     tag: str(n.Tag) || DEFAULT_TAG,
     remark: str(n.Remark),
-    whiteListEnabled: whiteList,
+    whiteListEnabled: whiteList?.on ?? false,
+    whiteList: whiteList?.members ?? [],
     createTime: rfc3339(n.CreateTime),
   };
 }
 
-/** Which of these gateways have their white list on (DescribeWhiteListResource, 100 ids a call). */
-async function whiteLists(ctx: CloudCtx, ids: string[]): Promise<Set<string>> {
-  const on = new Set<string>();
+interface WhiteListInfo {
+  NATGWId: string;
+  IfOpen?: number;
+  ObjectIPInfo?: Array<{ ResourceId: string }>;
+}
+
+/** The white lists of these gateways, by gateway id (DescribeWhiteListResource, 100 ids a call). */
+async function whiteLists(ctx: CloudCtx, ids: string[]): Promise<Map<string, WhiteList>> {
+  const lists = new Map<string, WhiteList>();
   for (let i = 0; i < ids.length; i += 100) {
-    const body = await ctx.client.call<{ DataSet?: Array<{ NATGWId: string; IfOpen?: number }> }>('DescribeWhiteListResource', { NATGWIds: ids.slice(i, i + 100) });
-    for (const w of body.DataSet ?? []) if (Number(w.IfOpen) === 1) on.add(w.NATGWId);
+    const body = await ctx.client.call<{ DataSet?: WhiteListInfo[] }>('DescribeWhiteListResource', { NATGWIds: ids.slice(i, i + 100), Limit: 100 });
+    for (const w of body.DataSet ?? []) lists.set(w.NATGWId, { on: Number(w.IfOpen) === 1, members: (w.ObjectIPInfo ?? []).map((o) => o.ResourceId) });
   }
-  return on;
+  return lists;
 }
 
 /** Gateways as outputs, white lists included. */
 async function observed(ctx: CloudCtx, records: NatInfo[]): Promise<NatGatewayOutputs[]> {
   if (!records.length) return [];
-  const on = await whiteLists(
+  const lists = await whiteLists(
     ctx,
     records.map((n) => n.NATGWId),
   );
-  return records.map((n) => toOutputs(n, on.has(n.NATGWId)));
+  return records.map((n) => toOutputs(n, lists.get(n.NATGWId)));
 }
 
 /** The listed gateways of these ids; none when the API answers that one of them does not exist. */
@@ -186,6 +209,19 @@ function subnetsReplacedUnderIt(desired: NatGatewayInputs, view: CrossCheckView)
   return problems;
 }
 
+/** Puts on the white list the hosts it lacks and takes off those it should not have. */
+async function moveWhiteList(ctx: CloudCtx, id: string, had: string[], want: string[]): Promise<void> {
+  const added = want.filter((h) => !had.includes(h));
+  const removed = had.filter((h) => !want.includes(h));
+  // An Add is not sent twice blindly: after a lost answer, the hosts already on the list mean it went through.
+  const recover = async () => {
+    const now = (await read(ctx, id))?.whiteList ?? [];
+    return added.every((h) => now.includes(h)) ? { RetCode: 0 } : undefined;
+  };
+  if (added.length) await ctx.client.call('AddWhiteListResource', { NATGWId: id, ResourceIds: added }, { recover });
+  if (removed.length) await ctx.client.call('DeleteWhiteListResource', { NATGWId: id, ResourceIds: removed });
+}
+
 /** The NatGateway resource type. */
 export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/natGateway:NatGateway',
@@ -203,11 +239,15 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
   holds: [{ what: 'binding of an EIP', paths: ['eipIds[]'] }],
   crossCheck: subnetsReplacedUnderIt,
   computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) => ({
-    ...defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', whiteListEnabled: false }),
-    subnetIds: inDeclaredOrder(recorded.subnetIds, desired.subnetIds)!,
-    eipIds: inDeclaredOrder(recorded.eipIds, desired.eipIds)!,
-  }),
+  asDeclared: (recorded, _outputs, desired) => {
+    const base = defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', whiteListEnabled: false, whiteList: [] });
+    return {
+      ...base,
+      subnetIds: inDeclaredOrder(recorded.subnetIds, desired.subnetIds)!,
+      eipIds: inDeclaredOrder(recorded.eipIds, desired.eipIds)!,
+      ...(base.whiteList && { whiteList: inDeclaredOrder(base.whiteList, desired.whiteList)! }),
+    };
+  },
   remoteManaged: ['createTime'],
   // The API lists a new gateway only once it is provisioned (its EIPs are held from the order on).
   appearsWithinMs: APPEARS_WITHIN_MS,
@@ -242,7 +282,12 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
     if (!body.NATGWId) throw noId('CreateNATGW', 'NATGWId');
     const id = body.NATGWId;
     ctx.recordId(id);
-    return { id, outputs: await waitListed(ctx, `NAT gateway ${id}`, () => read(ctx, id)) };
+    const made = await waitListed(ctx, `NAT gateway ${id}`, () => read(ctx, id));
+    if (!inputs.whiteList?.length) return { id, outputs: made };
+    await moveWhiteList(ctx, id, made.whiteList, inputs.whiteList);
+    const after = await read(ctx, id);
+    if (!after) throw vanished('NAT gateway', id);
+    return { id, outputs: after };
   },
 
   read: (ctx, id) => read(ctx, id),
@@ -284,6 +329,8 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
     if ([...desired.subnetIds].sort().join() !== [...seen.subnetIds].sort().join()) await ctx.client.call('UpdateNATGWSubnet', { NATGWId: id, SubnetworkIds: desired.subnetIds });
     await moveEips(ctx, id, seen.eipIds, desired.eipIds);
     if (desired.securityGroupId !== seen.securityGroupId) await ctx.client.call('GrantFirewall', { FWId: desired.securityGroupId, ResourceType: 'unatgw', ResourceId: id });
+    // The members change before the mode, so a list switched on already holds its hosts.
+    await moveWhiteList(ctx, id, seen.whiteList, desired.whiteList ?? []);
     if ((desired.whiteListEnabled ?? false) !== seen.whiteListEnabled) await ctx.client.call('EnableWhiteList', { NATGWId: id, IfOpen: desired.whiteListEnabled ? 1 : 0 });
     const after = await read(ctx, id);
     if (!after) throw vanished('NAT gateway', id);

@@ -64,6 +64,7 @@ export interface LbInfo extends Record<string, unknown> {
   PrivateIP?: string;
   CreateTime?: number;
   IPSet?: Array<{ EIP?: string; EIPId?: string }>;
+  FirewallSet?: Array<{ FirewallId?: string }>;
   VServerSet?: VServerInfo[];
 }
 

@@ -1,13 +1,13 @@
 /**
  * Elastic IP Actions of the UNet service: allocate, rename/retag/remark, bandwidth, pay mode,
- * egress weight, bind, unbind, release. Binding and unbinding take `provisioningMs`: until a bind
+ * egress weight, bind, unbind, release, and the pay modes of several (GetEIPPayMode). Binding and unbinding take `provisioningMs`: until a bind
  * settles the EIP still reports `free` with no resource, and until an unbind settles it still
  * reports `used` (and cannot be released, 4212), so a client must wait for the state it wants.
  */
 import { ApiError, paramError, type ActionContext, type ActionHandler, type ActionRequest } from './request.js';
 import { enumParam } from './actions-compute.js';
 import { natEipCount } from './actions-natgw.js';
-import { label, remark, madeNow, mustFind, newId, remove } from './network-objects.js';
+import { label, remark, madeNow, mustFind, newId, remove, visible } from './network-objects.js';
 import { publicIp, type Rec } from './seed-util.js';
 
 /** UNet's code for an EIP that does not exist. */
@@ -113,6 +113,18 @@ export const eipActions: Record<string, ActionHandler> = {
     record.Bandwidth = bandwidthFor(req, payMode);
     record.PayMode = payMode;
     return {};
+  },
+
+  // EIPId.N: each EIP's pay mode (4210 for an id that does not exist).
+  GetEIPPayMode(req, ctx) {
+    const ids = req.list('EIPId');
+    if (!ids.length) throw paramError('EIPId.0', 'missing');
+    const records = ids.map((id) => {
+      const record = visible(ctx.db.eips, req, ctx).find((e) => e.EIPId === id);
+      if (!record) throw new ApiError(NOT_FOUND, `EIP [${id}] not exists`);
+      return record;
+    });
+    return { EIPPayMode: records.map((e) => ({ EIPId: e.EIPId, EIPPayMode: e.PayMode })) };
   },
 
   ModifyEIPWeight(req, ctx) {

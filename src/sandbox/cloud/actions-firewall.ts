@@ -3,7 +3,12 @@
  * whole rule set, change name/tag/remark, delete. A rule is the string
  * `PROTOCOL|PORT|SOURCE_CIDR|ACTION|PRIORITY[|REMARK]`; DescribeFirewall answers each as an
  * object. The recommended firewalls cannot be deleted (4358), nor one bound to a resource (4361).
+ * DescribeFirewallResource lists what a firewall is bound to (hosts, NAT gateways, balancers);
+ * GrantFirewall binds one to an external balancer too (ResourceType ulb), the rest of that Action
+ * being the host's (actions-uhost.ts), and DisassociateFirewall unbinds it from the balancer.
  */
+import { uhostActions } from './actions-uhost.js';
+import { findLb } from './lb-objects.js';
 import { ApiError, paramError, type ActionContext, type ActionHandler, type ActionRequest } from './request.js';
 import { without } from './store.js';
 import { label, remark, madeNow, mustFind, newId, parseRange, remove, visible } from './network-objects.js';
@@ -55,6 +60,51 @@ function boundTo(req: ActionRequest, ctx: ActionContext): string | undefined {
   return '';
 }
 
+/** The firewall's count of bound resources moves by `delta`. */
+export function grantFirewall(ctx: ActionContext, firewallId: unknown, delta: number): void {
+  const firewall = ctx.db.firewalls.find((f) => f.FWId === firewallId);
+  if (firewall) firewall.ResourceCount = Math.max(0, Number(firewall.ResourceCount ?? 0) + delta);
+}
+
+/** The firewall id a balancer is bound to, if any. */
+export const lbFirewall = (lb: Rec): unknown => (lb.FirewallSet as Rec[] | undefined)?.[0]?.FirewallId;
+
+/** What a firewall is bound to, as DescribeFirewallResource's ResourceSet lists it. */
+function boundResources(req: ActionRequest, ctx: ActionContext, fwId: string): Rec[] {
+  const item = (type: string, id: unknown, r: Rec, ip: unknown) => ({
+    ResourceType: type,
+    ResourceID: id,
+    Name: r.Name ?? r.NATGWName ?? '',
+    PrivateIP: ip ?? '',
+    Remark: r.Remark ?? '',
+    Tag: r.Tag ?? 'Default',
+    Status: 0,
+    SubResourceId: '',
+    SubResourceName: '',
+    SubResourceType: '',
+  });
+  return [
+    ...visible(ctx.db.hosts, req, ctx)
+      .filter((h) => h._firewall === fwId)
+      .map((h) => item('uhost', h.UHostId, h, (h.IPSet as Rec[]).find((a) => a.Type === 'Private')?.IP)),
+    ...visible(ctx.db.natGateways, req, ctx)
+      .filter((g) => g.FirewallId === fwId)
+      .map((g) => item('unatgw', g.NATGWId, g, '')),
+    ...visible(ctx.db.lbs, req, ctx)
+      .filter((l) => lbFirewall(l) === fwId)
+      .map((l) => item('ulb', l.ULBId, l, l.PrivateIP)),
+  ];
+}
+
+/** GrantFirewall for a balancer: an external one only, as the API allows. */
+function grantLb(req: ActionRequest, ctx: ActionContext, fw: Rec): void {
+  const lb = findLb(req, ctx, 'ResourceId');
+  if (lb.ULBType !== 'OuterMode') throw paramError('ResourceId', `${String(lb.ULBId)} is an internal (InnerMode) ULB: only an external one takes a firewall`);
+  grantFirewall(ctx, lbFirewall(lb), -1);
+  lb.FirewallSet = [{ FirewallId: fw.FWId, FirewallName: fw.Name }];
+  grantFirewall(ctx, fw.FWId, 1);
+}
+
 /** Firewall Actions by name. */
 export const firewallActions: Record<string, ActionHandler> = {
   CreateFirewall(req, ctx) {
@@ -97,6 +147,28 @@ export const firewallActions: Record<string, ActionHandler> = {
     if (name !== undefined) firewall.Name = name;
     if (tag !== undefined) firewall.Tag = tag;
     if (note !== undefined) firewall.Remark = note;
+    return {};
+  },
+
+  DescribeFirewallResource(req, ctx) {
+    const firewall = mustFind(ctx.db.firewalls, req, ctx, 'FWId', 'FWId', NOT_FOUND, 'firewall');
+    const { items, total } = req.page(boundResources(req, ctx, String(firewall.FWId)), 20);
+    return { ResourceSet: items, TotalCount: total };
+  },
+
+  GrantFirewall(req, ctx) {
+    if (req.str('ResourceType')?.toLowerCase() !== 'ulb') return uhostActions.GrantFirewall(req, ctx);
+    grantLb(req, ctx, mustFind(ctx.db.firewalls, req, ctx, 'FWId', 'FWId', NOT_FOUND, 'firewall'));
+    return {};
+  },
+
+  DisassociateFirewall(req, ctx) {
+    const firewall = mustFind(ctx.db.firewalls, req, ctx, 'FWId', 'FWId', NOT_FOUND, 'firewall');
+    if (req.required('ResourceType').toLowerCase() !== 'ulb') throw paramError('ResourceType', 'only ULB is unbound by this Action');
+    const lb = findLb(req, ctx, 'ResourceId');
+    if (lbFirewall(lb) !== firewall.FWId) throw paramError('ResourceId', `${String(lb.ULBId)} is not bound to ${String(firewall.FWId)}`);
+    lb.FirewallSet = [];
+    grantFirewall(ctx, firewall.FWId, -1);
     return {};
   },
 

@@ -6,6 +6,7 @@
  * with ReleaseEip=true).
  */
 import { enumParam } from './actions-compute.js';
+import { grantFirewall, lbFirewall } from './actions-firewall.js';
 import { lbSslActions } from './actions-lb-ssl.js';
 import { lbVServerActions } from './actions-lb-vserver.js';
 import { findLb, ipSetOf, LB_NOT_FOUND, vserversOf } from './lb-objects.js';
@@ -40,6 +41,9 @@ const ulbActions: Record<string, ActionHandler> = {
     const name = label(req, 'ULBName') ?? 'ULB';
     const id = newId('ulb');
     const firewall = req.str('FirewallId');
+    const fw = firewall === undefined ? undefined : visible(ctx.db.firewalls, req, ctx).find((f) => f.FWId === firewall);
+    if (firewall !== undefined && !fw) throw new ApiError(4600, `firewall [${firewall}] not exists`);
+    if (fw && !outer) throw paramError('FirewallId', 'only an external (OuterMode) ULB takes a firewall');
     ctx.db.lbs.push({
       ...madeNow(req, ctx),
       ULBId: id,
@@ -55,11 +59,12 @@ const ulbActions: Record<string, ActionHandler> = {
       BandwidthType: 0,
       IPSet: [],
       VServerSet: [],
-      FirewallSet: firewall ? [{ FirewallId: firewall, FirewallName: '' }] : [],
+      FirewallSet: fw ? [{ FirewallId: fw.FWId, FirewallName: fw.Name }] : [],
       ListenType: listenType,
       IPVersion: 'IPv4',
       ChargeType: enumParam(req, 'ChargeType', ['Year', 'Month', 'Dynamic']) ?? 'Month',
     });
+    grantFirewall(ctx, fw?.FWId, 1);
     return { ULBId: id, IPv6AddressId: '' };
   },
 
@@ -70,6 +75,17 @@ const ulbActions: Record<string, ActionHandler> = {
     const matches = all.filter((lb) => (id === undefined || lb.ULBId === id) && (vpc === undefined || lb.VPCId === vpc) && (subnet === undefined || lb.SubnetId === subnet));
     const { items, total } = req.page(matches, 20);
     return { DataSet: items.map((lb) => lbInfo(lb, ctx)), TotalCount: total };
+  },
+
+  // The listing without the listeners: their count instead, 10000 a page by default.
+  DescribeULBSimple(req, ctx) {
+    const [id, vpc, subnet] = [req.str('ULBId'), req.str('VPCId'), req.str('SubnetId')];
+    const all = visible(ctx.db.lbs, req, ctx);
+    if (id !== undefined && !all.some((lb) => lb.ULBId === id)) throw new ApiError(LB_NOT_FOUND, `ULB [${id}] not exists`);
+    const matches = all.filter((lb) => (id === undefined || lb.ULBId === id) && (vpc === undefined || lb.VPCId === vpc) && (subnet === undefined || lb.SubnetId === subnet));
+    const { items, total } = req.page(matches, 10000, 10000);
+    const simple = (lb: Rec) => ({ ...without(lbInfo(lb, ctx), 'VServerSet', 'ULBName', 'ChargeType', 'ExpireTime'), VServerCount: vserversOf(lb).length, EnableLog: 0 });
+    return { DataSet: items.map(simple), TotalCount: total };
   },
 
   UpdateULBAttribute(req, ctx) {
@@ -91,6 +107,7 @@ const ulbActions: Record<string, ActionHandler> = {
       if (release) remove(ctx.db.eips, eip);
       else [eip.Resource, eip.Status] = [{}, 'free'];
     }
+    grantFirewall(ctx, lbFirewall(lb), -1);
     for (const ssl of ctx.db.ssls) ssl.BindedTargetSet = ((ssl.BindedTargetSet as Rec[] | undefined) ?? []).filter((t) => t.ULBId !== lb.ULBId);
     remove(ctx.db.lbs, lb);
     return {};

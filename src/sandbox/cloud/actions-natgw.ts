@@ -1,7 +1,8 @@
 /**
  * NAT gateway Actions (VPC2.0): create on EIPs, a security group and subnets, describe, rename,
  * retag and remark (UpdateNATGW), replace the subnet list (UpdateNATGWSubnet), switch the white
- * list (EnableWhiteList), delete; and the port-forwarding policies. A gateway's EIPs are bound
+ * list (EnableWhiteList) and add or remove its members (Add/DeleteWhiteListResource: hosts of the
+ * gateway's VPC), delete; and the port-forwarding policies. A gateway's EIPs are bound
  * to it (UNet's BindEIP with ResourceType natgw adds more), and DescribeNATGW reports the EIPs
  * bound to it. Unknown ids answer 54002; a gateway that still has policies is not deleted (5024).
  */
@@ -62,6 +63,39 @@ function info(ctx: ActionContext, gw: Rec): Rec {
 export function natEipCount(ctx: ActionContext, natgwId: string): number {
   const gw = ctx.db.natGateways.find((g) => g.NATGWId === natgwId);
   return gw ? ipSet(ctx, gw).length : 0;
+}
+
+/** The ids of the resources on a gateway's white list, kept on its record. */
+function whiteListOf(gw: Rec): string[] {
+  gw._whiteList ??= [];
+  return gw._whiteList as string[];
+}
+
+/** The `ResourceIds.N` of a white-list call, at least one. */
+function resourceIds(req: ActionRequest): string[] {
+  const ids = req.list('ResourceIds');
+  if (!ids.length) throw paramError('ResourceIds.0', 'missing');
+  return ids;
+}
+
+/** The host `id` names, which must be in the gateway's VPC to be white-listed. */
+function memberHost(req: ActionRequest, ctx: ActionContext, gw: Rec, id: string, i: number): Rec {
+  const host = visible(ctx.db.hosts, req, ctx).find((h) => h.UHostId === id);
+  if (!host) throw new ApiError(NOT_FOUND, `resource [${id}] not exists`);
+  if (!(host.IPSet as Rec[]).some((ip) => ip.Type === 'Private' && ip.VPCId === gw.VPCId)) throw paramError(`ResourceIds.${i}`, `${id} is not in ${String(gw.VPCId)}`);
+  return host;
+}
+
+/** The white list as DescribeWhiteListResource reports it (a host that is gone drops out). */
+function objectIpInfo(ctx: ActionContext, gw: Rec): Rec[] {
+  return whiteListOf(gw).flatMap((id) => {
+    const host = ctx.db.hosts.find((h) => h.UHostId === id);
+    if (!host) return [];
+    const ip = (host.IPSet as Rec[]).find((a) => a.Type === 'Private' && a.VPCId === gw.VPCId);
+    return [
+      { GwType: 'natgw', PrivateIP: ip?.IP ?? '', ResourceId: id, ResourceName: host.Name ?? '', ResourceType: 'uhost', SubResourceId: '', SubResourceName: '', SubResourceType: '', VPCId: gw.VPCId },
+    ];
+  });
 }
 
 /** GrantFirewall for a NAT gateway (ResourceType `unatgw`, or `natgw` as some clients send it). */
@@ -175,11 +209,29 @@ export const natgwActions: Record<string, ActionHandler> = {
     return {};
   },
 
+  AddWhiteListResource(req, ctx) {
+    const gw = gateway(req, ctx);
+    const ids = resourceIds(req);
+    for (const [i, id] of ids.entries()) memberHost(req, ctx, gw, id, i);
+    gw._whiteList = [...new Set([...whiteListOf(gw), ...ids])];
+    return {};
+  },
+
+  DeleteWhiteListResource(req, ctx) {
+    const gw = gateway(req, ctx);
+    const ids = resourceIds(req);
+    const missing = ids.find((id) => !whiteListOf(gw).includes(id));
+    if (missing !== undefined) throw new ApiError(NOT_FOUND, `resource [${missing}] is not in the white list of NATGW [${String(gw.NATGWId)}]`);
+    gw._whiteList = whiteListOf(gw).filter((id) => !ids.includes(id));
+    return {};
+  },
+
   DescribeWhiteListResource(req, ctx) {
     const ids = req.list('NATGWIds');
     if (!ids.length) throw paramError('NATGWIds.0', 'missing');
     const matches = visible(ctx.db.natGateways, req, ctx).filter((g) => ids.includes(String(g.NATGWId)));
-    return { DataSet: matches.map((g) => ({ NATGWId: g.NATGWId, IfOpen: Number(g._ifOpen ?? 0), ObjectIPInfo: [] })), TotalCount: matches.length };
+    const { items, total } = req.page(matches, 20);
+    return { DataSet: items.map((g) => ({ NATGWId: g.NATGWId, IfOpen: Number(g._ifOpen ?? 0), ObjectIPInfo: objectIpInfo(ctx, g) })), TotalCount: total };
   },
 
   DeleteNATGW(req, ctx) {

@@ -31,7 +31,6 @@ const ACTIONS: Record<string, ActionHandler> = {
   ...computeActions,
   ...dataActions,
   ...eipActions,
-  ...firewallActions,
   ...ipsecVpnActions,
   ...lbActions,
   ...natgwActions,
@@ -42,7 +41,12 @@ const ACTIONS: Record<string, ActionHandler> = {
   ...udiskActions,
   ...uhostActions,
   ...vpcActions,
+  // After the host's: its GrantFirewall serves balancers and hands every other kind to the host's.
+  ...firewallActions,
 };
+
+/** The names of the Actions the sandbox serves. */
+export const cloudActionNames: readonly string[] = Object.keys(ACTIONS);
 
 /** The call's parameters flattened to strings, and the raw JSON body when it had nested values. */
 function readParams(req: SandboxRequest): { params: Record<string, string>; nested?: Record<string, unknown> } {

@@ -14,9 +14,9 @@ export const VSERVER_NOT_FOUND = 4088;
 /** ULB: the backend does not exist. */
 export const BACKEND_NOT_FOUND = 4093;
 
-/** The visible balancer the `ULBId` parameter names, or 4103. */
-export function findLb(req: ActionRequest, ctx: ActionContext): Rec {
-  const id = req.required('ULBId');
+/** The visible balancer the `ULBId` parameter (or `param`) names, or 4103. */
+export function findLb(req: ActionRequest, ctx: ActionContext, param = 'ULBId'): Rec {
+  const id = req.required(param);
   const lb = visible(ctx.db.lbs, req, ctx).find((l) => l.ULBId === id);
   if (!lb) throw new ApiError(LB_NOT_FOUND, `ULB [${id}] not exists`);
   return lb;

@@ -8,6 +8,7 @@ import { lbListener } from '../../../src/resources/cloud/lb-listener.js';
 import { lbRule } from '../../../src/resources/cloud/lb-rule.js';
 import { lbSsl } from '../../../src/resources/cloud/lb-ssl.js';
 import { lbSslAttachment } from '../../../src/resources/cloud/lb-ssl-attachment.js';
+import { securityGroup } from '../../../src/resources/cloud/security-group.js';
 import { subnet } from '../../../src/resources/cloud/subnet.js';
 import { vpc } from '../../../src/resources/cloud/vpc.js';
 import { lifecycleSpec, type LifecycleWorld, type MakeContext } from '../../support/lifecycle.js';
@@ -39,9 +40,13 @@ const listenersOf = (lbId: string) => (l: Record<string, any>) => (l.ULBId === l
 /** The lifecycle spec of Lb: name, tag and remark change in place; another subnet replaces it. */
 export const lbSpec = lifecycleSpec({
   type: lb,
-  setup: (ctx) => makeHome(ctx, 'lb-home', 130),
-  create: (h: Home) => ({ vpcId: h.vpcId, subnetId: h.subnetId, name: 'suite-lb' }),
-  update: (h) => ({ vpcId: h.vpcId, subnetId: h.subnetId, name: 'suite-lb-2', tag: 'edge', remark: 'front door' }),
+  async setup(ctx) {
+    const home = await makeHome(ctx, 'lb-home', 130);
+    const group = await securityGroup.create(await ctx('lb-home'), { name: 'suite-lb-fw', rules: [{ protocol: 'tcp', port: '443' }] });
+    return { ...home, securityGroupId: group.id };
+  },
+  create: (h: Home & { securityGroupId: string }) => ({ vpcId: h.vpcId, subnetId: h.subnetId, name: 'suite-lb' }),
+  update: (h) => ({ vpcId: h.vpcId, subnetId: h.subnetId, name: 'suite-lb-2', tag: 'edge', remark: 'front door', securityGroupId: h.securityGroupId }),
   replace: (h) => ({ vpcId: h.vpcId, subnetId: h.otherSubnetId, name: 'suite-lb' }),
   reflects(outputs, inputs) {
     expect(outputs).toMatchObject({
@@ -52,6 +57,7 @@ export const lbSpec = lifecycleSpec({
       remark: inputs.remark ?? '',
       internal: false,
       listenType: 'request_proxy',
+      securityGroupId: inputs.securityGroupId ?? '',
     });
   },
   badImportId: 'lb-1',

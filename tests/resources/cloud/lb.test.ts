@@ -12,9 +12,11 @@ import { lbListener } from '../../../src/resources/cloud/lb-listener.js';
 import { lbRule } from '../../../src/resources/cloud/lb-rule.js';
 import { lbSsl } from '../../../src/resources/cloud/lb-ssl.js';
 import { lbSslAttachment } from '../../../src/resources/cloud/lb-ssl-attachment.js';
+import { securityGroup } from '../../../src/resources/cloud/security-group.js';
 import { subnet } from '../../../src/resources/cloud/subnet.js';
 import { vpc } from '../../../src/resources/cloud/vpc.js';
 import type { CloudClient } from '../../../src/providers/cloud/index.js';
+import { signedCloudCall } from '../../support/cloud-api.js';
 import { startHarness, type Harness } from '../../support/cloud-harness.js';
 import { run } from '../../support/cloud-lookup-kit.js';
 import { pem } from './lb-specs.js';
@@ -56,6 +58,24 @@ describe("in-place updates send the platform's own Action, once", () => {
     const sent = await writes(() => lb.update(c, made.id, { inputs, outputs: made.outputs }, { ...inputs, name: 'front-2', tag: 'edge', remark: 'public entry' }));
     expect(sent).toEqual(['UpdateULBAttribute']);
     expect(await lb.read(c, made.id)).toMatchObject({ name: 'front-2', tag: 'edge', remark: 'public entry' });
+  });
+
+  it("an external balancer's security group is given at create, swapped by one GrantFirewall and taken off by one DisassociateFirewall; an internal one with a group is refused before any call", async () => {
+    const c = h.resourceCtx('lb-fw');
+    const group = async (name: string) => (await securityGroup.create(c, { name, rules: [{ protocol: 'tcp', port: '443' }] })).id;
+    const [first, second] = [await group('lb-fw-a'), await group('lb-fw-b')];
+    const bound = async (fw: string) => ((await signedCloudCall(h.sandbox.url, { Action: 'DescribeFirewallResource', FWId: fw })).ResourceSet ?? []).map((r: { ResourceID: string }) => r.ResourceID);
+    const inputs = { vpcId: home.vpcId, subnetId: home.subnetId, name: 'guarded', securityGroupId: first };
+    const made = await lb.create(c, inputs);
+    expect(await bound(first)).toEqual([made.id]);
+    expect(made.outputs.securityGroupId).toBe(first);
+    expect(await writes(() => lb.update(c, made.id, { inputs, outputs: made.outputs }, { ...inputs, securityGroupId: second }))).toEqual(['GrantFirewall']);
+    expect([await bound(first), await bound(second)]).toEqual([[], [made.id]]);
+    expect(await writes(() => lb.update(c, made.id, { inputs, outputs: made.outputs }, { ...inputs, securityGroupId: undefined }))).toEqual(['DisassociateFirewall']);
+    expect(await bound(second)).toEqual([]);
+    const internal = z.safeParse(lb.inputs, { vpcId: home.vpcId, subnetId: home.subnetId, internal: true, securityGroupId: first });
+    expect(internal.success).toBe(false);
+    expect(internal.error?.issues).toEqual([expect.objectContaining({ path: ['securityGroupId'], message: expect.stringContaining('external') })]);
   });
 
   it("clearing a balancer's remark replaces it, and the plan's reason says why", () => {

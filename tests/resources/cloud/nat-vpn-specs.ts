@@ -24,6 +24,8 @@ interface Net {
   subnets: [string, string, string];
   firewall: string;
   eips: string[];
+  /** A host in the first subnet, for the white list. */
+  host: string;
 }
 
 async function network(ctx: MakeContext, octet: number, eips: number): Promise<Net> {
@@ -35,7 +37,23 @@ async function network(ctx: MakeContext, octet: number, eips: number): Promise<N
   const firewall = (await securityGroup.create(c, { name: 'nat-fw', rules: [{ protocol: 'tcp', port: '22' }] })).id;
   const ips: string[] = [];
   for (let i = 0; i < eips; i++) ips.push((await eip.create(c, { name: `nat-ip-${i}`, internetType: 'bgp', bandwidth: 1 })).id);
-  return { vpcs: [home, other], subnets, firewall, eips: ips };
+  const client = c.client as CloudClient;
+  const image = (await client.call<{ ImageSet: Array<{ ImageId: string }> }>('DescribeImage', { Zone: 'cn-bj2-02', ImageType: 'Base' })).ImageSet[0].ImageId;
+  const boot = { IsBoot: 'True', Type: 'CLOUD_SSD', Size: 20 };
+  const host = {
+    Zone: 'cn-bj2-02',
+    VPCId: home,
+    SubnetId: subnets[0],
+    ImageId: image,
+    Name: 'nat-wl-host',
+    LoginMode: 'Password',
+    Password: 'U2FuZGJveC1wYXNzLTE=',
+    CPU: 1,
+    Memory: 1024,
+    Disks: [boot],
+  };
+  const made = await client.call<{ UHostIds: string[] }>('CreateUHostInstance', host);
+  return { vpcs: [home, other], subnets, firewall, eips: ips, host: made.UHostIds[0] };
 }
 
 const nat = (n: Net, over: Partial<NatGatewayInputs>): NatGatewayInputs => ({
@@ -52,13 +70,14 @@ export const natGatewaySpec = lifecycleSpec({
   type: natGateway,
   setup: (ctx) => network(ctx, 120, 4),
   create: (n: Net) => nat(n, {}),
-  update: (n) => nat(n, { name: 'suite-nat-2', tag: 'blue', remark: 'egress', subnetIds: [n.subnets[0], n.subnets[1]], eipIds: [n.eips[1]], whiteListEnabled: true }),
+  update: (n) => nat(n, { name: 'suite-nat-2', tag: 'blue', remark: 'egress', subnetIds: [n.subnets[0], n.subnets[1]], eipIds: [n.eips[1]], whiteListEnabled: true, whiteList: [n.host] }),
   replace: (n) => nat(n, { vpcId: n.vpcs[1], subnetIds: [n.subnets[2]], eipIds: [n.eips[3]] }),
   another: (n) => nat(n, { name: 'suite-nat-other', subnetIds: [n.subnets[1]], eipIds: [n.eips[2]] }),
   reflects(outputs, inputs) {
     expect(outputs).toMatchObject({ vpcId: inputs.vpcId, name: inputs.name, tag: inputs.tag ?? 'Default', remark: inputs.remark ?? '', whiteListEnabled: inputs.whiteListEnabled ?? false });
     expect([...(outputs.subnetIds as string[])].sort()).toEqual([...inputs.subnetIds].sort());
     expect(outputs.eipIds).toEqual(inputs.eipIds);
+    expect(outputs.whiteList).toEqual(inputs.whiteList ?? []);
   },
   badImportId: 'uvnet-1a2b3c4d',
   ghostId: () => 'natgw-00000000',

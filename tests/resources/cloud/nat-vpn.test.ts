@@ -12,6 +12,7 @@ import { vpnConnection, vpnConnectionInputs } from '../../../src/resources/cloud
 import { vpnCustomerGateway } from '../../../src/resources/cloud/vpn-customer-gateway.js';
 import { vpnGateway } from '../../../src/resources/cloud/vpn-gateway.js';
 import { startHarness, type Harness } from '../../support/cloud-harness.js';
+import { signedCloudCall } from '../../support/cloud-api.js';
 import { run } from '../../support/cloud-lookup-kit.js';
 
 let h: Harness;
@@ -25,6 +26,13 @@ async function writes(act: () => Promise<unknown>): Promise<string[]> {
   await h.clearCalls();
   await act();
   return (await h.actions()).filter((a) => !a.startsWith('Describe'));
+}
+
+/** One Action as anyone sends it to the sandbox, independently of plumb's client; its answer, which must succeed. */
+async function world(params: Record<string, string | number>): Promise<Record<string, any>> {
+  const body = await signedCloudCall(h.sandbox.url, params);
+  expect(body.RetCode, body.Message).toBe(0);
+  return body;
 }
 
 /** A VPC with two subnets, a security group and three free EIPs. */
@@ -67,6 +75,86 @@ describe("a NAT gateway changes in place with the API's own Actions", () => {
     expect((await natGateway.read(c, made.id))?.securityGroupId).toBe(other);
     expect(natGateway.replaceOn).toEqual([{ path: 'vpcId', reason: expect.stringContaining('no API Action') }]);
     expect(natGateway.replaceWhen!({ ...nat, remark: 'a' }, nat)).toEqual([{ path: 'remark', reason: expect.stringContaining('no Action clears one') }]);
+  });
+
+  it('its white list is its hosts: AddWhiteListResource at create, then Add/DeleteWhiteListResource for the difference; what changed outside reads back', async () => {
+    const { nat, vpcId, subnets } = await network(64);
+    const { ImageSet } = await world({ Action: 'DescribeImage', Zone: 'cn-bj2-02', ImageType: 'Base' });
+    const host = async (name: string): Promise<string> => {
+      const params = {
+        Action: 'CreateUHostInstance',
+        Zone: 'cn-bj2-02',
+        VPCId: vpcId,
+        SubnetId: subnets[0],
+        ImageId: ImageSet[0].ImageId,
+        LoginMode: 'Password',
+        Password: 'U2FuZGJveC1wYXNzLTE=',
+        CPU: 1,
+        Memory: 1024,
+      };
+      return (await world({ ...params, Name: name, 'Disks.0.IsBoot': 'True', 'Disks.0.Type': 'CLOUD_SSD', 'Disks.0.Size': 20 })).UHostIds[0];
+    };
+    const [a, b] = [await host('wl-a'), await host('wl-b')];
+    const members = async (id: string) => {
+      const listed = (await world({ Action: 'DescribeWhiteListResource', 'NATGWIds.0': id })).DataSet[0];
+      return { on: listed.IfOpen, hosts: listed.ObjectIPInfo.map((o: { ResourceId: string }) => o.ResourceId).sort() };
+    };
+    const c = h.resourceCtx('nat');
+    const first = { ...nat, whiteList: [a], whiteListEnabled: true };
+    let made!: Awaited<ReturnType<typeof natGateway.create>>;
+    expect(await writes(async () => (made = await natGateway.create(c, first)))).toEqual(['CreateNATGW', 'AddWhiteListResource']);
+    expect(await members(made.id)).toEqual({ on: 1, hosts: [a] });
+    expect(made.outputs.whiteList).toEqual([a]);
+    const next = { ...first, whiteList: [b] };
+    expect(await writes(() => natGateway.update(c, made.id, { inputs: first, outputs: made.outputs }, next))).toEqual(['AddWhiteListResource', 'DeleteWhiteListResource']);
+    expect(await members(made.id)).toEqual({ on: 1, hosts: [b] });
+    // Someone adds a host outside plumb: the read shows it, so drift and plan see it.
+    await world({ Action: 'AddWhiteListResource', NATGWId: made.id, 'ResourceIds.0': a });
+    expect([...(await natGateway.read(c, made.id))!.whiteList].sort()).toEqual([a, b].sort());
+    expect(await writes(() => natGateway.update(c, made.id, { inputs: next, outputs: made.outputs }, { ...next, whiteList: undefined, whiteListEnabled: false }))).toEqual([
+      'DeleteWhiteListResource',
+      'EnableWhiteList',
+    ]);
+    expect(await members(made.id)).toEqual({ on: 0, hosts: [] });
+  });
+
+  it('an AddWhiteListResource whose answer is lost is looked for, and sent again only when its hosts are not on the list', async () => {
+    const { nat, vpcId, subnets } = await network(65);
+    const { ImageSet } = await world({ Action: 'DescribeImage', Zone: 'cn-bj2-02', ImageType: 'Base' });
+    const params = {
+      Action: 'CreateUHostInstance',
+      Zone: 'cn-bj2-02',
+      VPCId: vpcId,
+      SubnetId: subnets[0],
+      ImageId: ImageSet[0].ImageId,
+      LoginMode: 'Password',
+      Password: 'U2FuZGJveC1wYXNzLTE=',
+      CPU: 1,
+      Memory: 1024,
+    };
+    const hostId = (await world({ ...params, Name: 'wl-lost', 'Disks.0.IsBoot': 'True', 'Disks.0.Type': 'CLOUD_SSD', 'Disks.0.Size': 20 })).UHostIds[0];
+    const adds = async () =>
+      ((await (await h.admin('calls?provider=cloud', 'GET')).json()) as Array<{ query: { Action?: string }; status: number }>)
+        .filter((c) => c.query.Action === 'AddWhiteListResource')
+        .map((c) => c.status);
+    const c = h.resourceCtx('nat');
+    for (const [i, fault, sent] of [
+      [0, { match: 'Action=AddWhiteListResource', drop: 'reply' }, [0]],
+      [1, { match: 'Action=AddWhiteListResource', drop: 'request' }, [0, 200]],
+    ] as const) {
+      await h.clearCalls();
+      await h.admin('faults', 'POST', { provider: 'cloud', next: [fault] });
+      try {
+        const inputs = { ...nat, name: `egress-lost-${i}`, whiteList: [hostId] };
+        const made = await natGateway.create(c, inputs);
+        expect(await adds()).toEqual(sent);
+        const listed = (await world({ Action: 'DescribeWhiteListResource', 'NATGWIds.0': made.id })).DataSet[0];
+        expect(listed.ObjectIPInfo.map((o: { ResourceId: string }) => o.ResourceId)).toEqual([hostId]);
+        await natGateway.delete(c, made.id, { inputs, outputs: made.outputs });
+      } finally {
+        await h.admin('faults', 'DELETE');
+      }
+    }
   });
 
   it('a rule changes in place in one UpdateNATGWPolicy; deleting the gateway leaves its EIP free', async () => {
