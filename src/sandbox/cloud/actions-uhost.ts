@@ -138,7 +138,7 @@ function create(req: ActionRequest, ctx: ActionContext): Record<string, unknown>
     LoginMode: mode,
     KeyPair: mode === 'KeyPair' ? { KeyPairId: req.str('KeyPairId') } : {},
     BootDiskState: 'Initializing',
-    IPSet: [{ IP: ip, Type: 'Private', VPCId: subnet.VPCId, SubnetId: subnet.SubnetId, Mac: `52:54:00:${id.slice(6, 8)}:${id.slice(8, 10)}:01`, Default: 'true', Bandwidth: 0 }],
+    IPSet: [{ IPMode: 'IPv4', IP: ip, Type: 'Private', VPCId: subnet.VPCId, SubnetId: subnet.SubnetId, Mac: `52:54:00:${id.slice(6, 8)}:${id.slice(8, 10)}:01`, Default: 'true', Bandwidth: 0 }],
     DiskSet: set,
     ExpireTime: 0,
     _firewall: firewallId,

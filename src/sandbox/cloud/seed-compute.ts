@@ -104,7 +104,7 @@ export function seedPhostImages(): Rec[] {
       State: 'Available',
       Support: support,
       Version: `1.${i}`,
-      CreateTime: `2023-0${(i % 9) + 1}-15 10:00:00`,
+      CreateTime: unix(`2023-0${(i % 9) + 1}-15T10:00:00Z`),
     })),
   );
 }
@@ -142,8 +142,16 @@ export function seedHosts(): Rec[] {
       CreateTime: unix(`2024-0${(i % 8) + 1}-10T03:00:00Z`),
       ExpireTime: unix(`2026-0${(i % 8) + 1}-10T03:00:00Z`),
       IPSet: [
-        { IP: privateIp(name), Type: 'Private', VPCId: sid('uvnet', `${region}/prod`), SubnetId: sid('subnet', `${region}/prod-a`), Mac: `52:54:00:${(10 + i).toString(16)}:aa:01`, Bandwidth: 0 },
-        ...(tag === 'web' ? [{ IP: publicIp(name), Type: 'BGP', Bandwidth: 5 }] : []),
+        {
+          IPMode: 'IPv4',
+          IP: privateIp(name),
+          Type: 'Private',
+          VPCId: sid('uvnet', `${region}/prod`),
+          SubnetId: sid('subnet', `${region}/prod-a`),
+          Mac: `52:54:00:${(10 + i).toString(16)}:aa:01`,
+          Bandwidth: 0,
+        },
+        ...(tag === 'web' ? [{ IPMode: 'IPv4', IP: publicIp(name), Type: 'BGP', Bandwidth: 5 }] : []),
       ],
       DiskSet: [
         { DiskId: sid('bsi', `${name}/boot`), DiskType: 'CLOUD_SSD', Size: 40, IsBoot: 'True', Type: 'Boot', Drive: 'vda' },

@@ -21,12 +21,7 @@ const table = JSON.parse(readFileSync(new URL('./sdk-response-shapes.json', impo
  * Declared shapes the sandbox does not meet yet, by Action: each names its finding. A check here
  * is expected to fail, so the entry must go once the sandbox is fixed.
  */
-const PENDING: Record<string, string> = {
-  // Issue 32, finding 4/11: each host's IPSet item lacks IPMode (the UHost Actions are being reworked separately).
-  DescribeUHostInstance: 'UHostSet[].IPSet[].IPMode is missing',
-  // Issue 32, finding 11: bare-metal images carry CreateTime as a date string, not Unix seconds (seed-compute.ts, reworked separately).
-  DescribePHostImage: 'ImageSet[].CreateTime is a string',
-};
+const PENDING: Record<string, string> = {};
 
 let sb: Sandbox;
 /** The UDisk the walk attaches to its host. */
@@ -185,19 +180,19 @@ describe('each reply has the field names and JSON types the SDK declares', () =>
 
 describe("a host's disks as DescribeUHostInstance lists them", () => {
   // The SDK declares these optional, but the API answers each for every disk, and plumb reads them.
-  const FIELDS = ['Type', 'Name', 'DiskId', 'IsBoot', 'Size', 'Drive'];
+  const FIELDS = ['Type', 'DiskId', 'IsBoot', 'Size', 'Drive'];
   const missing = () =>
     (replies.get('DescribeUHostInstance') ?? []).flatMap((reply) =>
       (reply.UHostSet as Array<{ DiskSet: Array<Record<string, unknown>> }>).flatMap((h) => h.DiskSet.flatMap((d) => FIELDS.filter((f) => d[f] === undefined).map((f) => `${String(d.DiskId)}.${f}`))),
     );
-  // Issue 32, finding 11: a new host's boot disk carries no Name (the UHost Actions are kept
-  // apart from this work); this turns into a plain check once it does.
-  it.fails('every disk item carries Type, Name, DiskId, IsBoot, Size and Drive (pending: a boot disk has no Name)', () => {
-    expect(missing()).toEqual([]);
+  // The SDK documents Name as returned only for a UDisk (UHostDiskSet: 'UDisk名字，仅当磁盘是UDisk时返回').
+  it('a UDisk item carries its Name, and no boot or data disk made with the host carries one', () => {
+    const disks = (replies.get('DescribeUHostInstance') ?? []).flatMap((reply) => (reply.UHostSet as Array<{ DiskSet: Array<Record<string, unknown>> }>).flatMap((h) => h.DiskSet));
+    expect(disks.filter((d) => (d.Type === 'Udisk') !== (d.Name !== undefined))).toEqual([]);
   });
 
   it('every disk item carries Type, DiskId, IsBoot, Size and Drive, and the attached UDisk is listed as one (Type Udisk, its name)', () => {
-    expect(missing().filter((m) => !m.endsWith('.Name'))).toEqual([]);
+    expect(missing()).toEqual([]);
     const disks = (replies.get('DescribeUHostInstance') ?? []).flatMap((reply) => (reply.UHostSet as Array<{ DiskSet: Array<Record<string, unknown>> }>).flatMap((h) => h.DiskSet));
     expect(disks).toContainEqual(expect.objectContaining({ DiskId: attachedDisk, Type: 'Udisk', Name: 'shape-disk', IsBoot: 'False' }));
   });
