@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, refsOf } from '../manifest/ast.js';
 import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../values.js';
+import { strict } from './contracts/strict.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { valueProblems } from './messages.js';
 import type { EngineDeps } from './types.js';
@@ -170,7 +171,9 @@ function builtinVariable(manifest: Manifest): Record<string, string> {
 }
 
 /** The arguments as the function takes them; an EvalError at the call names each that does not fit. */
-function checkArgs(token: string, schema: z.ZodType, args: Record<string, unknown>, pos: Pos): unknown {
+function checkArgs(token: string, declared: z.ZodType, args: Record<string, unknown>, pos: Pos): unknown {
+  // The contract's form: an argument the function does not name is refused, at any depth.
+  const schema = strict(declared);
   const parsed = schema.safeParse(args);
   if (parsed.success) return parsed.data;
   const problems = valueProblems(schema, parsed.error.issues, args, 'argument').map((p) => `${p.summary}${p.detail ? ` (${p.detail})` : ''}`);
