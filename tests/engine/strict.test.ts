@@ -178,6 +178,22 @@ function mapsOf(schema: z.core.$ZodType, path = '', out: Array<{ path: string; r
   return out;
 }
 
+/** Whether a schema holds one of `type` at any depth. */
+function holds(schema: z.core.$ZodType, type: string, seen = new Set<z.core.$ZodType>()): boolean {
+  if (seen.has(schema)) return false;
+  seen.add(schema);
+  const def = schema._zod.def as Record<string, any>;
+  if (def.type === type) return true;
+  const parts: z.core.$ZodType[] = [
+    ...Object.values((def.type === 'object' ? def.shape : {}) as Record<string, z.core.$ZodType>),
+    ...[def.catchall, def.element, def.valueType, def.keyType, def.innerType, def.in, def.out, def.left, def.right].filter(Boolean),
+    ...(def.options ?? []),
+    ...(def.items ?? []),
+    ...(def.type === 'lazy' ? [def.getter()] : []),
+  ];
+  return parts.some((part) => holds(part, type, seen));
+}
+
 /** A looseObject declared free-form. */
 function freeFormOf<T extends z.ZodType>(schema: T): T {
   return declareFreeForm(schema, 'a test map');
@@ -192,6 +208,13 @@ describe('free-form maps are declared, and the JSON Schema is as strict as the c
     expect(maps.map((m) => `${m.token} ${m.path}`)).toEqual(expect.arrayContaining(['interconnect:index/port:Port .resourceTags', 'pipeline:index/connection:Connection .config']));
     const undeclared = maps.filter((m) => !m.reason).map((m) => `${m.token} ${m.path}`);
     expect(undeclared, "a map not declared with freeForm(map, reason): declare it, with the API's reason, or give it the fields the API knows").toEqual([]);
+  });
+
+  it("no contract holds an intersection, whose two objects strictness cannot close without refusing each other's keys", () => {
+    // The walk reaches nested maps (a Port's tags), so it would reach an intersection.
+    expect(holds(resourceTypes.get('interconnect:index/port:Port')!.inputs, 'record')).toBe(true);
+    const found = contracts.filter(({ schema }) => holds(schema, 'intersection')).map(({ token }) => token);
+    expect(found, 'write the intersection as one object (a.extend(b.shape))').toEqual([]);
   });
 
   it('an object with a catchall that is not declared free-form is closed, one that is stays open', () => {
