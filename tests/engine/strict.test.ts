@@ -1,10 +1,11 @@
 /**
  * Strict by construction (src/engine/contracts/strict.ts), derived from the registries: for every
  * resource type and every lookup function, the values its schema makes (support/sample-inputs.ts)
- * pass validate; a key added at any object depth of them is refused by validate at its position,
- * naming the field it was likely meant to be; a key added to a map the API defines as free-form is
- * not; and the JSON Schema sets `additionalProperties: false` on every object but those maps. A
- * type or function added next is covered without a line here.
+ * pass validate; `bogusProp`, and a slip of a field's name, added to each object at any depth of
+ * them is refused by validate at its position, with what is valid and the field likely meant; a
+ * key added to a map declared free-form is not; every map is declared; and the JSON Schema sets
+ * `additionalProperties: false` on every object but those maps. A type or function added next is
+ * covered without a line here.
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -77,10 +78,13 @@ function slipOf(field: string): string {
   return (first === first.toUpperCase() ? first.toLowerCase() : first.toUpperCase()) + field.slice(1);
 }
 
-/** The unknown key to add to an object with these fields, and the field a hint must name (none for an object with none). */
-function unknownKey(fields: string[]): { key: string; meant?: string } {
+/**
+ * The unknown keys to add to an object with these fields: `bogusProp`, and a slip of one of its
+ * fields with the field a hint must name.
+ */
+function unknownKeys(fields: string[]): Array<{ key: string; meant?: string }> {
   const meant = fields.find((f) => /^[A-Za-z]/.test(f) && !fields.includes(slipOf(f)));
-  return meant ? { key: slipOf(meant), meant } : { key: 'bogusProp' };
+  return [{ key: 'bogusProp' }, ...(meant ? [{ key: slipOf(meant), meant }] : [])];
 }
 
 const resourceManifest = (token: string, properties: unknown) => stringify({ name: 'strict', config, resources: { r: { type: token, properties } } });
@@ -102,15 +106,15 @@ describe('every resource type refuses an unknown key at every depth, and takes a
       for (const { value, found } of cases(type.inputs)) {
         const base = await checkManifest(resourceManifest(type.token, value), 'm.yaml', catalog, { env: {} });
         expect(base.diagnostics, `a value made from the schema passes: ${JSON.stringify(value)}`).toEqual([]);
-        for (const { path, fields } of found.objects) {
-          const { key, meant } = unknownKey(fields);
-          const text = resourceManifest(type.token, withKey(value, path, key, 1));
-          const { diagnostics } = await checkManifest(text, 'm.yaml', catalog, { env: {} });
-          const name = pathName([...path, key]);
-          expect(diagnostics.map((d) => d.summary)).toEqual([`unknown property "${name}" for ${type.token}`]);
-          expect(diagnostics[0].detail).toContain(expectedHint(fields, meant, 'property', 'properties'));
-          expect(diagnostics[0].pos).toEqual({ file: 'm.yaml', line: lineOf(text, key), column: expect.any(Number) });
-        }
+        for (const { path, fields } of found.objects)
+          for (const { key, meant } of unknownKeys(fields)) {
+            const text = resourceManifest(type.token, withKey(value, path, key, 1));
+            const { diagnostics } = await checkManifest(text, 'm.yaml', catalog, { env: {} });
+            const name = pathName([...path, key]);
+            expect(diagnostics.map((d) => d.summary)).toEqual([`unknown property "${name}" for ${type.token}`]);
+            expect(diagnostics[0].detail).toContain(expectedHint(fields, meant, 'property', 'properties'));
+            expect(diagnostics[0].pos).toEqual({ file: 'm.yaml', line: lineOf(text, key), column: expect.any(Number) });
+          }
         for (const path of found.maps) {
           const text = resourceManifest(type.token, withKey(value, path, 'any_key', mapValue(value, path)));
           expect((await checkManifest(text, 'm.yaml', catalog, { env: {} })).diagnostics, `${pathName(path)} is free-form`).toEqual([]);
@@ -126,15 +130,15 @@ describe('every lookup function refuses an unknown argument at every depth', () 
       for (const { value, found } of cases(fn.args)) {
         const base = await checkManifest(functionManifest(fn.token, value), 'm.yaml', catalog, { env: {} });
         expect(base.diagnostics, `arguments made from the schema pass: ${JSON.stringify(value)}`).toEqual([]);
-        for (const { path, fields } of found.objects) {
-          const { key, meant } = unknownKey(fields);
-          const text = functionManifest(fn.token, withKey(value, path, key, 1));
-          const { diagnostics } = await checkManifest(text, 'm.yaml', catalog, { env: {} });
-          expect(diagnostics.map((d) => d.summary)).toEqual([`invalid arguments for ${fn.token}`]);
-          expect(diagnostics[0].detail).toContain(`unknown argument "${pathName([...path, key])}"`);
-          expect(diagnostics[0].detail).toContain(expectedHint(fields, meant, 'argument', 'arguments'));
-          expect(diagnostics[0].pos).toEqual({ file: 'm.yaml', line: lineOf(text, key), column: expect.any(Number) });
-        }
+        for (const { path, fields } of found.objects)
+          for (const { key, meant } of unknownKeys(fields)) {
+            const text = functionManifest(fn.token, withKey(value, path, key, 1));
+            const { diagnostics } = await checkManifest(text, 'm.yaml', catalog, { env: {} });
+            expect(diagnostics.map((d) => d.summary)).toEqual([`invalid arguments for ${fn.token}`]);
+            expect(diagnostics[0].detail).toContain(`unknown argument "${pathName([...path, key])}"`);
+            expect(diagnostics[0].detail).toContain(expectedHint(fields, meant, 'argument', 'arguments'));
+            expect(diagnostics[0].pos).toEqual({ file: 'm.yaml', line: lineOf(text, key), column: expect.any(Number) });
+          }
         for (const path of found.maps) {
           const text = functionManifest(fn.token, withKey(value, path, 'any_key', mapValue(value, path)));
           expect((await checkManifest(text, 'm.yaml', catalog, { env: {} })).diagnostics, `${pathName(path)} is free-form`).toEqual([]);
