@@ -12,7 +12,8 @@ import * as z from 'zod';
 import { stringify } from 'yaml';
 import { editorSchema } from '../../src/cli/schema.js';
 import { checkManifest } from '../../src/engine/check-manifest.js';
-import { freeForm as declareFreeForm, freeFormReason, isFreeForm, strict } from '../../src/engine/contracts/strict.js';
+import { freeForm as declareFreeForm, freeFormReason, hasUnknownKeys, isFreeForm, strict } from '../../src/engine/contracts/strict.js';
+import { checkInputsAgainstState } from '../../src/engine/check-inputs-against-state.js';
 import type { EngineCatalog } from '../../src/engine/contracts/catalog.js';
 import { pathName } from '../../src/engine/messages.js';
 import { functions } from '../../src/function-registry.js';
@@ -106,8 +107,11 @@ describe('every resource type refuses an unknown key at every depth, and takes a
       for (const { value, found } of cases(type.inputs)) {
         const base = await checkManifest(resourceManifest(type.token, value), 'm.yaml', catalog, { env: {} });
         expect(base.diagnostics, `a value made from the schema passes: ${JSON.stringify(value)}`).toEqual([]);
+        expect(hasUnknownKeys(type.inputs, value)).toBe(false);
         for (const { path, fields } of found.objects)
           for (const { key, meant } of unknownKeys(fields)) {
+            // The walk that finds such a key in inputs applied as they are finds it too.
+            expect(hasUnknownKeys(type.inputs, withKey(value, path, key, 1)), pathName([...path, key])).toBe(true);
             const text = resourceManifest(type.token, withKey(value, path, key, 1));
             const { diagnostics } = await checkManifest(text, 'm.yaml', catalog, { env: {} });
             const name = pathName([...path, key]);
@@ -260,3 +264,16 @@ function jsonObjects(node: Json, path = '', out = { open: [] as string[], maps: 
   out.maps = [...new Set(out.maps)];
   return out;
 }
+
+describe('inputs applied as they are, before inputs were strict', () => {
+  it('a planning command refuses a key the type does not declare though state shows it applied, as validate does', async () => {
+    const text = resourceManifest('cloud:index/securityGroup:SecurityGroup', { name: 'ssh', rules: [{ protocol: 'tcp', port: '22', srcIp: '10.0.0.0/8', policy: 'accept' }] });
+    const checked = await checkManifest(text, 'm.yaml', catalog, { env: {}, againstState: true });
+    expect(checked.value?.deferred).toBe(true);
+    const { manifest, inputs } = checked.value!;
+    const recorded = { r: { type: 'cloud:index/securityGroup:SecurityGroup', inputs: structuredClone(inputs.get('r')!) } };
+    const { diagnostics, valid } = checkInputsAgainstState(manifest, catalog, inputs, recorded);
+    expect(diagnostics.map((d) => [d.summary, d.pos?.line])).toEqual([['unknown property "rules[0].srcIp" for cloud:index/securityGroup:SecurityGroup', lineOf(text, 'srcIp')]]);
+    expect([...valid.keys()]).toEqual([]);
+  });
+});

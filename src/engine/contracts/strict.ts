@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { Secret, Unknown } from '../../values.js';
 
 /*
  * Strictness belongs to the contracts, not to each type's file: a resource type's inputs and a
@@ -135,4 +136,50 @@ function copy(schema: z.core.$ZodType, patch: Record<string, unknown>): z.core.$
     z.globalRegistry.add(made, rest as never);
   }
   return made;
+}
+
+/**
+ * Whether a value holds a key its schema's strict form refuses, at any depth: a walk of keys
+ * alone, without parsing, for inputs a command may otherwise take as checked (applied as they
+ * are, by a plumb whose checks were not yet strict). Values not known yet, and secrets' insides,
+ * are looked through; of a choice, the value must fit no option.
+ */
+export function hasUnknownKeys(schema: z.core.$ZodType, value: unknown): boolean {
+  return refuses(strict(schema), open(value), 0);
+}
+
+/** What a secret holds; any other value as it is. */
+function open(value: unknown): unknown {
+  return value instanceof Secret ? value.value : value;
+}
+
+function refuses(schema: z.core.$ZodType, value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== 'object' || value instanceof Unknown || depth > 64) return false;
+  const def = schema._zod.def as any;
+  switch (def.type) {
+    case 'object': {
+      if (Array.isArray(value)) return false;
+      const shape = def.shape as Record<string, z.core.$ZodType>;
+      const closed = def.catchall === undefined || def.catchall._zod.def.type === 'never';
+      for (const [key, item] of Object.entries(value)) {
+        const field = shape[key] ?? (closed ? undefined : def.catchall);
+        if (!field) return true;
+        if (refuses(field, open(item), depth + 1)) return true;
+      }
+      return false;
+    }
+    case 'array':
+      return Array.isArray(value) && value.some((item) => refuses(def.element, open(item), depth + 1));
+    case 'record':
+    case 'map':
+      return !Array.isArray(value) && Object.values(value).some((item) => refuses(def.valueType, open(item), depth + 1));
+    case 'union':
+      return (def.options as z.core.$ZodType[]).every((option) => refuses(option, value, depth + 1));
+    case 'pipe':
+      return refuses(def.in._zod.def.type === 'transform' ? def.out : def.in, value, depth + 1);
+    case 'lazy':
+      return refuses(def.getter(), value, depth + 1);
+    default:
+      return def.innerType ? refuses(def.innerType, value, depth + 1) : false;
+  }
 }
