@@ -22,8 +22,9 @@ const making = new WeakSet<z.core.$ZodType>();
 const NEVER = z.never();
 
 /**
- * The schema as the contracts check it: every object that declares no catchall refuses unknown
- * keys (zod's `unrecognized_keys`); descriptions and other metadata stay, for the JSON Schema.
+ * The schema as the contracts check it: every object but a map declared `freeForm` refuses
+ * unknown keys (zod's `unrecognized_keys`); descriptions and other metadata stay, for the JSON
+ * Schema.
  */
 export function strict<T extends z.core.$ZodType>(schema: T): T {
   const known = strictForms.get(schema);
