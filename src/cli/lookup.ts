@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { strict } from '../engine/contracts/strict.js';
 import { valueProblems } from '../engine/messages.js';
 import { UserError } from '../errors.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
@@ -39,7 +40,8 @@ export async function lookupCommand(raw: string, opts: { arg: string[]; json?: b
 }
 
 /** The `--arg key=value` pairs as the function takes them; every problem is named, with what is valid. */
-function lookupArgs(token: string, schema: z.ZodType, pairs: string[]): unknown {
+function lookupArgs(token: string, declared: z.ZodType, pairs: string[]): unknown {
+  const schema = strict(declared);
   const args: Record<string, unknown> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');

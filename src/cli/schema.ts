@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { strict } from '../engine/contracts/strict.js';
 import { UserError } from '../errors.js';
 import { manifestJsonSchema } from '../manifest/json-schema.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
@@ -32,12 +33,16 @@ export async function schemaCommand(raw: string | undefined, opts: { json?: bool
   return 0;
 }
 
-/** The JSON Schema of the manifest language, with every type's and function's inputs (for the YAML language server). */
+/**
+ * The JSON Schema of the manifest language, with every type's and function's inputs (for the YAML
+ * language server), as strict as the checks: every object but a declared free-form map has
+ * `additionalProperties: false`.
+ */
 export function editorSchema(resourceTypes: ReadonlyMap<string, ResourceType>): Record<string, unknown> {
   const json = (schema: z.core.$ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input', target: 'draft-7' }) as Record<string, unknown>;
   return manifestJsonSchema({
-    resources: [...resourceTypes.values()].map((t) => ({ token: t.token, description: t.description, inputs: json(t.inputs) })),
-    functions: [...functions.values()].map((f) => ({ token: f.token, description: f.description, inputs: json(f.args) })),
+    resources: [...resourceTypes.values()].map((t) => ({ token: t.token, description: t.description, inputs: json(strict(t.inputs)) })),
+    functions: [...functions.values()].map((f) => ({ token: f.token, description: f.description, inputs: json(strict(f.args)) })),
     providers: providers.map((p) => ({ name: p.name, settings: json(p.settings) })),
   });
 }

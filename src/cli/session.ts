@@ -9,6 +9,7 @@ import { crossCheck, hasCrossChecks } from '../engine/cross-check.js';
 import { checkInputsAgainstState } from '../engine/check-inputs-against-state.js';
 import { inFileOrder } from '../engine/checkable.js';
 import type { EngineCatalog } from '../engine/contracts/catalog.js';
+import { strict } from '../engine/contracts/strict.js';
 import type { RetryNotice } from '../engine/contracts/provider.js';
 import type { ManifestGraph } from '../engine/graph/graph.js';
 import type { Connection, EngineDeps } from '../engine/types.js';
@@ -241,7 +242,7 @@ async function invokeLookup(deps: EngineDeps, token: string, args: Record<string
   const fn = deps.lookup(token) ?? (await lookupFunctions()).get(token);
   if (!fn) throw new Error(`no lookup function ${token}`);
   const { client, settings } = await deps.connect(fn.provider);
-  return fn.invoke({ client, settings, log: deps.log.child({ fn: token }), warn: () => undefined, workDir: deps.workDir }, fn.args.parse(args));
+  return fn.invoke({ client, settings, log: deps.log.child({ fn: token }), warn: () => undefined, workDir: deps.workDir }, strict(fn.args).parse(args));
 }
 
 /** The connection of provider resource `instance`; one the manifest no longer declares is refused, naming it. */

@@ -6,6 +6,7 @@ import { systemClock } from './wait.js';
 import { containsUnknown, mask, wrapSecrets } from '../values.js';
 import { recordMoves } from './aliases.js';
 import { ReadPass, resourceContext } from './context.js';
+import { checkInputs } from './check-inputs.js';
 import { sealDeclared } from './declared-secrets.js';
 import { EvalError, evaluate } from './evaluate.js';
 import { walk } from './graph/walk.js';
@@ -157,6 +158,11 @@ async function evaluateDesired(address: string, manifest: Manifest, evaluation: 
   const secretPaths = extra?.length ? [...(type.secretPaths ?? []), ...extra] : type.secretPaths;
   const desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, secretPaths);
   if (containsUnknown(desired)) throw new Error(`${address}: some inputs are still unknown at apply time`);
+  // What the plan could not check, values known only now (another resource's outputs), is checked
+  // before any call: a handler sends only the fields it knows, so an unknown key would not reach
+  // the API, and the object would differ from the manifest ever after.
+  const problems = checkInputs(type.inputs, desired, decl.properties, { file: manifest.file, address, what: type.token, secretPaths });
+  if (problems.length) throw new EvalError(problems[0].pos ?? decl.pos, problems.map((p) => `${p.summary}${p.detail ? ` (${p.detail})` : ''}`).join('; '));
   return sealDeclared(type, address, desired, desired, deps, pass, decl.provider);
 }
 

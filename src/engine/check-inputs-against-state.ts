@@ -3,13 +3,15 @@ import type { Manifest } from '../manifest/ast.js';
 import { Secret, Unknown } from '../values.js';
 import { resourceInputProblems } from './check-manifest.js';
 import type { EngineCatalog } from './contracts/catalog.js';
+import { hasUnknownKeys } from './contracts/strict.js';
 
 /**
  * The inputs a planning command's manifest check left for when state is read (see
  * CheckOptions.againstState), checked before its first remote call: every resource's, but for
  * those state shows applied as they are — they passed when they were applied, and a reference not
  * known yet is resolved by the plan, which checks what it resolves to. Returns the problems, and
- * the inputs that passed, for the cross-checks.
+ * the inputs that passed, for the cross-checks. Inputs applied as they are that hold a key their
+ * type does not declare (applied before inputs were strict) are checked all the same.
  */
 export function checkInputsAgainstState(
   manifest: Manifest,
@@ -22,8 +24,11 @@ export function checkInputsAgainstState(
   for (const [address, desired] of inputs) {
     const decl = manifest.resources[address];
     const was = recorded[address];
-    if (!(was?.type === decl.token && appliedAsIs(desired, was.inputs))) {
-      const problems = resourceInputProblems(decl, catalog.resourceTypes.get(decl.token)!, desired, manifest.file);
+    const type = catalog.resourceTypes.get(decl.token)!;
+    // Applied as it is, but with a key the type does not declare: applied before inputs were
+    // strict, so the key was never sent. It is refused here as validate refuses it.
+    if (!(was?.type === decl.token && appliedAsIs(desired, was.inputs) && !hasUnknownKeys(type.inputs, desired))) {
+      const problems = resourceInputProblems(decl, type, desired, manifest.file);
       diagnostics.push(...problems);
       if (problems.length) continue;
     }

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Expr, ResourceDecl } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
 import { Secret, Unknown, holdsSecret, reveal, wrapSecrets } from '../values.js';
+import { strict } from './contracts/strict.js';
 import { inputProblems } from './messages.js';
 
 /**
@@ -14,8 +15,9 @@ import { inputProblems } from './messages.js';
 const lastChecks = new WeakMap<Expr, { schema: z.core.$ZodType; file: string; value: unknown; diagnostics: Diagnostic[] }>();
 
 /**
- * Checks desired inputs against a zod schema and turns each issue into a positioned diagnostic.
- * Issues on values that are not known yet (Unknown) are left for apply time.
+ * Checks desired inputs against a zod schema, in its strict form (contracts/strict.ts: a key the
+ * schema does not name is refused at any depth), and turns each issue into a positioned
+ * diagnostic. Issues on values that are not known yet (Unknown) are left for apply time.
  */
 export function checkInputs(schema: z.core.$ZodType, value: unknown, properties: Expr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
   const last = lastChecks.get(properties);
@@ -74,7 +76,9 @@ function onlyLiterals(expr: Expr): boolean {
   return false;
 }
 
-function check(schema: z.core.$ZodType, value: unknown, properties: Expr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
+function check(declared: z.core.$ZodType, value: unknown, properties: Expr, where: { file: string; address: string; what: string; secretPaths?: string[] }): Diagnostic[] {
+  // The contract's form: an object that declares no catchall refuses keys it does not name.
+  const schema = strict(declared);
   // zod and the walks below only read the value.
   const plain = holdsSecret(value) ? reveal(value) : value;
   // A message names a wrong value, unless it is secret (or inside one): then only its kind.

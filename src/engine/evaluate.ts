@@ -22,9 +22,10 @@ export interface Scope {
   /**
    * Calls a lookup function (may return Unknown when its arguments are not known yet). With
    * `waiting`, a resource the call depends on is not known yet either: the arguments are checked
-   * and the result is Unknown.
+   * and the result is Unknown. `argsAt`, the arguments as written, places a problem with one at
+   * its key.
    */
-  invoke(fn: string, args: Record<string, unknown>, pos: Pos, waiting?: boolean, provider?: string): Promise<unknown>;
+  invoke(fn: string, args: Record<string, unknown>, pos: Pos, waiting?: boolean, provider?: string, argsAt?: Expr): Promise<unknown>;
   /** Another stack's outputs (Unknown where no stack is read: the checks before any call). */
   stackOutputs?(stack: string, pos: Pos): Promise<Record<string, unknown> | Unknown>;
   /** Folder that fn::readFile paths are relative to. */
@@ -79,7 +80,7 @@ export async function evaluate(expr: Expr, scope: Scope): Promise<unknown> {
       // A call that depends on resources waits for them: while one is not known, neither is the result.
       let waiting = false;
       for (const ref of expr.dependsOn ?? []) if (containsUnknown(await evaluate(ref, scope))) waiting = true;
-      const result = await (expr.provider ? scope.invoke(expr.fn, args, expr.pos, waiting, expr.provider.root) : scope.invoke(expr.fn, args, expr.pos, waiting));
+      const result = await scope.invoke(expr.fn, args, expr.pos, waiting, expr.provider?.root, expr.args);
       if (expr.ret === undefined) return result;
       if (result instanceof Unknown) return new Unknown(`${expr.fn}.${expr.ret}`);
       const obj = result as Record<string, unknown>;

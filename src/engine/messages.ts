@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod';
 import type { Diagnostic } from '../diagnostics.js';
 import { keyPosAt, posAt, type Expr } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
@@ -22,6 +22,8 @@ export interface IssueSubject {
   secret?: boolean;
   /** The fields of the object the issue is in (for an unknown key), by the variant the value chose. */
   fields?: string[];
+  /** Other names of those fields (see akaAt). */
+  aka?: Record<string, string>;
   /** What the names are called: property (default), setting, argument. */
   noun?: string;
 }
@@ -49,7 +51,7 @@ export function describeIssue(issue: Issue, subject: IssueSubject): Described[] 
     case 'unrecognized_keys':
       return issue.keys.map((key) => {
         const valid = subject.fields ?? [];
-        const hint = closestName(key, valid);
+        const hint = subject.aka?.[nameForm(key)] ?? closestName(key, valid);
         return {
           summary: `unknown ${noun} "${name ? `${name}.` : ''}${key}"`,
           detail: `${valid.length ? `valid ${noun === 'property' ? 'properties' : `${noun}s`}: ${valid.join(', ')}` : `no ${noun} is expected here`}${hint ? `; did you mean "${hint}"?` : ''}`,
@@ -154,6 +156,29 @@ export function valueAt(value: unknown, path: ReadonlyArray<PropertyKey>): unkno
  * no object there.
  */
 export function fieldsAt(schema: z.core.$ZodType, path: ReadonlyArray<PropertyKey>, value?: unknown): string[] {
+  const shape = objectAt(schema, path, value)?.shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+/**
+ * The other names of the fields of the object schema at `path`: what the API calls a field where
+ * the manifest's name differs, as the object declares them (`.meta({ aka: { SrcIP: 'cidrBlock' } })`),
+ * each in the form `nameForm` gives, to the field's name.
+ */
+export function akaAt(schema: z.core.$ZodType, path: ReadonlyArray<PropertyKey>, value?: unknown): Record<string, string> {
+  const object = objectAt(schema, path, value);
+  const aka: unknown = object && z.globalRegistry.get(object)?.aka;
+  if (!aka || typeof aka !== 'object') return {};
+  return Object.fromEntries(Object.entries(aka).map(([name, field]) => [nameForm(name), String(field)]));
+}
+
+/** A name as another name is compared with it: in lower case, without `_` and `-`. */
+export function nameForm(name: string): string {
+  return name.toLowerCase().replace(/[_-]/g, '');
+}
+
+/** The object schema at `path` (see fieldsAt); undefined when there is none. */
+function objectAt(schema: z.core.$ZodType, path: ReadonlyArray<PropertyKey>, value?: unknown): any {
   let cur: any = objectLike(schema, value);
   let at: any = value;
   for (const step of path) {
@@ -162,22 +187,39 @@ export function fieldsAt(schema: z.core.$ZodType, path: ReadonlyArray<PropertyKe
     else cur = cur?.shape?.[step] ?? cur?.def?.valueType;
     cur = objectLike(cur, at);
   }
-  return cur?.shape ? Object.keys(cur.shape) : [];
+  return cur;
 }
 
 /** A schema with its wrappers taken off, and a discriminated union resolved to the variant `value` names. */
 function objectLike(schema: any, value: unknown): any {
   let cur = schema;
-  for (let i = 0; i < 20 && cur && !cur.shape && !cur.element; i++) {
+  // An object, a list and a map are what a path steps into (fieldsAt).
+  for (let i = 0; i < 20 && cur && !cur.shape && !cur.element && cur.def?.type !== 'record'; i++) {
     const def = cur.def ?? {};
     if (def.type === 'union' && def.discriminator && value && typeof value === 'object') {
       const chosen = (value as Record<string, unknown>)[def.discriminator];
       cur = def.options.find((o: any) => literalValues(objectLike(o, undefined)?.shape?.[def.discriminator]).includes(chosen));
-    } else if (def.type === 'lazy') cur = def.getter();
+    } else if (def.type === 'union') cur = likeliest(def.options, value);
+    else if (def.type === 'lazy') cur = def.getter();
     else if (def.type === 'pipe') cur = def.in?.def?.type === 'transform' ? def.out : def.in;
     else cur = def.innerType ?? def.schema;
   }
   return cur;
+}
+
+/** Of a choice without a discriminator: for a list, the first list; else the object that names most of the value's keys (the first of equals). */
+function likeliest(options: any[], value: unknown): any {
+  if (Array.isArray(value)) return options.find((option) => objectLike(option, undefined)?.element) ?? options[0];
+  if (!value || typeof value !== 'object') return options[0];
+  const keys = Object.keys(value);
+  let best = options[0];
+  let most = -1;
+  for (const option of options) {
+    const shape = objectLike(option, value)?.shape;
+    const named = shape ? keys.filter((key) => Object.hasOwn(shape, key)).length : -1;
+    if (named > most) [best, most] = [option, named];
+  }
+  return best;
 }
 
 function literalValues(schema: any): unknown[] {
@@ -201,7 +243,7 @@ export function inputProblems(issues: readonly Issue[], ctx: InputsContext): Dia
   for (const issue of issues) {
     const path = issue.path as Array<string | number>;
     const subject: IssueSubject = { name: pathName(path), given: valueAt(ctx.value, path), secret: ctx.secretAt(path) };
-    if (issue.code === 'unrecognized_keys') subject.fields = fieldsAt(ctx.schema, path, ctx.value);
+    if (issue.code === 'unrecognized_keys') Object.assign(subject, { fields: fieldsAt(ctx.schema, path, ctx.value), aka: akaAt(ctx.schema, path, ctx.value) });
     const problems = describeIssue(issue, subject);
     problems.forEach((p, i) => {
       const missing = issue.code === 'invalid_type' && subject.given === undefined;
@@ -221,7 +263,7 @@ export function valueProblems(schema: z.core.$ZodType, issues: readonly Issue[],
   return issues.flatMap((issue) => {
     const path = issue.path as Array<string | number>;
     const subject: IssueSubject = { name: path.length ? label(pathName(path)) : '', given: valueAt(given, path), noun };
-    if (issue.code === 'unrecognized_keys') subject.fields = fieldsAt(schema, path, given);
+    if (issue.code === 'unrecognized_keys') Object.assign(subject, { fields: fieldsAt(schema, path, given), aka: akaAt(schema, path, given) });
     return describeIssue(issue, subject).map((d) => ({ name: subject.name, ...d }));
   });
 }

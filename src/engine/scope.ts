@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, refsOf } from '../manifest/ast.js';
+import { BUILTIN_ROOTS, type Expr, keyPosAt, type Manifest, type Pos, posAt, refsOf } from '../manifest/ast.js';
 import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../values.js';
+import { strict } from './contracts/strict.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { valueProblems } from './messages.js';
 import type { EngineDeps } from './types.js';
@@ -32,7 +33,7 @@ export class Evaluation {
     return {
       dir: this.manifest.dir,
       resolve: (root, pos) => this.resolve(root, pos),
-      invoke: (fn, args, pos, waiting, provider) => this.invoke(fn, args, pos, waiting, provider),
+      invoke: (fn, args, pos, waiting, provider, argsAt) => this.invoke(fn, args, pos, waiting, provider, argsAt),
       stackOutputs: (stack, pos) => this.stackOutputs(stack, pos),
     };
   }
@@ -115,13 +116,13 @@ export class Evaluation {
       .filter((root) => this.expressionOf(root) !== undefined);
   }
 
-  private async invoke(token: string, args: Record<string, unknown>, pos: Pos, waiting = false, instance?: string): Promise<unknown> {
+  private async invoke(token: string, args: Record<string, unknown>, pos: Pos, waiting = false, instance?: string, argsAt?: Expr): Promise<unknown> {
     // Without a way to call the remote API (validate), while arguments are unknown, and while a
     // resource the call waits for is, the result is known only at apply; arguments already known
     // are checked all the same.
     if (!this.deps || waiting || containsUnknown(args)) {
       const fn = this.functions?.get(token);
-      if (fn && !containsUnknown(args)) checkArgs(token, fn.args, reveal(args), pos);
+      if (fn && !containsUnknown(args)) checkArgs(token, fn.args, reveal(args), pos, argsAt);
       return new Unknown(token);
     }
     const fn = this.deps.lookup(token);
@@ -132,15 +133,24 @@ export class Evaluation {
     const key = `${secret ? 'secret ' : ''}${instance ?? ''} ${token} ${JSON.stringify(plain)}`;
     let result = this.invokes.get(key);
     if (!result) {
-      result = this.call(fn.token, fn.provider, fn.args, fn.invoke.bind(fn), plain, pos, instance);
+      result = this.call(fn.token, fn.provider, fn.args, fn.invoke.bind(fn), plain, pos, instance, argsAt);
       if (secret) result = result.then((found) => new Secret(found));
       this.invokes.set(key, result);
     }
     return result;
   }
 
-  private async call(token: string, provider: string, schema: z.ZodType, run: (ctx: any, args: any) => Promise<unknown>, args: Record<string, unknown>, pos: Pos, instance?: string): Promise<unknown> {
-    const parsed = checkArgs(token, schema, args, pos);
+  private async call(
+    token: string,
+    provider: string,
+    schema: z.ZodType,
+    run: (ctx: any, args: any) => Promise<unknown>,
+    args: Record<string, unknown>,
+    pos: Pos,
+    instance?: string,
+    argsAt?: Expr,
+  ): Promise<unknown> {
+    const parsed = checkArgs(token, schema, args, pos, argsAt);
     const deps = this.deps as EngineDeps;
     const connection = await deps.connect(provider, instance);
     try {
@@ -169,10 +179,19 @@ function builtinVariable(manifest: Manifest): Record<string, string> {
   return { stack: manifest.stack, project: manifest.project, cwd: manifest.dir, rootDirectory: manifest.dir, organization: 'organization' };
 }
 
-/** The arguments as the function takes them; an EvalError at the call names each that does not fit. */
-function checkArgs(token: string, schema: z.ZodType, args: Record<string, unknown>, pos: Pos): unknown {
+/**
+ * The arguments as the function takes them; an EvalError names each that does not fit, at the
+ * first one's key or value where the arguments are written out (`argsAt`), else at the call.
+ */
+function checkArgs(token: string, declared: z.ZodType, args: Record<string, unknown>, pos: Pos, argsAt?: Expr): unknown {
+  // The contract's form: an argument the function does not name is refused, at any depth.
+  const schema = strict(declared);
   const parsed = schema.safeParse(args);
   if (parsed.success) return parsed.data;
   const problems = valueProblems(schema, parsed.error.issues, args, 'argument').map((p) => `${p.summary}${p.detail ? ` (${p.detail})` : ''}`);
-  throw new EvalError(pos, `invalid arguments for ${token}`, problems.join('\n'));
+  // A misspelt argument is at once unknown and missing: its key is where to look.
+  const first = parsed.error.issues.find((issue) => issue.code === 'unrecognized_keys') ?? parsed.error.issues[0];
+  const path = first.path as PropertyKey[];
+  const at = !argsAt ? pos : first.code === 'unrecognized_keys' ? keyPosAt(argsAt, path, first.keys[0]) : posAt(argsAt, path);
+  throw new EvalError(at, `invalid arguments for ${token}`, problems.join('\n'));
 }

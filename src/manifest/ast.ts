@@ -325,10 +325,9 @@ export function posAt(expr: Expr, path: ReadonlyArray<PropertyKey>): Pos {
 export function keyPosAt(expr: Expr, path: ReadonlyArray<PropertyKey>, key: string): Pos {
   let node: Expr = expr;
   for (const step of path) {
-    if (node.kind !== 'object') return node.pos;
-    const entry = node.entries.find((e) => e.key === String(step));
-    if (!entry) return node.pos;
-    node = entry.value;
+    const next = node.kind === 'object' ? node.entries.find((e) => e.key === String(step))?.value : node.kind === 'list' && typeof step === 'number' ? node.items[step] : undefined;
+    if (!next) return node.pos;
+    node = next;
   }
   if (node.kind === 'object') return node.entries.find((e) => e.key === key)?.keyPos ?? node.pos;
   return node.pos;

@@ -206,15 +206,22 @@ function configDeclaration(): Json {
   };
 }
 
-/** A zod JSON Schema without its `$schema`, with plumb's `allowed` values as `enum` (which the editor knows). */
+/**
+ * A zod JSON Schema without its `$schema`, with plumb's `allowed` values as `enum` (which the
+ * editor knows), and without what only the checks read: the API's names of fields (`aka`, for
+ * hints) and why a map is free-form (`freeForm`). Keys of `properties` and `definitions` are
+ * names, not keywords, and are kept as they are.
+ */
 function strip(schema: Json): Json {
+  const NAMES = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (!node || typeof node !== 'object') return node;
     const out: Json = {};
     for (const [key, value] of Object.entries(node as Json)) {
-      if (key === '$schema') continue;
+      if (key === '$schema' || key === 'aka' || key === 'freeForm') continue;
       if (key === 'allowed') out.enum = value;
+      else if (NAMES.has(key) && value && typeof value === 'object') out[key] = Object.fromEntries(Object.entries(value as Json).map(([name, v]) => [name, walk(v)]));
       else out[key] = walk(value);
     }
     return out;

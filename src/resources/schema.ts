@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { freeForm } from '../engine/contracts/strict.js';
 
 /** A number restricted to a set of values; the error names every allowed value. */
 export function oneOf<T extends number>(values: readonly T[], description: string) {
@@ -17,4 +18,4 @@ export function oneOfText<T extends string>(values: readonly T[], description: s
 }
 
 /** Free-form string→string tags. */
-export const tagsSchema = z.record(z.string(), z.string());
+export const tagsSchema = freeForm(z.record(z.string(), z.string()), 'tags: any key and value the API stores as given (PUT /v2/product/{uid}/tags)');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { applyPlan } from '../../src/engine/apply.js';
 import { buildGraph } from '../../src/engine/graph/graph.js';
 import { makePlan } from '../../src/engine/plan.js';
@@ -6,6 +7,7 @@ import type { JournalEntry } from '../../src/engine/contracts/state.js';
 import type { EngineEvent } from '../../src/engine/types.js';
 import { parseManifest } from '../../src/manifest/parse.js';
 import { fakeDeps, fakeType, MemoryStore } from '../support/fakes.js';
+import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 
 async function run(yaml: string, fake: ReturnType<typeof fakeType>, store: MemoryStore, opts: { destroy?: boolean; replace?: string[] } = {}) {
   const { manifest, diagnostics } = parseManifest(yaml, 'm.yaml', { resources: [fake.type.token], functions: [] });
@@ -217,5 +219,27 @@ describe('apply', () => {
     expect(report.ok).toBe(true);
     expect(store.mostIdWrites).toBeGreaterThan(1);
     for (const n of names) expect(store.entries.indexOf(`id ${n}`)).toBeLessThan(store.entries.indexOf(`outcome ${n}`));
+  });
+
+  it('inputs known only at apply are checked before the call: a key the type does not name, arriving in an output, is refused where it is written', async () => {
+    // An object output carries a field the input's object does not name (what the API adds to it).
+    const fake = fakeType();
+    const spec = z.object({ size: z.number() });
+    const type: ResourceType = {
+      ...fake.type,
+      inputs: z.object({ name: z.string(), spec: spec.optional() }),
+      outputs: z.object({ name: z.string(), uid: z.string(), spec: z.object({ size: z.number(), zone: z.string() }).optional() }),
+      async create(ctx, inputs) {
+        const made = await fake.type.create(ctx, inputs);
+        return { ...made, outputs: { ...made.outputs, ...(inputs.spec ? { spec: { ...inputs.spec, zone: 'z1' } } : {}) } };
+      },
+    };
+    const yaml = 'resources:\n  a: { type: fake:Thing, properties: { name: a, spec: { size: 1 } } }\n  b: { type: fake:Thing, properties: { name: b, spec: "${a.spec}" } }\n';
+    const { report } = await run(yaml, { ...fake, type }, new MemoryStore());
+    expect(report.results.find((r) => r.address === 'b')).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^m\.yaml:3:\d+: unknown property "spec\.zone" for fake:index\/thing:Thing/),
+    });
+    expect(fake.calls.filter((c) => c.verb === 'create').map((c) => c.address)).toEqual(['a']);
   });
 });

@@ -131,7 +131,7 @@ describe('checkManifest with a fake catalog', () => {
     const invoking = await check('name: x\nvariables:\n  t:\n    fn::invoke:\n      function: fake:getThing\n      arguments: { idd: 2 }\n');
     expect(invoking.calls.functions).toBeGreaterThan(0);
     expect(invoking.diagnostics.map((d) => `${d.pos?.line} ${d.summary}: ${d.detail}`).join('\n')).toMatch(
-      /^4 invalid arguments for fake:index\/getThing:getThing: [^]*unknown argument "idd" \(valid arguments: id; did you mean "id"\?\)/,
+      /^6 invalid arguments for fake:index\/getThing:getThing: [^]*unknown argument "idd" \(valid arguments: id; did you mean "id"\?\)/,
     );
   });
 });

@@ -132,7 +132,7 @@ variables:
     const calls: unknown[] = [];
     const scope = { dir: '/', resolve: async () => ({ id: new Unknown('port.id') }), invoke: async (...args: unknown[]) => (calls.push(args), args[3] ? new Unknown('x') : { id: 2 }) };
     expect(await evaluate(manifest.variables.syd, scope)).toBeInstanceOf(Unknown);
-    expect(calls).toEqual([['interconnect:index/getLocation:getLocation', { id: 2 }, { line: 6, column: 5 }, true]]);
+    expect(calls).toEqual([['interconnect:index/getLocation:getLocation', { id: 2 }, { line: 6, column: 5 }, true, undefined, expect.objectContaining({ kind: 'object' })]]);
   });
 });
 

@@ -76,7 +76,7 @@ const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
   {
     name: 'a lookup given an argument it does not take',
     yaml: `name: x\nvariables:\n  loc:\n    fn::invoke:\n      function: interconnect:getLocation\n      arguments: { idx: 2 }\n${port(validProps.replace('locationId: 2', 'locationId: \${loc.id}')).replace('name: errors\n', '')}`,
-    expect: [/m\.yaml:4:5: error: invalid arguments for interconnect:index\/getLocation:getLocation/, /unknown argument "idx" \(valid arguments: id, name, siteCode; did you mean "id"\?\)/],
+    expect: [/m\.yaml:6:20: error: invalid arguments for interconnect:index\/getLocation:getLocation/, /unknown argument "idx" \(valid arguments: id, name, siteCode; did you mean "id"\?\)/],
   },
   {
     name: 'a mistake in a variable only an output uses',

@@ -2,6 +2,7 @@
  * getConnection: one connection by id, with its status and where it writes in the destination.
  */
 import * as z from 'zod';
+import { freeForm } from '../../engine/contracts/strict.js';
 import { connectionFields, fetchConnection, statusOf, toConnectionSummary } from './shapes/connection.js';
 import { connectionStatusSchema, destinationSchemaArg, destinationSchemaSchema, toDestinationSchema } from './shapes/connection-status.js';
 import { idArg, pipelineLookup } from './shapes/lookup.js';
@@ -10,7 +11,9 @@ import { idArg, pipelineLookup } from './shapes/lookup.js';
 export const getConnectionArgs = z.object({
   id: idArg('Id of the connection.'),
   destinationSchema: destinationSchemaArg,
-  status: z.record(z.string(), z.unknown()).optional().describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API status.'),
+  status: freeForm(z.record(z.string(), z.unknown()), 'a block of the upstream provider, accepted and ignored')
+    .optional()
+    .describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API status.'),
 });
 
 /** Result of getConnection. */

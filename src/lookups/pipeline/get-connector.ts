@@ -3,6 +3,7 @@
  * (secrets masked as the API masks them).
  */
 import * as z from 'zod';
+import { freeForm } from '../../engine/contracts/strict.js';
 import { connectionFields, fetchConnection, statusOf, toConnectionSummary } from './shapes/connection.js';
 import { connectionStatusSchema, destinationSchemaArg, destinationSchemaSchema, toDestinationSchema } from './shapes/connection-status.js';
 import { idArg, pipelineLookup } from './shapes/lookup.js';
@@ -11,9 +12,13 @@ import { camelKeys, configSchema } from './shapes/wire.js';
 /** Arguments of getConnector. */
 export const getConnectorArgs = z.object({
   id: idArg('Id of the connector (connection).'),
-  config: z.record(z.string(), z.unknown()).optional().describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API config.'),
+  config: freeForm(z.record(z.string(), z.unknown()), 'a block of the upstream provider, accepted and ignored')
+    .optional()
+    .describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API config.'),
   destinationSchema: destinationSchemaArg,
-  status: z.record(z.string(), z.unknown()).optional().describe('Accepted for compatibility with the upstream provider; ignored, the result reports the API status.'),
+  status: freeForm(z.record(z.string(), z.unknown()), 'a block of the upstream provider, accepted and ignored')
+    .optional()
+    .describe('Accepted for compatibility with the upstream provider; ignored, the result reports the API status.'),
 });
 
 /** Result of getConnector. */

@@ -3,6 +3,7 @@
  * masks them).
  */
 import * as z from 'zod';
+import { freeForm } from '../../engine/contracts/strict.js';
 import { destinationFields, toDestinationSummary, type WireDestination } from './shapes/destination.js';
 import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
 import { camelKeys, configSchema } from './shapes/wire.js';
@@ -10,7 +11,9 @@ import { camelKeys, configSchema } from './shapes/wire.js';
 /** Arguments of getDestination. */
 export const getDestinationArgs = z.object({
   id: idArg('Id of the destination (the same as its group id).'),
-  config: z.record(z.string(), z.unknown()).optional().describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API config.'),
+  config: freeForm(z.record(z.string(), z.unknown()), 'a block of the upstream provider, accepted and ignored')
+    .optional()
+    .describe('Accepted for compatibility with the upstream provider, where the block is also an input; ignored, the result reports the API config.'),
 });
 
 /** Result of getDestination. */

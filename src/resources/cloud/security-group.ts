@@ -58,7 +58,9 @@ const rule = z
     const m = typeof r.port === 'string' ? PORT.exec(r.port) : null;
     const ok = m && Number(m[1]) >= 1 && Number(m[1]) <= 65535 && (m[2] === undefined || (Number(m[2]) > Number(m[1]) && Number(m[2]) <= 65535));
     if (tcpish && typeof r.port === 'string' && !ok) ctx.addIssue({ code: 'custom', path: ['port'], message: `port "${r.port}" must be N or A-B with 1 <= A < B <= 65535` });
-  });
+  })
+  // The API's names of the fields (DescribeFirewall's Rule, the `PROTOCOL|PORT|SRC|ACTION|PRIORITY` strings), hinted when written instead.
+  .meta({ aka: { ProtocolType: 'protocol', DstPort: 'port', SrcIP: 'cidrBlock', RuleAction: 'policy', Action: 'policy', Remark: 'description' } });
 
 /** Inputs of a security group. */
 export const securityGroupInputs = z.object({

@@ -18,6 +18,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { reveal, Secret, Unknown } from '../../values.js';
 import type { ImportIdFormat, ResourceContext } from '../../engine/contracts/resource-type.js';
+import { freeForm } from '../../engine/contracts/strict.js';
 
 /** A pipeline handler's context. */
 export type Ctx = ResourceContext<PipelineClient, PipelineSettings>;
@@ -91,7 +92,8 @@ export function apiIdFormat(what: string, example: string): ImportIdFormat {
 }
 
 /** A JSON object of service-specific fields: `config` or `auth`. */
-export const fieldsSchema = (description: string) => z.record(z.string(), z.unknown()).optional().describe(description);
+export const fieldsSchema = (description: string) =>
+  freeForm(z.record(z.string(), z.unknown()), "the service's fields, as its metadata defines them (GET /v1/metadata/{connector-types|destinations}/{service})").optional().describe(description);
 
 interface MetadataNode {
   properties?: Record<string, { format?: string; type?: string; properties?: Record<string, unknown> }>;

@@ -19,6 +19,7 @@ import { isRemote } from '../../errors.js';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { freeForm } from '../../engine/contracts/strict.js';
 import { apiIdFormat, unlessGone, type Ctx } from './common.js';
 import { connectionPath } from './connection-wire.js';
 import { HANDLING, observedSettings, patchBody, prunedTo, SYNC_MODES, type SchemaConfigSettings, type WireSchemaConfig } from './schema-config-wire.js';
@@ -36,14 +37,14 @@ const tableInput = z
   .object({
     enabled: enabled('table'),
     syncMode: z.enum(SYNC_MODES).optional().describe("`SOFT_DELETE`, `HISTORY` or `LIVE`, for tables that support history mode (database tables). Left out: the API's."),
-    columns: z.record(z.string(), columnInput).optional().describe("Columns by their source name (case-sensitive). Columns left out are the API's."),
+    columns: freeForm(z.record(z.string(), columnInput), "keyed by the source's column names").optional().describe("Columns by their source name (case-sensitive). Columns left out are the API's."),
   })
   .strict();
 
 const schemaInput = z
   .object({
     enabled: enabled('schema'),
-    tables: z.record(z.string(), tableInput).optional().describe("Tables by their source name (case-sensitive). Tables left out are the API's."),
+    tables: freeForm(z.record(z.string(), tableInput), "keyed by the source's table names").optional().describe("Tables by their source name (case-sensitive). Tables left out are the API's."),
   })
   .strict();
 
@@ -54,7 +55,9 @@ export const connectionSchemaConfigInputs = z.object({
     .enum(HANDLING)
     .optional()
     .describe("New schemas, tables and columns: `ALLOW_ALL` (all sync), `ALLOW_COLUMNS` (new columns only) or `BLOCK_ALL` (none). Default: the API's (`ALLOW_ALL`)."),
-  schemas: z.record(z.string(), schemaInput).optional().describe('Schemas by their source name (case-sensitive), each with its tables and their columns. Only what is named here is managed.'),
+  schemas: freeForm(z.record(z.string(), schemaInput), "keyed by the source's schema names")
+    .optional()
+    .describe('Schemas by their source name (case-sensitive), each with its tables and their columns. Only what is named here is managed.'),
 });
 
 /** Inputs of a connection's schema config. */

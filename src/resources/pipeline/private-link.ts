@@ -16,6 +16,7 @@ import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { freeForm } from '../../engine/contracts/strict.js';
 import { apiIdFormat, deleteIfPresent, declaredConfig, observedConfig, sameMeaning, unlessGone, type Ctx } from './common.js';
 
 /** The services a private link is made for. */
@@ -43,11 +44,9 @@ export const privateLinkInputs = z.object({
     .describe('Name, unique in the account. Required. Changing it replaces the link.'),
   region: z.string().min(1).describe("Region of the vendor side, e.g. `AWS_US_EAST_1` (as a destination's region). Required. Changing it replaces the link."),
   service: z.enum(PRIVATE_LINK_SERVICES).describe('What it reaches: `SOURCE_AWS`, `SNOWFLAKE_AWS`, `DATABRICKS_AZURE`... Required. Changing it replaces the link.'),
-  config: z
-    .record(z.string(), z.string())
-    .describe(
-      "The service's settings, e.g. `connection_service_name` (SOURCE_AWS), `account_url` and `vpce_id` (SNOWFLAKE_AWS), `pls_id` (SOURCE_AZURE). Required. Changed in place; keys left out are left to the API.",
-    ),
+  config: freeForm(z.record(z.string(), z.string()), "the service's settings, keys as the API spells them (POST /v1/private-links)").describe(
+    "The service's settings, e.g. `connection_service_name` (SOURCE_AWS), `account_url` and `vpce_id` (SNOWFLAKE_AWS), `pls_id` (SOURCE_AZURE). Required. Changed in place; keys left out are left to the API.",
+  ),
 });
 
 /** Inputs of a private link. */
