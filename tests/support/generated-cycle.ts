@@ -45,7 +45,8 @@ export async function runVariation(t: TypeWorld, v: Variation): Promise<Row> {
     row = await changed(t, v, made, w0, problems);
     const now = (await t.stack.state()).resources[SUBJECT];
     if (now) ids.push(...idParts(now));
-    if (row.planned !== 'refused' && !problems.length) await t.converged(problems, 'after the change');
+    // Even after a problem: what the type recorded is held to what the API reports on the next refresh.
+    if (row.planned !== 'refused') await t.converged(problems, 'after the change');
   } finally {
     await t.destroyAll(problems, w0, ids, [t.base, v.inputs]);
   }

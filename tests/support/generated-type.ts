@@ -18,7 +18,7 @@ import { callText, mutating, signature, takeCalls } from './generated-calls.js';
 import { oneLineEach } from './generated-cycle.js';
 import { GeneratedStack, SUBJECT, type Outcome } from './generated-stack.js';
 import type { VaryContext } from './generated-variations.js';
-import { changedIn, leftOf, mentions, recordsNaming, readWorld, type Leaves } from './generated-world.js';
+import { alive, changedIn, leftOf, mentions, recordOf, recordsNaming, readWorld, withEnded, type Leaves } from './generated-world.js';
 import { lifecycleContexts, type LifecycleSpec, type ProviderLifecycleSpecs } from './lifecycle.js';
 
 /** A type, its sandbox and its stack, for the cycles of its variations. */
@@ -160,6 +160,14 @@ export class TypeWorld {
     const made = ids.flatMap((id) => [id, ...id.split(/[:/#]/)]).filter((id) => id.length >= 4 && !mentions(w0, id));
     const live = leftOf(w3, made);
     if (live.length) problems.push(`after the destroy, the world still has ${live.join(', ')}`);
+    // What the stack made under ids plumb never recorded (a second order, a leaked object) is left
+    // too: a live record the world did not have, but for one of what the setup made (its labels,
+    // its schema config) or of an object that ended (a cancelled router's prefix lists). A world
+    // its sandbox had not yet written (no call made before) is nothing to compare with.
+    const before = new Set([...w0.keys()].map(recordOf));
+    const partOfOthers = new Set([...recordsNaming(w3, [...this.refs]), ...withEnded(w3)]);
+    const fresh = w0.size ? [...new Set([...w3.keys()].map(recordOf))].filter((r) => !before.has(r) && alive(w3, r) && !live.includes(r) && !partOfOthers.has(r)) : [];
+    if (fresh.length) problems.push(`after the destroy, the world has records it did not have before: ${fresh.join(', ')}`);
     if (this.spec.partOf) return;
     const used = [...this.refs].filter((ref) => inputs.some((i) => JSON.stringify(i).includes(ref)));
     const moved = changedIn(w0, w3, recordsNaming(w0, used));

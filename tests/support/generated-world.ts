@@ -167,3 +167,16 @@ export function mentions(world: Leaves, id: string): boolean {
   for (const [path, value] of world) if (value === id || path.includes(id)) return true;
   return false;
 }
+
+/** The records that name by value the id of a record that ended (`/products/[productUid=<id>]` cancelled): they went with it. */
+export function withEnded(world: Leaves): Set<string> {
+  const ended = new Set<string>();
+  for (const record of new Set([...world.keys()].map(recordOf))) {
+    const id = /\[(?:\w+=)?([^\]]+)\]$|\/([^/[\]]+)$/.exec(record);
+    if (id && !alive(world, record)) ended.add(id[1] ?? id[2]);
+  }
+  const out = new Set<string>();
+  if (!ended.size) return out;
+  for (const [path, value] of world) if ((typeof value === 'string' || typeof value === 'number') && ended.has(String(value)) && alive(world, recordOf(path))) out.add(recordOf(path));
+  return out;
+}

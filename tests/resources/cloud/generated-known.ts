@@ -21,7 +21,6 @@ export const known: KnownProblems = {
     'cloud:index/vpnGateway:VpnGateway chargeType add': 'finding 5: replaced create-first while keeping a value the API holds unique (the EIP, RetCode 4154)',
     'cloud:index/vpnConnection:VpnConnection ipsecCloseAction add':
       'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'cloud:index/label:Label value change': 'new: replacing a label (a new value) leaves the old label in the account',
     'cloud:index/labelAttachment:LabelAttachment key change': 'finding 8 (shape): a label that does not exist passes plan, refused at apply (plan could list labels)',
     'cloud:index/labelAttachment:LabelAttachment value change': 'finding 8 (shape): a label that does not exist passes plan, refused at apply (plan could list labels)',
   },
