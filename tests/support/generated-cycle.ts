@@ -9,6 +9,7 @@
 import type { CallRecord } from '../../src/sandbox/call-log.js';
 import type { ResourceState } from '../../src/engine/contracts/state.js';
 import type { Change } from '../../src/engine/types.js';
+import { deletesFirst } from '../../src/engine/classify.js';
 import { reveal } from '../../src/values.js';
 import { callText, mutating, positions, signature, takeCalls } from './generated-calls.js';
 import { expectedChange, leavesOf, said, standsFor } from './generated-expect.js';
@@ -38,17 +39,18 @@ export interface Row {
 export async function runVariation(t: TypeWorld, v: Variation): Promise<Row> {
   const problems: string[] = [];
   const w0 = t.world();
-  const made = await t.createBase();
+  const from = v.from ?? t.base;
+  const made = await t.createBase(from);
   const ids = [...idParts(made)];
   let row: Row | undefined;
   try {
     row = await changed(t, v, made, w0, problems);
     const now = (await t.stack.state()).resources[SUBJECT];
     if (now) ids.push(...idParts(now));
-    // Even after a problem: what the type recorded is held to what the API reports on the next refresh.
-    if (row.planned !== 'refused') await t.converged(problems, 'after the change');
+    // Even after a problem (but a failed apply): what the type recorded is held to what the API reports on the next refresh.
+    if (row.planned !== 'refused' && !problems.some((p) => p.startsWith('apply failed'))) await t.converged(problems, 'after the change');
   } finally {
-    await t.destroyAll(problems, w0, ids, [t.base, v.inputs]);
+    await t.destroyAll(problems, w0, ids, [from, v.inputs]);
   }
   if (problems.length) throw new Error(oneLineEach(problems));
   return row;
@@ -64,7 +66,7 @@ async function changed(t: TypeWorld, v: Variation, made: ResourceState, w0: Leav
   const w1 = t.world();
   await takeCalls(t.sandbox, t.provider);
   t.stack.declare(v.inputs);
-  const outcome = await t.stack.apply();
+  const outcome = await t.stack.apply(false, v.kind === 'replace' ? [SUBJECT] : []);
   const calls = await takeCalls(t.sandbox, t.provider);
   const w2 = t.world();
   const row: Row = { token: t.type.token, path: v.path, kind: v.kind, source: v.source, planned: 'refused', seen: '-' };
@@ -99,17 +101,20 @@ function planned(change: Change): string {
 /** The plan's change is what the type's rules make of the variation, and touches nothing else. */
 function judgePlan(t: TypeWorld, v: Variation, change: Change, made: ResourceState, problems: string[]): void {
   const expected = expectedChange(t.type, made, v.inputs);
+  // Asked to replace it as it is (`--replace`), the plan replaces it, in the order its rules give.
+  if (v.kind === 'replace') Object.assign(expected, { action: 'replace', order: deletesFirst(t.type, reveal(made.inputs), v.inputs) ? 'delete-first' : 'create-first' });
   const want = said(expected);
   // Left out, an input takes its documented default, which may be what the object has; a part
   // of a map or list left out may be the API's to keep. Either way, what the type documents.
-  const documented = (v.kind === 'remove' || v.kind === 'shrink') && said(expectedChange(t.type, made, v.inputs, true)) === planned(change);
+  const documented = (v.kind === 'remove' || v.kind === 'clear' || v.kind === 'shrink') && said(expectedChange(t.type, made, v.inputs, true)) === planned(change);
   // An input sent only with an order is sent by neither: whether state records it is no call's business.
   const unsent = want === 'update (recorded only)' && planned(change) === 'noop';
   if (planned(change) !== want && !documented && !unsent) {
     const why = expected.forced.length ? ` (forced by ${expected.forced.join(', ')})` : '';
     problems.push(`the plan says ${planned(change)}; the type's rules say ${want}${why} for ${expected.changed.join(', ') || 'no field'}`);
   }
-  const varied = Object.keys({ ...t.base, ...v.inputs }).filter((key) => !same(t.base[key], v.inputs[key]));
+  const from = v.from ?? t.base;
+  const varied = Object.keys({ ...from, ...v.inputs }).filter((key) => !same(from[key], v.inputs[key]));
   const stray = change.patch.map((op) => op.path.split('/')[1]).filter((key) => !varied.includes(key));
   if (stray.length) problems.push(`the plan also changes ${[...new Set(stray)].join(', ')}, which the manifest did not`);
 }
@@ -157,7 +162,7 @@ interface Around {
  */
 function judgeWorld(t: TypeWorld, v: Variation, change: Change, { made, after, w0, w1, w2 }: Around, problems: string[]): Row['seen'] {
   const path = pathOf(v.path);
-  const [was, now] = [at(t.base, path), at(v.inputs, path)];
+  const [was, now] = [at(v.from ?? t.base, path), at(v.inputs, path)];
   const oldIds = [...idParts(made)];
   const newIds = [...idParts(after)].filter((id) => change.action !== 'replace' || !oldIds.includes(id));
   const records = new Set([...recordsNaming(w1, newIds.length ? newIds : oldIds), ...recordsNaming(w2, newIds.length ? newIds : oldIds)]);

@@ -9,10 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadResourceTypes } from '../../src/resource-registry.js';
-import { runVariation, type Row } from './generated-cycle.js';
+import { pathOf, runVariation, type Row } from './generated-cycle.js';
 import { TypeWorld } from './generated-type.js';
-import { fieldVariations, type Gap } from './generated-variations.js';
-import { shapeOf } from './generated-values.js';
+import { at, fieldVariations, type Gap, type Variation } from './generated-variations.js';
+import { same, shapeOf } from './generated-values.js';
 import type { ProviderLifecycleSpecs } from './lifecycle.js';
 
 /** The reviewed table of what the suite of a provider's types is known to find, each entry with its reason. */
@@ -24,6 +24,9 @@ export interface KnownProblems {
   /** `<token>` → text a problem contains: one every cycle of the type may meet, left out wherever it comes. */
   everywhere: Record<string, Record<string, string>>;
 }
+
+/** How long a replacement as it is (`--replace`), one cycle, may take. */
+const REPLACE_MS = 15_000;
 
 /** A long test: each of a field's variations runs a whole cycle. */
 const FIELD_TIMEOUT = 600_000;
@@ -46,6 +49,8 @@ export async function describeGenerated(owner: ProviderLifecycleSpecs, known: Kn
 
 function describeType(t: TypeWorld, judge: Judge, rows: Row[]): void {
   const gaps: Gap[] = [];
+  /** What the type holds unique (its `holds`) that a replacement kept, crossing it in an order the API took, or refused before any call. */
+  const crossed = new Set<string>();
   let baseline: Error | undefined;
   beforeAll(() => t.start());
   afterAll(() => t.stop());
@@ -67,11 +72,19 @@ function describeType(t: TypeWorld, judge: Judge, rows: Row[]): void {
         const made = fieldVariations(field, t.varyContext());
         gaps.push(...made.gaps);
         const unexpected: string[] = [];
+        const failed = new Set<string>();
         for (const v of made.variations) {
+          // A value that could not be added is not one to start from: its failure says why.
+          if (v.kind === 'clear' && failed.has(v.path)) continue;
           const error = await runVariation(t, v).then(
-            (row) => void rows.push(row),
+            (row) => {
+              rows.push(row);
+              if (row.planned.startsWith('replace') || row.planned === 'refused') for (const what of kept(t, v)) crossed.add(what);
+              return undefined;
+            },
             (e: Error) => e,
           );
+          if (error) failed.add(v.path);
           const problem = judge.mismatch(`${v.path} ${v.kind}`, error);
           if (problem) unexpected.push(problem);
         }
@@ -81,7 +94,32 @@ function describeType(t: TypeWorld, judge: Judge, rows: Row[]): void {
     );
   }
 
+  if (t.type.holds?.length) {
+    it('replaced as it is (--replace): what it holds unique is let go before it is taken again, or the plan refuses', async () => {
+      if (baseline && !judge.known('baseline')) return expect.fail(`the baseline failed: ${baseline.message}`);
+      const v: Variation = { path: '*', kind: 'replace', inputs: t.base, source: 'spec' };
+      // An apply that never ends is a failure of its own, said within the test's time.
+      const limit = new Promise<Error>((resolve) => setTimeout(() => resolve(new Error(`the replacement did not end within ${REPLACE_MS / 1000} s`)), REPLACE_MS).unref());
+      const run = runVariation(t, v).then(
+        (row) => {
+          rows.push(row);
+          for (const what of kept(t, v)) crossed.add(what);
+          return undefined;
+        },
+        (e: Error) => e,
+      );
+      const error = await Promise.race([run, limit]);
+      const problem = judge.mismatch('* replace', error);
+      if (problem) expect.fail(problem);
+    });
+  }
+
   it('every path is varied, or why not is known; every known problem still happens', () => {
+    // A value the type holds unique (a VLAN, an EIP's binding, a range in a VPC, a name) kept by a
+    // replacement: the plan must pick an order the API takes, or refuse before any call.
+    for (const claim of t.type.holds ?? []) {
+      if (!crossed.has(claim.what)) gaps.push({ path: `holds ${claim.what}`, why: 'no replacement kept it (no change that replaces the object leaves it as it was), or none passed' });
+    }
     expect(
       gaps.filter((g) => !judge.gap(g.path)).map((g) => `${g.path}: ${g.why}`),
       'gaps not in the known table',
@@ -143,4 +181,10 @@ class Judge {
     const unmet = Object.keys(this.table.everywhere[this.token] ?? {}).filter((text) => !this.used.has(text));
     return [...gapsGone, ...unmet.map((text) => `${this.token}: ${text}`)];
   }
+}
+
+/** The claims of the type (`holds`) whose values the variation leaves as the base has them. */
+function kept(t: TypeWorld, v: Variation): string[] {
+  const value = (inputs: Record<string, unknown>, path: string) => at(inputs, pathOf(path.replace(/\[\]$/, '')));
+  return (t.type.holds ?? []).filter((claim) => claim.paths.every((path) => value(t.base, path) !== undefined && same(value(t.base, path), value(v.inputs, path)))).map((claim) => claim.what);
 }

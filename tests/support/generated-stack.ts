@@ -46,10 +46,10 @@ export class GeneratedStack {
     return this.session(async (session, state) => ({ plan: await this.planned(session, state, false).then((p) => p.plan) }));
   }
 
-  /** `plumb apply --yes` (or `destroy --yes`): plans, then applies what was planned. */
-  async apply(destroy = false): Promise<Outcome> {
+  /** `plumb apply --yes` (or `destroy --yes`, or `apply --replace <address>` for each address of `replace`): plans, then applies what was planned. */
+  async apply(destroy = false, replace: string[] = []): Promise<Outcome> {
     return this.session(async (session, state) => {
-      const planned = await this.planned(session, state, destroy);
+      const planned = await this.planned(session, state, destroy, replace);
       if (!planned.plan.changes.some(changesSomething)) return { plan: planned.plan };
       const { plan, prior, imported, read, waiting, resolved } = planned;
       const report = await applyPlan({ manifest: session.manifest, plan, prior, imported, read, waiting, resolved, state, store: session.store, deps: session.deps, parallelism: 10, emit: () => {} });
@@ -96,8 +96,8 @@ export class GeneratedStack {
     }
   }
 
-  private async planned(session: Session, state: StateSnapshot, destroy: boolean) {
-    const planned = await makePlan(session.manifest, session.graph, state, session.deps, { refresh: true, destroy, replace: [] });
+  private async planned(session: Session, state: StateSnapshot, destroy: boolean, replace: string[] = []) {
+    const planned = await makePlan(session.manifest, session.graph, state, session.deps, { refresh: true, destroy, replace });
     if (planned.diagnostics.length) throw new DiagnosticsError(planned.diagnostics);
     return planned;
   }

@@ -117,9 +117,9 @@ export class TypeWorld {
     return [...this.refs, ...ids.flatMap((id) => [id, ...id.split(/[:/#]/)])];
   }
 
-  /** Declares and applies the base object; returns its record. */
-  async createBase(): Promise<ResourceState> {
-    this.stack.declare(this.base);
+  /** Declares and applies the base object (or the one a variation starts from); returns its record. */
+  async createBase(inputs: Record<string, unknown> = this.base): Promise<ResourceState> {
+    this.stack.declare(inputs);
     applied(await this.stack.apply(), 'creating the base object');
     const made = (await this.stack.state()).resources[SUBJECT];
     if (!made) throw new Error('after creating the base object, state records no subject');

@@ -14,7 +14,7 @@ type Schema = z.core.$ZodType;
 type Path = Array<string | number>;
 
 /** What a variation does to its field. */
-export type VariationKind = 'change' | 'add' | 'remove' | 'grow' | 'shrink' | 'point';
+export type VariationKind = 'change' | 'add' | 'remove' | 'grow' | 'shrink' | 'point' | 'clear' | 'replace';
 
 /** One change of the base input, as the manifest will declare it. */
 export interface Variation {
@@ -22,6 +22,8 @@ export interface Variation {
   path: string;
   kind: VariationKind;
   inputs: Record<string, unknown>;
+  /** What the object is made with first, where not the base input: for a `clear`, the base with the field added. */
+  from?: Record<string, unknown>;
   /** Where the new value comes from: the schema, another object of the world, or the spec's own inputs. */
   source: 'schema' | 'world' | 'spec';
 }
@@ -53,6 +55,8 @@ const GAP_WHY: Record<VariationKind, string> = {
   remove: 'the whole input is not valid without it',
   grow: 'no further item its schema and the whole input accept',
   shrink: 'the whole input is not valid with fewer items',
+  clear: 'no value its schema and the whole input accept to add first',
+  replace: '',
 };
 
 /** A field named so names objects of the world: an id, or a list of them. */
@@ -87,6 +91,9 @@ export function fieldVariations(field: string, ctx: VaryContext): { variations: 
     const picked = pick(p, ctx);
     if (picked) variations.push({ path, kind: p.kind, ...picked });
     else gaps.push({ path, why: GAP_WHY[p.kind] });
+    // A field whose rules replace the object only sometimes (clearing a remark no call clears)
+    // is also set first and then left out again.
+    if (picked && p.kind === 'add' && (ctx.type.replaceSometimes ?? []).includes(path)) variations.push({ path, kind: 'clear', from: picked.inputs, inputs: ctx.base, source: picked.source });
   }
   return { variations, gaps };
 }
