@@ -55,6 +55,14 @@ export function maskSecrets(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
+/**
+ * Forgets every secret text: for a test that runs the stacks of many projects in one process, each
+ * as a command of its own would (a command holds the secrets of one stack).
+ */
+export function forgetSecretTexts(): void {
+  byStart.clear();
+}
+
 /** Whether any secret is known (so a writer can skip masking altogether). */
 export function anySecretKnown(): boolean {
   return byStart.size > 0;

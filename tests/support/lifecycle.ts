@@ -96,14 +96,12 @@ export function describeLifecycle<In, Env>(owner: ProviderLifecycleSpecs, spec: 
   });
 }
 
-/** Starts the sandbox and the spec's setup before the suite's tests, and stops it after. */
-function startSuite<In, Env>(owner: ProviderLifecycleSpecs, spec: LifecycleSpec<In, Env>): Suite<In, Env> {
-  let sandbox: Sandbox;
-  let env: Env;
+/** Handler contexts of a provider's types against the sandbox at `url`, as its lifecycle specs' setups make their objects. */
+export function lifecycleContexts(owner: ProviderLifecycleSpecs, url: () => string): MakeContext {
   const log = pino({ level: 'silent' });
-  const ctx: MakeContext = async (address, operationToken) => {
+  return async (address, operationToken) => {
     const settings = owner.provider.settings.parse(owner.settings ?? {});
-    const client = await owner.provider.connect(settings, { sandboxUrl: async () => sandbox.url, log, env: {} });
+    const client = await owner.provider.connect(settings, { sandboxUrl: async () => url(), log, env: {} });
     const recorded: string[] = [];
     return {
       client,
@@ -122,6 +120,13 @@ function startSuite<In, Env>(owner: ProviderLifecycleSpecs, spec: LifecycleSpec<
       recorded,
     };
   };
+}
+
+/** Starts the sandbox and the spec's setup before the suite's tests, and stops it after. */
+function startSuite<In, Env>(owner: ProviderLifecycleSpecs, spec: LifecycleSpec<In, Env>): Suite<In, Env> {
+  let sandbox: Sandbox;
+  let env: Env;
+  const ctx = lifecycleContexts(owner, () => sandbox.url);
   beforeAll(async () => {
     sandbox = await startSandbox({ provisioningMs: 0 });
     env = spec.setup ? await spec.setup(ctx) : (undefined as Env);

@@ -1,0 +1,70 @@
+/** What the generated lifecycle suite of the interconnect types is known to find, each with its reason (see tests/support/generated-lifecycle.ts). */
+import type { KnownProblems } from '../../support/generated-lifecycle.js';
+
+export const known: KnownProblems = {
+  failures: {
+    'interconnect:index/port:Port diversityZone add': 'finding 8 (shape): diversityZone is any text in the schema; the API takes red or blue only, refused at apply',
+    'interconnect:index/lagPort:LagPort diversityZone add': 'finding 8 (shape): diversityZone is any text in the schema; the API takes red or blue only, refused at apply',
+    'interconnect:index/ix:Ix networkServiceType change': 'finding 8: an IX the location does not offer passes plan, refused at apply',
+    'interconnect:index/serviceKey:ServiceKey active change': 'suite: the API keeps a deleted service key as a deactivated one, so `active: false` reads as the key ending',
+    'interconnect:index/mve:Mve diversityZone add': 'finding 8 (shape): diversityZone is any text in the schema; the API takes red or blue only, refused at apply',
+    'interconnect:index/mve:Mve vendorConfig.vendor change': 'finding 8 (shape): a vendor that does not match the image passes plan, refused at apply',
+    'interconnect:index/mve:Mve vendorConfig.sshPublicKey add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.manageLocally add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.fmcIpAddress add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.fmcRegistrationKey add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.licenseData add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.adminPasswordHash add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.accountName add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.accountKey add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.systemTag add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.ionKey add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.secretKey add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.directorAddress add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.controllerAddress add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.localAuth add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.remoteAuth add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.serialNumber add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.vcoAddress add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.vcoActivationCode add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mve:Mve vendorConfig.token add':
+      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+    'interconnect:index/mcr:Mcr diversityZone add': 'finding 8 (shape): diversityZone is any text in the schema; the API takes red or blue only, refused at apply',
+    'interconnect:index/vxc:Vxc aEnd.vnicIndex add': 'finding 8 (shape): vnicIndex on an end that is not an MVE passes plan, refused at apply',
+    'interconnect:index/vxc:Vxc bEnd.vnicIndex add': 'finding 8 (shape): vnicIndex on an end that is not an MVE passes plan, refused at apply',
+    'interconnect:index/vxc:Vxc aEndPartnerConfig add': 'new: adding aEndPartnerConfig to a VXC plans an update that sends nothing and reads nothing back',
+    'interconnect:index/vxc:Vxc bEndPartnerConfig remove': 'finding 8 (shape): an AWS VXC without its B-End partner config passes plan, refused at apply (after nothing was deleted)',
+    'interconnect:index/vxc:Vxc serviceKey add': 'suite: no service key of the world to name (the spec makes none); the made-up key is refused as unknown',
+  },
+  gaps: {
+    'interconnect:index/ix:Ix attributeTags': 'no value its schema and the whole input accept (nor one its spec gives)',
+    'interconnect:index/serviceKey:ServiceKey productUid': 'it names an object of the world, and its spec made no second one to point at',
+    'interconnect:index/serviceKey:ServiceKey vlan': 'the whole input is not valid without it',
+    'interconnect:index/mve:Mve vendorConfig.fmcNatId': 'no value its schema and the whole input accept (nor one its spec gives)',
+    'interconnect:index/mcr:Mcr prefixFilterLists[0].addressFamily': 'no other value its schema and the whole input accept',
+    'interconnect:index/mcrPrefixFilterList:McrPrefixFilterList addressFamily': 'no other value its schema and the whole input accept',
+    'interconnect:index/vxc:Vxc aEnd.requestedProductUid': 'it names an object of the world, and its spec made no second one to point at',
+    'interconnect:index/vxc:Vxc bEnd.requestedProductUid': 'it names an object of the world, and its spec made no second one to point at',
+    'interconnect:index/vxc:Vxc bEndPartnerConfig.partner': 'no other value its schema and the whole input accept',
+    'interconnect:index/vxc:Vxc bEndPartnerConfig.type': 'the whole input is not valid without it',
+  },
+  everywhere: {},
+};
