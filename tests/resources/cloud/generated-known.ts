@@ -21,10 +21,6 @@ export const known: KnownProblems = {
       'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
     'cloud:index/lbListener:LbListener protocol change': 'finding 5 (shape, new case): a listener replaced create-first while keeping its port; the API refuses a second VServer on the port (4107)',
     'cloud:index/lbRule:LbRule domainMatchMode add': 'new: domainMatchMode is planned and recorded, but the world keeps `regular` and the type reads `regular`',
-    'cloud:index/vpnGateway:VpnGateway name change': 'finding 5: replaced create-first while keeping a value the API holds unique (the EIP, RetCode 4154)',
-    'cloud:index/vpnGateway:VpnGateway tag add': 'finding 5: replaced create-first while keeping a value the API holds unique (the EIP, RetCode 4154)',
-    'cloud:index/vpnGateway:VpnGateway remark add': 'finding 5: replaced create-first while keeping a value the API holds unique (the EIP, RetCode 4154)',
-    'cloud:index/vpnGateway:VpnGateway chargeType add': 'finding 5: replaced create-first while keeping a value the API holds unique (the EIP, RetCode 4154)',
     'cloud:index/vpnConnection:VpnConnection ipsecCloseAction add':
       'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
     'cloud:index/labelAttachment:LabelAttachment key change': 'finding 8 (shape): a label that does not exist passes plan, refused at apply (plan could list labels)',
@@ -65,9 +61,5 @@ export const known: KnownProblems = {
     'cloud:index/lbListener:LbListener lbId': 'it names an object of the world, and its spec made no second one to point at',
     'cloud:index/label:Label category': 'no value its schema and the whole input accept (nor one its spec gives)',
   },
-  everywhere: {
-    'cloud:index/securityGroup:SecurityGroup': {
-      'drift exits 2: rules[': 'finding 6: rule defaults (cidrBlock, policy, priority) the API fills in read as drift',
-    },
-  },
+  everywhere: {},
 };

@@ -3,11 +3,8 @@ import type { KnownProblems } from '../../support/generated-lifecycle.js';
 
 export const known: KnownProblems = {
   failures: {
-    'interconnect:index/port:Port diversityZone add': 'finding 8 (shape): diversityZone is any text in the schema; the API takes red or blue only, refused at apply',
-    'interconnect:index/lagPort:LagPort diversityZone add': 'finding 8 (shape): diversityZone is any text in the schema; the API takes red or blue only, refused at apply',
     'interconnect:index/ix:Ix networkServiceType change': 'finding 8: an IX the location does not offer passes plan, refused at apply',
     'interconnect:index/serviceKey:ServiceKey active change': 'suite: the API keeps a deleted service key as a deactivated one, so `active: false` reads as the key ending',
-    'interconnect:index/mve:Mve diversityZone add': 'finding 8 (shape): diversityZone is any text in the schema; the API takes red or blue only, refused at apply',
     'interconnect:index/mve:Mve vendorConfig.vendor change': 'finding 8 (shape): a vendor that does not match the image passes plan, refused at apply',
     'interconnect:index/mve:Mve vendorConfig.sshPublicKey add':
       'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
@@ -47,7 +44,6 @@ export const known: KnownProblems = {
       'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
     'interconnect:index/mve:Mve vendorConfig.token add':
       'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mcr:Mcr diversityZone add': 'finding 8 (shape): diversityZone is any text in the schema; the API takes red or blue only, refused at apply',
     'interconnect:index/vxc:Vxc aEnd.vnicIndex add': 'finding 8 (shape): vnicIndex on an end that is not an MVE passes plan, refused at apply',
     'interconnect:index/vxc:Vxc bEnd.vnicIndex add': 'finding 8 (shape): vnicIndex on an end that is not an MVE passes plan, refused at apply',
     'interconnect:index/vxc:Vxc aEndPartnerConfig add': 'new: adding aEndPartnerConfig to a VXC plans an update that sends nothing and reads nothing back',

@@ -14,11 +14,7 @@ export const known: KnownProblems = {
     'pipeline:index/connectionSchemaConfig:ConnectionSchemaConfig schemas.public.tables grow': 'finding 8 (shape): a schema or table the source does not have passes plan, refused at apply',
     'pipeline:index/connectionSchemaConfig:ConnectionSchemaConfig schemas grow': 'finding 8 (shape): a schema or table the source does not have passes plan, refused at apply',
     'pipeline:index/privateLink:PrivateLink service change': 'finding 8 (shape): a service whose config needs other fields passes plan, refused at apply',
-    'pipeline:index/proxyAgent:ProxyAgent regenerationCounter add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
     'pipeline:index/hybridDeploymentAgent:HybridDeploymentAgent authType add':
-      'finding 3: a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'pipeline:index/hybridDeploymentAgent:HybridDeploymentAgent authenticationCounter add':
       'finding 3: a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
     'pipeline:index/externalLogging:ExternalLogging service change': 'finding 8 (shape): a service whose config needs other fields passes plan, refused at apply',
     'pipeline:index/externalLogging:ExternalLogging config remove': 'new: the plan shows an update that the apply sends nothing for, and the world keeps the old value',
@@ -43,12 +39,5 @@ export const known: KnownProblems = {
     'pipeline:index/teamGroupMembership:TeamGroupMembership teamId': 'it names an object of the world, and its spec made no second one to point at',
     'pipeline:index/userGroupMembership:UserGroupMembership userId': 'it names an object of the world, and its spec made no second one to point at',
   },
-  everywhere: {
-    'pipeline:index/connectionCertificates:ConnectionCertificates': {
-      'recorded.map is not a function': 'finding 2: `recorded.map is not a function` once certificates are recorded',
-    },
-    'pipeline:index/destinationCertificates:DestinationCertificates': {
-      'recorded.map is not a function': 'finding 2: `recorded.map is not a function` once certificates are recorded',
-    },
-  },
+  everywhere: {},
 };
