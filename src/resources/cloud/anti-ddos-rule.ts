@@ -172,6 +172,9 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
   replaceWhen: (prior, desired) =>
     prior.backupServer && !desired.backupServer ? [{ path: 'backupServer', reason: 'UpdateBGPServiceFwdRule cannot clear a backup server (an empty BackupIP is never sent)' }] : [],
   replaceSometimes: ['backupServer'],
+  // A service IP forwards a port through one rule (every port, 0, through one IP rule): a rule
+  // replaced keeping its port is deleted first.
+  holds: [{ what: 'forwarded port of an anti-DDoS IP', paths: ['instanceId', 'ip', 'port'], defaults: { port: () => 0 } }],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { sourceType: 'ip', toaId: 200, detection: false, remark: '' }),
   remoteManaged: ['status', 'createTime', 'ruleId', 'ruleIndex', 'protocol', 'loadBalance'],
   isReady: (outputs) => outputs.status === 'Success',
