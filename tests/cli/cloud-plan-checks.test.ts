@@ -1,12 +1,14 @@
 /**
  * What a plan of cloud resources can know before any order: the shape of a value the API takes
  * (a rule's source address, a domain back end, the kind an id names, a setting only one kind of
- * rule has) is refused by validate and plan at its line and column, with what would be valid, and
- * nothing is sent to the API.
+ * rule has) is refused by validate and plan at its line and column, with what would be valid; a
+ * fact only the API knows (the zones of an image, the labels of the account) is read and refused
+ * by plan. Nothing is sent to the API but those reads.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedCloudCall } from '../support/cloud-api.js';
 import { testSandbox, workdir } from '../support/cli.js';
 import { cloudExampleKit } from '../support/cloud-example.js';
 
@@ -77,5 +79,73 @@ describe('values whose shape the cloud API refuses are refused before any order'
     expect(text.match(/: error: /g)).toHaveLength(EXPECTED.length);
     expect(text).not.toMatch(/\n\s+at /);
     expect(await sandbox.calls('cloud')).toEqual([]);
+  });
+});
+
+/** The first available image of a zone of cn-bj2. */
+async function imageOf(zone: string): Promise<string> {
+  const body = await signedCloudCall(sandbox.url, { Action: 'DescribeImage', Region: 'cn-bj2', ProjectId: 'org-sandbox', Zone: zone, ImageType: 'Base' });
+  expect(body.RetCode).toBe(0);
+  return (body.ImageSet as Array<{ ImageId: string }>)[0].ImageId;
+}
+
+const FACTS = (image: string) => `name: fact-checks
+config:
+  cloud:region: cn-bj2
+  cloud:projectId: org-sandbox
+resources:
+  network:
+    type: cloud:index/vpc:Vpc
+    properties: { name: facts-vpc, cidrBlocks: [10.50.0.0/16] }
+  web:
+    type: cloud:index/subnet:Subnet
+    properties: { vpcId: "\${network.vpcId}", cidrBlock: 10.50.1.0/24 }
+  host:
+    type: cloud:index/instance:Instance
+    properties:
+      availabilityZone: cn-bj2-03
+      imageId: ${image}
+      cpu: 1
+      memory: 2048
+      bootDisk: { type: cloud_ssd, size: 40 }
+      vpcId: \${network.vpcId}
+      subnetId: \${web.subnetId}
+      password: Passw0rd-facts
+      chargeType: dynamic
+  team:
+    type: cloud:index/label:Label
+    properties: { key: facts, value: declared }
+  declaredOnVpc:
+    type: cloud:index/labelAttachment:LabelAttachment
+    properties: { key: facts, value: declared, resourceId: "\${network.vpcId}" }
+  listedOnVpc:
+    type: cloud:index/labelAttachment:LabelAttachment
+    properties: { key: env, value: prod, resourceId: "\${network.vpcId}" }
+  missingOnVpc:
+    type: cloud:index/labelAttachment:LabelAttachment
+    properties: { key: env, value: qa, resourceId: "\${network.vpcId}" }
+`;
+
+describe('facts only the cloud API knows are read and refused by plan, before any order', () => {
+  it('an image not offered in the zone and a label the account does not have are named at their lines, with the zones and labels there are', async () => {
+    const image = await imageOf('cn-bj2-02');
+    const dir = workdir('plumb-cloud-facts-');
+    writeFileSync(join(dir, 'plumb.yaml'), FACTS(image));
+    await sandbox.clearCalls();
+    const plan = await run(dir, 'plan');
+    expect(plan.code).toBe(1);
+    const text = plan.stdout + plan.stderr;
+    expect(text).toContain(`plumb.yaml:15:25: error: image ${image} is not offered in cn-bj2-03; it is in cn-bj2-02`);
+    expect(text).toMatch(/plumb\.yaml:35:36: error: the account has no label env:qa; labels of key env: prod, staging/);
+    expect(text.match(/: error: /g)).toHaveLength(2);
+    const writes = (await sandbox.calls('cloud')).map((c) => String(c.query.Action)).filter((a) => !/^(Describe|Get|List)/.test(a));
+    expect(writes).toEqual([]);
+
+    // In the image's zone and with the label the account has, the same stack applies.
+    writeFileSync(join(dir, 'plumb.yaml'), FACTS(image).replace('cn-bj2-03', 'cn-bj2-02').replace('value: qa', 'value: staging'));
+    const applied = await run(dir, 'apply', '--yes');
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect((await run(dir, 'destroy', '--yes')).code).toBe(0);
   });
 });
