@@ -92,4 +92,33 @@ describe('replacements keeping a value the cloud API holds unique', () => {
     expect((body.DataSet as Array<Record<string, unknown>>).map((v) => [v.Protocol, v.FrontendPort])).toEqual([['HTTP', 1024]]);
     expect((await run(dir, 'destroy', '--yes')).code).toBe(0);
   });
+
+  it("a label's value changed, with an attachment binding it, leaves the account the new label alone, bound where the old one was", async () => {
+    const dir = await applied(`name: held-label
+config:
+  cloud:region: cn-bj2
+  cloud:projectId: org-sandbox
+resources:
+  network:
+    type: cloud:index/vpc:Vpc
+    properties: { name: label-vpc, cidrBlocks: [10.31.0.0/16] }
+  tier:
+    type: cloud:index/label:Label
+    properties: { key: held-tier, value: one }
+  onVpc:
+    type: cloud:index/labelAttachment:LabelAttachment
+    properties: { key: "\${tier.key}", value: "\${tier.value}", resourceId: "\${network.vpcId}" }
+`);
+    edit(dir, 'value: one', 'value: two');
+    const again = await run(dir, 'apply', '--yes');
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    const labels = await signedCloudCall(sandbox.url, { Action: 'ListLabels', Category: 'custom', Limit: 100 });
+    expect((labels.Labels as Array<{ Key: string; Value: string }>).filter((l) => l.Key === 'held-tier').map((l) => l.Value)).toEqual(['two']);
+    const bound = await signedCloudCall(sandbox.url, { Action: 'ListLabelsByResourceIds', 'ResourceIds.0': state(dir).resources.network.id });
+    expect((bound.Labels as Array<{ Key: string; Value: string }>).map((l) => `${l.Key}:${l.Value}`)).toEqual(['held-tier:two']);
+    expect((await run(dir, 'destroy', '--yes')).code).toBe(0);
+    const after = await signedCloudCall(sandbox.url, { Action: 'ListLabels', Category: 'custom', Limit: 100 });
+    expect((after.Labels as Array<{ Key: string }>).filter((l) => l.Key === 'held-tier')).toEqual([]);
+  });
 });
