@@ -4,8 +4,8 @@
  * ordered delete-first, and the world ends with the one new object. Judged against the sandbox's
  * world, not plumb's state.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedCloudCall } from '../support/cloud-api.js';
 import { testSandbox, workdir } from '../support/cli.js';
@@ -120,5 +120,28 @@ resources:
     expect((await run(dir, 'destroy', '--yes')).code).toBe(0);
     const after = await signedCloudCall(sandbox.url, { Action: 'ListLabels', Category: 'custom', Limit: 100 });
     expect((after.Labels as Array<{ Key: string }>).filter((l) => l.Key === 'held-tier')).toEqual([]);
+  });
+
+  it('examples/cloud/compute.yaml: a backend no rule uses and a NAT gateway rule replaced as they are (--replace) are deleted first, and the world has one of each on the port', async () => {
+    const dir = workdir('plumb-cloud-held-');
+    copyFileSync(resolve(import.meta.dirname, '../../examples/cloud/compute.yaml'), join(dir, 'plumb.yaml'));
+    const first = await run(dir, 'apply', '--yes');
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const args = ['--replace', 'dbBehindLb', '--replace', 'sshToWeb'];
+    const plan = JSON.parse((await run(dir, 'plan', '--json', ...args)).stdout) as Plan;
+    const replaced = plan.changes.filter((c) => c.action === 'replace').map((c) => [c.address, c.replaceOrder]);
+    expect(replaced).toContainEqual(['dbBehindLb', 'delete-first']);
+    expect(replaced).toContainEqual(['sshToWeb', 'delete-first']);
+    const again = await run(dir, 'apply', '--yes', ...args);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    const resources = state(dir).resources;
+    const [lbId, listenerId] = resources.shopHttp.id.split('/');
+    const listener = (await signedCloudCall(sandbox.url, { Action: 'DescribeVServer', ULBId: lbId, VServerId: listenerId })).DataSet[0];
+    expect((listener.BackendSet as Array<Record<string, unknown>>).filter((b) => b.ResourceId === resources.dbHost.id).map((b) => [b.Port, b.IsBackup])).toEqual([[8080, 1]]);
+    const rules = (await signedCloudCall(sandbox.url, { Action: 'DescribeNATGWPolicy', NATGWId: resources.nat.id, Limit: 100 })).DataSet as Array<Record<string, unknown>>;
+    expect(rules.map((r) => [r.PolicyName, r.SrcPort])).toEqual([['ssh-to-web', '2222']]);
+    expect((await run(dir, 'destroy', '--yes')).code).toBe(0);
   });
 });
