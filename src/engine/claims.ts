@@ -24,7 +24,8 @@ export function claimsOf(type: ResourceType, inputs: Record<string, unknown>): H
     let rows: unknown[][] = [[]];
     for (const path of claim.paths) {
       const each = path.endsWith('[]');
-      const value = valueAt(inputs, each ? path.slice(0, -2) : path);
+      const at = valueAt(inputs, each ? path.slice(0, -2) : path);
+      const value = at === undefined ? claim.defaults?.[path]?.(inputs) : at;
       const items = each ? (Array.isArray(value) ? value : []) : [value];
       rows = rows.flatMap((row) => items.map((item) => [...row, item]));
     }

@@ -78,6 +78,12 @@ export interface Claim {
   what: string;
   paths: string[];
   /**
+   * The value the API takes for a path the inputs leave out, from the whole inputs (a listener's
+   * port follows its protocol); a path only this gives names a value derived from the inputs. Its
+   * answer undefined (or a value not known yet) holds nothing.
+   */
+  defaults?: Record<string, (inputs: any) => unknown>;
+  /**
    * Whether what these values name is free again (a VLAN stays held a while after its connection
    * is cancelled); undefined when the API cannot tell (then: free once its holder reads as gone).
    * Absent: free once its holder reads as gone.

@@ -20,6 +20,8 @@ import { ruleParams, ruleRecords, type FwdRule, type RuleInputs } from './anti-d
 import { deleteListed, findMade, noId, ownedAmong, PACE, remarkField, vanished, type CloudCtx } from './kit.js';
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+/** A domain name as the API takes a `domain` rule's back end: labels of letters, digits and hyphens, ending in a letter-led one. */
+const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i;
 const port = z.number().int().min(1).max(65535);
 
 /** Inputs of a forwarding rule. */
@@ -54,8 +56,11 @@ export const antiDdosRuleInputs = z
       if (rule.port !== undefined && server.port === undefined) ctx.addIssue({ code: 'custom', path: ['realServers', i, 'port'], message: 'a TCP rule (port set) needs the back-end port' });
       if (rule.port === undefined && server.port !== undefined)
         ctx.addIssue({ code: 'custom', path: ['realServers', i, 'port'], message: 'an IP rule (no port) forwards every port: leave the back-end port out' });
+      if (typeof server.address !== 'string') return;
       if ((rule.sourceType ?? 'ip') === 'ip' && !IPV4.test(server.address))
         ctx.addIssue({ code: 'custom', path: ['realServers', i, 'address'], message: 'an IPv4 address (or set sourceType: domain)' });
+      if (rule.sourceType === 'domain' && !HOST.test(server.address))
+        ctx.addIssue({ code: 'custom', path: ['realServers', i, 'address'], message: 'a domain name such as origin.example.com, since sourceType is domain (or set sourceType: ip for addresses)' });
     });
     if ((rule.realServers.length > 1 || rule.detection) && !rule.backupServer) {
       ctx.addIssue({ code: 'custom', path: ['backupServer'], message: 'required with several back ends (load balancing) or with detection: true' });
@@ -172,6 +177,9 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
   replaceWhen: (prior, desired) =>
     prior.backupServer && !desired.backupServer ? [{ path: 'backupServer', reason: 'UpdateBGPServiceFwdRule cannot clear a backup server (an empty BackupIP is never sent)' }] : [],
   replaceSometimes: ['backupServer'],
+  // A service IP forwards a port through one rule (every port, 0, through one IP rule): a rule
+  // replaced keeping its port is deleted first.
+  holds: [{ what: 'forwarded port of an anti-DDoS IP', paths: ['instanceId', 'ip', 'port'], defaults: { port: () => 0 } }],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { sourceType: 'ip', toaId: 200, detection: false, remark: '' }),
   remoteManaged: ['status', 'createTime', 'ruleId', 'ruleIndex', 'protocol', 'loadBalance'],
   isReady: (outputs) => outputs.status === 'Success',

@@ -19,11 +19,21 @@ const TYPES = ['uhost', 'ulb', 'natgw', 'vpngw'] as const;
 type BoundType = (typeof TYPES)[number];
 
 /** Inputs of an EIP association. */
-export const eipAssociationInputs = z.object({
-  eipId: z.string().min(1).describe('Id of the EIP (`eip-…`). Required. Changing it binds another EIP (a new association).'),
-  resourceId: z.string().min(1).describe('Id of the resource to bind to (`uhost-…`, `ulb-…`, `natgw-…`, `vpngw-…`). Required. Changing it is a new association.'),
-  resourceType: z.enum(TYPES).optional().describe("`uhost`, `ulb`, `natgw` or `vpngw`. Default: read from the resource id's prefix. Changing it is a new association."),
-});
+export const eipAssociationInputs = z
+  .object({
+    eipId: z.string().min(1).describe('Id of the EIP (`eip-…`). Required. Changing it binds another EIP (a new association).'),
+    resourceId: z.string().min(1).describe('Id of the resource to bind to (`uhost-…`, `ulb-…`, `natgw-…`, `vpngw-…`). Required. Changing it is a new association.'),
+    resourceType: z.enum(TYPES).optional().describe("`uhost`, `ulb`, `natgw` or `vpngw`: the kind the resource id's prefix names. Default: read from that prefix. Changing it is a new association."),
+  })
+  .superRefine((v, ctx) => {
+    // The id's prefix names the resource's kind: a type that contradicts it is refused by the API.
+    if (typeof v.resourceId !== 'string') return;
+    const named = typeOf(v.resourceId);
+    if (named && typeof v.resourceType === 'string' && v.resourceType !== named)
+      ctx.addIssue({ code: 'custom', path: ['resourceType'], message: `${v.resourceId} is a ${named} (its id's prefix): set resourceType ${named}, or leave it out` });
+    if (!named && v.resourceType === undefined)
+      ctx.addIssue({ code: 'custom', path: ['resourceId'], message: `cannot tell the type of resource ${v.resourceId} from its id: set resourceType to one of ${TYPES.join(', ')}` });
+  });
 
 /** Inputs of an EIP association. */
 export type EipAssociationInputs = z.output<typeof eipAssociationInputs>;

@@ -20,6 +20,7 @@ import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { RemoteError, UserError } from '../../errors.js';
 import { describeHost, failedState, HOST_LISTING, settled, stopIfRunning, waitState, whileStopped, type HostInfo } from './instance-power.js';
 import { diskReplacements, instanceInputs, loginChanged, resizeNotes, unreported, type InstanceInputs } from './instance-inputs.js';
+import { imageInZone } from './cross-checks.js';
 import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
 
 /** What is read back about an instance. */
@@ -139,6 +140,8 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
   inputs: instanceInputs,
   outputs: instanceOutputs,
   secretPaths: ['password'],
+  // An image not offered in the zone is refused by CreateUHostInstance: found before any order.
+  crossCheck: imageInZone,
   replaceOn: [
     { path: 'availabilityZone', reason: 'an instance cannot move to another zone (no API Action)' },
     { path: 'imageId', reason: 'only ReinstallUHostInstance changes the image, and it erases the boot disk' },

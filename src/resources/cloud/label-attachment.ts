@@ -13,6 +13,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import { deleteListed, vanished, type CloudCtx } from './kit.js';
+import { labelExists } from './cross-checks.js';
 import { categoryField, customLabels, LABEL_CALL, labelPart } from './label.js';
 
 /** Inputs of a label attachment. */
@@ -80,6 +81,8 @@ export const labelAttachment: ResourceType<LabelAttachmentInputs, LabelAttachmen
   description: 'A custom label bound to a resource by its id.',
   inputs: labelAttachmentInputs,
   outputs: labelAttachmentOutputs,
+  // BindLabels refuses a label the account does not have: found before any order.
+  crossCheck: labelExists,
   replaceOn: [
     { path: 'key', reason: 'no Action changes a binding (BindLabels and UnbindLabels only)' },
     { path: 'value', reason: 'no Action changes a binding (BindLabels and UnbindLabels only)' },

@@ -96,6 +96,8 @@ export const lbAttachment: ResourceType<LbAttachmentInputs, LbAttachmentOutputs,
     { path: 'listenerId', reason: 'a backend belongs to one listener: UpdateBackendAttribute cannot move it' },
     { path: 'resourceId', reason: 'UpdateBackendAttribute cannot change the instance a backend is' },
   ],
+  // A listener takes an instance's port once (4109): a backend replaced keeping both is deleted first.
+  holds: [{ what: 'port of an instance on a listener', paths: ['listenerId', 'resourceId', 'port'], defaults: { port: () => 80 } }],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { port: 80, weight: 1, enabled: true, backup: false }),
   remoteManaged: ['privateIp', 'status'],
   // A backend is part of its listener's record, listed as soon as AllocateBackend answers.

@@ -95,6 +95,11 @@ function portOf(inputs: LbListenerInputs): number {
   return inputs.port ?? (inputs.protocol === 'https' ? 443 : (inputs.protocol ?? 'http') === 'http' ? 80 : 1024);
 }
 
+/** Whether a protocol is known now (left out is `http`); a reference not resolved yet is not. */
+function isProtocol(protocol: unknown): boolean {
+  return protocol === undefined || (PROTOCOLS as readonly unknown[]).includes(protocol);
+}
+
 /** The in-place settings as UpdateVServerAttribute (and CreateVServer) name them. */
 function settings(inputs: Pick<LbListenerInputs, 'method' | 'persistenceType' | 'persistence' | 'idleTimeout' | 'healthCheckType' | 'domain' | 'path'>): Record<string, string | number | undefined> {
   return {
@@ -146,6 +151,18 @@ export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, Cloud
       .filter((f) => (prior[f] ?? '') !== '' && (desired[f] ?? '') === '')
       .map((f) => ({ path: f, reason: `UpdateVServerAttribute takes an empty ${f === 'domain' ? 'Domain' : 'Path'} as no change, so no Action clears one` })),
   replaceSometimes: ['domain', 'path'],
+  // A balancer takes one listener per port (4107; a UDP one beside a TCP-family one): a listener
+  // replaced keeping its port is deleted first.
+  holds: [
+    {
+      what: 'port on a load balancer',
+      paths: ['lbId', 'port', 'transport'],
+      defaults: {
+        port: (inputs: LbListenerInputs) => (isProtocol(inputs.protocol) ? portOf(inputs) : undefined),
+        transport: (inputs: LbListenerInputs) => (isProtocol(inputs.protocol) ? ((inputs.protocol ?? 'http') === 'udp' ? 'udp' : 'tcp') : undefined),
+      },
+    },
+  ],
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) =>
     defaultsAsDeclared(recorded, desired, {

@@ -27,11 +27,21 @@ export const lbRuleInputs = z
       .describe("Ids of the listener's backends (`backend-…`, an LbAttachment's `backendId`) the requests go to. Required. Updated in place."),
     domain: z.string().min(1).optional().describe('Host the rule matches (a regular expression, or a wildcard with `domainMatchMode: wildcard`). Set it or `path`. Updated in place.'),
     path: z.string().min(1).optional().describe('Path prefix the rule matches. Set it or `domain`. Updated in place.'),
-    domainMatchMode: z.enum(['regular', 'wildcard']).optional().describe('How `domain` matches. Default `regular`. Updated in place.'),
+    domainMatchMode: z
+      .enum(['regular', 'wildcard'])
+      .optional()
+      .describe('How `domain` matches: `regular` (default) or `wildcard`. Only with `domain`: a path rule has no domain to match. Updated in place.'),
     priority: z.number().int().min(1).max(9999).optional().describe('Order among the path rules of the listener, 1–9999. Updated in place.'),
   })
   .superRefine((v, ctx) => {
     if ((v.domain === undefined) === (v.path === undefined)) ctx.addIssue({ code: 'custom', path: ['domain'], message: 'set exactly one of domain or path' });
+    // The API takes DomainMatchMode for the domain of a Domain policy only: on a path rule it is never sent.
+    if (v.path !== undefined && v.domainMatchMode !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['domainMatchMode'],
+        message: 'domainMatchMode is how a domain rule matches its domain: a path rule takes none (leave it out, or match a domain instead of a path)',
+      });
   });
 
 /** Inputs of a rule. */

@@ -81,6 +81,8 @@ export const lbSslAttachment: ResourceType<LbSslAttachmentInputs, LbSslAttachmen
     { path: 'lbId', reason: 'a binding is of one listener: UnbindSSL there, then BindSSL' },
     { path: 'listenerId', reason: 'a binding is of one listener: UnbindSSL there, then BindSSL' },
   ],
+  // A listener holds one certificate: a binding replaced on the same listener is unbound first.
+  holds: [{ what: 'certificate of a listener', paths: ['listenerId'] }],
   updateNotes: (prior, desired) => (prior.sslId === desired.sslId ? [] : [SWAP_NOTE]),
   // A bound certificate shows on its listener as soon as BindSSL answers.
   appearsWithinMs: 0,

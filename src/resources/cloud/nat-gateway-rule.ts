@@ -130,6 +130,8 @@ export const natGatewayRule: ResourceType<NatGatewayRuleInputs, NatGatewayRuleOu
   inputs: natGatewayRuleInputs,
   outputs: natGatewayRuleOutputs,
   replaceOn: [{ path: 'natGatewayId', reason: 'a forwarding policy belongs to one NAT gateway; UpdateNATGWPolicy cannot move it' }],
+  // An EIP's port is forwarded by one policy per protocol: a rule moved keeping it is deleted first.
+  holds: [{ what: 'forwarded port of an EIP', paths: ['srcEipId', 'protocol', 'srcPort'] }],
   asDeclared: (recorded, _outputs, desired) => (desired.name === undefined && recorded.name === '' ? { ...recorded, name: undefined } : recorded),
   remoteManaged: ['ruleId', 'srcIp'],
   // A forwarding policy is listed as soon as CreateNATGWPolicy answers.

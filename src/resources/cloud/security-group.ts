@@ -35,12 +35,22 @@ import {
 const PORT = /^(\d{1,5})(?:-(\d{1,5}))?$/;
 const RULE_DEFAULTS = { cidrBlock: '0.0.0.0/0', policy: 'accept', priority: 'high' } as const;
 
+/** Whether a rule's source is what the API takes: an IPv4 address, or one with a prefix length of 0-32. */
+function isIpv4OrRange(value: string): boolean {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\/(\d{1,2}))?$/.exec(value);
+  return !!m && m.slice(1, 5).every((o) => Number(o) <= 255) && (m[5] === undefined || Number(m[5]) <= 32);
+}
+
 /** One rule of a security group. */
 const rule = z
   .object({
     protocol: z.enum(['tcp', 'udp', 'icmp', 'gre']).describe('`tcp`, `udp`, `icmp` or `gre`. Required.'),
     port: z.string().optional().describe('Destination port `N` or range `A-B` (1–65535, A < B). Required for tcp and udp; not allowed for icmp and gre.'),
-    cidrBlock: z.string().optional().describe('Source address or range. Default `0.0.0.0/0`.'),
+    cidrBlock: z
+      .string()
+      .refine(isIpv4OrRange, 'an IPv4 address or range, such as 203.0.113.7 or 10.0.0.0/8')
+      .optional()
+      .describe('Source IPv4 address (`203.0.113.7`) or range (`10.0.0.0/8`). Default `0.0.0.0/0`.'),
     policy: z.enum(['accept', 'drop']).optional().describe('`accept` or `drop`. Default `accept`.'),
     priority: z.enum(['high', 'medium', 'low']).optional().describe('`high`, `medium` or `low`. Default `high`.'),
     description: z
