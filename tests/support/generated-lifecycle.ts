@@ -183,8 +183,17 @@ class Judge {
   }
 }
 
-/** The claims of the type (`holds`) whose values the variation leaves as the base has them. */
+/**
+ * The claims of the type (`holds`) whose values the variation leaves as the base has them, a path
+ * left out taking the claim's default for it (a listener's port from its protocol), as the engine does.
+ */
 function kept(t: TypeWorld, v: Variation): string[] {
-  const value = (inputs: Record<string, unknown>, path: string) => at(inputs, pathOf(path.replace(/\[\]$/, '')));
-  return (t.type.holds ?? []).filter((claim) => claim.paths.every((path) => value(t.base, path) !== undefined && same(value(t.base, path), value(v.inputs, path)))).map((claim) => claim.what);
+  return (t.type.holds ?? [])
+    .filter((claim) =>
+      claim.paths.every((path) => {
+        const value = (inputs: Record<string, unknown>) => at(inputs, pathOf(path.replace(/\[\]$/, ''))) ?? claim.defaults?.[path]?.(inputs);
+        return value(t.base) !== undefined && same(value(t.base), value(v.inputs));
+      }),
+    )
+    .map((claim) => claim.what);
 }
