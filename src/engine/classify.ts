@@ -38,7 +38,7 @@ export function classify(address: string, type: ResourceType, desired: Record<st
   const chosen = same ? prior.inputs : withChosenInputs(prior.inputs, prior.outputs, type.computedInputs, (key) => desired[key] !== undefined);
   // An object not listed yet has no outputs to read the recorded inputs against.
   const listed = prior.status !== 'provisioning' || Object.keys(prior.outputs).length > 0;
-  const recorded = same || !type.asDeclared || !listed ? chosen : (type.asDeclared(chosen, prior.outputs, desired) as Record<string, unknown>);
+  const recorded = same || !type.asDeclared || !listed ? chosen : (type.asDeclared(chosen, prior.outputs, desired, { imported: prior.imported === true }) as Record<string, unknown>);
   const effective = same ? desired : effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore: context.options.ignoreChanges });
   const diff = same ? { changed: [], patch: [], unknown: [] } : diffInputs(recorded, effective);
   const replacePaths = [...(same ? [] : replacePathsFor(type, diff.changed, recorded, effective, context.options.replaceOnChanges)), ...optionReplacePaths(prior, context)];
@@ -74,7 +74,7 @@ export function classify(address: string, type: ResourceType, desired: Record<st
   if (onlyRecorded(type, update.patch)) {
     update.recordOnly = true;
     const fields = [...new Set(update.patch.map((op) => op.path.split('/')[1]))];
-    update.notes.push(`only recorded: ${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} sent only with an order, so nothing is sent now`);
+    update.notes.push(`only recorded: ${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} never sent by a change (only with the order, or used by plumb itself), so nothing is sent now`);
   }
   return update;
 }

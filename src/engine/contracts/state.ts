@@ -31,6 +31,13 @@ export interface ResourceState {
   replacementTrigger?: unknown;
   /** The provider resource (its address) whose connection made it; absent for the default provider. */
   provider?: string;
+  /**
+   * Read by `plumb import`, not made or changed by plumb since: its inputs are what the API
+   * reports, so an input the API never reports is unknown, not absent. Cleared when an apply
+   * records the inputs it sent; absent on an object plumb made (inputs exactly as sent: an input
+   * left out was not sent) and on records older plumbs wrote.
+   */
+  imported?: boolean;
 }
 
 /** A remote operation whose intent was recorded but whose outcome was not (a crash in between). */
