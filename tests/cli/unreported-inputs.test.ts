@@ -3,7 +3,7 @@
  * it, through the CLI against the sandbox, one case per provider: a pipeline webhook's signing
  * secret and a VPN connection's close action reach the world (the sandbox's data) through an
  * update; an MVE's vendor field is a replacement in the plan. An object read by `plumb import`
- * still takes the manifest's value as its own, until an apply records what it sent. Before, each
+ * still takes the manifest's value as its own, until plumb replaces it with one it makes. Before, each
  * planned "No changes", sent nothing and recorded the value.
  */
 import { copyFileSync, readFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ resources:
     properties: { groupId: "\${group.id}", url: "https://hooks.example.com/unreported", events: [sync_end]${secret} }
 `;
 
-  it('is an update that gives the webhook the secret; an imported webhook takes the manifest’s until an apply', async () => {
+  it('is an update that gives the webhook the secret; an imported webhook takes the manifest’s, updated or not', async () => {
     const dir = workdir('plumb-unreported-');
     writeManifest(dir, 'plumb.yaml', manifest(''));
     expect((await run(dir, 'apply', '--yes')).code).toBe(0);
@@ -61,10 +61,10 @@ resources:
     const adopted = await run(dir, 'plan', '--stack', 'adopted', '--detailed-exitcode');
     expect(adopted.stdout).toContain('No changes.');
     expect(adopted.code).toBe(0);
-    // An apply that changes it records what it sent: the record is plumb's own from then on.
+    // An update sends what changed: the webhook is still one plumb did not make.
     writeManifest(dir, 'plumb.yaml', manifest(', secret: Signing-secret-7, active: false'));
     expect((await run(dir, 'apply', '--yes', '--stack', 'adopted')).code).toBe(0);
-    expect(recorded(dir, 'adopted').hook.imported).toBeUndefined();
+    expect(recorded(dir, 'adopted').hook.imported).toBe(true);
   });
 });
 
@@ -126,5 +126,12 @@ resources:
     const adopted = await run(dir, 'plan', '--stack', 'adopted', '--detailed-exitcode');
     expect(adopted.stdout).toContain('No changes.');
     expect(adopted.code).toBe(0);
+    expect(recorded(dir, 'adopted').edge.imported).toBe(true);
+
+    // Replaced by one plumb orders, it is plumb's own: its record holds what was sent.
+    const replaced = await run(dir, 'apply', '--yes', '--replace', 'edge', '--stack', 'adopted');
+    expect(replaced.stdout).toMatch(/Apply complete!.*1 replaced/);
+    expect(replaced.code).toBe(0);
+    expect(recorded(dir, 'adopted').edge.imported).toBeUndefined();
   });
 });

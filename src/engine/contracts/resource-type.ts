@@ -99,7 +99,7 @@ export interface ImportIdFormat {
 
 /** How plumb came to know a recorded object: made by plumb, or read by `plumb import`. */
 export interface RecordOrigin {
-  /** Read by `plumb import` and not applied since: inputs the API never reports are unknown. */
+  /** Read by `plumb import`, not created by plumb: inputs the API never reports are unknown. */
   imported: boolean;
 }
 

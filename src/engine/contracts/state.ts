@@ -32,10 +32,10 @@ export interface ResourceState {
   /** The provider resource (its address) whose connection made it; absent for the default provider. */
   provider?: string;
   /**
-   * Read by `plumb import`, not made or changed by plumb since: its inputs are what the API
-   * reports, so an input the API never reports is unknown, not absent. Cleared when an apply
-   * records the inputs it sent; absent on an object plumb made (inputs exactly as sent: an input
-   * left out was not sent) and on records older plumbs wrote.
+   * Read by `plumb import`, not made by plumb: its inputs are what the API reports (and what
+   * updates sent since), so an input the API never reports is unknown, not absent. Absent on an
+   * object plumb created (inputs exactly as sent: an input left out was not sent), a replacement
+   * of an imported one included, and on records older plumbs wrote.
    */
   imported?: boolean;
 }

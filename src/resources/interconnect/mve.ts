@@ -84,7 +84,7 @@ export const mveInputs = z
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
     diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the MVE.'),
     vendorConfig: vendorConfigSchema.describe(
-      "Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field, added and removed ones included, replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an MVE read by `plumb import` are taken as the manifest's (until an apply records what it sends).",
+      "Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field, added and removed ones included, replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an MVE read by `plumb import` are taken as the manifest's (until plumb replaces it with one it orders).",
     ),
     vnics: z
       .array(vnicSchema)
