@@ -69,7 +69,7 @@ export function classify(address: string, type: ResourceType, desired: Record<st
   if (onlyRecorded(type, update.patch)) {
     update.recordOnly = true;
     const fields = [...new Set(update.patch.map((op) => op.path.split('/')[1]))];
-    update.notes.push(`only recorded: ${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} sent only with an order, so nothing is sent now`);
+    update.notes.push(`only recorded: ${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} never sent by a change (only with the order, or used by plumb itself), so nothing is sent now`);
   }
   return update;
 }
@@ -98,7 +98,7 @@ export function compareWithRecord(type: ResourceType, prior: ResourceState, desi
   const chosen = withChosenInputs(prior.inputs, prior.outputs, type.computedInputs, (key) => desired[key] !== undefined);
   // An object not listed yet has no outputs to read the recorded inputs against.
   const listed = prior.status !== 'provisioning' || Object.keys(prior.outputs).length > 0;
-  const recorded = !type.asDeclared || !listed ? chosen : (type.asDeclared(chosen, prior.outputs, desired) as Record<string, unknown>);
+  const recorded = !type.asDeclared || !listed ? chosen : (type.asDeclared(chosen, prior.outputs, desired, { imported: prior.imported === true }) as Record<string, unknown>);
   const effective = effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore });
   return { recorded, effective, diff: diffInputs(recorded, effective) };
 }

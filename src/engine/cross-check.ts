@@ -18,7 +18,7 @@ export interface CrossCheckInput {
   /** Desired inputs of the declared resources that passed their own checks, by address. */
   desired: ReadonlyMap<string, Record<string, unknown>>;
   /** What state records, by address; undefined when state was not read (validate). */
-  recorded?: Record<string, { type: string; id: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }>;
+  recorded?: Record<string, { type: string; id: string; inputs: Record<string, unknown>; outputs: Record<string, unknown>; imported?: boolean }>;
   lookup?: CrossCheckView['lookup'];
 }
 
@@ -41,7 +41,7 @@ export async function crossCheck(input: CrossCheckInput): Promise<Diagnostic[]> 
     const declared = stack.get(address);
     // A record of another type at a declared address is being replaced by the declared one.
     if (declared && declared.token !== r.type) continue;
-    stack.set(address, { ...(declared ?? { address, token: r.type }), recorded: { id: r.id, inputs: r.inputs, outputs: r.outputs } });
+    stack.set(address, { ...(declared ?? { address, token: r.type }), recorded: { id: r.id, inputs: r.inputs, outputs: r.outputs, imported: r.imported } });
   }
   const byId = new Map<string, StackResource>();
   for (const r of stack.values()) if (r.recorded) byId.set(r.recorded.id, r);

@@ -44,7 +44,7 @@ export async function readForImport(type: ResourceType, address: string, rawId: 
   if (foreign && !options.force) throw new UserError(foreign);
   if (foreign) options.warn?.(`${address}: ${foreign}`);
   const provider = options.provider === undefined ? {} : { provider: options.provider };
-  return { address, type: type.token, ...recordedId(type, id), inputs: inputFields(type, outputs), outputs, dependencies: [], status: 'ok', ...provider };
+  return { address, type: type.token, ...recordedId(type, id), inputs: inputFields(type, outputs), outputs, dependencies: [], status: 'ok', imported: true, ...provider };
 }
 
 /**

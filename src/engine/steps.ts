@@ -211,7 +211,11 @@ async function updateInPlace(step: Step, run: StepRun): Promise<string> {
   const trigger = await run.trigger(address);
   const effective = effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: run.options(address).ignoreChanges });
   await awaitReleased(step, run, type, effective, prior.provider);
-  const made = (outputs: Record<string, unknown>): Records => ({ [address]: resourceState(type, address, realId(prior), effective, outputs, change, run.options(address), trigger) });
+  // An imported object stays one: an update sends what changed, so inputs the API never
+  // reports and the manifest never gave are as unknown as they were.
+  const made = (outputs: Record<string, unknown>): Records => ({
+    [address]: { ...resourceState(type, address, realId(prior), effective, outputs, change, run.options(address), trigger), ...(prior.imported ? { imported: true } : {}) },
+  });
   if (change.recordOnly) {
     await run.journal.record(made({ ...prior.outputs, ...effective }));
     return prior.id;

@@ -4,6 +4,7 @@
  * made by plumb or imported. Each helper returns a copy and leaves what it was given alone;
  * Secret and Unknown values pass through as they are (an Unknown is never equal to anything).
  */
+import type { RecordOrigin } from '../engine/contracts/resource-type.js';
 import { Unknown, reveal, sameValue } from '../values.js';
 
 type Inputs = Record<string, unknown>;
@@ -19,13 +20,16 @@ export function sameInput(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Inputs the remote API never reports (a promo code, a purchase's duration): where state has
- * none (an imported object), the manifest's value is taken as the object's. Only for inputs a
+ * Inputs the remote API never reports (a promo code, a purchase's duration): where the record of
+ * an object `plumb import` read has none, the manifest's value is taken as the object's. An
+ * object plumb made was sent exactly its recorded inputs: one it lacks was not sent, and writing
+ * it into the manifest later is a change, so its record is left as it is. Only for inputs a
  * type's documentation says so of.
  */
-export function unreportedFromManifest<T extends object>(recordedIn: T, desiredIn: T, keys: readonly string[]): T {
+export function unreportedFromManifest<T extends object>(recordedIn: T, desiredIn: T, keys: readonly string[], origin: RecordOrigin | undefined): T {
   const recorded = recordedIn as Inputs;
   const desired = desiredIn as Inputs;
+  if (!origin?.imported) return recordedIn;
   let out = recorded;
   for (const key of keys) {
     if (given(recorded[key]) || !given(desired[key]) || desired[key] instanceof Unknown) continue;

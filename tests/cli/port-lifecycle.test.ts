@@ -311,7 +311,7 @@ resources:
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
     writeManifest(dir, 'plumb.yaml', port(', promoCode: SPRING'));
     const plan = await plumb(['plan'], { cwd: dir, env: sandbox.env });
-    expect(plan.stdout).toContain('! only recorded: promoCode is sent only with an order, so nothing is sent now');
+    expect(plan.stdout).toContain('! only recorded: promoCode is never sent by a change (only with the order, or used by plumb itself), so nothing is sent now');
     await sandbox.clearCalls();
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
     const writes = (await sandbox.calls('interconnect')).filter((c) => c.method !== 'GET' && !c.path.includes('oauth2'));

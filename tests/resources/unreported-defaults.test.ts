@@ -1,8 +1,8 @@
 /**
- * An input whose documentation gives a default, absent from what plumb knows of an object (made
- * without it, or imported and not reported by the API), is that default: writing another value
- * into the manifest is a change to make, never taken as the object's already. For every pipeline
- * type the registry holds and every top-level input whose description says `Default <value>.`,
+ * An input whose documentation gives a default, absent from the record of an object plumb made
+ * without it (and not reported by the API), is that default: writing another value into the
+ * manifest is a change to make, never taken as the object's already. For every type the registry
+ * holds, of every provider, and every top-level input whose description says `Default <value>.`,
  * the type's asDeclared is asked about an object recorded without the input, whose API reports
  * nothing of it, against a manifest giving another value.
  */
@@ -30,7 +30,7 @@ function another(value: unknown): unknown {
 }
 
 const cases = [...resourceTypes]
-  .filter(([, type]) => type.provider === 'pipeline' && type.asDeclared)
+  .filter(([, type]) => type.asDeclared)
   .flatMap(([token, type]) => {
     const shape = (type.inputs as unknown as z.ZodObject<z.ZodRawShape>).shape ?? {};
     return Object.entries(shape).flatMap(([field, schema]) => {
@@ -40,11 +40,11 @@ const cases = [...resourceTypes]
   });
 
 describe('an input with a documented default, unknown for an object, is its default', () => {
-  it('finds inputs to check', () => expect(cases.length).toBeGreaterThan(5));
+  it('finds inputs to check, of every provider', () => expect(new Set(cases.map(([, type]) => type.provider))).toEqual(new Set(['interconnect', 'cloud', 'pipeline'])));
 
   it.each(cases)('%s', (_, type, field, value) => {
     const desired = { [field]: another(value) };
-    const declared = type.asDeclared!({}, { id: 'lucky_otter' }, desired) as Record<string, unknown>;
+    const declared = type.asDeclared!({}, { id: 'lucky_otter' }, desired, { imported: false }) as Record<string, unknown>;
     expect(declared[field] ?? value, `the object is taken to have ${field} ${JSON.stringify(desired[field])}, as the manifest says, though nothing says it has`).toEqual(value);
   });
 });

@@ -103,6 +103,12 @@ export interface ImportIdFormat {
   parse(id: string): string;
 }
 
+/** How plumb came to know a recorded object: made by plumb, or read by `plumb import`. */
+export interface RecordOrigin {
+  /** Read by `plumb import`, not created by plumb: inputs the API never reports are unknown. */
+  imported: boolean;
+}
+
 /**
  * A resource type is data plus four verbs. Handlers observe before they act and are idempotent:
  * deleting something already gone succeeds; a create that finds its own tagged object adopts it.
@@ -149,17 +155,19 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   holds?: Claim[];
   /** Input paths the remote API sets when omitted (not a change when desired leaves them out). */
   computedInputs?: string[];
-  /** Inputs sent only with the order (promoCode): a later change is recorded without a call. */
+  /** Inputs never sent by a change: sent only with the order (promoCode), or used only by plumb (how it detaches). A later change, adding one included, is recorded without a call. */
   stateOnly?: string[];
   /**
    * The recorded inputs as the manifest would state them, compared with `desired` when planning:
    * values the API chose that the manifest leaves to it are left out, a documented default
-   * stands for the input left out, and inputs the API never reports that state lacks (an
-   * imported object) are the manifest's, where the type's documentation says so. The type's one
-   * place for these rules; anything else that differs is a change. Values arrive as recorded
-   * (Secret and Unknown included) and must not be mutated. Absent: compared as recorded.
+   * stands for the input left out, and inputs the API never reports that state lacks are the
+   * manifest's only for an object `plumb import` read (`origin.imported`), where the type's
+   * documentation says so: an object plumb made (`origin` absent or not imported) was sent
+   * exactly its recorded inputs, so one written into the manifest later is a change. The type's one place for these rules; anything
+   * else that differs is a change. Values arrive as recorded (Secret and Unknown included) and
+   * must not be mutated. Absent: compared as recorded.
    */
-  asDeclared?(recorded: In, outputs: Out, desired: In): In;
+  asDeclared?(recorded: In, outputs: Out, desired: In, origin?: RecordOrigin): In;
   /** Output paths the remote API sets (dates, status): never reported as changes or drift. */
   remoteManaged?: string[];
   /** Deprecation and usage warnings for desired inputs. */
@@ -259,7 +267,7 @@ export interface StackResource {
   /** The declared inputs as far as they are known before any call: references to resources are Unknown, named by their source. */
   desired?: Record<string, unknown>;
   /** What state records (before this plan). */
-  recorded?: { id: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+  recorded?: { id: string; inputs: Record<string, unknown>; outputs: Record<string, unknown>; imported?: boolean };
 }
 
 /** What a cross-check sees of the rest of the stack. */

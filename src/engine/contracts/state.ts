@@ -31,6 +31,13 @@ export interface ResourceState {
   replacementTrigger?: unknown;
   /** The provider resource (its address) whose connection made it; absent for the default provider. */
   provider?: string;
+  /**
+   * Read by `plumb import`, not made by plumb: its inputs are what the API reports (and what
+   * updates sent since), so an input the API never reports is unknown, not absent. Absent on an
+   * object plumb created (inputs exactly as sent: an input left out was not sent), a replacement
+   * of an imported one included, and on records older plumbs wrote.
+   */
+  imported?: boolean;
 }
 
 /** A remote operation whose intent was recorded but whose outcome was not (a crash in between). */

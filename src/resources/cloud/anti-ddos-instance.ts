@@ -13,7 +13,6 @@ import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
 import type { ReplaceRule, ResourceContext, ResourceType } from '../../engine/contracts/resource-type.js';
-import { unreportedFromManifest } from '../as-declared.js';
 import { APPEARS_WITHIN_MS, findMade, PACE, waitListed } from './kit.js';
 
 /** Data centres of each area. */
@@ -133,6 +132,9 @@ function toOutputs(info: ServiceInfo): AntiDdosInstanceOutputs {
 /** The purchase terms, which the API does not report. */
 const PURCHASE = ['chargeType', 'duration'] as const;
 
+/** The purchase terms of an order that leaves them out. */
+const PURCHASE_DEFAULTS = { chargeType: 'month', duration: 1 } as const;
+
 /** What the API reports, with the purchase terms plumb bought it with when they are known. */
 function boughtWith(seen: AntiDdosInstanceOutputs, prior: Partial<AntiDdosInstanceOutputs> | undefined): AntiDdosInstanceOutputs {
   const out = { ...seen };
@@ -143,7 +145,7 @@ function boughtWith(seen: AntiDdosInstanceOutputs, prior: Partial<AntiDdosInstan
 
 /** What the API reports, with the purchase terms of the order that bought it (the defaults when left out). */
 function orderedWith(seen: AntiDdosInstanceOutputs, inputs: Partial<AntiDdosInstanceInputs>): AntiDdosInstanceOutputs {
-  return { ...seen, chargeType: inputs.chargeType ?? 'month', duration: inputs.duration ?? 1 };
+  return { ...seen, chargeType: inputs.chargeType ?? PURCHASE_DEFAULTS.chargeType, duration: inputs.duration ?? PURCHASE_DEFAULTS.duration };
 }
 
 /** Every instance of the project. */
@@ -223,18 +225,19 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     return decisions;
   },
   replaceSometimes: ['chargeType', 'duration'],
-  // A change the recorded purchase says nothing about (an input left out, then written) is
-  // only recorded: there is nothing to send.
+  // A change the recorded purchase says nothing about (an imported instance's term, left out
+  // of the manifest, then written) is only recorded: there is nothing to send.
   stateOnly: ['chargeType', 'duration'],
-  // What was bought, where the inputs leave it out, is in the outputs; an imported instance,
-  // whose purchase the API does not report, is taken to have the manifest's terms.
-  asDeclared: (recorded, outputs, desired) => {
-    const bought = { ...desired, chargeType: outputs.chargeType ?? desired.chargeType, duration: outputs.duration ?? desired.duration };
-    return unreportedFromManifest(
-      recorded,
-      bought,
-      PURCHASE.filter((key) => desired[key] !== undefined),
-    );
+  // What was bought, where the inputs leave it out, is in the outputs, and one plumb bought
+  // without them was bought with the defaults (month, 1); an imported instance, whose purchase
+  // the API does not report, is taken to have the manifest's terms.
+  asDeclared: (recorded, outputs, desired, origin) => {
+    const terms: Record<string, unknown> = {};
+    for (const key of PURCHASE) {
+      if (recorded[key] !== undefined || desired[key] === undefined) continue;
+      terms[key] = outputs[key] ?? (origin?.imported ? desired[key] : PURCHASE_DEFAULTS[key]);
+    }
+    return Object.keys(terms).length ? { ...recorded, ...terms } : recorded;
   },
   computedInputs: ['name'],
   remoteManaged: ['createTime', 'expireTime', 'status'],

@@ -13,6 +13,7 @@ import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { defaultsAsDeclared } from '../as-declared.js';
 import { whileStopped } from './instance-power.js';
 import { APPEARS_WITHIN_MS, type CloudCtx } from './kit.js';
 import { allDisks, describeDisk, settledDisk, waitDisk, type DiskInfo } from './udisk.js';
@@ -21,7 +22,12 @@ import { allDisks, describeDisk, settledDisk, waitDisk, type DiskInfo } from './
 export const diskAttachmentInputs = z.object({
   diskId: z.string().min(1).describe('Id of the disk (`bsm-…`). Required. Changing it is another attachment.'),
   instanceId: z.string().min(1).describe("Id of the instance (`uhost-…`), in the disk's zone. Required. Changing it detaches the disk and attaches it there."),
-  stopInstanceBeforeDetaching: z.boolean().optional().describe('Stop the instance before detaching, and start it again after. Default false. Changed without a call (it applies to the detach).'),
+  stopInstanceBeforeDetaching: z
+    .boolean()
+    .optional()
+    .describe(
+      'Stop the instance before detaching, and start it again after. Default false. How plumb detaches, never sent to the API: a change, adding it included, is only recorded, with no call, and the plan says so.',
+    ),
 });
 
 /** Inputs of a disk attachment. */
@@ -83,7 +89,10 @@ export const diskAttachment: ResourceType<DiskAttachmentInputs, DiskAttachmentOu
   ],
   // A disk attaches to one instance at a time: the old attachment must go first.
   holds: [{ what: 'attachment of a disk', paths: ['diskId'] }],
-  asDeclared: (recorded, _outputs, desired) => ({ ...recorded, stopInstanceBeforeDetaching: recorded.stopInstanceBeforeDetaching ?? desired.stopInstanceBeforeDetaching }),
+  // How plumb detaches, never sent to the API: a change (one added to an attachment made without
+  // it included) is only recorded, and shown in the plan as such.
+  stateOnly: ['stopInstanceBeforeDetaching'],
+  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { stopInstanceBeforeDetaching: false }),
   remoteManaged: ['deviceName'],
   // An attachment reads as one only once the disk is InUse on the instance, which upstream allows
   // three minutes for: until then an attachment not read is no evidence that the attach did nothing.

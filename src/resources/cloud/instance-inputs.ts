@@ -4,7 +4,7 @@
  * removed), and what the plan says when a change stops and starts it.
  */
 import * as z from 'zod';
-import type { ReplaceRule } from '../../engine/contracts/resource-type.js';
+import type { RecordOrigin, ReplaceRule } from '../../engine/contracts/resource-type.js';
 import { nameField, remarkField, tagField } from './kit.js';
 
 const BOOT_TYPES = ['local_normal', 'local_ssd', 'cloud_ssd', 'cloud_essd', 'cloud_rssd'] as const;
@@ -111,8 +111,13 @@ export function loginChanged(prior: InstanceInputs, desired: InstanceInputs): bo
   return prior.password !== desired.password || prior.keyPairId !== desired.keyPairId;
 }
 
-/** The recorded inputs with what the API never reports (login, security group) taken from the manifest where state lacks it. */
-export function unreported(recorded: InstanceInputs, desired: InstanceInputs): InstanceInputs {
+/**
+ * The recorded inputs with what the API never reports (login, security group) taken from the
+ * manifest where the record of an imported instance lacks it. An instance plumb made was sent
+ * exactly its record: a security group added to the manifest later is granted in place.
+ */
+export function unreported(recorded: InstanceInputs, desired: InstanceInputs, origin: RecordOrigin | undefined): InstanceInputs {
+  if (!origin?.imported) return recorded;
   const login = recorded.password === undefined && recorded.keyPairId === undefined ? { password: desired.password, keyPairId: desired.keyPairId } : {};
   return { ...recorded, ...login, securityGroupId: recorded.securityGroupId ?? desired.securityGroupId };
 }

@@ -155,8 +155,8 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
   updateNotes: (prior, desired) => resizeNotes(prior, desired),
   computedInputs: ['name'],
   // The API never reports the login or the security group: an imported object takes the manifest's.
-  asDeclared: (recorded, _outputs, desired) =>
-    defaultsAsDeclared(unreported(recorded, desired), desired, { machineType: 'N', cpu: 4, memory: 8192, dataDisks: [], chargeType: 'month', tag: DEFAULT_TAG, remark: '' }),
+  asDeclared: (recorded, _outputs, desired, origin) =>
+    defaultsAsDeclared(unreported(recorded, desired, origin), desired, { machineType: 'N', cpu: 4, memory: 8192, dataDisks: [], chargeType: 'month', tag: DEFAULT_TAG, remark: '' }),
   remoteManaged: ['privateIp', 'state', 'createTime', 'expireTime'],
   isReady: (outputs) => outputs.state === 'Running' || outputs.state === 'Stopped',
   failed: (outputs) => failedState(str(outputs.state)),

@@ -167,7 +167,8 @@ export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, Cloud
   asDeclared: (recorded, _outputs, desired) =>
     defaultsAsDeclared(recorded, desired, {
       protocol: 'http',
-      port: portOf(desired),
+      // The port a listener made without one has: its protocol's, never the manifest's port.
+      port: portOf({ protocol: recorded.protocol } as LbListenerInputs),
       method: 'roundrobin',
       persistenceType: 'none',
       persistence: '',

@@ -90,7 +90,7 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
   ],
   computedInputs: ['name'],
   // The API never reports the key or the certificates sent: an imported certificate takes the manifest's.
-  asDeclared: (recorded, _outputs, desired) => unreportedFromManifest(recorded, desired, ['privateKey', 'userCert', 'caCert']),
+  asDeclared: (recorded, _outputs, desired, origin) => unreportedFromManifest(recorded, desired, ['privateKey', 'userCert', 'caCert'], origin),
   remoteManaged: ['hashValue', 'createTime'],
   // An uploaded certificate is listed as soon as CreateSSL answers.
   appearsWithinMs: 0,

@@ -23,7 +23,7 @@ const DEPTH = 3;
 export function replacingRules(r: StackResource, view: CrossCheckView, type = TYPES.get(r.token), depth = 0): ReplaceRule[] {
   if (!type || !r.recorded || !r.desired) return [];
   const desired = r.desired;
-  const recorded = type.asDeclared ? (type.asDeclared(r.recorded.inputs, r.recorded.outputs, desired) as Record<string, unknown>) : r.recorded.inputs;
+  const recorded = type.asDeclared ? (type.asDeclared(r.recorded.inputs, r.recorded.outputs, desired, { imported: r.recorded.imported === true }) as Record<string, unknown>) : r.recorded.inputs;
   return type.replaceOn.filter((rule) => !sameValueInPlan(desired[rule.path], recorded[rule.path], view, depth));
 }
 

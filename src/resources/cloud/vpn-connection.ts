@@ -139,10 +139,10 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
   ],
   computedInputs: ['name'],
   // The close action is never reported: an imported connection takes the manifest's.
-  asDeclared: (recorded, _outputs, desired) => {
+  asDeclared: (recorded, _outputs, desired, origin) => {
     const defaults: Record<string, unknown> = { ...TUNNEL_DEFAULTS, tag: DEFAULT_TAG, remark: '' };
     if ((recorded.ikeVersion ?? desired.ikeVersion) === 'ikev2') defaults.ikeExchangeMode = recorded.ikeExchangeMode;
-    return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['ipsecCloseAction']), desired, defaults);
+    return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['ipsecCloseAction'], origin), desired, defaults);
   },
   remoteManaged: ['createTime'],
   // The API lists a new tunnel only once it is provisioned.

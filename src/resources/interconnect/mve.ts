@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import { Secret, Unknown, reveal } from '../../values.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
-import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
+import type { RecordOrigin, ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOf, oneOfText, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { liveOfType, type ApiProduct } from '../../providers/interconnect/api/products.js';
@@ -89,7 +89,7 @@ export const mveInputs = z
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
     diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the MVE.'),
     vendorConfig: vendorConfigSchema.describe(
-      "Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an imported MVE are taken as the manifest's.",
+      "Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field, added and removed ones included, replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an MVE read by `plumb import` are taken as the manifest's (until plumb replaces it with one it orders).",
     ),
     vnics: z
       .array(vnicSchema)
@@ -151,8 +151,8 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   replaceSometimes: ['vendorConfig', 'vnics'],
   computedInputs: ['diversityZone', 'costCentre', 'vnics'],
   stateOnly: ['promoCode'],
-  asDeclared: (recorded, _outputs, desired) => {
-    const vendorConfig = vendorConfigAsDeclared(recorded.vendorConfig, desired.vendorConfig);
+  asDeclared: (recorded, _outputs, desired, origin) => {
+    const vendorConfig = vendorConfigAsDeclared(recorded.vendorConfig, desired.vendorConfig, origin);
     return vendorConfig === recorded.vendorConfig ? recorded : { ...recorded, vendorConfig };
   },
   remoteManaged: [...PRODUCT_FACTS, 'vendor', 'imageId', 'mveSize', 'mveLabel'],
@@ -217,16 +217,16 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
 };
 
 /**
- * Write-only vendor fields force replacement when their recorded value changes. One missing from
- * the record (an imported MVE, whose API never returns it) is only recorded: it is what the MVE
- * was ordered with, as far as anyone can tell.
+ * Write-only vendor fields force replacement when their recorded value changes, is added or is
+ * removed: the MVE boots with what it was ordered with (an MVE plumb ordered without one was
+ * never sent it). An imported MVE's record takes the manifest's (see vendorConfigAsDeclared).
  */
 function vendorFieldChanges(prior: VendorConfig | undefined, desired: VendorConfig | undefined): ReplaceRule[] {
   const before = (prior ?? {}) as Record<string, unknown>;
   const after = (desired ?? {}) as Record<string, unknown>;
   const out: ReplaceRule[] = [];
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if ((RETURNED as readonly string[]).includes(key) || before[key] === undefined) continue;
+    if ((RETURNED as readonly string[]).includes(key)) continue;
     if (before[key] !== after[key]) out.push({ path: `vendorConfig.${key}`, reason: 'vendor settings are applied when the MVE boots and cannot be changed' });
   }
   return out;
@@ -234,16 +234,16 @@ function vendorFieldChanges(prior: VendorConfig | undefined, desired: VendorConf
 
 /**
  * The recorded vendor config in the manifest's terms. The API returns only vendor, imageId and
- * productSize: a write-only field the record lacks (an imported MVE) is the manifest's, as far
- * as anyone can tell; the vendor's name in other letter case is the manifest's spelling; SMALL,
+ * productSize: a write-only field the record of an imported MVE lacks is the manifest's, as far
+ * as anyone can tell (one an MVE plumb ordered lacks was not sent: adding it replaces the MVE); the vendor's name in other letter case is the manifest's spelling; SMALL,
  * the default size, stands for a size left out. The config stays secret.
  */
-function vendorConfigAsDeclared(recorded: unknown, desired: unknown): VendorConfig {
+function vendorConfigAsDeclared(recorded: unknown, desired: unknown, origin: RecordOrigin | undefined): VendorConfig {
   if (!recorded || !desired || recorded instanceof Unknown || desired instanceof Unknown) return recorded as VendorConfig;
   const before = reveal(recorded) as Record<string, unknown>;
   const want = reveal(desired) as Record<string, unknown>;
   const writeOnly = Object.keys(want).filter((key) => !(RETURNED as readonly string[]).includes(key));
-  let out = defaultsAsDeclared(unreportedFromManifest(before, want, writeOnly), want, { productSize: 'SMALL' });
+  let out = defaultsAsDeclared(unreportedFromManifest(before, want, writeOnly, origin), want, { productSize: 'SMALL' });
   if (typeof out.vendor === 'string' && typeof want.vendor === 'string' && out.vendor !== want.vendor && out.vendor.toLowerCase() === want.vendor.toLowerCase()) {
     out = { ...out, vendor: want.vendor };
   }

@@ -123,8 +123,8 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
   stateOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
   remoteManaged: ['name', 'syncFrequency', 'scheduleType', 'setupState', 'syncState', 'createdAt'],
   importId: apiIdFormat('connection', 'ample_kitten'),
-  asDeclared(recorded, _outputs, desired) {
-    const given = unreportedFromManifest(recorded, desired, ['auth']);
+  asDeclared(recorded, _outputs, desired, origin) {
+    const given = unreportedFromManifest(recorded, desired, ['auth'], origin);
     const defaults = defaultsAsDeclared(given, desired, { dataDelaySensitivity: 'NORMAL', dataDelayThreshold: 0, runSetupTests: false, trustCertificates: false, trustFingerprints: false });
     return { ...defaults, config: declaredConfig(defaults.config, desired.config) };
   },

@@ -77,8 +77,8 @@ export const webhook: ResourceType<WebhookInputs, WebhookOutputs, PipelineClient
   replaceOn: [{ path: 'groupId', reason: "a webhook's scope is fixed at creation: account and group webhooks are made on different paths and the API's PATCH takes no group" }],
   remoteManaged: ['type', 'createdAt', 'createdBy'],
   importId: apiIdFormat('webhook', 'fancy_llama'),
-  asDeclared(recorded, _outputs, desired) {
-    return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['secret']), desired, { active: true });
+  asDeclared(recorded, _outputs, desired, origin) {
+    return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['secret'], origin), desired, { active: true });
   },
 
   async create(ctx, inputs) {

@@ -79,17 +79,19 @@ describe('AntiDdosInstance replace rules', () => {
   });
 
   it.each([
-    ["an imported instance (its purchase unknown) has the manifest's terms: no change", {}, { chargeType: 'year', duration: 2 }, { chargeType: 'year', duration: 2 }],
+    ["an imported instance (its purchase unknown) has the manifest's terms: no change", {}, { chargeType: 'year', duration: 2 }, { chargeType: 'year', duration: 2 }, true],
     [
       'one plumb bought with the defaults has those, though the manifest left them out',
       { chargeType: 'month', duration: 1 },
       { chargeType: 'year', duration: 1 },
       { chargeType: 'month', duration: 1 },
+      false,
     ],
-    ['terms the manifest leaves out are not filled in', { chargeType: 'month', duration: 1 }, {}, {}],
-  ])('asDeclared: %s', (_name, bought, written, expected) => {
+    ['one plumb bought, its outputs without terms, was bought with the defaults', {}, { chargeType: 'year', duration: 2 }, { chargeType: 'month', duration: 1 }, false],
+    ['terms the manifest leaves out are not filled in', { chargeType: 'month', duration: 1 }, {}, {}, false],
+  ])('asDeclared: %s', (_name, bought, written, expected, imported) => {
     const { chargeType: _c, duration: _d, ...recorded } = prior;
-    const declared = antiDdosInstance.asDeclared!(recorded as AntiDdosInstanceInputs, bought as never, { ...recorded, ...written } as AntiDdosInstanceInputs);
+    const declared = antiDdosInstance.asDeclared!(recorded as AntiDdosInstanceInputs, bought as never, { ...recorded, ...written } as AntiDdosInstanceInputs, { imported });
     expect({ chargeType: declared.chargeType, duration: declared.duration }).toEqual({ chargeType: undefined, duration: undefined, ...expected });
   });
 

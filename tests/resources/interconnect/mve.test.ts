@@ -26,9 +26,9 @@ describe('MVE replace rules', () => {
     { name: 'adding a vNIC replaces', desired: { ...prior, vnics: [...prior.vnics!, { description: 'third' }] }, paths: ['vnics'] },
     { name: 'a recorded write-only vendor field changing replaces', desired: { ...prior, vendorConfig: { ...prior.vendorConfig, cloudInit: 'hostname other' } }, paths: ['vendorConfig.cloudInit'] },
     {
-      name: 'a write-only vendor field the record lacks (after import) is only recorded',
+      name: 'a write-only vendor field added to an MVE ordered without it replaces (an import takes it from the manifest first, see asDeclared)',
       desired: { ...prior, vendorConfig: { ...prior.vendorConfig, licenseData: 'LIC' } },
-      paths: [],
+      paths: ['vendorConfig.licenseData'],
     },
   ];
   for (const c of cases) {
@@ -43,11 +43,14 @@ describe('MVE replace rules', () => {
     const imported = { ...prior, vendorConfig: new Secret({ vendor: 'CISCO', imageId: 83, productSize: 'SMALL' }) };
     const { productSize: _, ...vendorConfig } = prior.vendorConfig;
     const desired = { ...prior, vendorConfig: new Secret(vendorConfig) };
-    const declared = mve.asDeclared!(imported as never, {} as never, desired as never);
+    const declared = mve.asDeclared!(imported as never, {} as never, desired as never, { imported: true });
     expect(declared.vendorConfig).toBeInstanceOf(Secret);
     expect(reveal(declared.vendorConfig)).toEqual(vendorConfig);
     const other = { ...prior, vendorConfig: new Secret({ ...prior.vendorConfig, imageId: 98 }) };
-    expect(reveal(mve.asDeclared!(imported as never, {} as never, other as never).vendorConfig)).toMatchObject({ imageId: 83 });
+    expect(reveal(mve.asDeclared!(imported as never, {} as never, other as never, { imported: true }).vendorConfig)).toMatchObject({ imageId: 83 });
+    // An MVE plumb ordered was sent exactly its recorded config: the fields it lacks were not sent.
+    const made = reveal(mve.asDeclared!(imported as never, {} as never, desired as never, { imported: false }).vendorConfig) as Record<string, unknown>;
+    expect(made).toEqual({ vendor: 'Cisco', imageId: 83 });
   });
 
   it('image, size and vendor are static replace rules, so the docs show them', () => {
