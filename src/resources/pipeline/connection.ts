@@ -50,7 +50,7 @@ export const connectionInputs = z.object({
     'Where it lands: `{prefix}` or `{name, table?}` as the service takes (its metadata says which). Required. Changing it replaces the connection: the API sets it only at create.',
   ),
   config: fieldsSchema(
-    'Service-specific settings, as the API names them (snake_case). Compared by meaning: values the API drops (empty), masks (`******`), fills by default, types differently (`"5432"`) or reorders (lists kept as sets) are not changes; keys left out are left to the API. Keys the service\'s metadata marks secret are sealed.',
+    'Service-specific settings, as the API names them (snake_case). Compared by meaning: values the API drops (empty), masks (`******`), fills by default, types differently (`"5432"`) or reorders (lists kept as sets) are not changes; keys left out, or a config left out, are left to the API; a key given as null is cleared. Keys the service\'s metadata marks secret are sealed.',
   ),
   auth: fieldsSchema('Credentials of OAuth services (client_access, refresh_token, access_token...). The API never returns them: sealed, and sent only when the manifest changes them.'),
   paused: z.boolean().optional().describe("Whether syncs are paused. Default: the API's (not paused); a connection created paused stays paused. Updated in place."),

@@ -23,7 +23,7 @@ export const externalLoggingInputs = z.object({
   service: z.enum(LOG_SERVICES).describe('Where logs go: `datadog_log`, `cloudwatch`, `splunkLog`... Required. Changing it replaces the log service.'),
   enabled: z.boolean().optional().describe('Whether logs are sent. Default true. Changed in place.'),
   config: fieldsSchema(
-    "The service's settings as the API names them (datadog_log: api_key, region; cloudwatch: log_group_name, role_arn, region...). Compared by meaning; api_key, primary_key, token and other secret keys are sealed. Changed in place.",
+    "The service's settings as the API names them (datadog_log: api_key, region; cloudwatch: log_group_name, role_arn, region...). Compared by meaning; api_key, primary_key, token and other secret keys are sealed. Changed in place; keys left out, or a config left out, are left to the API; a key given as null is cleared.",
   ),
   runSetupTests: z.boolean().optional().describe('Send a test event when created or changed; a failure is a warning naming the test. Default false. Not stored by the API.'),
 });
