@@ -134,8 +134,8 @@ export const connectionSchemaConfig: ResourceType<ConnectionSchemaConfigInputs, 
   computedInputs: ['schemaChangeHandling'],
   importId: apiIdFormat('connection', 'ample_kitten'),
   deleteNotes: () => ['nothing is removed from the platform: the connection keeps its schema settings as they are, and plumb stops managing them'],
-  asDeclared(recorded, _outputs, desired) {
-    return prunedTo(recorded, desired) as ConnectionSchemaConfigInputs;
+  asDeclared(recorded, outputs, desired) {
+    return prunedTo(recorded, desired, outputs) as ConnectionSchemaConfigInputs;
   },
 
   async create(ctx, inputs) {
