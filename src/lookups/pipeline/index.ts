@@ -4,6 +4,7 @@
 import type { LookupFunction } from '../../engine/contracts/lookup.js';
 import { getConnectionCertificates } from './get-connection-certificates.js';
 import { getConnectionFingerprints } from './get-connection-fingerprints.js';
+import { getConnectionSchemas } from './get-connection-schemas.js';
 import { getConnection } from './get-connection.js';
 import { getConnections } from './get-connections.js';
 import { getConnectorCertificates } from './get-connector-certificates.js';
@@ -42,6 +43,7 @@ import { getWebhooks } from './get-webhooks.js';
 export const pipelineLookups: LookupFunction[] = [
   getConnectionCertificates,
   getConnectionFingerprints,
+  getConnectionSchemas,
   getConnection,
   getConnections,
   getConnectorCertificates,

@@ -197,11 +197,14 @@ export function observedConfig(declared: Config | undefined, reported: Config, s
 
 /**
  * The recorded config as the manifest would state it: keys the manifest leaves out are left to
- * the API (they are neither compared nor removed), a masked value or one meaning the same as the
+ * the API (they are neither compared nor removed), and so is the whole config of a manifest that
+ * gives none: nothing would be sent for it, so no change is shown. A key is cleared by giving it
+ * as null (or empty), which a PATCH sends. A masked value or one meaning the same as the
  * manifest's is the manifest's.
  */
 export function declaredConfig(recorded: Config | undefined, desired: Config | undefined): Config | undefined {
-  if (!recorded || !desired || recorded instanceof Secret || desired instanceof Secret) return recorded;
+  if (desired === undefined) return undefined;
+  if (!recorded || recorded instanceof Secret || desired instanceof Secret) return recorded;
   const out: Config = {};
   for (const [key, want] of Object.entries(desired)) {
     if (!(key in recorded)) continue;

@@ -22,6 +22,7 @@ import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { freeForm } from '../../engine/contracts/strict.js';
 import { apiIdFormat, unlessGone, type Ctx } from './common.js';
 import { connectionPath } from './connection-wire.js';
+import { schemaNamesCheck } from './schema-check.js';
 import { HANDLING, observedSettings, patchBody, prunedTo, SYNC_MODES, type SchemaConfigSettings, type WireSchemaConfig } from './schema-config-wire.js';
 
 const enabled = (what: string) => z.boolean().optional().describe(`Whether the ${what} syncs. Left out: the API's choice (its schemaChangeHandling), never a change.`);
@@ -57,7 +58,7 @@ export const connectionSchemaConfigInputs = z.object({
     .describe("New schemas, tables and columns: `ALLOW_ALL` (all sync), `ALLOW_COLUMNS` (new columns only) or `BLOCK_ALL` (none). Default: the API's (`ALLOW_ALL`)."),
   schemas: freeForm(z.record(z.string(), schemaInput), "keyed by the source's schema names")
     .optional()
-    .describe('Schemas by their source name (case-sensitive), each with its tables and their columns. Only what is named here is managed.'),
+    .describe('Schemas by their source name (case-sensitive), each with its tables and their columns; plan refuses a schema or table the source does not have. Only what is named here is managed.'),
 });
 
 /** Inputs of a connection's schema config. */
@@ -134,11 +135,12 @@ export const connectionSchemaConfig: ResourceType<ConnectionSchemaConfigInputs, 
   inputs: connectionSchemaConfigInputs,
   outputs: connectionSchemaConfigOutputs,
   replaceOn: [{ path: 'connectionId', reason: 'a schema config is part of one connection' }],
+  crossCheck: schemaNamesCheck,
   computedInputs: ['schemaChangeHandling'],
   importId: apiIdFormat('connection', 'ample_kitten'),
   deleteNotes: () => ['nothing is removed from the platform: the connection keeps its schema settings as they are, and plumb stops managing them'],
-  asDeclared(recorded, _outputs, desired) {
-    return prunedTo(recorded, desired) as ConnectionSchemaConfigInputs;
+  asDeclared(recorded, outputs, desired) {
+    return prunedTo(recorded, desired, outputs) as ConnectionSchemaConfigInputs;
   },
 
   async create(ctx, inputs) {

@@ -15,6 +15,7 @@ import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, sameMeaning, serviceSecretPaths, unlessGone, warnSetupTests } from './common.js';
+import { connectionServiceCheck } from './service-check.js';
 import { connectionPath, created, findByName, observe, readAll, schemaName, toOutputs, type WireConnection } from './connection-wire.js';
 
 const NETWORKING = ['Directly', 'SshTunnel', 'ProxyAgent', 'PrivateLink'] as const;
@@ -44,13 +45,16 @@ export const destinationSchemaInput = z
 
 /** Inputs of a connection. */
 export const connectionInputs = z.object({
-  service: z.string().min(1).describe('Connector type, e.g. `postgres`, `salesforce`, `s3` (getConnectorsMetadata lists them). Required. Changing it replaces the connection.'),
+  service: z
+    .string()
+    .min(1)
+    .describe('Connector type, e.g. `postgres`, `salesforce`, `s3` (getConnectorsMetadata lists them; plan refuses one it does not list). Required. Changing it replaces the connection.'),
   groupId: z.string().min(1).describe('Id of the group (and destination) it loads into. Required. Changing it replaces the connection.'),
   destinationSchema: destinationSchemaInput.describe(
     'Where it lands: `{prefix}` or `{name, table?}` as the service takes (its metadata says which). Required. Changing it replaces the connection: the API sets it only at create.',
   ),
   config: fieldsSchema(
-    'Service-specific settings, as the API names them (snake_case). Compared by meaning: values the API drops (empty), masks (`******`), fills by default, types differently (`"5432"`) or reorders (lists kept as sets) are not changes; keys left out are left to the API. Keys the service\'s metadata marks secret are sealed.',
+    'Service-specific settings, as the API names them (snake_case). Compared by meaning: values the API drops (empty), masks (`******`), fills by default, types differently (`"5432"`) or reorders (lists kept as sets) are not changes; keys left out, or a config left out, are left to the API; a key given as null is cleared. Keys the service\'s metadata marks secret are sealed.',
   ),
   auth: fieldsSchema('Credentials of OAuth services (client_access, refresh_token, access_token...). The API never returns them: sealed, and sent only when the manifest changes them.'),
   paused: z.boolean().optional().describe("Whether syncs are paused. Default: the API's (not paused); a connection created paused stays paused. Updated in place."),
@@ -119,6 +123,7 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
     { path: 'groupId', reason: 'the API cannot move a connection to another group' },
     { path: 'destinationSchema', reason: 'the API sets the destination schema only when the connection is created' },
   ],
+  crossCheck: connectionServiceCheck,
   computedInputs: ['paused', 'networkingMethod', 'hybridDeploymentAgentId', 'dataDelaySensitivity', 'dataDelayThreshold'],
   stateOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
   remoteManaged: ['name', 'syncFrequency', 'scheduleType', 'setupState', 'syncState', 'createdAt'],

@@ -38,7 +38,7 @@ export const destinationInputs = z.object({
   timeZoneOffset: oneOfText(OFFSETS, 'UTC offset the destination reports in, `-11`..`0`..`+12`. Required.'),
   region: z.string().optional().describe("Region that processes the data, e.g. `GCP_US_EAST4`, `AWS_EU_CENTRAL_1`. Default: the API's (`GCP_US_EAST4`). Updated in place."),
   config: fieldsSchema(
-    'Service-specific settings (host, port, user, password...). Compared by meaning: values the API drops, masks or types differently are not changes; keys left out are left to the API. Secret keys are sealed.',
+    'Service-specific settings (host, port, user, password...). Compared by meaning: values the API drops, masks or types differently are not changes; keys left out, or a config left out, are left to the API; a key given as null is cleared. Secret keys are sealed.',
   ),
   daylightSavingTimeEnabled: z.boolean().optional().describe('Shift the offset with US daylight saving time. Default false.'),
   networkingMethod: z.enum(NETWORKING).optional().describe("How the vendor reaches the destination: `Directly`, `SshTunnel`, `ProxyAgent` or `PrivateLink`. Default: the API's (`Directly`)."),

@@ -17,22 +17,38 @@ import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIf
 /** The log services the API takes. */
 export const LOG_SERVICES = ['azure_monitor_log', 'cloudwatch', 'datadog_log', 'grafana_loki', 'new_relic_log', 'splunkLog', 'stackdriver'] as const;
 
-/** Inputs of an external log service. */
-export const externalLoggingInputs = z.object({
+/** The config keys each log service needs (the API refuses a config without them). */
+export const LOG_SERVICE_NEEDS: Record<(typeof LOG_SERVICES)[number], string[]> = {
+  azure_monitor_log: ['workspace_id', 'primary_key'],
+  cloudwatch: ['log_group_name', 'role_arn', 'region'],
+  datadog_log: ['api_key'],
+  grafana_loki: ['host'],
+  new_relic_log: ['api_key'],
+  splunkLog: ['host', 'token'],
+  stackdriver: ['project_id'],
+};
+
+const externalLoggingFields = z.object({
   groupId: z.string().min(1).describe('Id of the group whose logs are sent. Required; a group has one. Changing it replaces the log service.'),
   service: z.enum(LOG_SERVICES).describe('Where logs go: `datadog_log`, `cloudwatch`, `splunkLog`... Required. Changing it replaces the log service.'),
   enabled: z.boolean().optional().describe('Whether logs are sent. Default true. Changed in place.'),
   config: fieldsSchema(
-    "The service's settings as the API names them (datadog_log: api_key, region; cloudwatch: log_group_name, role_arn, region...). Compared by meaning; api_key, primary_key, token and other secret keys are sealed. Changed in place.",
+    "The service's settings as the API names them (datadog_log: api_key, region; cloudwatch: log_group_name, role_arn, region...). Compared by meaning; api_key, primary_key, token and other secret keys are sealed. Changed in place; keys left out, or a config left out, are left to the API; a key given as null is cleared.",
   ),
   runSetupTests: z.boolean().optional().describe('Send a test event when created or changed; a failure is a warning naming the test. Default false. Not stored by the API.'),
+});
+
+/** Inputs of an external log service: the config gives every key its service needs. */
+export const externalLoggingInputs = externalLoggingFields.superRefine((v, ctx) => {
+  const missing = (LOG_SERVICE_NEEDS[v.service] ?? []).filter((key) => v.config?.[key] === undefined || v.config[key] === '' || v.config[key] === null);
+  if (missing.length) ctx.addIssue({ code: 'custom', path: ['config'], message: `service ${v.service} needs config ${missing.join(', ')} (it needs ${LOG_SERVICE_NEEDS[v.service].join(', ')})` });
 });
 
 /** Inputs of an external log service. */
 export type ExternalLoggingInputs = z.output<typeof externalLoggingInputs>;
 
 /** What the API reports about a log service. */
-export const externalLoggingOutputs = externalLoggingInputs.omit({ runSetupTests: true }).extend({
+export const externalLoggingOutputs = externalLoggingFields.omit({ runSetupTests: true }).extend({
   id: z.string().describe("Log service id: its group's."),
 });
 

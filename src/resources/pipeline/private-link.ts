@@ -36,8 +36,24 @@ export const PRIVATE_LINK_SERVICES = [
   'DATABRICKS_GCP',
 ] as const;
 
-/** Inputs of a private link. */
-export const privateLinkInputs = z.object({
+/** The config keys each private link service needs (the API refuses a create without them). */
+export const PRIVATE_LINK_NEEDS: Record<(typeof PRIVATE_LINK_SERVICES)[number], string[]> = {
+  DATABRICKS_AWS: ['workspace_url'],
+  SNOWFLAKE_AWS: ['account_url', 'vpce_id'],
+  REDSHIFT_AWS: ['aws_account_id', 'cluster_identifier'],
+  SOURCE_AWS: ['connection_service_name'],
+  DATABRICKS_AZURE: ['workspace_url'],
+  SNOWFLAKE_AZURE: ['account_url'],
+  ONELAKE_AZURE: ['workspace_url'],
+  POSTGRES_WAREHOUSE_AZURE: ['sub_resource_name'],
+  SQL_DATA_WAREHOUSE_AZURE: ['sub_resource_name'],
+  SOURCE_AZURE: ['pls_id'],
+  SNOWFLAKE_GCP: ['account_url'],
+  SOURCE_GCP: ['private_connection_service_id'],
+  DATABRICKS_GCP: ['workspace_url'],
+};
+
+const privateLinkFields = z.object({
   name: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]{0,22}$/, 'must start with a letter or underscore and hold letters, digits and underscores, at most 23 characters')
@@ -49,11 +65,17 @@ export const privateLinkInputs = z.object({
   ),
 });
 
+/** Inputs of a private link: the config gives every key its service needs. */
+export const privateLinkInputs = privateLinkFields.superRefine((v, ctx) => {
+  const missing = (PRIVATE_LINK_NEEDS[v.service] ?? []).filter((key) => !v.config?.[key]);
+  if (missing.length) ctx.addIssue({ code: 'custom', path: ['config'], message: `service ${v.service} needs config ${missing.join(', ')} (it needs ${PRIVATE_LINK_NEEDS[v.service].join(', ')})` });
+});
+
 /** Inputs of a private link. */
 export type PrivateLinkInputs = z.output<typeof privateLinkInputs>;
 
 /** What the API reports about a private link. */
-export const privateLinkOutputs = privateLinkInputs.extend({
+export const privateLinkOutputs = privateLinkFields.extend({
   id: z.string().describe('Private link id.'),
   cloudProvider: z.string().describe('`AWS`, `GCP` or `AZURE`.'),
   state: z.string().describe('`CREATING`, `UPDATING`, `OK` or `FAIL`.'),

@@ -68,35 +68,31 @@ function project<W, D, O>(reported: Record<string, W> | undefined, declared: Rec
   return out;
 }
 
-/** The fields of `all` that `declared` gives (all of them without a declaration). */
-function given<T extends object>(all: T, declared: object | undefined): T {
-  if (!declared) return all;
-  return Object.fromEntries(Object.entries(all).filter(([key, value]) => key in declared && (declared as Record<string, unknown>)[key] !== undefined && value !== undefined)) as T;
-}
-
-function column(wire: WireColumn | undefined, declared: ColumnSettings | undefined): ColumnSettings {
+function column(wire: WireColumn | undefined): ColumnSettings {
   // The API shows a column only once someone changed it: one it does not show has its defaults.
-  return given({ enabled: wire?.enabled ?? true, hashed: wire?.hashed ?? false }, declared);
+  return { enabled: wire?.enabled ?? true, hashed: wire?.hashed ?? false };
 }
 
 function table(wire: WireTable, declared: TableSettings | undefined): TableSettings {
-  const out: TableSettings = given({ enabled: wire.enabled, syncMode: wire.sync_mode }, declared);
-  if (wire.sync_mode === undefined) delete out.syncMode;
+  const out: TableSettings = { enabled: wire.enabled };
+  if (wire.sync_mode !== undefined) out.syncMode = wire.sync_mode;
   const names = declared ? Object.keys(declared.columns ?? {}) : Object.keys(wire.columns ?? {});
-  if (declared?.columns !== undefined || names.length) out.columns = Object.fromEntries(names.map((name) => [name, column(wire.columns?.[name], declared?.columns?.[name])]));
+  if (declared?.columns !== undefined || names.length) out.columns = Object.fromEntries(names.map((name) => [name, column(wire.columns?.[name])]));
   return out;
 }
 
 function schema(wire: WireSchema, declared: SchemaSettings | undefined): SchemaSettings {
-  const out: SchemaSettings = given({ enabled: wire.enabled }, declared);
+  const out: SchemaSettings = { enabled: wire.enabled };
   if (!declared || declared.tables !== undefined) out.tables = project(wire.tables, declared?.tables, table);
   return out;
 }
 
 /**
- * What the API holds, in the manifest's terms: for a declaration, exactly the schemas, tables,
- * columns and fields it names (one the API lacks is left out, so it reads as a change); for an
- * import (none), everything the API shows. The handling is always reported.
+ * What the API holds, in the manifest's terms: for a declaration, exactly the schemas, tables and
+ * columns it names (one the API lacks is left out, so it reads as a change), each with every
+ * setting the API holds for it, so a setting written into the manifest later is compared with
+ * the API's (see prunedTo); for an import (none), everything the API shows. The handling is
+ * always reported.
  */
 export function observedSettings(wire: WireSchemaConfig, declared: SchemaConfigSettings | undefined): SchemaConfigSettings {
   const out: SchemaConfigSettings = { schemaChangeHandling: wire.schema_change_handling };
@@ -104,15 +100,22 @@ export function observedSettings(wire: WireSchemaConfig, declared: SchemaConfigS
   return out;
 }
 
-/** Keeps of `recorded` what `desired` declares, recursively: what the manifest leaves out is the API's. */
-export function prunedTo(recorded: Record<string, unknown> | undefined, desired: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+/**
+ * Keeps of `recorded` what `desired` declares, recursively: what the manifest leaves out is the
+ * API's. A setting `desired` declares that `recorded` lacks (written into the manifest after the
+ * object was made) is what `observed` (the outputs) says the API holds, so writing down the value
+ * it already has is no change, and another value is one an update sends.
+ */
+export function prunedTo(recorded: Record<string, unknown> | undefined, desired: Record<string, unknown> | undefined, observed?: Record<string, unknown>): Record<string, unknown> | undefined {
   if (!recorded || !desired) return recorded;
   const out: Record<string, unknown> = {};
   for (const [key, want] of Object.entries(desired)) {
-    if (!(key in recorded) || want === undefined) continue;
-    const was = recorded[key];
+    if (want === undefined) continue;
+    const seen = observed !== null && typeof observed === 'object' ? observed[key] : undefined;
+    if (!(key in recorded) && (seen === undefined || (seen !== null && typeof seen === 'object'))) continue;
+    const was = key in recorded ? recorded[key] : seen;
     const nested = want !== null && typeof want === 'object' && was !== null && typeof was === 'object';
-    out[key] = nested ? prunedTo(was as Record<string, unknown>, want as Record<string, unknown>) : was;
+    out[key] = nested ? prunedTo(was as Record<string, unknown>, want as Record<string, unknown>, seen as Record<string, unknown> | undefined) : was;
   }
   return out;
 }

@@ -14,10 +14,20 @@ import { apiIdFormat, byId, deleteIfPresent, sameMeaning, unlessGone, type Ctx }
 
 const DAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
 
+/** The field each schedule type runs by, and what it takes. */
+const SCHEDULE_NEEDS = {
+  INTEGRATED: { field: 'connectionIds', what: 'the connections whose syncs trigger it, at least one' },
+  TIME_OF_DAY: { field: 'timeOfDay', what: 'the time of the run, HH:00 or HH:30' },
+  INTERVAL: { field: 'interval', what: 'the minutes between runs, 1 or more' },
+  CRON: { field: 'cron', what: 'cron expressions, at least one' },
+} as const;
+
 /** When a transformation runs. */
 export const transformationSchedule = z
   .object({
-    scheduleType: z.enum(['INTEGRATED', 'TIME_OF_DAY', 'INTERVAL', 'CRON']).describe('`INTEGRATED` (after its connections sync), `TIME_OF_DAY`, `INTERVAL` or `CRON`.'),
+    scheduleType: z
+      .enum(['INTEGRATED', 'TIME_OF_DAY', 'INTERVAL', 'CRON'])
+      .describe('`INTEGRATED` (after its connections sync; needs connectionIds), `TIME_OF_DAY` (needs timeOfDay), `INTERVAL` (needs interval) or `CRON` (needs cron).'),
     interval: z.number().int().min(1).optional().describe('Minutes between runs (`INTERVAL`).'),
     timeOfDay: z
       .string()
@@ -29,7 +39,15 @@ export const transformationSchedule = z
     connectionIds: z.array(z.string().min(1)).optional().describe('Connections whose syncs trigger it (`INTEGRATED`).'),
     smartSyncing: z.boolean().optional().describe('Run only models whose sources changed.'),
   })
-  .strict();
+  .strict()
+  .superRefine((s, ctx) => {
+    // What each type needs, as the API refuses a schedule without it.
+    const need = SCHEDULE_NEEDS[s.scheduleType];
+    const value = s[need.field];
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) {
+      ctx.addIssue({ code: 'custom', path: [need.field], message: `scheduleType ${s.scheduleType} needs ${need.field}: ${need.what}` });
+    }
+  });
 
 /** Inputs of a transformation. */
 export const transformationInputs = z.object({

@@ -13,7 +13,31 @@ import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { reveal } from '../../values.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
+import { oneOfText } from '../schema.js';
 import { apiIdFormat, byId, deleteIfPresent, sameMeaning, unlessGone, type Ctx } from './common.js';
+
+/** The events the API lets a webhook subscribe to (its WebhookRequest's events); any other is refused. */
+export const WEBHOOK_EVENTS = [
+  'sync_start',
+  'sync_end',
+  'status',
+  'connection_successful',
+  'connection_failure',
+  'create_connector',
+  'pause_connector',
+  'resume_connector',
+  'edit_connector',
+  'delete_connector',
+  'force_update_connector',
+  'resync_connector',
+  'resync_table',
+  'dbt_run_start',
+  'dbt_run_succeeded',
+  'dbt_run_failed',
+  'transformation_run_start',
+  'transformation_run_succeeded',
+  'transformation_run_failed',
+] as const;
 
 /** Inputs of a webhook. */
 export const webhookInputs = z.object({
@@ -22,7 +46,10 @@ export const webhookInputs = z.object({
     .string()
     .regex(/^https?:\/\/[^\s/]+/, 'must be an http(s) URL')
     .describe('Where events are posted. Required.'),
-  events: z.array(z.string().min(1)).min(1).describe('Events to post, e.g. `sync_start`, `sync_end`, `connection_failure`. Required; a set (order does not matter).'),
+  events: z
+    .array(oneOfText(WEBHOOK_EVENTS, 'An event the API posts.'))
+    .min(1)
+    .describe(`Events to post, each one of ${WEBHOOK_EVENTS.map((e) => `\`${e}\``).join(', ')}. Required; a set (order does not matter).`),
   active: z.boolean().optional().describe('Whether events are posted. Default: true.'),
   secret: z.string().min(1).optional().describe('Secret the payloads are signed with. Sealed; the API never shows it, so a change made elsewhere is not seen.'),
 });

@@ -12,6 +12,7 @@ const EXPECTED = [
   'getConnectionCertificates',
   'getConnectionFingerprints',
   'getConnections',
+  'getConnectionSchemas',
   'getConnector',
   'getConnectorCertificates',
   'getConnectorFingerprints',

@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { getConnection } from '../../../src/lookups/pipeline/get-connection.js';
 import { getConnectionCertificates } from '../../../src/lookups/pipeline/get-connection-certificates.js';
 import { getConnectionFingerprints } from '../../../src/lookups/pipeline/get-connection-fingerprints.js';
+import { getConnectionSchemas } from '../../../src/lookups/pipeline/get-connection-schemas.js';
 import { getConnections } from '../../../src/lookups/pipeline/get-connections.js';
 import { getConnector } from '../../../src/lookups/pipeline/get-connector.js';
 import { getConnectorCertificates } from '../../../src/lookups/pipeline/get-connector-certificates.js';
@@ -41,7 +42,7 @@ import { getUsers } from '../../../src/lookups/pipeline/get-users.js';
 import { getWebhooks } from '../../../src/lookups/pipeline/get-webhooks.js';
 import { PipelineClient } from '../../../src/providers/pipeline/client.js';
 import type { ProviderLookupSpecs } from '../../support/lookup-conformance.js';
-import { TEST_KEY, TEST_SECRET } from '../../support/pipeline-sandbox.js';
+import { pipelineCall, TEST_KEY, TEST_SECRET } from '../../support/pipeline-sandbox.js';
 
 const TEAM = 'sturdy_beaver';
 const missing = (lookup: string, entity: string, key = 'id', id = 'ghost_id') => ({ args: { [key]: id }, message: `${lookup}: ${entity} "${id}" not found` });
@@ -54,6 +55,11 @@ export const pipelineLookupSpecs: ProviderLookupSpecs = {
   async connect(url, { pageSize }) {
     const client = new PipelineClient({ baseUrl: `${url}/pipeline/v1`, apiKey: TEST_KEY, apiSecret: TEST_SECRET, ...(pageSize ? { pageSize } : {}) });
     return { client, settings: { apiKey: TEST_KEY, apiSecret: TEST_SECRET, apiUrl: client.baseUrl } };
+  },
+  // A connection's schema is read once captured: ample_kitten's is, for getConnectionSchemas.
+  async seed(url) {
+    await pipelineCall(url, 'POST', '/connections/ample_kitten/schemas/reload', { exclude_mode: 'PRESERVE' });
+    return {};
   },
   specs: [
     {
@@ -132,6 +138,16 @@ export const pipelineLookupSpecs: ProviderLookupSpecs = {
         expect(r.fingerprints[0].publicKey).toMatch(/^ssh-rsa /);
       },
       notFound: missingConnection('getConnectionFingerprints'),
+    },
+    {
+      fn: getConnectionSchemas,
+      args: { id: 'ample_kitten' },
+      check: (r) => {
+        expect(r.id).toBe('ample_kitten');
+        expect(r.schemas.length).toBeGreaterThan(0);
+        expect(r.schemas[0]).toMatchObject({ name: expect.any(String), enabled: expect.any(Boolean), tables: expect.any(Array) });
+      },
+      notFound: missing('getConnectionSchemas', 'connection schema', 'id', 'ghost_conn'),
     },
     {
       fn: getConnectorCertificates,

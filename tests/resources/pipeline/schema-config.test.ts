@@ -4,6 +4,7 @@
  * elsewhere reads as a change at its path; only what is declared is reported.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classify } from '../../../src/engine/classify.js';
 import { connection } from '../../../src/resources/pipeline/connection.js';
 import { connectionSchemaConfig, type ConnectionSchemaConfigInputs } from '../../../src/resources/pipeline/connection-schema-config.js';
 import { group } from '../../../src/resources/pipeline/group.js';
@@ -61,7 +62,7 @@ describe('a connection with 500 tables', () => {
     await sandbox.clearCalls();
     const made = await connectionSchemaConfig.create(ctx, inputs);
     expect(await callsOf()).toEqual(['PATCH /v1/connections/{id}/schemas', 'POST /v1/connections/{id}/schemas/reload', 'PATCH /v1/connections/{id}/schemas']);
-    expect(made.outputs).toEqual({ id, ...JSON.parse(JSON.stringify(inputs)) });
+    expect(made.outputs).toMatchObject({ id, ...JSON.parse(JSON.stringify(inputs)) });
 
     await sandbox.clearCalls();
     const read = await connectionSchemaConfig.read(ctx, id, { inputs, outputs: made.outputs });
@@ -72,7 +73,7 @@ describe('a connection with 500 tables', () => {
     await sandbox.clearCalls();
     const updated = await connectionSchemaConfig.update(ctx, id, { inputs, outputs: made.outputs }, changed);
     expect(await callsOf()).toEqual(['GET /v1/connections/{id}/schemas', 'PATCH /v1/connections/{id}/schemas']);
-    expect(updated).toEqual({ id, ...JSON.parse(JSON.stringify(changed)) });
+    expect(updated).toMatchObject({ id, ...JSON.parse(JSON.stringify(changed)) });
 
     await sandbox.clearCalls();
     await connectionSchemaConfig.update(ctx, id, { inputs: changed, outputs: updated }, changed);
@@ -94,7 +95,14 @@ describe('what is managed', () => {
     expect((await pipelineCall(sandbox.url, 'PATCH', `/connections/${id}/schemas/public/tables/orders`, { enabled: false })).status).toBe(200);
     expect((await pipelineCall(sandbox.url, 'PATCH', `/connections/${id}/schemas/public/tables/refunds`, { enabled: false })).status).toBe(200);
     const read = await connectionSchemaConfig.read(ctx, id, { inputs, outputs: made.outputs });
-    expect(read?.schemas).toEqual({ public: { tables: { customers: { columns: { email: { hashed: true } } }, orders: { enabled: false, syncMode: 'HISTORY' } } } });
+    // Each table named is reported with every setting the API holds for it (so one written into the
+    // manifest later is compared with the API's); tables left out are not reported.
+    expect(read?.schemas).toEqual({
+      public: {
+        enabled: true,
+        tables: { customers: { enabled: true, syncMode: 'SOFT_DELETE', columns: { email: { enabled: true, hashed: true } } }, orders: { enabled: false, syncMode: 'HISTORY' } },
+      },
+    });
   });
 
   it('an import reads everything the API shows; the manifest then compares only what it declares', async () => {
@@ -106,6 +114,33 @@ describe('what is managed', () => {
     expect(Object.keys(imported!.schemas!)).toEqual(['public', 'sales']);
     expect(imported!.schemas!.public.tables!.customers).toEqual({ enabled: true, syncMode: 'SOFT_DELETE', columns: { email: { enabled: true, hashed: true } } });
     expect(connectionSchemaConfig.asDeclared!(imported!, imported!, inputs)).toEqual(JSON.parse(JSON.stringify(inputs)));
+  });
+
+  it('a setting written into the manifest later is compared with what the API holds: its own value is no change, another is sent and lands', async () => {
+    const id = (await connection.create(ctxFor(sandbox), { service: 'postgres', groupId, destinationSchema: { prefix: 'pg_added' } })).id;
+    const ctx = ctxFor(sandbox);
+    const inputs = small(id);
+    const made = await connectionSchemaConfig.create(ctx, inputs);
+    const prior = { address: 'subject', type: connectionSchemaConfig.token, id, inputs, outputs: made.outputs, dependencies: [], status: 'ok' as const };
+    const context = { gone: false, replaceRequested: false, options: { ignoreChanges: [], replaceOnChanges: [] }, dependsOn: [] };
+    const withSettings = (schemaEnabled: boolean, customersEnabled: boolean, emailEnabled: boolean): ConnectionSchemaConfigInputs => ({
+      connectionId: id,
+      schemas: {
+        public: {
+          enabled: schemaEnabled,
+          tables: { customers: { enabled: customersEnabled, columns: { email: { enabled: emailEnabled, hashed: true } } }, orders: { enabled: true, syncMode: 'HISTORY' } },
+        },
+      },
+    });
+    // The values the API already holds: nothing to send, so no change.
+    expect(classify('subject', connectionSchemaConfig, withSettings(true, true, true), prior, false, context).action).toBe('noop');
+    // Another value: an update, which the world then shows.
+    const desired = withSettings(false, false, true);
+    expect(classify('subject', connectionSchemaConfig, desired, prior, false, context).action).toBe('update');
+    await connectionSchemaConfig.update(ctx, id, prior, desired);
+    const shown = (await pipelineCall(sandbox.url, 'GET', `/connections/${id}/schemas`)).body.data.schemas.public;
+    expect(shown.enabled).toBe(false);
+    expect(shown.tables.customers.enabled).toBe(false);
   });
 
   it("a table the source lacks and a primary key excluded are the API's refusals, naming each, and nothing is changed", async () => {
