@@ -7,8 +7,6 @@ export const known: KnownProblems = {
       'suite: the rules give no default for a billing field left out; the plan records its removal without a call, which is what the type documents',
     'cloud:index/antiDdosInstance:AntiDdosInstance duration remove':
       'suite: the rules give no default for a billing field left out; the plan records its removal without a call, which is what the type documents',
-    'cloud:index/diskAttachment:DiskAttachment stopInstanceBeforeDetaching add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
     'cloud:index/vpnConnection:VpnConnection ipsecCloseAction add':
       'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
   },

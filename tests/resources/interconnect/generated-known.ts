@@ -6,44 +6,6 @@ export const known: KnownProblems = {
     'interconnect:index/ix:Ix networkServiceType change': 'finding 8: an IX the location does not offer passes plan, refused at apply',
     'interconnect:index/serviceKey:ServiceKey active change': 'suite: the API keeps a deleted service key as a deactivated one, so `active: false` reads as the key ending',
     'interconnect:index/mve:Mve vendorConfig.vendor change': 'finding 8 (shape): a vendor that does not match the image passes plan, refused at apply',
-    'interconnect:index/mve:Mve vendorConfig.sshPublicKey add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.manageLocally add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.fmcIpAddress add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.fmcRegistrationKey add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.licenseData add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.adminPasswordHash add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.accountName add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.accountKey add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.systemTag add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.ionKey add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.secretKey add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.directorAddress add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.controllerAddress add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.localAuth add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.remoteAuth add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.serialNumber add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.vcoAddress add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.vcoActivationCode add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'interconnect:index/mve:Mve vendorConfig.token add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
     'interconnect:index/vxc:Vxc aEnd.vnicIndex add': 'finding 8 (shape): vnicIndex on an end that is not an MVE passes plan, refused at apply',
     'interconnect:index/vxc:Vxc bEnd.vnicIndex add': 'finding 8 (shape): vnicIndex on an end that is not an MVE passes plan, refused at apply',
     'interconnect:index/vxc:Vxc aEndPartnerConfig add': 'new: adding aEndPartnerConfig to a VXC plans an update that sends nothing and reads nothing back',
