@@ -26,6 +26,7 @@ import {
   tagList,
   tagsAfterUpdate,
   waitReady,
+  DIVERSITY_ZONES,
 } from './product.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
@@ -87,7 +88,7 @@ export const mveInputs = z
       .positive()
       .describe('Numeric location id (from getLocation) of a location offering MVE; plan refuses one that does not exist, takes no orders or cannot run the size asked. A change replaces the MVE.'),
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the MVE.'),
+    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated by the API when omitted. A change replaces the MVE.').optional(),
     vendorConfig: vendorConfigSchema.describe(
       "Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an imported MVE are taken as the manifest's.",
     ),
