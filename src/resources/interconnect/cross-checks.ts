@@ -17,6 +17,8 @@ const VXC = 'interconnect:index/vxc:Vxc';
 const IX = 'interconnect:index/ix:Ix';
 const MVE = 'interconnect:index/mve:Mve';
 const GET_PARTNER = 'interconnect:index/getPartner:getPartner';
+const GET_IX_POINTS = 'interconnect:index/getIxPoints:getIxPoints';
+const GET_LOCATIONS = 'interconnect:index/getLocations:getLocations';
 const LIST = 'interconnect:index/mcrPrefixFilterList:McrPrefixFilterList';
 const LIST_KEYS = ['importWhitelist', 'importBlacklist', 'exportWhitelist', 'exportBlacklist'];
 
@@ -312,7 +314,64 @@ export async function vxcCrossCheck(desired: Inputs, view: CrossCheckView): Prom
   ];
 }
 
-/** The cross-checks of an IX: its VLAN on the port and its rate limit. */
-export function ixCrossCheck(desired: Inputs, view: CrossCheckView): CrossProblem[] {
-  return [...vlanClashes(IX, desired, view), ...rateAboveSpeed(IX, desired, view)];
+/** What a lookup answers, read once per plan; undefined when no read can be made or it fails. */
+function readOnce(view: CrossCheckView, token: string): Promise<unknown> {
+  const lookup = view.lookup;
+  if (!lookup) return Promise.resolve(undefined);
+  return view.memo(`interconnect: ${token}`, () =>
+    Promise.resolve()
+      .then(() => lookup(token, {}))
+      .catch(() => undefined),
+  );
+}
+
+/** The metro of the port an IX is on, when the port is a resource of the stack at a known location. */
+async function portMetro(desired: Inputs, view: CrossCheckView): Promise<string | undefined> {
+  const port = view.resolve(desired.requestedProductUid);
+  const locationId = port && field(inputsOf(port), 'locationId');
+  if (typeof locationId !== 'number') return undefined;
+  const locations = field(await readOnce(view, GET_LOCATIONS), 'locations');
+  const here = Array.isArray(locations) ? locations.find((l) => field(l, 'id') === locationId) : undefined;
+  const metro = field(here, 'metro');
+  return typeof metro === 'string' ? metro : undefined;
+}
+
+/**
+ * An exchange the API does not have, or one not in the metro of the IX's port (the API refuses
+ * both when the order is validated). Not checked for an IX state records on the same exchange and port.
+ */
+async function exchangeProblems(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
+  const name = desired.networkServiceType;
+  if (typeof name !== 'string') return [];
+  const was = view.resources.find((r) => r.address === view.address)?.recorded?.inputs;
+  if (was && String(was.networkServiceType).toLowerCase() === name.toLowerCase() && was.requestedProductUid === desired.requestedProductUid) return [];
+  const listed = field(await readOnce(view, GET_IX_POINTS), 'ixPoints');
+  if (!Array.isArray(listed)) return [];
+  const points = listed.filter(isObject).map((p) => ({ name: String(p.name), metro: String(p.metro) }));
+  const metro = await portMetro(desired, view);
+  const inMetro = (m: string) => points.filter((p) => p.metro === m).map((p) => `"${p.name}"`);
+  const found = points.find((p) => p.name.toLowerCase() === name.trim().toLowerCase());
+  if (!found) {
+    const hint = closestName(
+      name,
+      points.map((p) => p.name),
+    );
+    const choices = metro ? `the exchanges in ${metro}: ${inMetro(metro).join(', ') || 'none'}` : 'getIxPoints lists them';
+    return [{ path: ['networkServiceType'], message: `no Internet Exchange is named "${name}"`, detail: `${hint ? `did you mean "${hint}"? ` : ''}${choices}` }];
+  }
+  if (metro && found.metro !== metro) {
+    return [
+      {
+        path: ['networkServiceType'],
+        message: `${found.name} is in ${found.metro}, not in ${metro}, where the IX's port is`,
+        detail: `the exchanges in ${metro}: ${inMetro(metro).join(', ') || 'none'}; or put the IX on a port in ${found.metro}`,
+      },
+    ];
+  }
+  return [];
+}
+
+/** The cross-checks of an IX: its VLAN on the port, its rate limit and its exchange. */
+export async function ixCrossCheck(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
+  return [...vlanClashes(IX, desired, view), ...rateAboveSpeed(IX, desired, view), ...(await exchangeProblems(desired, view))];
 }
