@@ -1,5 +1,6 @@
 import type { LookupFunction } from '../../engine/contracts/lookup.js';
 import { getLocation } from './get-location.js';
+import { getIxPoints } from './get-ix-points.js';
 import { getLocations } from './get-locations.js';
 import { getMcrPrefixFilterLists } from './get-mcr-prefix-filter-lists.js';
 import { getMcrs } from './get-mcrs.js';
@@ -10,4 +11,4 @@ import { getVxcs } from './get-vxcs.js';
 import { terraformConfig } from './terraform-config.js';
 
 /** Every interconnect lookup function. */
-export const interconnectLookups: LookupFunction[] = [getLocation, getLocations, getMveImages, getMveSizes, terraformConfig, getMcrPrefixFilterLists, getMcrs, getVxcs, getPartner];
+export const interconnectLookups: LookupFunction[] = [getLocation, getLocations, getMveImages, getMveSizes, terraformConfig, getMcrPrefixFilterLists, getMcrs, getVxcs, getPartner, getIxPoints];

@@ -5,7 +5,9 @@ import type { CrossCheckView, CrossProblem, StackResource } from '../../engine/c
  * What the interconnect API refuses only when an order is placed, checked before any order from
  * the manifest and state: a VLAN another VXC or IX already uses on the same port, a rate limit
  * above what the port or MCR at an end carries, a BGP filter naming a prefix filter list its MCR
- * does not have. Values not known yet (Unknown) decide nothing.
+ * does not have, a vNIC at an end that is not an MVE (or one the MVE lacks), a VXC to a cloud
+ * partner port without the partner config the API requires. Values not known yet (Unknown)
+ * decide nothing.
  */
 
 const PORT = 'interconnect:index/port:Port';
@@ -13,6 +15,10 @@ const LAG = 'interconnect:index/lagPort:LagPort';
 const MCR = 'interconnect:index/mcr:Mcr';
 const VXC = 'interconnect:index/vxc:Vxc';
 const IX = 'interconnect:index/ix:Ix';
+const MVE = 'interconnect:index/mve:Mve';
+const GET_PARTNER = 'interconnect:index/getPartner:getPartner';
+const GET_IX_POINTS = 'interconnect:index/getIxPoints:getIxPoints';
+const GET_LOCATIONS = 'interconnect:index/getLocations:getLocations';
 const LIST = 'interconnect:index/mcrPrefixFilterList:McrPrefixFilterList';
 const LIST_KEYS = ['importWhitelist', 'importBlacklist', 'exportWhitelist', 'exportBlacklist'];
 
@@ -221,12 +227,151 @@ async function missingLists(desired: Inputs, view: CrossCheckView): Promise<Cros
   return problems;
 }
 
-/** The cross-checks of a VXC: its VLANs, its rate limit and its BGP filters. */
-export async function vxcCrossCheck(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
-  return [...vlanClashes(VXC, desired, view), ...rateAboveSpeed(VXC, desired, view), ...(await missingLists(desired, view))];
+/** The partner port a UID names, as the getPartner lookup reports it (read once per UID and plan); undefined for any other product, or when no read can be made. */
+function partnerPort(uid: string, view: CrossCheckView): Promise<{ connectType?: unknown } | undefined> {
+  const lookup = view.lookup;
+  if (!lookup) return Promise.resolve(undefined);
+  return view.memo(`interconnect: partner port ${uid}`, () =>
+    lookup(GET_PARTNER, { productUid: uid }).then(
+      (found) => (isObject(found) ? found : undefined),
+      () => undefined,
+    ),
+  );
 }
 
-/** The cross-checks of an IX: its VLAN on the port and its rate limit. */
-export function ixCrossCheck(desired: Inputs, view: CrossCheckView): CrossProblem[] {
-  return [...vlanClashes(IX, desired, view), ...rateAboveSpeed(IX, desired, view)];
+/** What the product at a VXC end is: a resource of the stack, a partner port, or not known. */
+async function endProduct(end: unknown, view: CrossCheckView): Promise<{ resource?: StackResource; partner?: { connectType?: unknown } } | undefined> {
+  const uid = field(end, 'requestedProductUid');
+  const resource = view.resolve(uid);
+  if (resource) return { resource };
+  if (typeof uid !== 'string') return undefined;
+  const partner = await partnerPort(uid, view);
+  return partner && { partner };
+}
+
+/** A vNIC asked for at an end that is not an MVE (the API refuses aVnicIndex/bVnicIndex there), or one the MVE's declared vNICs lack. */
+async function vnicProblems(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
+  const problems: CrossProblem[] = [];
+  for (const end of ['aEnd', 'bEnd']) {
+    const index = field(desired[end], 'vnicIndex');
+    // 0 is the default, which every end has.
+    if (typeof index !== 'number' || index === 0) continue;
+    const at = await endProduct(desired[end], view);
+    if (!at) continue;
+    if (at.resource?.token === MVE) {
+      const vnics = field(inputsOf(at.resource), 'vnics');
+      if (Array.isArray(vnics) && index >= vnics.length)
+        problems.push({ path: [end, 'vnicIndex'], message: `MVE ${at.resource.address} has no vNIC ${index}`, detail: `its vNICs: 0 to ${vnics.length - 1}` });
+      continue;
+    }
+    const what = at.resource ? `${at.resource.address} is not an MVE` : `the ${end === 'aEnd' ? 'A' : 'B'}-End is a partner port`;
+    problems.push({ path: [end, 'vnicIndex'], message: `${what}: only an MVE end has vNICs`, detail: `remove vnicIndex from ${end}` });
+  }
+  return problems;
+}
+
+/** The partner configs the API requires for a VXC to a partner port of each connect type, and the fields they need. */
+const CONFIG_NEEDED: Record<string, { partner: string; fields: string }> = {
+  AWS: { partner: 'aws', fields: 'type and ownerAccount' },
+  AWSHC: { partner: 'aws', fields: 'connectType: AWSHC and ownerAccount' },
+  AZURE: { partner: 'azure', fields: 'serviceKey' },
+  GOOGLE: { partner: 'google', fields: 'pairingKey' },
+  ORACLE: { partner: 'oracle', fields: 'virtualCircuitId' },
+  IBM: { partner: 'ibm', fields: 'accountId' },
+};
+
+/**
+ * A VXC to a cloud partner port without the B-End partner config its order needs (the API refuses
+ * it). Not checked for a VXC state records at that port without one: it exists as it is.
+ */
+async function missingPartnerConfig(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
+  if (desired.bEndPartnerConfig !== undefined || desired.serviceKey !== undefined) return [];
+  const uid = field(desired.bEnd, 'requestedProductUid');
+  if (typeof uid !== 'string' || view.resolve(uid)) return [];
+  const was = view.resources.find((r) => r.address === view.address)?.recorded?.inputs;
+  if (was && field(was.bEnd, 'requestedProductUid') === uid && was.bEndPartnerConfig === undefined) return [];
+  const port = await partnerPort(uid, view);
+  const type = String(port?.connectType ?? '').toUpperCase();
+  const needed = CONFIG_NEEDED[type];
+  if (!needed) return [];
+  return [
+    {
+      path: ['bEndPartnerConfig'],
+      message: `the B-End ${uid} is a ${type} partner port: the API refuses a VXC to it without a partner config`,
+      detail: `give bEndPartnerConfig with partner: ${needed.partner} and its ${needed.fields}`,
+    },
+  ];
+}
+
+/** The cross-checks of a VXC: its VLANs, its rate limit, its BGP filters, its vNICs and its partner config. */
+export async function vxcCrossCheck(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
+  return [
+    ...vlanClashes(VXC, desired, view),
+    ...rateAboveSpeed(VXC, desired, view),
+    ...(await missingLists(desired, view)),
+    ...(await vnicProblems(desired, view)),
+    ...(await missingPartnerConfig(desired, view)),
+  ];
+}
+
+/** What a lookup answers, read once per plan; undefined when no read can be made or it fails. */
+function readOnce(view: CrossCheckView, token: string): Promise<unknown> {
+  const lookup = view.lookup;
+  if (!lookup) return Promise.resolve(undefined);
+  return view.memo(`interconnect: ${token}`, () =>
+    Promise.resolve()
+      .then(() => lookup(token, {}))
+      .catch(() => undefined),
+  );
+}
+
+/** The metro of the port an IX is on, when the port is a resource of the stack at a known location. */
+async function portMetro(desired: Inputs, view: CrossCheckView): Promise<string | undefined> {
+  const port = view.resolve(desired.requestedProductUid);
+  const locationId = port && field(inputsOf(port), 'locationId');
+  if (typeof locationId !== 'number') return undefined;
+  const locations = field(await readOnce(view, GET_LOCATIONS), 'locations');
+  const here = Array.isArray(locations) ? locations.find((l) => field(l, 'id') === locationId) : undefined;
+  const metro = field(here, 'metro');
+  return typeof metro === 'string' ? metro : undefined;
+}
+
+/**
+ * An exchange the API does not have, or one not in the metro of the IX's port (the API refuses
+ * both when the order is validated). Not checked for an IX state records on the same exchange and port.
+ */
+async function exchangeProblems(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
+  const name = desired.networkServiceType;
+  if (typeof name !== 'string') return [];
+  const was = view.resources.find((r) => r.address === view.address)?.recorded?.inputs;
+  if (was && String(was.networkServiceType).toLowerCase() === name.toLowerCase() && was.requestedProductUid === desired.requestedProductUid) return [];
+  const listed = field(await readOnce(view, GET_IX_POINTS), 'ixPoints');
+  if (!Array.isArray(listed)) return [];
+  const points = listed.filter(isObject).map((p) => ({ name: String(p.name), metro: String(p.metro) }));
+  const metro = await portMetro(desired, view);
+  const inMetro = (m: string) => points.filter((p) => p.metro === m).map((p) => `"${p.name}"`);
+  const found = points.find((p) => p.name.toLowerCase() === name.trim().toLowerCase());
+  if (!found) {
+    const hint = closestName(
+      name,
+      points.map((p) => p.name),
+    );
+    const choices = metro ? `the exchanges in ${metro}: ${inMetro(metro).join(', ') || 'none'}` : 'getIxPoints lists them';
+    return [{ path: ['networkServiceType'], message: `no Internet Exchange is named "${name}"`, detail: `${hint ? `did you mean "${hint}"? ` : ''}${choices}` }];
+  }
+  if (metro && found.metro !== metro) {
+    return [
+      {
+        path: ['networkServiceType'],
+        message: `${found.name} is in ${found.metro}, not in ${metro}, where the IX's port is`,
+        detail: `the exchanges in ${metro}: ${inMetro(metro).join(', ') || 'none'}; or put the IX on a port in ${found.metro}`,
+      },
+    ];
+  }
+  return [];
+}
+
+/** The cross-checks of an IX: its VLAN on the port, its rate limit and its exchange. */
+export async function ixCrossCheck(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
+  return [...vlanClashes(IX, desired, view), ...rateAboveSpeed(IX, desired, view), ...(await exchangeProblems(desired, view))];
 }

@@ -24,7 +24,7 @@ const ixFields = z
       .string()
       .min(1)
       .describe(
-        'The exchange to join, by name as GET /v2/ixp lists it, e.g. "Sydney IX"; it must be in the port\'s metro. The IX update has no field for it, so another exchange replaces the IX; the same name in other letter case is only recorded.',
+        'The exchange to join, by name as getIxPoints lists it, e.g. "Sydney IX"; it must be in the port\'s metro (plan refuses another). The IX update has no field for it, so another exchange replaces the IX; the same name in other letter case is only recorded.',
       ),
     rateLimit: z.number().int().positive().describe('Rate limit in Mbps, at most the port speed. Changed in place.'),
     vlan: z.number().int().min(2).max(4093).describe('VLAN id on the port, 2 to 4093, free on that port. Changed in place.'),

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { UserError } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { oneOf, tagsSchema } from '../schema.js';
+import { oneOf, oneOfText, tagsSchema } from '../schema.js';
 import { cancelPort, parseProductUid } from './port.js';
 import { listAllProducts, liveOfType, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
 import { PRODUCT_FACTS, productFacts, productFactsShape } from '../../providers/interconnect/api/views.js';
@@ -24,6 +24,7 @@ import {
   tagsAfterUpdate,
   timeLeft,
   waitReady,
+  DIVERSITY_ZONES,
 } from './product.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
@@ -47,7 +48,7 @@ export const lagPortInputs = z
     marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
     lagCount: z.number().int().min(1).max(8).describe('Number of member ports, 1 to 8. The API cannot add or remove members, so a change replaces the LAG.'),
     costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Changed in place; attached VXCs are not touched.'),
-    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the LAG.'),
+    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated by the API when omitted. A change replaces the LAG.').optional(),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated; a later change is only recorded.'),
     resourceTags: tagsSchema.optional().describe('Tags on the LAG (its primary member). Changed in place. Default: none.'),
   })

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { oneOf, tagsSchema } from '../schema.js';
+import { oneOf, oneOfText, tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { createPrefixList, listPrefixLists, readPrefixList, routerOrdered, updatePrefixList } from '../../providers/interconnect/api/prefix-lists.js';
 import { liveOfType, type ApiProduct } from '../../providers/interconnect/api/products.js';
@@ -24,6 +24,7 @@ import {
   tagList,
   tagsAfterUpdate,
   waitReady,
+  DIVERSITY_ZONES,
 } from './product.js';
 import { type PrefixList, deletePrefixList, findByDescription, observedEntries, prefixListSchema, sameEntries } from './prefix-lists.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
@@ -52,7 +53,7 @@ export const mcrInputs = z
         'BGP ASN of the MCR, used for peering on its VXCs; the API sets the default when it is omitted. Changed in place; BGP sessions re-negotiate. Some clouds need a public ASN; Azure rejects 65515.',
       default: DEFAULT_MCR_ASN,
     }),
-    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the MCR.'),
+    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated when omitted. A change replaces the MCR.').optional(),
     marketplaceVisibility: z.boolean().optional().describe('true = listed in the marketplace. When omitted the API decides (true). Changed in place.'),
     costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),

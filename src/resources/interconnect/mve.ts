@@ -26,9 +26,11 @@ import {
   tagList,
   tagsAfterUpdate,
   waitReady,
+  DIVERSITY_ZONES,
 } from './product.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
+import { imageCheck } from './mve-image-check.js';
 
 /** MVE instance sizes (vCPU/GB RAM): SMALL 2/8, MEDIUM 4/16, LARGE 8/32, X_LARGE_12 12/48. */
 export const MVE_SIZES = ['SMALL', 'MEDIUM', 'LARGE', 'X_LARGE_12'] as const;
@@ -41,8 +43,8 @@ const text = (what: string) => z.string().optional().describe(what);
 /** The image, size and vendor bootstrap settings of an MVE, fixed at order time. */
 const vendorConfigSchema = z
   .object({
-    vendor: z.string().min(1).describe('Vendor of the image as getMveImages names it, e.g. Cisco, Fortinet, Palo Alto Networks.'),
-    imageId: z.number().int().positive().describe('Image id from getMveImages.'),
+    vendor: z.string().min(1).describe("Vendor of the image as getMveImages names it, e.g. Cisco, Fortinet, Palo Alto Networks; plan refuses one that is not the image's vendor."),
+    imageId: z.number().int().positive().describe('Image id from getMveImages; plan refuses one the list lacks.'),
     productSize: oneOfText(MVE_SIZES, 'Instance size from getMveSizes: SMALL (2 vCPU/8 GB), MEDIUM, LARGE or X_LARGE_12; the image must offer it. Default SMALL.').optional(),
     adminSshPublicKey: text('SSH public key of the admin user (Cisco, Fortinet, Palo Alto, VMware).'),
     sshPublicKey: text('SSH public key for CLI access (Cisco, Fortinet, Palo Alto, VMware, 6WIND).'),
@@ -87,7 +89,7 @@ export const mveInputs = z
       .positive()
       .describe('Numeric location id (from getLocation) of a location offering MVE; plan refuses one that does not exist, takes no orders or cannot run the size asked. A change replaces the MVE.'),
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated by the API when omitted. A change replaces the MVE.'),
+    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated by the API when omitted. A change replaces the MVE.').optional(),
     vendorConfig: vendorConfigSchema.describe(
       "Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field, added and removed ones included, replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an MVE read by `plumb import` are taken as the manifest's (until plumb replaces it with one it orders).",
     ),
@@ -129,7 +131,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   isReady: productReady,
   failed: productFailed,
   statusOf: (outputs) => String(outputs.provisioningStatus),
-  crossCheck: locationCheck('mve'),
+  crossCheck: async (desired, view) => [...(await locationCheck('mve')(desired, view)), ...(await imageCheck(desired, view))],
   deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An MVE (virtual edge): a vendor SD-WAN or firewall appliance at a location; find images with getMveImages and sizes with getMveSizes.',
   inputs: mveInputs,

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { UserError, isRemote } from '../../errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { oneOf, tagsSchema } from '../schema.js';
+import { oneOf, oneOfText, tagsSchema } from '../schema.js';
 import { liveOfType, type ApiProduct } from '../../providers/interconnect/api/products.js';
 import { PRODUCT_FACTS, productFacts, productFactsShape } from '../../providers/interconnect/api/views.js';
 import {
@@ -23,6 +23,7 @@ import {
   tagList,
   tagsAfterUpdate,
   waitReady,
+  DIVERSITY_ZONES,
 } from './product.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
@@ -45,7 +46,7 @@ export const portInputs = z
     contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
     marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
     costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
-    diversityZone: z.string().optional().describe('Diversity zone (red or blue); allocated when omitted. A change replaces the port.'),
+    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated when omitted. A change replaces the port.').optional(),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
     resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
   })

@@ -12,6 +12,9 @@ export type Ctx = ResourceContext<InterconnectClient>;
 /** Contract terms the API accepts. */
 export const CONTRACT_TERMS = [1, 12, 24, 36, 48, 60] as const;
 
+/** The diversity zones the API knows; it refuses any other name in an order. */
+export const DIVERSITY_ZONES = ['red', 'blue'] as const;
+
 /** Every product the account sees, listed once per pass of reads (see ResourceContext.shared). */
 export function sharedList(ctx: Ctx): Promise<ProductList> {
   return ctx.shared('products', () => listAllProducts(ctx.client));

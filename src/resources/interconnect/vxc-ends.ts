@@ -27,7 +27,7 @@ const endFields = {
     .refine((v) => v !== 0 && v !== 1, { message: 'innerVlan must be 2 to 4093, or -1 for none' })
     .optional()
     .describe('Inner (QinQ) VLAN: 2 to 4093, or -1 for none (the default). Changed in place.'),
-  vnicIndex: z.number().int().min(0).optional().describe('vNIC of an MVE end. Default 0. Changed in place.'),
+  vnicIndex: z.number().int().min(0).optional().describe('vNIC of an MVE end, 0 (the default) to one less than its vNICs; plan refuses another at an end that is not an MVE. Changed in place.'),
 };
 
 /** The A-End as the user declares it. */

@@ -74,18 +74,24 @@ const SIDES = [
 
 const AGAIN = 'the VXC is deleted and ordered again';
 
+/** The configs of a router end (an MCR's interfaces), the only ones the VXC update carries (aEndConfig/bEndConfig). */
+const ROUTER_KINDS = ['vrouter', 'a-end'];
+
 /**
- * Only a vrouter config changes in place. Any other kind is fixed once ordered, and so is a switch
- * between kinds (CSP to vrouter included). With no prior config (after an import, where the API
- * returns none) the first value is simply recorded.
+ * Only a router config (vrouter, or the A-End's a-end) changes in place, a first one included:
+ * the VXC update carries no other kind. Any other kind is fixed once ordered: a change, a switch
+ * between kinds (CSP to vrouter included), a removal, and an addition to a VXC ordered without
+ * one. A config the API reports (an imported VXC's) is the manifest's already (see vxcAsDeclared).
  */
 export function partnerConfigReplace(path: string, prior: PartnerConfig | undefined, desired: PartnerConfig | undefined): ReplaceRule | undefined {
-  if (!prior || canonicalConfig(prior) === canonicalConfig(desired)) return undefined;
+  if (canonicalConfig(prior) === canonicalConfig(desired)) return undefined;
+  const before = prior?.partner;
   const after = desired?.partner;
-  if (prior.partner === 'vrouter' && (after === 'vrouter' || after === undefined)) return undefined;
-  if (after === undefined) return { path, reason: `a ${prior.partner} partner config cannot be removed after ordering; ${AGAIN}` };
-  if (after !== prior.partner) return { path, reason: `switching a partner config from ${prior.partner} to ${after} cannot be done in place; ${AGAIN}` };
-  return { path, reason: `a ${prior.partner} partner config cannot change after ordering; ${AGAIN}` };
+  if ((before === undefined || ROUTER_KINDS.includes(before)) && (after === undefined || ROUTER_KINDS.includes(after))) return undefined;
+  if (before === undefined) return { path, reason: `a ${after} partner config cannot be added after ordering (the VXC update carries only a router's); ${AGAIN}` };
+  if (after === undefined) return { path, reason: `a ${before} partner config cannot be removed after ordering; ${AGAIN}` };
+  if (after !== before) return { path, reason: `switching a partner config from ${before} to ${after} cannot be done in place; ${AGAIN}` };
+  return { path, reason: `a ${before} partner config cannot change after ordering; ${AGAIN}` };
 }
 
 /** At a cloud or transit partner end the VLANs belong to the partner: a change cannot be sent ("Only B end owner can change B VLAN"). */
@@ -214,14 +220,14 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
       if (want?.vnicIndex !== undefined && want.vnicIndex !== was?.vnicIndex) body[side.vnic] = want.vnicIndex;
       const cfgBefore = before[side.cfg];
       const cfgAfter = desired[side.cfg];
-      // Only a vrouter config changes in place (replaceWhen replaces for any other). It is sent
+      // Only a router config changes in place (replaceWhen replaces for any other). It is sent
       // when it changes, a first one included (on a VXC made without one, or imported, whose
       // config the API does not report), and again when its end moves to another MCR, whose
       // prefix lists have other ids.
       const changed = canonicalConfig(cfgBefore) !== canonicalConfig(cfgAfter);
-      if (cfgAfter?.partner === 'vrouter' && (changed || body[side.uid] !== undefined)) {
+      if (cfgAfter && ROUTER_KINDS.includes(cfgAfter.partner) && (changed || body[side.uid] !== undefined)) {
         body[side.config] = await wirePartnerConfig(ctx, cfgAfter, want?.requestedProductUid ?? current);
-      } else if (!cfgAfter && cfgBefore?.partner === 'vrouter') {
+      } else if (!cfgAfter && cfgBefore && ROUTER_KINDS.includes(cfgBefore.partner)) {
         body[side.config] = { interfaces: [] };
       }
     }

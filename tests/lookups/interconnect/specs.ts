@@ -8,6 +8,7 @@ import { getLocation } from '../../../src/lookups/interconnect/get-location.js';
 import { getLocations } from '../../../src/lookups/interconnect/get-locations.js';
 import { getMcrPrefixFilterLists } from '../../../src/lookups/interconnect/get-mcr-prefix-filter-lists.js';
 import { getMcrs } from '../../../src/lookups/interconnect/get-mcrs.js';
+import { getIxPoints } from '../../../src/lookups/interconnect/get-ix-points.js';
 import { getMveImages } from '../../../src/lookups/interconnect/get-mve-images.js';
 import { getMveSizes } from '../../../src/lookups/interconnect/get-mve-sizes.js';
 import { getPartner } from '../../../src/lookups/interconnect/get-partner.js';
@@ -45,6 +46,7 @@ export const interconnectLookupSpecs: ProviderLookupSpecs = {
       check: (r) => expect(r.locations.map((l: { id: number; name: string }) => [l.id, l.name])).toEqual([[2, 'Equinix SY1']]),
     },
     { fn: getMveImages, args: {}, check: (r) => expect(r.mveImages.find((i: { id: number }) => i.id === 83)).toMatchObject({ vendor: 'Cisco', productCode: 'c8000v' }) },
+    { fn: getIxPoints, args: { metro: 'sydney' }, check: (r) => expect(r.ixPoints).toEqual([expect.objectContaining({ name: 'Sydney IX', metro: 'Sydney' })]) },
     { fn: getMveSizes, args: {}, check: (r) => expect(r.mveSizes.map((s: { size: string }) => s.size)).toEqual(['SMALL', 'MEDIUM', 'LARGE', 'X_LARGE_12']) },
     { fn: terraformConfig, args: {}, check: (r) => expect(r.result).toMatchObject({ cancel_at_end_of_term: false }) },
     {

@@ -100,7 +100,7 @@ const cases: Case[] = [
     portAt(2, 400000, { diversityZone: 'red' }),
     [['portSpeed', /offers no 400000 Mbps port in diversity zone red$/, /speeds in diversity zone red: 1000, 10000, 100000 Mbps; another zone here offers it/]],
   ],
-  ['a port speed the zone named offers', port, portAt(2, 400000, { diversityZone: 'BLUE' }), []],
+  ['a port speed the zone named offers', port, portAt(2, 400000, { diversityZone: 'blue' }), []],
   [
     'a LAG in a diversity zone the location does not have',
     lagPort,
@@ -199,5 +199,33 @@ describe('every registered type ordered at a location is checked the same way', 
     // Location 3 (Equinix SY3) offers no 400 Gbps of anything.
     if (inputNames(type).includes('portSpeed'))
       expect(await check({ locationId: 3, portSpeed: 400000 })).toEqual([['portSpeed', expect.stringMatching(/^location 3 \(Equinix SY3, Sydney\) offers no 400000 Mbps /)]]);
+  });
+});
+
+describe('a diversity zone is red or blue, for every registered type that takes one', async () => {
+  const zoned = [...(await loadResourceTypes()).values()].filter((type) => inputNames(type).includes('diversityZone'));
+
+  it('the types with a diversityZone are known', () => {
+    // A new one is checked below without being named here.
+    expect(zoned.map((type) => type.token)).toEqual(expect.arrayContaining([port.token, lagPort.token, mcr.token, mve.token]));
+  });
+
+  it('the API refuses any other name in an order', async () => {
+    const ctx = { ...(await interconnectContext(sandbox.url, 'subject', 1000)), recordId: (id: string) => void accepted.push(id) };
+    const accepted: string[] = [];
+    const failure = await port.create(ctx, portAt(2, 10000, { diversityZone: 'green' })).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
+    expect([accepted, failure]).toEqual([[], expect.stringMatching(/Invalid diversity zone green; use red or blue/)]);
+  });
+
+  it.each(zoned.map((type) => [type.token, type] as const))('%s: any other name is refused at validate, at the input, saying what is valid', (_token, type) => {
+    const at = (diversityZone: string) => {
+      const parsed = z.safeParse(type.inputs, { diversityZone });
+      return parsed.success ? [] : parsed.error.issues.filter((i) => i.path.join('.') === 'diversityZone').map((i) => i.message);
+    };
+    for (const name of ['green', 'RED', ' blue', '']) expect(at(name), name).toEqual(['must be one of "red", "blue"']);
+    expect([at('red'), at('blue')]).toEqual([[], []]);
   });
 });

@@ -92,6 +92,9 @@ describe('a service key someone deactivated', () => {
     expect((await serviceKey.read(c, created.id, { inputs, outputs: created.outputs }))?.active).toBe(false);
     // With nothing recorded (an import, a check after delete) an inactive key is a deleted one.
     expect(await serviceKey.read(c, created.id)).toBeUndefined();
+    // The same through the bulk read a plan makes: the recorded key is the API's deactivated one.
+    const listed = await serviceKey.readMany!(c, [{ id: created.id, prior: { inputs: { ...inputs, active: false }, outputs: off }, warn: () => {} }]);
+    expect(listed.get(created.id)).toMatchObject({ active: false, key: created.id });
     const on = await serviceKey.update(c, created.id, { inputs: { ...inputs, active: false }, outputs: off }, inputs);
     expect(on).toMatchObject({ active: true, key: created.id });
     await serviceKey.delete(c, created.id, { inputs, outputs: on });

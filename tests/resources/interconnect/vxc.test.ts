@@ -19,7 +19,15 @@ const google = { partner: 'google' as const, pairingKey: '00000000-0000-0000-000
 describe('partner config replace rule', () => {
   const R = /the VXC is deleted and ordered again/;
   const cases: Array<[string, unknown, unknown, RegExp | undefined]> = [
-    ['no prior config (after an import): the first value is only recorded', undefined, aws(), undefined],
+    [
+      'a CSP config added to a VXC ordered without one replaces: the update carries none',
+      undefined,
+      aws(),
+      /^a aws partner config cannot be added after ordering .*; the VXC is deleted and ordered again$/,
+    ],
+    ['a router config added is in place', undefined, vrouter(), undefined],
+    ["the A-End's router config added is in place", undefined, { partner: 'a-end', interfaces: vrouter().interfaces }, undefined],
+    ["the A-End's router config changed or removed is in place", { partner: 'a-end', interfaces: vrouter().interfaces }, undefined, undefined],
     ['an unchanged aws config is no change', aws(), aws(), undefined],
     ['an aws config change replaces', aws(), aws('210987654321'), /^a aws partner config cannot change after ordering; the VXC is deleted and ordered again$/],
     ['aws to azure replaces', aws(), { partner: 'azure', serviceKey: 'k' }, /switching a partner config from aws to azure/],
@@ -170,6 +178,18 @@ describe('Vxc against the sandbox', () => {
     expect(puts).toHaveLength(1);
     const interfaces = (updated.cspConnections ?? []).flatMap((c) => (c.interfaces as Array<{ bgpConnections: Array<{ peerAsn: number }> }> | undefined) ?? []);
     expect(interfaces.flatMap((i) => i.bgpConnections.map((b) => b.peerAsn))).toEqual([64999]);
+    await vxc.delete(ctx, created.id, { inputs: desired, outputs: created.outputs });
+  });
+
+  it("the A-End's router config, added to a VXC made without one, is sent and lands on the VXC", async () => {
+    const bare = { productName: 'mcr-to-port', rateLimit: 100, contractTermMonths: 1 as const, aEnd: { requestedProductUid: mcrUid }, bEnd: { requestedProductUid: portUid, vlan: 210 } };
+    const created = await vxc.create(ctx, bare);
+    const desired = { ...bare, aEndPartnerConfig: { partner: 'a-end' as const, interfaces: vrouter(64777).interfaces } };
+    expect(vxc.replaceWhen!(bare, desired)).toEqual([]);
+    const { puts } = await countingPuts(() => vxc.update(ctx, created.id, { inputs: bare, outputs: created.outputs }, desired));
+    expect(puts).toHaveLength(1);
+    const current = await ctx.client.get<{ resources: { csp_connection: unknown } }>(`/v2/product/${created.id}`);
+    expect(JSON.stringify(current.data.resources.csp_connection)).toContain('64777');
     await vxc.delete(ctx, created.id, { inputs: desired, outputs: created.outputs });
   });
 

@@ -1,0 +1,134 @@
+/**
+ * What the API refuses of a VXC's ends that the plan already knows, checked before any order: a
+ * vNIC at an end that is not an MVE (or one the MVE lacks), and a VXC to a cloud partner port
+ * without the partner config its order needs. Each case is judged against the world: the
+ * sandbox refuses the order or the update exactly when the check does.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CrossCheckView, StackResource } from '../../../src/engine/contracts/resource-type.js';
+import { getPartner } from '../../../src/lookups/interconnect/get-partner.js';
+import { mve } from '../../../src/resources/interconnect/mve.js';
+import { port } from '../../../src/resources/interconnect/port.js';
+import { vxc } from '../../../src/resources/interconnect/vxc.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { interconnectContext, lookupContext } from '../../support/interconnect-context.js';
+import { makePort } from './fixtures.js';
+import { aws, awsPort } from './vxc-spec.js';
+
+let sandbox: Sandbox;
+let ctx: Awaited<ReturnType<typeof interconnectContext>>;
+let portUid: string;
+let otherPortUid: string;
+let mveUid: string;
+let awsUid: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ provisioningMs: 0 });
+  ctx = await interconnectContext(sandbox.url);
+  portUid = await makePort(ctx, 'cc-port');
+  otherPortUid = await makePort(ctx, 'cc-port-2');
+  const vendorConfig = { vendor: 'Cisco', imageId: 83, productSize: 'SMALL' as const, adminSshPublicKey: 'ssh-rsa AAAA', sshPublicKey: 'ssh-rsa AAAA', cloudInit: 'x' };
+  mveUid = (await mve.create(ctx, { productName: 'cc-mve', locationId: 2, contractTermMonths: 1, vendorConfig, vnics: [{ description: 'one' }, { description: 'two' }] } as never)).id;
+  awsUid = await awsPort(ctx);
+});
+afterAll(() => sandbox.close());
+
+/** The stack the check sees: the port and MVE as recorded resources, and the VXC checked. */
+function stackOf(subject: StackResource): StackResource[] {
+  return [
+    { address: 'port', token: port.token, recorded: { id: portUid, inputs: { productName: 'cc-port', portSpeed: 10000, locationId: 2 }, outputs: {} } },
+    { address: 'otherPort', token: port.token, recorded: { id: otherPortUid, inputs: { productName: 'cc-port-2', portSpeed: 10000, locationId: 2 }, outputs: {} } },
+    { address: 'mve', token: mve.token, recorded: { id: mveUid, inputs: { productName: 'cc-mve', vnics: [{ description: 'one' }, { description: 'two' }] }, outputs: {} } },
+    subject,
+  ];
+}
+
+/** The view a plan gives the check of the VXC, its lookups answered by the sandbox; `reads` counts them. */
+async function viewOf(subject: StackResource, reads: string[] = []): Promise<CrossCheckView> {
+  const lookups = await lookupContext(sandbox.url);
+  const resources = stackOf(subject);
+  const built = new Map<string, unknown>();
+  return {
+    address: subject.address,
+    resources,
+    memo: <T>(key: string, build: () => T) => (built.has(key) ? built.get(key) : built.set(key, build()).get(key)) as T,
+    resolve: (value) => resources.find((r) => r.recorded?.id === value),
+    stateRead: true,
+    lookup: (token, args) => {
+      reads.push(token);
+      expect(token).toBe(getPartner.token);
+      return getPartner.invoke(lookups, args as never);
+    },
+  };
+}
+
+const base = () => ({ productName: 'cc-vxc', rateLimit: 100, contractTermMonths: 1 as const, aEnd: { requestedProductUid: portUid, vlan: 300 } });
+
+/** What the check says of a VXC, as paths and messages. */
+async function checked(inputs: Record<string, unknown>, recorded?: Record<string, unknown>): Promise<Array<[string, string]>> {
+  const subject: StackResource = { address: 'subject', token: vxc.token, desired: inputs, ...(recorded ? { recorded: { id: 'v-1', inputs: recorded, outputs: {} } } : {}) };
+  return (await vxc.crossCheck!(inputs as never, await viewOf(subject))).map((p) => [p.path.join('.'), p.message]);
+}
+
+/** The sandbox's answer to ordering these inputs: undefined when it takes the order, else its refusal. */
+async function order(inputs: Record<string, unknown>): Promise<string | undefined> {
+  return vxc.create(ctx, inputs as never).then(
+    async (made) => void (await vxc.delete(ctx, made.id, { inputs: inputs as never, outputs: made.outputs })),
+    (err: Error) => err.message,
+  );
+}
+
+describe('a vNIC at a VXC end, checked before any order and judged against the world', () => {
+  it('at an end that is a port: refused by the plan, and by the API when the update sends it', async () => {
+    const made = { ...base(), bEnd: { requestedProductUid: otherPortUid, vlan: 301 } };
+    const desired = { ...made, bEnd: { ...made.bEnd, vnicIndex: 1 } };
+    expect(await checked(desired, made)).toEqual([['bEnd.vnicIndex', 'otherPort is not an MVE: only an MVE end has vNICs']]);
+    const created = await vxc.create(ctx, made);
+    const refused = await vxc.update(ctx, created.id, { inputs: made, outputs: created.outputs }, desired).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
+    expect(refused).toMatch(/bVnicIndex applies only to an MVE end/);
+    await vxc.delete(ctx, created.id, { inputs: made, outputs: created.outputs });
+  });
+
+  it('at an MVE end: a vNIC it has passes and is ordered; one it lacks is refused by both', async () => {
+    const has = { ...base(), bEnd: { requestedProductUid: mveUid, vlan: 302, vnicIndex: 1 } };
+    expect(await checked(has)).toEqual([]);
+    expect(await order(has)).toBeUndefined();
+    const lacks = { ...base(), bEnd: { requestedProductUid: mveUid, vlan: 303, vnicIndex: 2 } };
+    expect(await checked(lacks)).toEqual([['bEnd.vnicIndex', 'MVE mve has no vNIC 2']]);
+    expect(await order(lacks)).toMatch(/vNicIndex 2 does not exist on MVE/);
+  });
+
+  it('vNIC 0, the default every end has, is no problem anywhere', async () => {
+    expect(await checked({ ...base(), aEnd: { ...base().aEnd, vnicIndex: 0 }, bEnd: { requestedProductUid: otherPortUid, vlan: 304, vnicIndex: 0 } })).toEqual([]);
+  });
+});
+
+describe('a VXC to a cloud partner port without its partner config, checked before any order and judged against the world', () => {
+  it('ordered without one: refused by the plan and by the API', async () => {
+    const bare = { ...base(), bEnd: { requestedProductUid: awsUid } };
+    expect(await checked(bare)).toEqual([['bEndPartnerConfig', `the B-End ${awsUid} is a AWS partner port: the API refuses a VXC to it without a partner config`]]);
+    expect(await order(bare)).toMatch(/B-End partnerConfig is required for a AWS connection/);
+    const withConfig = { ...bare, bEndPartnerConfig: aws() };
+    expect(await checked(withConfig)).toEqual([]);
+    expect(await order(withConfig)).toBeUndefined();
+  });
+
+  it('removed from a recorded AWS VXC (a replacement that would order it without one): refused by the plan', async () => {
+    const made = { ...base(), bEnd: { requestedProductUid: awsUid }, bEndPartnerConfig: aws() };
+    const { bEndPartnerConfig: _, ...removed } = made;
+    expect(vxc.replaceWhen!(made, removed).map((r) => r.path)).toEqual(['bEndPartnerConfig']);
+    expect(await checked(removed, made)).toEqual([['bEndPartnerConfig', expect.stringMatching(/is a AWS partner port/)]]);
+  });
+
+  it('reads nothing for a VXC between own products, nor for one state records at the port without a config', async () => {
+    const reads: string[] = [];
+    const own = { ...base(), bEnd: { requestedProductUid: otherPortUid, vlan: 305 } };
+    expect(await vxc.crossCheck!(own, await viewOf({ address: 'subject', token: vxc.token, desired: own }, reads))).toEqual([]);
+    const asRecorded = { ...base(), bEnd: { requestedProductUid: awsUid } };
+    const recorded = { address: 'subject', token: vxc.token, desired: asRecorded, recorded: { id: 'v-1', inputs: asRecorded, outputs: {} } };
+    expect(await vxc.crossCheck!(asRecorded, await viewOf(recorded, reads))).toEqual([]);
+    expect(reads).toEqual([]);
+  });
+});
