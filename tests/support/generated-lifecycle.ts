@@ -131,6 +131,8 @@ function describeType(t: TypeWorld, judge: Judge, rows: Row[]): void {
 /** Holds one type's outcomes to the table of known problems. */
 class Judge {
   private readonly used = new Set<string>();
+  /** The cycles whose outcome was held to the table. */
+  private readonly judged = new Set<string>();
 
   constructor(
     private readonly token: string,
@@ -139,6 +141,7 @@ class Judge {
 
   /** The reason a cycle (`<path> <kind>`, or `baseline`) is known to fail, if it is. */
   known(key: string): string | undefined {
+    this.judged.add(`${this.token} ${key}`);
     return this.table.failures[`${this.token} ${key}`];
   }
 
@@ -173,13 +176,14 @@ class Judge {
     return left.length ? left : undefined;
   }
 
-  /** Entries of the type that did not happen: gaps not found, problems met nowhere. */
+  /** Entries of the type that did not happen: gaps not found, problems met nowhere, failures of cycles no longer made. */
   stale(gaps: Gap[]): string[] {
     const prefix = `${this.token} `;
     const found = new Set(gaps.map((g) => `${prefix}${g.path}`));
     const gapsGone = Object.keys(this.table.gaps).filter((key) => key.startsWith(prefix) && !found.has(key));
     const unmet = Object.keys(this.table.everywhere[this.token] ?? {}).filter((text) => !this.used.has(text));
-    return [...gapsGone, ...unmet.map((text) => `${this.token}: ${text}`)];
+    const unmade = Object.keys(this.table.failures).filter((key) => key.startsWith(prefix) && !this.judged.has(key));
+    return [...gapsGone, ...unmet.map((text) => `${this.token}: ${text}`), ...unmade.map((key) => `${key} (no such cycle is made now)`)];
   }
 }
 

@@ -5,11 +5,8 @@ export const known: KnownProblems = {
   failures: {
     'interconnect:index/ix:Ix networkServiceType change': 'finding 8: an IX the location does not offer passes plan, refused at apply',
     'interconnect:index/serviceKey:ServiceKey active change': 'suite: the API keeps a deleted service key as a deactivated one, so `active: false` reads as the key ending',
-    'interconnect:index/mve:Mve vendorConfig.vendor change': 'finding 8 (shape): a vendor that does not match the image passes plan, refused at apply',
     'interconnect:index/vxc:Vxc aEnd.vnicIndex add': 'finding 8 (shape): vnicIndex on an end that is not an MVE passes plan, refused at apply',
-    'interconnect:index/vxc:Vxc bEnd.vnicIndex add': 'finding 8 (shape): vnicIndex on an end that is not an MVE passes plan, refused at apply',
     'interconnect:index/vxc:Vxc aEndPartnerConfig add': 'new: adding aEndPartnerConfig to a VXC plans an update that sends nothing and reads nothing back',
-    'interconnect:index/vxc:Vxc bEndPartnerConfig remove': 'finding 8 (shape): an AWS VXC without its B-End partner config passes plan, refused at apply (after nothing was deleted)',
     'interconnect:index/vxc:Vxc serviceKey add': 'suite: no service key of the world to name (the spec makes none); the made-up key is refused as unknown',
   },
   gaps: {

@@ -6,7 +6,6 @@ export const known: KnownProblems = {
     'pipeline:index/webhook:Webhook groupId remove': 'suite: a group webhook replaced by an account webhook is ordered by another call than the one the baseline learnt',
     'pipeline:index/hybridDeploymentAgent:HybridDeploymentAgent authType add':
       'finding 3: a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
-    'pipeline:index/externalLogging:ExternalLogging config remove': 'new: the plan shows an update that the apply sends nothing for, and the world keeps the old value',
   },
   gaps: {
     'pipeline:index/privateLink:PrivateLink service': 'no other value its schema and the whole input accept',
