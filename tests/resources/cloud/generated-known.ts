@@ -8,7 +8,7 @@ export const known: KnownProblems = {
     'cloud:index/antiDdosInstance:AntiDdosInstance duration remove':
       'suite: the rules give no default for a billing field left out; the plan records its removal without a call, which is what the type documents',
     'cloud:index/vpnConnection:VpnConnection ipsecCloseAction add':
-      'finding 3 (shape): a write-only field added to an object made without it is adopted as declared: "No changes", nothing sent, the object never gets it',
+      "suite: the value it adds is the input's default (none), which the tunnel already has, so no change is right; the rules table knows no defaults",
   },
   gaps: {
     'cloud:index/antiDdosRule:AntiDdosRule sourceType': 'domain takes domain names, not the IP addresses its spec forwards (refused at validate)',
