@@ -133,7 +133,7 @@ ${portYaml('ix-port')}  ix:
       shutdown: ${shutdown}
 `;
 
-  it('a shutdown toggle is one PUT /v2/product/ix/{uid} carrying shutdown; the exchange itself replaces', async () => {
+  it("a shutdown toggle is one PUT /v2/product/ix/{uid} carrying shutdown; an exchange outside the port's metro is refused by plan", async () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', manifest(false));
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
@@ -155,10 +155,13 @@ ${portYaml('ix-port')}  ix:
       expect(ix.resources.vpls_interface.shutdown).toBe(shutdown);
     }
 
+    // Every other exchange is in another metro than the port: plan refuses it before any call.
     writeManifest(dir, 'plumb.yaml', manifest(false, 'Melbourne IX'));
-    const replace = await plumb(['plan'], { cwd: dir, env: sandbox.env });
-    expect(replace.stdout).toContain('networkServiceType: the IX update cannot change the exchange');
-    expect(replace.stdout).toContain('Plan: 0 to add, 0 to change, 1 to replace, 0 to destroy.');
+    await sandbox.clearCalls();
+    const refused = await plumb(['plan'], { cwd: dir, env: sandbox.env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("plumb.yaml:16:27: error: Melbourne IX is in Melbourne, not in Sydney, where the IX's port is");
+    expect((await sandbox.calls('interconnect')).filter((c) => c.method !== 'GET' && !c.path.endsWith('/oauth2/token'))).toEqual([]);
     expect((await plumb(['destroy', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
   });
 });
