@@ -2,6 +2,7 @@ import type { ResourceType, UsedBy } from './contracts/resource-type.js';
 import type { ResourceState } from './contracts/state.js';
 import { claimsOf, valuesAt } from './claims.js';
 import type { PlanProblem } from './plan-order.js';
+import { replaceWhy } from './classify.js';
 import type { Change } from './types.js';
 import { reveal, sameValue } from '../values.js';
 
@@ -32,7 +33,7 @@ export function replacementsBlockedInUse(planned: Change[], all: Change[], prior
       const was = prior[d.address];
       if (d.address === c.address || !was || !d.dependsOn.includes(c.address) || leavesFirst(d)) continue;
       const use = type.usedBy.find((u) => u.token === d.type && names(was, u, old));
-      if (use) problems.push(blocked(c.address, d.address, use, kept, pathsOf(type, old, kept)));
+      if (use) problems.push(blocked(c, d.address, use, kept, pathsOf(type, old, kept)));
     }
   }
   return problems;
@@ -51,13 +52,15 @@ function pathsOf(type: ResourceType, old: ResourceState, kept: string[]): string
   return [...new Set(held.flatMap((h) => h.claim.paths.map((p) => p.replace(/\[\]$/, ''))))];
 }
 
-function blocked(address: string, user: string, use: UsedBy, kept: string[], paths: string[]): PlanProblem {
+/** The refusal of a replacement `user` blocks, naming both orders and the runs that work. */
+function blocked(change: Change, user: string, use: UsedBy, kept: string[], paths: string[]): PlanProblem {
+  const address = change.address;
   const field = use.path.replace(/\[\]$/, '');
   const or = paths.length > 1 ? `${paths.slice(0, -1).join(', ')} or ${paths[paths.length - 1]}` : paths[0];
   return {
     address,
     summary:
-      `${address} cannot be replaced in either order while ${user} uses it (${user}.${field}): created first, the new object would need the ${kept.map((k) => k.replace(': ', ' (') + ')').join(' and the ')} the old one holds; ` +
+      `${address} cannot be replaced (${replaceWhy(change)}) in either order while ${user} uses it (${user}.${field}): created first, the new object would need the ${kept.map((k) => k.replace(': ', ' (') + ')').join(' and the ')} the old one holds; ` +
       `deleted first, ${use.refusal}, and ${user} moves to the new object only once it exists`,
     detail: `apply in two runs: first take ${address} out of ${user}.${field}, leaving ${address} as it is; then replace ${address} and put it back. Or give ${address} another ${or}, so that its new object is made first and ${user} moves to it before the old one goes`,
   };

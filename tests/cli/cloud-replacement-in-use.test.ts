@@ -56,7 +56,7 @@ describe('a replacement a dependant blocks in either order', () => {
       const refused = await run(dir, ...command, '--replace', 'webBehindLb');
       expect(refused.code).toBe(1);
       const text = refused.stdout + refused.stderr;
-      expect(text).toMatch(/plumb\.yaml:\d+:\d+: error: webBehindLb cannot be replaced in either order while staticToWeb uses it/);
+      expect(text).toMatch(/plumb\.yaml:\d+:\d+: error: webBehindLb cannot be replaced \(--replace\) in either order while staticToWeb uses it/);
       expect(text).toContain('4110');
       expect(text).toContain('first take webBehindLb out of staticToWeb.backendIds');
       expect(text).not.toMatch(/\n\s+at /);
@@ -90,6 +90,22 @@ describe('a replacement a dependant blocks in either order', () => {
     expect(again.map((b) => b[2])).toEqual([8081]);
     expect(again[0][0]).not.toBe(fresh[0]);
     expect(last.rule).toEqual([again[0][0]]);
+    expect((await run(dir, 'destroy', '--yes')).code).toBe(0);
+  });
+
+  it('examples/cloud/network.yaml: a subnet the NAT gateway serves, replaced on request (--replace), is refused before any call', async () => {
+    const dir = workdir('plumb-cloud-in-use-');
+    copyFileSync(join(EXAMPLES, 'network.yaml'), join(dir, 'plumb.yaml'));
+    expect((await run(dir, 'apply', '--yes')).code).toBe(0);
+    const old = state(dir).resources.data.id;
+    await sandbox.clearCalls();
+    const refused = await run(dir, 'plan', '--replace', 'data');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toMatch(/plumb\.yaml:\d+:\d+: error: data cannot be replaced \(--replace\) in either order while nat uses it \(nat\.subnetIds\)/);
+    expect(refused.stdout + refused.stderr).toContain('(4411)');
+    expect(await writes()).toEqual([]);
+    const subnets = await signedCloudCall(sandbox.url, { Action: 'DescribeSubnet', VPCId: state(dir).resources.network.id });
+    expect(subnets.DataSet.map((s: { SubnetId: string }) => s.SubnetId)).toContain(old);
     expect((await run(dir, 'destroy', '--yes')).code).toBe(0);
   });
 });

@@ -38,10 +38,11 @@ describe('a replacement the API refuses in either order', () => {
       await applyFake(stack({ name: 'edge', size: 1 }), fake, store);
       fake.calls.length = 0;
       const { diagnostics } = await planFake(stack({ name: 'edge', size: replace.length ? 1 : 2 }), fake, store, { replace });
+      const why = replace.length ? '--replace' : 'size (size is fixed)';
       expect(diagnostics.map((d) => [d.address, d.summary, d.detail])).toEqual([
         [
           'edge',
-          'edge cannot be replaced in either order while user uses it (user.ref): created first, the new object would need the thing name (edge) the old one holds; deleted first, the API refuses to delete a thing another one refers to (409), and user moves to the new object only once it exists',
+          `edge cannot be replaced (${why}) in either order while user uses it (user.ref): created first, the new object would need the thing name (edge) the old one holds; deleted first, the API refuses to delete a thing another one refers to (409), and user moves to the new object only once it exists`,
           'apply in two runs: first take edge out of user.ref, leaving edge as it is; then replace edge and put it back. Or give edge another name, so that its new object is made first and user moves to it before the old one goes',
         ],
       ]);
