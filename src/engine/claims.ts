@@ -43,6 +43,14 @@ export function sharedClaims(type: ResourceType, recorded: Record<string, unknow
   return claimsOf(type, desired).filter((h) => before.has(h.key));
 }
 
+/** The values at a dotted path: none where absent, and each item of a list for a path ending in `[]`. */
+export function valuesAt(inputs: Record<string, unknown>, path: string): unknown[] {
+  const each = path.endsWith('[]');
+  const at = valueAt(inputs, each ? path.slice(0, -2) : path);
+  if (each) return Array.isArray(at) ? at : [];
+  return at === undefined ? [] : [at];
+}
+
 /** The value at a dotted path (`aEnd.vlan`), undefined where absent. */
 function valueAt(value: unknown, path: string): unknown {
   let cur = value;

@@ -23,6 +23,7 @@ import { Evaluation } from './scope.js';
 import { settlePending, type Resolved } from './settle.js';
 import { heldBy, markAwaited, markClaims, orderChanges, replaceAroundClaims } from './plan-order.js';
 import { applyTargets } from './targets.js';
+import { replacementsBlockedInUse } from './in-use.js';
 import type { Change, EngineDeps, Plan } from './types.js';
 
 /** How to plan. */
@@ -331,6 +332,7 @@ class Planning {
     const targeted = applyTargets(this.changes, options.targets ?? [], options.excludes ?? []);
     this.deletedWith(targeted.changes);
     this.order(targeted.changes);
+    for (const p of replacementsBlockedInUse(targeted.changes, this.changes, this.prior, (token) => this.deps.resourceType(token))) this.error(p.address, p.summary, p.detail);
     noteDeletedUnderfoot(this.changes);
     const known = this.changes.map((c) => c.address);
     const requested = [...targeted.unknown.map((address) => ['--target/--exclude', address]), ...options.replace.filter((a) => !known.includes(a)).map((address) => ['--replace', address])];

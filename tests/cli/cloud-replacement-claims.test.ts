@@ -92,9 +92,9 @@ describe('replacements keeping what one object holds at a time', () => {
     const refused = await run(dir, 'plan');
     expect(refused.code).toBe(1);
     expect(refused.stdout + refused.stderr).toMatch(
-      /plumb\.yaml:\d+:\d+: error: data is replaced keeping its range 10\.20\.2\.0\/24 \(remark: .*\), so it must be deleted before its successor is made, while nat serves it/,
+      /plumb\.yaml:\d+:\d+: error: data cannot be replaced \(remark \(.*\)\) in either order while nat uses it \(nat\.subnetIds\): created first, the new object would need the address range in a VPC \(uvnet-\w+ 10\.20\.2\.0\/24\) the old one holds; deleted first, the API refuses to delete a subnet a NAT gateway serves \(4411\)/,
     );
-    expect(refused.stdout + refused.stderr).toContain('apply in two runs: first take data.subnetId out of subnetIds here, leaving data as it is; then change data and put it back');
+    expect(refused.stdout + refused.stderr).toContain('apply in two runs: first take data out of nat.subnetIds, leaving data as it is; then replace data and put it back');
     expect(await writes()).toEqual([]);
 
     // The first run, as the refusal says: the gateway leaves the subnet, which stays as it is.

@@ -91,6 +91,18 @@ export interface Claim {
   released?(ctx: ResourceContext, values: unknown[]): Promise<boolean | undefined>;
 }
 
+/** A use of an object by an object of another type that makes the API refuse its delete (see ResourceType.usedBy). */
+export interface UsedBy {
+  /** The using type's token. */
+  token: string;
+  /** The using type's input path that names the object (`backendIds[]`: each item of a list). */
+  path: string;
+  /** The output of the used object named there; absent: its id. */
+  output?: string;
+  /** The API's refusal of the delete, in words with its code: `the API refuses to release a backend a rule forwards to (4110)`. */
+  refusal: string;
+}
+
 /** Result of a create: the remote id and everything the resource exposes. */
 export interface Created<Out> {
   id: string;
@@ -153,6 +165,13 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
    * order says so before any call.
    */
   holds?: Claim[];
+  /**
+   * The objects of other types whose use of this one makes the API refuse its delete (a rule
+   * forwarding to a backend). A replacement that must delete first, because its new object needs
+   * a claim the old one holds, while a dependant the plan keeps still names the old object, is
+   * refused before any call: no order of one run works. The plan names the runs that do.
+   */
+  usedBy?: UsedBy[];
   /** Input paths the remote API sets when omitted (not a change when desired leaves them out). */
   computedInputs?: string[];
   /** Inputs never sent by a change: sent only with the order (promoCode), or used only by plumb (how it detaches). A later change, adding one included, is recorded without a call. */

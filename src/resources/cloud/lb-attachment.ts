@@ -3,7 +3,9 @@
  *
  * Port, weight, enabled and backup change in place (one UpdateBackendAttribute call); another
  * instance or listener is another backend (ReleaseBackend, then AllocateBackend). A backend a
- * rule forwards to cannot be released (the API refuses with 4110), so rules go first.
+ * rule forwards to cannot be released (the API refuses with 4110), so rules go first; replaced
+ * keeping its instance's port on the listener (4109) while a rule the plan keeps forwards to it, it
+ * can be replaced in neither order, and the plan is refused before any call (usedBy).
  * Import by `<lb_id>/<vserver_id>/<backend_id>`.
  */
 import * as z from 'zod';
@@ -13,6 +15,7 @@ import { int, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { deleteListed, listedVerbs, noId, pathId, vanished, waitListed, type CloudCtx } from './kit.js';
+import { lbRule } from './lb-rule.js';
 import { allLbs, allVServers, describeLb, vserverOf, type BackendInfo } from './ulb.js';
 
 /** Inputs of a backend. */
@@ -98,6 +101,8 @@ export const lbAttachment: ResourceType<LbAttachmentInputs, LbAttachmentOutputs,
   ],
   // A listener takes an instance's port once (4109): a backend replaced keeping both is deleted first.
   holds: [{ what: 'port of an instance on a listener', paths: ['listenerId', 'resourceId', 'port'], defaults: { port: () => 80 } }],
+  // A rule names its backends by backendId; a backend one forwards to cannot be released (4110).
+  usedBy: [{ token: lbRule.token, path: 'backendIds[]', output: 'backendId', refusal: 'the API refuses to release a backend a rule forwards to (4110)' }],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { port: 80, weight: 1, enabled: true, backup: false }),
   remoteManaged: ['privateIp', 'status'],
   // A backend is part of its listener's record, listed as soon as AllocateBackend answers.

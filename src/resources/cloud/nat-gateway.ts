@@ -16,9 +16,7 @@ import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
-import type { CrossCheckView, CrossProblem, ReadTarget, ResourceType } from '../../engine/contracts/resource-type.js';
-import { replacingRules, sameValueInPlan } from './stack-replacements.js';
-import { subnet } from './subnet.js';
+import type { ReadTarget, ResourceType } from '../../engine/contracts/resource-type.js';
 import {
   APPEARS_WITHIN_MS,
   autoName,
@@ -181,34 +179,6 @@ async function moveEips(ctx: CloudCtx, id: string, had: string[], want: string[]
   );
 }
 
-/**
- * A subnet the gateway serves, replaced keeping its range, must be deleted before its successor
- * is made (CreateSubnet refuses a range that overlaps another subnet), and DeleteSubnet refuses a
- * subnet a NAT gateway serves (4411); the gateway leaves it only by its own update, which needs
- * the new subnet. No order of one run works, so the plan is refused before any call, saying
- * which runs do.
- */
-function subnetsReplacedUnderIt(desired: NatGatewayInputs, view: CrossCheckView): CrossProblem[] {
-  const self = view.resources.find((r) => r.address === view.address);
-  if (!self?.recorded || replacingRules(self, view, natGateway).length) return [];
-  const served = (self.recorded.inputs.subnetIds ?? []) as string[];
-  const problems: CrossProblem[] = [];
-  (Array.isArray(desired.subnetIds) ? desired.subnetIds : []).forEach((value, i) => {
-    const held = view.resolve(value);
-    if (held?.token !== subnet.token || !held.recorded || !held.desired || !served.includes(held.recorded.id)) return;
-    const [was, want] = [held.recorded.inputs, held.desired];
-    const keeps = sameValueInPlan(want.vpcId, was.vpcId, view) && sameValueInPlan(want.cidrBlock, was.cidrBlock, view);
-    const rules = replacingRules(held, view);
-    if (!keeps || !rules.length) return;
-    problems.push({
-      path: ['subnetIds', i],
-      message: `${held.address} is replaced keeping its range ${String(was.cidrBlock)} (${rules.map((r) => `${r.path}: ${r.reason}`).join('; ')}), so it must be deleted before its successor is made, while ${view.address} serves it: the API refuses to delete a subnet a NAT gateway serves (4411), and ${view.address} leaves it only by the update that needs the new subnet`,
-      detail: `apply in two runs: first take ${held.address}.subnetId out of subnetIds here, leaving ${held.address} as it is; then change ${held.address} and put it back. Or give ${held.address} another cidrBlock, so its new subnet is made first and ${view.address} moves to it before the old one goes`,
-    });
-  });
-  return problems;
-}
-
 /** Puts on the white list the hosts it lacks and takes off those it should not have. */
 async function moveWhiteList(ctx: CloudCtx, id: string, had: string[], want: string[]): Promise<void> {
   const added = want.filter((h) => !had.includes(h));
@@ -237,7 +207,6 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
   replaceSometimes: ['remark'],
   // An EIP is bound to one resource at a time: a new gateway on the old one's EIPs needs it gone.
   holds: [{ what: 'binding of an EIP', paths: ['eipIds[]'] }],
-  crossCheck: subnetsReplacedUnderIt,
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) => {
     const base = defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', whiteListEnabled: false, whiteList: [] });

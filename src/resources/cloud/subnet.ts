@@ -112,6 +112,8 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
   ],
   // Subnets of a VPC may not overlap: a new one with the old one's range needs the old one gone.
   holds: [{ what: 'address range in a VPC', paths: ['vpcId', 'cidrBlock'] }],
+  // A NAT gateway names the subnets it serves; the API refuses to delete one it serves (4411).
+  usedBy: [{ token: 'cloud:index/natGateway:NatGateway', path: 'subnetIds[]', output: 'subnetId', refusal: 'the API refuses to delete a subnet a NAT gateway serves (4411)' }],
   computedInputs: ['name'],
   asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
   remoteManaged: ['gateway', 'createTime'],
