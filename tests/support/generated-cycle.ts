@@ -16,7 +16,7 @@ import { expectedChange, leavesOf, said, standsFor } from './generated-expect.js
 import { SUBJECT } from './generated-stack.js';
 import type { TypeWorld } from './generated-type.js';
 import { at, type Variation } from './generated-variations.js';
-import { alive, differences, leftOf, mentions, ownRecords, recordOf, recordsNaming, type Leaves } from './generated-world.js';
+import { differences, exists, leftOf, mentions, ownRecords, recordOf, recordsNaming, type Leaves } from './generated-world.js';
 import { same, shapeOf } from './generated-values.js';
 
 /** What one variation came to, for the coverage report. */
@@ -179,8 +179,9 @@ function judgeWorld(t: TypeWorld, v: Variation, change: Change, { made, after, w
     if (left.length) problems.push(`the replaced object is still in the world: ${left.join(', ')}`);
   } else {
     // One of its records may go (an item of a set it is); all of them going is the object ending.
-    const before = [...ownRecords(w1, oldIds)].filter((r) => alive(w1, r));
-    if (before.length && ![...ownRecords(w2, oldIds)].some((r) => alive(w2, r))) problems.push(`an update ended the object in the world: ${before.join(', ')}`);
+    // A record its provider keeps as ended (a deactivated service key) is still the object.
+    const before = [...ownRecords(w1, oldIds)].filter((r) => exists(w1, r));
+    if (before.length && ![...ownRecords(w2, oldIds)].some((r) => exists(w2, r))) problems.push(`an update ended the object in the world: ${before.join(', ')}`);
   }
   const added = leavesOf(now).filter((l) => !leavesOf(was).includes(l));
   const gone = leavesOf(was).filter((l) => !leavesOf(now).includes(l));
