@@ -40,6 +40,18 @@ export async function runVariation(t: TypeWorld, v: Variation): Promise<Row> {
   const problems: string[] = [];
   const w0 = t.world();
   const from = v.from ?? t.base;
+  if (v.from) {
+    // A variation that starts from another input (one to clear again) the plan refuses, before
+    // any call, is refused as a change to it would be: the API could not take it either.
+    await takeCalls(t.sandbox, t.provider);
+    t.stack.declare(from);
+    const start = await t.stack.plan();
+    const sent = (await takeCalls(t.sandbox, t.provider)).filter(mutating).map(callText);
+    if ('refused' in start) {
+      if (sent.length) throw new Error(`the input to start from is refused, yet called: ${sent.join(', ')}`);
+      return { token: t.type.token, path: v.path, kind: v.kind, source: v.source, planned: 'refused', seen: '-', note: `the input to start from: ${start.refused.split('\n')[0]}` };
+    }
+  }
   const made = await t.createBase(from);
   const ids = [...idParts(made)];
   let row: Row | undefined;
