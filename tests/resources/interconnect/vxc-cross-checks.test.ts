@@ -172,6 +172,20 @@ describe('an end named by its product UID, outside the stack, checked as one of 
     expect(await order(ordered)).toMatch(/A-End partnerConfig: connectType AWS needs a AWS partner port at the A-End/);
   });
 
+  it('a router config at an end that is not an MCR: refused by the plan and by the API', async () => {
+    const router = { partner: 'a-end' as const, interfaces: [{ ipAddresses: ['10.1.0.1/30'] }] };
+    const ordered = { ...base(), aEndPartnerConfig: router, bEnd: { requestedProductUid: otherPortUid, vlan: 314 } };
+    expect(await checked(ordered, undefined, true)).toEqual([['aEndPartnerConfig.partner', `an a-end partner config needs an MCR at the A-End, and it is product ${portUid} (a Port)`]]);
+    expect(await order(ordered)).toMatch(/A-End partnerConfig: a virtual router configuration needs an MCR at the A-End/);
+  });
+
+  it('a cloud partner config of another cloud than its partner port: refused by the plan and by the API', async () => {
+    const google = { partner: 'google' as const, pairingKey: '00000000-0000-0000-0000-000000000000/australia-southeast1/1' };
+    const ordered = { ...base(), bEnd: { requestedProductUid: awsUid }, bEndPartnerConfig: google };
+    expect(await checked(ordered, undefined, true)).toEqual([['bEndPartnerConfig.partner', `a google partner config (GOOGLE) does not match the B-End, partner port ${awsUid} (AWS)`]]);
+    expect(await order(ordered)).toMatch(/B-End partnerConfig: connectType GOOGLE does not match the AWS partner port/);
+  });
+
   it('a cloud partner config at its partner port passes, and is ordered', async () => {
     const ordered = { ...base(), bEnd: { requestedProductUid: awsUid }, bEndPartnerConfig: aws() };
     expect(await checked(ordered, undefined, true)).toEqual([]);
