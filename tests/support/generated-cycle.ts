@@ -16,7 +16,7 @@ import { expectedChange, leavesOf, said, standsFor } from './generated-expect.js
 import { SUBJECT } from './generated-stack.js';
 import type { TypeWorld } from './generated-type.js';
 import { at, type Variation } from './generated-variations.js';
-import { alive, differences, leftOf, mentions, ownRecords, recordOf, recordsNaming, type Leaves } from './generated-world.js';
+import { differences, exists, leftOf, mentions, ownRecords, recordOf, recordsNaming, type Leaves } from './generated-world.js';
 import { same, shapeOf } from './generated-values.js';
 
 /** What one variation came to, for the coverage report. */
@@ -40,6 +40,18 @@ export async function runVariation(t: TypeWorld, v: Variation): Promise<Row> {
   const problems: string[] = [];
   const w0 = t.world();
   const from = v.from ?? t.base;
+  if (v.from) {
+    // A variation that starts from another input (one to clear again) the plan refuses, before
+    // any call, is refused as a change to it would be: the API could not take it either.
+    await takeCalls(t.sandbox, t.provider);
+    t.stack.declare(from);
+    const start = await t.stack.plan();
+    const sent = (await takeCalls(t.sandbox, t.provider)).filter(mutating).map(callText);
+    if ('refused' in start) {
+      if (sent.length) throw new Error(`the input to start from is refused, yet called: ${sent.join(', ')}`);
+      return { token: t.type.token, path: v.path, kind: v.kind, source: v.source, planned: 'refused', seen: '-', note: `the input to start from: ${start.refused.split('\n')[0]}` };
+    }
+  }
   const made = await t.createBase(from);
   const ids = [...idParts(made)];
   let row: Row | undefined;
@@ -179,8 +191,9 @@ function judgeWorld(t: TypeWorld, v: Variation, change: Change, { made, after, w
     if (left.length) problems.push(`the replaced object is still in the world: ${left.join(', ')}`);
   } else {
     // One of its records may go (an item of a set it is); all of them going is the object ending.
-    const before = [...ownRecords(w1, oldIds)].filter((r) => alive(w1, r));
-    if (before.length && ![...ownRecords(w2, oldIds)].some((r) => alive(w2, r))) problems.push(`an update ended the object in the world: ${before.join(', ')}`);
+    // A record its provider keeps as ended (a deactivated service key) is still the object.
+    const before = [...ownRecords(w1, oldIds)].filter((r) => exists(w1, r));
+    if (before.length && ![...ownRecords(w2, oldIds)].some((r) => exists(w2, r))) problems.push(`an update ended the object in the world: ${before.join(', ')}`);
   }
   const added = leavesOf(now).filter((l) => !leavesOf(was).includes(l));
   const gone = leavesOf(was).filter((l) => !leavesOf(now).includes(l));

@@ -125,12 +125,21 @@ export function recordsNaming(world: Leaves, ids: readonly string[]): Set<string
 
 /** Whether a record still exists for its owner: present, and neither cancelled, ended by its status, nor kept as ended by its provider. */
 export function alive(world: Leaves, record: string): boolean {
+  return exists(world, record) && !world.has(`${record}/${ENDED_MARK}`);
+}
+
+/**
+ * Whether a record is still an object of the world: present, and neither cancelled nor ended by
+ * its status. A record its provider keeps as ended (a deactivated service key, which is also what
+ * a deleted one becomes) is one: an update may set it so, and it is still there to set back.
+ */
+export function exists(world: Leaves, record: string): boolean {
   let present = false;
   for (const [path, value] of world) {
     if (path !== record && !path.startsWith(`${record}/`)) continue;
     present = true;
     const rest = path.slice(record.length + 1);
-    if (rest.startsWith('cancel/') || rest === ENDED_MARK) return false;
+    if (rest.startsWith('cancel/')) return false;
     if (!rest.includes('/') && /status$|state$/i.test(rest) && typeof value === 'string' && ENDED.test(value)) return false;
   }
   return present;

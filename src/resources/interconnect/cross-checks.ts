@@ -5,9 +5,11 @@ import type { CrossCheckView, CrossProblem, StackResource } from '../../engine/c
  * What the interconnect API refuses only when an order is placed, checked before any order from
  * the manifest and state: a VLAN another VXC or IX already uses on the same port, a rate limit
  * above what the port or MCR at an end carries, a BGP filter naming a prefix filter list its MCR
- * does not have, a vNIC at an end that is not an MVE (or one the MVE lacks), a VXC to a cloud
- * partner port without the partner config the API requires. Values not known yet (Unknown)
- * decide nothing.
+ * does not have, a vNIC at an end that is not an MVE (or one the MVE lacks), a partner config
+ * its end does not take, a VXC to a cloud partner port without the partner config the API
+ * requires, an exchange outside the metro of its port. An end or port named by its UID, outside
+ * the stack, is read (a partner port, else a product of the account) and checked the same way.
+ * Values not known yet (Unknown) decide nothing.
  */
 
 const PORT = 'interconnect:index/port:Port';
@@ -18,6 +20,7 @@ const IX = 'interconnect:index/ix:Ix';
 const MVE = 'interconnect:index/mve:Mve';
 const GET_PARTNER = 'interconnect:index/getPartner:getPartner';
 const GET_IX_POINTS = 'interconnect:index/getIxPoints:getIxPoints';
+const GET_PRODUCT = 'interconnect:index/getProduct:getProduct';
 const GET_LOCATIONS = 'interconnect:index/getLocations:getLocations';
 const LIST = 'interconnect:index/mcrPrefixFilterList:McrPrefixFilterList';
 const LIST_KEYS = ['importWhitelist', 'importBlacklist', 'exportWhitelist', 'exportBlacklist'];
@@ -239,33 +242,162 @@ function partnerPort(uid: string, view: CrossCheckView): Promise<{ connectType?:
   );
 }
 
-/** What the product at a VXC end is: a resource of the stack, a partner port, or not known. */
-async function endProduct(end: unknown, view: CrossCheckView): Promise<{ resource?: StackResource; partner?: { connectType?: unknown } } | undefined> {
-  const uid = field(end, 'requestedProductUid');
-  const resource = view.resolve(uid);
-  if (resource) return { resource };
-  if (typeof uid !== 'string') return undefined;
-  const partner = await partnerPort(uid, view);
-  return partner && { partner };
+/** A product of the account outside the stack, as the getProduct lookup reports it. */
+interface OwnProduct {
+  productType?: unknown;
+  locationId?: unknown;
+  vnics?: unknown;
 }
 
-/** A vNIC asked for at an end that is not an MVE (the API refuses aVnicIndex/bVnicIndex there), or one the MVE's declared vNICs lack. */
+/** A product of the account a UID names, read once per UID and plan; undefined when the account has none (a partner port), or no read can be made. */
+function ownProduct(uid: string, view: CrossCheckView): Promise<OwnProduct | undefined> {
+  const lookup = view.lookup;
+  if (!lookup) return Promise.resolve(undefined);
+  return view.memo(`interconnect: product ${uid}`, () =>
+    lookup(GET_PRODUCT, { productUid: uid }).then(
+      (found) => (isObject(found) ? found : undefined),
+      () => undefined,
+    ),
+  );
+}
+
+/** What the product a UID or reference names is, as far as plumb knows. */
+interface EndProduct {
+  /** The product's type as the API says it: MEGAPORT (a Port or LAG port), MCR2, MVE, VXC, IX; a partner port's is PARTNER. */
+  type: string;
+  /** The product in words, for a message: `port.main (a Port)`, `product 1a2b… (an MCR)`, `partner port 1a2b… (AZURE)`. */
+  what: string;
+  /** A partner port's connect type, upper case. */
+  connectType?: string;
+  /** How many vNICs an MVE has, where known. */
+  vnics?: number;
+  /** Its location, where known. */
+  locationId?: number;
+}
+
+/** The API's product type of each resource type that is a product an end can name, and the type in words. */
+const PRODUCT_TYPES: Record<string, { type: string; words: string }> = {
+  [PORT]: { type: 'MEGAPORT', words: 'a Port' },
+  [LAG]: { type: 'MEGAPORT', words: 'a LAG port' },
+  [MCR]: { type: 'MCR2', words: 'an MCR' },
+  [MVE]: { type: 'MVE', words: 'an MVE' },
+  [VXC]: { type: 'VXC', words: 'a VXC' },
+  [IX]: { type: 'IX', words: 'an IX' },
+};
+
+/** A product type of the API in words. */
+function typeInWords(type: string): string {
+  return Object.values(PRODUCT_TYPES).find((t) => t.type === type)?.words ?? `a ${type} product`;
+}
+
+/**
+ * What the product at a VXC end is, whichever way it is named: a resource of the
+ * stack, else (named by its UID) a partner port, else a product of the account outside the stack;
+ * undefined when not known. Each UID is read once per plan, however many checks ask: as a partner
+ * port, then, when it is not one, as a product of the account.
+ */
+async function productAt(uid: unknown, view: CrossCheckView): Promise<EndProduct | undefined> {
+  const resource = view.resolve(uid);
+  if (resource) {
+    const known = PRODUCT_TYPES[resource.token];
+    if (!known) return undefined;
+    const inputs = inputsOf(resource);
+    const vnics = field(inputs, 'vnics');
+    const locationId = field(inputs, 'locationId');
+    return {
+      type: known.type,
+      what: `${resource.address} (${known.words})`,
+      vnics: Array.isArray(vnics) ? vnics.length : undefined,
+      locationId: typeof locationId === 'number' ? locationId : undefined,
+    };
+  }
+  if (typeof uid !== 'string') return undefined;
+  const partner = await partnerPort(uid, view);
+  if (partner) {
+    const connectType = String(partner.connectType ?? '').toUpperCase();
+    return { type: 'PARTNER', what: `partner port ${uid} (${connectType})`, connectType };
+  }
+  const own = await ownProduct(uid, view);
+  if (!own || typeof own.productType !== 'string') return undefined;
+  const type = own.productType.toUpperCase();
+  return {
+    type,
+    what: `product ${uid} (${typeInWords(type)})`,
+    vnics: Array.isArray(own.vnics) ? own.vnics.length : undefined,
+    locationId: typeof own.locationId === 'number' ? own.locationId : undefined,
+  };
+}
+
+/** A vNIC asked for at an end that is not an MVE (the API refuses aVnicIndex/bVnicIndex there), or one the MVE lacks. */
 async function vnicProblems(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
   const problems: CrossProblem[] = [];
   for (const end of ['aEnd', 'bEnd']) {
     const index = field(desired[end], 'vnicIndex');
     // 0 is the default, which every end has.
     if (typeof index !== 'number' || index === 0) continue;
-    const at = await endProduct(desired[end], view);
+    const at = await productAt(field(desired[end], 'requestedProductUid'), view);
     if (!at) continue;
-    if (at.resource?.token === MVE) {
-      const vnics = field(inputsOf(at.resource), 'vnics');
-      if (Array.isArray(vnics) && index >= vnics.length)
-        problems.push({ path: [end, 'vnicIndex'], message: `MVE ${at.resource.address} has no vNIC ${index}`, detail: `its vNICs: 0 to ${vnics.length - 1}` });
+    if (at.type === 'MVE') {
+      if (at.vnics !== undefined && index >= at.vnics) problems.push({ path: [end, 'vnicIndex'], message: `${at.what} has no vNIC ${index}`, detail: `its vNICs: 0 to ${at.vnics - 1}` });
       continue;
     }
-    const what = at.resource ? `${at.resource.address} is not an MVE` : `the ${end === 'aEnd' ? 'A' : 'B'}-End is a partner port`;
-    problems.push({ path: [end, 'vnicIndex'], message: `${what}: only an MVE end has vNICs`, detail: `remove vnicIndex from ${end}` });
+    problems.push({ path: [end, 'vnicIndex'], message: `the ${end === 'aEnd' ? 'A' : 'B'}-End is ${at.what}: only an MVE end has vNICs`, detail: `remove vnicIndex from ${end}` });
+  }
+  return problems;
+}
+
+/** A word with its indefinite article: `an AZURE`, `a GOOGLE`. */
+const withArticle = (word: string) => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+
+/** The connect type a cloud or transit partner config orders (`AWS`, `AZURE`...); undefined for a router config. */
+function configConnectType(cfg: Record<string, unknown>): string | undefined {
+  const kind = String(cfg.partner);
+  if (kind === 'vrouter' || kind === 'a-end') return undefined;
+  if (kind === 'aws') return typeof cfg.connectType === 'string' ? cfg.connectType.toUpperCase() : 'AWS';
+  return kind.toUpperCase();
+}
+
+/**
+ * A partner config the product at its end does not take (the API refuses the order): a router
+ * config (vrouter, a-end) needs an MCR there; a cloud or transit config, a partner port of its
+ * connect type. Not checked for a VXC state records with the same config at the same end: it exists as it is.
+ */
+async function partnerConfigEnds(desired: Inputs, view: CrossCheckView): Promise<CrossProblem[]> {
+  const problems: CrossProblem[] = [];
+  const was = view.resources.find((r) => r.address === view.address)?.recorded?.inputs;
+  for (const [cfgKey, end] of [
+    ['aEndPartnerConfig', 'aEnd'],
+    ['bEndPartnerConfig', 'bEnd'],
+  ]) {
+    const cfg = desired[cfgKey];
+    if (!isObject(cfg) || typeof cfg.partner !== 'string') continue;
+    const uid = field(desired[end], 'requestedProductUid');
+    if (was && field(was[end], 'requestedProductUid') === uid && JSON.stringify(was[cfgKey]) === JSON.stringify(cfg)) continue;
+    const at = await productAt(uid, view);
+    if (!at) continue;
+    const side = end === 'aEnd' ? 'A' : 'B';
+    const connectType = configConnectType(cfg);
+    if (connectType === undefined) {
+      if (at.type !== 'MCR2')
+        problems.push({
+          path: [cfgKey, 'partner'],
+          message: `${withArticle(cfg.partner)} partner config needs an MCR at the ${side}-End, and it is ${at.what}`,
+          detail: `put an MCR at ${end}, or remove ${cfgKey}`,
+        });
+      continue;
+    }
+    if (at.type !== 'PARTNER')
+      problems.push({
+        path: [cfgKey, 'partner'],
+        message: `${withArticle(cfg.partner)} partner config needs ${withArticle(connectType)} partner port at the ${side}-End, and it is ${at.what}`,
+        detail: `remove ${cfgKey}, or put ${withArticle(connectType)} partner port at ${end} (getPartner finds one)`,
+      });
+    else if (at.connectType && at.connectType !== connectType)
+      problems.push({
+        path: [cfgKey, 'partner'],
+        message: `${withArticle(cfg.partner)} partner config (${connectType}) does not match the ${side}-End, ${at.what}`,
+        detail: `give the config of ${withArticle(at.connectType)} port, or put ${withArticle(connectType)} partner port at ${end} (getPartner finds one)`,
+      });
   }
   return problems;
 }
@@ -310,6 +442,7 @@ export async function vxcCrossCheck(desired: Inputs, view: CrossCheckView): Prom
     ...rateAboveSpeed(VXC, desired, view),
     ...(await missingLists(desired, view)),
     ...(await vnicProblems(desired, view)),
+    ...(await partnerConfigEnds(desired, view)),
     ...(await missingPartnerConfig(desired, view)),
   ];
 }
@@ -325,10 +458,12 @@ function readOnce(view: CrossCheckView, token: string): Promise<unknown> {
   );
 }
 
-/** The metro of the port an IX is on, when the port is a resource of the stack at a known location. */
+/** The metro of the port an IX is on, where its location is known: a resource of the stack, or a product of the account named by its UID. */
 async function portMetro(desired: Inputs, view: CrossCheckView): Promise<string | undefined> {
-  const port = view.resolve(desired.requestedProductUid);
-  const locationId = port && field(inputsOf(port), 'locationId');
+  const uid = desired.requestedProductUid;
+  const port = view.resolve(uid);
+  // An IX is on a port of the account, never on a partner port: the product is read directly.
+  const locationId = port ? field(inputsOf(port), 'locationId') : typeof uid === 'string' ? (await ownProduct(uid, view))?.locationId : undefined;
   if (typeof locationId !== 'number') return undefined;
   const locations = field(await readOnce(view, GET_LOCATIONS), 'locations');
   const here = Array.isArray(locations) ? locations.find((l) => field(l, 'id') === locationId) : undefined;

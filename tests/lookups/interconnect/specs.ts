@@ -12,6 +12,7 @@ import { getIxPoints } from '../../../src/lookups/interconnect/get-ix-points.js'
 import { getMveImages } from '../../../src/lookups/interconnect/get-mve-images.js';
 import { getMveSizes } from '../../../src/lookups/interconnect/get-mve-sizes.js';
 import { getPartner } from '../../../src/lookups/interconnect/get-partner.js';
+import { getProduct } from '../../../src/lookups/interconnect/get-product.js';
 import { getVxcs } from '../../../src/lookups/interconnect/get-vxcs.js';
 import { terraformConfig } from '../../../src/lookups/interconnect/terraform-config.js';
 import { interconnectProvider } from '../../../src/providers/interconnect/index.js';
@@ -56,6 +57,11 @@ export const interconnectLookupSpecs: ProviderLookupSpecs = {
     },
     { fn: getMcrs, args: (seeded) => ({ productUid: seeded.router }), check: (r) => expect(r.mcrs).toEqual([expect.objectContaining({ productName: 'spec-mcr' })]) },
     { fn: getVxcs, args: {}, check: (r) => expect(r.vxcs.map((v: { productName: string }) => v.productName)).toEqual(['spec-vxc']) },
+    {
+      fn: getProduct,
+      args: (seeded) => ({ productUid: seeded.router }),
+      check: (r) => expect(r).toMatchObject({ productName: 'spec-mcr', productType: 'MCR2', locationId: 2, portSpeed: 1000, provisioningStatus: expect.any(String) }),
+    },
     { fn: getPartner, args: { connectType: 'AWS', locationId: 2, diversityZone: 'blue' }, check: (r) => expect(r).toMatchObject({ connectType: 'AWS', locationId: 2, vxcPermitted: true }) },
   ],
 };

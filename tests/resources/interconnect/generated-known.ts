@@ -3,11 +3,6 @@ import type { KnownProblems } from '../../support/generated-lifecycle.js';
 
 export const known: KnownProblems = {
   failures: {
-    'interconnect:index/ix:Ix networkServiceType change': 'finding 8: an exchange outside the metro of a port named by its product id (not a resource of the stack) passes plan, refused at apply',
-    'interconnect:index/serviceKey:ServiceKey active change': 'suite: the API keeps a deleted service key as a deactivated one, so `active: false` reads as the key ending',
-    'interconnect:index/vxc:Vxc aEnd.vnicIndex add': 'finding 8: vnicIndex on an A-End named by its product id (not a resource of the stack) that is a port passes plan, refused at apply',
-    'interconnect:index/vxc:Vxc aEndPartnerConfig add':
-      'finding 8: a partner config for a cloud the A-End is not (the A-End named by its product id, not a resource of the stack) passes plan, refused at apply',
     'interconnect:index/vxc:Vxc serviceKey add': 'suite: no service key of the world to name (the spec makes none); the made-up key is refused as unknown',
   },
   gaps: {

@@ -1,12 +1,14 @@
 /**
  * The plan refuses, before any order, an IX on an exchange the API does not have, or on one
- * outside its port's metro. Each case is judged against the world: the sandbox refuses the order
+ * outside its port's metro, the port a resource of the stack or named by its product UID outside
+ * it. Each case is judged against the world: the sandbox refuses the order
  * exactly when the check does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrossCheckView, StackResource } from '../../../src/engine/contracts/resource-type.js';
 import { getIxPoints } from '../../../src/lookups/interconnect/get-ix-points.js';
 import { getLocations } from '../../../src/lookups/interconnect/get-locations.js';
+import { getProduct } from '../../../src/lookups/interconnect/get-product.js';
 import { ix } from '../../../src/resources/interconnect/ix.js';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
@@ -21,17 +23,17 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** The view a plan gives the check of one IX, on a port the stack records at location 2 (Sydney); `reads` counts the lookups. */
-async function viewOf(subject: StackResource, reads: string[] = []): Promise<CrossCheckView> {
+/** The view a plan gives the check of one IX, on a port at location 2 (Sydney) the stack records (unless `alone`: outside the stack); `reads` counts the lookups. */
+async function viewOf(subject: StackResource, reads: string[] = [], alone = false): Promise<CrossCheckView> {
   const ctx = await lookupContext(sandbox.url);
-  const functions = new Map([getLocations, getIxPoints].map((fn) => [fn.token, fn as { invoke(c: unknown, a: unknown): Promise<unknown> }]));
+  const functions = new Map([getLocations, getIxPoints, getProduct].map((fn) => [fn.token, fn as { invoke(c: unknown, a: unknown): Promise<unknown> }]));
   const built = new Map<string, unknown>();
   const held: StackResource = { address: 'port', token: port.token, recorded: { id: portUid, inputs: { productName: 'ix-port', portSpeed: 10000, locationId: 2 }, outputs: {} } };
   return {
     address: subject.address,
-    resources: [held, subject],
+    resources: alone ? [subject] : [held, subject],
     memo: <T>(key: string, build: () => T) => (built.has(key) ? built.get(key) : built.set(key, build()).get(key)) as T,
-    resolve: (value) => (value === portUid ? held : undefined),
+    resolve: (value) => (value === portUid && !alone ? held : undefined),
     stateRead: true,
     lookup: (token, args) => {
       reads.push(token);
@@ -60,20 +62,26 @@ const cases: Case[] = [
 ];
 
 describe("an IX's exchange, checked before any order and judged against the world", () => {
-  it.each(cases.map((c, i) => [...c, 400 + i] as const))('%s', async (_why, exchange, refused, vlan) => {
-    const inputs = ixOn(exchange, vlan);
-    const problems = await ix.crossCheck!(inputs, await viewOf({ address: 'subject', token: ix.token, desired: inputs }));
-    expect(problems.map((p) => [p.path.join('.'), p.message])).toEqual(refused ? [['networkServiceType', expect.stringMatching(refused)]] : []);
-    if (refused) expect(problems[0].detail).toMatch(/the exchanges in Sydney: "Sydney IX"/);
-    const ctx = { ...(await interconnectContext(sandbox.url, 'subject', 1000)), recordId: (uid: string) => void accepted.push(uid) };
-    const accepted: string[] = [];
-    const failure = await ix.create(ctx, inputs).then(
-      () => undefined,
-      (err: Error) => err.message,
-    );
-    if (refused) expect([accepted, failure]).toEqual([[], expect.stringMatching(/Validation failed/)]);
-    else expect(accepted).toHaveLength(1);
-  });
+  it.each(cases.flatMap((c, i) => [[...c, 400 + i, false] as const, [`${c[0]}, the port outside the stack`, c[1], c[2], 420 + i, true] as const]))(
+    '%s',
+    async (_why, exchange, refused, vlan, alone) => {
+      const inputs = ixOn(exchange, vlan);
+      const reads: string[] = [];
+      const problems = await ix.crossCheck!(inputs, await viewOf({ address: 'subject', token: ix.token, desired: inputs }, reads, alone));
+      // The port outside the stack is read once, and only as a product of the account.
+      expect(reads.filter((r) => r === getProduct.token)).toHaveLength(alone ? 1 : 0);
+      expect(problems.map((p) => [p.path.join('.'), p.message])).toEqual(refused ? [['networkServiceType', expect.stringMatching(refused)]] : []);
+      if (refused) expect(problems[0].detail).toMatch(/the exchanges in Sydney: "Sydney IX"/);
+      const ctx = { ...(await interconnectContext(sandbox.url, 'subject', 1000)), recordId: (uid: string) => void accepted.push(uid) };
+      const accepted: string[] = [];
+      const failure = await ix.create(ctx, inputs).then(
+        () => undefined,
+        (err: Error) => err.message,
+      );
+      if (refused) expect([accepted, failure]).toEqual([[], expect.stringMatching(/Validation failed/)]);
+      else expect(accepted).toHaveLength(1);
+    },
+  );
 
   it('reads nothing for an IX state records on the same exchange and port', async () => {
     const reads: string[] = [];
