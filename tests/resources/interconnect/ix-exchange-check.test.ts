@@ -12,6 +12,7 @@ import { getProduct } from '../../../src/lookups/interconnect/get-product.js';
 import { ix } from '../../../src/resources/interconnect/ix.js';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { crossCheckView } from '../../support/cross-check-view.js';
 import { interconnectContext, lookupContext } from '../../support/interconnect-context.js';
 import { makePort } from './fixtures.js';
 
@@ -25,21 +26,14 @@ afterAll(() => sandbox.close());
 
 /** The view a plan gives the check of one IX, on a port at location 2 (Sydney) the stack records (unless `alone`: outside the stack); `reads` counts the lookups. */
 async function viewOf(subject: StackResource, reads: string[] = [], alone = false): Promise<CrossCheckView> {
-  const ctx = await lookupContext(sandbox.url);
-  const functions = new Map([getLocations, getIxPoints, getProduct].map((fn) => [fn.token, fn as { invoke(c: unknown, a: unknown): Promise<unknown> }]));
-  const built = new Map<string, unknown>();
   const held: StackResource = { address: 'port', token: port.token, recorded: { id: portUid, inputs: { productName: 'ix-port', portSpeed: 10000, locationId: 2 }, outputs: {} } };
-  return {
-    address: subject.address,
+  return crossCheckView(subject, {
+    ctx: await lookupContext(sandbox.url),
+    lookups: [getLocations, getIxPoints, getProduct],
+    reads,
     resources: alone ? [subject] : [held, subject],
-    memo: <T>(key: string, build: () => T) => (built.has(key) ? built.get(key) : built.set(key, build()).get(key)) as T,
     resolve: (value) => (value === portUid && !alone ? held : undefined),
-    stateRead: true,
-    lookup: (token, args) => {
-      reads.push(token);
-      return functions.get(token)!.invoke(ctx, args);
-    },
-  };
+  });
 }
 
 const ixOn = (networkServiceType: string, vlan: number) => ({

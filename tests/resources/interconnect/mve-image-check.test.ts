@@ -11,6 +11,7 @@ import { getMveSizes } from '../../../src/lookups/interconnect/get-mve-sizes.js'
 import { mve } from '../../../src/resources/interconnect/mve.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { interconnectContext, lookupContext } from '../../support/interconnect-context.js';
+import { crossCheckView } from '../../support/cross-check-view.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -20,20 +21,7 @@ afterAll(() => sandbox.close());
 
 /** The view a plan gives the check of one MVE, its lookups answered by the sandbox; `reads` counts them. */
 async function viewOf(subject: StackResource, reads: string[] = []): Promise<CrossCheckView> {
-  const ctx = await lookupContext(sandbox.url);
-  const functions = new Map([getLocations, getMveSizes, getMveImages].map((fn) => [fn.token, fn as { invoke(c: unknown, a: unknown): Promise<unknown> }]));
-  const built = new Map<string, unknown>();
-  return {
-    address: subject.address,
-    resources: [subject],
-    memo: <T>(key: string, build: () => T) => (built.has(key) ? built.get(key) : built.set(key, build()).get(key)) as T,
-    resolve: () => undefined,
-    stateRead: true,
-    lookup: (token, args) => {
-      reads.push(token);
-      return functions.get(token)!.invoke(ctx, args);
-    },
-  };
+  return crossCheckView(subject, { ctx: await lookupContext(sandbox.url), lookups: [getLocations, getMveSizes, getMveImages], reads });
 }
 
 const mveWith = (vendor: string, imageId: number) => ({ productName: 'image', locationId: 2, contractTermMonths: 1, vendorConfig: { vendor, imageId, productSize: 'SMALL' } });

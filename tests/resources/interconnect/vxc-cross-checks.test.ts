@@ -13,6 +13,7 @@ import { mve } from '../../../src/resources/interconnect/mve.js';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { vxc } from '../../../src/resources/interconnect/vxc.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { crossCheckView } from '../../support/cross-check-view.js';
 import { interconnectContext, lookupContext } from '../../support/interconnect-context.js';
 import { makePort } from './fixtures.js';
 import { aws, awsPort } from './vxc-spec.js';
@@ -47,22 +48,14 @@ function stackOf(subject: StackResource, alone = false): StackResource[] {
 
 /** The view a plan gives the check of the VXC, its lookups answered by the sandbox; `reads` counts them. */
 async function viewOf(subject: StackResource, reads: string[] = [], alone = false): Promise<CrossCheckView> {
-  const lookups = await lookupContext(sandbox.url);
   const resources = stackOf(subject, alone);
-  const functions = new Map([getPartner, getProduct].map((fn) => [fn.token, fn as { invoke(c: unknown, a: unknown): Promise<unknown> }]));
-  const built = new Map<string, unknown>();
-  return {
-    address: subject.address,
+  return crossCheckView(subject, {
+    ctx: await lookupContext(sandbox.url),
+    lookups: [getPartner, getProduct],
+    reads,
     resources,
-    memo: <T>(key: string, build: () => T) => (built.has(key) ? built.get(key) : built.set(key, build()).get(key)) as T,
     resolve: (value) => resources.find((r) => r.recorded?.id === value),
-    stateRead: true,
-    lookup: (token, args) => {
-      reads.push(token);
-      expect(functions.has(token)).toBe(true);
-      return functions.get(token)!.invoke(lookups, args);
-    },
-  };
+  });
 }
 
 const base = () => ({ productName: 'cc-vxc', rateLimit: 100, contractTermMonths: 1 as const, aEnd: { requestedProductUid: portUid, vlan: 300 } });

@@ -11,6 +11,7 @@ import { connection } from '../../../src/resources/pipeline/connection.js';
 import { connectionSchemaConfig } from '../../../src/resources/pipeline/connection-schema-config.js';
 import { group } from '../../../src/resources/pipeline/group.js';
 import { clientFor, contextFor, pipelineCall, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
+import { crossCheckView } from '../../support/cross-check-view.js';
 import { ctxFor } from './harness.js';
 
 let sandbox: PipelineSandbox;
@@ -25,20 +26,7 @@ afterAll(async () => sandbox?.close());
 
 /** The view a plan gives the check of one resource, its lookups answered by the sandbox; `reads` counts them. */
 function viewOf(subject: StackResource, reads: string[] = []): CrossCheckView {
-  const ctx = contextFor(clientFor(sandbox));
-  const built = new Map<string, unknown>();
-  return {
-    address: subject.address,
-    resources: [subject],
-    memo: <T>(key: string, build: () => T) => (built.has(key) ? built.get(key) : built.set(key, build()).get(key)) as T,
-    resolve: () => undefined,
-    stateRead: true,
-    lookup: (token, args) => {
-      reads.push(token);
-      expect(token).toBe(getConnectionSchemas.token);
-      return getConnectionSchemas.invoke(ctx as never, args as never);
-    },
-  };
+  return crossCheckView(subject, { ctx: contextFor(clientFor(sandbox)), lookups: [getConnectionSchemas], reads });
 }
 
 const check = (desired: Record<string, unknown>, subject: Partial<StackResource> = {}, reads: string[] = []) =>
