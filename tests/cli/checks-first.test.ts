@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest, type CliResult } from '../support/cli.js';
+import { cloudManifest } from '../support/cloud-example.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -69,19 +70,16 @@ resources:
 ${port.replace(/^/gm, '      ')}
 `;
 
-const cloud = (subnet: string) => `name: checks-first
-config:
-  cloud:region: cn-bj2
-  cloud:projectId: org-sandbox
-resources:
-  network:
-    type: cloud:index/vpc:Vpc
-    properties: { name: shop-vpc, cidrBlocks: [10.20.0.0/16] }
-  web:
+const cloud = (subnet: string) =>
+  cloudManifest(
+    'checks-first',
+    { name: 'shop-vpc', cidr: '10.20.0.0/16' },
+    `  web:
     type: cloud:index/subnet:Subnet
     properties:
 ${subnet.replace(/^/gm, '      ')}
-`;
+`,
+  );
 
 describe('a manifest that does not validate makes no remote call', () => {
   it.each([

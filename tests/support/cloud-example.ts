@@ -20,6 +20,12 @@ export function cloudExampleKit(sandbox: () => TestSandbox) {
     state,
     /** `plumb ARGS` in `dir` against the sandbox. */
     run,
+    /** `plumb apply --yes ARGS` in `dir`, which must succeed with nothing on stderr. */
+    async apply(dir: string, ...args: string[]): Promise<void> {
+      const applied = await run(dir, 'apply', '--yes', ...args);
+      expect(applied.stderr).toBe('');
+      expect(applied.code).toBe(0);
+    },
     /**
      * Imports the recorded objects at `addresses` (all by default) into a fresh stack `adopted` of
      * `dir`, one `plumb import` each, and asserts that stack then plans no change.
@@ -42,6 +48,23 @@ export function cloudExampleKit(sandbox: () => TestSandbox) {
       writeFileSync(join(dir, 'plumb.yaml'), text.replace(from, to));
     },
   };
+}
+
+/**
+ * A cloud manifest `name` in the sandbox's region and project whose first resource is the VPC
+ * `network` (`vpc` its name and range), then `more` (resources under `resources:`, indented two
+ * spaces). The VPC is on lines 6 to 8.
+ */
+export function cloudManifest(name: string, vpc: { name: string; cidr: string }, more: string): string {
+  return `name: ${name}
+config:
+  cloud:region: cn-bj2
+  cloud:projectId: org-sandbox
+resources:
+  network:
+    type: cloud:index/vpc:Vpc
+    properties: { name: ${vpc.name}, cidrBlocks: [${vpc.cidr}] }
+${more}`;
 }
 
 /** Every file under a folder, as text (to show a secret is nowhere in it). */
