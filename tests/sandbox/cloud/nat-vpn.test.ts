@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudApi } from '../../../src/sandbox/cloud/index.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { signedCloudCall } from '../../support/cloud-api.js';
+import { cloudActions } from '../../support/cloud-api.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -10,12 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const call = (params: Record<string, string | number>) => signedCloudCall(sb.url, params);
-const ok = async (params: Record<string, string | number>) => {
-  const body = await call(params);
-  expect(body.RetCode, body.Message).toBe(0);
-  return body;
-};
+const { call, ok } = cloudActions(() => sb);
 
 /** A VPC with one subnet, a security group and two free EIPs. */
 async function network(cidr: string): Promise<{ VPCId: string; SubnetId: string; FWId: string; eips: string[] }> {

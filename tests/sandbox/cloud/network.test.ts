@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudApi } from '../../../src/sandbox/cloud/index.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { signedCloudCall } from '../../support/cloud-api.js';
+import { cloudActions } from '../../support/cloud-api.js';
 
 let sb: Sandbox;
 let slow: Sandbox;
@@ -15,14 +15,8 @@ afterAll(async () => {
   await slow.close();
 });
 
-/** One signed form POST to the sandbox (`sb` unless another is given). */
-const call = (params: Record<string, string | number>, target = sb) => signedCloudCall(target.url, params);
-
-const ok = async (params: Record<string, string | number>, target = sb) => {
-  const body = await call(params, target);
-  expect(body.RetCode, body.Message).toBe(0);
-  return body;
-};
+/** Signed form POSTs to the sandbox (`sb` unless another is given). */
+const { call, ok } = cloudActions(() => sb);
 
 describe('VPCs and subnets', () => {
   it('creates a VPC from Network.N, lists it by VPCIds.N with its subnet counts, and reports no remark', async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudApi } from '../../../src/sandbox/cloud/index.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { signedCloudCall } from '../../support/cloud-api.js';
+import { cloudActions } from '../../support/cloud-api.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -14,12 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const call = (params: Record<string, string | number>) => signedCloudCall(sb.url, params);
-const ok = async (params: Record<string, string | number>) => {
-  const body = await call(params);
-  expect(body.RetCode, body.Message).toBe(0);
-  return body;
-};
+const { call, ok } = cloudActions(() => sb);
 
 /** A VPC with a subnet, a security group, an EIP, a host in the subnet and a NAT gateway serving it. */
 async function natWithHost(range: number): Promise<Record<string, string>> {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudApi } from '../../../src/sandbox/cloud/index.js';
 import { uadsId } from '../../../src/sandbox/cloud/seed-uads.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { signedCloudCall } from '../../support/cloud-api.js';
+import { cloudActions, signedCloudCall } from '../../support/cloud-api.js';
 
 let sb: Sandbox;
 let slow: Sandbox;
@@ -17,12 +17,7 @@ afterAll(async () => {
 });
 
 /** UADS and label calls carry no Region (the SDK's structs declare none). */
-const call = (params: Record<string, string | number>, target = sb) => signedCloudCall(target.url, params, null);
-const ok = async (params: Record<string, string | number>, target = sb) => {
-  const body = await call(params, target);
-  expect(body.RetCode, body.Message).toBe(0);
-  return body;
-};
+const { call, ok } = cloudActions(() => sb, null);
 const shield = uadsId('edge-shield');
 
 describe('BGP service IPs', () => {
