@@ -12,6 +12,8 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 export const TEST_KEY = 'sandbox-key';
 /** API secret the tests use (the sandbox account's); it must never show up in output. */
 export const TEST_SECRET = 'sandbox-secret';
+/** The test key as a Basic authorization header. */
+export const TEST_AUTH = `Basic ${Buffer.from(`${TEST_KEY}:${TEST_SECRET}`).toString('base64')}`;
 
 /** One call the sandbox recorded. */
 export interface Call {
@@ -86,18 +88,30 @@ export function recordingSleep(): { sleep: (ms: number) => Promise<void>; waits:
 
 /** Raw GET against the sandbox with Basic credentials (or the given headers). */
 export async function rawGet(sandbox: PipelineSandbox, path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }> {
-  const auth = `Basic ${Buffer.from(`${TEST_KEY}:${TEST_SECRET}`).toString('base64')}`;
-  const res = await fetch(`${sandbox.url}/pipeline${path}`, { headers: headers ?? { authorization: auth } });
+  const res = await fetch(`${sandbox.url}/pipeline${path}`, { headers: headers ?? { authorization: TEST_AUTH } });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-/** One call to a sandbox's pipeline API (at `url`, the sandbox's root) with the test key, as the web UI or anyone with a key makes it. */
-export async function pipelineCall(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+/**
+ * One call to a sandbox's pipeline API (at `url`, the sandbox's root) with the test key, as the
+ * web UI or anyone with a key makes it: a JSON content type when a body is sent, or, `asSdk`, on
+ * every POST and PATCH as the vendor's Go SDK sends it, with a body or without. An empty answer
+ * has no body.
+ */
+export async function pipelineCall(url: string, method: string, path: string, body?: unknown, options: { asSdk?: boolean } = {}): Promise<{ status: number; body: any }> {
+  const { status, body: answer } = await pipelineRequest(url, method, path, body, options);
+  return { status, body: answer };
+}
+
+/** `pipelineCall`, with the answer's headers. */
+export async function pipelineRequest(url: string, method: string, path: string, body?: unknown, options: { asSdk?: boolean } = {}): Promise<{ status: number; headers: Headers; body: any }> {
+  const json = options.asSdk ? method === 'POST' || method === 'PATCH' : body !== undefined;
   const res = await fetch(`${url}/pipeline/v1${path}`, {
     method,
-    headers: { authorization: `Basic ${Buffer.from(`${TEST_KEY}:${TEST_SECRET}`).toString('base64')}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
+    headers: { authorization: TEST_AUTH, ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }

@@ -5,7 +5,7 @@
  * secrets read back masked, and the lookups' routes answering with what the writes made.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pipelineSandbox, TEST_KEY, TEST_SECRET, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
+import { pipelineCall, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 
 let sandbox: PipelineSandbox;
 beforeAll(async () => {
@@ -13,17 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox.close());
 
-const auth = `Basic ${Buffer.from(`${TEST_KEY}:${TEST_SECRET}`).toString('base64')}`;
-
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${sandbox.url}/pipeline/v1${path}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown) => pipelineCall(sandbox.url, method, path, body);
 
 describe('users', () => {
   it('an invite is 201 and unverified; PATCH changes names and clears the phone with null; the email cannot change; DELETE answers a message', async () => {

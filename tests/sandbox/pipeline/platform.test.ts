@@ -6,7 +6,7 @@
  * what is still in use refused with 409.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pipelineSandbox, TEST_KEY, TEST_SECRET, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
+import { pipelineCall, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 
 let sandbox: PipelineSandbox;
 beforeAll(async () => {
@@ -14,17 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox.close());
 
-const auth = `Basic ${Buffer.from(`${TEST_KEY}:${TEST_SECRET}`).toString('base64')}`;
-
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${sandbox.url}/pipeline/v1${path}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown) => pipelineCall(sandbox.url, method, path, body);
 
 async function provisioning(ms: number): Promise<void> {
   await fetch(`${sandbox.url}/_sandbox/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provisioningMs: ms }) });

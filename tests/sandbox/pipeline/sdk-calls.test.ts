@@ -8,7 +8,7 @@
  * through the API has the SSH key its tunnels are reached with.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pipelineSandbox, TEST_KEY, TEST_SECRET, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
+import { pipelineCall, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 
 let sandbox: PipelineSandbox;
 beforeAll(async () => {
@@ -16,19 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox.close());
 
-const auth = `Basic ${Buffer.from(`${TEST_KEY}:${TEST_SECRET}`).toString('base64')}`;
-
 /** One call as the SDK sends it: JSON content type on every POST and PATCH, with a body or without. */
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const writes = method === 'POST' || method === 'PATCH';
-  const res = await fetch(`${sandbox.url}/pipeline/v1${path}`, {
-    method,
-    headers: { authorization: auth, ...(writes ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown) => pipelineCall(sandbox.url, method, path, body, { asSdk: true });
 
 async function newGroup(name: string): Promise<string> {
   const made = await call('POST', '/groups', { name });

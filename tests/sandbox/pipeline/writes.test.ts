@@ -5,7 +5,7 @@
  * service's metadata) and the 20-a-minute connection creation limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pipelineSandbox, TEST_KEY, TEST_SECRET, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
+import { pipelineRequest, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 
 let sandbox: PipelineSandbox;
 beforeAll(async () => {
@@ -13,18 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox.close());
 
-const auth = `Basic ${Buffer.from(`${TEST_KEY}:${TEST_SECRET}`).toString('base64')}`;
-
 /** One call with a JSON body (or none), as a client sends it. */
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }> {
-  const res = await fetch(`${sandbox.url}/pipeline/v1${path}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown) => pipelineRequest(sandbox.url, method, path, body);
 
 async function newGroup(name: string): Promise<string> {
   const made = await call('POST', '/groups', { name });
