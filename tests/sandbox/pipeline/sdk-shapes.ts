@@ -30,6 +30,11 @@ function list(item: SdkShape): SdkShape {
   return { items: [item], next_cursor: 'string' };
 }
 
+/** The reply of the SDK types that declare a code and `data` but no message. */
+function dataOnly(data: SdkShape): SdkShape {
+  return { code: 'string', data };
+}
+
 /** A code and a message: the SDK's common response, the whole reply of a call without data (and each task or warning of a connection). */
 const COMMON_RESPONSE: SdkShape = { code: 'string', message: 'string' };
 
@@ -444,8 +449,8 @@ const AGENT_FILES: SdkShape = {
   token: 'string',
 };
 
-/** A private link's details. */
-const PRIVATE_LINK: SdkShape = {
+/** A private link as listed, and the start of its details. */
+const PRIVATE_LINK_ITEM: SdkShape = {
   id: 'string',
   name: 'string',
   region: 'string',
@@ -457,6 +462,11 @@ const PRIVATE_LINK: SdkShape = {
   state_summary: 'string',
   created_at: 'string',
   created_by: 'string',
+};
+
+/** A private link's details, its config included. */
+const PRIVATE_LINK: SdkShape = {
+  ...PRIVATE_LINK_ITEM,
   config: {
     connection_service_name: 'string',
     connection_service_id: 'string',
@@ -572,6 +582,32 @@ const CONNECTOR_TYPE: SdkShape = {
   auth: FIELD_SCHEMA,
 };
 
+/** A connection's or destination's certificates and SSH fingerprints: list, approve, revoke, details. */
+function approvals(holder: 'connection' | 'destination'): SdkCall[] {
+  return (
+    [
+      ['certificates', CERTIFICATE],
+      ['fingerprints', FINGERPRINT],
+    ] as const
+  ).flatMap(([kind, shape]) => [
+    { call: `GET /${holder}s/{}/${kind}`, status: 200, sdk: `${kind}/${holder}_list.go`, reply: reply(list(shape)) },
+    { call: `POST /${holder}s/{}/${kind}`, status: 201, sdk: `${kind}/${holder}_approve.go`, reply: reply(shape) },
+    { call: `DELETE /${holder}s/{}/${kind}/{}`, status: 200, sdk: `${kind}/${holder}_revoke.go`, reply: COMMON_RESPONSE },
+    { call: `GET /${holder}s/{}/${kind}/{}`, status: 200, sdk: `${kind}/${holder}_details.go`, reply: reply(shape) },
+  ]);
+}
+
+/** A team's or user's memberships of one kind (at `path`, the SDK's files starting `sdk`): list, create, delete, details, update. */
+function memberships(path: string, sdk: string, shape: SdkShape): SdkCall[] {
+  return [
+    { call: `GET /${path}`, status: 200, sdk: `${sdk}_list.go`, reply: dataOnly(list(shape)) },
+    { call: `POST /${path}`, status: 201, sdk: `${sdk}_create.go`, reply: reply(shape) },
+    { call: `DELETE /${path}/{}`, status: 200, sdk: `${sdk}_delete.go`, reply: COMMON_RESPONSE },
+    { call: `GET /${path}/{}`, status: 200, sdk: `${sdk}_details.go`, reply: dataOnly(shape) },
+    { call: `PATCH /${path}/{}`, status: 200, sdk: `${sdk}_update.go`, reply: COMMON_RESPONSE },
+  ];
+}
+
 /** Every call of go-fivetran's typed services. */
 export const SDK_CALLS: SdkCall[] = [
   { call: 'GET /account/info', status: 200, sdk: 'account/account_info.go', reply: reply({ account_id: 'string', account_name: 'string', user_id: 'string', system_key_id: 'string' }) },
@@ -580,14 +616,7 @@ export const SDK_CALLS: SdkCall[] = [
   { call: 'DELETE /connections/{}', status: 200, sdk: 'connections/connection_delete.go', reply: COMMON_RESPONSE },
   { call: 'GET /connections/{}', status: 200, sdk: 'connections/connection_details.go', reply: reply(CONNECTION_DETAILS) },
   { call: 'PATCH /connections/{}', status: 200, sdk: 'connections/connection_update.go', reply: reply(CONNECTION_TESTED) },
-  { call: 'GET /connections/{}/certificates', status: 200, sdk: 'certificates/connection_list.go', reply: reply(list(CERTIFICATE)) },
-  { call: 'POST /connections/{}/certificates', status: 201, sdk: 'certificates/connection_approve.go', reply: reply(CERTIFICATE) },
-  { call: 'DELETE /connections/{}/certificates/{}', status: 200, sdk: 'certificates/connection_revoke.go', reply: COMMON_RESPONSE },
-  { call: 'GET /connections/{}/certificates/{}', status: 200, sdk: 'certificates/connection_details.go', reply: reply(CERTIFICATE) },
-  { call: 'GET /connections/{}/fingerprints', status: 200, sdk: 'fingerprints/connection_list.go', reply: reply(list(FINGERPRINT)) },
-  { call: 'POST /connections/{}/fingerprints', status: 201, sdk: 'fingerprints/connection_approve.go', reply: reply(FINGERPRINT) },
-  { call: 'DELETE /connections/{}/fingerprints/{}', status: 200, sdk: 'fingerprints/connection_revoke.go', reply: COMMON_RESPONSE },
-  { call: 'GET /connections/{}/fingerprints/{}', status: 200, sdk: 'fingerprints/connection_details.go', reply: reply(FINGERPRINT) },
+  ...approvals('connection'),
   { call: 'POST /connections/{}/force', status: 200, sdk: 'connections/connection_sync.go', reply: COMMON_RESPONSE },
   { call: 'GET /connections/{}/schemas', status: 200, sdk: 'connections/connection_schema_details.go', reply: reply(SCHEMA_CONFIG) },
   { call: 'PATCH /connections/{}/schemas', status: 200, sdk: 'connections/connection_schema_update.go', reply: reply(SCHEMA_CONFIG) },
@@ -613,14 +642,7 @@ export const SDK_CALLS: SdkCall[] = [
   { call: 'DELETE /destinations/{}', status: 200, sdk: 'destinations/destination_delete.go', reply: COMMON_RESPONSE },
   { call: 'GET /destinations/{}', status: 200, sdk: 'destinations/destination_details.go', reply: reply(DESTINATION_DETAILS) },
   { call: 'PATCH /destinations/{}', status: 200, sdk: 'destinations/destination_update.go', reply: reply(DESTINATION_TESTED) },
-  { call: 'GET /destinations/{}/certificates', status: 200, sdk: 'certificates/destination_list.go', reply: reply(list(CERTIFICATE)) },
-  { call: 'POST /destinations/{}/certificates', status: 201, sdk: 'certificates/destination_approve.go', reply: reply(CERTIFICATE) },
-  { call: 'DELETE /destinations/{}/certificates/{}', status: 200, sdk: 'certificates/destination_revoke.go', reply: COMMON_RESPONSE },
-  { call: 'GET /destinations/{}/certificates/{}', status: 200, sdk: 'certificates/destination_details.go', reply: reply(CERTIFICATE) },
-  { call: 'GET /destinations/{}/fingerprints', status: 200, sdk: 'fingerprints/destination_list.go', reply: reply(list(FINGERPRINT)) },
-  { call: 'POST /destinations/{}/fingerprints', status: 201, sdk: 'fingerprints/destination_approve.go', reply: reply(FINGERPRINT) },
-  { call: 'DELETE /destinations/{}/fingerprints/{}', status: 200, sdk: 'fingerprints/destination_revoke.go', reply: COMMON_RESPONSE },
-  { call: 'GET /destinations/{}/fingerprints/{}', status: 200, sdk: 'fingerprints/destination_details.go', reply: reply(FINGERPRINT) },
+  ...approvals('destination'),
   { call: 'POST /destinations/{}/test', status: 200, sdk: 'destinations/destination_setup_tests.go', reply: reply(DESTINATION_TESTED) },
   { call: 'GET /external-logging', status: 200, sdk: 'external_logging/external_logging_list.go', reply: reply(list({ id: 'string', service: 'string', enabled: 'boolean' })) },
   { call: 'POST /external-logging', status: 201, sdk: 'external_logging/external_logging_create.go', reply: reply(EXTERNAL_LOGGING) },
@@ -639,70 +661,43 @@ export const SDK_CALLS: SdkCall[] = [
   { call: 'GET /groups/{}/users', status: 200, sdk: 'groups/group_list_users.go', reply: reply(list(USER)) },
   { call: 'POST /groups/{}/users', status: 200, sdk: 'groups/group_add_user.go', reply: COMMON_RESPONSE },
   { call: 'DELETE /groups/{}/users/{}', status: 200, sdk: 'groups/group_remove_user.go', reply: COMMON_RESPONSE },
-  { call: 'GET /hybrid-deployment-agents', status: 200, sdk: 'hybrid_deployment_agent/hybrid_deployment_agents_list.go', reply: { code: 'string', data: list(AGENT) } },
+  { call: 'GET /hybrid-deployment-agents', status: 200, sdk: 'hybrid_deployment_agent/hybrid_deployment_agents_list.go', reply: dataOnly(list(AGENT)) },
   { call: 'POST /hybrid-deployment-agents', status: 201, sdk: 'hybrid_deployment_agent/hybrid_deployment_agents_create.go', reply: reply(AGENT_FILES) },
   { call: 'DELETE /hybrid-deployment-agents/{}', status: 200, sdk: 'hybrid_deployment_agent/hybrid_deployment_agents_delete.go', reply: COMMON_RESPONSE },
-  { call: 'GET /hybrid-deployment-agents/{}', status: 200, sdk: 'hybrid_deployment_agent/hybrid_deployment_agents_details.go', reply: { code: 'string', data: AGENT } },
+  { call: 'GET /hybrid-deployment-agents/{}', status: 200, sdk: 'hybrid_deployment_agent/hybrid_deployment_agents_details.go', reply: dataOnly(AGENT) },
   { call: 'POST /hybrid-deployment-agents/{}/re-auth', status: 200, sdk: 'hybrid_deployment_agent/hybrid_deployment_agents_reauth.go', reply: reply(AGENT_FILES) },
   { call: 'POST /hybrid-deployment-agents/{}/reset-credentials', status: 200, sdk: 'hybrid_deployment_agent/hybrid_deployment_agents_reset_credentials.go', reply: COMMON_RESPONSE },
   {
     call: 'GET /private-links',
     status: 200,
     sdk: 'private_link/private_link_list.go',
-    reply: {
-      code: 'string',
-      data: list({
-        id: 'string',
-        name: 'string',
-        region: 'string',
-        service: 'string',
-        host: 'string',
-        account_id: 'string',
-        cloud_provider: 'string',
-        state: 'string',
-        state_summary: 'string',
-        created_at: 'string',
-        created_by: 'string',
-      }),
-    },
+    reply: dataOnly(list(PRIVATE_LINK_ITEM)),
   },
   { call: 'POST /private-links', status: 201, sdk: 'private_link/private_link_create.go', reply: reply(PRIVATE_LINK) },
   { call: 'DELETE /private-links/{}', status: 200, sdk: 'private_link/private_link_delete.go', reply: COMMON_RESPONSE },
   { call: 'GET /private-links/{}', status: 200, sdk: 'private_link/private_link_details.go', reply: reply(PRIVATE_LINK) },
   { call: 'PATCH /private-links/{}', status: 200, sdk: 'private_link/private_link_update.go', reply: reply(PRIVATE_LINK) },
-  { call: 'GET /proxy', status: 200, sdk: 'proxy/proxy_list.go', reply: { code: 'string', data: list(PROXY) } },
+  { call: 'GET /proxy', status: 200, sdk: 'proxy/proxy_list.go', reply: dataOnly(list(PROXY)) },
   { call: 'POST /proxy', status: 201, sdk: 'proxy/proxy_create.go', reply: reply(PROXY_SECRETS) },
   { call: 'DELETE /proxy/{}', status: 200, sdk: 'proxy/proxy_delete.go', reply: COMMON_RESPONSE },
-  { call: 'GET /proxy/{}', status: 200, sdk: 'proxy/proxy_details.go', reply: { code: 'string', data: PROXY } },
-  { call: 'GET /proxy/{}/connections', status: 200, sdk: 'proxy/proxy_connection_membership_list.go', reply: { code: 'string', data: list({ connection_id: 'string' }) } },
+  { call: 'GET /proxy/{}', status: 200, sdk: 'proxy/proxy_details.go', reply: dataOnly(PROXY) },
+  { call: 'GET /proxy/{}/connections', status: 200, sdk: 'proxy/proxy_connection_membership_list.go', reply: dataOnly(list({ connection_id: 'string' })) },
   { call: 'POST /proxy/{}/regenerate-secrets', status: 200, sdk: 'proxy/proxy_regenerate_secrets.go', reply: reply(PROXY_SECRETS) },
   {
     call: 'GET /roles',
     status: 200,
     sdk: 'roles/roles_list.go',
-    reply: { code: 'string', data: list({ name: 'string', description: 'string', is_custom: 'boolean', scope: ['string'], is_deprecated: 'boolean', replacement_role_name: 'string' }) },
+    reply: dataOnly(list({ name: 'string', description: 'string', is_custom: 'boolean', scope: ['string'], is_deprecated: 'boolean', replacement_role_name: 'string' })),
   },
-  { call: 'GET /teams', status: 200, sdk: 'teams/teams_list.go', reply: { code: 'string', data: list(TEAM) } },
+  { call: 'GET /teams', status: 200, sdk: 'teams/teams_list.go', reply: dataOnly(list(TEAM)) },
   { call: 'POST /teams', status: 201, sdk: 'teams/teams_create.go', reply: reply(TEAM) },
   { call: 'DELETE /teams/{}', status: 200, sdk: 'teams/teams_delete.go', reply: COMMON_RESPONSE },
-  { call: 'GET /teams/{}', status: 200, sdk: 'teams/teams_details.go', reply: { code: 'string', data: TEAM } },
+  { call: 'GET /teams/{}', status: 200, sdk: 'teams/teams_details.go', reply: dataOnly(TEAM) },
   { call: 'PATCH /teams/{}', status: 200, sdk: 'teams/teams_update.go', reply: reply(TEAM) },
-  { call: 'GET /teams/{}/connections', status: 200, sdk: 'teams/team_connection_membership_list.go', reply: { code: 'string', data: list(MEMBERSHIP) } },
-  { call: 'POST /teams/{}/connections', status: 201, sdk: 'teams/team_connection_membership_create.go', reply: reply(MEMBERSHIP) },
-  { call: 'DELETE /teams/{}/connections/{}', status: 200, sdk: 'teams/team_connection_membership_delete.go', reply: COMMON_RESPONSE },
-  { call: 'GET /teams/{}/connections/{}', status: 200, sdk: 'teams/team_connection_membership_details.go', reply: { code: 'string', data: MEMBERSHIP } },
-  { call: 'PATCH /teams/{}/connections/{}', status: 200, sdk: 'teams/team_connection_membership_update.go', reply: COMMON_RESPONSE },
-  { call: 'GET /teams/{}/groups', status: 200, sdk: 'teams/team_group_membership_list.go', reply: { code: 'string', data: list(MEMBERSHIP) } },
-  { call: 'POST /teams/{}/groups', status: 201, sdk: 'teams/team_group_membership_create.go', reply: reply(MEMBERSHIP) },
-  { call: 'DELETE /teams/{}/groups/{}', status: 200, sdk: 'teams/team_group_membership_delete.go', reply: COMMON_RESPONSE },
-  { call: 'GET /teams/{}/groups/{}', status: 200, sdk: 'teams/team_group_membership_details.go', reply: { code: 'string', data: MEMBERSHIP } },
-  { call: 'PATCH /teams/{}/groups/{}', status: 200, sdk: 'teams/team_group_membership_update.go', reply: COMMON_RESPONSE },
+  ...memberships('teams/{}/connections', 'teams/team_connection_membership', MEMBERSHIP),
+  ...memberships('teams/{}/groups', 'teams/team_group_membership', MEMBERSHIP),
   { call: 'DELETE /teams/{}/role', status: 200, sdk: 'teams/teams_delete_role_in_account.go', reply: COMMON_RESPONSE },
-  { call: 'GET /teams/{}/users', status: 200, sdk: 'teams/team_user_membership_list.go', reply: { code: 'string', data: list(TEAM_USER) } },
-  { call: 'POST /teams/{}/users', status: 201, sdk: 'teams/team_user_membership_create.go', reply: reply(TEAM_USER) },
-  { call: 'DELETE /teams/{}/users/{}', status: 200, sdk: 'teams/team_user_membership_delete.go', reply: COMMON_RESPONSE },
-  { call: 'GET /teams/{}/users/{}', status: 200, sdk: 'teams/team_user_membership_details.go', reply: { code: 'string', data: TEAM_USER } },
-  { call: 'PATCH /teams/{}/users/{}', status: 200, sdk: 'teams/team_user_membership_update.go', reply: COMMON_RESPONSE },
+  ...memberships('teams/{}/users', 'teams/team_user_membership', TEAM_USER),
   { call: 'GET /transformation-projects', status: 200, sdk: 'transformations/transformation_projects_list.go', reply: reply(list(TRANSFORMATION_PROJECT)) },
   { call: 'POST /transformation-projects', status: 201, sdk: 'transformations/transformation_project_create.go', reply: reply(TRANSFORMATION_PROJECT_DETAILS) },
   { call: 'DELETE /transformation-projects/{}', status: 200, sdk: 'transformations/transformation_project_delete.go', reply: COMMON_RESPONSE },
@@ -724,21 +719,13 @@ export const SDK_CALLS: SdkCall[] = [
   { call: 'DELETE /users/{}', status: 200, sdk: 'users/user_delete.go', reply: COMMON_RESPONSE },
   { call: 'GET /users/{}', status: 200, sdk: 'users/user_details.go', reply: reply(USER) },
   { call: 'PATCH /users/{}', status: 200, sdk: 'users/user_update.go', reply: reply(USER) },
-  { call: 'GET /users/{}/connections', status: 200, sdk: 'users/user_connection_membership_list.go', reply: { code: 'string', data: list(MEMBERSHIP) } },
-  { call: 'POST /users/{}/connections', status: 201, sdk: 'users/user_connection_membership_create.go', reply: reply(MEMBERSHIP) },
-  { call: 'DELETE /users/{}/connections/{}', status: 200, sdk: 'users/user_connection_membership_delete.go', reply: COMMON_RESPONSE },
-  { call: 'GET /users/{}/connections/{}', status: 200, sdk: 'users/user_connection_membership_details.go', reply: { code: 'string', data: MEMBERSHIP } },
-  { call: 'PATCH /users/{}/connections/{}', status: 200, sdk: 'users/user_connection_membership_update.go', reply: COMMON_RESPONSE },
-  { call: 'GET /users/{}/groups', status: 200, sdk: 'users/user_group_membership_list.go', reply: { code: 'string', data: list(MEMBERSHIP) } },
-  { call: 'POST /users/{}/groups', status: 201, sdk: 'users/user_group_membership_create.go', reply: reply(MEMBERSHIP) },
-  { call: 'DELETE /users/{}/groups/{}', status: 200, sdk: 'users/user_group_membership_delete.go', reply: COMMON_RESPONSE },
-  { call: 'GET /users/{}/groups/{}', status: 200, sdk: 'users/user_group_membership_details.go', reply: { code: 'string', data: MEMBERSHIP } },
-  { call: 'PATCH /users/{}/groups/{}', status: 200, sdk: 'users/user_group_membership_update.go', reply: COMMON_RESPONSE },
-  { call: 'GET /webhooks', status: 200, sdk: 'webhooks/webhook_list.go', reply: { code: 'string', data: list(WEBHOOK) } },
+  ...memberships('users/{}/connections', 'users/user_connection_membership', MEMBERSHIP),
+  ...memberships('users/{}/groups', 'users/user_group_membership', MEMBERSHIP),
+  { call: 'GET /webhooks', status: 200, sdk: 'webhooks/webhook_list.go', reply: dataOnly(list(WEBHOOK)) },
   { call: 'DELETE /webhooks/{}', status: 200, sdk: 'webhooks/webhook_delete.go', reply: COMMON_RESPONSE },
   { call: 'GET /webhooks/{}', status: 200, sdk: 'webhooks/webhook_details.go', reply: reply(WEBHOOK) },
   { call: 'PATCH /webhooks/{}', status: 200, sdk: 'webhooks/webhook_update.go', reply: reply(WEBHOOK) },
-  { call: 'POST /webhooks/{}/test', status: 200, sdk: 'webhooks/webhook_tests.go', reply: { code: 'string', data: { succeed: 'boolean', status: 'number', message: 'string' } } },
+  { call: 'POST /webhooks/{}/test', status: 200, sdk: 'webhooks/webhook_tests.go', reply: dataOnly({ succeed: 'boolean', status: 'number', message: 'string' }) },
   { call: 'POST /webhooks/account', status: 200, sdk: 'webhooks/webhook_account_create.go', reply: reply(WEBHOOK) },
   { call: 'POST /webhooks/group/{}', status: 200, sdk: 'webhooks/webhook_group_create.go', reply: reply(WEBHOOK) },
   // A field schema nests itself (properties, items): its first level is declared, deeper ones are objects.
