@@ -47,6 +47,23 @@ async function network(octet: number) {
   return { vpcId, subnets, firewall, eips, nat };
 }
 
+/** A host made by hand (as anyone sends CreateUHostInstance) in the first subnet of `network`; its id. */
+async function hostIn({ vpcId, subnets }: { vpcId: string; subnets: string[] }, name: string): Promise<string> {
+  const { ImageSet } = await world({ Action: 'DescribeImage', Zone: 'cn-bj2-02', ImageType: 'Base' });
+  const params = {
+    Action: 'CreateUHostInstance',
+    Zone: 'cn-bj2-02',
+    VPCId: vpcId,
+    SubnetId: subnets[0],
+    ImageId: ImageSet[0].ImageId,
+    LoginMode: 'Password',
+    Password: 'U2FuZGJveC1wYXNzLTE=',
+    CPU: 1,
+    Memory: 1024,
+  };
+  return (await world({ ...params, Name: name, 'Disks.0.IsBoot': 'True', 'Disks.0.Type': 'CLOUD_SSD', 'Disks.0.Size': 20 })).UHostIds[0];
+}
+
 describe("a NAT gateway changes in place with the API's own Actions", () => {
   it('renaming, retagging and remarking it is one UpdateNATGW call', async () => {
     const { nat } = await network(60);
@@ -78,23 +95,9 @@ describe("a NAT gateway changes in place with the API's own Actions", () => {
   });
 
   it('its white list is its hosts: AddWhiteListResource at create, then Add/DeleteWhiteListResource for the difference; what changed outside reads back', async () => {
-    const { nat, vpcId, subnets } = await network(64);
-    const { ImageSet } = await world({ Action: 'DescribeImage', Zone: 'cn-bj2-02', ImageType: 'Base' });
-    const host = async (name: string): Promise<string> => {
-      const params = {
-        Action: 'CreateUHostInstance',
-        Zone: 'cn-bj2-02',
-        VPCId: vpcId,
-        SubnetId: subnets[0],
-        ImageId: ImageSet[0].ImageId,
-        LoginMode: 'Password',
-        Password: 'U2FuZGJveC1wYXNzLTE=',
-        CPU: 1,
-        Memory: 1024,
-      };
-      return (await world({ ...params, Name: name, 'Disks.0.IsBoot': 'True', 'Disks.0.Type': 'CLOUD_SSD', 'Disks.0.Size': 20 })).UHostIds[0];
-    };
-    const [a, b] = [await host('wl-a'), await host('wl-b')];
+    const home = await network(64);
+    const { nat } = home;
+    const [a, b] = [await hostIn(home, 'wl-a'), await hostIn(home, 'wl-b')];
     const members = async (id: string) => {
       const listed = (await world({ Action: 'DescribeWhiteListResource', 'NATGWIds.0': id })).DataSet[0];
       return { on: listed.IfOpen, hosts: listed.ObjectIPInfo.map((o: { ResourceId: string }) => o.ResourceId).sort() };
@@ -119,20 +122,9 @@ describe("a NAT gateway changes in place with the API's own Actions", () => {
   });
 
   it('an AddWhiteListResource whose answer is lost is looked for, and sent again only when its hosts are not on the list', async () => {
-    const { nat, vpcId, subnets } = await network(65);
-    const { ImageSet } = await world({ Action: 'DescribeImage', Zone: 'cn-bj2-02', ImageType: 'Base' });
-    const params = {
-      Action: 'CreateUHostInstance',
-      Zone: 'cn-bj2-02',
-      VPCId: vpcId,
-      SubnetId: subnets[0],
-      ImageId: ImageSet[0].ImageId,
-      LoginMode: 'Password',
-      Password: 'U2FuZGJveC1wYXNzLTE=',
-      CPU: 1,
-      Memory: 1024,
-    };
-    const hostId = (await world({ ...params, Name: 'wl-lost', 'Disks.0.IsBoot': 'True', 'Disks.0.Type': 'CLOUD_SSD', 'Disks.0.Size': 20 })).UHostIds[0];
+    const home = await network(65);
+    const { nat } = home;
+    const hostId = await hostIn(home, 'wl-lost');
     const adds = async () =>
       ((await (await h.admin('calls?provider=cloud', 'GET')).json()) as Array<{ query: { Action?: string }; status: number }>)
         .filter((c) => c.query.Action === 'AddWhiteListResource')
