@@ -7,7 +7,7 @@
  * The two commands run in this process, as the CLI runs them, for every variant; the built CLI
  * runs once per provider, so what the binary does is judged too.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isMap, isScalar, parseDocument, type Pair, type Scalar, type YAMLMap } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,18 +19,10 @@ import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { resolveToken } from '../../src/manifest/tokens.js';
 import { loadResourceTypes } from '../../src/resource-registry.js';
 import { plumb, testSandbox, workdir } from '../support/cli.js';
-
-const EXAMPLES = resolve(import.meta.dirname, '../../examples');
+import { EXAMPLES, exampleManifests } from '../support/examples.js';
 
 /** Every example manifest, as `provider/file.yaml`. */
-const examples = readdirSync(EXAMPLES, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .flatMap((dir) =>
-    readdirSync(join(EXAMPLES, dir.name))
-      .filter((file) => /\.ya?ml$/.test(file))
-      .map((file) => `${dir.name}/${file}`),
-  )
-  .sort();
+const examples = exampleManifests();
 
 const UNKNOWN_PROPERTY = 'plumbNoSuchProperty';
 

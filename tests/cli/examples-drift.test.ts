@@ -3,24 +3,16 @@
  * example, `plumb drift` finds every object in sync as `plan` finds no change, so a CI drift check
  * does not alert on defaults the API filled in. The next example added is covered as it is.
  */
-import { copyFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedCloudCall } from '../support/cloud-api.js';
 import { plumb, testSandbox, workdir } from '../support/cli.js';
+import { EXAMPLES, exampleManifests } from '../support/examples.js';
 import { cloudExampleKit } from '../support/cloud-example.js';
 
-const EXAMPLES = resolve(import.meta.dirname, '../../examples');
-
 /** Every example manifest, as `provider/file.yaml`. */
-const examples = readdirSync(EXAMPLES, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .flatMap((dir) =>
-    readdirSync(join(EXAMPLES, dir.name))
-      .filter((file) => /\.ya?ml$/.test(file))
-      .map((file) => `${dir.name}/${file}`),
-  )
-  .sort();
+const examples = exampleManifests();
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
