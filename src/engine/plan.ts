@@ -3,7 +3,7 @@ import type { Manifest } from '../manifest/ast.js';
 import { closestName } from '../manifest/tokens.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
-import { Unknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
+import { Unknown, containsUnknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
 import { markMoves, moveAliased, moveWaiting } from './aliases.js';
 import { checkInputs, checkOptionFields } from './check-inputs.js';
 import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
@@ -16,7 +16,8 @@ import { importedInputs, readForImport } from './import.js';
 import { inputReferences } from './input-references.js';
 import { optionValues, withDeadline } from './option-values.js';
 import { compareAddresses } from './order.js';
-import { ReadPass } from './context.js';
+import { ReadPass, resourceContext } from './context.js';
+import { realId } from './ids.js';
 import { sealDeclared } from './declared-secrets.js';
 import { refreshState, type Refreshed } from './refresh.js';
 import { Evaluation } from './scope.js';
@@ -129,7 +130,8 @@ class Planning {
     const recorded = decl.options.import && !this.prior[name] && !this.options.destroy ? await this.readImport(name, type, decl.options.import, desired) : this.prior[name];
     if (recorded === null) return;
     const same = recorded !== undefined && sameValue(recorded.inputs, desired);
-    let change = classify(name, type, desired, recorded, same, {
+    const compared = recorded && !same && !this.imported[name] ? await this.readDeclared(name, type, recorded, desired) : recorded;
+    let change = classify(name, type, desired, compared, same, {
       gone: this.gone.has(name),
       replaceRequested: this.options.replace.includes(name),
       options: decl.options,
@@ -160,6 +162,20 @@ class Planning {
     if (references) change.references = references;
     if (decl.options.hideDiffs?.length) hideDiffs(change, decl.options.hideDiffs);
     this.changes.push(change);
+  }
+
+  /**
+   * The record as compared with the manifest: for a type whose read reports only what it is told
+   * is declared (readsDeclared), its outputs read again for the manifest's inputs, so that what
+   * the manifest names and the record does not is compared with what the API holds. Read in the
+   * refresh's pass (a type shares its reads through it), and only after a refresh.
+   */
+  private async readDeclared(name: string, type: ResourceType, recorded: ResourceState, desired: Record<string, unknown>): Promise<ResourceState> {
+    if (!type.readsDeclared || !this.options.refresh || this.options.destroy || this.gone.has(name) || containsUnknown(desired)) return recorded;
+    const ctx = await resourceContext(this.deps, type, name, { pass: this.pass, warn: (m) => this.warnings.push(`${name}: ${m}`), provider: recorded.provider });
+    const observed = (await type.read(ctx, realId(recorded), { inputs: reveal(desired), outputs: reveal(recorded.outputs) })) as Record<string, unknown> | undefined;
+    if (!observed) return recorded;
+    return { ...recorded, outputs: wrapSecrets(observed, [...(type.secretPaths ?? []), ...secretKeys(recorded.inputs), ...secretKeys(desired)]) };
   }
 
   /** A resource read with `get:` (see get.ts); a destroy leaves it alone and reads nothing. */

@@ -187,6 +187,14 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
    * must not be mutated. Absent: compared as recorded.
    */
   asDeclared?(recorded: In, outputs: Out, desired: In, origin?: RecordOrigin): In;
+  /**
+   * Its read reports only what the inputs it is given name (a schema config of hundreds of tables
+   * reports the tables declared): when the manifest names what the record does not, plan reads
+   * the object again for the manifest's inputs, so what is written down later is compared with
+   * what the API holds (its own value is no change). Absent: a read reports the same whatever
+   * the inputs.
+   */
+  readsDeclared?: boolean;
   /** Output paths the remote API sets (dates, status): never reported as changes or drift. */
   remoteManaged?: string[];
   /** Deprecation and usage warnings for desired inputs. */

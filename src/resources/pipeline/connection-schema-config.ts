@@ -148,8 +148,11 @@ export const connectionSchemaConfig: ResourceType<ConnectionSchemaConfigInputs, 
     return { id: inputs.connectionId, outputs: await declare(ctx, inputs.connectionId, inputs) };
   },
 
+  // A plan reads it again for what the manifest names: one GET for both, in the refresh's pass.
+  readsDeclared: true,
+
   async read(ctx, id, prior) {
-    const wire = await unlessGone(ctx.client.get<WireSchemaConfig>(schemasPath(id)));
+    const wire = await unlessGone(ctx.shared(`pipeline:schemas:${id}`, () => ctx.client.get<WireSchemaConfig>(schemasPath(id))));
     return wire && toOutputs(id, wire, prior?.inputs);
   },
 

@@ -102,9 +102,11 @@ export function observedSettings(wire: WireSchemaConfig, declared: SchemaConfigS
 
 /**
  * Keeps of `recorded` what `desired` declares, recursively: what the manifest leaves out is the
- * API's. A setting `desired` declares that `recorded` lacks (written into the manifest after the
- * object was made) is what `observed` (the outputs) says the API holds, so writing down the value
- * it already has is no change, and another value is one an update sends.
+ * API's. What `desired` declares that `recorded` lacks (a setting, a table, a whole `tables` or
+ * `columns` map written into the manifest after the object was made) is what `observed` (the
+ * outputs, read for what the manifest names) says the API holds, so writing down what it already
+ * has is no change, and anything else is one an update sends. What the API lacks stays out, a
+ * change.
  */
 export function prunedTo(recorded: Record<string, unknown> | undefined, desired: Record<string, unknown> | undefined, observed?: Record<string, unknown>): Record<string, unknown> | undefined {
   if (!recorded || !desired) return recorded;
@@ -112,7 +114,7 @@ export function prunedTo(recorded: Record<string, unknown> | undefined, desired:
   for (const [key, want] of Object.entries(desired)) {
     if (want === undefined) continue;
     const seen = observed !== null && typeof observed === 'object' ? observed[key] : undefined;
-    if (!(key in recorded) && (seen === undefined || (seen !== null && typeof seen === 'object'))) continue;
+    if (!(key in recorded) && seen === undefined) continue;
     const was = key in recorded ? recorded[key] : seen;
     const nested = want !== null && typeof want === 'object' && was !== null && typeof was === 'object';
     out[key] = nested ? prunedTo(was as Record<string, unknown>, want as Record<string, unknown>, seen as Record<string, unknown> | undefined) : was;

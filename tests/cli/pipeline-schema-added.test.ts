@@ -1,0 +1,115 @@
+/**
+ * A ConnectionSchemaConfig whose manifest later names more of what the API already holds: a whole
+ * `tables` map added to a declared schema, a `columns` map added to a declared table, one more
+ * table. Writing down the values the API holds plans no change (an update would send nothing);
+ * another value plans an update, after which the API reports it. Judged by the sandbox's API and
+ * the calls it received, not by plumb's state.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { pipelineCall } from '../support/pipeline-sandbox.js';
+import { stateFile } from '../support/state-file.js';
+
+let sandbox: Awaited<ReturnType<typeof testSandbox>>;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+});
+afterAll(async () => sandbox.close());
+
+const api = (method: string, path: string, body?: unknown) => pipelineCall(sandbox.url, method, path, body);
+
+/** The stack: a group, a postgres connection, and its schema config declaring `schemas`. */
+const manifest = (schemas: string, tag = 'a') => `name: schema-added
+resources:
+  team:
+    type: pipeline:index/group:Group
+    properties: { name: schema_added_${tag} }
+  pg:
+    type: pipeline:index/connection:Connection
+    properties:
+      service: postgres
+      groupId: \${team.id}
+      destinationSchema: { prefix: pg_added_${tag} }
+  pgTables:
+    type: pipeline:index/connectionSchemaConfig:ConnectionSchemaConfig
+    properties:
+      connectionId: \${pg.id}
+      schemas: ${schemas}
+`;
+
+/** The writes the sandbox's pipeline API received since the last look. */
+async function writes(): Promise<string[]> {
+  const calls = await sandbox.calls('pipeline');
+  await sandbox.clearCalls();
+  return calls.filter((c) => c.method !== 'GET' && !c.path.includes('oauth')).map((c) => `${c.method} ${c.path}`);
+}
+
+describe('settings written into the manifest after the config was made', () => {
+  it('plan no change when they are what the API holds, and an update the API then reports when they differ', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest('{ public: { enabled: true, tables: { orders: { enabled: true } } } }'));
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const id = (JSON.parse(readFileSync(stateFile(dir), 'utf8')) as { resources: Record<string, { id: string }> }).resources.pgTables.id;
+    const held = (await api('GET', `/connections/${id}/schemas`)).body.data.schemas.public.tables;
+    // What the API holds for the tables the manifest will name, before any of them is declared.
+    expect(held.customers.enabled).toBe(true);
+    expect(held.refunds.enabled).toBe(true);
+    const customersMode = held.customers.sync_mode;
+    expect(customersMode).toBeDefined();
+
+    // Adding what the API already holds: a column map on a declared table, a table more.
+    const same =
+      '{ public: { enabled: true, tables: { orders: { enabled: true, columns: { total: { enabled: true, hashed: false } } }, customers: { enabled: true, syncMode: ' +
+      customersMode +
+      ' }, refunds: { enabled: true } } } }';
+    writeManifest(dir, 'plumb.yaml', manifest(same));
+    await sandbox.clearCalls();
+    const plan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    // Read once for the refresh and the comparison alike, and once by the check that the source has the tables named.
+    expect((await sandbox.calls('pipeline')).filter((c) => c.method === 'GET' && c.path === `/v1/connections/${id}/schemas`)).toHaveLength(2);
+    const apply = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(apply.code).toBe(0);
+    expect(await writes()).toEqual([]);
+
+    // Other values: an update, which the API then reports.
+    const other =
+      '{ public: { enabled: true, tables: { orders: { enabled: true, columns: { total: { enabled: true, hashed: true } } }, customers: { enabled: true, syncMode: ' +
+      customersMode +
+      ' }, refunds: { enabled: false } } } }';
+    writeManifest(dir, 'plumb.yaml', manifest(other));
+    const changed = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(changed.code).toBe(2);
+    expect(changed.stdout).toContain('pgTables');
+    const updated = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(updated.code).toBe(0);
+    expect((await writes()).filter((w) => w.startsWith('PATCH'))).toHaveLength(1);
+    const after = (await api('GET', `/connections/${id}/schemas`)).body.data.schemas.public.tables;
+    expect(after.refunds.enabled).toBe(false);
+    expect(after.orders.columns.total.hashed).toBe(true);
+    const settled = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(settled.stdout).toContain('No changes.');
+    expect(settled.code).toBe(0);
+  });
+
+  it('a whole tables map added to a schema declared without one plans no change when it holds the API values', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', manifest('{ public: { enabled: true } }', 'b'));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    writeManifest(dir, 'plumb.yaml', manifest('{ public: { enabled: true, tables: { orders: { enabled: true, columns: { total: { hashed: false } } } } } }', 'b'));
+    await sandbox.clearCalls();
+    const plan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    writeManifest(dir, 'plumb.yaml', manifest('{ public: { enabled: true, tables: { orders: { enabled: false } } } }', 'b'));
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(2);
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const id = (JSON.parse(readFileSync(stateFile(dir), 'utf8')) as { resources: Record<string, { id: string }> }).resources.pgTables.id;
+    expect((await api('GET', `/connections/${id}/schemas`)).body.data.schemas.public.tables.orders.enabled).toBe(false);
+  });
+});
