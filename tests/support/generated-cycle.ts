@@ -15,7 +15,7 @@ import { callText, mutating, positions, signature, takeCalls } from './generated
 import { expectedChange, leavesOf, said, standsFor } from './generated-expect.js';
 import { SUBJECT } from './generated-stack.js';
 import type { TypeWorld } from './generated-type.js';
-import { at, type Variation } from './generated-variations.js';
+import { at, withValue, type Variation } from './generated-variations.js';
 import { differences, exists, leftOf, mentions, ownRecords, recordOf, recordsNaming, type Leaves } from './generated-world.js';
 import { same, shapeOf } from './generated-values.js';
 
@@ -56,7 +56,7 @@ export async function runVariation(t: TypeWorld, v: Variation): Promise<Row> {
   const ids = [...idParts(made)];
   let row: Row | undefined;
   try {
-    row = await changed(t, v, made, w0, problems);
+    row = await changed(t, v.kind === 'adopt' ? heldNow(v, made) : v, made, w0, problems);
     const now = (await t.stack.state()).resources[SUBJECT];
     if (now) ids.push(...idParts(now));
     // Even after a problem (but a failed apply): what the type recorded is held to what the API reports on the next refresh.
@@ -66,6 +66,16 @@ export async function runVariation(t: TypeWorld, v: Variation): Promise<Row> {
   }
   if (problems.length) throw new Error(oneLineEach(problems));
   return row;
+}
+
+/**
+ * An `adopt` written down with what the API has for the object just made (an earlier cycle may
+ * have left the world otherwise than the baseline saw it), as the object reports it.
+ */
+function heldNow(v: Variation, made: ResourceState): Variation {
+  const path = pathOf(v.path);
+  const held = at(reveal(made.outputs), path);
+  return held === undefined || held === null ? v : { ...v, inputs: withValue(v.inputs, path, held) };
 }
 
 /** Problems one to a line, so that a known one can be told from the rest. */
@@ -112,6 +122,12 @@ function planned(change: Change): string {
 
 /** The plan's change is what the type's rules make of the variation, and touches nothing else. */
 function judgePlan(t: TypeWorld, v: Variation, change: Change, made: ResourceState, problems: string[]): void {
+  if (v.kind === 'adopt') {
+    // The value the API already has: nothing to change, so no change (an update would send
+    // nothing, or send what is there already); the calls are judged as the plan's.
+    if (change.action !== 'noop' && !change.recordOnly) problems.push(`writing down what the API has (${v.path} = ${JSON.stringify(at(v.inputs, pathOf(v.path)))}) plans ${planned(change)}`);
+    return;
+  }
   const expected = expectedChange(t.type, made, v.inputs);
   // Asked to replace it as it is (`--replace`), the plan replaces it, in the order its rules give.
   if (v.kind === 'replace') Object.assign(expected, { action: 'replace', order: deletesFirst(t.type, reveal(made.inputs), v.inputs) ? 'delete-first' : 'create-first' });

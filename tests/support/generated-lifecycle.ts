@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadResourceTypes } from '../../src/resource-registry.js';
 import { pathOf, runVariation, type Row } from './generated-cycle.js';
 import { TypeWorld } from './generated-type.js';
-import { at, fieldVariations, type Gap, type Variation } from './generated-variations.js';
+import { at, fieldVariations, type Gap, type Variation, type VaryContext } from './generated-variations.js';
 import { same, shapeOf } from './generated-values.js';
 import type { ProviderLifecycleSpecs } from './lifecycle.js';
 
@@ -32,7 +32,7 @@ const REPLACE_MS = 15_000;
 const FIELD_TIMEOUT = 600_000;
 
 /** Describes the generated suite of every type of the provider that has a lifecycle spec. */
-export async function describeGenerated(owner: ProviderLifecycleSpecs, known: KnownProblems): Promise<void> {
+export async function describeGenerated(owner: ProviderLifecycleSpecs, known: KnownProblems, options: Pick<VaryContext, 'adopt'> = {}): Promise<void> {
   const types = await loadResourceTypes([owner.provider.name]);
   const only = process.env.PLUMB_GEN_TYPE;
   const rows: Row[] = [];
@@ -43,11 +43,11 @@ export async function describeGenerated(owner: ProviderLifecycleSpecs, known: Kn
     const spec = owner.specs.find((s) => s.type.token === token);
     // A type without a spec fails the lifecycle suite (tests/resources/lifecycle.test.ts), naming where its spec goes.
     if (!spec || (only && only !== token)) continue;
-    describe(token, () => describeType(new TypeWorld(owner, spec), new Judge(token, known), rows));
+    describe(token, () => describeType(new TypeWorld(owner, spec), new Judge(token, known), rows, options));
   }
 }
 
-function describeType(t: TypeWorld, judge: Judge, rows: Row[]): void {
+function describeType(t: TypeWorld, judge: Judge, rows: Row[], options: Pick<VaryContext, 'adopt'>): void {
   const gaps: Gap[] = [];
   /** What the type holds unique (its `holds`) that a replacement kept, crossing it in an order the API took, or refused before any call. */
   const crossed = new Set<string>();
@@ -69,7 +69,7 @@ function describeType(t: TypeWorld, judge: Judge, rows: Row[]): void {
       async () => {
         // Without what the baseline learns, no variation can be judged; a baseline known to fail stands for them.
         if (baseline && !t.deleteCall && !t.spec.partOf) return judge.known('baseline') ? undefined : expect.fail(`the baseline failed: ${baseline.message}`);
-        const made = fieldVariations(field, t.varyContext());
+        const made = fieldVariations(field, { ...t.varyContext(), ...options });
         gaps.push(...made.gaps);
         const unexpected: string[] = [];
         const failed = new Set<string>();

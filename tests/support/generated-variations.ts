@@ -2,7 +2,8 @@
  * The variations of one input field the generated lifecycle suite applies, made from the type's
  * schema and a valid base input: another enum member, a number within bounds, a flipped boolean,
  * a string of the field's shape, a list grown or shrunk, an optional field added or removed, and
- * the same for every field of a nested object, list item or map. A field naming another object of
+ * the same for every field of a nested object, list item or map; where asked, an input left out
+ * written down with the value the API already has. A field naming another object of
  * the world (an id) is pointed at a second one, as the type's lifecycle spec made it; what cannot
  * be varied is a gap, said with its reason, never dropped.
  */
@@ -14,7 +15,7 @@ type Schema = z.core.$ZodType;
 type Path = Array<string | number>;
 
 /** What a variation does to its field. */
-export type VariationKind = 'change' | 'add' | 'remove' | 'grow' | 'shrink' | 'point' | 'clear' | 'replace';
+export type VariationKind = 'change' | 'add' | 'adopt' | 'remove' | 'grow' | 'shrink' | 'point' | 'clear' | 'replace';
 
 /** One change of the base input, as the manifest will declare it. */
 export interface Variation {
@@ -45,12 +46,19 @@ export interface VaryContext {
   alternates: Array<Record<string, unknown>>;
   /** What the API reports of the base object: a value added must differ from what it has already. */
   observed: Record<string, unknown>;
+  /**
+   * Also write into the manifest, for each input the base leaves out, the value the API reports
+   * for it (`adopt`): no change to make, so the plan must show none (an update would send
+   * nothing, or what is there already).
+   */
+  adopt?: boolean;
 }
 
 /** Why a proposal of each kind found nothing. */
 const GAP_WHY: Record<VariationKind, string> = {
   point: 'it names an object of the world, and its spec made no second one to point at',
   add: 'no value its schema and the whole input accept (nor one its spec gives)',
+  adopt: '',
   change: 'no other value its schema and the whole input accept',
   remove: 'the whole input is not valid without it',
   grow: 'no further item its schema and the whole input accept',
@@ -90,7 +98,8 @@ export function fieldVariations(field: string, ctx: VaryContext): { variations: 
     }
     const picked = pick(p, ctx);
     if (picked) variations.push({ path, kind: p.kind, ...picked });
-    else gaps.push({ path, why: GAP_WHY[p.kind] });
+    // What the API reports in a shape the input does not take is no value to write down: the path is varied by its `add`.
+    else if (p.kind !== 'adopt') gaps.push({ path, why: GAP_WHY[p.kind] });
     // A field whose rules replace the object only sometimes (clearing a remark no call clears)
     // is also set first and then left out again.
     if (picked && p.kind === 'add' && (ctx.type.replaceSometimes ?? []).includes(path)) variations.push({ path, kind: 'clear', from: picked.inputs, inputs: ctx.base, source: picked.source });
@@ -102,7 +111,7 @@ export function fieldVariations(field: string, ctx: VaryContext): { variations: 
 function pick(p: Proposal, ctx: VaryContext): Pick<Variation, 'inputs' | 'source'> | undefined {
   const current = at(ctx.base, p.path);
   const observed = at(ctx.observed, p.path);
-  const spec = p.kind === 'remove' ? [] : ctx.alternates.map((a) => at(a, p.path)).filter((v) => v !== undefined && !same(v, current));
+  const spec = p.kind === 'remove' || p.kind === 'adopt' ? [] : ctx.alternates.map((a) => at(a, p.path)).filter((v) => v !== undefined && !same(v, current));
   const generated = p.candidates.map((v): [unknown, Variation['source']] => [v, 'schema']);
   const given = spec.map((v): [unknown, Variation['source']] => [v, 'spec']);
   // A whole object its spec gives is tried before one made of the schema alone.
@@ -123,7 +132,11 @@ function proposals(path: Path, schema: Schema, value: unknown, ctx: VaryContext,
   // A text's shape is all its schema says (a service's or a region's name is the API's to know),
   // and an id names what the API has: a value the spec gives is tried first.
   const specFirst = named || ID_NAME.test(String(path[path.length - 1])) || (defOf(inner).type === 'string' && !listed(inner));
-  if (value === undefined) return [{ path, kind: 'add', candidates: named ? [] : otherValues(schema, undefined), specFirst }];
+  if (value === undefined) {
+    const held = at(ctx.observed, path);
+    const adopt: Proposal[] = ctx.adopt && held !== undefined && held !== null ? [{ path, kind: 'adopt', candidates: [held] }] : [];
+    return [{ path, kind: 'add', candidates: named ? [] : otherValues(schema, undefined), specFirst }, ...adopt];
+  }
   const remove: Proposal[] = optional ? [{ path, kind: 'remove', candidates: [undefined] }] : [];
   if (named || isReference(value, ctx)) return [pointed(path, value, ctx), ...remove];
   const def = defOf(inner);
@@ -158,7 +171,9 @@ function listProposals(path: Path, element: Schema, list: unknown[], ctx: VaryCo
 /** Items like the last one with one of its fields varied: a second item of the same kind. */
 function variedItems(element: Schema, list: unknown[], ctx: VaryContext, depth: number): unknown[] {
   const last = list[list.length - 1];
-  return proposals([], element, last, ctx, depth + 1).flatMap((p) => p.candidates.map((c) => withValue(last as Record<string, unknown>, p.path, c)));
+  return proposals([], element, last, ctx, depth + 1)
+    .filter((p) => p.kind !== 'adopt')
+    .flatMap((p) => p.candidates.map((c) => withValue(last as Record<string, unknown>, p.path, c)));
 }
 
 /** A map: the value of each of its first keys varied, a key added, the last one removed. */
