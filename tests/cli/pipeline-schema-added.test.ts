@@ -1,9 +1,10 @@
 /**
- * A ConnectionSchemaConfig whose manifest later names more of what the API already holds: a whole
- * `tables` map added to a declared schema, a `columns` map added to a declared table, one more
- * table. Writing down the values the API holds plans no change (an update would send nothing);
- * another value plans an update, after which the API reports it. Judged by the sandbox's API and
- * the calls it received, not by plumb's state.
+ * Manifests that later name more of what the API already holds: in a ConnectionSchemaConfig a
+ * whole `tables` map added to a declared schema, a `columns` map added to a declared table, one
+ * more table; in a connection's config a key the API filled in itself. Writing down the values
+ * the API holds plans no change (an update would send nothing, or what is there); another value
+ * plans an update, after which the API reports it; a secret, which the API shows masked, is
+ * sent. Judged by the sandbox's API and the calls it received, not by plumb's state.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,5 +112,69 @@ describe('settings written into the manifest after the config was made', () => {
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
     const id = (JSON.parse(readFileSync(stateFile(dir), 'utf8')) as { resources: Record<string, { id: string }> }).resources.pgTables.id;
     expect((await api('GET', `/connections/${id}/schemas`)).body.data.schemas.public.tables.orders.enabled).toBe(false);
+  });
+});
+
+/** A group and a postgres connection declaring `config`. */
+const connectionManifest = (config: string) => `name: config-added
+resources:
+  team:
+    type: pipeline:index/group:Group
+    properties: { name: config_added }
+  pg:
+    type: pipeline:index/connection:Connection
+    properties:
+      service: postgres
+      groupId: \${team.id}
+      destinationSchema: { prefix: pg_config_added }
+      config: ${config}
+`;
+
+describe('a connection config key written into the manifest after the connection was made', () => {
+  it('plans no change and sends nothing when it is what the API holds, and an update the API then reports when it differs', async () => {
+    const dir = workdir();
+    const base = 'host: pg.acme.io, port: 5432, user: fivetran, password: pw-later, database: app';
+    writeManifest(dir, 'plumb.yaml', connectionManifest(`{ ${base} }`));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const id = (JSON.parse(readFileSync(stateFile(dir), 'utf8')) as { resources: Record<string, { id: string }> }).resources.pg.id;
+    const held = (await api('GET', `/connections/${id}`)).body.data.config as Record<string, unknown>;
+    // The API filled these in itself.
+    expect(held.update_method).toBe('WAL');
+    expect(held.connection_type).toBe('Directly');
+
+    writeManifest(dir, 'plumb.yaml', connectionManifest(`{ ${base}, update_method: WAL, connection_type: Directly }`));
+    const plan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    await sandbox.clearCalls();
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    expect(await writes()).toEqual([]);
+
+    writeManifest(dir, 'plumb.yaml', connectionManifest(`{ ${base}, update_method: XMIN, connection_type: Directly }`));
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(2);
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    expect((await api('GET', `/connections/${id}`)).body.data.config.update_method).toBe('XMIN');
+    const settled = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(settled.stdout).toContain('No changes.');
+    expect(settled.code).toBe(0);
+  });
+});
+
+describe('a secret config key written into the manifest later', () => {
+  it('is sent: the API shows it masked, which says nothing of its value', async () => {
+    const dir = workdir();
+    const base = 'host: pg2.acme.io, port: 5432, user: fivetran, password: pw-later, database: app';
+    writeManifest(dir, 'plumb.yaml', connectionManifest(`{ ${base} }`).replace(/config_added/g, 'secret_added'));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const id = (JSON.parse(readFileSync(stateFile(dir), 'utf8')) as { resources: Record<string, { id: string }> }).resources.pg.id;
+    // The password changed elsewhere: the API shows it masked, as it always does.
+    expect((await api('PATCH', `/connections/${id}`, { config: { tunnel_password: 'set-elsewhere' } })).status).toBe(200);
+    expect((await api('GET', `/connections/${id}`)).body.data.config.tunnel_password).toBe('******');
+    writeManifest(dir, 'plumb.yaml', connectionManifest(`{ ${base}, tunnel_password: { fn::secret: tp-later } }`).replace(/config_added/g, 'secret_added'));
+    expect((await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env })).code).toBe(2);
+    await sandbox.clearCalls();
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    expect((await writes()).filter((w) => w.startsWith('PATCH'))).toHaveLength(1);
   });
 });

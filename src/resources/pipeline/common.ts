@@ -200,15 +200,19 @@ export function observedConfig(declared: Config | undefined, reported: Config, s
  * the API (they are neither compared nor removed), and so is the whole config of a manifest that
  * gives none: nothing would be sent for it, so no change is shown. A key is cleared by giving it
  * as null (or empty), which a PATCH sends. A masked value or one meaning the same as the
- * manifest's is the manifest's.
+ * manifest's is the manifest's. A key the record lacks (written into the manifest later) is what
+ * `observed` (the outputs, read for the manifest's config) says the API holds, unless secret, so
+ * writing down the value the API filled in is no change.
  */
-export function declaredConfig(recorded: Config | undefined, desired: Config | undefined): Config | undefined {
+export function declaredConfig(recorded: Config | undefined, desired: Config | undefined, observed?: Config): Config | undefined {
   if (desired === undefined) return undefined;
   if (!recorded || recorded instanceof Secret || desired instanceof Secret) return recorded;
+  const seen = observed instanceof Secret ? undefined : observed;
   const out: Config = {};
   for (const [key, want] of Object.entries(desired)) {
-    if (!(key in recorded)) continue;
-    const was = recorded[key];
+    // A secret the API shows masked (read as the manifest's value) says nothing of what it holds: one written down later is sent.
+    if (!(key in recorded) && (seen?.[key] === undefined || seen[key] instanceof Secret || reveal(seen[key]) === MASK)) continue;
+    const was = key in recorded ? recorded[key] : seen![key];
     out[key] = (reveal(was) === MASK && !empty(want)) || (!(want instanceof Unknown) && sameMeaning(want, was)) ? want : was;
   }
   return out;

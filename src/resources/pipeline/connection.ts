@@ -128,11 +128,13 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
   stateOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
   remoteManaged: ['name', 'syncFrequency', 'scheduleType', 'setupState', 'syncState', 'createdAt'],
   importId: apiIdFormat('connection', 'ample_kitten'),
-  asDeclared(recorded, _outputs, desired, origin) {
+  asDeclared(recorded, outputs, desired, origin) {
     const given = unreportedFromManifest(recorded, desired, ['auth'], origin);
     const defaults = defaultsAsDeclared(given, desired, { dataDelaySensitivity: 'NORMAL', dataDelayThreshold: 0, runSetupTests: false, trustCertificates: false, trustFingerprints: false });
-    return { ...defaults, config: declaredConfig(defaults.config, desired.config) };
+    return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
   },
+  // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
+  readsDeclared: true,
 
   async create(ctx, inputs) {
     const name = schemaName(inputs.destinationSchema);

@@ -134,7 +134,7 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
   stateOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
   remoteManaged: ['setupStatus'],
   importId: apiIdFormat('destination', 'decent_dropsy'),
-  asDeclared(recorded, _outputs, desired) {
+  asDeclared(recorded, outputs, desired) {
     const defaults = defaultsAsDeclared(recorded, desired, {
       networkingMethod: 'Directly',
       daylightSavingTimeEnabled: false,
@@ -142,8 +142,10 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
       trustCertificates: false,
       trustFingerprints: false,
     });
-    return { ...defaults, config: declaredConfig(defaults.config, desired.config) };
+    return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
   },
+  // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
+  readsDeclared: true,
 
   async create(ctx, inputs) {
     const sent = {
