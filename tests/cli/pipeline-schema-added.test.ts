@@ -178,3 +178,37 @@ describe('a secret config key written into the manifest later', () => {
     expect((await writes()).filter((w) => w.startsWith('PATCH'))).toHaveLength(1);
   });
 });
+
+describe('an external logging config key set elsewhere, then written into the manifest', () => {
+  it('plans no change and sends nothing when the manifest says what the API holds', async () => {
+    const dir = workdir();
+    const stack = (config: string) => `name: log-added
+resources:
+  team:
+    type: pipeline:index/group:Group
+    properties: { name: log_added }
+  logs:
+    type: pipeline:index/externalLogging:ExternalLogging
+    properties:
+      groupId: \${team.id}
+      service: cloudwatch
+      config: ${config}
+`;
+    const base = 'log_group_name: pipeline, role_arn: "arn:aws:iam::1:role/logs", region: us-east-1';
+    writeManifest(dir, 'plumb.yaml', stack(`{ ${base} }`));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    const id = (JSON.parse(readFileSync(stateFile(dir), 'utf8')) as { resources: Record<string, { id: string }> }).resources.logs.id;
+    // Set through the API, as the web UI does.
+    expect((await api('PATCH', `/external-logging/${id}`, { config: { stream_prefix: 'etl' } })).status).toBe(200);
+    writeManifest(dir, 'plumb.yaml', stack(`{ ${base}, stream_prefix: etl }`));
+    const plan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    await sandbox.clearCalls();
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    expect(await writes()).toEqual([]);
+    writeManifest(dir, 'plumb.yaml', stack(`{ ${base}, stream_prefix: elt }`));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    expect((await api('GET', `/external-logging/${id}`)).body.data.config.stream_prefix).toBe('elt');
+  });
+});

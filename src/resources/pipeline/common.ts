@@ -204,7 +204,7 @@ export function observedConfig(declared: Config | undefined, reported: Config, s
  * `observed` (the outputs, read for the manifest's config) says the API holds, unless secret, so
  * writing down the value the API filled in is no change.
  */
-export function declaredConfig(recorded: Config | undefined, desired: Config | undefined, observed?: Config): Config | undefined {
+export function declaredConfig(recorded: Config | undefined, desired: Config | undefined, observed: Config | undefined): Config | undefined {
   if (desired === undefined) return undefined;
   if (!recorded || recorded instanceof Secret || desired instanceof Secret) return recorded;
   const seen = observed instanceof Secret ? undefined : observed;

@@ -94,10 +94,12 @@ export const externalLogging: ResourceType<ExternalLoggingInputs, ExternalLoggin
   holds: [{ what: 'log service of a group', paths: ['groupId'] }],
   stateOnly: ['runSetupTests'],
   importId: apiIdFormat('group', 'decent_dropsy'),
-  asDeclared(recorded, _outputs, desired) {
+  asDeclared(recorded, outputs, desired) {
     const defaults = defaultsAsDeclared(recorded, desired, { enabled: true });
-    return { ...defaults, config: declaredConfig(defaults.config, desired.config) };
+    return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
   },
+  // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
+  readsDeclared: true,
 
   async create(ctx, inputs) {
     // The create takes no run_setup_tests: the tests run through their own call once it exists.

@@ -176,9 +176,11 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
   isReady: (outputs) => outputs.state === 'OK',
   statusOf: (outputs) => String(outputs.state),
   failed: (outputs) => (outputs.state === 'FAIL' ? `FAIL (${String(outputs.stateSummary)})` : undefined),
-  asDeclared(recorded, _outputs, desired) {
-    return { ...recorded, config: declaredConfig(recorded.config, desired.config) as Record<string, string> };
+  asDeclared(recorded, outputs, desired) {
+    return { ...recorded, config: declaredConfig(recorded.config, desired.config, outputs.config) as Record<string, string> };
   },
+  // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
+  readsDeclared: true,
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;

@@ -47,7 +47,7 @@ describe('declaredConfig and changedConfig', () => {
   it('an imported config reads as the manifest states it: masked secrets and defaults it leaves out are its', () => {
     const recorded = { host: 'db', port: 5432, password: '******', update_method: 'WAL' };
     const desired = { host: 'db', port: '5432', password: new Secret('pw') };
-    expect(declaredConfig(recorded, desired)).toEqual(desired);
+    expect(declaredConfig(recorded, desired, undefined)).toEqual(desired);
   });
 
   it('a PATCH carries only the keys whose meaning changed', () => {
