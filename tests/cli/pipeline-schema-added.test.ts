@@ -212,3 +212,41 @@ resources:
     expect((await api('GET', `/external-logging/${id}`)).body.data.config.stream_prefix).toBe('elt');
   });
 });
+
+describe('a destination config key set elsewhere, then written into the manifest', () => {
+  it('plans no change and sends nothing when the manifest says what the API holds', async () => {
+    const dir = workdir();
+    const stack = (config: string) => `name: dest-added
+resources:
+  team:
+    type: pipeline:index/group:Group
+    properties: { name: dest_added }
+  warehouse:
+    type: pipeline:index/destination:Destination
+    properties:
+      groupId: \${team.id}
+      service: snowflake
+      region: AWS_US_EAST_1
+      timeZoneOffset: '-5'
+      config: ${config}
+`;
+    const base = 'host: ab12345.us-east-1.snowflakecomputing.com, port: 443, database: ANALYTICS, auth: PASSWORD, user: loader, password: { fn::secret: pw-dest }';
+    writeManifest(dir, 'plumb.yaml', stack(`{ ${base} }`));
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const id = (JSON.parse(readFileSync(stateFile(dir), 'utf8')) as { resources: Record<string, { id: string }> }).resources.warehouse.id;
+    // Set through the API, as the web UI does.
+    expect((await api('PATCH', `/destinations/${id}`, { config: { role: 'LOADER' } })).status).toBe(200);
+    writeManifest(dir, 'plumb.yaml', stack(`{ ${base}, role: LOADER }`));
+    const plan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    await sandbox.clearCalls();
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    expect(await writes()).toEqual([]);
+    writeManifest(dir, 'plumb.yaml', stack(`{ ${base}, role: TRANSFORMER }`));
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+    expect((await api('GET', `/destinations/${id}`)).body.data.config.role).toBe('TRANSFORMER');
+  });
+});
