@@ -179,10 +179,49 @@ describe('a secret config key written into the manifest later', () => {
   });
 });
 
+/** One config key set elsewhere and then written into the manifest, for one pipeline type. */
+interface KeySetElsewhere {
+  /** The stack, given the resource's config as a YAML flow mapping. */
+  stack: (config: string) => string;
+  /** The address of the resource under test, and its API path. */
+  address: string;
+  path: (id: string) => string;
+  /** The config's keys at the first apply. */
+  base: string;
+  /** The key set through the API, the value it is set to, and another value. */
+  key: string;
+  held: string;
+  other: string;
+}
+
+/**
+ * A config key set through the API, as the web UI does, then written into the manifest: as the
+ * API holds it, the plan is no change and the apply sends nothing; another value lands.
+ */
+async function keySetElsewhere(c: KeySetElsewhere): Promise<void> {
+  const dir = workdir();
+  writeManifest(dir, 'plumb.yaml', c.stack(`{ ${c.base} }`));
+  const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
+  expect(applied.stderr).toBe('');
+  expect(applied.code).toBe(0);
+  const id = (JSON.parse(readFileSync(stateFile(dir), 'utf8')) as { resources: Record<string, { id: string }> }).resources[c.address].id;
+  expect((await api('PATCH', c.path(id), { config: { [c.key]: c.held } })).status).toBe(200);
+  writeManifest(dir, 'plumb.yaml', c.stack(`{ ${c.base}, ${c.key}: ${c.held} }`));
+  const plan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
+  expect(plan.stdout).toContain('No changes.');
+  expect(plan.code).toBe(0);
+  await sandbox.clearCalls();
+  expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  expect(await writes()).toEqual([]);
+  writeManifest(dir, 'plumb.yaml', c.stack(`{ ${c.base}, ${c.key}: ${c.other} }`));
+  expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
+  expect((await api('GET', c.path(id))).body.data.config[c.key]).toBe(c.other);
+}
+
 describe('an external logging config key set elsewhere, then written into the manifest', () => {
   it('plans no change and sends nothing when the manifest says what the API holds', async () => {
-    const dir = workdir();
-    const stack = (config: string) => `name: log-added
+    await keySetElsewhere({
+      stack: (config) => `name: log-added
 resources:
   team:
     type: pipeline:index/group:Group
@@ -193,30 +232,21 @@ resources:
       groupId: \${team.id}
       service: cloudwatch
       config: ${config}
-`;
-    const base = 'log_group_name: pipeline, role_arn: "arn:aws:iam::1:role/logs", region: us-east-1';
-    writeManifest(dir, 'plumb.yaml', stack(`{ ${base} }`));
-    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    const id = (JSON.parse(readFileSync(stateFile(dir), 'utf8')) as { resources: Record<string, { id: string }> }).resources.logs.id;
-    // Set through the API, as the web UI does.
-    expect((await api('PATCH', `/external-logging/${id}`, { config: { stream_prefix: 'etl' } })).status).toBe(200);
-    writeManifest(dir, 'plumb.yaml', stack(`{ ${base}, stream_prefix: etl }`));
-    const plan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
-    expect(plan.stdout).toContain('No changes.');
-    expect(plan.code).toBe(0);
-    await sandbox.clearCalls();
-    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    expect(await writes()).toEqual([]);
-    writeManifest(dir, 'plumb.yaml', stack(`{ ${base}, stream_prefix: elt }`));
-    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    expect((await api('GET', `/external-logging/${id}`)).body.data.config.stream_prefix).toBe('elt');
+`,
+      address: 'logs',
+      path: (id) => `/external-logging/${id}`,
+      base: 'log_group_name: pipeline, role_arn: "arn:aws:iam::1:role/logs", region: us-east-1',
+      key: 'stream_prefix',
+      held: 'etl',
+      other: 'elt',
+    });
   });
 });
 
 describe('a destination config key set elsewhere, then written into the manifest', () => {
   it('plans no change and sends nothing when the manifest says what the API holds', async () => {
-    const dir = workdir();
-    const stack = (config: string) => `name: dest-added
+    await keySetElsewhere({
+      stack: (config) => `name: dest-added
 resources:
   team:
     type: pipeline:index/group:Group
@@ -229,24 +259,13 @@ resources:
       region: AWS_US_EAST_1
       timeZoneOffset: '-5'
       config: ${config}
-`;
-    const base = 'host: ab12345.us-east-1.snowflakecomputing.com, port: 443, database: ANALYTICS, auth: PASSWORD, user: loader, password: { fn::secret: pw-dest }';
-    writeManifest(dir, 'plumb.yaml', stack(`{ ${base} }`));
-    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
-    expect(applied.stderr).toBe('');
-    expect(applied.code).toBe(0);
-    const id = (JSON.parse(readFileSync(stateFile(dir), 'utf8')) as { resources: Record<string, { id: string }> }).resources.warehouse.id;
-    // Set through the API, as the web UI does.
-    expect((await api('PATCH', `/destinations/${id}`, { config: { role: 'LOADER' } })).status).toBe(200);
-    writeManifest(dir, 'plumb.yaml', stack(`{ ${base}, role: LOADER }`));
-    const plan = await plumb(['plan', '--detailed-exitcode'], { cwd: dir, env: sandbox.env });
-    expect(plan.stdout).toContain('No changes.');
-    expect(plan.code).toBe(0);
-    await sandbox.clearCalls();
-    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    expect(await writes()).toEqual([]);
-    writeManifest(dir, 'plumb.yaml', stack(`{ ${base}, role: TRANSFORMER }`));
-    expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    expect((await api('GET', `/destinations/${id}`)).body.data.config.role).toBe('TRANSFORMER');
+`,
+      address: 'warehouse',
+      path: (id) => `/destinations/${id}`,
+      base: 'host: ab12345.us-east-1.snowflakecomputing.com, port: 443, database: ANALYTICS, auth: PASSWORD, user: loader, password: { fn::secret: pw-dest }',
+      key: 'role',
+      held: 'LOADER',
+      other: 'TRANSFORMER',
+    });
   });
 });
