@@ -20,6 +20,25 @@ resources:
   b: { type: fake:Thing, properties: { name: b, ref: "\${a.uid}" } }
 `;
 
+/**
+ * A thing applied at `a`, then replaced (a new size) by an order whose answer is lost: the
+ * replacement has no id, and the order is on its way. Later applies get their answers.
+ */
+async function replacementWithoutId() {
+  let lose = false;
+  const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose });
+  const store = new MemoryStore();
+  const one = (address: string, size: number, options = '') => `
+resources:
+  ${address}: { type: fake:Thing, properties: { name: a, size: ${size} }${options} }
+`;
+  await applyFake(one('a', 1), fake, store);
+  lose = true;
+  await applyFake(one('a', 2), fake, store);
+  lose = false;
+  return { fake, store, one };
+}
+
 describe('a create whose wait runs out', () => {
   it('keeps the object it ordered, still provisioning; the next apply waits for it, then makes what uses it, and orders nothing again', async () => {
     const fake = fakeType({ provisionMs: MINUTE });
@@ -99,18 +118,8 @@ describe('an interrupted create whose object the API lists only once provisioned
   });
 
   it('a replacement without an id, renamed by its alias meanwhile: the same, and the object it replaces goes', async () => {
-    let lose = false;
-    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose });
-    const store = new MemoryStore();
-    const one = (address: string, size: number, options = '') => `
-resources:
-  ${address}: { type: fake:Thing, properties: { name: a, size: ${size} }${options} }
-`;
-    await applyFake(one('a', 1), fake, store);
-    lose = true;
-    await applyFake(one('a', 2), fake, store);
+    const { fake, store, one } = await replacementWithoutId();
     expect((await store.read()).pending).toMatchObject([{ address: 'a', action: 'create', replacing: 'thing-1' }]);
-    lose = false;
     const next = await applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store);
     expect(next.plan.changes.find((c) => c.address === 'a2')).toMatchObject({ action: 'replace', movedFrom: 'a', awaits: 'order' });
     expect(next.report.ok).toBe(true);
@@ -120,17 +129,7 @@ resources:
   });
 
   it('a replacement without an id, renamed by its alias, then a kill once the move is journaled: the next apply still finds it', async () => {
-    let lose = false;
-    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose });
-    const store = new MemoryStore();
-    const one = (address: string, size: number, options = '') => `
-resources:
-  ${address}: { type: fake:Thing, properties: { name: a, size: ${size} }${options} }
-`;
-    await applyFake(one('a', 1), fake, store);
-    lose = true;
-    await applyFake(one('a', 2), fake, store);
-    lose = false;
+    const { fake, store, one } = await replacementWithoutId();
     // The process dies once the move is journaled: nothing more is recorded, not even the snapshot.
     const revive = store.dieAfter((entry) => entry.kind === 'outcome' && entry.address === 'a2');
     await expect(applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store)).rejects.toThrow('killed');
@@ -143,17 +142,7 @@ resources:
   });
 
   it('a replacement without an id, renamed by its alias, then a kill once it is journaled at its new address: adopted there once listed', async () => {
-    let lose = false;
-    const fake = fakeType({ provisionMs: 90_000, listedOnceReady: true, findable: true, loseOrderReply: () => lose });
-    const store = new MemoryStore();
-    const one = (address: string, size: number, options = '') => `
-resources:
-  ${address}: { type: fake:Thing, properties: { name: a, size: ${size} }${options} }
-`;
-    await applyFake(one('a', 1), fake, store);
-    lose = true;
-    await applyFake(one('a', 2), fake, store);
-    lose = false;
+    const { fake, store, one } = await replacementWithoutId();
     // The process dies once the interrupted create is journaled at its new address, before the move.
     const revive = store.dieAfter((entry) => entry.kind === 'intent' && entry.address === 'a2');
     await expect(applyFake(one('a2', 2, ', options: { aliases: [a] }'), fake, store)).rejects.toThrow('killed');

@@ -115,3 +115,16 @@ export async function pipelineRequest(url: string, method: string, path: string,
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
+
+/** A warehouse destination's config behind an SSH tunnel, its port and tunnel port sent as numbers. */
+export const TUNNELLED_WAREHOUSE = {
+  host: 'wh.example.com',
+  port: 443,
+  database: 'wh',
+  user: 'loader',
+  password: 'pw',
+  connection_type: 'SshTunnel',
+  tunnel_host: 'jump.example.com',
+  tunnel_port: 22,
+  tunnel_user: 'jump',
+};

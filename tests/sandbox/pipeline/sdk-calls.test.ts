@@ -8,7 +8,7 @@
  * through the API has the SSH key its tunnels are reached with.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pipelineCall, pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
+import { pipelineCall, pipelineSandbox, TUNNELLED_WAREHOUSE, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 
 let sandbox: PipelineSandbox;
 beforeAll(async () => {
@@ -34,17 +34,7 @@ async function newConnection(groupId: string, prefix: string): Promise<string> {
 describe("a destination's config", () => {
   it('reports port and tunnel_port as text on create, details, update and setup tests, however they were sent', async () => {
     const groupId = await newGroup('sdk_ports');
-    const config = {
-      host: 'wh.example.com',
-      port: 443,
-      database: 'wh',
-      user: 'loader',
-      password: 'pw',
-      connection_type: 'SshTunnel',
-      tunnel_host: 'jump.example.com',
-      tunnel_port: 22,
-      tunnel_user: 'jump',
-    };
+    const config = TUNNELLED_WAREHOUSE;
     const made = await call('POST', '/destinations', { group_id: groupId, service: 'postgres_warehouse', time_zone_offset: '0', run_setup_tests: false, config });
     expect(made.status).toBe(201);
     expect(made.body.data.config).toMatchObject({ port: '443', tunnel_port: '22', host: 'wh.example.com', password: '******' });

@@ -8,7 +8,7 @@
  * named with the reason; a call added to the table is made or named.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pipelineSandbox, TEST_KEY, TEST_SECRET, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
+import { pipelineSandbox, TEST_KEY, TEST_SECRET, TUNNELLED_WAREHOUSE, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 import { SDK_CALLS, type SdkCall, type SdkShape } from './sdk-shapes.js';
 
 /** Calls of the SDK the sandbox does not serve, and why. */
@@ -67,17 +67,7 @@ async function scenario(): Promise<void> {
   await call('GET', '/groups/decent_dropsy/connections');
 
   // A destination, its port sent as a number.
-  const config = {
-    host: 'wh.example.com',
-    port: 443,
-    database: 'wh',
-    user: 'loader',
-    password: 'pw',
-    connection_type: 'SshTunnel',
-    tunnel_host: 'jump.example.com',
-    tunnel_port: 22,
-    tunnel_user: 'jump',
-  };
+  const config = TUNNELLED_WAREHOUSE;
   await call('POST', '/destinations', { group_id: groupId, service: 'postgres_warehouse', time_zone_offset: '0', run_setup_tests: true, config });
   await call('GET', '/destinations');
   await call('GET', `/destinations/${groupId}`);
