@@ -30,6 +30,7 @@ export function eventLine(e: EngineEvent, p: Paint, timestamps: boolean): string
     case 'refresh-start':
       return `${stamp}Refreshing state: reading ${e.count} recorded object${e.count === 1 ? '' : 's'} from the remote APIs...`;
     case 'retry':
+    case 'rate-wait':
       return `${stamp}${p.yellow(noticeText(e, true))}`;
     case 'warning':
       return p.yellow(`Warning: ${e.address ? `${displayAddress(e.address)}: ` : ''}${e.message}`);
@@ -83,14 +84,31 @@ function becauseOf(cause: string): string {
 }
 
 /** `rate limited by interconnect, retrying in 12 s`; without the wait, what repeats of it are counted under. */
-export function noticeText(e: Extract<EngineEvent, { type: 'retry' }>, withWait: boolean): string {
+export function noticeText(e: Extract<EngineEvent, { type: 'retry' | 'rate-wait' }>, withWait: boolean): string {
+  if (e.type === 'rate-wait') {
+    const what = `the ${e.provider} API's window of ${e.limit.toLocaleString('en')} calls per ${period(e.windowMs)} is full`;
+    return withWait ? `${what}: waiting ${seconds(e.waitMs)} for room` : what;
+  }
   const what = e.kind === 'rate-limited' ? `rate limited by ${e.provider}` : `${e.provider} did not answer (${e.reason})`;
   return withWait ? `${what}, retrying in ${seconds(e.waitMs)}` : what;
 }
 
-/** `12 s`, `0.3 s`. */
+/** `12 s`, `0.3 s`, `2m 10s`. */
 function seconds(ms: number): string {
+  const whole = Math.round(ms / 1000);
+  if (whole >= 60) return `${Math.floor(whole / 60)}m ${String(whole % 60).padStart(2, '0')}s`;
   return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** A window's length as people say it: `5 minutes`, `hour`, `minute`. */
+function period(ms: number): string {
+  const units: Array<[number, string]> = [
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1000, 'second'],
+  ];
+  for (const [size, unit] of units) if (ms % size === 0) return ms === size ? unit : `${ms / size} ${unit}s`;
+  return `${ms} ms`;
 }
 
 /** `1m10s`, `42s`. */

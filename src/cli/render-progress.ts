@@ -76,6 +76,7 @@ export class ProgressView {
       if (r) r.status = event.status;
     }
     if (event.type === 'retry') return this.notice(`${event.provider}|${event.kind}|${event.reason}`, event);
+    if (event.type === 'rate-wait') return this.notice(`${event.provider}|rate-wait`, event);
     this.endRepeat();
     if (event.type === 'step-start') this.running.set(event.address, { action: event.action, started: this.clock(event.at), reminded: 0 });
     if (event.type === 'step-done' || event.type === 'step-failed' || event.type === 'step-skipped') {
@@ -135,7 +136,7 @@ export class ProgressView {
   }
 
   /** A notice that may repeat: printed the first time, then counted until something else is printed. */
-  private notice(key: string, event: Extract<EngineEvent, { type: 'retry' }>): void {
+  private notice(key: string, event: Extract<EngineEvent, { type: 'retry' | 'rate-wait' }>): void {
     if (this.repeat?.key === key) {
       this.repeat.count++;
       return;

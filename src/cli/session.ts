@@ -10,9 +10,9 @@ import { checkInputsAgainstState } from '../engine/check-inputs-against-state.js
 import { inFileOrder } from '../engine/checkable.js';
 import type { EngineCatalog } from '../engine/contracts/catalog.js';
 import { strict } from '../engine/contracts/strict.js';
-import type { RetryNotice } from '../engine/contracts/provider.js';
+import type { RateRuntime, RetryNotice } from '../engine/contracts/provider.js';
 import type { ManifestGraph } from '../engine/graph/graph.js';
-import type { Connection, EngineDeps } from '../engine/types.js';
+import type { Connection, EngineDeps, EngineEvent } from '../engine/types.js';
 import { UserError } from '../errors.js';
 import type { Manifest } from '../manifest/ast.js';
 import { decodeUtf8 } from '../manifest/yaml-source.js';
@@ -23,9 +23,10 @@ import type { Sandbox } from '../sandbox/server.js';
 import { maskSecrets } from '../secret-mask.js';
 import { keepGitOutOfWorld } from '../state/git-ignore.js';
 import type { StateStore } from '../state/store.js';
-import { drawSandboxLine } from './sandbox-line.js';
+import { drawSandboxLine, type SandboxLine } from './sandbox-line.js';
 import { readStackOutputs } from './stack-outputs.js';
-import { adoptLegacyState, manifestProject, openStore, stateCodec } from './state-store.js';
+import { adoptLegacyState, manifestProject, openStore, stateCodec, stateLocation } from './state-store.js';
+import { rateRuntimes } from './rate-ledger.js';
 
 /** Flags every command shares. */
 export interface GlobalOptions {
@@ -171,7 +172,8 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
   const log = makeLogger(opts);
   const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
   const line = drawSandboxLine(runtime.url, checked); // before the store is opened or anything called: a connection that cannot be used stops the command here
-  const connections = new Map<string, Promise<Connection>>();
+  const notify = (event: EngineEvent) => deps.notify?.(event);
+  const connect = connector({ settings, instances, line, log, rates: rateRuntimes(stateLocation(opts, manifest.dir), notify), notify });
   const functions = manifest.invoked.length ? await lookupFunctions() : new Map<string, LookupFunction>();
   const project = manifestProject(manifest.file, manifest.name);
   const reads = readsMode(process.env);
@@ -183,18 +185,7 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
     resourceType: (token) => typeFor(resourceTypes.get(token), reads),
     stackOutputs: (stack) => readStackOutputs(stack, opts, manifest.dir, project),
     lookup: (token) => functions.get(token),
-    connect(name, instance) {
-      // One connection per provider resource, made when first used: an unused one costs nothing.
-      const key = instance === undefined ? name : `${name}\u0000${instance}`;
-      let connection = connections.get(key);
-      if (!connection) {
-        const retrying = (n: RetryNotice) => deps.notify?.({ type: 'retry', provider: instance === undefined ? name : `${name} (${instance})`, ...n, at: new Date().toISOString() });
-        const connect = async (s: Record<string, unknown>) => connectProvider(name, s, line.sandboxFor(name, s, instance), log, retrying);
-        connection = instance === undefined ? connect(settings.get(name) ?? defaultSettings(name)) : instanceConnection(name, instance, instances.get(instance), connect);
-        connections.set(key, connection);
-      }
-      return connection;
-    },
+    connect,
   };
   const store = await sessionStore(opts, manifest, project, resourceTypes);
   return {
@@ -219,9 +210,34 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
     },
     async close() {
       await store.close();
+      await connect.close();
       await runtime.close();
     },
   };
+}
+
+/**
+ * Connects providers when first used, one connection per provider resource (an unused one costs
+ * nothing), telling `notify` of calls sent again and of waits for a rate window.
+ */
+function connector(
+  parts: Pick<CheckedManifest, 'settings' | 'instances'> & { line: SandboxLine; log: Logger; rates: ReturnType<typeof rateRuntimes>; notify: (event: EngineEvent) => void },
+): EngineDeps['connect'] & { close(): Promise<void> } {
+  const { settings, instances, line, log, rates, notify } = parts;
+  const connections = new Map<string, Promise<Connection>>();
+  const connect = (name: string, instance?: string) => {
+    const key = instance === undefined ? name : `${name}\u0000${instance}`;
+    let connection = connections.get(key);
+    if (!connection) {
+      const provider = instance === undefined ? name : `${name} (${instance})`;
+      const retrying = (n: RetryNotice) => notify({ type: 'retry', provider, ...n, at: new Date().toISOString() });
+      const open = async (s: Record<string, unknown>) => connectProvider(name, s, line.sandboxFor(name, s, instance), log, retrying, rates.for(provider));
+      connection = instance === undefined ? open(settings.get(name) ?? defaultSettings(name)) : instanceConnection(name, instance, instances.get(instance), open);
+      connections.set(key, connection);
+    }
+    return connection;
+  };
+  return Object.assign(connect, { close: () => rates.close() });
 }
 
 /** The stack's state, taking over what older state held for this manifest, and loading the resource types of whatever it records. */
@@ -273,12 +289,13 @@ export async function connectProvider(
   sandboxUrl: (() => Promise<string>) | undefined,
   log: Logger,
   retrying?: (n: RetryNotice) => void,
+  rates?: RateRuntime,
 ): Promise<Connection> {
   const provider = providerFor(`${name}:`);
   if (!provider) throw new UserError(`unknown provider ${name}`);
   const problems = provider.check?.(settings) ?? [];
   if (problems.length) throw new UserError(problems.join('\n'));
-  const client = await provider.connect(settings, { sandboxUrl, log, env: process.env, retrying });
+  const client = await provider.connect(settings, { sandboxUrl, log, env: process.env, retrying, rates });
   return { client, settings, waitTimeMs: provider.waitTimeMs?.(settings) };
 }
 

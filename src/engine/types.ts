@@ -132,6 +132,8 @@ export type EngineEvent =
   | { type: 'refresh-start'; count: number; at: string }
   /** A provider's call sent again (see RetryNotice); the provider is named, the engine knows nothing of it. */
   | { type: 'retry'; provider: string; kind: 'rate-limited' | 'unavailable'; waitMs: number; attempt: number; reason: string; at: string }
+  /** Calls wait for a provider's rate window to have room (`limit` calls per `windowMs`). */
+  | { type: 'rate-wait'; provider: string; waitMs: number; limit: number; windowMs: number; at: string }
   | { type: 'step-start'; address: string; action: StepAction; at: string }
   | { type: 'step-progress'; address: string; status: string; at: string }
   | { type: 'step-done'; address: string; action: StepAction; id?: string; at: string; elapsedMs: number }

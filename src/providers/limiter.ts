@@ -1,14 +1,19 @@
 /**
- * Per-provider request limits: a cap on calls in flight and a token bucket on the request rate,
- * both lowered while the remote API answers 429 (multiplicative decrease) and raised back step by
- * step once it stops (additive increase), as TCP does with a congested link.
+ * Per-provider request limits: a cap on calls in flight, and the API's published rate window
+ * (rate-window.ts), shared with every process calling it as the same account or address. An API
+ * that publishes no window (cloud) is paced by a token bucket instead; there, and after a 429 that
+ * says nothing of when to come back, both limits are lowered while the API refuses (multiplicative
+ * decrease) and raised back step by step once it stops (additive increase), as TCP does with a
+ * congested link. A 429 with Retry-After on a windowed API pauses every process sharing its ledger.
  */
+import * as z from 'zod';
+import { parseRateWindow, processLedger, WindowGate, type RateLedger, type RateWindow } from './rate-window.js';
 
 /** The limits a provider's settings ask for; Infinity means no cap. */
 export interface RateLimits {
   /** Most calls in flight at once. */
   maxConcurrency: number;
-  /** Sustained calls per second. */
+  /** Sustained calls per second (a token bucket); Infinity with a window alone. */
   requestsPerSecond: number;
   /** Calls that may start at once after a quiet spell (the bucket's size); default min(10, rate), at least 1. */
   burst?: number;
@@ -66,6 +71,8 @@ export class RequestLimiter {
   constructor(
     private readonly limits: RateLimits,
     private readonly now: () => number = Date.now,
+    /** The API's rate window, when it publishes one: every call takes a slot of it. */
+    readonly window?: WindowGate,
   ) {
     if (!(limits.maxConcurrency >= 1)) throw new Error(`maxConcurrency must be at least 1, got ${limits.maxConcurrency}`);
     if (!(limits.requestsPerSecond > 0)) throw new Error(`requestsPerSecond must be more than 0, got ${limits.requestsPerSecond}`);
@@ -82,19 +89,37 @@ export class RequestLimiter {
   /** Runs `call` once a slot and a token are free; a `shared` call goes before the others waiting. */
   async run<T>(call: () => Promise<T>, { shared = false }: { shared?: boolean } = {}): Promise<T> {
     await this.acquire(shared);
+    let ticket: string | undefined;
     try {
+      if (this.window) ticket = await this.window.acquire();
       return await call();
     } finally {
+      if (ticket !== undefined) this.window?.release(ticket);
       this.release();
     }
   }
 
   /**
-   * The API answered 429: halve both limits (once per burst of 429s) and, with a Retry-After,
-   * start no call before it has passed.
+   * Calls per second the limits sustain over time: the token bucket's rate, or the window's
+   * average (500 per 5 minutes: 1.67), whichever is lower.
+   */
+  sustainedRate(): number {
+    const rate = this.state().requestsPerSecond;
+    const window = this.window?.window;
+    return window ? Math.min(rate, (window.limit * 1000) / window.windowMs) : rate;
+  }
+
+  /**
+   * The API answered 429. With a Retry-After on a windowed API, every process sharing its ledger
+   * holds back that long; otherwise halve both limits (once per burst of 429s) and, with a
+   * Retry-After, start no call before it has passed.
    */
   throttled(retryAfterMs?: number): void {
     const now = this.now();
+    if (this.window && retryAfterMs !== undefined && retryAfterMs > 0) {
+      if (retryAfterMs <= MAX_PAUSE_MS) this.window.pause(retryAfterMs);
+      return;
+    }
     if (retryAfterMs !== undefined && retryAfterMs > 0 && retryAfterMs <= MAX_PAUSE_MS) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
     if (now - this.lastDecrease >= DECREASE_EVERY_MS) {
       if (!Number.isFinite(this.rate)) {
@@ -196,7 +221,32 @@ export class RequestLimiter {
 /** Provider settings that carry limits; an absent value takes the default for where the client talks. */
 export interface LimitSettings {
   maxConcurrency?: number;
+  /** The API's window (`500/5m`); replaces the default one. */
+  rateLimit?: RateWindow;
+  /** The older setting: a token bucket of this many calls a second, kept alongside any window. */
   requestsPerSecond?: number;
+}
+
+/** A provider's limits for a real API when its settings give none. */
+export interface DefaultLimits {
+  maxConcurrency: number;
+  /** The API's published window, when it has one. */
+  window?: RateWindow;
+  /** A token bucket, for an API that publishes no window. */
+  requestsPerSecond?: number;
+  burst?: number;
+}
+
+/** Where a client's window is counted and told about, as the session gives it. */
+export interface WindowContext {
+  /** Whose calls the API counts together: the API and the account or address (hashed before it names a file). */
+  key: string;
+  /** The shared ledger (default: this process's). */
+  ledger?: RateLedger;
+  /** Told when calls wait for the window to have room, and how long. */
+  waiting?(waitMs: number, window: RateWindow): void;
+  /** Told when the shared ledger cannot be used. */
+  warn?(message: string): void;
 }
 
 /**
@@ -205,55 +255,42 @@ export interface LimitSettings {
  * with `PLUMB_SANDBOX_LIMITS=real` in `env` it enforces the real APIs' limits, and the client
  * keeps to the real API's defaults as it would there.
  */
-export function limiterFor(settings: LimitSettings, defaults: RateLimits, sandbox: boolean, env: Record<string, string | undefined> = {}): RequestLimiter {
+export function limiterFor(
+  settings: LimitSettings,
+  defaults: DefaultLimits,
+  sandbox: boolean,
+  env: Record<string, string | undefined> = {},
+  context: WindowContext = { key: 'unnamed' },
+): RequestLimiter {
   const unlimited = sandbox && env.PLUMB_SANDBOX_LIMITS?.trim().toLowerCase() !== 'real';
-  const fallback: RateLimits = unlimited ? { maxConcurrency: Infinity, requestsPerSecond: Infinity } : defaults;
-  return new RequestLimiter({
-    maxConcurrency: settings.maxConcurrency ?? fallback.maxConcurrency,
-    requestsPerSecond: settings.requestsPerSecond ?? fallback.requestsPerSecond,
-    burst: fallback.burst,
-  });
+  const rate = settings.requestsPerSecond ?? (unlimited ? undefined : defaults.requestsPerSecond);
+  const window = settings.rateLimit ?? (unlimited ? undefined : defaults.window);
+  const gate = window && new WindowGate(context.ledger ?? processLedger, context.key, window, context);
+  return new RequestLimiter(
+    {
+      maxConcurrency: settings.maxConcurrency ?? (unlimited ? Infinity : defaults.maxConcurrency),
+      requestsPerSecond: rate ?? Infinity,
+      burst: settings.requestsPerSecond ? undefined : defaults.burst,
+    },
+    Date.now,
+    gate,
+  );
 }
 
-/** A documented limit on one kind of call (connection creations): at most `limit` in any `windowMs`. */
-export interface WindowLimit {
-  limit: number;
-  windowMs: number;
-}
-
-/**
- * Holds calls of one kind back so that no more than `limit` are made in any rolling window, as an
- * API that counts them per account does (20 connection creations a minute): a call waits for a
- * slot instead of being refused. A slot is counted from when the call's answer arrived, which is
- * never before the API counted it, so the two windows cannot disagree at their edges.
- */
-export class WindowLimiter {
-  /** When each counted call finished; Infinity while it is in flight. */
-  private slots: number[] = [];
-
-  constructor(
-    readonly limits: WindowLimit,
-    private readonly now: () => number = Date.now,
-    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  ) {}
-
-  /** Waits for a slot and holds it; the returned function marks the call answered. */
-  async take(): Promise<() => void> {
-    for (;;) {
-      const now = this.now();
-      this.slots = this.slots.filter((at) => at > now - this.limits.windowMs);
-      if (this.slots.length < this.limits.limit) break;
-      const oldest = Math.min(...this.slots);
-      await this.sleep(Number.isFinite(oldest) ? Math.max(1, oldest + this.limits.windowMs - now) : 20);
-    }
-    this.slots.push(Infinity);
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      // In-flight markers are alike: whichever is replaced, one call is now counted as answered.
-      const found = this.slots.indexOf(Infinity);
-      if (found >= 0) this.slots[found] = this.now();
-    };
-  }
+/** A `rateLimit` setting: a window as `calls/period` (`500/5m`), parsed; `described` says what the API publishes. */
+export function rateLimitSetting(described: string) {
+  return z
+    .string()
+    .transform((text, ctx): RateWindow => {
+      const parsed = parseRateWindow(text);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    })
+    .optional()
+    .describe(
+      `The API's rate window as calls/period (s, m, h): ${described} Every call counts in a ledger shared with the other plumb processes calling the API (a file in the user's cache folder, or the state's PostgreSQL database): calls start at once while the window has room and wait, when it is full, exactly until its oldest call leaves it. Unlimited against the sandbox.`,
+    );
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import type { RateLedger, RateWindow } from './rate.js';
 
 /** What the engine gives a provider when it connects: whether a sandbox serves it, and a logger. */
 export interface ProviderRuntime {
@@ -14,6 +15,18 @@ export interface ProviderRuntime {
   env: Record<string, string | undefined>;
   /** Told each time the provider's client sends a call again, so the user sees why a step waits. */
   retrying?(notice: RetryNotice): void;
+  /** Where the API's rate window is counted with other processes, and who is told of waits for it. */
+  rates?: RateRuntime;
+}
+
+/** The shared side of rate windows, as the session gives it to a provider. */
+export interface RateRuntime {
+  /** The ledger shared with other processes (a file in the user's cache, or the state's database). */
+  ledger: RateLedger;
+  /** Calls wait `waitMs` for the API's window to have room. */
+  waiting?(waitMs: number, window: RateWindow): void;
+  /** The shared ledger cannot be used: calls are counted by this process alone. */
+  warn?(message: string): void;
 }
 
 /** A call about to be sent again: the API limited the rate, or gave no answer (`reason` says what happened, without the call's path). */

@@ -2,6 +2,7 @@
  * The cloud provider: settings, checks and how a client is connected. Against a sandbox it signs
  * with the keys configured, or the sandbox account without any.
  */
+import { createHash } from 'node:crypto';
 import { UserError } from '../../errors.js';
 import type { ProviderDef, ProviderRuntime } from '../../engine/contracts/provider.js';
 import { AssumedRoleCredentials } from './assume-role.js';
@@ -37,7 +38,7 @@ async function connect(settings: CloudSettings, rt: ProviderRuntime): Promise<Cl
     credentials: new StaticCredentials(keys),
     maxRetries: settings.maxRetries,
     log: rt.log.child({ provider: 'cloud' }),
-    limiter: limiterFor(settings, CLOUD_LIMITS, sandbox, rt.env),
+    limiter: limiterFor(settings, CLOUD_LIMITS, sandbox, rt.env, { key: `cloud ${baseUrl} account ${createHash('sha256').update(keys.publicKey).digest('hex').slice(0, 16)}`, ...rt.rates }),
     retry: { retrying: rt.retrying },
   });
   if (settings.assumeRole) client.useCredentials(new AssumedRoleCredentials(client, keys, settings.assumeRole));

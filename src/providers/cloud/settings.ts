@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { Secret } from '../../values.js';
+import { rateLimitSetting, type DefaultLimits } from '../limiter.js';
 
 /** Default number of times a failed call is sent again (the upstream provider's code default). */
 export const DEFAULT_MAX_RETRIES = 3;
@@ -92,11 +93,14 @@ export const cloudSettingsSchema = z.object({
     .number()
     .positive()
     .optional()
-    .describe('Sustained API calls per second (token bucket, bursts of up to 10), halved while the API throttles and raised back gradually. Default 10 (unlimited against the sandbox).'),
+    .describe(
+      'Sustained API calls per second (token bucket, bursts of up to 10), halved while the API throttles and raised back gradually. Default 10: the API publishes no window. Unlimited against the sandbox.',
+    ),
+  rateLimit: rateLimitSetting('none by default, as the API publishes none (only its throttling RetCode 153); set one to keep within a window the account was given.'),
 });
 
 /** Limits for the real API when the settings give none: it publishes no numbers, so a modest rate that throttling feedback can lower further. */
-export const CLOUD_LIMITS = { maxConcurrency: 10, requestsPerSecond: 10, burst: 10 };
+export const CLOUD_LIMITS: DefaultLimits = { maxConcurrency: 10, requestsPerSecond: 10, burst: 10 };
 
 /** Parsed cloud provider settings. */
 export type CloudSettings = z.output<typeof cloudSettingsSchema>;

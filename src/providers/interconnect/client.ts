@@ -65,7 +65,7 @@ export class InterconnectClient {
    * steps that have work to do (at 1.6 calls a second, a round every 2.5 s at most).
    */
   pollEveryMs(): number {
-    const rate = this.limiter.state().requestsPerSecond;
+    const rate = this.limiter.sustainedRate();
     return Math.max(this.pollBaseMs, Number.isFinite(rate) ? 4000 / rate : 0);
   }
   /** A POST: sent again after a 5xx only when `safe` (validation, lookups), else only once `recover` finds nothing. */

@@ -37,7 +37,7 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
         { baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: SANDBOX_ACCESS_KEY, secretKey: SANDBOX_SECRET_KEY, sandbox: true, oneAtATime: oneAtATime(rt.env) },
         rt.log,
         undefined,
-        limiterFor(settings, INTERCONNECT_LIMITS, true, rt.env),
+        limiterFor(settings, INTERCONNECT_LIMITS, true, rt.env, { key: addressKey(base), ...rt.rates }),
         { retrying: rt.retrying },
       );
     }
@@ -49,7 +49,7 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
       { ...env, accessKey: settings.accessKey, secretKey: settings.secretKey, sandbox: false, oneAtATime: oneAtATime(rt.env) },
       rt.log,
       undefined,
-      limiterFor(settings, INTERCONNECT_LIMITS, false),
+      limiterFor(settings, INTERCONNECT_LIMITS, false, rt.env, { key: addressKey(env.baseUrl), ...rt.rates }),
       {
         retrying: rt.retrying,
       },
@@ -67,6 +67,15 @@ export const interconnectProvider: ProviderDef<InterconnectSettings, Interconnec
     };
   },
 };
+
+/**
+ * Whose calls the API counts together: it counts per client address, and every account called
+ * from this machine (or from machines sharing a ledger in the state's database) is taken to share
+ * one, the reading that never exceeds it.
+ */
+function addressKey(baseUrl: string): string {
+  return `interconnect ${new URL(baseUrl).host} per address`;
+}
 
 /** PLUMB_READS=one-by-one: every product ordered and waited for alone (the diagnostic; the session checks the value). */
 function oneAtATime(env: Record<string, string | undefined>): boolean {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { rateLimitSetting, type DefaultLimits } from '../limiter.js';
 
 /** The remote environments and their API base and token URLs. */
 export const environments = {
@@ -29,23 +30,19 @@ export const interconnectSettings = z.object({
       'Cancel Ports and LAG Ports at the end of their term (CANCEL) instead of now (CANCEL_NOW). Ignored by other resources. The API has refused CANCEL for Ports and LAG Ports since 2026-05: the delete then fails and cancels nothing. Default false.',
     ),
   waitTime: z.coerce.number().positive().default(10).describe('Minutes to wait for create and update to provision; fractions allowed. Default 10.'),
-  maxConcurrency: z.coerce
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe('Most API calls in flight at once, halved while the API answers 429 and raised back gradually. Default 10 (unlimited against the sandbox).'),
+  maxConcurrency: z.coerce.number().int().positive().optional().describe('Most API calls in flight at once. Default 10 (unlimited against the sandbox).'),
+  rateLimit: rateLimitSetting('default 500/5m, the 500 requests per rolling 5 minutes per IP address the API allows; counted per API address for every account on this machine.'),
   requestsPerSecond: z.coerce
     .number()
     .positive()
     .optional()
     .describe(
-      'Sustained API calls per second (token bucket, bursts of up to 10), halved while the API answers 429 and raised back gradually. Default 1.6: the API allows 500 calls per 5 minutes per IP address. Unlimited against the sandbox.',
+      'The older way to pace calls: a token bucket of this many calls a second (bursts of up to 10), kept alongside rateLimit. Not needed: rateLimit paces calls by the window the API counts. Unlimited against the sandbox.',
     ),
 });
 
-/** Limits for a real environment when the settings give none: within 500 calls per rolling 5 minutes (10 + 1.6/s × 300 s). */
-export const INTERCONNECT_LIMITS = { maxConcurrency: 10, requestsPerSecond: 1.6, burst: 10 };
+/** Limits for a real environment when the settings give none: the published window of 500 calls per rolling 5 minutes. */
+export const INTERCONNECT_LIMITS: DefaultLimits = { maxConcurrency: 10, window: { limit: 500, windowMs: 5 * 60_000 } };
 
 /** Parsed interconnect settings. */
 export type InterconnectSettings = z.infer<typeof interconnectSettings>;

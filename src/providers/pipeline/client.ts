@@ -6,7 +6,9 @@
  */
 import type { Logger } from 'pino';
 import { sendRequest, type HttpResponse, type Sender } from '../http.js';
-import { RequestLimiter, WindowLimiter, type WindowLimit } from '../limiter.js';
+import { createHash } from 'node:crypto';
+import { RequestLimiter } from '../limiter.js';
+import { processLedger, WindowGate, type RateLedger, type RateWindow } from '../rate-window.js';
 import { withRetry, type RetrySettings } from '../retry.js';
 import { classifyNetworkFailure, classifyResponse, malformedResponse, type CallSite } from './classify.js';
 import { acceptFor, ENDPOINT_LIMITS, isEnvelope, MAX_PAGE_SIZE, type Page } from './protocol.js';
@@ -33,10 +35,12 @@ export interface PipelineClientOptions {
   send?: Sender;
   /** Appended to the User-Agent. */
   userAgent?: string;
-  /** Limits on calls in flight and per second (pipeline:maxConcurrency, pipeline:requestsPerSecond); default none. */
+  /** Limits on calls in flight and the account's rate window (pipeline:maxConcurrency, pipeline:rateLimit); default none. */
   limiter?: RequestLimiter;
   /** Limits on particular calls (`POST /connections`: 20 a minute); tests shorten the window. */
-  endpointLimits?: Record<string, WindowLimit>;
+  endpointLimits?: Record<string, RateWindow | readonly RateWindow[]>;
+  /** Where the particular calls' windows are counted (default: this process's ledger). */
+  ledger?: RateLedger;
 }
 
 /** How a write is sent again after a failure that may have been processed. */
@@ -47,8 +51,10 @@ export interface WriteOptions<T> {
   recover?: () => Promise<T | undefined>;
 }
 
-/** The window limiters of each account, shared by its clients: the API counts per account. */
-const windows = new Map<string, WindowLimiter>();
+/** Whose calls the pipeline API counts together: the account behind a key at an address (the key itself only as a hash). */
+export function pipelineAccountKey(baseUrl: string, apiKey: string): string {
+  return `pipeline ${baseUrl.replace(/\/+$/, '')} account ${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}`;
+}
 
 /** A connection to one pipeline account. Credentials live in a private field and are never logged. */
 export class PipelineClient {
@@ -63,8 +69,10 @@ export class PipelineClient {
   readonly #userAgent: string;
   /** Every call waits here for a slot and a token; a 429 lowers its limits. */
   readonly limiter: RequestLimiter;
-  readonly #endpointLimits: Record<string, WindowLimit>;
+  readonly #endpointLimits: Record<string, RateWindow | readonly RateWindow[]>;
   readonly #account: string;
+  readonly #ledger: RateLedger;
+  readonly #gates = new Map<string, WindowGate[]>();
 
   constructor(options: PipelineClientOptions) {
     if (!options.apiKey || !options.apiSecret) throw new Error('pipeline client needs a non-empty apiKey and apiSecret');
@@ -82,7 +90,8 @@ export class PipelineClient {
     this.#userAgent = ['plumb-pipeline/0.1', options.userAgent].filter(Boolean).join(' ');
     this.limiter = options.limiter ?? new RequestLimiter({ maxConcurrency: Infinity, requestsPerSecond: Infinity });
     this.#endpointLimits = options.endpointLimits ?? ENDPOINT_LIMITS;
-    this.#account = `${this.baseUrl} ${options.apiKey}`;
+    this.#account = pipelineAccountKey(this.baseUrl, options.apiKey);
+    this.#ledger = options.ledger ?? processLedger;
   }
 
   /**
@@ -97,15 +106,16 @@ export class PipelineClient {
     return answer.body.data as T;
   }
 
-  /** The window limiter of a call, when the API limits it. */
-  private window(site: CallSite): WindowLimiter | undefined {
+  /** The windows of a call the API limits apart (none for most). */
+  private windows(site: CallSite): WindowGate[] {
     const key = `${site.method} ${site.path}`;
-    const limit = this.#endpointLimits[key];
-    if (!limit) return undefined;
-    const id = `${this.#account} ${key} ${limit.limit}/${limit.windowMs}`;
-    let window = windows.get(id);
-    if (!window) windows.set(id, (window = new WindowLimiter(limit)));
-    return window;
+    let gates = this.#gates.get(key);
+    if (!gates) {
+      const limits = [this.#endpointLimits[key] ?? []].flat();
+      gates = limits.map((limit) => new WindowGate(this.#ledger, `${this.#account} ${key}`, limit));
+      this.#gates.set(key, gates);
+    }
+    return gates;
   }
 
   /** GETs one object and returns the envelope's `data`. */
@@ -145,15 +155,19 @@ export class PipelineClient {
     write?: { safe: boolean; recover?: () => Promise<{ status: number; body: unknown } | undefined> },
   ): Promise<{ status: number; body: unknown }> {
     const url = this.url(site.path, query);
-    const window = this.window(site);
+    const windows = this.windows(site);
     return withRetry({
-      // Each send of a limited call waits for its slot outside the limiter, so it holds no slot there.
-      prepare: async () => window?.take(),
-      send: async (answered) => {
+      // Each send of a limited call waits for its slots outside the limiter, so it holds no slot there.
+      prepare: async () => {
+        const tickets: string[] = [];
+        for (const gate of windows) tickets.push(await gate.acquire());
+        return tickets;
+      },
+      send: async (tickets) => {
         try {
           return await this.sendOnce(site, url, body);
         } finally {
-          answered?.();
+          tickets.forEach((ticket, i) => windows[i]!.release(ticket));
         }
       },
       safe: write?.safe ?? true,
@@ -179,6 +193,7 @@ export class PipelineClient {
     } catch (err) {
       throw classifyNetworkFailure(site, new URL(url), err);
     }
+    this.limiter.window?.observe(quotaOf(response.headers));
     const body = parseBody(response.text);
     this.#log?.debug({ provider: 'pipeline', method: site.method, path: site.path, status: response.status, ms: Date.now() - started }, 'pipeline call');
     if (!response.ok) throw classifyResponse(site, response.status, body, response.headers.get('retry-after'));
@@ -192,6 +207,15 @@ export class PipelineClient {
     const search = params.toString();
     return `${this.baseUrl}${path.startsWith('/') ? path : `/${path}`}${search ? `?${search}` : ''}`;
   }
+}
+
+/** What the API's quota headers say: the hourly limit and what is left of it. */
+function quotaOf(headers: { get(name: string): string | null }): { limit?: number; remaining?: number } {
+  const number = (name: string) => {
+    const value = Number(headers.get(name) ?? Number.NaN);
+    return Number.isFinite(value) && value >= 0 ? value : undefined;
+  };
+  return { limit: number('x-rate-limit'), remaining: number('x-rate-limit-remaining') };
 }
 
 /** What recover found, as the answer a send would have given. */

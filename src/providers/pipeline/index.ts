@@ -4,7 +4,7 @@
  */
 import { UserError } from '../../errors.js';
 import type { ProviderDef, ProviderRuntime } from '../../engine/contracts/provider.js';
-import { PipelineClient } from './client.js';
+import { PipelineClient, pipelineAccountKey } from './client.js';
 import { limiterFor } from '../limiter.js';
 import { PIPELINE_LIMITS, describePipelineSettings, pipelineEnvVars, pipelineSettings, type PipelineSettings } from './settings.js';
 
@@ -22,7 +22,15 @@ export async function connectPipeline(settings: PipelineSettings, rt: ProviderRu
   if (rt.sandboxUrl) {
     const baseUrl = `${(await rt.sandboxUrl()).replace(/\/+$/, '')}/pipeline/v1`;
     rt.log.debug({ provider: 'pipeline', baseUrl }, 'using the sandbox');
-    return new PipelineClient({ baseUrl, apiKey: SANDBOX_KEY, apiSecret: SANDBOX_SECRET, log: rt.log, limiter: limiterFor(settings, PIPELINE_LIMITS, true, rt.env), retry: { retrying: rt.retrying } });
+    return new PipelineClient({
+      baseUrl,
+      apiKey: SANDBOX_KEY,
+      apiSecret: SANDBOX_SECRET,
+      log: rt.log,
+      limiter: limiterFor(settings, PIPELINE_LIMITS, true, rt.env, { key: pipelineAccountKey(baseUrl, SANDBOX_KEY), ...rt.rates }),
+      ledger: rt.rates?.ledger,
+      retry: { retrying: rt.retrying },
+    });
   }
   if (!settings.apiKey || !settings.apiSecret) throw new UserError(`${settings.apiUrl} needs pipeline:apiKey and pipeline:apiSecret (FIVETRAN_APIKEY, FIVETRAN_APISECRET)`);
   return new PipelineClient({
@@ -30,7 +38,8 @@ export async function connectPipeline(settings: PipelineSettings, rt: ProviderRu
     apiKey: settings.apiKey,
     apiSecret: settings.apiSecret,
     log: rt.log,
-    limiter: limiterFor(settings, PIPELINE_LIMITS, false),
+    limiter: limiterFor(settings, PIPELINE_LIMITS, false, rt.env, { key: pipelineAccountKey(settings.apiUrl, settings.apiKey), ...rt.rates }),
+    ledger: rt.rates?.ledger,
     retry: { retrying: rt.retrying },
   });
 }

@@ -3,6 +3,7 @@
  * address, the response envelope and which paths expect the version-2 Accept header. Kept
  * apart from the client so each fact has one home.
  */
+import type { RateWindow } from '../rate-window.js';
 
 /** The vendor's v1 base address; every request path below is relative to it. */
 export const DEFAULT_API_URL = 'https://api.fivetran.com/v1';
@@ -50,10 +51,16 @@ export function acceptFor(path: string): string {
 }
 
 /**
- * Per-account limits on particular calls, keyed `METHOD /path`: connection creations are limited
- * to 20 a minute on paid accounts (the vendor's older rate-limit page; the current one no longer
- * lists it, so it is kept as the stricter reading).
+ * Per-account limits on particular calls of paid accounts, keyed `METHOD /path`: connection
+ * creations 20 a minute and 600 an hour (the vendor's older rate-limit page; the current one no
+ * longer lists them, so they are kept as the stricter reading), user creations 500 and private
+ * link creations 5 an hour (the current page).
  */
-export const ENDPOINT_LIMITS: Record<string, { limit: number; windowMs: number }> = {
-  'POST /connections': { limit: 20, windowMs: 60_000 },
+export const ENDPOINT_LIMITS: Record<string, readonly RateWindow[]> = {
+  'POST /connections': [
+    { limit: 20, windowMs: 60_000 },
+    { limit: 600, windowMs: 3_600_000 },
+  ],
+  'POST /users': [{ limit: 500, windowMs: 3_600_000 }],
+  'POST /private-links': [{ limit: 5, windowMs: 3_600_000 }],
 };

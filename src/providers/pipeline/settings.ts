@@ -4,6 +4,7 @@
  * the built-in sandbox serves them.
  */
 import * as z from 'zod';
+import { rateLimitSetting, type DefaultLimits } from '../limiter.js';
 import { DEFAULT_API_URL } from './protocol.js';
 
 /** An empty string (an exported but blank env variable) means "not set", not "empty credential". */
@@ -18,23 +19,21 @@ export const pipelineSettings = z.object({
   apiUrl: z
     .preprocess((v) => (v === '' || v === null ? undefined : v), z.url().default(DEFAULT_API_URL))
     .describe(`Base address of the REST API including /v1 (env FIVETRAN_API_URL). Default ${DEFAULT_API_URL}. Set, it needs apiKey and apiSecret (the built-in sandbox never serves it).`),
-  maxConcurrency: z.coerce
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe('Most API calls in flight at once, halved while the API answers 429 and raised back gradually. Default 5 (unlimited against the sandbox).'),
+  maxConcurrency: z.coerce.number().int().positive().optional().describe('Most API calls in flight at once. Default 5 (unlimited against the sandbox).'),
+  rateLimit: rateLimitSetting(
+    'default 20000/1h, the rolling hour of a paid account; a trial account allows 500/1h. Counted per account. A lower limit the API states in its X-Rate-Limit header is followed, and the calls its X-Rate-Limit-Remaining header says were made elsewhere are counted.',
+  ),
   requestsPerSecond: z.coerce
     .number()
     .positive()
     .optional()
     .describe(
-      'Sustained API calls per second (token bucket, bursts of up to 10), halved while the API answers 429 and raised back gradually. Default 5, within the 20,000 calls per hour of paid accounts; a trial account (500 per hour) should set 0.13. Unlimited against the sandbox.',
+      'The older way to pace calls: a token bucket of this many calls a second (bursts of up to 10), kept alongside rateLimit (a trial account used to set 0.13; rateLimit: 500/1h now says it as the API does). Unlimited against the sandbox.',
     ),
 });
 
-/** Limits for the real API when the settings give none: within 20,000 calls per hour (10 + 5/s × 3600 s). */
-export const PIPELINE_LIMITS = { maxConcurrency: 5, requestsPerSecond: 5, burst: 10 };
+/** Limits for the real API when the settings give none: the rolling hour of a paid account. */
+export const PIPELINE_LIMITS: DefaultLimits = { maxConcurrency: 5, window: { limit: 20_000, windowMs: 3_600_000 } };
 
 /** Parsed pipeline settings. */
 export type PipelineSettings = z.output<typeof pipelineSettings>;
