@@ -57,10 +57,10 @@ export class FileLedger implements RateLedger {
     });
   }
 
-  room(key: string, window: RateWindow): Promise<Room> {
+  room(key: string, window: RateWindow, need = 1): Promise<Room> {
     return this.update(key, (data, now) => {
       prune(data, window, now);
-      return roomIn(data, window, now);
+      return roomIn(data, window, now, need);
     });
   }
 

@@ -87,21 +87,25 @@ export function prune(data: LedgerData, window: RateWindow, now: number): void {
   if (data.pausedUntil <= now) data.pausedUntil = 0;
 }
 
-/** Calls `window` counts at `now`, and milliseconds until it could count one fewer than `over` of them. */
-export function roomIn(data: LedgerData, window: RateWindow, now: number): Room {
+/**
+ * Calls `window` counts at `now`, and milliseconds until it has room for `need` more (0 when it has
+ * room now): until enough of its oldest answered calls have left it, and any pause has ended.
+ */
+export function roomIn(data: LedgerData, window: RateWindow, now: number, need = 1): Room {
   const inFlight = Object.keys(data.inFlight).length;
   const counted = data.answered.filter((b) => b[0] > now - window.windowMs);
   const used = inFlight + counted.reduce((n, b) => n + b[1], 0);
   const paused = Math.max(0, data.pausedUntil - now);
-  if (used < window.limit) return { used, waitMs: paused };
-  // Full: the window frees a slot when enough of its oldest answered calls have left it.
-  let excess = used - window.limit + 1;
+  let excess = used + need - window.limit;
+  if (excess <= 0) return { used, waitMs: paused };
   for (const [end, count] of counted) {
     excess -= count;
     if (excess <= 0) return { used, waitMs: Math.max(paused, end + window.windowMs - now) };
   }
-  // Tickets in flight alone fill it: ask again soon, when some are answered.
-  return { used, waitMs: Math.max(paused, Math.min(window.windowMs, 250)) };
+  // More than the answered calls can free: the rest waits for calls in flight to be answered and
+  // leave in turn, a window later at least; a need beyond the limit, a window for each limit's worth.
+  const rounds = Math.ceil(excess / window.limit);
+  return { used, waitMs: Math.max(paused, rounds * window.windowMs) };
 }
 
 let sequence = 0;
@@ -160,10 +164,10 @@ export class MemoryLedger implements RateLedger {
     data.pausedUntil = Math.max(data.pausedUntil, this.now() + ms);
   }
 
-  async room(key: string, window: RateWindow): Promise<Room> {
+  async room(key: string, window: RateWindow, need = 1): Promise<Room> {
     const data = this.data(key);
     prune(data, window, this.now());
-    return roomIn(data, window, this.now());
+    return roomIn(data, window, this.now(), need);
   }
 
   async close(): Promise<void> {}
@@ -256,9 +260,9 @@ export class WindowGate {
     void this.guard(() => this.ledger.pause(this.key, ms));
   }
 
-  /** How full the window is now. */
-  room(): Promise<Room> {
-    return this.guard(() => this.ledger.room(this.key, this.window), { used: 0, waitMs: 0 });
+  /** How full the window is now, and how long until it has room for `need` more calls. */
+  room(need = 1): Promise<Room> {
+    return this.guard(() => this.ledger.room(this.key, this.window, need), { used: 0, waitMs: 0 });
   }
 
   private schedule(delayMs: number): void {

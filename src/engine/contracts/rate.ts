@@ -22,7 +22,7 @@ export interface Grant {
 /** The calls of one key as a window sees them: how many it counts now, and when it next frees a slot. */
 export interface Room {
   used: number;
-  /** Milliseconds until the window has room again (0 when it has room now). */
+  /** Milliseconds until the window has room for the calls asked about (0 when it has room now). */
   waitMs: number;
 }
 
@@ -48,7 +48,7 @@ export interface RateLedger {
   counted(key: string, window: RateWindow, used: number): Promise<void>;
   /** The API asked for no call for `ms` (Retry-After): no ticket is given to anyone until then. */
   pause(key: string, ms: number): Promise<void>;
-  /** How full the window is now, taking nothing. */
-  room(key: string, window: RateWindow): Promise<Room>;
+  /** How full the window is now, and how long until it has room for `need` more calls (default 1), taking nothing. */
+  room(key: string, window: RateWindow, need?: number): Promise<Room>;
   close(): Promise<void>;
 }
