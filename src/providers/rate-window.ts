@@ -235,7 +235,11 @@ export class WindowGate {
   /** The call of `ticket` was answered (or failed): it now counts from this moment. */
   release(ticket: string): void {
     this.pendingAnswers.push(ticket);
-    if (this.waiting.length) return; // the next exchange carries it
+    this.flushSoon();
+  }
+
+  /** Tells the ledger of answers at the end of this turn (all of the turn's answers at once), unless an exchange is under way: its end does. */
+  private flushSoon(): void {
     this.flushDue ??= setImmediate(() => {
       this.flushDue = undefined;
       if (!this.pendingAnswers.length || this.exchanging) return;
@@ -286,12 +290,14 @@ export class WindowGate {
     const grant = await this.guard(() => this.ledger.take(this.key, this.window, want, answered), undefined);
     this.exchanging = false;
     if (!grant) {
+      if (this.pendingAnswers.length) this.flushSoon();
       // The shared ledger failed: this process counts alone from now on.
       this.ledger = new MemoryLedger();
       this.schedule(0);
       return;
     }
     this.lastUsed = grant.used;
+    if (this.pendingAnswers.length) this.flushSoon();
     for (const ticket of grant.tickets) this.waiting.shift()?.(ticket);
     if (this.waiting.length) {
       this.events.waiting?.(grant.waitMs, this.window);
