@@ -15,6 +15,9 @@ import type { Grant, RateLedger, RateWindow, Room } from '../engine/contracts/ra
 
 export type { Grant, RateLedger, RateWindow, Room };
 
+/** A wait for a window shorter than this is not told to the user. */
+const NOTICEABLE_WAIT_MS = 1000;
+
 /** A ticket not answered after this long is from a process that ended mid-call: counted as answered then. */
 export const STALE_TICKET_MS = 10 * 60_000;
 
@@ -300,7 +303,8 @@ export class WindowGate {
     if (this.pendingAnswers.length) this.flushSoon();
     for (const ticket of grant.tickets) this.waiting.shift()?.(ticket);
     if (this.waiting.length) {
-      this.events.waiting?.(grant.waitMs, this.window);
+      // A wait of a moment (a window freeing its slots as its oldest calls leave) is not news.
+      if (grant.waitMs >= NOTICEABLE_WAIT_MS) this.events.waiting?.(grant.waitMs, this.window);
       this.schedule(grant.waitMs);
     }
   }
