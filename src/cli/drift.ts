@@ -8,7 +8,7 @@ import { driftHtml } from './html/render-html.js';
 import { driftJson, driftTable } from './render-drift.js';
 import { driftMarkdown } from './render-markdown.js';
 import { paint } from './render-plan.js';
-import { useColor } from './run.js';
+import { planningNotices, sayRateRoom, useColor } from './run.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions } from './session.js';
 
 /** `plumb drift`: exit 0 in sync, 2 drift found, 1 error. Changes nothing. */
@@ -17,23 +17,32 @@ export async function driftCommand(arg: string | undefined, opts: GlobalOptions 
   try {
     const stacks = opts.all ? await session.store.stacks() : [opts.stack];
     const dependencies: Record<string, string[]> = {};
+    const states = await Promise.all(stacks.map((stack) => (stack === opts.stack ? session.store : session.storeFor(stack)).read()));
+    const format = opts.json ? 'json' : (opts.format ?? 'table');
+    // What happens while reading (a wait for a rate window) is said where the report does not mix with it.
+    const notice = format === 'table' ? 'none' : 'document';
+    const room = await sayRateRoom(
+      session,
+      states.flatMap((state) => Object.values(state.resources)),
+      opts,
+      notice,
+    );
+    const notices = planningNotices(session, opts, notice);
     // The stacks of one state location share their reads: a list the API answers once serves
     // every stack whose objects it holds, for the same provider account.
     const pass = new ReadPass();
     const reports = await Promise.all(
-      stacks.map(async (stack) => {
-        const store = stack === opts.stack ? session.store : session.storeFor(stack);
-        const state = await store.read();
+      stacks.map(async (stack, i) => {
+        const state = states[i]!;
         if (stack === opts.stack) for (const r of Object.values(state.resources)) dependencies[r.address] = r.dependencies;
         return detectDrift(state, session.manifest, { ...session.deps, stack }, 10, pass);
       }),
-    );
+    ).finally(notices);
     if (opts.html) {
       writeFileSync(opts.html, driftHtml(reports[stacks.indexOf(opts.stack)] ?? reports[0], dependencies));
       process.stderr.write(`Wrote the drift report as a page for review to ${opts.html}.\n`);
     }
-    const format = opts.json ? 'json' : (opts.format ?? 'table');
-    if (format === 'json') process.stdout.write(`${driftJson(reports, Boolean(opts.all), session.sandboxServed())}\n`);
+    if (format === 'json') process.stdout.write(`${driftJson(reports, Boolean(opts.all), session.sandboxServed(), room)}\n`);
     else if (format === 'markdown') process.stdout.write(`${reports.map(driftMarkdown).join('\n')}\n`);
     else if (format === 'table') process.stdout.write(`${reports.map((r) => driftTable(r, paint(useColor(opts)))).join('\n')}\n`);
     else throw new UserError(`--format ${format}: expected table, json or markdown`);
@@ -50,9 +59,11 @@ export async function refreshCommand(arg: string | undefined, opts: GlobalOption
   try {
     await session.store.lock(lockInfo('refresh'), opts.lockTimeout);
     const state = await session.store.read();
+    await sayRateRoom(session, Object.values(state.resources), opts, 'none');
+    const notices = planningNotices(session, opts, 'none');
     // What is recorded is what the report showed: both come from one pass of reads.
     const pass = new ReadPass();
-    const report = await detectDrift(state, session.manifest, session.deps, 10, pass);
+    const report = await detectDrift(state, session.manifest, session.deps, 10, pass).finally(notices);
     process.stdout.write(`${driftTable(report, paint(useColor(opts)))}\n`);
     if (!report.summary.drifted && !report.summary.deleted) {
       process.stdout.write('State already matches the remote objects.\n');

@@ -1,5 +1,6 @@
 import type { ApplyReport } from '../engine/apply.js';
 import type { EngineEvent, Plan } from '../engine/types.js';
+import type { RateRoom } from './rate-room.js';
 import { displayAddress, showFull, type Paint } from './render-plan.js';
 
 const VERB: Record<string, [string, string]> = {
@@ -93,6 +94,17 @@ export function noticeText(e: Extract<EngineEvent, { type: 'retry' | 'rate-wait'
   return withWait ? `${what}, retrying in ${seconds(e.waitMs)}` : what;
 }
 
+/**
+ * Said before a refresh whose calls may not fit a window: `interconnect: 20 of 500 calls are left
+ * in the API's 5-minute window and refreshing 300 objects may need up to 300: the refresh may wait
+ * up to 4m 10s for room.`
+ */
+export function roomText(room: RateRoom): string {
+  const objects = `${room.need.toLocaleString('en')} object${room.need === 1 ? '' : 's'}`;
+  const left = `${room.left.toLocaleString('en')} of ${room.limit.toLocaleString('en')} calls ${room.left === 1 ? 'is' : 'are'} left`;
+  return `${room.provider}: ${left} in the API's ${period(room.windowMs, true)} window and refreshing ${objects} may need up to ${room.need.toLocaleString('en')}: the refresh may wait up to ${seconds(room.waitMs)} for room.`;
+}
+
 /** `12 s`, `0.3 s`, `2m 10s`. */
 function seconds(ms: number): string {
   const whole = Math.round(ms / 1000);
@@ -100,15 +112,19 @@ function seconds(ms: number): string {
   return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 100) / 10} s`;
 }
 
-/** A window's length as people say it: `5 minutes`, `hour`, `minute`. */
-function period(ms: number): string {
+/** A window's length as people say it: `5 minutes`, `hour`, `minute`; before a noun (`adjective`), `5-minute`. */
+function period(ms: number, adjective = false): string {
   const units: Array<[number, string]> = [
     [3_600_000, 'hour'],
     [60_000, 'minute'],
     [1000, 'second'],
   ];
-  for (const [size, unit] of units) if (ms % size === 0) return ms === size ? unit : `${ms / size} ${unit}s`;
-  return `${ms} ms`;
+  for (const [size, unit] of units) {
+    if (ms % size !== 0) continue;
+    if (ms === size) return unit;
+    return adjective ? `${ms / size}-${unit}` : `${ms / size} ${unit}s`;
+  }
+  return adjective ? `${ms}-millisecond` : `${ms} ms`;
 }
 
 /** `1m10s`, `42s`. */

@@ -1,5 +1,6 @@
 import type { DriftReport } from '../engine/drift.js';
 import { driftValue } from './render-markdown.js';
+import type { RateRoom } from './rate-room.js';
 import type { Paint } from './render-plan.js';
 import { sandboxField } from './sandbox-line.js';
 
@@ -16,7 +17,7 @@ export function driftTable(report: DriftReport, p: Paint): string {
   return lines.join('\n');
 }
 
-/** The `plumb drift --json` document: one report, or every stack's with --all. */
-export function driftJson(reports: DriftReport[], all: boolean, sandboxServed: string[] = []): string {
-  return JSON.stringify({ ...sandboxField(sandboxServed), ...(all ? { stacks: reports } : reports[0]) }, null, 2);
+/** The `plumb drift --json` document: one report, or every stack's with --all; `rateRoom`, the windows the reads may have waited for. */
+export function driftJson(reports: DriftReport[], all: boolean, sandboxServed: string[] = [], rateRoom: RateRoom[] = []): string {
+  return JSON.stringify({ ...sandboxField(sandboxServed), ...(rateRoom.length ? { rateRoom } : {}), ...(all ? { stacks: reports } : reports[0]) }, null, 2);
 }

@@ -9,7 +9,8 @@ import type { StateSnapshot } from '../engine/contracts/state.js';
 import { mask, sameValue } from '../values.js';
 import { OutputBatch, ProgressView, statusChanges } from './progress.js';
 import { planHtml } from './html/render-html.js';
-import { renderReport } from './render-apply.js';
+import { rateRoom, type RateRoom } from './rate-room.js';
+import { renderReport, roomText } from './render-apply.js';
 import { planMarkdown } from './render-markdown.js';
 import { changesSomething, paint, writePlan, type Paint } from './render-plan.js';
 import { sandboxField } from './sandbox-line.js';
@@ -44,7 +45,9 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     await session.store.lock(lockInfo('plan'), opts.lockTimeout);
     const state = await session.store.read();
     await session.checkBeforePlan(state, destroy);
-    const notices = planningNotices(session, opts, format === 'text' ? 'none' : 'document');
+    const notice = format === 'text' ? 'none' : 'document';
+    const room = opts.refresh ? await sayRateRoom(session, Object.values(state.resources), opts, notice) : [];
+    const notices = planningNotices(session, opts, notice);
     const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, {
       refresh: opts.refresh,
       destroy,
@@ -56,7 +59,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     if (opts.out) writeFileSync(opts.out, JSON.stringify(plan, null, 2), { mode: 0o600 });
     if (format === 'json') {
       const { formatVersion, ...rest } = plan;
-      process.stdout.write(`${JSON.stringify({ formatVersion, ...sandboxField(session.sandboxServed()), ...rest }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ formatVersion, ...sandboxField(session.sandboxServed()), ...(room.length ? { rateRoom: room } : {}), ...rest }, null, 2)}\n`);
     } else if (format === 'markdown') process.stdout.write(planMarkdown(plan));
     else await writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, printed);
     // What is said of the files written goes where it does not mix with a document on stdout.
@@ -88,6 +91,8 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     const state = await session.store.read();
     if (saved) assertNotStale(saved, state);
     await session.checkBeforePlan(state, saved ? saved.mode === 'destroy' : destroy);
+    // A saved plan is applied without a refresh.
+    if (!saved && opts.refresh) await sayRateRoom(session, Object.values(state.resources), opts, opts.json ? 'lines' : 'none');
     const notices = planningNotices(session, opts, opts.json ? 'lines' : 'none');
     const planned = await planToApply(session, state, saved ? { saved } : { opts, destroy }).finally(notices);
     const { plan } = planned;
@@ -201,7 +206,7 @@ async function execute(session: Session, state: StateSnapshot, planned: PlanResu
  * whose output is a stream of events; lines on stderr for `plan --json`, whose output is one
  * document. Returns what ends it.
  */
-function planningNotices(session: Session, opts: RunOptions, json: 'none' | 'lines' | 'document'): () => void {
+export function planningNotices(session: Session, opts: GlobalOptions, json: 'none' | 'lines' | 'document'): () => void {
   const out = json === 'document' ? process.stderr : process.stdout;
   const view = json === 'lines' ? undefined : new ProgressView({ write: (text) => out.write(text), paint: paint(useColor(opts)), live: false, total: 0, timestamps: !out.isTTY, timer: false });
   session.deps.notify = (event) => (view ? view.handle(event) : process.stdout.write(`${JSON.stringify(event)}\n`));
@@ -209,6 +214,21 @@ function planningNotices(session: Session, opts: RunOptions, json: 'none' | 'lin
     view?.finish();
     session.deps.notify = undefined;
   };
+}
+
+/**
+ * Before a refresh of `records`: says, where planning notices go (see planningNotices), each
+ * provider window with less room than the refresh may need, and how long it may wait; a `rate-room`
+ * line in an event stream. Returns them, for a document.
+ */
+export async function sayRateRoom(session: Session, records: Iterable<{ type: string; provider?: string }>, opts: GlobalOptions, json: 'none' | 'lines' | 'document'): Promise<RateRoom[]> {
+  const rooms = await rateRoom(records, session.deps);
+  const p = paint(useColor(opts));
+  for (const room of rooms) {
+    if (json === 'lines') process.stdout.write(`${JSON.stringify({ type: 'rate-room', ...room })}\n`);
+    else (json === 'document' ? process.stderr : process.stdout).write(`${p.yellow(roomText(room))}\n`);
+  }
+  return rooms;
 }
 
 async function confirm(opts: RunOptions, plan: Plan): Promise<boolean> {
