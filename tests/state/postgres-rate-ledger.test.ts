@@ -4,7 +4,10 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { rateRuntimes } from '../../src/cli/rate-ledger.js';
+import { limiterFor } from '../../src/providers/limiter.js';
 import { PostgresLedger } from '../../src/state/postgres-rate-ledger.js';
+import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { startPostgres, type PostgresServer } from '../support/postgres.js';
 import { describeRateLedger } from '../support/rate-ledger-conformance.js';
 
@@ -100,5 +103,102 @@ describe('PostgresLedger', () => {
     expect(failed).toBeInstanceOf(Error);
     expect((failed as Error).message).not.toContain(PASSWORD);
     await ledger.close();
+  });
+
+  it('a database that cannot be reached is warned of once, naming it without the password, and the calls go on counted by this process', async () => {
+    const written: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true));
+    const rates = rateRuntimes(`postgres://plumb:${PASSWORD}@127.0.0.1:1/ledger`, () => undefined);
+    let ran = 0;
+    try {
+      const limiter = limiterFor({ rateLimit: { limit: 10, windowMs: 60_000 } }, { maxConcurrency: 4 }, true, {}, { key: 'unreachable', ...rates.for('interconnect') });
+      await Promise.all(Array.from({ length: 6 }, () => limiter.run(async () => void ran++)));
+    } finally {
+      stderr.mockRestore();
+      await rates.close();
+    }
+    expect(ran).toBe(6);
+    const warnings = written
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('Warning:'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^Warning: the rate ledger in postgres:\/\/plumb:\*\*\*@127\.0\.0\.1:1\/ledger could not be used \(.*ECONNREFUSED.*\); calls are counted by this process alone$/);
+    expect(written.join('')).not.toContain(PASSWORD);
+  });
+});
+
+describe('two plumb processes on two machines, against one API window', () => {
+  let sandbox: Awaited<ReturnType<typeof testSandbox>>;
+  beforeAll(async () => {
+    sandbox = await testSandbox();
+  });
+  afterAll(async () => sandbox?.close());
+
+  /** The sandbox refuses a 13th interconnect call within 3 s, as the API refuses a 501st within 5 minutes. */
+  const smallLimit = async () => {
+    const res = await fetch(`${sandbox.url}/_sandbox/limits`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ limits: [{ provider: 'interconnect', name: 'requests', max: 12, windowMs: 3000, per: 'address' }] }),
+    });
+    expect(res.status).toBe(200);
+    await sandbox.clearCalls();
+  };
+
+  /** A manifest of `count` ports, its client keeping to the sandbox's window, in a folder of its own. */
+  const stack = (name: string, count = 5) => {
+    const dir = workdir(`plumb-${name}-`);
+    const ports = Array.from(
+      { length: count },
+      (_, i) => `  p${i}:\n    type: interconnect:Port\n    properties: { productName: ${name}-${i}, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`,
+    );
+    writeManifest(dir, 'plumb.yaml', [`name: ${name}`, 'config:', '  interconnect:rateLimit: 12/3s', 'resources:', ...ports].join('\n'));
+    return dir;
+  };
+
+  /** Applies both folders at once, each process with a cache folder of its own (so only `state` can share a ledger), every product ordered alone. */
+  const applyBoth = async (dirs: string[], state: (dir: string) => Record<string, string>) => {
+    const runs = dirs.map((dir) => plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_READS: 'one-by-one', XDG_CACHE_HOME: workdir('plumb-cache-'), ...state(dir) } }));
+    return Promise.all(runs);
+  };
+
+  const refused = async () => (await sandbox.calls('interconnect')).filter((c) => c.status === 429).length;
+
+  it('with state in PostgreSQL, they share the window through the database: no call is refused', async () => {
+    await smallLimit();
+    const results = await applyBoth([stack('shared-a'), stack('shared-b')], () => ({ PLUMB_STATE: url(), PLUMB_PASSPHRASE: 'rate ledger passphrase' }));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    expect(await refused()).toBe(0);
+    // The window was counted in the database, under the API's address.
+    const { rows } = await admin.query('SELECT key FROM plumb_rate_ledger WHERE key = $1', [`interconnect ${new URL(sandbox.url).host} per address`]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('with state in folders and a cache folder each, they count apart and the API refuses some calls', async () => {
+    await smallLimit();
+    const results = await applyBoth([stack('apart-a'), stack('apart-b')], () => ({}));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    expect(await refused()).toBeGreaterThan(0);
+  });
+
+  it('a ledger the database refuses to write is warned of once, without the password, and the command succeeds', async () => {
+    const ledger = new PostgresLedger(url());
+    await ledger.room('made by this test', { limit: 1, windowMs: 1000 });
+    await ledger.close();
+    await admin.query("CREATE FUNCTION refuse_rate_ledger() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'rate ledger refused'; END $$");
+    await admin.query('CREATE TRIGGER refuse_rate_ledger BEFORE INSERT OR UPDATE ON plumb_rate_ledger FOR EACH ROW EXECUTE FUNCTION refuse_rate_ledger()');
+    try {
+      const dir = stack('refused-ledger', 3);
+      const applied = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_READS: 'one-by-one', PLUMB_STATE: url(), PLUMB_PASSPHRASE: 'rate ledger passphrase' } });
+      expect(applied.code, applied.stderr).toBe(0);
+      const warnings = applied.stderr.split('\n').filter((line) => line.startsWith('Warning:'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/the rate ledger in postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres could not be used \(rate ledger refused\)/);
+      expect(applied.stdout + applied.stderr).not.toContain(PASSWORD);
+    } finally {
+      await admin.query('DROP TRIGGER IF EXISTS refuse_rate_ledger ON plumb_rate_ledger');
+      await admin.query('DROP FUNCTION IF EXISTS refuse_rate_ledger()');
+    }
   });
 });
