@@ -67,6 +67,18 @@ describe('PostgresLedger', () => {
     }
   });
 
+  it('makes its table once when several ledgers first use a new database at the same moment', async () => {
+    const fresh = await database('first_use');
+    const ledgers = Array.from({ length: 8 }, () => new PostgresLedger(fresh.url));
+    try {
+      const grants = await Promise.all(ledgers.map((l) => l.take('first use', { limit: 3, windowMs: 60_000 }, 1, [])));
+      expect(grants.flatMap((g) => g.tickets)).toHaveLength(3);
+      expect(await fresh.tables()).toContain('plumb_rate_ledger');
+    } finally {
+      await Promise.all(ledgers.map((l) => l.close()));
+    }
+  });
+
   it("counts by the database's clock, whatever this machine's says", async () => {
     const ledger = new PostgresLedger(url());
     // This machine's clock twenty years behind: the calls are still counted at the server's time.
@@ -128,6 +140,25 @@ describe('PostgresLedger', () => {
   });
 });
 
+/** A new database on the server, its URL (with the password) and the tables it holds. */
+async function database(prefix: string) {
+  const name = `${prefix}_${Math.random().toString(36).slice(2, 8)}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const at = url().replace(/\/postgres$/, `/${name}`);
+  return {
+    url: at,
+    async tables() {
+      const client = new pg.Client(at);
+      await client.connect();
+      try {
+        return (await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).rows.map((r) => r.tablename as string);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
 describe('two plumb processes on two machines, against one API window', () => {
   let sandbox: Awaited<ReturnType<typeof testSandbox>>;
   beforeAll(async () => {
@@ -180,6 +211,21 @@ describe('two plumb processes on two machines, against one API window', () => {
     const results = await applyBoth([stack('apart-a'), stack('apart-b')], () => ({}));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     expect(await refused()).toBeGreaterThan(0);
+  });
+
+  it('a command whose providers keep to no window never touches the ledger: a new database gains no ledger table', async () => {
+    await fetch(`${sandbox.url}/_sandbox/limits`, { method: 'DELETE' });
+    const fresh = await database('no_window');
+    const dir = workdir('plumb-no-window-');
+    writeManifest(
+      dir,
+      'plumb.yaml',
+      'name: no-window\nresources:\n  p:\n    type: interconnect:Port\n    properties: { productName: nw, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }\n',
+    );
+    const applied = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_STATE: fresh.url, PLUMB_PASSPHRASE: 'rate ledger passphrase' } });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await fresh.tables()).toEqual(expect.arrayContaining(['plumb_stacks']));
+    expect(await fresh.tables()).not.toContain('plumb_rate_ledger');
   });
 
   it('a ledger the database refuses to write is warned of once, without the password, and the command succeeds', async () => {
