@@ -119,8 +119,10 @@ export class PostgresLedger implements RateLedger {
   private connected(): pg.Pool {
     if (this.pool) return this.pool;
     this.pool = new (driver().Pool)({ connectionString: this.url, max: 2, connectionTimeoutMillis: 10_000, allowExitOnIdle: true, application_name: 'plumb rate ledger' });
-    // An idle pooled connection that drops is replaced on next use; without a listener it would crash the process.
+    // A connection that drops, idle or in an exchange, is replaced on next use; the exchange it cut
+    // fails with its query. Without these listeners its error event would end the process.
     this.pool.on('error', () => {});
+    this.pool.on('connect', (client) => client.on('error', () => {}));
     return this.pool;
   }
 

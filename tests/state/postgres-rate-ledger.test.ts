@@ -79,6 +79,28 @@ describe('PostgresLedger', () => {
     }
   });
 
+  it('a connection cut in the middle of an exchange fails that exchange alone; the next one connects again', async () => {
+    const ledger = new PostgresLedger(url());
+    const window = { limit: 5, windowMs: 60_000 };
+    await ledger.room('cut key', window);
+    // The exchanges of this key wait in the server until the test cuts their connection.
+    await admin.query('CREATE FUNCTION hold_rate_ledger() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(30); RETURN NEW; END $$');
+    await admin.query("CREATE TRIGGER hold_rate_ledger BEFORE UPDATE ON plumb_rate_ledger FOR EACH ROW WHEN (NEW.key = 'cut key') EXECUTE FUNCTION hold_rate_ledger()");
+    try {
+      const cut = ledger.take('cut key', window, 1, []).catch((err: Error) => err);
+      const held = async () => (await admin.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'plumb rate ledger' AND query LIKE 'UPDATE%'")).rows;
+      while (!(await held()).length) await new Promise((r) => setTimeout(r, 20));
+      await admin.query('SELECT pg_terminate_backend($1)', [(await held())[0].pid]);
+      expect(await cut).toBeInstanceOf(Error);
+      // Still in this process, which a dropped connection's error event would have ended.
+      expect((await ledger.take('another key', window, 1, [])).tickets).toHaveLength(1);
+    } finally {
+      await admin.query('DROP TRIGGER IF EXISTS hold_rate_ledger ON plumb_rate_ledger');
+      await admin.query('DROP FUNCTION IF EXISTS hold_rate_ledger()');
+      await ledger.close();
+    }
+  });
+
   it("counts by the database's clock, whatever this machine's says", async () => {
     const ledger = new PostgresLedger(url());
     // This machine's clock twenty years behind: the calls are still counted at the server's time.
