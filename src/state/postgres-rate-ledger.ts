@@ -10,6 +10,16 @@ import { addCounted, asLedgerData, emptyLedger, markAnswered, prune, roomIn, tak
 import { driver, passwords, redact } from './postgres.js';
 import { prepareRateTable } from './postgres-schema.js';
 
+/**
+ * An exchange holds its key's row for milliseconds. One that holds it for seconds is from a
+ * process that stopped or a machine that vanished mid-exchange (the server would notice only
+ * when TCP gives up, hours later): the server ends that session after 5 s idle, and an exchange
+ * waiting for the row gives up after 10 s (the window is then counted in this process, with a
+ * warning) rather than holding every runner's calls. Set per transaction, so poolers that refuse
+ * startup parameters still pass them.
+ */
+const BEGIN = "BEGIN; SET LOCAL idle_in_transaction_session_timeout = '5s'; SET LOCAL lock_timeout = '10s'; SET LOCAL statement_timeout = '15s'";
+
 /** The ledger in the database at `url`; it connects on its first use, which only a rate window brings. */
 export class PostgresLedger implements RateLedger {
   readonly where: string;
@@ -103,7 +113,7 @@ export class PostgresLedger implements RateLedger {
       .catch((err) => Promise.reject(new Error(this.scrub(err))));
     let broken = false;
     try {
-      await c.query('BEGIN');
+      await c.query(BEGIN);
       const result = await fn(c);
       await c.query('COMMIT');
       return result;

@@ -101,6 +101,24 @@ describe('PostgresLedger', () => {
     }
   });
 
+  it('gives up on a row another session holds without end, rather than waiting with it', async () => {
+    const ledger = new PostgresLedger(url());
+    const holder = new pg.Client(server.url);
+    await holder.connect();
+    try {
+      await ledger.room('held key', { limit: 5, windowMs: 60_000 });
+      // A session that took the row and stopped, as a process frozen mid-exchange would.
+      await holder.query('BEGIN');
+      await holder.query("SELECT 1 FROM plumb_rate_ledger WHERE key = 'held key' FOR UPDATE");
+      const failed = await ledger.take('held key', { limit: 5, windowMs: 60_000 }, 1, []).catch((err: Error) => err);
+      expect(failed).toBeInstanceOf(Error);
+      expect((failed as Error).message).toMatch(/lock timeout/);
+    } finally {
+      await holder.end();
+      await ledger.close();
+    }
+  });
+
   it("counts by the database's clock, whatever this machine's says", async () => {
     const ledger = new PostgresLedger(url());
     // This machine's clock twenty years behind: the calls are still counted at the server's time.
