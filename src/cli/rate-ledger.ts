@@ -9,9 +9,12 @@ import { cacheDir, FileLedger } from '../providers/rate-ledger-file.js';
 import type { RateRuntime } from '../engine/contracts/provider.js';
 import type { EngineEvent } from '../engine/types.js';
 import type { RateLedger } from '../providers/rate-window.js';
+import { isPostgresLocation } from '../state/open.js';
+import { PostgresLedger } from '../state/postgres-rate-ledger.js';
 
 /** The ledger for a command whose state lives at `stateLocation`; `warn` is told of problems with it. */
 export function openRateLedger(stateLocation: string, warn: (message: string) => void): RateLedger {
+  if (isPostgresLocation(stateLocation)) return new PostgresLedger(stateLocation, warn);
   return new FileLedger(join(cacheDir(process.env), 'rate'), warn);
 }
 

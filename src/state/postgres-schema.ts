@@ -50,3 +50,18 @@ async function keyByProject(c: pg.PoolClient, table: string, key: string[]): Pro
   await c.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS project text NOT NULL DEFAULT ''`);
   await c.query(`ALTER TABLE ${table} ${drop}ADD PRIMARY KEY (${key.join(', ')})`);
 }
+
+/**
+ * Creates the rate ledger's table (rate-window.ts) in the connection's current schema on first use:
+ * one row per key, the key as given (an API and the account or address it counts by, hashed where
+ * it would name an account) and the key's record as jsonb. Runs inside a transaction; concurrent
+ * first uses are serialised with the state tables' own.
+ */
+export async function prepareRateTable(c: pg.PoolClient, location: string): Promise<string> {
+  await c.query("SELECT pg_advisory_xact_lock(hashtext('plumb-schema'))");
+  const { rows } = await c.query('SELECT current_schema() AS schema');
+  if (!rows[0].schema) throw new UserError(`no schema to create plumb's rate ledger in at ${location}: check the search_path`);
+  const table = `"${String(rows[0].schema).replace(/"/g, '""')}".plumb_rate_ledger`;
+  await c.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, data jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())`);
+  return table;
+}

@@ -390,7 +390,7 @@ async function keepSessionAlive(client: pg.Client): Promise<void> {
 }
 
 /** The URL with its password (userinfo or `?password=`) shown as `***`. */
-function redact(url: string): string {
+export function redact(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
@@ -402,7 +402,7 @@ function redact(url: string): string {
 }
 
 /** The password as written in the URL and percent-decoded, whichever form a message might hold. */
-function passwords(url: string): string[] {
+export function passwords(url: string): string[] {
   try {
     const u = new URL(url);
     const raw = [u.password, u.searchParams.get('password') ?? ''];
@@ -414,6 +414,6 @@ function passwords(url: string): string[] {
 }
 
 /** The pg driver, loaded when a PostgreSQL state is opened rather than at every start of the CLI. */
-function driver(): typeof pg {
+export function driver(): typeof pg {
   return createRequire(import.meta.url)('pg') as typeof pg;
 }
