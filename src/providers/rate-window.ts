@@ -11,6 +11,7 @@
  * window of the key, whatever length each caller asks for.
  */
 
+import { randomBytes } from 'node:crypto';
 import type { Grant, RateLedger, RateWindow, Room } from '../engine/contracts/rate.js';
 
 export type { Grant, RateLedger, RateWindow, Room };
@@ -112,6 +113,8 @@ export function roomIn(data: LedgerData, window: RateWindow, now: number, need =
 }
 
 let sequence = 0;
+/** Names this process's tickets apart from every other's, on this machine or another (containers all run as pid 1). */
+const PROCESS_TAG = randomBytes(6).toString('base64url');
 
 /** Takes up to `want` tickets from the window's room at `now`. */
 export function takeFrom(data: LedgerData, window: RateWindow, want: number, now: number): Grant {
@@ -120,7 +123,7 @@ export function takeFrom(data: LedgerData, window: RateWindow, want: number, now
   const n = data.pausedUntil > now ? 0 : Math.max(0, Math.min(want, window.limit - room.used));
   const tickets: string[] = [];
   for (let i = 0; i < n; i++) {
-    const ticket = `${process.pid}.${now.toString(36)}.${(sequence++).toString(36)}`;
+    const ticket = `${PROCESS_TAG}.${now.toString(36)}.${(sequence++).toString(36)}`;
     data.inFlight[ticket] = now;
     tickets.push(ticket);
   }

@@ -48,6 +48,8 @@ export class PostgresStore implements StateStore {
     this.pool = new (driver().Pool)({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000, application_name: 'plumb' });
     // An idle pooled connection that drops is replaced on next use; without a listener it would crash the process.
     this.pool.on('error', () => {});
+    // A connection cut during a transaction fails that transaction's query; its error event must not end the process.
+    this.pool.on('connect', (client) => client.on('error', () => {}));
   }
 
   async lock(info: LockInfo, timeoutMs = 0): Promise<void> {
