@@ -262,7 +262,7 @@ export function limiterFor(
   env: Record<string, string | undefined> = {},
   context: WindowContext = { key: 'unnamed' },
 ): RequestLimiter {
-  const unlimited = sandbox && env.PLUMB_SANDBOX_LIMITS?.trim().toLowerCase() !== 'real';
+  const unlimited = sandbox && !sandboxEnforcesRealLimits(env);
   const rate = settings.requestsPerSecond ?? (unlimited ? undefined : defaults.requestsPerSecond);
   const window = settings.rateLimit ?? (unlimited ? undefined : defaults.window);
   const gate = window && new WindowGate(context.ledger ?? processLedger, context.key, window, context);
@@ -275,6 +275,11 @@ export function limiterFor(
     Date.now,
     gate,
   );
+}
+
+/** Whether a sandbox enforces the real APIs' limits (`PLUMB_SANDBOX_LIMITS=real`), and its clients keep to them. */
+export function sandboxEnforcesRealLimits(env: Record<string, string | undefined>): boolean {
+  return env.PLUMB_SANDBOX_LIMITS?.trim().toLowerCase() === 'real';
 }
 
 /** A `rateLimit` setting: a window as `calls/period` (`500/5m`), parsed; `described` says what the API publishes. */

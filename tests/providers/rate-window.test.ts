@@ -12,6 +12,7 @@ import { FileLedger } from '../../src/providers/rate-ledger-file.js';
 import { describeWindow, MemoryLedger, parseRateWindow, WindowGate, type RateLedger } from '../../src/providers/rate-window.js';
 import { interconnectSettings } from '../../src/providers/interconnect/settings.js';
 import { pipelineSettings } from '../../src/providers/pipeline/settings.js';
+import { PipelineClient } from '../../src/providers/pipeline/client.js';
 
 /** A call that stays in flight until the test answers it. */
 function pendingCalls() {
@@ -210,5 +211,39 @@ describe('the ledger', () => {
     void limiter.run(calls.call);
     await turns();
     expect(calls.started()).toBe(0);
+  });
+});
+
+describe('the windows of one call', () => {
+  it('a connection creation counts once in each of its windows (20 a minute, 600 an hour), not twice in one', async () => {
+    let sent = 0;
+    const answers: Array<() => void> = [];
+    const client = new PipelineClient({
+      baseUrl: 'https://api.example.test/v1',
+      apiKey: 'k',
+      apiSecret: 's',
+      ledger: new MemoryLedger(),
+      endpointLimits: {
+        'POST /connections': [
+          { limit: 3, windowMs: 60_000 },
+          { limit: 600, windowMs: 3_600_000 },
+        ],
+      },
+      send: () =>
+        new Promise((resolve) => {
+          sent++;
+          answers.push(() => resolve({ status: 201, ok: true, text: '{"code":"Success","data":{"id":"c"}}', headers: { get: () => null } }));
+        }),
+    });
+    const first = Array.from({ length: 2 }, () => client.write('POST', '/connections', {}, { safe: true }));
+    await turns(10);
+    answers.splice(0).forEach((answer) => answer());
+    await Promise.all(first);
+    // Two answered of three a minute: one more may go now, and only one.
+    const next = Array.from({ length: 2 }, () => client.write('POST', '/connections', {}, { safe: true }));
+    await turns(10);
+    expect(sent).toBe(3);
+    answers.splice(0).forEach((answer) => answer());
+    await Promise.race(next);
   });
 });

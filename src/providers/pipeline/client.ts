@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { sendRequest, type HttpResponse, type Sender } from '../http.js';
 import { createHash } from 'node:crypto';
 import { RequestLimiter } from '../limiter.js';
-import { processLedger, WindowGate, type RateLedger, type RateWindow } from '../rate-window.js';
+import { describeWindow, processLedger, WindowGate, type RateLedger, type RateWindow } from '../rate-window.js';
 import { withRetry, type RetrySettings } from '../retry.js';
 import { classifyNetworkFailure, classifyResponse, malformedResponse, type CallSite } from './classify.js';
 import { acceptFor, ENDPOINT_LIMITS, isEnvelope, MAX_PAGE_SIZE, type Page } from './protocol.js';
@@ -112,7 +112,8 @@ export class PipelineClient {
     let gates = this.#gates.get(key);
     if (!gates) {
       const limits = [this.#endpointLimits[key] ?? []].flat();
-      gates = limits.map((limit) => new WindowGate(this.#ledger, `${this.#account} ${key}`, limit));
+      // Each window its own key: a call counts once in each, not twice in one.
+      gates = limits.map((limit) => new WindowGate(this.#ledger, `${this.#account} ${key} ${describeWindow(limit)}`, limit));
       this.#gates.set(key, gates);
     }
     return gates;

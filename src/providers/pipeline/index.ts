@@ -5,7 +5,8 @@
 import { UserError } from '../../errors.js';
 import type { ProviderDef, ProviderRuntime } from '../../engine/contracts/provider.js';
 import { PipelineClient, pipelineAccountKey } from './client.js';
-import { limiterFor } from '../limiter.js';
+import { limiterFor, sandboxEnforcesRealLimits } from '../limiter.js';
+import { ALWAYS_ENDPOINT_LIMITS, ENDPOINT_LIMITS } from './protocol.js';
 import { PIPELINE_LIMITS, describePipelineSettings, pipelineEnvVars, pipelineSettings, type PipelineSettings } from './settings.js';
 
 /** The client and its options, for lookups and tests that build one directly. */
@@ -29,6 +30,8 @@ export async function connectPipeline(settings: PipelineSettings, rt: ProviderRu
       log: rt.log,
       limiter: limiterFor(settings, PIPELINE_LIMITS, true, rt.env, { key: pipelineAccountKey(baseUrl, SANDBOX_KEY), ...rt.rates }),
       ledger: rt.rates?.ledger,
+      // A sandbox enforces only the limits met in ordinary use, unless told to enforce the real ones.
+      endpointLimits: sandboxEnforcesRealLimits(rt.env) ? ENDPOINT_LIMITS : ALWAYS_ENDPOINT_LIMITS,
       retry: { retrying: rt.retrying },
     });
   }

@@ -50,6 +50,9 @@ export function acceptFor(path: string): string {
   return rest.length === 0 && CONNECTION_V2_ACTIONS.has(action) ? V2 : V1;
 }
 
+/** 20 connection creations a minute. */
+const CONNECTIONS_PER_MINUTE: RateWindow = { limit: 20, windowMs: 60_000 };
+
 /**
  * Per-account limits on particular calls of paid accounts, keyed `METHOD /path`: connection
  * creations 20 a minute and 600 an hour (the vendor's older rate-limit page; the current one no
@@ -57,10 +60,12 @@ export function acceptFor(path: string): string {
  * link creations 5 an hour (the current page).
  */
 export const ENDPOINT_LIMITS: Record<string, readonly RateWindow[]> = {
-  'POST /connections': [
-    { limit: 20, windowMs: 60_000 },
-    { limit: 600, windowMs: 3_600_000 },
-  ],
+  'POST /connections': [CONNECTIONS_PER_MINUTE, { limit: 600, windowMs: 3_600_000 }],
   'POST /users': [{ limit: 500, windowMs: 3_600_000 }],
   'POST /private-links': [{ limit: 5, windowMs: 3_600_000 }],
+};
+
+/** The limits an account meets in ordinary use, kept even against a sandbox that enforces no others (it enforces these). */
+export const ALWAYS_ENDPOINT_LIMITS: Record<string, readonly RateWindow[]> = {
+  'POST /connections': [CONNECTIONS_PER_MINUTE],
 };
