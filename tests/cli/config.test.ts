@@ -108,7 +108,7 @@ describe('plumb config', () => {
       [
         'plumb.dev.yaml:2:26: error: config interconnect:waitTime must be a number, not a string ("soon")',
         'plumb.dev.yaml:3:35: error: config interconnect:cancelAtEndofTerm: unknown setting',
-        '    did you mean interconnect:cancelAtEndOfTerm? settings: accessKey, secretKey, acceptPurchaseTerms, environment, cancelAtEndOfTerm, waitTime, maxConcurrency, requestsPerSecond',
+        '    did you mean interconnect:cancelAtEndOfTerm? settings: accessKey, secretKey, acceptPurchaseTerms, environment, cancelAtEndOfTerm, waitTime, maxConcurrency, rateLimit, requestsPerSecond',
         '2 errors; nothing was changed.',
         '',
       ].join('\n'),
