@@ -2,7 +2,8 @@
 // RSS, exit code and output), and a standalone sandbox with its admin endpoints.
 
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,10 +15,35 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 // cost of the machine, not of plumb. The node that runs the benchmark runs the CLI too.
 const childEnv = { ...process.env, NO_COLOR: '1', PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
 if (!process.env.BENCH_KEEP_ENV) delete childEnv.NODE_EXTRA_CA_CERTS;
-for (const key of ['PLUMB_SANDBOX_URL', 'PLUMB_SANDBOX_LIMITS', 'PLUMB_READS', 'PLUMB_STATE']) delete childEnv[key];
+// XDG_CACHE_HOME holds the rate ledger every plumb process on a machine shares: the user's is
+// never touched, and a figure's window holds only the calls of the processes it runs.
+for (const key of ['PLUMB_SANDBOX_URL', 'PLUMB_SANDBOX_LIMITS', 'PLUMB_READS', 'PLUMB_STATE', 'XDG_CACHE_HOME']) delete childEnv[key];
 
-/** Runs the CLI once: exit code, output, wall seconds and the child's peak RSS (MiB). */
+/**
+ * A cache folder of its own, so a rate window starts quiet: the processes of one figure that must
+ * share a window are given the same one (`XDG_CACHE_HOME`); removed by `dropCache`.
+ */
+export function quietCache() {
+  return mkdtempSync(join(tmpdir(), 'plumb-bench-cache-'));
+}
+
+export function dropCache(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Runs the CLI once: exit code, output, wall seconds and the child's peak RSS (MiB). Without
+ * `XDG_CACHE_HOME` in `env` it gets a cache folder of its own, removed after it.
+ */
 export async function plumb(args, cwd, env = {}) {
+  if (!env.XDG_CACHE_HOME) {
+    const cache = quietCache();
+    try {
+      return await plumb(args, cwd, { ...env, XDG_CACHE_HOME: cache });
+    } finally {
+      dropCache(cache);
+    }
+  }
   const timeFile = join(cwd, '.time');
   const [cmd, argv] = TIME ? [TIME, ['-f', '%M', '-o', timeFile, CLI, ...args]] : [CLI, args];
   const merged = { ...childEnv, ...env };

@@ -4,27 +4,35 @@
 // documented rate limits and answers each call after 150 ms, twice side by side: as plumb reads
 // and orders (in bulk where the API allows), and one object at a time (PLUMB_READS=one-by-one,
 // the shape of Terraform's providers). Each figure is the calls the sandbox received and the wall
-// time of the command. Then the engine's own cost, with no remote call. Prints a table and writes
-// bench/results.json.
+// time of the command. Beside them the no-change plan with no limit at all, both ways, and the
+// window's bound of each plan; two plans sharing one window, back to back and at once; then the
+// engine's own cost, with no remote call. Prints a table and writes bench/results.json.
 //
-//   BENCH_LARGE=1        also the 3,000-product graph (hours under the limits) and 30,000 resources
+//   BENCH_LARGE=1        also the 3,000-product graph (hours under the limits), 30,000 resources and the drift loop
+//   BENCH_DRIFT_LOOP=1   also a 30-product drift every minute for ten minutes
 //   BENCH_PRODUCTS=60    other graph sizes (multiples of 60, comma-separated); `none`: the engine's cost alone
 //   BENCH_MODES=bulk     only one of the two ways (bulk, one-by-one)
 //   BENCH_KEEP=1         keep the work folders (printed)
 //   BENCH_OUT=FILE       write the figures there instead of bench/results.json
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateManifest, graphShape, productGraph } from './generate.js';
 import { mustRun, startSandbox } from './processes.js';
+import { planTarget, verdict, windowBoundS } from './targets.js';
+import { clock, done, round, say, workDir } from './util.js';
+import { driftLoop, sharedWindow } from './window-figures.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const LATENCY_MS = 150;
 const SLOW_PROVISIONING_MS = 30_000;
 const STACKS = 10;
-const SIZES = process.env.BENCH_PRODUCTS === 'none' ? [] : process.env.BENCH_PRODUCTS ? process.env.BENCH_PRODUCTS.split(',').map(Number) : process.env.BENCH_LARGE ? [300, 3000] : [300];
+const SIZES = process.env.BENCH_PRODUCTS === 'none' ? [] : process.env.BENCH_PRODUCTS ? process.env.BENCH_PRODUCTS.split(',').map(Number) : process.env.BENCH_LARGE ? [60, 300, 3000] : [60, 300];
+// Two plans sharing one window, at the size the issue names.
+const SHARED_PRODUCTS = 300;
+const DRIFT_LOOP = Boolean(process.env.BENCH_LARGE || process.env.BENCH_DRIFT_LOOP);
 // The engine's own cost at the sizes its targets name; 30,000 with the large set, as its apply
 // waits on a listing of every product after each order.
 const ENGINE_SIZES = process.env.BENCH_LARGE ? [3000, 30000] : [3000];
@@ -33,24 +41,14 @@ const MODES = (process.env.BENCH_MODES ?? 'bulk,one-by-one').split(',');
 for (const n of SIZES) if (!Number.isInteger(n) || n < 60 || n % 60) throw new Error(`BENCH_PRODUCTS: ${n} is not a multiple of 60`);
 for (const mode of MODES) if (mode !== 'bulk' && mode !== 'one-by-one') throw new Error(`BENCH_MODES: ${mode} is neither bulk nor one-by-one`);
 
-const say = (text) => process.stdout.write(text);
-
-function workDir(label) {
-  return mkdtempSync(join(tmpdir(), `plumb-bench-${label}-`));
-}
-
-function done(dir) {
-  if (process.env.BENCH_KEEP) say(`    kept ${dir}\n`);
-  else rmSync(dir, { recursive: true, force: true });
-}
-
 /**
- * Runs one measured command against the sandbox: its limits' windows and call log start empty, as
- * for a user who has not called the API for five minutes. Its calls (and how many of them the
- * sandbox refused) and its wall time.
+ * Runs one measured command against the sandbox: its limits' windows, its call log and its rate
+ * ledger (a cache folder of its own) start empty, as for a user who has not called the API for
+ * five minutes. Its calls (and how many of them the sandbox refused) and its wall time. `limits`:
+ * what the sandbox enforces, `real` or `off`.
  */
-async function measure(sandbox, label, args, cwd, env, options) {
-  await sandbox.admin('limits', 'POST', { limits: 'real' });
+async function measure(sandbox, label, args, cwd, env, options, limits = 'real') {
+  await sandbox.admin('limits', 'POST', { limits });
   await sandbox.admin('calls', 'DELETE');
   const r = await mustRun(label, args, cwd, env, options);
   const calls = await sandbox.admin('calls');
@@ -86,6 +84,13 @@ async function scenarios(n, mode) {
     writeFileSync(join(dir, 'plumb.yaml'), productGraph(n));
     out.apply = await measure(sandbox, 'apply from nothing', ['apply', '--yes'], dir, env, { expect: added });
     out.plan = await measure(sandbox, 'plan, no change', ['plan'], dir, env, { expect: /No changes/ });
+    if (mode === 'bulk') {
+      // The same plan with no limit at all (the sandbox enforcing none, the client keeping to
+      // none), as plumb reads and one object at a time: the window's bound and Terraform's shape.
+      const free = { PLUMB_SANDBOX_URL: sandbox.url };
+      out.planNoLimit = await measure(sandbox, 'plan, no change, no limit', ['plan'], dir, free, { expect: /No changes/ }, 'off');
+      out.planOneByOneNoLimit = await measure(sandbox, 'plan, no change, one by one, no limit', ['plan'], dir, { ...free, PLUMB_READS: 'one-by-one' }, { expect: /No changes/ }, 'off');
+    }
     out.drift = await measure(sandbox, 'drift', ['drift'], dir, env, {});
 
     const slow = workDir(`${n}-${mode}-slow`);
@@ -164,37 +169,59 @@ async function median(runs, run) {
   return { wallS: round(mid.wall, 3), peakRssMiB: round(Math.max(...all.map((r) => r.rss)), 1), wallsS: all.map((r) => round(r.wall, 3)) };
 }
 
-function round(x, digits) {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-}
-
-/** Seconds as `12.3 s`, `4m 05s` or `1h 02m`. */
-function clock(seconds) {
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
-  const m = Math.floor(seconds / 60);
-  if (m < 60) return `${m}m ${String(Math.round(seconds % 60)).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
-}
-
 const ROWS = [
   ['apply from nothing', 'apply'],
   [`apply from nothing, ${SLOW_PROVISIONING_MS / 1000} s provisioning`, 'applySlow'],
   ['plan, no change', 'plan'],
+  ['plan, no change, no limit', 'planNoLimit'],
   ['drift', 'drift'],
   [`drift --all, ${STACKS} stacks`, 'driftAll'],
 ];
 
-function table(sizes, engineFigures) {
-  const cell = (f) => (f ? `${f.calls} calls, ${clock(f.wallS)}` : '—');
-  const parts = [];
-  for (const size of sizes) {
-    const { ports, mcrs, vxcs } = graphShape(size.products);
-    parts.push(`${size.products.toLocaleString('en')} products (${ports} ports with tags, ${mcrs} MCRs with ${2 * mcrs} prefix lists, ${vxcs} VXCs), ${LATENCY_MS} ms per call, real limits:\n`);
-    parts.push(`|  | plumb | one by one (PLUMB_READS=one-by-one) |\n| --- | --- | --- |\n`);
-    for (const [label, key] of ROWS) parts.push(`| ${label} | ${cell(size.modes.bulk?.[key])} | ${cell(size.modes['one-by-one']?.[key])} |\n`);
-    parts.push('\n');
+/** A figure's cell; a plan with the window's bound beside it, from the same plan's run with no limit. */
+function cell(f, noLimit) {
+  if (!f) return '—';
+  const refused = f.refused ? ` (${f.refused} refused)` : '';
+  const bound = noLimit ? ` (the window's bound: ${clock(windowBoundS(f.calls, noLimit.wallS, LATENCY_MS))})` : '';
+  return `${f.calls} calls, ${clock(f.wallS)}${refused}${bound}`;
+}
+
+function sizeTable(size) {
+  const { ports, mcrs, vxcs } = graphShape(size.products);
+  const bulk = size.modes.bulk;
+  const oneByOne = size.modes['one-by-one'];
+  const parts = [`${size.products.toLocaleString('en')} products (${ports} ports with tags, ${mcrs} MCRs with ${2 * mcrs} prefix lists, ${vxcs} VXCs), ${LATENCY_MS} ms per call, real limits:\n`];
+  parts.push(`|  | plumb | one by one (PLUMB_READS=one-by-one) |\n| --- | --- | --- |\n`);
+  for (const [label, key] of ROWS) {
+    if (key === 'planNoLimit') parts.push(`| ${label} | ${cell(bulk?.planNoLimit)} | ${cell(bulk?.planOneByOneNoLimit)} |\n`);
+    else if (key === 'plan') parts.push(`| ${label} | ${cell(bulk?.plan, bulk?.planNoLimit)} | ${cell(oneByOne?.plan, bulk?.planOneByOneNoLimit)} |\n`);
+    else parts.push(`| ${label} | ${cell(bulk?.[key])} | ${cell(oneByOne?.[key])} |\n`);
   }
+  const target = planTarget(size.products, bulk?.plan, bulk?.planNoLimit, LATENCY_MS);
+  if (target) parts.push(`\nNo-change plan of ${size.products.toLocaleString('en')} products from a quiet window, ${target.text}: ${verdict(target.met)}.\n`);
+  return `${parts.join('')}\n`;
+}
+
+function sharedTable(shared) {
+  const [first, second] = shared.backToBack;
+  const run = (r) => `${r.calls} calls, ${r.wallsS.map(clock).join(' and ')}, waited ${clock(r.waitedS)} where the window required ${clock(r.needS)}, ${r.refused} refused`;
+  return [
+    `Two no-change plans of ${shared.products} products (two stacks, one account, one window), real limits; one alone with no limit: ${clock(shared.noLimitS)}:\n`,
+    `- back to back, the first: ${run(first)}\n`,
+    `- back to back, the second: ${run(second)}: ${verdict(first.refused === 0 && second.met)}\n`,
+    `- both at once, straight after: ${run(shared.together)}: ${verdict(shared.together.met)}\n\n`,
+  ].join('');
+}
+
+function driftLoopLine(loop) {
+  const walls = `each ${clock(Math.min(...loop.wallsS))} to ${clock(Math.max(...loop.wallsS))}`;
+  return `\`drift\` of ${loop.products} products every ${loop.everyS} s, ${loop.runs} times, one window: ${loop.calls} calls (${walls}), ${loop.refused} refused: ${verdict(loop.refused === 0)}.\n\n`;
+}
+
+function table(sizes, shared, loop, engineFigures) {
+  const parts = sizes.map(sizeTable);
+  if (shared) parts.push(sharedTable(shared));
+  if (loop) parts.push(driftLoopLine(loop));
   const f = (x) => `${x.wallS.toFixed(2)} s (${x.peakRssMiB.toFixed(0)} MiB)`;
   const e = engineFigures;
   parts.push(`Engine, no remote call: \`validate\` on 10 resources ${f(e.validate10)}.\n`);
@@ -211,8 +238,10 @@ for (const n of SIZES) {
   for (const mode of MODES) modes[mode] = await scenarios(n, mode);
   sizes.push({ products: n, shape: graphShape(n), modes });
 }
+const shared = SIZES.length ? await sharedWindow(SHARED_PRODUCTS, LATENCY_MS) : undefined;
+const loop = DRIFT_LOOP ? await driftLoop(LATENCY_MS) : undefined;
 const engineFigures = await engine();
-const report = table(sizes, engineFigures);
+const report = table(sizes, shared, loop, engineFigures);
 say(`\n${report}`);
 const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: loadavg().map((l) => round(l, 2)) };
 const results = {
@@ -223,6 +252,8 @@ const results = {
   slowProvisioningMs: SLOW_PROVISIONING_MS,
   stacks: STACKS,
   sizes,
+  shared,
+  driftLoop: loop,
   engine: engineFigures,
   table: report,
 };
