@@ -1,4 +1,4 @@
-import { UserError } from './errors.js';
+import { UserError } from './kernel/errors.js';
 import { cloudProvider } from './providers/cloud/index.js';
 import { interconnectProvider } from './providers/interconnect/index.js';
 import { pipelineProvider } from './providers/pipeline/index.js';

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { basename, relative } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { ConfigDecl, Manifest } from '../manifest/ast.js';
-import { Secret, reveal } from '../values.js';
+import { Secret, reveal } from '../kernel/values.js';
 import type { GlobalOptions } from './session.js';
 
 // Loaded when a config command runs: the CLI's start-up stays as it is for every other command.
@@ -173,7 +173,7 @@ async function values(at: Place, open: boolean): Promise<Map<string, { value: un
   const codec = open ? (await stateStore()).stateCodec(at.opts, at.manifest.dir) : undefined;
   const read = readStackConfig(at.settings, (sealed, where) => (codec ? codec.decode({ $secret: sealed }, where) : SEALED));
   if (read.diagnostics.length) {
-    const { DiagnosticsError } = await import('../diagnostics.js');
+    const { DiagnosticsError } = await import('../kernel/diagnostics.js');
     throw new DiagnosticsError(read.diagnostics);
   }
   const out = new Map<string, { value: unknown; secret: boolean }>();

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline/promises';
 import { ReadPass } from '../engine/context.js';
 import { detectDrift, type DriftReport } from '../engine/drift.js';
 import { refreshState } from '../engine/refresh.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import { driftHtml } from './html/render-html.js';
 import { driftJson, driftTable } from './render-drift.js';
 import { driftMarkdown } from './render-markdown.js';

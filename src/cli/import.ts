@@ -5,14 +5,14 @@ import * as z from 'zod';
 import { inputFields, managedElsewhere, readForImport } from '../engine/import.js';
 import { realId } from '../engine/ids.js';
 import { resourceContext } from '../engine/context.js';
-import { DiagnosticsError } from '../diagnostics.js';
-import { UserError } from '../errors.js';
+import { DiagnosticsError } from '../kernel/diagnostics.js';
+import { UserError } from '../kernel/errors.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
 import { decodeUtf8, readYaml } from '../manifest/yaml-source.js';
 import { loadResourceTypes } from '../registry.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
 import type { ResourceState } from '../engine/contracts/state.js';
-import { mask } from '../values.js';
+import { mask } from '../kernel/values.js';
 import { lockInfo, openSession, type GlobalOptions } from './session.js';
 
 const importList = z.array(z.object({ address: z.string().min(1), type: z.string().min(1), id: z.string().min(1) }).strict());

@@ -1,4 +1,4 @@
-import { DiagnosticsError } from '../diagnostics.js';
+import { DiagnosticsError } from '../kernel/diagnostics.js';
 import type { CheckedManifest } from '../engine/check-manifest.js';
 import { classifyTargets, envOrigin, manifestTargets, targetKey, type Target, type TargetInput } from '../engine/provider-target.js';
 import { providers } from '../resource-registry.js';

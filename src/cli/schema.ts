@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { strict } from '../engine/contracts/strict.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import { manifestJsonSchema } from '../manifest/json-schema.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
 import { functions, loadResourceTypes, providers } from '../registry.js';

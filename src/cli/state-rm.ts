@@ -1,4 +1,4 @@
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { Disowned, ResourceType } from '../engine/contracts/resource-type.js';
 import type { ResourceState } from '../engine/contracts/state.js';
 import { describeForgotten, disownRecorded, forgetting, type Forgetting } from '../engine/forget.js';

@@ -4,10 +4,10 @@
  * the moved record and says "moved from"; apply moves the records in one journal entry before any
  * step, with no remote call.
  */
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
 import { ALIAS_FORMS, aliasNotText, fromText } from '../manifest/alias-option.js';
 import { refsOf, type Alias, type Manifest } from '../manifest/ast.js';
-import { Unknown, containsUnknown, reveal } from '../values.js';
+import { Unknown, containsUnknown, reveal } from '../kernel/values.js';
 import type { PendingOperation, ResourceState } from './contracts/state.js';
 import { baseAddress, deposedKey, isDeposed } from './deposed.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';

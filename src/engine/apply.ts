@@ -3,7 +3,7 @@ import type { ResourceType } from './contracts/resource-type.js';
 import type { StateStore } from './contracts/state.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
 import { systemClock } from './wait.js';
-import { containsUnknown, mask, wrapSecrets } from '../values.js';
+import { containsUnknown, mask, wrapSecrets } from '../kernel/values.js';
 import { recordMoves } from './aliases.js';
 import { ReadPass, resourceContext } from './context.js';
 import { checkInputs } from './check-inputs.js';

@@ -1,6 +1,6 @@
 import type { ResourceContext, ResourceType } from './contracts/resource-type.js';
 import type { ResourceState } from './contracts/state.js';
-import { reveal } from '../values.js';
+import { reveal } from '../kernel/values.js';
 
 /*
  * Objects on their way: ordered, and not yet seen ready. An API that provisions asynchronously

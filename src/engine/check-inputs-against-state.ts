@@ -1,6 +1,6 @@
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
 import type { Manifest } from '../manifest/ast.js';
-import { Secret, Unknown } from '../values.js';
+import { Secret, Unknown } from '../kernel/values.js';
 import { resourceInputProblems } from './check-manifest.js';
 import type { EngineCatalog } from './contracts/catalog.js';
 import { hasUnknownKeys } from './contracts/strict.js';

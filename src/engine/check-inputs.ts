@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
 import type { Expr, ResourceDecl } from '../manifest/ast.js';
-import { closestName } from '../manifest/tokens.js';
-import { Secret, Unknown, holdsSecret, reveal, wrapSecrets } from '../values.js';
+import { closestName } from '../kernel/did-you-mean.js';
+import { Secret, Unknown, holdsSecret, reveal, wrapSecrets } from '../kernel/values.js';
 import { strict } from './contracts/strict.js';
 import { inputProblems } from './messages.js';
 

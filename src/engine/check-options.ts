@@ -1,6 +1,6 @@
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
 import type { Manifest } from '../manifest/ast.js';
-import { closestName } from '../manifest/tokens.js';
+import { closestName } from '../kernel/did-you-mean.js';
 import type { EngineCatalog } from './contracts/catalog.js';
 import { fieldsAt } from './messages.js';
 

@@ -1,6 +1,6 @@
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
 import { LiteralExpr, refsOf, resourceRefs, type Expr, type Manifest, type Pos, type RefExpr } from '../manifest/ast.js';
-import { Unknown } from '../values.js';
+import { Unknown } from '../kernel/values.js';
 import type { ManifestGraph } from './graph/graph.js';
 
 /*

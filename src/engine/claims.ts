@@ -1,5 +1,5 @@
 import type { Claim, ResourceType } from './contracts/resource-type.js';
-import { Secret, Unknown } from '../values.js';
+import { Secret, Unknown } from '../kernel/values.js';
 
 /**
  * Claims (ResourceType.holds) as the plan and the steps use them: each claim an object's inputs

@@ -1,6 +1,6 @@
 import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState } from './contracts/state.js';
-import { Secret, Unknown, mask, reveal, sameValue } from '../values.js';
+import { Secret, Unknown, mask, reveal, sameValue } from '../kernel/values.js';
 import { diffInputs, effectiveInputs, pathMatches, withChosenInputs, type InputDiff } from './diff/diff.js';
 import type { ReplaceRule } from './contracts/resource-type.js';
 import type { Change } from './types.js';

@@ -1,6 +1,6 @@
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
 import { posAt, type Manifest } from '../manifest/ast.js';
-import { Unknown } from '../values.js';
+import { Unknown } from '../kernel/values.js';
 import { inFileOrder } from './checkable.js';
 import type { CatalogResourceType } from './contracts/catalog.js';
 import type { CrossCheckView, StackResource } from './contracts/resource-type.js';

@@ -6,7 +6,7 @@
  */
 import type { ResourceType } from './contracts/resource-type.js';
 import { ReadPass, resourceContext } from './context.js';
-import { wrapSecrets } from '../values.js';
+import { wrapSecrets } from '../kernel/values.js';
 import type { EngineDeps } from './types.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Manifest } from '../manifest/ast.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState, StateSnapshot } from './contracts/state.js';
-import { mask, secretKeys, wrapSecrets } from '../values.js';
+import { mask, secretKeys, wrapSecrets } from '../kernel/values.js';
 import { ReadPass } from './context.js';
 import { readObjects, readRequests } from './refresh.js';
 import { withChosenInputs } from './diff/diff.js';

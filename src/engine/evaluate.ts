@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Accessor, Expr, Pos } from '../manifest/ast.js';
-import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../values.js';
+import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../kernel/values.js';
 
 /** An evaluation failure at a manifest position. */
 export class EvalError extends Error {

@@ -1,4 +1,4 @@
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { Disowned, ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
 import { resourceContext } from './context.js';

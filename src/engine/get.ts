@@ -3,9 +3,9 @@
  * when planning and its outputs are what references see, at plan and at apply. It is never
  * recorded in state, so no apply step, refresh or destroy ever touches it.
  */
-import { UserError, isRemote } from '../errors.js';
+import { UserError, isRemote } from '../kernel/errors.js';
 import type { ResourceDecl } from '../manifest/ast.js';
-import { Unknown, mask, wrapSecrets } from '../values.js';
+import { Unknown, mask, wrapSecrets } from '../kernel/values.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { ResourceState } from './contracts/state.js';
 import { resourceContext } from './context.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ResourceType } from './contracts/resource-type.js';
-import { Secret } from '../values.js';
+import { Secret } from '../kernel/values.js';
 
 /**
  * Some ids are secrets themselves (a service key's id is the key). For those, state and output

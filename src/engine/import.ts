@@ -1,9 +1,9 @@
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { ResourceContext, ResourceType } from './contracts/resource-type.js';
 import type { ResourceState } from './contracts/state.js';
 import { resourceContext } from './context.js';
 import { recordedId } from './ids.js';
-import { wrapSecrets } from '../values.js';
+import { wrapSecrets } from '../kernel/values.js';
 import type { EngineDeps } from './types.js';
 
 /** How an import treats an object whose ownership marks name another project or stack. */

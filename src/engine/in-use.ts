@@ -4,7 +4,7 @@ import { claimsOf, valuesAt } from './claims.js';
 import type { PlanProblem } from './plan-order.js';
 import { replaceWhy } from './classify.js';
 import type { Change } from './types.js';
-import { reveal, sameValue } from '../values.js';
+import { reveal, sameValue } from '../kernel/values.js';
 
 /*
  * A replacement no order of one run can make: its new object needs a claim the old one holds (so

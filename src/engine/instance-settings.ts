@@ -4,12 +4,12 @@
  * does not give is taken from the provider's own environment variable, as Pulumi's providers do,
  * never from the default provider's config: another account must not inherit this one's keys.
  */
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
 import type { Manifest, ProviderDecl } from '../manifest/ast.js';
 import { keyPosAt, posAt } from '../manifest/ast.js';
-import { closestName } from '../manifest/tokens.js';
-import { noteSecretText } from '../secret-mask.js';
-import { containsUnknown, reveal, Unknown } from '../values.js';
+import { closestName } from '../kernel/did-you-mean.js';
+import { noteSecretText } from '../kernel/secret-mask.js';
+import { containsUnknown, reveal, Unknown } from '../kernel/values.js';
 import { objectKeys } from './check-inputs.js';
 import type { CatalogProvider } from './contracts/catalog.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UserError, isRemote } from '../errors.js';
+import { UserError, isRemote } from '../kernel/errors.js';
 import type { StateStore } from './contracts/state.js';
 import type { JournalEntry, PendingOperation, ResourceState } from './contracts/state.js';
 

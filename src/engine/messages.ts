@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
 import { keyPosAt, posAt, type Expr } from '../manifest/ast.js';
-import { closestName } from '../manifest/tokens.js';
+import { closestName } from '../kernel/did-you-mean.js';
 
 /*
  * zod's issues in the words of the thing being checked: what is wrong with the value at a path

@@ -1,5 +1,5 @@
 import type { ResourceOptions } from '../manifest/ast.js';
-import { Unknown, reveal } from '../values.js';
+import { Unknown, reveal } from '../kernel/values.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 
 /**

@@ -1,9 +1,9 @@
-import { type Diagnostic, uniqueDiagnostics } from '../diagnostics.js';
+import { type Diagnostic, uniqueDiagnostics } from '../kernel/diagnostics.js';
 import type { Manifest } from '../manifest/ast.js';
-import { closestName } from '../manifest/tokens.js';
+import { closestName } from '../kernel/did-you-mean.js';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
-import { Unknown, containsUnknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../values.js';
+import { Unknown, containsUnknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../kernel/values.js';
 import { markMoves, moveAliased, moveWaiting } from './aliases.js';
 import { checkInputs, checkOptionFields } from './check-inputs.js';
 import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';

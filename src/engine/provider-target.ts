@@ -7,7 +7,7 @@
  * served by the sandbox: a provider left without credentials beside it is refused too (the
  * secrets of a CI job that failed to load would otherwise order nothing and report success).
  */
-import type { Diagnostic, SourcePos } from '../diagnostics.js';
+import type { Diagnostic, SourcePos } from '../kernel/diagnostics.js';
 import { posAt, type Manifest } from '../manifest/ast.js';
 import { configPlace } from '../manifest/config-resolve.js';
 import { usedProviders } from './check-manifest.js';

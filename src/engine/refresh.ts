@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import type { ResourceType } from './contracts/resource-type.js';
 import type { StateSnapshot, ResourceState } from './contracts/state.js';
 import { ReadPass, resourceContext } from './context.js';
-import { Secret, reveal, secretKeys, secretTexts, wrapSecrets } from '../values.js';
+import { Secret, reveal, secretKeys, secretTexts, wrapSecrets } from '../kernel/values.js';
 import { realId } from './ids.js';
 import { sealDeclared } from './declared-secrets.js';
 import type { EngineDeps } from './types.js';

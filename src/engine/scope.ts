@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { BUILTIN_ROOTS, type Expr, keyPosAt, type Manifest, type Pos, posAt, refsOf } from '../manifest/ast.js';
-import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../values.js';
+import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../kernel/values.js';
 import { strict } from './contracts/strict.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { valueProblems } from './messages.js';

@@ -1,7 +1,7 @@
-import { AmbiguousOrder, UserError } from '../errors.js';
+import { AmbiguousOrder, UserError } from '../kernel/errors.js';
 import type { Created, ResourceContext, ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
-import { reveal } from '../values.js';
+import { reveal } from '../kernel/values.js';
 import { ReadPass, resourceContext } from './context.js';
 import { readObjects, type ReadOutcome, type ReadRequest } from './refresh.js';
 import { deposedKey, isDeposed, normalizeDeposed } from './deposed.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { AmbiguousOrder, duration, UserError, WaitTimedOut } from '../errors.js';
+import { AmbiguousOrder, duration, UserError, WaitTimedOut } from '../kernel/errors.js';
 import type { Created, ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState } from './contracts/state.js';
-import { reveal, secretKeys, wrapSecrets } from '../values.js';
+import { reveal, secretKeys, wrapSecrets } from '../kernel/values.js';
 import { awaitObject, readinessOf, statusOf, untilListed, withStatus } from './awaiting.js';
 import { deposedKey, isDeposed } from './deposed.js';
 import { inputFields } from './import.js';

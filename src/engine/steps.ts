@@ -1,13 +1,13 @@
 import type { ResourceContext, ResourceType } from './contracts/resource-type.js';
 import type { ResourceState } from './contracts/state.js';
-import { reveal, secretKeys, wrapSecrets } from '../values.js';
+import { reveal, secretKeys, wrapSecrets } from '../kernel/values.js';
 import { baseAddress, deposedKey, isDeposed } from './deposed.js';
 import { effectiveInputs } from './diff/diff.js';
 import type { WalkNode } from './graph/walk.js';
 import { realId, recordedId } from './ids.js';
 import { outcomeUnknown, type Journal, type Records } from './journal.js';
 import { awaitInterruptedOrder, awaitReleased, noteReleased, settleRecorded, type Holder } from './steps-awaiting.js';
-import { WaitTimedOut } from '../errors.js';
+import { WaitTimedOut } from '../kernel/errors.js';
 import type { Change, StepAction } from './types.js';
 
 /** What a step needs from the apply it runs in. */

@@ -1,4 +1,4 @@
-import { WaitTimedOut } from '../errors.js';
+import { WaitTimedOut } from '../kernel/errors.js';
 import type { Look, Pace } from './contracts/resource-type.js';
 
 /**

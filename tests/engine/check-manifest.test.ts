@@ -4,8 +4,9 @@ import { checkManifest, checkResources, checkSettings, usedProviders } from '../
 import type { CatalogFunction, CatalogProvider, CatalogResourceType, EngineCatalog } from '../../src/engine/contracts/catalog.js';
 import type { Manifest } from '../../src/manifest/ast.js';
 import { parseManifest } from '../../src/manifest/parse.js';
-import { closest, closestName } from '../../src/manifest/tokens.js';
-import { maskSecrets } from '../../src/secret-mask.js';
+import { closest } from '../../src/manifest/tokens.js';
+import { closestName } from '../../src/kernel/did-you-mean.js';
+import { maskSecrets } from '../../src/kernel/secret-mask.js';
 
 /** A catalog of one fake provider with one type and one function, and a log of what was asked of it. */
 function fakeCatalog() {

@@ -5,7 +5,7 @@ import type { EngineCatalog } from '../../src/engine/contracts/catalog.js';
 import type { CrossCheckView } from '../../src/engine/contracts/resource-type.js';
 import { parseManifest } from '../../src/manifest/parse.js';
 import { loadResourceTypes, providers } from '../../src/resource-registry.js';
-import { Unknown } from '../../src/values.js';
+import { Unknown } from '../../src/kernel/values.js';
 
 const resourceTypes = await loadResourceTypes();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { refreshState } from '../../src/engine/refresh.js';
-import { Secret } from '../../src/values.js';
+import { Secret } from '../../src/kernel/values.js';
 import { applyFake, planFake } from '../support/engine-run.js';
 import { fakeDeps, fakeType, MemoryStore } from '../support/fakes.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffInputs, effectiveInputs, pathMatches, pointerToPath } from '../../src/engine/diff/diff.js';
-import { Secret, Unknown } from '../../src/values.js';
+import { Secret, Unknown } from '../../src/kernel/values.js';
 
 describe('input diff', () => {
   const cases: Array<{ name: string; prior: Record<string, unknown>; desired: Record<string, unknown>; changed: string[] }> = [
@@ -42,7 +42,7 @@ describe('paths', () => {
 
 describe('secret paths', () => {
   it('wraps nested values, with [*] for every list item, and leaves absent paths alone', async () => {
-    const { wrapSecrets, mask } = await import('../../src/values.js');
+    const { wrapSecrets, mask } = await import('../../src/kernel/values.js');
     const config = { partner: 'vrouter', interfaces: [{ bgpConnections: [{ peerAsn: 1, password: 'p1' }, { peerAsn: 2 }] }] };
     const wrapped = wrapSecrets({ bEndPartnerConfig: config }, ['bEndPartnerConfig.interfaces[*].bgpConnections[*].password', 'aEndPartnerConfig.authKey']);
     expect(mask(wrapped)).toEqual({ bEndPartnerConfig: { partner: 'vrouter', interfaces: [{ bgpConnections: [{ peerAsn: 1, password: '[secret]' }, { peerAsn: 2 }] }] } });

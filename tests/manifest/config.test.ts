@@ -6,7 +6,7 @@ import { evaluate } from '../../src/engine/evaluate.js';
 import { Evaluation } from '../../src/engine/scope.js';
 import { resolveConfig, type ConfigSources } from '../../src/manifest/config-resolve.js';
 import { parseManifest } from '../../src/manifest/parse.js';
-import { Secret, Unknown } from '../../src/values.js';
+import { Secret, Unknown } from '../../src/kernel/values.js';
 
 /** A manifest in a fresh folder, with the stack settings files given. */
 function setUp(yaml: string, stackFiles: Record<string, string> = {}) {

@@ -10,7 +10,7 @@ import { deletesFirst } from '../../src/engine/classify.js';
 import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 import type { ResourceState } from '../../src/engine/contracts/state.js';
 import { diffInputs, effectiveInputs, pathMatches, withChosenInputs } from '../../src/engine/diff/diff.js';
-import { reveal } from '../../src/values.js';
+import { reveal } from '../../src/kernel/values.js';
 
 /** What the plan must say of the change. */
 export interface Expected {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { changesSomething } from '../../src/cli/render-plan.js';
 import { lockInfo, openSession, type Session } from '../../src/cli/session.js';
-import { DiagnosticsError, formatDiagnostic } from '../../src/diagnostics.js';
+import { DiagnosticsError, formatDiagnostic } from '../../src/kernel/diagnostics.js';
 import { applyPlan, type ApplyReport } from '../../src/engine/apply.js';
 import type { StateSnapshot } from '../../src/engine/contracts/state.js';
 import { detectDrift, type DriftReport } from '../../src/engine/drift.js';

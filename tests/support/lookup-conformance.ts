@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { RemoteError } from '../../src/errors.js';
+import { RemoteError } from '../../src/kernel/errors.js';
 import type { LookupContext, LookupFunction } from '../../src/engine/contracts/lookup.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 

@@ -1,6 +1,6 @@
 import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
-import { Secret, Unknown, mask } from '../../values.js';
+import { Secret, Unknown, mask } from '../../kernel/values.js';
 
 /** What a comparison of prior and desired inputs found. */
 export interface InputDiff {

@@ -15,7 +15,7 @@ import { mve } from '../../../src/resources/interconnect/mve.js';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { loadResourceTypes } from '../../../src/resource-registry.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { Unknown } from '../../../src/values.js';
+import { Unknown } from '../../../src/kernel/values.js';
 import { interconnectContext, lookupContext } from '../../support/interconnect-context.js';
 import { crossCheckView } from '../../support/cross-check-view.js';
 

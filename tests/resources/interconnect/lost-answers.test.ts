@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outcomeUnknown } from '../../../src/engine/journal.js';
-import { isRemote } from '../../../src/errors.js';
+import { isRemote } from '../../../src/kernel/errors.js';
 import { InterconnectClient } from '../../../src/providers/interconnect/client.js';
 import type { ResourceContext } from '../../../src/engine/contracts/resource-type.js';
 import { mcr } from '../../../src/resources/interconnect/mcr.js';
