@@ -25,10 +25,7 @@ export default tseslint.config(
   },
   {
     files: ['src/engine/**/*.ts'],
-    rules: forbid(
-      ['resources', 'lookups', 'providers', 'sandbox', 'cli', 'resource-registry', 'function-registry'],
-      'the engine depends only on its own contracts (src/engine/contracts); a type or provider supplies a hook instead',
-    ),
+    rules: forbid(['resources', 'lookups', 'providers', 'sandbox', 'cli'], 'the engine depends only on its own contracts (src/engine/contracts); a type or provider supplies a hook instead'),
   },
   {
     files: ['src/sandbox/**/*.ts'],

@@ -64,7 +64,7 @@ export function configCommand(program: Command, globals: () => GlobalOptions): v
 
 /** The manifest as far as it can be read, for its name and config declarations (other problems are for validate). */
 async function declarations(file: string): Promise<Manifest> {
-  const [{ parseManifest }, { loadResourceTypes }] = await Promise.all([import('../manifest/parse.js'), import('../resource-registry.js')]);
+  const [{ parseManifest }, { loadResourceTypes }] = await Promise.all([import('../manifest/parse.js'), import('./catalog.js')]);
   return parseManifest(readFileSync(file, 'utf8'), file, { resources: (await loadResourceTypes()).keys(), functions: [] }).manifest;
 }
 
@@ -87,7 +87,7 @@ function declarationOf(at: Place, full: string): { name: string; decl: ConfigDec
 async function setValue(at: Place, key: string, text: string, secretFlag: boolean): Promise<void> {
   const full = fullKey(at, key);
   const namespace = full.slice(0, full.indexOf(':'));
-  const [{ providers }, { coerce }, { writeStackValue }, { stateCodec }] = await Promise.all([import('../registry.js'), import('../manifest/config-resolve.js'), stackConfig(), stateStore()]);
+  const [{ providers }, { coerce }, { writeStackValue }, { stateCodec }] = await Promise.all([import('./catalog.js'), import('../manifest/config-resolve.js'), stackConfig(), stateStore()]);
   const provider = providers.find((p) => p.name === namespace);
   if (namespace !== at.project && !provider) {
     throw new UserError(

@@ -9,7 +9,7 @@ import { DiagnosticsError } from '../kernel/diagnostics.js';
 import { UserError } from '../kernel/errors.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
 import { decodeUtf8, readYaml } from '../manifest/yaml-source.js';
-import { loadResourceTypes } from '../registry.js';
+import { loadResourceTypes } from './catalog.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
 import type { ResourceState } from '../engine/contracts/state.js';
 import { mask } from '../kernel/values.js';

@@ -1,7 +1,7 @@
 import { DiagnosticsError } from '../kernel/diagnostics.js';
 import type { CheckedManifest } from '../engine/check-manifest.js';
 import { classifyTargets, envOrigin, manifestTargets, targetKey, type Target, type TargetInput } from '../engine/provider-target.js';
-import { providers } from '../resource-registry.js';
+import { providers } from './catalog.js';
 
 /**
  * Where a command's connections go, decided before its first call (see engine/provider-target.ts):

@@ -4,7 +4,7 @@ import { checkManifest, crossCheckStack } from '../../src/engine/check-manifest.
 import type { EngineCatalog } from '../../src/engine/contracts/catalog.js';
 import type { CrossCheckView } from '../../src/engine/contracts/resource-type.js';
 import { parseManifest } from '../../src/manifest/parse.js';
-import { loadResourceTypes, providers } from '../../src/resource-registry.js';
+import { loadResourceTypes, providers } from '../../src/cli/catalog.js';
 import { Unknown } from '../../src/kernel/values.js';
 
 const resourceTypes = await loadResourceTypes();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyTargets, targetKey, type Origin, type TargetInput } from '../../src/engine/provider-target.js';
 import type { ProviderDef } from '../../src/engine/contracts/provider.js';
-import { providers } from '../../src/resource-registry.js';
+import { providers } from '../../src/cli/catalog.js';
 import { signsInAlone, valueFor, variableOf } from '../support/real-settings.js';
 
 const AT = { file: 'm.yaml', line: 3, column: 3 };

@@ -1,6 +1,6 @@
 /**
  * The lookup conformance suite, run by tests/lookups/conformance.test.ts for every function in
- * src/function-registry.ts against the sandbox over HTTP: its doc strings, its token, the answer
+ * src/cli/catalog.ts against the sandbox over HTTP: its doc strings, its token, the answer
  * its spec expects (in its result schema), a 429 waited out with the same answer, paging that
  * loses nothing and a not-found naming the lookup where its spec says so.
  */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { claimsOf } from '../../../src/engine/claims.js';
-import { loadResourceTypes } from '../../../src/resource-registry.js';
+import { loadResourceTypes } from '../../../src/cli/catalog.js';
 import { Unknown } from '../../../src/kernel/values.js';
 
 /** For each cloud type: what it holds (claim `what`s), with the API's refusal of a second holder; empty where nothing is held. */

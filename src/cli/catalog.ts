@@ -1,15 +1,16 @@
-import { UserError } from './kernel/errors.js';
-import { cloudProvider } from './providers/cloud/index.js';
-import { interconnectProvider } from './providers/interconnect/index.js';
-import { pipelineProvider } from './providers/pipeline/index.js';
-import type { ProviderDef } from './engine/contracts/provider.js';
-import type { ResourceType } from './engine/contracts/resource-type.js';
+import { UserError } from '../kernel/errors.js';
+import { cloudProvider } from '../providers/cloud/index.js';
+import { interconnectProvider } from '../providers/interconnect/index.js';
+import { pipelineProvider } from '../providers/pipeline/index.js';
+import type { LookupFunction } from '../engine/contracts/lookup.js';
+import type { ProviderDef } from '../engine/contracts/provider.js';
+import type { ResourceType } from '../engine/contracts/resource-type.js';
 
 /*
- * Providers and resource types, apart from the lookup functions (function-registry.ts): commands
- * that read a manifest load the functions only when it calls one, and each provider's resource
- * types only when the command may meet them, since building their schemas is most of what a
- * short command does before it reads its manifest.
+ * Every provider, resource type and lookup function plumb knows. Commands that read a manifest
+ * load the functions only when it calls one, and each provider's resource types only when the
+ * command may meet them, since building their schemas is most of what a short command does
+ * before it reads its manifest.
  */
 
 /** Every provider plumb knows. */
@@ -17,9 +18,9 @@ export const providers: ProviderDef[] = [interconnectProvider, cloudProvider, pi
 
 /** Each provider's resource types, loaded on first use. */
 const typesOf: Record<string, () => Promise<ResourceType[]>> = {
-  interconnect: async () => (await import('./resources/interconnect/index.js')).interconnectResources,
-  cloud: async () => (await import('./resources/cloud/index.js')).cloudResources,
-  pipeline: async () => (await import('./resources/pipeline/index.js')).pipelineResources,
+  interconnect: async () => (await import('../resources/interconnect/index.js')).interconnectResources,
+  cloud: async () => (await import('../resources/cloud/index.js')).cloudResources,
+  pipeline: async () => (await import('../resources/pipeline/index.js')).pipelineResources,
 };
 
 /** The resource types of the providers named (of every provider when none are), by canonical token. */
@@ -27,6 +28,16 @@ export async function loadResourceTypes(names: Iterable<string> = Object.keys(ty
   const wanted = new Set(names);
   const lists = await Promise.all(Object.entries(typesOf).map(([name, load]) => (wanted.has(name) ? load() : [])));
   return new Map(lists.flat().map((r) => [r.token, r]));
+}
+
+let functions: Promise<Map<string, LookupFunction>> | undefined;
+
+/** Every lookup function (and provider method), by canonical token, loaded on first use (one map for the process). */
+export function loadFunctions(): Promise<Map<string, LookupFunction>> {
+  functions ??= Promise.all([import('../lookups/interconnect/index.js'), import('../lookups/cloud/index.js'), import('../lookups/pipeline/index.js')]).then(
+    ([{ interconnectLookups }, { cloudLookups }, { pipelineLookups }]) => new Map([...interconnectLookups, ...cloudLookups, ...pipelineLookups].map((f) => [f.token, f])),
+  );
+  return functions;
 }
 
 /**
