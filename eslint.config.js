@@ -28,6 +28,10 @@ export default tseslint.config(
     rules: forbid(['resources', 'lookups', 'providers', 'sandbox', 'cli'], 'the engine depends only on its own contracts (src/engine/contracts); a type or provider supplies a hook instead'),
   },
   {
+    files: ['src/kernel/**/*.ts'],
+    rules: forbid(['engine', 'manifest', 'resources', 'lookups', 'providers', 'state', 'sandbox', 'cli'], 'the kernel is what every layer shares: it imports nothing else of plumb'),
+  },
+  {
     files: ['src/sandbox/**/*.ts'],
     rules: forbid(['engine', 'resources', 'lookups', 'providers', 'cli', 'state'], 'a sandbox is written from the vendor documentation and shares no code with plumb'),
   },

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { strict } from '../engine/contracts/strict.js';
-import { valueProblems } from '../engine/messages.js';
+import { valueProblems } from '../engine/checking/messages.js';
 import { UserError } from '../kernel/errors.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
 import { loadFunctions, providers } from './catalog.js';
 import { mask } from '../kernel/values.js';
-import type { CheckedManifest } from '../engine/check-manifest.js';
+import type { CheckedManifest } from '../engine/checking/check-manifest.js';
 import { drawSandboxLine } from './sandbox-line.js';
 import { connectProvider, loadManifest, makeLogger, manifestPath, sandboxRuntime, type GlobalOptions } from './session.js';
 

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { DiagnosticsError } from '../kernel/diagnostics.js';
-import { applyPlan, type ApplyReport } from '../engine/apply.js';
-import { makePlan, type PlanOptions, type PlanResult } from '../engine/plan.js';
+import { applyPlan, type ApplyReport } from '../engine/applying/apply.js';
+import { makePlan, type PlanOptions, type PlanResult } from '../engine/planning/plan.js';
 import type { EngineEvent, Plan } from '../engine/types.js';
 import { UserError } from '../kernel/errors.js';
 import type { StateSnapshot } from '../engine/contracts/state.js';

@@ -11,11 +11,11 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { stringify } from 'yaml';
 import { editorSchema } from '../../src/cli/schema.js';
-import { checkManifest } from '../../src/engine/check-manifest.js';
+import { checkManifest } from '../../src/engine/checking/check-manifest.js';
 import { freeForm as declareFreeForm, freeFormReason, hasUnknownKeys, isFreeForm, strict } from '../../src/engine/contracts/strict.js';
-import { checkInputsAgainstState } from '../../src/engine/check-inputs-against-state.js';
+import { checkInputsAgainstState } from '../../src/engine/checking/check-inputs-against-state.js';
 import type { EngineCatalog } from '../../src/engine/contracts/catalog.js';
-import { pathName } from '../../src/engine/messages.js';
+import { pathName } from '../../src/engine/checking/messages.js';
 import { loadFunctions, loadResourceTypes, providers } from '../../src/cli/catalog.js';
 import { sampleValues } from '../support/sample-inputs.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkManifest } from '../../src/engine/check-manifest.js';
+import { checkManifest } from '../../src/engine/checking/check-manifest.js';
 import type { CatalogProvider, EngineCatalog } from '../../src/engine/contracts/catalog.js';
 import { parseManifest } from '../../src/manifest/parse.js';
 import { maskSecrets } from '../../src/kernel/secret-mask.js';

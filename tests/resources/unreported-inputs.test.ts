@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { loadResourceTypes } from '../../src/cli/catalog.js';
-import { classify } from '../../src/engine/classify.js';
+import { classify } from '../../src/engine/planning/classify.js';
 import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 import type { ResourceState } from '../../src/engine/contracts/state.js';
 

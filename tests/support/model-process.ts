@@ -7,12 +7,12 @@
  * change the world, the clock or the store again.
  */
 import pino from 'pino';
-import { applyPlan, type ApplyReport } from '../../src/engine/apply.js';
+import { applyPlan, type ApplyReport } from '../../src/engine/applying/apply.js';
 import type { JournalEntry, StateSnapshot, StateStore } from '../../src/engine/contracts/state.js';
 import { buildGraph } from '../../src/engine/graph/graph.js';
-import { makePlan } from '../../src/engine/plan.js';
+import { makePlan } from '../../src/engine/planning/plan.js';
 import type { EngineDeps, EngineEvent, Plan } from '../../src/engine/types.js';
-import type { Clock } from '../../src/engine/wait.js';
+import type { Clock } from '../../src/engine/applying/wait.js';
 import { RemoteError } from '../../src/kernel/errors.js';
 import { parseManifest } from '../../src/manifest/parse.js';
 import type { ResourceState } from '../../src/engine/contracts/state.js';

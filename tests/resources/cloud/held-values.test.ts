@@ -5,7 +5,7 @@
  * added without an entry fails here until someone has looked at what the API holds unique for it.
  */
 import { describe, expect, it } from 'vitest';
-import { claimsOf } from '../../../src/engine/claims.js';
+import { claimsOf } from '../../../src/engine/planning/claims.js';
 import { loadResourceTypes } from '../../../src/cli/catalog.js';
 import { Unknown } from '../../../src/kernel/values.js';
 

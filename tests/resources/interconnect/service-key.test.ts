@@ -6,7 +6,7 @@ import { serviceKey, serviceKeyInputs } from '../../../src/resources/interconnec
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { keyBase } from './attached-specs.js';
 import { makePort } from './fixtures.js';
-import { contextWait } from '../../../src/engine/wait.js';
+import { contextWait } from '../../../src/engine/applying/wait.js';
 import { AmbiguousOrder } from '../../../src/kernel/errors.js';
 
 const base = keyBase;

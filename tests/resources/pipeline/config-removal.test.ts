@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { classify } from '../../../src/engine/classify.js';
+import { classify } from '../../../src/engine/planning/classify.js';
 import type { ResourceType } from '../../../src/engine/contracts/resource-type.js';
 import { pipelineResources } from '../../../src/resources/pipeline/index.js';
 import { group } from '../../../src/resources/pipeline/group.js';
