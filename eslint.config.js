@@ -25,10 +25,11 @@ export default tseslint.config(
   },
   {
     files: ['src/engine/**/*.ts'],
-    rules: forbid(
-      ['resources', 'lookups', 'providers', 'sandbox', 'cli', 'resource-registry', 'function-registry'],
-      'the engine depends only on its own contracts (src/engine/contracts); a type or provider supplies a hook instead',
-    ),
+    rules: forbid(['resources', 'lookups', 'providers', 'sandbox', 'cli'], 'the engine depends only on its own contracts (src/engine/contracts); a type or provider supplies a hook instead'),
+  },
+  {
+    files: ['src/kernel/**/*.ts'],
+    rules: forbid(['engine', 'manifest', 'resources', 'lookups', 'providers', 'state', 'sandbox', 'cli'], 'the kernel is what every layer shares: it imports nothing else of plumb'),
   },
   {
     files: ['src/sandbox/**/*.ts'],

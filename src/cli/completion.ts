@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 
 /*
  * Completion scripts made from the command tree itself, so a new command or flag completes as

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { basename, relative } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { ConfigDecl, Manifest } from '../manifest/ast.js';
-import { Secret, reveal } from '../values.js';
+import { Secret, reveal } from '../kernel/values.js';
 import type { GlobalOptions } from './session.js';
 
 // Loaded when a config command runs: the CLI's start-up stays as it is for every other command.
@@ -64,7 +64,7 @@ export function configCommand(program: Command, globals: () => GlobalOptions): v
 
 /** The manifest as far as it can be read, for its name and config declarations (other problems are for validate). */
 async function declarations(file: string): Promise<Manifest> {
-  const [{ parseManifest }, { loadResourceTypes }] = await Promise.all([import('../manifest/parse.js'), import('../resource-registry.js')]);
+  const [{ parseManifest }, { loadResourceTypes }] = await Promise.all([import('../manifest/parse.js'), import('./catalog.js')]);
   return parseManifest(readFileSync(file, 'utf8'), file, { resources: (await loadResourceTypes()).keys(), functions: [] }).manifest;
 }
 
@@ -87,7 +87,7 @@ function declarationOf(at: Place, full: string): { name: string; decl: ConfigDec
 async function setValue(at: Place, key: string, text: string, secretFlag: boolean): Promise<void> {
   const full = fullKey(at, key);
   const namespace = full.slice(0, full.indexOf(':'));
-  const [{ providers }, { coerce }, { writeStackValue }, { stateCodec }] = await Promise.all([import('../registry.js'), import('../manifest/config-resolve.js'), stackConfig(), stateStore()]);
+  const [{ providers }, { coerce }, { writeStackValue }, { stateCodec }] = await Promise.all([import('./catalog.js'), import('../manifest/config-resolve.js'), stackConfig(), stateStore()]);
   const provider = providers.find((p) => p.name === namespace);
   if (namespace !== at.project && !provider) {
     throw new UserError(
@@ -173,7 +173,7 @@ async function values(at: Place, open: boolean): Promise<Map<string, { value: un
   const codec = open ? (await stateStore()).stateCodec(at.opts, at.manifest.dir) : undefined;
   const read = readStackConfig(at.settings, (sealed, where) => (codec ? codec.decode({ $secret: sealed }, where) : SEALED));
   if (read.diagnostics.length) {
-    const { DiagnosticsError } = await import('../diagnostics.js');
+    const { DiagnosticsError } = await import('../kernel/diagnostics.js');
     throw new DiagnosticsError(read.diagnostics);
   }
   const out = new Map<string, { value: unknown; secret: boolean }>();

@@ -1,14 +1,15 @@
 import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { LookupFunction } from '../engine/contracts/lookup.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
-import { functions, loadResourceTypes } from '../registry.js';
+import { loadFunctions, loadResourceTypes } from './catalog.js';
 import { CHANGE_WORDS, describeToken, editorSchema, SECRET_WORDS, type FieldDoc, type TokenDoc } from './schema.js';
 
 /** The reference page of every type and function (docs/reference/<provider>/<name>.md), and the manifest's JSON Schema, by relative path. */
-export function referencePages(resourceTypes: ReadonlyMap<string, ResourceType>): Map<string, string> {
+export function referencePages(resourceTypes: ReadonlyMap<string, ResourceType>, functions: ReadonlyMap<string, LookupFunction>): Map<string, string> {
   const pages = new Map<string, string>();
   for (const token of [...resourceTypes.keys(), ...functions.keys()].sort()) {
-    const doc = describeToken(token, resourceTypes);
+    const doc = describeToken(token, resourceTypes, functions);
     const provider = token.split(':')[0];
     const name = token.split(':').pop()!.split('/').pop()!;
     const resource = doc.kind === 'resource';
@@ -33,7 +34,7 @@ export function referencePages(resourceTypes: ReadonlyMap<string, ResourceType>)
     ];
     pages.set(join('docs', 'reference', provider, `${name}.md`), body.join('\n'));
   }
-  pages.set(join('docs', 'reference', 'plumb.schema.json'), `${JSON.stringify(editorSchema(resourceTypes), null, 2)}\n`);
+  pages.set(join('docs', 'reference', 'plumb.schema.json'), `${JSON.stringify(editorSchema(resourceTypes, functions), null, 2)}\n`);
   return pages;
 }
 
@@ -97,9 +98,9 @@ function anchor(heading: string): string {
 }
 
 /** Writes the pages under `root`; returns the files whose content changed. */
-export function writeReference(root: string, resourceTypes: ReadonlyMap<string, ResourceType>): string[] {
+export function writeReference(root: string, resourceTypes: ReadonlyMap<string, ResourceType>, functions: ReadonlyMap<string, LookupFunction>): string[] {
   const changed: string[] = [];
-  for (const [file, text] of referencePages(resourceTypes)) {
+  for (const [file, text] of referencePages(resourceTypes, functions)) {
     const full = join(root, file);
     if (existsSync(full) && readFileSync(full, 'utf8') === text) continue;
     mkdirSync(join(full, '..'), { recursive: true });
@@ -110,6 +111,6 @@ export function writeReference(root: string, resourceTypes: ReadonlyMap<string, 
 }
 
 if (process.argv[1] && resolve(process.argv[1]).endsWith(join('dist', 'cli', 'docs.js'))) {
-  const changed = writeReference(process.cwd(), await loadResourceTypes());
+  const changed = writeReference(process.cwd(), await loadResourceTypes(), await loadFunctions());
   process.stdout.write(`${changed.length ? `updated ${changed.length} pages` : 'reference docs are up to date'}\n`);
 }

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import { ReadPass } from '../engine/context.js';
-import { detectDrift, type DriftReport } from '../engine/drift.js';
-import { refreshState } from '../engine/refresh.js';
-import { UserError } from '../errors.js';
+import { ReadPass } from '../engine/applying/context.js';
+import { detectDrift, type DriftReport } from '../engine/planning/drift.js';
+import { refreshState } from '../engine/planning/refresh.js';
+import { UserError } from '../kernel/errors.js';
 import { driftHtml } from './html/render-html.js';
 import { driftJson, driftTable } from './render-drift.js';
 import { driftMarkdown } from './render-markdown.js';

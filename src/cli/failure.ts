@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { DiagnosticsError, diagnosticJson, formatDiagnostic, type Diagnostic } from '../diagnostics.js';
-import { RemoteError, UserError } from '../errors.js';
+import { DiagnosticsError, diagnosticJson, formatDiagnostic, type Diagnostic } from '../kernel/diagnostics.js';
+import { RemoteError, UserError } from '../kernel/errors.js';
 
 /*
  * How a command that failed says so: every diagnostic with its position, a mistake of the user's

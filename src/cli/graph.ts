@@ -1,4 +1,4 @@
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import { loadManifest, manifestPath, type GlobalOptions } from './session.js';
 
 /** `plumb graph [--format dot|mermaid|json]`: the manifest's dependency graph. */

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { UserError } from '../errors.js';
-import { closestName } from '../manifest/tokens.js';
+import { UserError } from '../kernel/errors.js';
+import { closestName } from '../kernel/did-you-mean.js';
 import type { GlobalOptions } from './session.js';
 
 /*

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { strict } from '../engine/contracts/strict.js';
-import { valueProblems } from '../engine/messages.js';
-import { UserError } from '../errors.js';
+import { valueProblems } from '../engine/checking/messages.js';
+import { UserError } from '../kernel/errors.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
-import { functions, providers } from '../registry.js';
-import { mask } from '../values.js';
-import type { CheckedManifest } from '../engine/check-manifest.js';
+import { loadFunctions, providers } from './catalog.js';
+import { mask } from '../kernel/values.js';
+import type { CheckedManifest } from '../engine/checking/check-manifest.js';
 import { drawSandboxLine } from './sandbox-line.js';
 import { connectProvider, loadManifest, makeLogger, manifestPath, sandboxRuntime, type GlobalOptions } from './session.js';
 
@@ -16,6 +16,7 @@ import { connectProvider, loadManifest, makeLogger, manifestPath, sandboxRuntime
  * provider's defaults and environment variables, and the sandbox of the current folder.
  */
 export async function lookupCommand(raw: string, opts: { arg: string[]; json?: boolean }, globals: GlobalOptions): Promise<number> {
+  const functions = await loadFunctions();
   const token = resolveToken(raw, functions.keys());
   if (!token) {
     const hint = closest(raw, functions.keys());

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import { parseDuration } from '../manifest/duration.js';
-import { anySecretKnown, maskSecrets } from '../secret-mask.js';
+import { anySecretKnown, maskSecrets } from '../kernel/secret-mask.js';
 import { reportFailure, trackCommand } from './failure.js';
 import { everyCommandTakesGlobals, globalFlags, globalsOf, oneLineErrors, optionsOf } from './flags.js';
 import type { RunOptions } from './run.js';

@@ -1,5 +1,5 @@
-import { UserError } from '../errors.js';
-import { closestName } from '../manifest/tokens.js';
+import { UserError } from '../kernel/errors.js';
+import { closestName } from '../kernel/did-you-mean.js';
 import { manifestDir, manifestPath, type GlobalOptions } from './session.js';
 import { manifestProject, openStore } from './state-store.js';
 

@@ -1,4 +1,4 @@
-import type { ApplyReport } from '../engine/apply.js';
+import type { ApplyReport } from '../engine/applying/apply.js';
 import type { EngineEvent, Plan } from '../engine/types.js';
 import type { RateRoom } from './rate-room.js';
 import { displayAddress, showFull, type Paint } from './render-plan.js';

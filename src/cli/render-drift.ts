@@ -1,4 +1,4 @@
-import type { DriftReport } from '../engine/drift.js';
+import type { DriftReport } from '../engine/planning/drift.js';
 import { driftValue } from './render-markdown.js';
 import type { RateRoom } from './rate-room.js';
 import type { Paint } from './render-plan.js';

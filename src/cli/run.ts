@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import { DiagnosticsError } from '../diagnostics.js';
-import { applyPlan, type ApplyReport } from '../engine/apply.js';
-import { makePlan, type PlanOptions, type PlanResult } from '../engine/plan.js';
+import { DiagnosticsError } from '../kernel/diagnostics.js';
+import { applyPlan, type ApplyReport } from '../engine/applying/apply.js';
+import { makePlan, type PlanOptions, type PlanResult } from '../engine/planning/plan.js';
 import type { EngineEvent, Plan } from '../engine/types.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { StateSnapshot } from '../engine/contracts/state.js';
-import { mask, sameValue } from '../values.js';
+import { mask, sameValue } from '../kernel/values.js';
 import { OutputBatch, ProgressView, statusChanges } from './progress.js';
 import { planHtml } from './html/render-html.js';
 import { rateRoom, type RateRoom } from './rate-room.js';

@@ -1,10 +1,10 @@
-import { DiagnosticsError } from '../diagnostics.js';
-import type { CheckedManifest } from '../engine/check-manifest.js';
-import { classifyTargets, envOrigin, manifestTargets, targetKey, type Target, type TargetInput } from '../engine/provider-target.js';
-import { providers } from '../resource-registry.js';
+import { DiagnosticsError } from '../kernel/diagnostics.js';
+import type { CheckedManifest } from '../engine/checking/check-manifest.js';
+import { classifyTargets, envOrigin, manifestTargets, targetKey, type Target, type TargetInput } from '../engine/checking/provider-target.js';
+import { providers } from './catalog.js';
 
 /**
- * Where a command's connections go, decided before its first call (see engine/provider-target.ts):
+ * Where a command's connections go, decided before its first call (see engine/checking/provider-target.ts):
  * `sandboxFor` gives the sandbox's URL for a connection the sandbox serves, undefined for one that
  * reaches a real account. PLUMB_SANDBOX_URL names a running sandbox, which serves every
  * connection whatever real account its settings name (the user chose it), only not credentials

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import { keepGitOutOfWorld } from '../state/git-ignore.js';
 
 /** What `plumb sandbox start` accepts. */

@@ -1,16 +1,17 @@
 import * as z from 'zod';
 import { strict } from '../engine/contracts/strict.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import { manifestJsonSchema } from '../manifest/json-schema.js';
 import { closest, resolveToken } from '../manifest/tokens.js';
-import { functions, loadResourceTypes, providers } from '../registry.js';
+import { loadFunctions, loadResourceTypes, providers } from './catalog.js';
+import type { LookupFunction } from '../engine/contracts/lookup.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
 
 /** `plumb schema [TOKEN] [--json] [--json-schema]`: lists every type and function, describes one, or writes the manifest language's JSON Schema. */
 export async function schemaCommand(raw: string | undefined, opts: { json?: boolean; jsonSchema?: boolean }): Promise<number> {
-  const resourceTypes = await loadResourceTypes();
+  const [resourceTypes, functions] = await Promise.all([loadResourceTypes(), loadFunctions()]);
   if (opts.jsonSchema) {
-    process.stdout.write(`${JSON.stringify(editorSchema(resourceTypes), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(editorSchema(resourceTypes, functions), null, 2)}\n`);
     return 0;
   }
   if (!raw) {
@@ -27,7 +28,7 @@ export async function schemaCommand(raw: string | undefined, opts: { json?: bool
     const hint = closest(raw, [...resourceTypes.keys(), ...functions.keys()]);
     throw new UserError(`unknown type or function "${raw}"`, hint ? `did you mean ${hint}?` : 'plumb schema lists them all');
   }
-  const doc = describeToken(token, resourceTypes);
+  const doc = describeToken(token, resourceTypes, functions);
   if (opts.json) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   else process.stdout.write(`${renderDoc(doc)}\n`);
   return 0;
@@ -38,7 +39,7 @@ export async function schemaCommand(raw: string | undefined, opts: { json?: bool
  * language server), as strict as the checks: every object but a declared free-form map has
  * `additionalProperties: false`.
  */
-export function editorSchema(resourceTypes: ReadonlyMap<string, ResourceType>): Record<string, unknown> {
+export function editorSchema(resourceTypes: ReadonlyMap<string, ResourceType>, functions: ReadonlyMap<string, LookupFunction>): Record<string, unknown> {
   const json = (schema: z.core.$ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input', target: 'draft-7' }) as Record<string, unknown>;
   return manifestJsonSchema({
     resources: [...resourceTypes.values()].map((t) => ({ token: t.token, description: t.description, inputs: json(strict(t.inputs)) })),
@@ -81,7 +82,7 @@ export interface TokenDoc {
 }
 
 /** The documentation of one type or function, generated from its schemas. */
-export function describeToken(token: string, resourceTypes: ReadonlyMap<string, ResourceType>): TokenDoc {
+export function describeToken(token: string, resourceTypes: ReadonlyMap<string, ResourceType>, functions: ReadonlyMap<string, LookupFunction>): TokenDoc {
   const type = resourceTypes.get(token);
   if (type) {
     const secrets = type.secretPaths ?? [];

@@ -3,24 +3,24 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { DiagnosticsError } from '../diagnostics.js';
-import { checkManifest, crossCheckStack, type CheckedManifest } from '../engine/check-manifest.js';
-import { crossCheck, hasCrossChecks } from '../engine/cross-check.js';
-import { checkInputsAgainstState } from '../engine/check-inputs-against-state.js';
-import { inFileOrder } from '../engine/checkable.js';
+import { DiagnosticsError } from '../kernel/diagnostics.js';
+import { checkManifest, crossCheckStack, type CheckedManifest } from '../engine/checking/check-manifest.js';
+import { crossCheck, hasCrossChecks } from '../engine/checking/cross-check.js';
+import { checkInputsAgainstState } from '../engine/checking/check-inputs-against-state.js';
+import { inFileOrder } from '../engine/checking/checkable.js';
 import type { EngineCatalog } from '../engine/contracts/catalog.js';
 import { strict } from '../engine/contracts/strict.js';
 import type { RateRuntime, RetryNotice } from '../engine/contracts/provider.js';
 import type { ManifestGraph } from '../engine/graph/graph.js';
 import type { Connection, EngineDeps, EngineEvent } from '../engine/types.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { Manifest } from '../manifest/ast.js';
 import { decodeUtf8 } from '../manifest/yaml-source.js';
 import type { LookupFunction } from '../engine/contracts/lookup.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
-import { loadResourceTypes, providerFor, providers, providersNamedIn, readsMode, typeFor } from '../resource-registry.js';
+import { loadFunctions, loadResourceTypes, providerFor, providers, providersNamedIn, readsMode, typeFor } from './catalog.js';
 import type { Sandbox } from '../sandbox/server.js';
-import { maskSecrets } from '../secret-mask.js';
+import { maskSecrets } from '../kernel/secret-mask.js';
 import { keepGitOutOfWorld } from '../state/git-ignore.js';
 import type { StateStore } from '../state/store.js';
 import { drawSandboxLine, type SandboxLine } from './sandbox-line.js';
@@ -98,11 +98,6 @@ function silentLogger(): Logger {
   return log as unknown as Logger;
 }
 
-/** The lookup functions, loaded only for a manifest that calls one (they are most of the code to load). */
-async function lookupFunctions(): Promise<Map<string, LookupFunction>> {
-  return (await import('../function-registry.js')).functions;
-}
-
 /** Finds the manifest path: the argument, -f, or plumb.yaml in the current folder. */
 export function manifestPath(arg: string | undefined, opts: GlobalOptions): string {
   const file = arg ?? opts.file ?? 'plumb.yaml';
@@ -119,9 +114,9 @@ export interface LoadOptions {
   againstState?: boolean;
 }
 
-/** The registries as the engine's checks see them, with these resource types; lookup functions are loaded only when asked for. */
+/** The catalog as the engine's checks see it, with these resource types; lookup functions are loaded only when asked for. */
 function catalogOf(resourceTypes: ReadonlyMap<string, ResourceType>): EngineCatalog {
-  return { resourceTypes, providers, functions: lookupFunctions };
+  return { resourceTypes, providers, functions: loadFunctions };
 }
 
 /** Parses and checks a manifest (no remote call); throws DiagnosticsError listing every problem. */
@@ -174,7 +169,7 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
   const line = drawSandboxLine(runtime.url, checked); // before the store is opened or anything called: a connection that cannot be used stops the command here
   const notify = (event: EngineEvent) => deps.notify?.(event);
   const connect = connector({ settings, instances, line, log, rates: rateRuntimes(stateLocation(opts, manifest.dir), notify), notify });
-  const functions = manifest.invoked.length ? await lookupFunctions() : new Map<string, LookupFunction>();
+  const functions = manifest.invoked.length ? await loadFunctions() : new Map<string, LookupFunction>();
   const project = manifestProject(manifest.file, manifest.name);
   const reads = readsMode(process.env);
   const deps: EngineDeps = {
@@ -255,7 +250,7 @@ async function sessionStore(opts: GlobalOptions, manifest: Manifest, project: st
 
 /** Calls a lookup function for a check made before planning (see crossCheckStack). */
 async function invokeLookup(deps: EngineDeps, token: string, args: Record<string, unknown>): Promise<unknown> {
-  const fn = deps.lookup(token) ?? (await lookupFunctions()).get(token);
+  const fn = deps.lookup(token) ?? (await loadFunctions()).get(token);
   if (!fn) throw new Error(`no lookup function ${token}`);
   const { client, settings } = await deps.connect(fn.provider);
   return fn.invoke({ client, settings, log: deps.log.child({ fn: token }), warn: () => undefined, workDir: deps.workDir }, strict(fn.args).parse(args));

@@ -3,7 +3,7 @@
  * manifest's state. The read takes no lock and writes nothing; sealed outputs are opened with
  * the location's key and stay secrets.
  */
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import { openStore, type StateFlags } from './state-store.js';
 
 /** The outputs of `name` (`stack`, `project/stack` or `org/project/stack`); a missing stack is a UserError naming it. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { StateStore } from '../state/store.js';
 import type { ReadOptions, StateSnapshot } from '../engine/contracts/state.js';
 import { globalFlags, globalsOf } from './flags.js';

@@ -1,8 +1,8 @@
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { Disowned, ResourceType } from '../engine/contracts/resource-type.js';
 import type { ResourceState } from '../engine/contracts/state.js';
-import { describeForgotten, disownRecorded, forgetting, type Forgetting } from '../engine/forget.js';
-import { loadResourceTypes } from '../resource-registry.js';
+import { describeForgotten, disownRecorded, forgetting, type Forgetting } from '../engine/applying/forget.js';
+import { loadResourceTypes } from './catalog.js';
 import { openSession } from './session.js';
 import type { StateAccess } from './state-access.js';
 

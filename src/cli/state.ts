@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { StateSnapshot } from '../engine/contracts/state.js';
-import { mask } from '../values.js';
+import { mask } from '../kernel/values.js';
 import { lockInfo, placeFlags, StateAccess } from './state-access.js';
 
 /** `plumb state list | show ADDR | pull | push FILE | rm ADDR [--keep-marks] | mv FROM TO | unlock --force | claim | repair`. */

@@ -1,9 +1,9 @@
 import type { Operation } from 'fast-json-patch';
 import type { Logger } from 'pino';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
 import type { LookupFunction } from './contracts/lookup.js';
 import type { ReplaceRule, ResourceType } from './contracts/resource-type.js';
-import type { Clock } from './wait.js';
+import type { Clock } from './applying/wait.js';
 
 /** What a change does. */
 export type Action = 'create' | 'update' | 'replace' | 'delete' | 'import' | 'read' | 'noop';

@@ -6,7 +6,7 @@
 import { isMap, isScalar, type Node, type Pair } from 'yaml';
 import { type ConfigDecl, type ConfigEntry, type ConfigType, type Expr, LiteralExpr, type Pos } from './ast.js';
 import { type AtFn, type ErrorFn, keyText } from './expressions.js';
-import { closestName } from './tokens.js';
+import { closestName } from '../kernel/did-you-mean.js';
 
 /** What reading config needs. */
 export interface ConfigReader {

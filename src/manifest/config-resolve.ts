@@ -5,13 +5,13 @@
  * checked against its declared type where it was given; a declared key with no default and no
  * value is an error saying how to set it.
  */
-import type { Diagnostic, SourcePos } from '../diagnostics.js';
+import type { Diagnostic, SourcePos } from '../kernel/diagnostics.js';
 import type { ConfigDecl, ConfigEntry, ConfigType, Manifest, Pos } from './ast.js';
 import { article } from './config-decl.js';
 import { type OpenSecret, readStackConfig, stackConfigFile, type StackValue } from './stack-config.js';
-import { stackNameProblem } from '../names.js';
-import { closestName } from './tokens.js';
-import { Secret } from '../values.js';
+import { stackNameProblem } from '../kernel/names.js';
+import { closestName } from '../kernel/did-you-mean.js';
+import { Secret } from '../kernel/values.js';
 
 /** Where a stack's config comes from besides the manifest. */
 export interface ConfigSources {

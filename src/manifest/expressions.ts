@@ -7,7 +7,7 @@ import { type Alias, isAlias, isMap, isScalar, isSeq, type Node, type Pair } fro
 import { BUILTIN_FIELDS, BUILTIN_ROOTS, type BuiltinName, type Expr, isFunctionKey, LiteralExpr, ObjectEntry, type Pos, type RefExpr } from './ast.js';
 import { InterpolationError, parseInterpolation } from './interpolate.js';
 import { invokeExpr, shorthandInvoke, shorthandToken } from './invoke.js';
-import { closestName } from './tokens.js';
+import { closestName } from '../kernel/did-you-mean.js';
 
 /** Reports a problem at a position (with an optional detail and resource address). */
 export type ErrorFn = (pos: Pos, summary: string, detail?: string, address?: string) => void;

@@ -7,7 +7,7 @@ import type { Expr, Pos, ResourceOptions } from './ast.js';
 import { readAliases } from './alias-option.js';
 import { parseDuration } from './duration.js';
 import { type AtFn, type ErrorFn, keyText } from './expressions.js';
-import { closestName } from './tokens.js';
+import { closestName } from '../kernel/did-you-mean.js';
 
 /** What reading options needs. */
 export interface OptionsReader {

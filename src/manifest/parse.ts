@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { isAlias, isMap, isScalar, type Node, type Pair, type YAMLMap } from 'yaml';
-import type { Diagnostic } from '../diagnostics.js';
-import { projectNameProblem } from '../names.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
+import { projectNameProblem } from '../kernel/names.js';
 import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, type ResourceDecl, refsOf, resourceRefs } from './ast.js';
 import { readConfigSection } from './config-decl.js';
 import { type AtFn, type ErrorFn, expressionReader, keyText } from './expressions.js';
@@ -10,7 +10,8 @@ import { readGet } from './get-decl.js';
 import { resourceOptions } from './options.js';
 import { providerDecl, providerType, resolveProviders } from './provider-decl.js';
 import { isStackReference, stackReferenceValue } from './stack-reference.js';
-import { closest, closestName, resolveToken } from './tokens.js';
+import { closest, resolveToken } from './tokens.js';
+import { closestName } from '../kernel/did-you-mean.js';
 import { readYaml } from './yaml-source.js';
 
 /** The tokens a manifest may name. */

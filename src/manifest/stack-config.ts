@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { Document, isAlias, isMap, isScalar, type Node, type Pair, parseDocument } from 'yaml';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
 import type { Pos } from './ast.js';
 import { decodeUtf8, readYaml } from './yaml-source.js';
 

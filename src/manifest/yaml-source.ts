@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { type Alias, type Document, LineCounter, type Node, parseDocument } from 'yaml';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../kernel/diagnostics.js';
 import type { Pos } from './ast.js';
 import { checkNodes } from './yaml-checks.js';
 

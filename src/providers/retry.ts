@@ -15,7 +15,7 @@
  * Handlers never loop over transport failures themselves; they keep only their semantic waits
  * (a VLAN still held, a product provisioning).
  */
-import { RemoteError } from '../errors.js';
+import { RemoteError } from '../kernel/errors.js';
 import type { RequestLimiter } from './limiter.js';
 import type { RetryNotice } from '../engine/contracts/provider.js';
 

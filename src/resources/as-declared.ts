@@ -5,7 +5,7 @@
  * Secret and Unknown values pass through as they are (an Unknown is never equal to anything).
  */
 import type { RecordOrigin } from '../engine/contracts/resource-type.js';
-import { Unknown, reveal, sameValue } from '../values.js';
+import { Unknown, reveal, sameValue } from '../kernel/values.js';
 
 type Inputs = Record<string, unknown>;
 

@@ -8,7 +8,7 @@
  * client that waits as told gets through. Counts live in the sandbox's world, so separate
  * commands against one data folder share the window, as they share it with the real API.
  */
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { SandboxApi, SandboxRequest, SandboxResponse, SandboxWorld } from './types.js';
 
 /** One limit: at most `max` calls matching it in any `windowMs`, counted per client address or per account. */

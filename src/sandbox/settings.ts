@@ -1,4 +1,4 @@
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import { limitsFrom, type LimitsOption } from './limits.js';
 import type { SandboxResponse } from './types.js';
 

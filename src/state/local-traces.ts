@@ -1,6 +1,6 @@
 import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { StateSnapshot } from '../engine/contracts/state.js';
 import { BACKUP, JOURNAL, MARK, SNAPSHOT } from './local-layout.js';
 

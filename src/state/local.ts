@@ -3,7 +3,7 @@ import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, 
 import { close, fdatasync, open } from 'node:fs';
 import { open as openDir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import { BACKUP, holdsState, JOURNAL, MARK, SNAPSHOT } from './local-layout.js';
 import { keepGitOut, ownsFolder } from './git-ignore.js';
 import { lockIsStale, placeLock, readLock, removeStaleLockFiles } from './local-lock.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { UserError } from '../errors.js';
-import { nameProblem, stackNameProblem } from '../names.js';
+import { UserError } from '../kernel/errors.js';
+import { nameProblem, stackNameProblem } from '../kernel/names.js';
 import { LocalStore } from './local.js';
 import { PostgresStore } from './postgres.js';
 import type { SecretCodec } from './secrets.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 
 /** plumb's tables, qualified with the schema they are in. */
 export type Tables = Record<'stacks' | 'journal' | 'locks' | 'opened', string>;

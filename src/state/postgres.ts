@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import { prepareTables, type Tables } from './postgres-schema.js';
 import { sealEntry, sealSnapshot, type SecretCodec } from './secrets.js';
 import { checkEntry, checkSnapshot, emptySnapshot, lostJournal, nothingLost, replay, type LegacyState, type StateStore } from './store.js';

@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { UserError } from '../errors.js';
-import { anySecretKnown, maskSecrets } from '../secret-mask.js';
-import { Secret } from '../values.js';
+import { UserError } from '../kernel/errors.js';
+import { anySecretKnown, maskSecrets } from '../kernel/secret-mask.js';
+import { Secret } from '../kernel/values.js';
 import { keepGitOutOfKey } from './git-ignore.js';
 
 /** Where a codec's key comes from. */

@@ -1,4 +1,4 @@
-import { UserError } from '../errors.js';
+import { UserError } from '../kernel/errors.js';
 import type { JournalEntry, LostPart, StateSnapshot } from '../engine/contracts/state.js';
 
 export type { AcceptedLoss, LegacyState, LostPart, ReadOptions, StateStore } from '../engine/contracts/state.js';

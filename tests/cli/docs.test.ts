@@ -2,15 +2,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { referencePages } from '../../src/cli/docs.js';
-import { functions, loadResourceTypes } from '../../src/registry.js';
+import { loadFunctions, loadResourceTypes } from '../../src/cli/catalog.js';
 import { plumb } from '../support/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const resourceTypes = await loadResourceTypes();
+const functions = await loadFunctions();
 
 describe('reference docs', () => {
   it('the committed docs match the schemas (run `npm run docs` after changing a schema)', () => {
-    const stale = [...referencePages(resourceTypes)].filter(([file, text]) => !existsSync(join(root, file)) || readFileSync(join(root, file), 'utf8') !== text).map(([f]) => f);
+    const stale = [...referencePages(resourceTypes, functions)].filter(([file, text]) => !existsSync(join(root, file)) || readFileSync(join(root, file), 'utf8') !== text).map(([f]) => f);
     expect(stale).toEqual([]);
   });
 

@@ -14,10 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { planCommand } from '../../src/cli/run.js';
 import { validateCommand } from '../../src/cli/validate.js';
-import { DiagnosticsError, diagnosticJson, type Diagnostic } from '../../src/diagnostics.js';
+import { DiagnosticsError, diagnosticJson, type Diagnostic } from '../../src/kernel/diagnostics.js';
 import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { resolveToken } from '../../src/manifest/tokens.js';
-import { loadResourceTypes } from '../../src/resource-registry.js';
+import { loadResourceTypes } from '../../src/cli/catalog.js';
 import { plumb, testSandbox, workdir } from '../support/cli.js';
 import { EXAMPLES, exampleManifests } from '../support/examples.js';
 

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providers } from '../../src/resource-registry.js';
+import { providers } from '../../src/cli/catalog.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { signsInAlone, valueFor, variableOf } from '../support/real-settings.js';
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { loadResourceTypes } from '../../src/resource-registry.js';
+import { loadResourceTypes } from '../../src/cli/catalog.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { sampleValues } from '../support/sample-inputs.js';
 

@@ -6,7 +6,7 @@
  * the update would have made it use. What settling concluded is journaled before apply goes on.
  */
 import { describe, expect, it } from 'vitest';
-import { RemoteError } from '../../src/errors.js';
+import { RemoteError } from '../../src/kernel/errors.js';
 import { applyFake, planFake } from '../support/engine-run.js';
 import { fakeType, MemoryStore } from '../support/fakes.js';
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
-import { Secret, reveal, secretKeys } from '../../src/values.js';
+import { Secret, reveal, secretKeys } from '../../src/kernel/values.js';
 import { replay } from '../../src/state/store.js';
 import type { JournalEntry, StateSnapshot } from '../../src/engine/contracts/state.js';
 import { applyFake, planFake } from '../support/engine-run.js';

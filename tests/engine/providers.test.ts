@@ -1,12 +1,12 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { applyPlan } from '../../src/engine/apply.js';
+import { applyPlan } from '../../src/engine/applying/apply.js';
 import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { buildGraph } from '../../src/engine/graph/graph.js';
-import { makePlan } from '../../src/engine/plan.js';
+import { makePlan } from '../../src/engine/planning/plan.js';
 import type { EngineDeps } from '../../src/engine/types.js';
-import { RemoteError } from '../../src/errors.js';
+import { RemoteError } from '../../src/kernel/errors.js';
 import { parseManifest } from '../../src/manifest/parse.js';
 import { MemoryStore } from '../support/fakes.js';
 

@@ -11,16 +11,16 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { stringify } from 'yaml';
 import { editorSchema } from '../../src/cli/schema.js';
-import { checkManifest } from '../../src/engine/check-manifest.js';
+import { checkManifest } from '../../src/engine/checking/check-manifest.js';
 import { freeForm as declareFreeForm, freeFormReason, hasUnknownKeys, isFreeForm, strict } from '../../src/engine/contracts/strict.js';
-import { checkInputsAgainstState } from '../../src/engine/check-inputs-against-state.js';
+import { checkInputsAgainstState } from '../../src/engine/checking/check-inputs-against-state.js';
 import type { EngineCatalog } from '../../src/engine/contracts/catalog.js';
-import { pathName } from '../../src/engine/messages.js';
-import { functions } from '../../src/function-registry.js';
-import { loadResourceTypes, providers } from '../../src/resource-registry.js';
+import { pathName } from '../../src/engine/checking/messages.js';
+import { loadFunctions, loadResourceTypes, providers } from '../../src/cli/catalog.js';
 import { sampleValues } from '../support/sample-inputs.js';
 
 const resourceTypes = await loadResourceTypes();
+const functions = await loadFunctions();
 const catalog: EngineCatalog = { resourceTypes, providers, functions: async () => functions };
 const config = { 'cloud:region': 'cn-bj2', 'cloud:projectId': 'org-abc' };
 
@@ -244,7 +244,7 @@ describe('free-form maps are declared, and the JSON Schema is as strict as the c
   });
 
   it('every object of every type and function has additionalProperties: false but those maps, whose values are typed', () => {
-    const schema = editorSchema(resourceTypes) as { definitions: Record<string, Json> };
+    const schema = editorSchema(resourceTypes, functions) as { definitions: Record<string, Json> };
     for (const { token, schema: declared } of contracts) {
       const json = schema.definitions[token.replace(/\//g, '.')];
       const { open, maps } = jsonObjects(json);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, type Scope } from '../../src/engine/evaluate.js';
+import { evaluate, type Scope } from '../../src/engine/evaluation/evaluate.js';
 import { parseManifest } from '../../src/manifest/parse.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 

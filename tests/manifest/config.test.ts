@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../../src/engine/evaluate.js';
-import { Evaluation } from '../../src/engine/scope.js';
+import { evaluate } from '../../src/engine/evaluation/evaluate.js';
+import { Evaluation } from '../../src/engine/evaluation/scope.js';
 import { resolveConfig, type ConfigSources } from '../../src/manifest/config-resolve.js';
 import { parseManifest } from '../../src/manifest/parse.js';
-import { Secret, Unknown } from '../../src/values.js';
+import { Secret, Unknown } from '../../src/kernel/values.js';
 
 /** A manifest in a fresh folder, with the stack settings files given. */
 function setUp(yaml: string, stackFiles: Record<string, string> = {}) {

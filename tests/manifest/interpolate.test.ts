@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, EvalError, type Scope } from '../../src/engine/evaluate.js';
+import { evaluate, EvalError, type Scope } from '../../src/engine/evaluation/evaluate.js';
 import { parseInterpolation, parseAccess, InterpolationError } from '../../src/manifest/interpolate.js';
 import type { Expr } from '../../src/manifest/ast.js';
-import { Secret, Unknown } from '../../src/values.js';
+import { Secret, Unknown } from '../../src/kernel/values.js';
 
 const pos = { line: 1, column: 1 };
 

@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../../src/engine/evaluate.js';
-import { Evaluation } from '../../src/engine/scope.js';
+import { evaluate } from '../../src/engine/evaluation/evaluate.js';
+import { Evaluation } from '../../src/engine/evaluation/scope.js';
 import type { Manifest } from '../../src/manifest/ast.js';
 import { parseManifest } from '../../src/manifest/parse.js';
-import { Secret, Unknown } from '../../src/values.js';
+import { Secret, Unknown } from '../../src/kernel/values.js';
 
 const catalog = { resources: ['interconnect:index/port:Port'], functions: ['interconnect:index/getLocation:getLocation'] };
 const parse = (yaml: string, file = 'm.yaml') => parseManifest(yaml, file, catalog);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkManifest } from '../../src/engine/check-manifest.js';
+import { checkManifest } from '../../src/engine/checking/check-manifest.js';
 import type { CatalogProvider, EngineCatalog } from '../../src/engine/contracts/catalog.js';
 import { parseManifest } from '../../src/manifest/parse.js';
-import { maskSecrets } from '../../src/secret-mask.js';
+import { maskSecrets } from '../../src/kernel/secret-mask.js';
 
 const catalog = { resources: ['interconnect:index/port:Port', 'cloud:index/vpc:Vpc'], functions: ['interconnect:index/getLocation:getLocation'] };
 const parse = (yaml: string) => parseManifest(yaml, 'm.yaml', catalog);

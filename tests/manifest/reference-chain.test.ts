@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate } from '../../src/engine/evaluate.js';
+import { evaluate } from '../../src/engine/evaluation/evaluate.js';
 import { buildGraph } from '../../src/engine/graph/graph.js';
-import { Evaluation } from '../../src/engine/scope.js';
+import { Evaluation } from '../../src/engine/evaluation/scope.js';
 import { parseManifest } from '../../src/manifest/parse.js';
-import { Unknown } from '../../src/values.js';
+import { Unknown } from '../../src/kernel/values.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 
 const LENGTH = 100_000;

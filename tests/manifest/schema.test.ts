@@ -3,12 +3,13 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeToken, editorSchema } from '../../src/cli/schema.js';
 import { tokenForms } from '../../src/manifest/json-schema.js';
-import { functions, loadResourceTypes } from '../../src/registry.js';
+import { loadFunctions, loadResourceTypes } from '../../src/cli/catalog.js';
 import { plumb } from '../support/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const resourceTypes = await loadResourceTypes();
-const schema = editorSchema(resourceTypes) as Record<string, any>;
+const functions = await loadFunctions();
+const schema = editorSchema(resourceTypes, functions) as Record<string, any>;
 const definition = (token: string) => schema.definitions[token.replace(/\//g, '.')];
 /** A value's own schema inside the `anyOf: [value, expression]` every typed value gets. */
 const own = (node: any) => (node.anyOf ? node.anyOf[0] : node);
@@ -85,7 +86,7 @@ describe('plumb schema TOKEN and the reference docs show nested types', () => {
     const { stdout } = await plumb(['schema', 'interconnect:Vxc'], { cwd: root });
     expect(stdout).toContain('  aEnd (required): object [in place]\n      Where the VXC starts (one of your Ports, MCRs or MVEs).\n    requestedProductUid (required): string\n');
     expect(stdout).toContain('    when partner: aws:\n      partner (required): "aws"\n      connectType: string one of AWS, AWSHC\n');
-    const doc = describeToken('interconnect:index/mcrPrefixFilterList:McrPrefixFilterList', resourceTypes);
+    const doc = describeToken('interconnect:index/mcrPrefixFilterList:McrPrefixFilterList', resourceTypes, functions);
     expect(doc.inputs.find((f) => f.name === 'entries')?.fields?.map((f) => f.name)).toEqual(['action', 'prefix', 'ge', 'le']);
     const page = readFileSync(resolve(root, 'docs/reference/interconnect/Vxc.md'), 'utf8');
     expect(page).toContain('| `aEnd` | [object](#aend) | yes |');

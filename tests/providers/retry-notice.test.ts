@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RetryNotice } from '../../src/engine/contracts/provider.js';
-import { RemoteError } from '../../src/errors.js';
+import { RemoteError } from '../../src/kernel/errors.js';
 import { withRetry } from '../../src/providers/retry.js';
 
 describe('the retry policy tells the user why a call waits', () => {

@@ -3,7 +3,7 @@
  * sent again, how long it waits, when recover() is asked, and where it stops.
  */
 import { describe, expect, it } from 'vitest';
-import { RemoteError, type ErrorKind } from '../../src/errors.js';
+import { RemoteError, type ErrorKind } from '../../src/kernel/errors.js';
 import { RequestLimiter } from '../../src/providers/limiter.js';
 import { backoffMs, retryAfterMs, withRetry } from '../../src/providers/retry.js';
 

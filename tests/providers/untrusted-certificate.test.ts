@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isRemote } from '../../src/errors.js';
+import { isRemote } from '../../src/kernel/errors.js';
 import { cloudProvider } from '../../src/providers/cloud/index.js';
 import { interconnectProvider } from '../../src/providers/interconnect/index.js';
 import { pipelineProvider } from '../../src/providers/pipeline/index.js';

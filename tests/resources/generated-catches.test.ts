@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
-import { loadResourceTypes } from '../../src/resource-registry.js';
+import { loadResourceTypes } from '../../src/cli/catalog.js';
 import { runVariation } from '../support/generated-cycle.js';
 import { TypeWorld } from '../support/generated-type.js';
 import { fieldVariations, type Variation } from '../support/generated-variations.js';

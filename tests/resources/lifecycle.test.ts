@@ -4,7 +4,7 @@
  * spec belongs in, so a new type cannot skip the suite.
  */
 import { describe, expect, it } from 'vitest';
-import { loadResourceTypes } from '../../src/resource-registry.js';
+import { loadResourceTypes } from '../../src/cli/catalog.js';
 import { describeLifecycle, type ProviderLifecycleSpecs } from '../support/lifecycle.js';
 import { cloudLifecycle } from './cloud/specs.js';
 import { interconnectLifecycle } from './interconnect/specs.js';
@@ -23,7 +23,7 @@ describe('every resource type has a lifecycle spec', () => {
 
   it('every spec is of a type the registry holds, and of its provider', () => {
     for (const { owner, spec } of specs.values()) {
-      expect(resourceTypes.get(spec.type.token), `${spec.type.token} has a spec but is not in src/resource-registry.ts`).toBe(spec.type);
+      expect(resourceTypes.get(spec.type.token), `${spec.type.token} has a spec but is not in src/cli/catalog.ts`).toBe(spec.type);
       expect(spec.type.provider).toBe(owner.provider.name);
     }
   });

@@ -5,7 +5,7 @@
  * for by every apply, and never replaced.
  */
 import { describe, expect, it } from 'vitest';
-import { loadResourceTypes } from '../../src/resource-registry.js';
+import { loadResourceTypes } from '../../src/cli/catalog.js';
 
 const resourceTypes = await loadResourceTypes();
 

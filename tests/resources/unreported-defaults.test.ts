@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { loadResourceTypes } from '../../src/resource-registry.js';
+import { loadResourceTypes } from '../../src/cli/catalog.js';
 
 const resourceTypes = await loadResourceTypes();
 

@@ -10,8 +10,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { loadResourceTypes } from '../../src/resource-registry.js';
-import { classify } from '../../src/engine/classify.js';
+import { loadResourceTypes } from '../../src/cli/catalog.js';
+import { classify } from '../../src/engine/planning/classify.js';
 import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 import type { ResourceState } from '../../src/engine/contracts/state.js';
 

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../src/kernel/errors.js';
 import { LocalStore, type WriteStep } from '../../src/state/local.js';
 import { SecretCodec } from '../../src/state/secrets.js';
 import type { JournalEntry, ResourceState, StateSnapshot } from '../../src/engine/contracts/state.js';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { managedElsewhere } from '../../src/engine/import.js';
+import { managedElsewhere } from '../../src/engine/planning/import.js';
 import type { EngineDeps } from '../../src/engine/types.js';
 import type { Ownership, ResourceContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';

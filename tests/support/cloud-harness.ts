@@ -9,7 +9,7 @@ import type { ResourceContext } from '../../src/engine/contracts/resource-type.j
 import type { LookupContext } from '../../src/engine/contracts/lookup.js';
 import { cloudApi } from '../../src/sandbox/cloud/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { contextWait } from '../../src/engine/wait.js';
+import { contextWait } from '../../src/engine/applying/wait.js';
 
 /** One received call as the sandbox logs it. */
 export interface LoggedCall {

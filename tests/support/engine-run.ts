@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import { applyPlan } from '../../src/engine/apply.js';
+import { applyPlan } from '../../src/engine/applying/apply.js';
 import { buildGraph } from '../../src/engine/graph/graph.js';
-import { makePlan } from '../../src/engine/plan.js';
+import { makePlan } from '../../src/engine/planning/plan.js';
 import type { EngineEvent } from '../../src/engine/types.js';
 import { parseManifest } from '../../src/manifest/parse.js';
 import { fakeDeps, type fakeType, type MemoryStore } from './fakes.js';

@@ -1,10 +1,10 @@
 import pino from 'pino';
 import { z } from 'zod';
 import type { EngineDeps } from '../../src/engine/types.js';
-import { RemoteError } from '../../src/errors.js';
+import { RemoteError } from '../../src/kernel/errors.js';
 import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { replay, type StateStore } from '../../src/state/store.js';
-import type { Clock } from '../../src/engine/wait.js';
+import type { Clock } from '../../src/engine/applying/wait.js';
 import type { JournalEntry, StateSnapshot } from '../../src/engine/contracts/state.js';
 
 /** A call the fake handlers received. */

@@ -9,8 +9,8 @@
 import type { CallRecord } from '../../src/sandbox/call-log.js';
 import type { ResourceState } from '../../src/engine/contracts/state.js';
 import type { Change } from '../../src/engine/types.js';
-import { deletesFirst } from '../../src/engine/classify.js';
-import { reveal } from '../../src/values.js';
+import { deletesFirst } from '../../src/engine/planning/classify.js';
+import { reveal } from '../../src/kernel/values.js';
 import { callText, mutating, positions, signature, takeCalls } from './generated-calls.js';
 import { expectedChange, leavesOf, said, standsFor } from './generated-expect.js';
 import { SUBJECT } from './generated-stack.js';

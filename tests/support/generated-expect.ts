@@ -6,11 +6,11 @@
  * recorded without a call.
  */
 import * as z from 'zod';
-import { deletesFirst } from '../../src/engine/classify.js';
+import { deletesFirst } from '../../src/engine/planning/classify.js';
 import type { ResourceType } from '../../src/engine/contracts/resource-type.js';
 import type { ResourceState } from '../../src/engine/contracts/state.js';
-import { diffInputs, effectiveInputs, pathMatches, withChosenInputs } from '../../src/engine/diff/diff.js';
-import { reveal } from '../../src/values.js';
+import { diffInputs, effectiveInputs, pathMatches, withChosenInputs } from '../../src/engine/planning/diff/diff.js';
+import { reveal } from '../../src/kernel/values.js';
 
 /** What the plan must say of the change. */
 export interface Expected {

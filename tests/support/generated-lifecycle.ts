@@ -8,7 +8,7 @@
  * PLUMB_GEN_VERBOSE=1 prints what each variation came to; PLUMB_GEN_TYPE=<token> runs one type.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadResourceTypes } from '../../src/resource-registry.js';
+import { loadResourceTypes } from '../../src/cli/catalog.js';
 import { pathOf, runVariation, type Row } from './generated-cycle.js';
 import { TypeWorld } from './generated-type.js';
 import { at, fieldVariations, type Gap, type Variation, type VaryContext } from './generated-variations.js';

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { changesSomething } from '../../src/cli/render-plan.js';
 import { lockInfo, openSession, type Session } from '../../src/cli/session.js';
-import { DiagnosticsError, formatDiagnostic } from '../../src/diagnostics.js';
-import { applyPlan, type ApplyReport } from '../../src/engine/apply.js';
+import { DiagnosticsError, formatDiagnostic } from '../../src/kernel/diagnostics.js';
+import { applyPlan, type ApplyReport } from '../../src/engine/applying/apply.js';
 import type { StateSnapshot } from '../../src/engine/contracts/state.js';
-import { detectDrift, type DriftReport } from '../../src/engine/drift.js';
-import { makePlan } from '../../src/engine/plan.js';
+import { detectDrift, type DriftReport } from '../../src/engine/planning/drift.js';
+import { makePlan } from '../../src/engine/planning/plan.js';
 import type { Plan } from '../../src/engine/types.js';
 
 /** The address of the one resource a generated stack declares. */

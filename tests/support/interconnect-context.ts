@@ -4,7 +4,7 @@ import { interconnectProvider } from '../../src/providers/interconnect/index.js'
 import type { InterconnectSettings } from '../../src/providers/interconnect/settings.js';
 import type { ResourceContext } from '../../src/engine/contracts/resource-type.js';
 import type { LookupContext } from '../../src/engine/contracts/lookup.js';
-import { contextWait } from '../../src/engine/wait.js';
+import { contextWait } from '../../src/engine/applying/wait.js';
 
 /** A handler context against a sandbox, collecting warnings, for tests beyond the lifecycle. */
 export async function interconnectContext(sandboxUrl: string, address = 'subject', waitTimeMs = 30_000): Promise<ResourceContext<InterconnectClient, InterconnectSettings> & { warnings: string[] }> {

@@ -1,12 +1,12 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { diffInputs, pathMatches } from '../../src/engine/diff/diff.js';
-import { outcomeUnknown } from '../../src/engine/journal.js';
+import { diffInputs, pathMatches } from '../../src/engine/planning/diff/diff.js';
+import { outcomeUnknown } from '../../src/engine/applying/journal.js';
 import type { ProviderDef } from '../../src/engine/contracts/provider.js';
 import type { ResourceContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { contextWait } from '../../src/engine/wait.js';
-import { deletesFirst } from '../../src/engine/classify.js';
+import { contextWait } from '../../src/engine/applying/wait.js';
+import { deletesFirst } from '../../src/engine/planning/classify.js';
 
 /** A handler context of the lifecycle suite, with the ids the handler recorded before its answer. */
 export type LifecycleContext = ResourceContext & { recorded: string[] };

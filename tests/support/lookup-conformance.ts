@@ -1,6 +1,6 @@
 /**
  * The lookup conformance suite, run by tests/lookups/conformance.test.ts for every function in
- * src/function-registry.ts against the sandbox over HTTP: its doc strings, its token, the answer
+ * src/cli/catalog.ts against the sandbox over HTTP: its doc strings, its token, the answer
  * its spec expects (in its result schema), a 429 waited out with the same answer, paging that
  * loses nothing and a not-found naming the lookup where its spec says so.
  */
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { RemoteError } from '../../src/errors.js';
+import { RemoteError } from '../../src/kernel/errors.js';
 import type { LookupContext, LookupFunction } from '../../src/engine/contracts/lookup.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 

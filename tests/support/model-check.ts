@@ -26,7 +26,7 @@
  * holds; every record an object the world holds, ready; nothing pending, nothing set aside.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { baseAddress, deposedKey, isDeposed } from '../../src/engine/deposed.js';
+import { baseAddress, deposedKey, isDeposed } from '../../src/engine/applying/deposed.js';
 import type { Plan, StepAction } from '../../src/engine/types.js';
 import type { ModelStore, ProcessResult } from './model-process.js';
 import type { Version } from './model-schedule.js';

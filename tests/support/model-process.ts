@@ -7,16 +7,16 @@
  * change the world, the clock or the store again.
  */
 import pino from 'pino';
-import { applyPlan, type ApplyReport } from '../../src/engine/apply.js';
+import { applyPlan, type ApplyReport } from '../../src/engine/applying/apply.js';
 import type { JournalEntry, StateSnapshot, StateStore } from '../../src/engine/contracts/state.js';
 import { buildGraph } from '../../src/engine/graph/graph.js';
-import { makePlan } from '../../src/engine/plan.js';
+import { makePlan } from '../../src/engine/planning/plan.js';
 import type { EngineDeps, EngineEvent, Plan } from '../../src/engine/types.js';
-import type { Clock } from '../../src/engine/wait.js';
-import { RemoteError } from '../../src/errors.js';
+import type { Clock } from '../../src/engine/applying/wait.js';
+import { RemoteError } from '../../src/kernel/errors.js';
 import { parseManifest } from '../../src/manifest/parse.js';
 import type { ResourceState } from '../../src/engine/contracts/state.js';
-import type { Diagnostic } from '../../src/diagnostics.js';
+import type { Diagnostic } from '../../src/kernel/diagnostics.js';
 import { MemoryStore } from './fakes.js';
 import { MODEL_TYPES } from './model-types.js';
 import type { CallRecord, Kind, Prng, Seen, World } from './model-world.js';

@@ -15,7 +15,7 @@
  */
 import { z } from 'zod';
 import type { Created, ResourceContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
-import { AmbiguousOrder, isRemote } from '../../src/errors.js';
+import { AmbiguousOrder, isRemote } from '../../src/kernel/errors.js';
 import type { Api } from './model-process.js';
 import { PORT_APPEARS_WITHIN_MS, type Kind, type Seen } from './model-world.js';
 

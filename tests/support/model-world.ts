@@ -5,7 +5,7 @@
  * go), references it protects (an object in use cannot be deleted), and a log of every call.
  * Whatever the engine should never make the API do is recorded as a violation.
  */
-import { RemoteError } from '../../src/errors.js';
+import { RemoteError } from '../../src/kernel/errors.js';
 import { fakeClock, type FakeClock } from './fakes.js';
 
 /** The kinds of object the world knows. */

@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../src/kernel/errors.js';
 import type { StateStore } from '../../src/state/store.js';
 import type { JournalEntry, LockInfo, ResourceState, StateSnapshot } from '../../src/engine/contracts/state.js';
-import { noteSecretText } from '../../src/secret-mask.js';
-import { Secret } from '../../src/values.js';
+import { noteSecretText } from '../../src/kernel/secret-mask.js';
+import { Secret } from '../../src/kernel/values.js';
 
 /** One backend instance under test, on a stack of its own. */
 export interface StoreFixture {

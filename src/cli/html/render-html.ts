@@ -1,4 +1,4 @@
-import type { DriftReport } from '../../engine/drift.js';
+import type { DriftReport } from '../../engine/planning/drift.js';
 import type { Change, Plan } from '../../engine/types.js';
 import { driftValue } from '../render-markdown.js';
 import { changeLines, displayAddress, heading, paint, showFull, shown, summaryLine, symbolOf } from '../render-plan.js';

@@ -39,7 +39,7 @@ export interface RetryNotice {
 
 /**
  * Which settings reach a real account. The rule that applies it is the same for every provider
- * (engine/provider-target.ts): given none of `settings`, nothing real is configured and the
+ * (engine/checking/provider-target.ts): given none of `settings`, nothing real is configured and the
  * built-in sandbox may serve; given any, one of `credentials` must be given whole, or the command
  * stops before any call, naming what is missing.
  */

@@ -1,4 +1,4 @@
-import type { Secret } from '../../values.js';
+import type { Secret } from '../../kernel/values.js';
 
 /** One resource as recorded in state. */
 export interface ResourceState {

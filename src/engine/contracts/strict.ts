@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Secret, Unknown } from '../../values.js';
+import { Secret, Unknown } from '../../kernel/values.js';
 
 /*
  * Strictness belongs to the contracts, not to each type's file: a resource type's inputs and a

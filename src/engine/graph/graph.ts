@@ -1,6 +1,6 @@
-import type { Diagnostic } from '../../diagnostics.js';
+import type { Diagnostic } from '../../kernel/diagnostics.js';
 import { refsOf, resourceRefs, type Manifest, type Pos, type RefExpr } from '../../manifest/ast.js';
-import { closestName } from '../../manifest/tokens.js';
+import { closestName } from '../../kernel/did-you-mean.js';
 
 /** The kind of a node in the manifest's dependency graph. */
 export type NodeKind = 'config' | 'variable' | 'resource';

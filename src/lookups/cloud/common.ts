@@ -6,7 +6,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../kernel/errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import type { LookupContext, LookupFunction } from '../../engine/contracts/lookup.js';

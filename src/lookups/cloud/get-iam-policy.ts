@@ -1,6 +1,6 @@
 /** getIamPolicy: one IAM policy, system or custom, by name. */
 import * as z from 'zod';
-import { isRemote, RemoteError } from '../../errors.js';
+import { isRemote, RemoteError } from '../../kernel/errors.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { cloudLookup } from './common.js';
 

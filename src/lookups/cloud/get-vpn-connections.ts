@@ -1,8 +1,8 @@
 /** getVpnConnections: IPSec VPN tunnels with their IKE and IPSec settings. */
 import * as z from 'zod';
-import { RemoteError } from '../../errors.js';
+import { RemoteError } from '../../kernel/errors.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
-import { Secret } from '../../values.js';
+import { Secret } from '../../kernel/values.js';
 import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
 
 const argsShape = {

@@ -1,5 +1,5 @@
 /** The one listener (VServer) the attachment and rule lookups read, with a clear error when it is missing. */
-import { isRemote, RemoteError } from '../../errors.js';
+import { isRemote, RemoteError } from '../../kernel/errors.js';
 import type { CloudLookupContext } from './common.js';
 
 /** A listener as DescribeVServer returns it (the fields the lookups read). */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { RemoteError, UserError } from '../../errors.js';
-import { closestHint } from '../../manifest/tokens.js';
+import { RemoteError, UserError } from '../../kernel/errors.js';
+import { closestHint } from '../../kernel/did-you-mean.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import type { LookupFunction } from '../../engine/contracts/lookup.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { closestHint } from '../../manifest/tokens.js';
+import { closestHint } from '../../kernel/did-you-mean.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import type { LookupFunction } from '../../engine/contracts/lookup.js';
 import { getLocationResult, locationResult, type ApiLocation } from './get-location.js';

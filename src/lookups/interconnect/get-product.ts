@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { RemoteError } from '../../errors.js';
+import { RemoteError } from '../../kernel/errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { readProduct } from '../../providers/interconnect/api/products.js';
 import type { LookupFunction } from '../../engine/contracts/lookup.js';

@@ -3,7 +3,7 @@
  * temporary keys and a security token, which then sign every other call. They are renewed a
  * minute before they expire (the reference SDK instead refuses to send once they have expired).
  */
-import { RemoteError } from '../../errors.js';
+import { RemoteError } from '../../kernel/errors.js';
 import type { CloudClient } from './client.js';
 import type { CredentialSource, Keys } from './credentials.js';
 import { durationSeconds, type AssumeRole } from './settings.js';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { RemoteError } from '../../errors.js';
+import { RemoteError } from '../../kernel/errors.js';
 import { certificateProblem, sendRequest, type HttpResponse, type Sender } from '../http.js';
 import { RequestLimiter } from '../limiter.js';
 import { retryAfterMs, withRetry, type RetrySettings } from '../retry.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../kernel/errors.js';
 import type { CloudSettings } from './settings.js';
 
 /** A key pair that signs requests; temporary (STS) keys also carry a token and an expiry. */

@@ -3,7 +3,7 @@
  * with the keys configured, or the sandbox account without any.
  */
 import { createHash } from 'node:crypto';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../kernel/errors.js';
 import type { ProviderDef, ProviderRuntime } from '../../engine/contracts/provider.js';
 import { AssumedRoleCredentials } from './assume-role.js';
 import { CloudClient } from './client.js';

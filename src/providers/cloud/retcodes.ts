@@ -2,7 +2,7 @@
  * Classification of the cloud API's failures into the shared error kinds, and which Actions
  * are safe to send again. This is the only place that knows RetCode numbers.
  */
-import { kindForStatus, RemoteError, type ErrorKind } from '../../errors.js';
+import { kindForStatus, RemoteError, type ErrorKind } from '../../kernel/errors.js';
 
 /** Gateway and common codes (public API docs). */
 const COMMON: Record<number, ErrorKind> = {

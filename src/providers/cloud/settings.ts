@@ -4,7 +4,7 @@
  * used by the `terraformConfig` method.
  */
 import * as z from 'zod';
-import { Secret } from '../../values.js';
+import { Secret } from '../../kernel/values.js';
 import { rateLimitSetting, type DefaultLimits } from '../limiter.js';
 
 /** Default number of times a failed call is sent again (the upstream provider's code default). */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isRemote, kindForStatus, RemoteError } from '../../errors.js';
+import { isRemote, kindForStatus, RemoteError } from '../../kernel/errors.js';
 import { certificateProblem, sendRequest, type HttpResponse } from '../http.js';
 import { RequestLimiter } from '../limiter.js';
 import { retryAfterMs, withRetry, type RetrySettings } from '../retry.js';

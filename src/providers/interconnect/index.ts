@@ -1,5 +1,5 @@
 import type { ProviderDef } from '../../engine/contracts/provider.js';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../kernel/errors.js';
 import { InterconnectClient } from './client.js';
 import { limiterFor } from '../limiter.js';
 import { INTERCONNECT_LIMITS, environments, interconnectSettings, type InterconnectSettings } from './settings.js';

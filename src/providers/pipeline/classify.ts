@@ -2,7 +2,7 @@
  * Turns a failed pipeline API call into the shared RemoteError, once, here: handlers and lookups
  * branch on `kind` and never look at status codes or the API's code strings.
  */
-import { kindForStatus, RemoteError, type ErrorKind } from '../../errors.js';
+import { kindForStatus, RemoteError, type ErrorKind } from '../../kernel/errors.js';
 import { certificateProblem } from '../http.js';
 import { retryAfterMs } from '../retry.js';
 import { isEnvelope } from './protocol.js';

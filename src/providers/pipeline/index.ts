@@ -2,7 +2,7 @@
  * The pipeline provider: settings, and a client for either the configured account or the
  * sandbox the runtime gives.
  */
-import { UserError } from '../../errors.js';
+import { UserError } from '../../kernel/errors.js';
 import type { ProviderDef, ProviderRuntime } from '../../engine/contracts/provider.js';
 import { PipelineClient, pipelineAccountKey } from './client.js';
 import { limiterFor, sandboxEnforcesRealLimits } from '../limiter.js';

@@ -5,7 +5,7 @@
  * only the comment changes in place. The id is `<instance_id>/<domain>`.
  */
 import * as z from 'zod';
-import { isRemote, RemoteError, UserError } from '../../errors.js';
+import { isRemote, RemoteError, UserError } from '../../kernel/errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';

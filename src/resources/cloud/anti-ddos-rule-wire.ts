@@ -3,7 +3,7 @@
  * CreateBGPServiceFwdRule and UpdateBGPServiceFwdRule share (back ends as the parallel
  * `SourceAddrArr.N` / `SourcePortArr.N` / `SourceToaIDArr.N` arrays).
  */
-import { RemoteError } from '../../errors.js';
+import { RemoteError } from '../../kernel/errors.js';
 import type { Params } from '../../providers/cloud/signature.js';
 import { UADS_CALL } from './anti-ddos-ip.js';
 import type { CloudCtx } from './kit.js';

@@ -8,7 +8,7 @@
  * `<disk_id>:<instance_id>`.
  */
 import * as z from 'zod';
-import { isRemote, RemoteError, UserError } from '../../errors.js';
+import { isRemote, RemoteError, UserError } from '../../kernel/errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';

@@ -4,7 +4,7 @@
  * finding what a create whose answer was lost made, and deletes that wait for the object to go.
  */
 import * as z from 'zod';
-import { AmbiguousOrder, isRemote, RemoteError, UserError, WaitTimedOut } from '../../errors.js';
+import { AmbiguousOrder, isRemote, RemoteError, UserError, WaitTimedOut } from '../../kernel/errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import type { Params } from '../../providers/cloud/signature.js';

@@ -7,7 +7,7 @@
  * unbinds what it did not bind. The id and import format is `<key>#<value>#<resource_id>`.
  */
 import * as z from 'zod';
-import { RemoteError, UserError } from '../../errors.js';
+import { RemoteError, UserError } from '../../kernel/errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';

@@ -7,7 +7,7 @@
  * label it did not make. The id and import format is `<key>#<value>`.
  */
 import * as z from 'zod';
-import { RemoteError, UserError } from '../../errors.js';
+import { RemoteError, UserError } from '../../kernel/errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';

@@ -7,7 +7,7 @@
  * `<nat_gateway_id>:<policy_id>`, which is also the import format.
  */
 import * as z from 'zod';
-import { isRemote, UserError } from '../../errors.js';
+import { isRemote, UserError } from '../../kernel/errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';

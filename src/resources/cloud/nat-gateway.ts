@@ -11,7 +11,7 @@
  * moves one. Deleting it leaves its EIPs allocated and free. Import by the NAT gateway id (`natgw-…`).
  */
 import * as z from 'zod';
-import { isRemote } from '../../errors.js';
+import { isRemote } from '../../kernel/errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';

@@ -3,7 +3,7 @@
  * backends, policies and bound certificates nested in each balancer), one balancer read alone,
  * and every balancer read once per pass for the bulk reads of all six types.
  */
-import { isRemote } from '../../errors.js';
+import { isRemote } from '../../kernel/errors.js';
 import type { CloudCtx } from './kit.js';
 
 /** A backend as a listener's BackendSet lists it. */

@@ -1,4 +1,4 @@
-import { closestName } from '../../manifest/tokens.js';
+import { closestName } from '../../kernel/did-you-mean.js';
 import type { CrossCheckView, CrossProblem, StackResource } from '../../engine/contracts/resource-type.js';
 
 /*

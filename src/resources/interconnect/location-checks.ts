@@ -1,5 +1,5 @@
 import type { CrossCheckView, CrossProblem, StackResource } from '../../engine/contracts/resource-type.js';
-import { reveal } from '../../values.js';
+import { reveal } from '../../kernel/values.js';
 
 /*
  * What the locations list already says about an order, checked before any order: a location id

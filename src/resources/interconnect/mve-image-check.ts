@@ -1,5 +1,5 @@
 import type { CrossCheckView, CrossProblem } from '../../engine/contracts/resource-type.js';
-import { reveal } from '../../values.js';
+import { reveal } from '../../kernel/values.js';
 
 /*
  * What the MVE images list already says about an MVE order, checked before any order: an image id

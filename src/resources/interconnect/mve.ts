@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
-import { Secret, Unknown, reveal } from '../../values.js';
+import { Secret, Unknown, reveal } from '../../kernel/values.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { RecordOrigin, ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOf, oneOfText, tagsSchema } from '../schema.js';

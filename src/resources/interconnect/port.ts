@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { UserError, isRemote } from '../../errors.js';
+import { UserError, isRemote } from '../../kernel/errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOf, oneOfText, tagsSchema } from '../schema.js';

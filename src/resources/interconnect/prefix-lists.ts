@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isRemote } from '../../errors.js';
+import { isRemote } from '../../kernel/errors.js';
 import { oneOfText } from '../schema.js';
 import { familyBits, parseCidr, prefixProblem, type Family } from './cidr.js';
 import { ADDRESS_FAMILIES, deletePrefixList as deleteList, type ApiPrefixEntry } from '../../providers/interconnect/api/prefix-lists.js';

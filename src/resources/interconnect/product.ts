@@ -1,4 +1,4 @@
-import { UserError, WaitTimedOut, isRemote } from '../../errors.js';
+import { UserError, WaitTimedOut, isRemote } from '../../kernel/errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { order as orderItem, type Finder, type Memo } from '../../providers/interconnect/api/orders.js';
 import { GONE, READY, isType, listAllProducts, readProduct, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';

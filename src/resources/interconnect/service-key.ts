@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { AmbiguousOrder, RemoteError, UserError, isRemote } from '../../errors.js';
+import { AmbiguousOrder, RemoteError, UserError, isRemote } from '../../kernel/errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { GONE } from '../../providers/interconnect/api/products.js';
 import { isoDate } from '../../providers/interconnect/api/views.js';
 import type { Ctx } from './product.js';
 import { defaultsAsDeclared } from '../as-declared.js';
-import { reveal } from '../../values.js';
+import { reveal } from '../../kernel/values.js';
 
 /** When a key may be used: RFC 3339 / ISO 8601 timestamps with a zone. */
 const validForSchema = z

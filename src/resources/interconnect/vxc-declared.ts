@@ -4,7 +4,7 @@
  * defaults, and the inputs the API never reports.
  */
 import { defaultsAsDeclared, leftToApi } from '../as-declared.js';
-import { reveal } from '../../values.js';
+import { reveal } from '../../kernel/values.js';
 import type { PartnerConfig } from './vxc-partner-config.js';
 
 type Inputs = Record<string, unknown>;

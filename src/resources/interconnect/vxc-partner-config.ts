@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { UserError } from '../../errors.js';
-import { reveal } from '../../values.js';
+import { UserError } from '../../kernel/errors.js';
+import { reveal } from '../../kernel/values.js';
 import { oneOfText } from '../schema.js';
 import { knownPrefixLists } from '../../providers/interconnect/api/prefix-lists.js';
 import type { Ctx } from './product.js';

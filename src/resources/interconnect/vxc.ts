@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isRemote } from '../../errors.js';
+import { isRemote } from '../../kernel/errors.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import type { Memo } from '../../providers/interconnect/api/orders.js';

@@ -13,10 +13,10 @@
  * (unreportedFromManifest).
  */
 import * as z from 'zod';
-import { isRemote, UserError } from '../../errors.js';
+import { isRemote, UserError } from '../../kernel/errors.js';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
-import { reveal, Secret, Unknown } from '../../values.js';
+import { reveal, Secret, Unknown } from '../../kernel/values.js';
 import type { ImportIdFormat, ResourceContext } from '../../engine/contracts/resource-type.js';
 import { freeForm } from '../../engine/contracts/strict.js';
 

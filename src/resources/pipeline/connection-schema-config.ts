@@ -15,7 +15,7 @@
  * delete). Its id, and import id, is the connection's.
  */
 import * as z from 'zod';
-import { isRemote } from '../../errors.js';
+import { isRemote } from '../../kernel/errors.js';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';

@@ -6,7 +6,7 @@
  * unique per pair, so a create whose answer was lost is found by reading the pair.
  */
 import * as z from 'zod';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../kernel/errors.js';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ImportIdFormat, ResourceType } from '../../engine/contracts/resource-type.js';

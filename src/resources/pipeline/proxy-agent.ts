@@ -12,7 +12,7 @@
 import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
-import { reveal } from '../../values.js';
+import { reveal } from '../../kernel/values.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './common.js';

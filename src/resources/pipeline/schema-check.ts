@@ -1,6 +1,6 @@
 import type { CrossCheckView, CrossProblem } from '../../engine/contracts/resource-type.js';
-import { closestHint } from '../../manifest/tokens.js';
-import { reveal, Unknown } from '../../values.js';
+import { closestHint } from '../../kernel/did-you-mean.js';
+import { reveal, Unknown } from '../../kernel/values.js';
 
 /*
  * What a connection's captured schema already says about a ConnectionSchemaConfig, checked

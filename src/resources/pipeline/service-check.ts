@@ -1,6 +1,6 @@
 import type { CrossCheckView, CrossProblem, StackResource } from '../../engine/contracts/resource-type.js';
-import { closestHint } from '../../manifest/tokens.js';
-import { reveal } from '../../values.js';
+import { closestHint } from '../../kernel/did-you-mean.js';
+import { reveal } from '../../kernel/values.js';
 
 /*
  * What the connector catalogue already says about a connection's service, checked before any

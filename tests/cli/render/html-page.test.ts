@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driftHtml, planHtml } from '../../../src/cli/html/render-html.js';
-import type { DriftReport } from '../../../src/engine/drift.js';
+import type { DriftReport } from '../../../src/engine/planning/drift.js';
 import type { Plan } from '../../../src/engine/types.js';
 import { workdir } from '../../support/cli.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, it } from 'vitest';
-import type { DriftReport } from '../../../src/engine/drift.js';
+import type { DriftReport } from '../../../src/engine/planning/drift.js';
 import type { Plan } from '../../../src/engine/types.js';
 import { driftJson, driftTable } from '../../../src/cli/render-drift.js';
 import { driftMarkdown, planMarkdown } from '../../../src/cli/render-markdown.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote } from '../../../src/errors.js';
+import { isRemote } from '../../../src/kernel/errors.js';
 import { cloudLookups } from '../../../src/lookups/cloud/index.js';
 import { getIamGroups } from '../../../src/lookups/cloud/get-iam-groups.js';
 import { getIamPolicy } from '../../../src/lookups/cloud/get-iam-policy.js';

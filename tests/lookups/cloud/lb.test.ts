@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote } from '../../../src/errors.js';
+import { isRemote } from '../../../src/kernel/errors.js';
 import { getLbAttachments } from '../../../src/lookups/cloud/get-lb-attachments.js';
 import { getLbListeners } from '../../../src/lookups/cloud/get-lb-listeners.js';
 import { getLbRules } from '../../../src/lookups/cloud/get-lb-rules.js';

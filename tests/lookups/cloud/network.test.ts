@@ -5,7 +5,7 @@ import { getVpcs } from '../../../src/lookups/cloud/get-vpcs.js';
 import { getVpnConnections } from '../../../src/lookups/cloud/get-vpn-connections.js';
 import { getVpnCustomerGateways } from '../../../src/lookups/cloud/get-vpn-customer-gateways.js';
 import { getVpnGateways } from '../../../src/lookups/cloud/get-vpn-gateways.js';
-import { Secret } from '../../../src/values.js';
+import { Secret } from '../../../src/kernel/values.js';
 import { startHarness, type Harness } from '../../support/cloud-harness.js';
 import { names, run, runPaged, runToFile } from '../../support/cloud-lookup-kit.js';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isRemote, RemoteError } from '../../../src/errors.js';
+import { isRemote, RemoteError } from '../../../src/kernel/errors.js';
 import { cloudProvider } from '../../../src/providers/cloud/index.js';
 import { AssumedRoleCredentials } from '../../../src/providers/cloud/assume-role.js';
 import { CloudClient, type CloudClientOptions } from '../../../src/providers/cloud/client.js';

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isRemote } from '../../../src/errors.js';
+import { isRemote } from '../../../src/kernel/errors.js';
 import { InterconnectClient } from '../../../src/providers/interconnect/client.js';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { testSandbox } from '../../support/cli.js';

@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RemoteError } from '../../../src/errors.js';
+import { RemoteError } from '../../../src/kernel/errors.js';
 import { sendRequest, type Sender } from '../../../src/providers/http.js';
 import { PipelineClient } from '../../../src/providers/pipeline/client.js';
 import { clientFor, pipelineSandbox, recordingSleep, TEST_KEY, TEST_SECRET, type PipelineSandbox } from '../../support/pipeline-sandbox.js';

@@ -4,7 +4,7 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../../src/errors.js';
+import { UserError } from '../../../src/kernel/errors.js';
 import { getGroups } from '../../../src/lookups/pipeline/get-groups.js';
 import { pipelineProvider } from '../../../src/providers/pipeline/index.js';
 import type { ProviderRuntime } from '../../../src/engine/contracts/provider.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote, UserError } from '../../../src/errors.js';
+import { isRemote, UserError } from '../../../src/kernel/errors.js';
 import { antiDdosAllowedDomain, parseAllowedDomainId } from '../../../src/resources/cloud/anti-ddos-allowed-domain.js';
 import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instance.js';
 import { allowedDomainProblem, registrableDomain } from '../../../src/resources/cloud/domain-name.js';

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote, UserError, WaitTimedOut } from '../../../src/errors.js';
+import { isRemote, UserError, WaitTimedOut } from '../../../src/kernel/errors.js';
 import { antiDdosInstance, type AntiDdosInstanceInputs } from '../../../src/resources/cloud/anti-ddos-instance.js';
 import { cloudResources } from '../../../src/resources/cloud/index.js';
-import { Unknown } from '../../../src/values.js';
+import { Unknown } from '../../../src/kernel/values.js';
 import { countActions, startHarness, type Harness } from '../../support/cloud-harness.js';
-import { AmbiguousOrder } from '../../../src/errors.js';
+import { AmbiguousOrder } from '../../../src/kernel/errors.js';
 
 const base = { area: 'EastChina', dataCenter: 'Yangzhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 40 };
 

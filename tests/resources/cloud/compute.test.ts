@@ -1,6 +1,6 @@
 /** The compute types' own rules: which Actions each change sends and in what order, what stops the instance, what waits, what the lookups see. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { isRemote } from '../../../src/errors.js';
+import { isRemote } from '../../../src/kernel/errors.js';
 import { getDisks } from '../../../src/lookups/cloud/get-disks.js';
 import { getInstances } from '../../../src/lookups/cloud/get-instances.js';
 import { disk, diskInputs } from '../../../src/resources/cloud/disk.js';

@@ -5,9 +5,9 @@
  * added without an entry fails here until someone has looked at what the API holds unique for it.
  */
 import { describe, expect, it } from 'vitest';
-import { claimsOf } from '../../../src/engine/claims.js';
-import { loadResourceTypes } from '../../../src/resource-registry.js';
-import { Unknown } from '../../../src/values.js';
+import { claimsOf } from '../../../src/engine/planning/claims.js';
+import { loadResourceTypes } from '../../../src/cli/catalog.js';
+import { Unknown } from '../../../src/kernel/values.js';
 
 /** For each cloud type: what it holds (claim `what`s), with the API's refusal of a second holder; empty where nothing is held. */
 const HELD: Record<string, Record<string, string>> = {

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote } from '../../../src/errors.js';
+import { isRemote } from '../../../src/kernel/errors.js';
 import { antiDdosAllowedDomain } from '../../../src/resources/cloud/anti-ddos-allowed-domain.js';
 import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instance.js';
 import { startHarness, type Harness } from '../../support/cloud-harness.js';

@@ -10,7 +10,7 @@ import { vpc } from '../../../src/resources/cloud/vpc.js';
 import { eipInputs } from '../../../src/resources/cloud/eip.js';
 import { startHarness, type Harness } from '../../support/cloud-harness.js';
 import { run } from '../../support/cloud-lookup-kit.js';
-import { deletesFirst } from '../../../src/engine/classify.js';
+import { deletesFirst } from '../../../src/engine/planning/classify.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readinessOf, type Readiness } from '../../../src/engine/awaiting.js';
+import { readinessOf, type Readiness } from '../../../src/engine/applying/awaiting.js';
 import type { ResourceType } from '../../../src/engine/contracts/resource-type.js';
-import { loadResourceTypes } from '../../../src/resource-registry.js';
+import { loadResourceTypes } from '../../../src/cli/catalog.js';
 import { antiDdosAllowedDomain } from '../../../src/resources/cloud/anti-ddos-allowed-domain.js';
 import { antiDdosIp } from '../../../src/resources/cloud/anti-ddos-ip.js';
 import { antiDdosRule } from '../../../src/resources/cloud/anti-ddos-rule.js';

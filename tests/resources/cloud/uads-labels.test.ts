@@ -1,7 +1,7 @@
 /** The anti-DDoS IP and rule types' and the label types' own rules: which Action each change sends, what replaces, what is refused, what the lookups see. */
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pathMatches } from '../../../src/engine/diff/diff.js';
+import { pathMatches } from '../../../src/engine/planning/diff/diff.js';
 import { getAntiDdosIps } from '../../../src/lookups/cloud/get-anti-ddos-ips.js';
 import { antiDdosInstance } from '../../../src/resources/cloud/anti-ddos-instance.js';
 import { antiDdosIp } from '../../../src/resources/cloud/anti-ddos-ip.js';

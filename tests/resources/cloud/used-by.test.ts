@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../../src/engine/contracts/resource-type.js';
-import { loadResourceTypes } from '../../../src/resource-registry.js';
+import { loadResourceTypes } from '../../../src/cli/catalog.js';
 
 /** For each cloud type that holds something: `<user token> <path>` → the refusal's code; empty where no kept user blocks its delete. */
 const USED_BY: Record<string, Record<string, string>> = {

@@ -4,8 +4,8 @@
  * nothing was made. Each case gives the sandbox one exact fault and counts the calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outcomeUnknown } from '../../../src/engine/journal.js';
-import { isRemote } from '../../../src/errors.js';
+import { outcomeUnknown } from '../../../src/engine/applying/journal.js';
+import { isRemote } from '../../../src/kernel/errors.js';
 import { InterconnectClient } from '../../../src/providers/interconnect/client.js';
 import type { ResourceContext } from '../../../src/engine/contracts/resource-type.js';
 import { mcr } from '../../../src/resources/interconnect/mcr.js';

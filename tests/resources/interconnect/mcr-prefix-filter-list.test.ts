@@ -6,7 +6,7 @@ import { startSandbox } from '../../../src/sandbox/server.js';
 import { interconnectContext } from '../../support/interconnect-context.js';
 import { mcrPrefixFilterList } from '../../../src/resources/interconnect/mcr-prefix-filter-list.js';
 import { observedEntries } from '../../../src/resources/interconnect/prefix-lists.js';
-import { Unknown } from '../../../src/values.js';
+import { Unknown } from '../../../src/kernel/values.js';
 import { prefixList as list } from './attached-specs.js';
 import { makeMcr } from './fixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { mve } from '../../../src/resources/interconnect/mve.js';
-import { Secret, reveal } from '../../../src/values.js';
+import { Secret, reveal } from '../../../src/kernel/values.js';
 import { mveBase } from './product-specs.js';
 
 type MveInputs = Parameters<typeof mve.create>[1];

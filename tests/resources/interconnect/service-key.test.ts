@@ -6,8 +6,8 @@ import { serviceKey, serviceKeyInputs } from '../../../src/resources/interconnec
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { keyBase } from './attached-specs.js';
 import { makePort } from './fixtures.js';
-import { contextWait } from '../../../src/engine/wait.js';
-import { AmbiguousOrder } from '../../../src/errors.js';
+import { contextWait } from '../../../src/engine/applying/wait.js';
+import { AmbiguousOrder } from '../../../src/kernel/errors.js';
 
 const base = keyBase;
 const window = { startTime: '2030-01-01T00:00:00Z', endTime: '2030-06-30T00:00:00Z' };

@@ -6,7 +6,7 @@
  * was ordered, so nothing is on its way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RemoteError, WaitTimedOut } from '../../../src/errors.js';
+import { RemoteError, WaitTimedOut } from '../../../src/kernel/errors.js';
 import { retryWithin, waitReady } from '../../../src/resources/interconnect/product.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { InterconnectApi } from '../../support/interconnect-api.js';

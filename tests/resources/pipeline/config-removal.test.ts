@@ -7,11 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { classify } from '../../../src/engine/classify.js';
+import { classify } from '../../../src/engine/planning/classify.js';
 import type { ResourceType } from '../../../src/engine/contracts/resource-type.js';
 import { pipelineResources } from '../../../src/resources/pipeline/index.js';
 import { group } from '../../../src/resources/pipeline/group.js';
-import { reveal } from '../../../src/values.js';
+import { reveal } from '../../../src/kernel/values.js';
 import { pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 import { ctxFor, type TestCtx } from './harness.js';
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connection } from '../../../src/resources/pipeline/connection.js';
 import { group } from '../../../src/resources/pipeline/group.js';
-import { Secret } from '../../../src/values.js';
+import { Secret } from '../../../src/kernel/values.js';
 import { pipelineSandbox, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 import { ctxFor } from './harness.js';
 

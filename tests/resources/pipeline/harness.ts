@@ -6,7 +6,7 @@ import pino from 'pino';
 import type { PipelineClientOptions } from '../../../src/providers/pipeline/client.js';
 import type { Ctx } from '../../../src/resources/pipeline/common.js';
 import { clientFor, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
-import { contextWait } from '../../../src/engine/wait.js';
+import { contextWait } from '../../../src/engine/applying/wait.js';
 
 /** A context whose warnings and recorded ids are kept for assertions. */
 export type TestCtx = Ctx & { warnings: string[]; recorded: string[] };

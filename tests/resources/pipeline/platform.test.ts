@@ -6,7 +6,7 @@
  * lookups answer with what the types made.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WaitTimedOut } from '../../../src/errors.js';
+import { WaitTimedOut } from '../../../src/kernel/errors.js';
 import { getHybridDeploymentAgent } from '../../../src/lookups/pipeline/get-hybrid-deployment-agent.js';
 import { getPrivateLink } from '../../../src/lookups/pipeline/get-private-link.js';
 import { getProxyAgent } from '../../../src/lookups/pipeline/get-proxy-agent.js';

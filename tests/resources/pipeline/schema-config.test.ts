@@ -4,7 +4,7 @@
  * elsewhere reads as a change at its path; only what is declared is reported.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classify } from '../../../src/engine/classify.js';
+import { classify } from '../../../src/engine/planning/classify.js';
 import { connection } from '../../../src/resources/pipeline/connection.js';
 import { connectionSchemaConfig, type ConnectionSchemaConfigInputs } from '../../../src/resources/pipeline/connection-schema-config.js';
 import { group } from '../../../src/resources/pipeline/group.js';

@@ -7,7 +7,7 @@
  * Each case is named with what it guards, and planned by the engine's own classification.
  */
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../../src/engine/classify.js';
+import { classify } from '../../../src/engine/planning/classify.js';
 import type { ResourceType } from '../../../src/engine/contracts/resource-type.js';
 import { connection } from '../../../src/resources/pipeline/connection.js';
 import { destination } from '../../../src/resources/pipeline/destination.js';

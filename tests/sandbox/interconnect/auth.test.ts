@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote } from '../../../src/errors.js';
+import { isRemote } from '../../../src/kernel/errors.js';
 import { InterconnectClient } from '../../../src/providers/interconnect/client.js';
 import type { Sandbox } from '../../../src/sandbox/server.js';
 import { Api, SANDBOX_KEY, SANDBOX_SECRET, basic, getToken, http, sleep, startWithClient } from './helpers.js';

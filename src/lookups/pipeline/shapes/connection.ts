@@ -3,7 +3,7 @@
  * and getGroupConnections: the wire shape, the result fields, and the mapping between them.
  */
 import * as z from 'zod';
-import { RemoteError } from '../../../errors.js';
+import { RemoteError } from '../../../kernel/errors.js';
 import type { PipelineClient } from '../../../providers/pipeline/client.js';
 import { toStatus, type WireStatus } from './connection-status.js';
 import { orNotFound, seg } from './lookup.js';

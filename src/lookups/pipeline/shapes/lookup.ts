@@ -3,7 +3,7 @@
  * lookup in its errors, and the helpers for arguments that arrive as strings from the CLI.
  */
 import * as z from 'zod';
-import { isRemote, RemoteError, UserError } from '../../../errors.js';
+import { isRemote, RemoteError, UserError } from '../../../kernel/errors.js';
 import type { PipelineClient } from '../../../providers/pipeline/client.js';
 import type { LookupContext, LookupFunction } from '../../../engine/contracts/lookup.js';
 

@@ -1,4 +1,4 @@
-import { RemoteError, isRemote } from '../../../errors.js';
+import { RemoteError, isRemote } from '../../../kernel/errors.js';
 import type { Envelope, InterconnectClient } from '../client.js';
 
 /**

@@ -1,4 +1,4 @@
-import { isRemote } from '../../../errors.js';
+import { isRemote } from '../../../kernel/errors.js';
 import type { InterconnectClient } from '../client.js';
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Secret } from '../../../values.js';
+import { Secret } from '../../../kernel/values.js';
 import type { ApiProduct } from './products.js';
 import { isoDate } from './views.js';
 

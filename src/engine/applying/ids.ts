@@ -1,0 +1,18 @@
+import { createHash } from 'node:crypto';
+import type { ResourceType } from '../contracts/resource-type.js';
+import { Secret } from '../../kernel/values.js';
+
+/**
+ * Some ids are secrets themselves (a service key's id is the key). For those, state and output
+ * carry a stable surrogate (`secret-<hash>`), and the real id travels encrypted in `secretId`.
+ */
+export function recordedId(type: ResourceType, id: string): { id: string; secretId?: Secret<string> } {
+  if (!type.secretId) return { id };
+  return { id: `secret-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`, secretId: new Secret(id) };
+}
+
+/** The id to call the remote API with. */
+export function realId(recorded: { id: string; secretId?: Secret<string> | unknown }): string {
+  const secret = recorded.secretId;
+  return secret instanceof Secret ? String(secret.value) : recorded.id;
+}
