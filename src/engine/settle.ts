@@ -4,7 +4,7 @@ import type { PendingOperation, ResourceState, StateSnapshot } from './contracts
 import { reveal } from '../values.js';
 import { ReadPass, resourceContext } from './context.js';
 import { readObjects, type ReadOutcome, type ReadRequest } from './refresh.js';
-import { deposedKey, isDeposed, normalizeDeposed } from './deposed.js';
+import { isDeposed, normalizeDeposed } from './deposed.js';
 import { realId } from './ids.js';
 import { mayStillAppear } from './awaiting.js';
 import { adoptedRecords, ambiguousOrder, CLOCK_SKEW_MS } from './steps-awaiting.js';
@@ -31,7 +31,7 @@ export interface Resolved {
 
 /**
  * Settles what an apply left unfinished: operations between intent and outcome (a crash, or a call
- * whose answer was lost), and records older versions could leave doubled (see normalizeDeposed).
+ * whose answer was lost), and records a crash could leave doubled (see normalizeDeposed).
  *
  * A pending create is looked up remotely — by the id recorded once the order was accepted, else
  * by the ownership tags carrying its operation token or by the inputs it was ordered with (see
@@ -45,7 +45,6 @@ export interface Resolved {
  * operations name by id is read first, each type in bulk where it can (see readObjects).
  */
 export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass = new ReadPass()): Promise<Settled> {
-  const legacy = legacyAsideSlots(state.resources);
   const { resources, notes } = normalizeDeposed(state.resources);
   if (!state.pending.length) return { resources, notes, waiting: [], resolved: [] };
   const settling: Settling = { resources, notes, deps, pass, waiting: [], touched: new Set(), read: await readPending(state.pending, resources, deps, pass, notes) };
@@ -65,7 +64,6 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass
       if (op.action === 'create') {
         settling.recordedIds ??= new Set(Object.values(resources).map((r) => realId(r)));
         await settleCreate(op, type, settling);
-        restoreLegacyAside(op, legacy, settling);
       } else {
         await settleChange(op, type, settling);
       }
@@ -235,30 +233,4 @@ function mayDependOn(op: PendingOperation, { resources, touched }: Settling): vo
   if (op.action !== 'update' || !record || record.id !== op.id || !added.length) return;
   resources[op.address] = { ...record, dependencies: [...record.dependencies, ...added] };
   touched.add(op.address);
-}
-
-/**
- * Older versions set a replaced object aside in a `<address>~deposed` slot and cleared the address
- * before ordering the new one. The addresses left that way, with the id set aside at each.
- */
-function legacyAsideSlots(resources: Record<string, ResourceState>): Map<string, string> {
-  const slots = new Map<string, string>();
-  for (const key of Object.keys(resources)) {
-    const address = key.endsWith('~deposed') ? key.slice(0, -'~deposed'.length) : undefined;
-    if (address && !resources[address]) slots.set(address, resources[key].id);
-  }
-  return slots;
-}
-
-/** Such an interrupted replacement that made nothing leaves the old object current again. */
-function restoreLegacyAside(op: PendingOperation, legacy: Map<string, string>, { resources, notes, touched }: Settling): void {
-  const id = legacy.get(op.address);
-  const key = id && deposedKey(op.address, id);
-  if (!key || resources[op.address] || !resources[key]) return;
-  resources[op.address] = { ...resources[key], address: op.address };
-  delete resources[key];
-  touched.add(op.address).add(key);
-  const at = notes.lastIndexOf(`${op.address}: an interrupted create left nothing behind; it will be created`);
-  if (at >= 0) notes.splice(at, 1);
-  notes.push(`${op.address}: an interrupted replacement made nothing; ${id}, which it was replacing, is current again`);
 }
