@@ -242,7 +242,7 @@ function connector(
 
 /** The stack's state, loading the resource types of whatever it records. */
 function sessionStore(opts: GlobalOptions, manifest: Manifest, project: string, types: Map<string, ResourceType>): StateStore {
-  return withCrashHook(withRecordedTypes(openStore(opts, manifest.dir, project), types));
+  return withRecordedTypes(openStore(opts, manifest.dir, project), types);
 }
 
 /** Calls a lookup function for a check made before planning (see crossCheckStack). */
@@ -323,24 +323,6 @@ function withRecordedTypes(store: StateStore, types: Map<string, ResourceType>):
     const missing = new Set(recorded.filter((token) => !types.has(token)).map((token) => token.split(':')[0]));
     if (missing.size) for (const [token, type] of await loadResourceTypes(missing)) types.set(token, type);
     return snapshot;
-  };
-  return store;
-}
-
-/**
- * Test hook: with PLUMB_TEST_CRASH_AFTER_RECORDS=N the process kills itself (SIGKILL, no
- * cleanup) once N journal records are durable — how crash safety is tested without sleeps.
- */
-function withCrashHook(store: StateStore): StateStore {
-  const limit = process.env.PLUMB_TEST_CRASH_AFTER_RECORDS;
-  if (limit === undefined || limit === '') return store;
-  let count = 0;
-  const record = store.record.bind(store);
-  store.record = async (entry) => {
-    if (count >= Number(limit)) process.kill(process.pid, 'SIGKILL');
-    await record(entry);
-    count++;
-    if (count >= Number(limit)) process.kill(process.pid, 'SIGKILL');
   };
   return store;
 }

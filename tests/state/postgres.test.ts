@@ -8,7 +8,7 @@ import { PostgresStore } from '../../src/state/postgres.js';
 import { SecretCodec } from '../../src/state/secrets.js';
 import type { StateStore } from '../../src/state/store.js';
 import { Secret } from '../../src/values.js';
-import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { crashAfterRecords, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { startPostgres, type PostgresServer } from '../support/postgres.js';
 import { describeStateStore } from '../support/state-conformance.js';
 
@@ -226,7 +226,7 @@ resources:
         )
       ).rows[0].text as string;
     // Killed once the port's outcome is journaled, before the snapshot row is written.
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...env, PLUMB_TEST_CRASH_AFTER_RECORDS: '3' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...env, ...crashAfterRecords(3) } });
     expect(killed.code).not.toBe(0);
     expect(await rows()).toContain('"interface"');
     expect(await rows()).not.toContain(PORT_NAME);
