@@ -2,6 +2,7 @@ import { AmbiguousOrder, UserError } from '../errors.js';
 import type { Created, ResourceContext, ResourceType } from './contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from './contracts/state.js';
 import { reveal } from '../values.js';
+import { openRecord } from './open-record.js';
 import { ReadPass, resourceContext } from './context.js';
 import { readObjects, type ReadOutcome, type ReadRequest } from './refresh.js';
 import { isDeposed, normalizeDeposed } from './deposed.js';
@@ -122,7 +123,7 @@ async function readPending(pending: PendingOperation[], resources: Record<string
     const recorded = resources[op.address];
     const target = op.id ? { id: op.id, secretId: op.secretId } : op.action === 'create' ? undefined : recorded;
     if (!type || !target) continue;
-    const prior = op.action !== 'create' && recorded ? { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) } : undefined;
+    const prior = op.action !== 'create' && recorded ? openRecord(recorded) : undefined;
     requests.push({ address: op.address, type, id: realId(target), prior, ...(op.provider ? { provider: op.provider } : {}) });
   }
   const outcomes = await readObjects(requests, deps, { pass, concurrency: 10, warn: (address, message) => notes.push(`${address}: ${message}`) });
@@ -210,7 +211,7 @@ async function settleChange(op: PendingOperation, type: ResourceType, settling: 
   const target = op.id ? { id: op.id, secretId: op.secretId } : recorded;
   if (!target) return;
   const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`), pass: settling.pass, provider: op.provider });
-  const outputs = await observed(type, ctx, realId(target), recorded && { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) }, settling, op.provider);
+  const outputs = await observed(type, ctx, realId(target), recorded && openRecord(recorded), settling, op.provider);
   if (outputs === undefined) {
     if (resources[op.address]?.id === target.id) {
       delete resources[op.address];
