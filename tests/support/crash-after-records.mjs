@@ -1,12 +1,13 @@
 // Loaded into a plumb process with `node --import` (see crashAfterRecords in cli.ts): once
-// CRASH_AFTER_RECORDS journal entries are durable, the process kills itself (SIGKILL, no cleanup),
-// before the code that recorded them goes on; with 0, as it is about to record the first. How crash safety is tested without sleeps and
-// without a hook in plumb itself: it watches the journal where it reaches the disk, a folder's
-// `journal.jsonl` synced or a PostgreSQL transaction inserting into `plumb_journal` committed.
+// CRASH_AFTER_RECORDS journal entries are durable, the process kills itself (SIGKILL, no cleanup)
+// before the code that recorded them goes on; with 0, as it is about to record the first. How
+// crash safety is tested without sleeps and without a hook in plumb itself: it watches the journal
+// where it reaches the disk, a folder's `journal.jsonl` synced or a PostgreSQL transaction
+// inserting into `plumb_journal` committed.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 
-const limit = Number(process.env.CRASH_AFTER_RECORDS);
+const limit = process.env.CRASH_AFTER_RECORDS ? Number(process.env.CRASH_AFTER_RECORDS) : NaN;
 let durable = 0;
 
 /** Ends the process now when it is to end before its first entry. */
