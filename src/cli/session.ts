@@ -25,7 +25,7 @@ import { keepGitOutOfWorld } from '../state/git-ignore.js';
 import type { StateStore } from '../state/store.js';
 import { drawSandboxLine, type SandboxLine } from './sandbox-line.js';
 import { readStackOutputs } from './stack-outputs.js';
-import { adoptLegacyState, manifestProject, openStore, stateCodec, stateLocation } from './state-store.js';
+import { manifestProject, openStore, stateCodec, stateLocation } from './state-store.js';
 import { rateRuntimes } from './rate-ledger.js';
 
 /** Flags every command shares. */
@@ -182,7 +182,7 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
     lookup: (token) => functions.get(token),
     connect,
   };
-  const store = await sessionStore(opts, manifest, project, resourceTypes);
+  const store = sessionStore(opts, manifest, project, resourceTypes);
   return {
     manifest,
     graph,
@@ -235,17 +235,9 @@ function connector(
   return Object.assign(connect, { close: () => rates.close() });
 }
 
-/** The stack's state, taking over what older state held for this manifest, and loading the resource types of whatever it records. */
-async function sessionStore(opts: GlobalOptions, manifest: Manifest, project: string, types: Map<string, ResourceType>): Promise<StateStore> {
-  const store = withCrashHook(withRecordedTypes(openStore(opts, manifest.dir, project), types));
-  try {
-    const note = await adoptLegacyState(store, { file: manifest.file, addresses: Object.keys(manifest.resources) }, opts.stack, lockInfo('state claim'));
-    if (note) process.stderr.write(`${note}\n`);
-    return store;
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
+/** The stack's state, loading the resource types of whatever it records. */
+function sessionStore(opts: GlobalOptions, manifest: Manifest, project: string, types: Map<string, ResourceType>): StateStore {
+  return withRecordedTypes(openStore(opts, manifest.dir, project), types);
 }
 
 /** Calls a lookup function for a check made before planning (see crossCheckStack). */
@@ -326,24 +318,6 @@ function withRecordedTypes(store: StateStore, types: Map<string, ResourceType>):
     const missing = new Set(recorded.filter((token) => !types.has(token)).map((token) => token.split(':')[0]));
     if (missing.size) for (const [token, type] of await loadResourceTypes(missing)) types.set(token, type);
     return snapshot;
-  };
-  return store;
-}
-
-/**
- * Test hook: with PLUMB_TEST_CRASH_AFTER_RECORDS=N the process kills itself (SIGKILL, no
- * cleanup) once N journal records are durable — how crash safety is tested without sleeps.
- */
-function withCrashHook(store: StateStore): StateStore {
-  const limit = process.env.PLUMB_TEST_CRASH_AFTER_RECORDS;
-  if (limit === undefined || limit === '') return store;
-  let count = 0;
-  const record = store.record.bind(store);
-  store.record = async (entry) => {
-    if (count >= Number(limit)) process.kill(process.pid, 'SIGKILL');
-    await record(entry);
-    count++;
-    if (count >= Number(limit)) process.kill(process.pid, 'SIGKILL');
   };
   return store;
 }

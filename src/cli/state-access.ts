@@ -50,23 +50,10 @@ export class StateAccess {
     throw new UserError(`manifest ${file} not found`, 'state is kept per manifest: give the manifest whose state to use, or its name, with -f MANIFEST or --project NAME');
   }
 
-  /**
-   * The store; with `adopt`, state from before state was kept per manifest is moved first when
-   * it is this manifest's.
-   */
-  async open(adopt = true): Promise<StateStore> {
-    const { opts, dir, project, file } = await this.where();
-    const { openStore, adoptLegacyState, declaredAddresses } = await stateStore();
-    const store = openStore(opts, dir, project);
-    if (!adopt || !file || opts.project) return store;
-    try {
-      const note = await adoptLegacyState(store, { file, addresses: declaredAddresses(file) ?? [] }, opts.stack, await lockInfo('state claim'));
-      if (note) process.stderr.write(`${note}\n`);
-    } catch (err) {
-      await store.close();
-      throw err;
-    }
-    return store;
+  /** The store of the state's place. */
+  async open(): Promise<StateStore> {
+    const { opts, dir, project } = await this.where();
+    return (await stateStore()).openStore(opts, dir, project);
   }
 
   /** The state as recorded, journal replayed. */

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import type { Document } from 'yaml';
 import { UserError } from '../kernel/errors.js';
 import { sealedStateFile } from '../state/local-layout.js';
@@ -9,7 +9,6 @@ import { checkStackName, isPostgresLocation, openStateStore } from '../state/ope
 import { sealedSettingsFile } from '../manifest/stack-config.js';
 import { SecretCodec } from '../state/secrets.js';
 import type { StateStore } from '../state/store.js';
-import type { LockInfo } from '../engine/contracts/state.js';
 
 /** The flags that say where state is. */
 export interface StateFlags {
@@ -79,64 +78,7 @@ export function manifestProject(file: string, parsed?: string): string {
   throw new UserError(`${file}:${line}:${col}: ${problem.summary}`, problem.detail);
 }
 
-/** The addresses a manifest declares (its `resources` keys), read without checking it; undefined for a file that is not a manifest. */
-export function declaredAddresses(file: string): string[] | undefined {
-  const { isMap, isScalar, parseDocument } = yamlPackage();
-  try {
-    const doc = parseDocument(readFileSync(file, 'utf8'));
-    const resources = isMap(doc.contents) ? doc.contents.get('resources', true) : undefined;
-    return isMap(resources) ? resources.items.map((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key)) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The yaml package, loaded where first needed (as the manifest parser does): most commands never need it. */
 function yamlPackage(): typeof import('yaml') {
   return createRequire(import.meta.url)('yaml') as typeof import('yaml');
-}
-
-/**
- * Moves a stack's state from before state was kept per manifest to this manifest's project when it
- * is this manifest's; otherwise leaves it. Returns what to tell the user, if anything.
- */
-export async function adoptLegacyState(store: StateStore, manifest: { file: string; addresses: string[] }, stack: string, info: LockInfo): Promise<string | undefined> {
-  const found = await store.legacy();
-  if (!found) return undefined;
-  const why = notOwnedBecause(found.snapshot, manifest);
-  if (!why) {
-    await store.claimLegacy(info);
-    return `Note: moved the state of stack "${stack}" from ${found.from} to ${found.to}: state is kept per manifest now, and it records only resources ${basename(manifest.file)} declares.`;
-  }
-  const addresses = recordedAddresses(found.snapshot);
-  return (
-    `Note: ${found.from} holds the state of stack "${stack}" from before state was kept per manifest (${addresses.join(', ')}). ` +
-    `It was left there, because ${why}. If it is this manifest's, run \`plumb state claim -f MANIFEST --stack ${stack}\` to move it to ${found.to}.`
-  );
-}
-
-function recordedAddresses(snapshot: { resources: Record<string, unknown>; pending: Array<{ address: string }> }): string[] {
-  return [...new Set([...Object.keys(snapshot.resources), ...snapshot.pending.map((p) => p.address)])];
-}
-
-/**
- * Why a state from before state was kept per manifest is not this manifest's, or undefined when
- * it is: it records nothing, or only addresses this manifest declares and no other manifest
- * beside it declares them all too (either could then be its owner, and guessing wrong would plan
- * to replace or delete the other's products).
- */
-function notOwnedBecause(snapshot: { resources: Record<string, unknown>; pending: Array<{ address: string }> }, manifest: { file: string; addresses: string[] }): string | undefined {
-  const addresses = recordedAddresses(snapshot);
-  if (!addresses.length) return undefined;
-  const missing = addresses.filter((a) => !manifest.addresses.includes(a));
-  if (missing.length) return `${basename(manifest.file)} does not declare ${missing.join(', ')}`;
-  const folder = dirname(resolve(manifest.file));
-  const others = readdirSync(folder).filter((name) => {
-    if (!/\.ya?ml$/i.test(name) || resolve(folder, name) === resolve(manifest.file)) return false;
-    const declared = declaredAddresses(join(folder, name));
-    return declared !== undefined && addresses.every((a) => declared.includes(a));
-  });
-  if (!others.length) return undefined;
-  const names = [basename(manifest.file), ...others].sort();
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)} ${names.length === 2 ? 'both' : 'all'} declare all of its resources`;
 }

@@ -38,9 +38,6 @@ export function stateCommand(program: Command): void {
     .description('remove a stale lock')
     .option('--force', 'remove the lock whoever holds it')
     .action(async (opts: { force?: boolean }) => unlock(access, Boolean(opts.force)));
-  sub('claim')
-    .description("move the stack's state from before state was kept per manifest to this manifest")
-    .action(async () => claim(access));
   sub('repair')
     .description('go on, deliberately, after a loss that stops every command reading state')
     .option('--accept-lost-journal', 'the journal of an interrupted apply is lost: keep what state.json holds (what that apply ordered must be adopted)')
@@ -121,21 +118,9 @@ function moveAddress(snapshot: StateSnapshot, from: string, to: string): StateSn
 /** `state unlock --force`: removes the lock whoever holds it, saying whose it was. */
 async function unlock(access: StateAccess, force: boolean): Promise<void> {
   if (!force) throw new UserError('state unlock needs --force (make sure no plumb process is running on this stack)');
-  const store = await access.open(false);
+  const store = await access.open();
   const holder = await store.forceUnlock().finally(() => store.close());
   process.stdout.write(holder ? `removed the lock held by pid ${holder.pid} on ${holder.host} (${holder.command})\n` : 'the stack was not locked\n');
-}
-
-/** `state claim`: moves the stack's state from before state was kept per manifest to this manifest. */
-async function claim(access: StateAccess): Promise<void> {
-  const store = await access.open(false);
-  try {
-    const { opts } = await access.where();
-    const found = await store.claimLegacy(await lockInfo('state claim'));
-    process.stdout.write(`moved the state of stack "${opts.stack}" from ${found.from} to ${found.to}\n`);
-  } finally {
-    await store.close();
-  }
 }
 
 /** `state repair --accept-lost-journal | --accept-lost-state`: accepts the loss a read refused, under the lock, and says what is left to do. */

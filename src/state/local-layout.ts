@@ -2,9 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The layout of a state folder: `<root>/<project>/<stack>/` for each manifest's stacks, and,
- * from before state was kept per manifest, `<root>/<stack>/`; the key file `<root>/secret.key`
- * serves them all, so that no secret sealed before the move becomes unreadable.
+ * The layout of a state folder: `<root>/<project>/<stack>/` for each manifest's stacks; the key
+ * file `<root>/secret.key` serves them all.
  */
 
 /** A stack's snapshot, rewritten whole (atomically) by each write. */
@@ -23,8 +22,7 @@ export function holdsState(dir: string): boolean {
 
 /** A state file under `root`, of any project or stack, that holds a sealed secret; undefined when none does. */
 export function sealedStateFile(root: string): string | undefined {
-  const folders = [root, ...subfolders(root)];
-  for (const dir of [...folders, ...folders.slice(1).flatMap(subfolders)]) {
+  for (const dir of subfolders(root).flatMap(subfolders)) {
     for (const name of [SNAPSHOT, BACKUP, JOURNAL]) {
       const file = join(dir, name);
       if (existsSync(file) && readFileSync(file, 'utf8').includes('"$secret"')) return file;

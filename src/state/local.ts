@@ -9,7 +9,7 @@ import { keepGitOut, ownsFolder } from './git-ignore.js';
 import { lockIsStale, placeLock, readLock, removeStaleLockFiles } from './local-lock.js';
 import { folded, journalHeader, journalLoss, keepBackup, missingSnapshot, placeMark, readJournalFile, readMark, recordsSomething, type JournalFile, type JournalMark } from './local-traces.js';
 import { sealEntry, sealSnapshot, type SecretCodec } from './secrets.js';
-import { checkEntry, checkSnapshot, damaged, emptySnapshot, lostJournal, nothingLost, replay, type LegacyState, type StateStore } from './store.js';
+import { checkEntry, checkSnapshot, damaged, emptySnapshot, lostJournal, nothingLost, replay, type StateStore } from './store.js';
 import type { AcceptedLoss, JournalEntry, LockInfo, LostPart, ReadOptions, StateSnapshot } from '../engine/contracts/state.js';
 
 /** A journal line waiting to be made durable, and the caller waiting on it. */
@@ -47,6 +47,8 @@ export type WriteStep = 'journal created' | 'entries synced' | 'journal marked' 
  */
 export class LocalStore implements StateStore {
   readonly location: string;
+  /** The stack's folder. */
+  private readonly dir: string;
   /** The journal's file descriptor while open (callback fs calls: the promise API costs more per append). */
   private journal: number | undefined;
   private waiting: PendingLine[] = [];
@@ -66,9 +68,9 @@ export class LocalStore implements StateStore {
     private readonly project: string,
     private readonly stack: string,
     private readonly codec: SecretCodec,
-    private readonly dir = join(root, project, stack),
   ) {
-    this.location = dir;
+    this.dir = join(root, project, stack);
+    this.location = this.dir;
   }
 
   async lock(info: LockInfo, timeoutMs = 0): Promise<void> {
@@ -326,49 +328,8 @@ export class LocalStore implements StateStore {
       .sort();
   }
 
-  async legacy(): Promise<LegacyState | undefined> {
-    const from = this.legacyFolder();
-    if (!from) return undefined;
-    const snapshot = await new LocalStore(this.root, '', this.stack, this.codec, from).read();
-    return { from, to: this.dir, snapshot };
-  }
-
-  async claimLegacy(info: LockInfo): Promise<LegacyState> {
-    const found = await this.legacy();
-    if (!found) throw new UserError(`no state of stack "${this.stack}" from before state was kept per manifest in ${this.root}`);
-    const legacy = new LocalStore(this.root, '', this.stack, this.codec, found.from);
-    await legacy.lock(info);
-    // The lock goes along with the state: where it is now.
-    let lockedAt = found.from;
-    try {
-      // Moved whole, by renames, so that at any moment the state is in exactly one folder; the
-      // step through a folder of its own lets a project take the name of one of its stacks.
-      const staging = join(this.root, `.moving-${this.stack}`);
-      if (found.from !== staging) renameSync(found.from, staging);
-      lockedAt = staging;
-      mkdirSync(dirname(this.dir), { recursive: true, mode: 0o700 });
-      this.keepGitOut();
-      if (existsSync(this.dir)) removeEmptyFolder(this.dir);
-      renameSync(staging, this.dir);
-      lockedAt = this.dir;
-      await syncDir(this.root);
-      await syncDir(dirname(this.dir));
-    } finally {
-      if (lockedAt === found.from) await legacy.unlock();
-      else rmSync(join(lockedAt, 'lock'), { force: true });
-    }
-    return found;
-  }
-
   async close(): Promise<void> {
     await this.unlock();
-  }
-
-  /** Where this stack's state was kept before state was kept per project, when this project has none. */
-  private legacyFolder(): string | undefined {
-    if (holdsState(this.dir)) return undefined;
-    // A move a crash interrupted comes first: its state left the old folder already.
-    return [join(this.root, `.moving-${this.stack}`), join(this.root, this.stack)].find(holdsState);
   }
 
   /** Parses state JSON and opens its secrets; `where` names the file (and line). */
@@ -445,19 +406,6 @@ export class LocalStore implements StateStore {
   /** Files killed writers left half-written; only the lock holder writes. */
   private removeStaleFiles(): void {
     for (const name of readdirSync(this.dir)) if (leftBehind(name) && !name.endsWith(`.${process.pid}.tmp`)) rmSync(join(this.dir, name), { force: true });
-  }
-}
-
-/** Removes a folder that holds nothing a state needs; refuses one that is in use. */
-function removeEmptyFolder(dir: string): void {
-  for (const name of readdirSync(dir)) if (leftBehind(name)) rmSync(join(dir, name), { force: true });
-  try {
-    rmdirSync(dir);
-  } catch {
-    throw new UserError(
-      `${dir} is in use (it holds ${readdirSync(dir).join(', ')})`,
-      'wait for the command using it to finish, or remove a stale lock with `plumb state unlock --force`, and try again',
-    );
   }
 }
 

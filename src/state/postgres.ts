@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { UserError } from '../kernel/errors.js';
 import { prepareTables, type Tables } from './postgres-schema.js';
 import { sealEntry, sealSnapshot, type SecretCodec } from './secrets.js';
-import { checkEntry, checkSnapshot, emptySnapshot, lostJournal, nothingLost, replay, type LegacyState, type StateStore } from './store.js';
+import { checkEntry, checkSnapshot, emptySnapshot, lostJournal, nothingLost, replay, type StateStore } from './store.js';
 import type { AcceptedLoss, JournalEntry, LockInfo, LostPart, StateSnapshot } from '../engine/contracts/state.js';
 
 /**
@@ -14,8 +14,7 @@ import type { AcceptedLoss, JournalEntry, LockInfo, LostPart, StateSnapshot } fr
  * removes in its own commit: journal rows gone while it is there were lost, not folded in (a
  * crash cannot part them, each pair being one transaction). The lock itself is a
  * session-level advisory lock held by a dedicated connection, so PostgreSQL releases it when the
- * holder's connection dies; the row only names who holds it. Rows written before state was kept
- * per project have the project '' until a manifest claims them.
+ * holder's connection dies; the row only names who holds it.
  */
 export class PostgresStore implements StateStore {
   readonly location: string;
@@ -43,8 +42,7 @@ export class PostgresStore implements StateStore {
     private readonly codec: SecretCodec,
   ) {
     this.location = redact(url);
-    // Rows without a project keep the key they were locked by before, so older plumbs still see it.
-    this.key = project ? `plumb:${project}/${stack}` : `plumb:${stack}`;
+    this.key = `plumb:${project}/${stack}`;
     this.pool = new (driver().Pool)({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000, application_name: 'plumb' });
     // An idle pooled connection that drops is replaced on next use; without a listener it would crash the process.
     this.pool.on('error', () => {});
@@ -236,37 +234,6 @@ export class PostgresStore implements StateStore {
     return rows.map((r) => r.stack as string);
   }
 
-  async legacy(): Promise<LegacyState | undefined> {
-    if (!this.project) return undefined;
-    const t = await this.ready();
-    const count = (project: string) => [t.stacks, t.journal, t.opened].map((table) => `(SELECT count(*) FROM ${table} WHERE project = ${project} AND stack = $2)`).join(' + ');
-    const { rows } = await this.pool.query(`SELECT ${count('$1')} AS own, ${count("''")} AS old`, [this.project, this.stack]);
-    if (Number(rows[0].own) > 0 || Number(rows[0].old) === 0) return undefined;
-    const old = new PostgresStore(this.url, '', this.stack, this.codec);
-    try {
-      return { from: `${this.location} (${old.rows()})`, to: `${this.location} (${this.rows()})`, snapshot: await old.read() };
-    } finally {
-      await old.close();
-    }
-  }
-
-  // The locks are held for one transaction only, so no holder row names `_info`.
-  async claimLegacy(_info?: LockInfo): Promise<LegacyState> {
-    const found = await this.legacy();
-    if (!found) throw new UserError(`no state of stack "${this.stack}" from before state was kept per manifest in ${this.location}`);
-    const t = await this.ready();
-    await this.transaction('BEGIN', async (c) => {
-      // Both stacks' locks, for this transaction: no plumb, of this version or before, is using either.
-      const { rows } = await c.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AND pg_try_advisory_xact_lock(hashtext($2)) AS ok', [`plumb:${this.stack}`, this.key]);
-      if (!rows[0].ok) throw new UserError(`state for stack "${this.stack}" is locked by another process`, 'wait for it to finish, and try again');
-      const own = await c.query(`SELECT 1 FROM ${t.stacks} WHERE project = $1 AND stack = $2 UNION ALL SELECT 1 FROM ${t.journal} WHERE project = $1 AND stack = $2`, [this.project, this.stack]);
-      if (own.rows.length) throw new UserError(`${this.rows()} in ${this.location} holds state of its own now; nothing was moved`);
-      for (const table of [t.stacks, t.journal]) await c.query(`UPDATE ${table} SET project = $1 WHERE project = '' AND stack = $2`, [this.project, this.stack]);
-      await c.query(`DELETE FROM ${t.locks} WHERE project = '' AND stack = $1`, [this.stack]);
-    });
-    return found;
-  }
-
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -347,7 +314,7 @@ export class PostgresStore implements StateStore {
 
   /** The rows of this stack, as messages name them. */
   private rows(): string {
-    return this.project ? `stack "${this.stack}" of project "${this.project}"` : `stack "${this.stack}" without a project`;
+    return `stack "${this.stack}" of project "${this.project}"`;
   }
 
   private async transaction<T>(begin: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
 import { UserError } from '../kernel/errors.js';
 import type { JournalEntry, LostPart, StateSnapshot } from '../engine/contracts/state.js';
 
-export type { AcceptedLoss, LegacyState, LostPart, ReadOptions, StateStore } from '../engine/contracts/state.js';
+export type { AcceptedLoss, LostPart, ReadOptions, StateStore } from '../engine/contracts/state.js';
 
 /** The state of a stack nothing was recorded for yet (it gets its lineage with its first write). */
 export function emptySnapshot(stack: string): StateSnapshot {

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedCloudCall } from '../support/cloud-api.js';
-import { PLUMB, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { crashAfterRecords, PLUMB, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { stateFile } from '../support/state-file.js';
 
 /** How long the sandbox takes to list a new object; a create waits 2 s, so the second apply's wait always sees it. */
@@ -173,7 +173,7 @@ describe('an apply killed while it waited for an order the API accepted', () => 
     it(`${c.what}: the next apply, run at once, waits for it and buys no second one`, async () => {
       const dir = workdir('plumb-killed-');
       writeManifest(dir, 'plumb.yaml', `name: killed\n${CONFIG}resources:\n${c.manifest(base)}\n`);
-      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: String(c.after) } });
+      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(c.after) } });
       expect(killed.code).not.toBe(0);
 
       const again = await run(dir, 'apply', '--yes');

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { crashAfterRecords, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { pipelineCall } from '../support/pipeline-sandbox.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
@@ -225,7 +225,7 @@ describe('objects of a provider the manifest no longer names', () => {
   it('an interrupted create of theirs is settled, then the object deleted', async () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', 'name: interrupted\nresources:\n  team:\n    type: pipeline:index/group:Group\n    properties: { name: interrupted_team }\n');
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(1) } });
     expect(killed.code).not.toBe(0);
     // Made, but the answer never reached plumb.
     expect((await pipelineCall(sandbox.url, 'POST', '/groups', { name: 'interrupted_team' })).status).toBe(201);

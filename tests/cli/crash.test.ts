@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudProvider } from '../../src/providers/cloud/index.js';
 import { APPEARS_WITHIN_MS } from '../../src/resources/cloud/kit.js';
-import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { crashAfterRecords, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { ageState } from '../support/cloud-time.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
 import { pipelineCall } from '../support/pipeline-sandbox.js';
@@ -48,7 +48,7 @@ describe('a killed apply loses nothing and duplicates nothing', () => {
       const dir = workdir();
       const prefix = `crash${n}`;
       writeManifest(dir, 'plumb.yaml', manifest(prefix));
-      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: String(after) } });
+      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(after) } });
       expect(killed.code).not.toBe(0);
 
       const again = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
@@ -72,7 +72,7 @@ describe('a kill in the middle of a batched order', () => {
     writeManifest(dir, 'plumb.yaml', manifest(prefix, ports));
     await sandbox.clearCalls();
     // Ten intents, then the ten ports are bought together: killed once three of their ids are recorded.
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: String(ports + 3) } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(ports + 3) } });
     expect(killed.code).not.toBe(0);
     // Ordered together (two designs at most, should a slow disk part the steps), every intent
     // before the buy, and no product's outcome recorded before the kill.
@@ -122,7 +122,7 @@ resources:
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', manifest);
     // The port's intent, id and outcome, then the IX's intent: killed before its order is sent.
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(4) } });
     expect(killed.code).not.toBe(0);
     const portUid = (await api.liveProducts('crash-ix-port'))[0].productUid as string;
     // The order reaches the API, but its reply never reaches plumb: nothing records the IX's id.
@@ -210,7 +210,7 @@ resources:
 ${c.child}`,
       );
       // The MCR's intent, id and outcome, then the child's intent: killed before it is made.
-      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } });
+      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(4) } });
       expect(killed.code).not.toBe(0);
       const mcrUid = (await api.liveProducts(mcrName))[0].productUid as string;
       // It is made, but the reply never reaches plumb.
@@ -249,7 +249,7 @@ ${config}resources:
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', manifest('crash-shield', 'EastChina', 'Yangzhou'));
     // Killed after the intent, before the buy is sent.
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(1) } });
     expect(killed.code).not.toBe(0);
     expect(await named('crash-shield')).toEqual([]);
     // The buy reaches the API, but its reply never reaches plumb.
@@ -282,7 +282,7 @@ ${config}resources:
     const before = await named('north-shield');
     expect(before).toHaveLength(1);
     writeManifest(dir, 'plumb.yaml', manifest('north-shield', 'NorthChina', 'Shijiazhuang'));
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(1) } });
     expect(killed.code).not.toBe(0);
 
     // The API lists a bought instance only once provisioned: at once, the order may still show up.
@@ -320,7 +320,7 @@ resources:
 `,
     );
     // The port's intent, id and outcome, then the key's intent: killed before the key is made.
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(4) } });
     expect(killed.code).not.toBe(0);
     const portUid = (await api.liveProducts('crash-key-port'))[0].productUid as string;
     // It is made, but the reply never reaches plumb.
@@ -353,7 +353,7 @@ resources:
     properties: { productUid: "\${port.productUid}", active: true, maxSpeed: 1000, singleUse: true, vlan: 301, description: crash keys }
 `,
     );
-    expect((await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } })).code).not.toBe(0);
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(4) } })).code).not.toBe(0);
     const portUid = (await api.liveProducts('crash-keys-port'))[0].productUid as string;
     const body = { productUid: portUid, active: true, maxSpeed: 1000, singleUse: true, vlan: 301, description: 'crash keys' };
     const made = [await api.call<{ key: string }>('POST', '/v2/service/key', body), await api.call<{ key: string }>('POST', '/v2/service/key', body)];
@@ -391,7 +391,7 @@ resources:
     properties: { name: twin-vpc, cidrBlocks: [10.61.0.0/16] }
 `,
     );
-    expect((await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } })).code).not.toBe(0);
+    expect((await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(1) } })).code).not.toBe(0);
     const settings = cloudProvider.settings.parse({ region: 'cn-bj2', projectId: 'org-sandbox' });
     const cloud = await cloudProvider.connect(settings, { sandboxUrl: async () => sandbox.url, log: pino({ level: 'silent' }), env: {} });
     const ids: string[] = [];
@@ -436,7 +436,7 @@ describe('a killed apply of the example pipeline', () => {
     it(`killed after ${after} journal records, the next apply makes every object exactly once`, async () => {
       const dir = workdir();
       copyFileSync(example, join(dir, 'plumb.yaml'));
-      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: String(after) } });
+      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(after) } });
       expect(killed.code).not.toBe(0);
 
       const again = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
@@ -460,7 +460,7 @@ describe('a killed apply of the example pipeline', () => {
     const dir = workdir();
     const link = { name: 'crash_link', region: 'AWS_US_EAST_1', service: 'SOURCE_AWS', config: { connection_service_name: 'com.amazonaws.vpce.us-east-1.vpce-svc-0a1b2c3d4e5f6aaaa' } };
     writeManifest(dir, 'plumb.yaml', `name: crash-link\nresources:\n  link:\n    type: pipeline:index/privateLink:PrivateLink\n    properties: ${JSON.stringify(link)}\n`);
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(1) } });
     expect(killed.code).not.toBe(0);
     // It is made, but the answer never reaches plumb.
     const made = (await pipelineCall(sandbox.url, 'POST', '/private-links', link)).body.data.id as string;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plumb, testSandbox, workdir, writeManifest, type CliResult } from '../support/cli.js';
+import { type CliResult, crashAfterRecords, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
@@ -53,7 +53,7 @@ async function expectEveryReaderStops(dir: string, expected: string[]): Promise<
 async function killedApply(prefix: string): Promise<string> {
   const dir = workdir('plumb-lost-');
   writeManifest(dir, 'plumb.yaml', manifest(prefix));
-  const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '5' } });
+  const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(5) } });
   expect(killed.code).not.toBe(0);
   expect(existsSync(join(stackDir(dir), 'journal.jsonl'))).toBe(true);
   expect((await api.liveProducts(`${prefix}-`)).length).toBe(2);
@@ -108,7 +108,7 @@ describe('a journal lost after a kill stops every command that reads state', () 
     expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
     writeManifest(dir, 'plumb.yaml', manifest('lost-accepted'));
     expect((await plumb(['plan', '--out', 'before.json'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-    const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '3' } });
+    const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(3) } });
     expect(killed.code).not.toBe(0);
     rmSync(join(stackDir(dir), 'journal.jsonl'));
 
@@ -186,7 +186,7 @@ describe('no alarm where nothing was lost', () => {
       const dir = workdir('plumb-lost-');
       const prefix = `lost-kept-${after}`;
       writeManifest(dir, 'plumb.yaml', manifest(prefix));
-      const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: String(after) } });
+      const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(after) } });
       expect(killed.code).not.toBe(0);
       const again = await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env });
       expect(again.code, `${after}: ${again.stderr}`).toBe(0);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { crashAfterRecords, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
@@ -258,7 +258,7 @@ resources:
     const id = JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources.port.id;
     // The new order's intent, naming the port it replaces: then killed, before the order.
     writeManifest(dir, 'plumb.yaml', port(100000).replace('unmade-port', 'unmade-port-2'));
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '1' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(1) } });
     expect(killed.code).not.toBe(0);
 
     writeManifest(dir, 'plumb.yaml', port(10000).replace('unmade-port', 'unmade-port-2'));

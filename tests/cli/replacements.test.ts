@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudProvider } from '../../src/providers/cloud/index.js';
 import { APPEARS_WITHIN_MS } from '../../src/resources/cloud/kit.js';
-import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { crashAfterRecords, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { ageState } from '../support/cloud-time.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
 import { stateFile } from '../support/state-file.js';
@@ -200,7 +200,7 @@ resources:
       expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
       for (const after of c.kills) {
         const before = recorded(dir);
-        const killed = await plumb(['apply', '--yes', '--replace', c.parent], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: String(after) } });
+        const killed = await plumb(['apply', '--yes', '--replace', c.parent], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(after) } });
         expect(killed.code, `killed after ${after}`).not.toBe(0);
         if (c.listedLate) ageState(dir, APPEARS_WITHIN_MS);
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { crashAfterRecords, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
@@ -85,7 +85,7 @@ describe('state rm forgets interrupted operations and set-aside objects', () => 
     expect((await plumb(['apply', '--yes'], { cwd: dir, env })).code).toBe(0);
     // Killed once b's order was accepted (its intent and id journaled), before its outcome.
     writeManifest(dir, 'plumb.yaml', manifest(['a', 'b']));
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...env, PLUMB_TEST_CRASH_AFTER_RECORDS: '2' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...env, ...crashAfterRecords(2) } });
     expect(killed.code).not.toBe(0);
     const uid = orderedUid(dir);
 
@@ -138,7 +138,7 @@ describe('a state that cannot be trusted is refused, never read as empty', () =>
     const dir = await setUp();
     // Killed after the first port's intent, id and outcome and the second's intent.
     writeManifest(dir, 'plumb.yaml', manifest(['a', 'b', 'c', 'd']));
-    const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '4' } });
+    const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(4) } });
     expect(killed.code).not.toBe(0);
     const journal = join(dir, '.plumb/s/default/journal.jsonl');
     const lines = readFileSync(journal, 'utf8').split('\n');

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { crashAfterRecords, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
 import { stateFile } from '../support/state-file.js';
 
@@ -110,7 +110,7 @@ describe('a product still provisioning when the apply that ordered it was killed
       }
       writeManifest(dir, 'plumb.yaml', `${head}  product:\n${c.product(name)}\n`);
       // Its intent, then the id the order was given: killed while it provisions.
-      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '2' } });
+      const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(2) } });
       expect(killed.code).not.toBe(0);
       const ordered = journaledId(dir, name, 'product');
       expect(ordered).toBeDefined();
@@ -177,7 +177,7 @@ describe('a product the API says will never be ready', () => {
     const dir = workdir();
     const name = 'still-cancelled';
     writeManifest(dir, 'plumb.yaml', `name: ${name}\nconfig:\n  interconnect:waitTime: 0.2\nresources:\n  product:\n${port(name)}\n`);
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '2' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(2) } });
     expect(killed.code).not.toBe(0);
     const ordered = journaledId(dir, name, 'product')!;
     // Its termination is requested while it is still on its way.

@@ -165,13 +165,13 @@ resources:
   });
 });
 
-describe('records an older version could leave', () => {
+describe('records a crash could leave doubled', () => {
   it('the same id as current and set aside is repaired without any delete', async () => {
     const fake = fakeType();
     const store = new MemoryStore();
     await applyFake(one(1), fake, store);
     const a = store.snapshot.resources.a;
-    store.snapshot.resources['a~deposed'] = { ...a, address: 'a~deposed' };
+    store.snapshot.resources['a~thing-1'] = { ...a, address: 'a~thing-1' };
     const { plan, report } = await applyFake(one(1), fake, store);
     expect(plan.settled).toEqual(['a: state recorded thing-1 both as current and as set aside for deletion; it is kept as current and nothing is deleted']);
     expect(plan.changes.map((c) => c.action)).toEqual(['noop']);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { crashAfterRecords, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
 beforeAll(async () => {
@@ -47,7 +47,7 @@ describe('a secret the API echoes back in another field', () => {
     const dir = workdir('plumb-echo-');
     writeManifest(dir, 'plumb.yaml', ECHO_MANIFEST);
     // Killed once the VXC's outcome is journaled (three records per create), before the snapshot is written.
-    const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, PLUMB_TEST_CRASH_AFTER_RECORDS: '9' } });
+    const killed = await plumb(['apply', '--yes', '--parallelism', '1'], { cwd: dir, env: { ...sandbox.env, ...crashAfterRecords(9) } });
     expect(killed.code).not.toBe(0);
     const journal = stateTexts(dir).find(([f]) => f === 'journal.jsonl')![1];
     expect(journal).toContain('"interface":');

@@ -110,27 +110,4 @@ describe('the local folder', () => {
     await store.unlock();
     expect(readdirSync(root)).toEqual([]);
   });
-
-  it('finishes a move of old state a crash interrupted, and lets a project share its name with the stack', async () => {
-    // Killed between its two renames: the state is in the folder it passes through.
-    await new LocalStore(root, '', 'dev', codec, join(root, '.moving-dev')).write({ version: 1, stack: 'dev', lineage: '', serial: 0, resources: { a: resource('a') }, outputs: {}, pending: [] });
-    const store = new LocalStore(root, 'dev', 'dev', codec);
-    expect((await store.legacy())?.from).toBe(join(root, '.moving-dev'));
-    const moved = await store.claimLegacy(holder);
-    expect(moved.to).toBe(join(root, 'dev', 'dev'));
-    expect(readdirSync(root)).toEqual(['dev']);
-    expect(readdirSync(join(root, 'dev', 'dev')).sort()).toEqual(['state.json', 'state.json.backup']);
-    expect(Object.keys((await store.read()).resources)).toEqual(['a']);
-    expect(await store.legacy()).toBeUndefined();
-  });
-
-  it('does not move old state while a plumb from before holds its lock', async () => {
-    const legacy = new LocalStore(root, '', 'dev', codec, join(root, 'dev'));
-    await legacy.write({ version: 1, stack: 'dev', lineage: '', serial: 0, resources: { a: resource('a') }, outputs: {}, pending: [] });
-    await legacy.lock({ ...holder, command: 'apply' });
-    const store = new LocalStore(root, 'web', 'dev', codec);
-    await expect(store.claimLegacy(holder)).rejects.toThrow(/is locked by pid .* \(apply\)/);
-    expect(readdirSync(root)).toEqual(['dev']);
-    await legacy.unlock();
-  });
 });

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
@@ -88,67 +88,5 @@ describe('state belongs to its manifest', () => {
     expect(refused.stderr).toContain('"../escape"');
     expect(refused.stderr).toMatch(/letters, digits/);
     expect(existsSync(join(dir, '.plumb'))).toBe(false);
-  });
-});
-
-/** Puts a project's state back where plumb kept it before states were kept per manifest. */
-function makeLegacy(dir: string, project: string, stack = 'default'): string {
-  const from = join(dir, '.plumb', project, stack);
-  const to = join(dir, '.plumb', stack);
-  const state = JSON.parse(readFileSync(join(from, 'state.json'), 'utf8'));
-  delete state.project;
-  writeFileSync(join(from, 'state.json'), JSON.stringify(state));
-  renameSync(from, to);
-  return to;
-}
-
-describe('state kept per folder before is moved to its manifest, once', () => {
-  it("moves it when its addresses are only this manifest's, says so once, and plans no change", async () => {
-    const dir = folderWith('cloud/anti-ddos.yaml', 'cloud/lookups.yaml');
-    const env = sandbox.env;
-    expect((await plumb(['apply', 'anti-ddos.yaml', '--yes'], { cwd: dir, env })).code).toBe(0);
-    const legacy = makeLegacy(dir, 'cloud-anti-ddos');
-
-    const other = await plumb(['plan', 'lookups.yaml'], { cwd: dir, env });
-    expect(other.code, other.stderr).toBe(0);
-    expect(other.stdout).toContain('Plan: 2 to add, 0 to change, 0 to replace, 0 to destroy.');
-    expect(other.stderr).toContain(`${legacy} holds the state of stack "default" from before state was kept per manifest`);
-    expect(other.stderr).toContain('plumb state claim -f MANIFEST --stack default');
-    expect(existsSync(join(legacy, 'state.json'))).toBe(true);
-
-    const own = await plumb(['plan', 'anti-ddos.yaml', '--detailed-exitcode'], { cwd: dir, env });
-    expect(own.code, own.stdout + own.stderr).toBe(0);
-    expect(own.stderr).toContain(`moved the state of stack "default" from ${legacy} to ${join(dir, '.plumb', 'cloud-anti-ddos', 'default')}`);
-    expect(existsSync(legacy)).toBe(false);
-    const again = await plumb(['plan', 'anti-ddos.yaml', '--detailed-exitcode'], { cwd: dir, env });
-    expect(again.code).toBe(0);
-    expect(again.stderr).toBe('');
-  });
-
-  it('leaves it when another manifest beside this one could be its owner too, until `plumb state claim`', async () => {
-    const dir = folderWith('interconnect/port.yaml', 'interconnect/ix.yaml');
-    const env = sandbox.env;
-    expect((await plumb(['apply', 'port.yaml', '--yes'], { cwd: dir, env })).code).toBe(0);
-    const legacy = makeLegacy(dir, 'sydney-port');
-    // ix.yaml declares `port` too: the state could be either's, so neither takes it unasked.
-    for (const manifest of ['ix.yaml', 'port.yaml']) {
-      const plan = await plumb(['plan', manifest], { cwd: dir, env });
-      expect(plan.code).toBe(0);
-      expect(plan.stderr).toContain(`${legacy} holds the state of stack "default"`);
-      expect(plan.stderr).toContain('ix.yaml and port.yaml both declare all of its resources');
-    }
-    const claimed = await plumb(['state', 'claim', '-f', 'port.yaml'], { cwd: dir, env });
-    expect(claimed.code, claimed.stderr).toBe(0);
-    expect(claimed.stdout).toContain(`moved the state of stack "default" from ${legacy}`);
-    const plan = await plumb(['plan', 'port.yaml', '--detailed-exitcode'], { cwd: dir, env });
-    expect(plan.code, plan.stdout).toBe(0);
-  });
-
-  it('a claim with nothing to claim says so', async () => {
-    const dir = folderWith('interconnect/port.yaml');
-    mkdirSync(join(dir, '.plumb'));
-    const claimed = await plumb(['state', 'claim', '-f', 'port.yaml'], { cwd: dir, env: sandbox.env });
-    expect(claimed.code).toBe(1);
-    expect(claimed.stderr).toContain(`no state of stack "default" from before state was kept per manifest in ${join(dir, '.plumb')}`);
   });
 });

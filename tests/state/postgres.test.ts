@@ -8,7 +8,7 @@ import { PostgresStore } from '../../src/state/postgres.js';
 import { SecretCodec } from '../../src/state/secrets.js';
 import type { StateStore } from '../../src/state/store.js';
 import { Secret } from '../../src/kernel/values.js';
-import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { crashAfterRecords, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { startPostgres, type PostgresServer } from '../support/postgres.js';
 import { describeStateStore } from '../support/state-conformance.js';
 
@@ -195,65 +195,6 @@ describe('PostgresStore', () => {
   });
 });
 
-describe('PostgreSQL state from before state was kept per project', () => {
-  const thing = { address: 'a', type: 'fake:Thing', id: 'id-a', inputs: {}, outputs: {}, dependencies: [], status: 'ok' };
-
-  it('gains a project in every table and key; its rows are moved to the project that claims them', async () => {
-    const db = `legacy_${randomUUID().slice(0, 8)}`;
-    await admin.query(`CREATE DATABASE ${db}`);
-    const legacyUrl = url().replace(/\/postgres$/, `/${db}`);
-    const old = new pg.Client(legacyUrl);
-    await old.connect();
-    try {
-      // The tables as plumb made them before, with a stack applied and one outcome journaled since.
-      await old.query('CREATE TABLE plumb_stacks (stack text PRIMARY KEY, lineage text NOT NULL, serial bigint NOT NULL, snapshot jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())');
-      await old.query('CREATE TABLE plumb_journal (stack text NOT NULL, seq bigint GENERATED ALWAYS AS IDENTITY, entry jsonb NOT NULL, PRIMARY KEY (stack, seq))');
-      await old.query('CREATE TABLE plumb_locks (stack text PRIMARY KEY, holder jsonb NOT NULL, backend_pid integer NOT NULL, locked_at timestamptz NOT NULL DEFAULT now())');
-      await old.query('INSERT INTO plumb_stacks (stack, lineage, serial, snapshot) VALUES ($1, $2, $3, $4)', [
-        'default',
-        'l-old',
-        3,
-        { version: 1, stack: 'default', lineage: 'l-old', serial: 3, resources: { a: thing }, outputs: {}, pending: [] },
-      ]);
-      await old.query('INSERT INTO plumb_journal (stack, entry) VALUES ($1, $2)', [
-        'default',
-        { kind: 'outcome', address: 'b', resource: { ...thing, address: 'b', id: 'id-b' }, at: '2026-01-01T00:00:00Z' },
-      ]);
-
-      const store = new PostgresStore(legacyUrl, 'web', 'default', codec);
-      try {
-        const found = await store.legacy();
-        expect(found).toMatchObject({ from: expect.stringContaining('stack "default" without a project'), to: expect.stringContaining('stack "default" of project "web"') });
-        expect(Object.keys(found!.snapshot.resources).sort()).toEqual(['a', 'b']);
-        await store.claimLegacy(info);
-        const state = await store.read();
-        expect(state).toMatchObject({ lineage: 'l-old', serial: 4 });
-        expect(Object.keys(state.resources).sort()).toEqual(['a', 'b']);
-        expect(await store.legacy()).toBeUndefined();
-        expect(await store.stacks()).toEqual(['default']);
-        await store.write(state);
-        expect((await old.query('SELECT project, serial FROM plumb_stacks')).rows).toEqual([{ project: 'web', serial: '5' }]);
-      } finally {
-        await store.close();
-      }
-      const keys = await old.query(
-        `SELECT t.relname AS table, array_agg(a.attname::text ORDER BY a.attname) AS columns FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
-           JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey) WHERE c.contype = 'p' AND t.relname LIKE 'plumb\\_%' GROUP BY t.relname ORDER BY 1`,
-      );
-      expect(keys.rows).toEqual([
-        { table: 'plumb_journal', columns: ['project', 'seq', 'stack'] },
-        { table: 'plumb_locks', columns: ['project', 'stack'] },
-        { table: 'plumb_open_journals', columns: ['project', 'stack'] },
-        { table: 'plumb_stacks', columns: ['project', 'stack'] },
-      ]);
-    } finally {
-      await old.end();
-    }
-  });
-
-  const info = { pid: process.pid, host: hostname(), time: '2024-05-01T10:00:00.000Z', command: 'state claim' };
-});
-
 describe('the CLI with PostgreSQL state', () => {
   let sandbox: Awaited<ReturnType<typeof testSandbox>>;
   beforeAll(async () => {
@@ -285,7 +226,7 @@ resources:
         )
       ).rows[0].text as string;
     // Killed once the port's outcome is journaled, before the snapshot row is written.
-    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...env, PLUMB_TEST_CRASH_AFTER_RECORDS: '3' } });
+    const killed = await plumb(['apply', '--yes'], { cwd: dir, env: { ...env, ...crashAfterRecords(3) } });
     expect(killed.code).not.toBe(0);
     expect(await rows()).toContain('"interface"');
     expect(await rows()).not.toContain(PORT_NAME);

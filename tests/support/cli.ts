@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
 /** The CLI entry point, built (tests run after `npm run build`, as a user would). */
@@ -26,6 +27,15 @@ export function plumb(args: string[], opts: { cwd: string; env?: Record<string, 
     if (opts.input !== undefined) child.stdin?.end(opts.input);
     else child.stdin?.end();
   });
+}
+
+/**
+ * The environment that makes a plumb process kill itself (SIGKILL, no cleanup) once `records`
+ * journal entries are durable: crash-recovery tests (see crash-after-records.mjs).
+ */
+export function crashAfterRecords(records: number): Record<string, string> {
+  const preload = pathToFileURL(resolve(import.meta.dirname, 'crash-after-records.mjs')).href;
+  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${preload}`.trim(), CRASH_AFTER_RECORDS: String(records) };
 }
 
 /** A fresh folder for one test's manifests and state. */

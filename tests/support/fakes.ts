@@ -218,12 +218,6 @@ export class MemoryStore implements StateStore {
   async stacks() {
     return ['test'];
   }
-  async legacy() {
-    return undefined;
-  }
-  async claimLegacy(): Promise<never> {
-    throw new Error('a memory store has no older state');
-  }
   async acceptLoss(): Promise<never> {
     throw new Error('a memory store loses nothing');
   }

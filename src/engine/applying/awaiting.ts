@@ -1,6 +1,6 @@
 import type { ResourceContext, ResourceType } from '../contracts/resource-type.js';
 import type { ResourceState } from '../contracts/state.js';
-import { reveal } from '../../kernel/values.js';
+import { openRecord } from './open-record.js';
 
 /*
  * Objects on their way: ordered, and not yet seen ready. An API that provisions asynchronously
@@ -55,7 +55,7 @@ export type Awaited = { outputs: Record<string, unknown>; readiness: Readiness }
  * on its way.
  */
 export function awaitObject(type: ResourceType, record: ResourceState, id: string, context: () => Promise<ResourceContext>, now: () => number, until: 'listed' | 'ready'): Promise<Awaited> {
-  const prior = { inputs: reveal(record.inputs), outputs: reveal(record.outputs) };
+  const prior = openRecord(record);
   return context().then((ctx) =>
     ctx.wait<Awaited>(`${record.address} (${record.id}) to be ${until}`, async () => {
       const outputs = (await type.read(await context(), id, prior)) as Record<string, unknown> | undefined;

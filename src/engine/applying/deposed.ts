@@ -25,11 +25,9 @@ export function baseAddress(key: string): string {
 }
 
 /**
- * Brings deposed records to one form and repairs what older versions could leave. States written
- * before deposed objects were keyed by id kept one `<address>~deposed` slot: it moves to its id's
- * key. A deposed record whose id is the current object's at its address is a duplicate left by a
- * crash between two journal entries: it is dropped, never deleted, since deleting that id would
- * delete the live object. Returns a note per repair.
+ * Drops a deposed record whose id is the current object's at its address: a duplicate left by a
+ * crash between two journal entries. It is dropped, never deleted, since deleting that id would
+ * delete the live object. Returns a note per record dropped.
  */
 export function normalizeDeposed(resources: Record<string, ResourceState>): { resources: Record<string, ResourceState>; notes: string[] } {
   const out: Record<string, ResourceState> = {};
@@ -45,8 +43,7 @@ export function normalizeDeposed(resources: Record<string, ResourceState>): { re
       notes.push(`${address}: state recorded ${record.id} both as current and as set aside for deletion; it is kept as current and nothing is deleted`);
       continue;
     }
-    const proper = deposedKey(address, record.id);
-    out[proper] = proper === key ? record : { ...record, address: proper };
+    out[key] = record;
   }
   return { resources: out, notes };
 }

@@ -2,9 +2,10 @@ import { AmbiguousOrder, UserError } from '../../kernel/errors.js';
 import type { Created, ResourceContext, ResourceType } from '../contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from '../contracts/state.js';
 import { reveal } from '../../kernel/values.js';
+import { openRecord } from './open-record.js';
 import { ReadPass, resourceContext } from './context.js';
 import { readObjects, type ReadOutcome, type ReadRequest } from '../planning/refresh.js';
-import { deposedKey, isDeposed, normalizeDeposed } from './deposed.js';
+import { isDeposed, normalizeDeposed } from './deposed.js';
 import { realId } from './ids.js';
 import { mayStillAppear } from './awaiting.js';
 import { adoptedRecords, ambiguousOrder, CLOCK_SKEW_MS } from './steps-awaiting.js';
@@ -31,7 +32,7 @@ export interface Resolved {
 
 /**
  * Settles what an apply left unfinished: operations between intent and outcome (a crash, or a call
- * whose answer was lost), and records older versions could leave doubled (see normalizeDeposed).
+ * whose answer was lost), and records a crash could leave doubled (see normalizeDeposed).
  *
  * A pending create is looked up remotely — by the id recorded once the order was accepted, else
  * by the ownership tags carrying its operation token or by the inputs it was ordered with (see
@@ -45,7 +46,6 @@ export interface Resolved {
  * operations name by id is read first, each type in bulk where it can (see readObjects).
  */
 export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass = new ReadPass()): Promise<Settled> {
-  const legacy = legacyAsideSlots(state.resources);
   const { resources, notes } = normalizeDeposed(state.resources);
   if (!state.pending.length) return { resources, notes, waiting: [], resolved: [] };
   const settling: Settling = { resources, notes, deps, pass, waiting: [], touched: new Set(), read: await readPending(state.pending, resources, deps, pass, notes) };
@@ -65,7 +65,6 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass
       if (op.action === 'create') {
         settling.recordedIds ??= new Set(Object.values(resources).map((r) => realId(r)));
         await settleCreate(op, type, settling);
-        restoreLegacyAside(op, legacy, settling);
       } else {
         await settleChange(op, type, settling);
       }
@@ -124,7 +123,7 @@ async function readPending(pending: PendingOperation[], resources: Record<string
     const recorded = resources[op.address];
     const target = op.id ? { id: op.id, secretId: op.secretId } : op.action === 'create' ? undefined : recorded;
     if (!type || !target) continue;
-    const prior = op.action !== 'create' && recorded ? { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) } : undefined;
+    const prior = op.action !== 'create' && recorded ? openRecord(recorded) : undefined;
     requests.push({ address: op.address, type, id: realId(target), prior, ...(op.provider ? { provider: op.provider } : {}) });
   }
   const outcomes = await readObjects(requests, deps, { pass, concurrency: 10, warn: (address, message) => notes.push(`${address}: ${message}`) });
@@ -212,7 +211,7 @@ async function settleChange(op: PendingOperation, type: ResourceType, settling: 
   const target = op.id ? { id: op.id, secretId: op.secretId } : recorded;
   if (!target) return;
   const ctx = await resourceContext(deps, type, op.address, { operationToken: op.token, warn: (message) => notes.push(`${op.address}: ${message}`), pass: settling.pass, provider: op.provider });
-  const outputs = await observed(type, ctx, realId(target), recorded && { inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) }, settling, op.provider);
+  const outputs = await observed(type, ctx, realId(target), recorded && openRecord(recorded), settling, op.provider);
   if (outputs === undefined) {
     if (resources[op.address]?.id === target.id) {
       delete resources[op.address];
@@ -235,30 +234,4 @@ function mayDependOn(op: PendingOperation, { resources, touched }: Settling): vo
   if (op.action !== 'update' || !record || record.id !== op.id || !added.length) return;
   resources[op.address] = { ...record, dependencies: [...record.dependencies, ...added] };
   touched.add(op.address);
-}
-
-/**
- * Older versions set a replaced object aside in a `<address>~deposed` slot and cleared the address
- * before ordering the new one. The addresses left that way, with the id set aside at each.
- */
-function legacyAsideSlots(resources: Record<string, ResourceState>): Map<string, string> {
-  const slots = new Map<string, string>();
-  for (const key of Object.keys(resources)) {
-    const address = key.endsWith('~deposed') ? key.slice(0, -'~deposed'.length) : undefined;
-    if (address && !resources[address]) slots.set(address, resources[key].id);
-  }
-  return slots;
-}
-
-/** Such an interrupted replacement that made nothing leaves the old object current again. */
-function restoreLegacyAside(op: PendingOperation, legacy: Map<string, string>, { resources, notes, touched }: Settling): void {
-  const id = legacy.get(op.address);
-  const key = id && deposedKey(op.address, id);
-  if (!key || resources[op.address] || !resources[key]) return;
-  resources[op.address] = { ...resources[key], address: op.address };
-  delete resources[key];
-  touched.add(op.address).add(key);
-  const at = notes.lastIndexOf(`${op.address}: an interrupted create left nothing behind; it will be created`);
-  if (at >= 0) notes.splice(at, 1);
-  notes.push(`${op.address}: an interrupted replacement made nothing; ${id}, which it was replacing, is current again`);
 }

@@ -3,6 +3,7 @@ import { AmbiguousOrder, duration, UserError, WaitTimedOut } from '../../kernel/
 import type { Created, ResourceType } from '../contracts/resource-type.js';
 import type { PendingOperation, ResourceState } from '../contracts/state.js';
 import { reveal, secretKeys, wrapSecrets } from '../../kernel/values.js';
+import { openRecord } from './open-record.js';
 import { awaitObject, readinessOf, statusOf, untilListed, withStatus } from './awaiting.js';
 import { deposedKey, isDeposed } from './deposed.js';
 import { inputFields } from '../planning/import.js';
@@ -24,7 +25,7 @@ export const CLOCK_SKEW_MS = 5 * 60_000;
  */
 export async function settleRecorded(step: Step, run: StepRun, key: string, until: 'listed' | 'ready'): Promise<ResourceState | undefined> {
   const record = run.journal.current[key];
-  if (record?.status === 'tainted' && until === 'ready') throw provisioningFailed(record, run.type(record.type).failed?.(reveal(record.outputs)) ?? 'failed');
+  if (record?.status === 'tainted' && until === 'ready') throw provisioningFailed(record, run.type(record.type).failed?.(openRecord(record).outputs) ?? 'failed');
   if (record?.status !== 'provisioning') return record;
   const type = run.type(record.type);
   const context = () => run.context(step, type, { token: randomUUID(), timeout: 'create', provider: record.provider });
@@ -149,7 +150,7 @@ export interface Holder {
  */
 export function noteReleased(run: StepRun, type: ResourceType, record: ResourceState, now?: Record<string, unknown>): void {
   const kept = new Set(now ? claimsOf(type, reveal(now)).map((h) => h.key) : []);
-  for (const h of claimsOf(type, reveal(record.inputs))) if (!kept.has(h.key)) run.released.set(h.key, { type, record, moved: now !== undefined });
+  for (const h of claimsOf(type, openRecord(record).inputs)) if (!kept.has(h.key)) run.released.set(h.key, { type, record, moved: now !== undefined });
 }
 
 /**
@@ -164,7 +165,7 @@ export async function awaitReleased(step: Step, run: StepRun, type: ResourceType
     if (!holder) continue;
     const context = () => run.context(step, type, { token: randomUUID(), timeout: 'create', provider });
     const holderContext = () => run.context(step, holder.type, { token: randomUUID(), provider: holder.record.provider });
-    const prior = { inputs: reveal(holder.record.inputs), outputs: reveal(holder.record.outputs) };
+    const prior = openRecord(holder.record);
     await (
       await context()
     ).wait(`the ${h.key} to be let go by ${holder.record.address} (${holder.record.id})`, async () => {

@@ -1,6 +1,7 @@
 import type { ResourceContext, ResourceType } from '../contracts/resource-type.js';
 import type { ResourceState } from '../contracts/state.js';
 import { reveal, secretKeys, wrapSecrets } from '../../kernel/values.js';
+import { openRecord } from './open-record.js';
 import { baseAddress, deposedKey, isDeposed } from './deposed.js';
 import { effectiveInputs } from '../planning/diff/diff.js';
 import type { WalkNode } from '../graph/walk.js';
@@ -192,7 +193,7 @@ export class DeleteStep extends Step {
         if (retain) return;
         // The object is deleted where it was made: through the provider resource it is recorded under.
         const ctx = await run.context(this, type, { token, timeout: 'delete', provider: target.provider });
-        await type.delete(ctx, realId(target), { inputs: reveal(target.inputs), outputs: reveal(target.outputs) });
+        await type.delete(ctx, realId(target), openRecord(target));
         noteReleased(run, type, target);
       },
       // A delete whose wait for the object to go ran out was sent: the next plan reads what it did.
@@ -224,7 +225,7 @@ async function updateInPlace(step: Step, run: StepRun): Promise<string> {
     { address, type: type.token, action: 'update', id: prior.id, secretId: prior.secretId, dependencies: change.dependsOn, ...under(prior.provider) },
     async (token) => {
       const ctx = await run.context(step, type, { token, timeout: 'update', provider: prior.provider });
-      return type.update(ctx, realId(prior), { inputs: reveal(prior.inputs), outputs: reveal(prior.outputs) }, reveal(effective));
+      return type.update(ctx, realId(prior), openRecord(prior), reveal(effective));
     },
     // An update whose wait ran out was sent: the next plan reads what it did, and sends it again only if it differs.
     { done: (outputs) => made(outputs as Record<string, unknown>), failed: (err) => (outcomeUnknown(err) || err instanceof WaitTimedOut ? 'unknown' : 'nothing') },

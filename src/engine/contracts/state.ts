@@ -69,7 +69,7 @@ export interface PendingOperation {
 /** A stack's state: what plumb manages and the identity/serial of that record. */
 export interface StateSnapshot {
   version: 1;
-  /** The manifest's name: state is kept per project and stack. Absent in state written before. */
+  /** The manifest's name: state is kept per project and stack. */
   project?: string;
   stack: string;
   /** Identity of this state's history; empty until the first write. */
@@ -129,13 +129,6 @@ export interface StateStore {
   forceUnlock(): Promise<LockInfo | undefined>;
   /** Names of this project's stacks present at this location. */
   stacks(): Promise<string[]>;
-  /**
-   * The state this stack had before state was kept per project (a folder per stack, rows without
-   * a project), when this project has none of the stack yet; undefined when there is none.
-   */
-  legacy(): Promise<LegacyState | undefined>;
-  /** Moves that state to this project, under its lock (`info` names the holder); refuses when there is none. */
-  claimLegacy(info: LockInfo): Promise<LegacyState>;
   close(): Promise<void>;
 }
 
@@ -157,13 +150,4 @@ export interface AcceptedLoss {
   lost: string;
   /** What state no longer records: the objects stay where they are, and stay billed. */
   forgotten: ResourceState[];
-}
-
-/** A stack's state from before state was kept per project. */
-export interface LegacyState {
-  /** Where it is: a folder, or the database and its rows. */
-  from: string;
-  /** Where this project's state of the stack is kept. */
-  to: string;
-  snapshot: StateSnapshot;
 }

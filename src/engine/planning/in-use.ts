@@ -4,7 +4,8 @@ import { claimsOf, valuesAt } from './claims.js';
 import type { PlanProblem } from './plan-order.js';
 import { replaceWhy } from './classify.js';
 import type { Change } from '../types.js';
-import { reveal, sameValue } from '../../kernel/values.js';
+import { sameValue } from '../../kernel/values.js';
+import { openRecord } from '../applying/open-record.js';
 
 /*
  * A replacement no order of one run can make: its new object needs a claim the old one holds (so
@@ -41,14 +42,14 @@ export function replacementsBlockedInUse(planned: Change[], all: Change[], prior
 
 /** Whether the recorded dependant names the recorded object at the use's path. */
 function names(dependant: ResourceState, use: UsedBy, used: ResourceState): boolean {
-  const value = use.output === undefined ? used.id : reveal(used.outputs[use.output]);
+  const value = use.output === undefined ? used.id : openRecord(used).outputs[use.output];
   if (value === undefined || value === null || value === '') return false;
-  return valuesAt(reveal(dependant.inputs), use.path).some((v) => sameValue(v, value));
+  return valuesAt(openRecord(dependant).inputs, use.path).some((v) => sameValue(v, value));
 }
 
 /** The input paths of the claims kept, as the manifest writes them. */
 function pathsOf(type: ResourceType, old: ResourceState, kept: string[]): string[] {
-  const held = claimsOf(type, reveal(old.inputs)).filter((h) => kept.includes(h.key));
+  const held = claimsOf(type, openRecord(old).inputs).filter((h) => kept.includes(h.key));
   return [...new Set(held.flatMap((h) => h.claim.paths.map((p) => p.replace(/\[\]$/, ''))))];
 }
 

@@ -4,6 +4,7 @@ import { closestName } from '../../kernel/did-you-mean.js';
 import type { ResourceType } from '../contracts/resource-type.js';
 import type { PendingOperation, ResourceState, StateSnapshot } from '../contracts/state.js';
 import { Unknown, containsUnknown, mask, reveal, sameValue, secretKeys, wrapSecrets } from '../../kernel/values.js';
+import { openRecord, openedAs } from '../applying/open-record.js';
 import { markMoves, moveAliased, moveWaiting } from './aliases.js';
 import { checkInputs, checkOptionFields } from '../checking/check-inputs.js';
 import { classify, explainReplacedReferences, hideDiffs, noteDeletedUnderfoot, plannedValue, replaceWhy, shownAfterCreate } from './classify.js';
@@ -152,7 +153,7 @@ class Planning {
     this.values.set(name, plannedValue(type, change, recorded, desired));
     if (this.options.destroy) return;
     if (change.action === 'replace' && recorded) change.notes.push(...(await this.deleteNotes(type, recorded, false)));
-    if (change.action === 'update' && !change.recordOnly && recorded) change.notes.push(...(type.updateNotes?.(reveal(recorded.inputs), reveal(desired)) ?? []));
+    if (change.action === 'update' && !change.recordOnly && recorded) change.notes.push(...(type.updateNotes?.(openRecord(recorded).inputs, reveal(desired)) ?? []));
     if (decl.options.protect && change.action === 'replace') {
       this.guarded.set(name, () => this.error(name, `${name} is protected and cannot be replaced`, `remove "protect: true" from its options first; replaced because: ${replaceWhy(change)}`));
     }
@@ -173,9 +174,10 @@ class Planning {
   private async readDeclared(name: string, type: ResourceType, recorded: ResourceState, desired: Record<string, unknown>): Promise<ResourceState> {
     if (!type.readsDeclared || !this.options.refresh || this.options.destroy || this.gone.has(name) || containsUnknown(desired)) return recorded;
     const ctx = await resourceContext(this.deps, type, name, { pass: this.pass, warn: (m) => this.warnings.push(`${name}: ${m}`), provider: recorded.provider });
-    const observed = (await type.read(ctx, realId(recorded), { inputs: reveal(desired), outputs: reveal(recorded.outputs) })) as Record<string, unknown> | undefined;
+    const observed = (await type.read(ctx, realId(recorded), { inputs: reveal(desired), outputs: openRecord(recorded).outputs })) as Record<string, unknown> | undefined;
     if (!observed) return recorded;
-    return { ...recorded, outputs: wrapSecrets(observed, [...(type.secretPaths ?? []), ...secretKeys(recorded.inputs), ...secretKeys(desired)]) };
+    const outputs = wrapSecrets(observed, [...(type.secretPaths ?? []), ...secretKeys(recorded.inputs), ...secretKeys(desired)]);
+    return openedAs({ ...recorded, outputs }, { inputs: openRecord(recorded).inputs, outputs: observed });
   }
 
   /** A resource read with `get:` (see get.ts); a destroy leaves it alone and reads nothing. */
@@ -312,7 +314,7 @@ class Planning {
   private async deleteNotes(type: ResourceType, recorded: ResourceState, retain: boolean): Promise<string[]> {
     if (retain) return ['retainOnDelete: the object is only removed from state and stays billed'];
     const { settings } = await this.deps.connect(type.provider, recorded.provider);
-    return type.deleteNotes?.({ inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) }, settings) ?? [];
+    return type.deleteNotes?.(openRecord(recorded), settings) ?? [];
   }
 
   /** The manifest's outputs as planned (Unknown until apply where they depend on what it makes). */

@@ -3,6 +3,7 @@ import type { ResourceType } from '../contracts/resource-type.js';
 import type { StateSnapshot, ResourceState } from '../contracts/state.js';
 import { ReadPass, resourceContext } from '../applying/context.js';
 import { Secret, reveal, secretKeys, secretTexts, wrapSecrets } from '../../kernel/values.js';
+import { openRecord, openedAs } from '../applying/open-record.js';
 import { realId } from '../applying/ids.js';
 import { sealDeclared } from '../evaluation/declared-secrets.js';
 import type { EngineDeps } from '../types.js';
@@ -48,7 +49,9 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
       const outputs = secretTexts(await sealDeclared(request.type, prior.address, request.prior!.inputs, sealed, deps, pass, prior.provider));
       const record = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
       // One recorded on its way is as ready as the API now says.
-      resources[prior.address] = prior.status === 'provisioning' ? withStatus(record, statusOf(readinessOf(request.type, outputs))) : record;
+      const refreshed = prior.status === 'provisioning' ? withStatus(record, statusOf(readinessOf(request.type, outputs))) : record;
+      // Its values were read open: they are not opened again.
+      resources[prior.address] = openedAs(refreshed, { inputs: observedInputs(request.prior!.inputs, outcome.observed), outputs: outcome.observed });
     }
   }
   if (failures.size) {
@@ -88,12 +91,12 @@ export interface ReadRequest {
 /** What reading one object found: its outputs, undefined when it is gone, or why it could not be read. */
 export type ReadOutcome = { observed: Record<string, unknown> | undefined } | { error: Error };
 
-/** The read requests for recorded resources whose type is known, with their recorded values revealed. */
+/** The read requests for recorded resources whose type is known, with their recorded values open. */
 export function readRequests(recorded: ResourceState[], deps: EngineDeps): ReadRequest[] {
   const out: ReadRequest[] = [];
   for (const r of recorded) {
     const type = deps.resourceType(r.type);
-    if (type) out.push({ address: r.address, type, id: realId(r), prior: { inputs: reveal(r.inputs), outputs: reveal(r.outputs) }, ...(r.provider ? { provider: r.provider } : {}) });
+    if (type) out.push({ address: r.address, type, id: realId(r), prior: openRecord(r), ...(r.provider ? { provider: r.provider } : {}) });
   }
   return out;
 }
