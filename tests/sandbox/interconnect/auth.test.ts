@@ -1,7 +1,4 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote } from '../../../src/errors.js';
-import { InterconnectClient } from '../../../src/providers/interconnect/client.js';
 import type { Sandbox } from '../../../src/sandbox/server.js';
 import { Api, SANDBOX_KEY, SANDBOX_SECRET, basic, getToken, http, sleep, startWithClient } from './helpers.js';
 
@@ -56,17 +53,6 @@ describe('token endpoint', () => {
     expect(missing.body.error).toBe('invalid_request');
     const wrong = await http(`${tokenUrl}?grant_type=password`, { method: 'POST', headers: { authorization: sandboxPair } });
     expect(wrong.body.error).toBe('unsupported_grant_type');
-  });
-
-  it("plumb's client says a refused key or secret is unauthorized, naming the settings, and never sends the exchange again", async () => {
-    const base = `${sandbox.url}/interconnect`;
-    const client = new InterconnectClient({ baseUrl: base, tokenUrl: `${base}/oauth2/token`, accessKey: SANDBOX_KEY, secretKey: 'mistyped', sandbox: true }, pino({ level: 'silent' }));
-    await http(`${sandbox.url}/_sandbox/calls`, { method: 'DELETE' });
-    const err = await client.get('/v3/locations').catch((e: unknown) => e);
-    expect(isRemote(err, 'unauthorized')).toBe(true);
-    expect((err as Error).message).toMatch(/invalid_client.*interconnect:accessKey and interconnect:secretKey/);
-    const calls = (await http<Array<{ method: string; path: string; status: number }>>(`${sandbox.url}/_sandbox/calls?provider=interconnect`)).body;
-    expect(calls.map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual(['POST /oauth2/token 400']);
   });
 });
 

@@ -4,9 +4,11 @@
  * envelope); pipeline 20 connection creations a minute and the hourly quota in its headers (429,
  * whole-second Retry-After, TooManyRequests); cloud none, as none is published.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { workdir } from '../../support/cli.js';
 import { basic, getToken, http } from '../interconnect/helpers.js';
 import { signedCall, smallWindow } from './helpers.js';
 
@@ -116,7 +118,7 @@ describe('a sandbox without --limits', () => {
 
 describe('the counts of a sandbox with a data folder', () => {
   it('outlive the process, so separate commands share the window as they share it with the real API', async () => {
-    const dataDir = workdir('plumb-limits-world-');
+    const dataDir = mkdtempSync(join(tmpdir(), 'plumb-limits-world-'));
     const limits = [smallWindow('pipeline', 2, 60_000)];
     const auth = { authorization: basic('sandbox-key', 'sandbox-secret') };
     const first = await startSandbox({ provisioningMs: 0, dataDir, limits });

@@ -5,15 +5,19 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloudProvider } from '../../../src/providers/cloud/index.js';
-import { limiterFor } from '../../../src/providers/limiter.js';
-import { pipelineProvider } from '../../../src/providers/pipeline/index.js';
-import { loadDb } from '../../../src/sandbox/interconnect/store.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { plumb, workdir, writeManifest } from '../../support/cli.js';
-import { smallWindow } from './helpers.js';
+import { cloudProvider } from '../../src/providers/cloud/index.js';
+import { limiterFor } from '../../src/providers/limiter.js';
+import { pipelineProvider } from '../../src/providers/pipeline/index.js';
+import type { LimitRule } from '../../src/sandbox/limits.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { plumb, workdir, writeManifest } from '../support/cli.js';
 
 const silent = pino({ level: 'silent' });
+
+/** A small window for tests: the limit shows within seconds, never minutes. */
+function smallWindow(provider: string, max: number, windowMs: number, match?: string): LimitRule {
+  return { provider, name: `${max} per ${windowMs} ms`, max, windowMs, per: 'account', source: 'test', ...(match ? { match: new RegExp(match) } : {}) };
+}
 
 async function calls(sandbox: Sandbox, provider: string): Promise<Array<{ method: string; path: string; status: number }>> {
   return (await (await fetch(`${sandbox.url}/_sandbox/calls?provider=${provider}`)).json()) as never;
@@ -48,7 +52,8 @@ describe('interconnect: plumb waits out the limit and applies', () => {
     expect(plan.stdout).toContain('No changes');
     const log = await calls(sandbox, 'interconnect');
     expect(log.some((c) => c.status === 429)).toBe(true);
-    const bought = Object.values(loadDb(sandbox.world).products).map((p) => p.productName);
+    const { products } = sandbox.world.data<{ products: Record<string, { productName: string }> }>('interconnect', () => ({ products: {} }));
+    const bought = Object.values(products).map((p) => p.productName);
     expect(bought.sort()).toEqual(['limited-0', 'limited-1', 'limited-2', 'limited-3']);
   });
 });

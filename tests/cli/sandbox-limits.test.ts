@@ -1,7 +1,7 @@
 /** `plumb sandbox start --limits`: the mode is checked, and a sandbox started so enforces the documented limits. */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { PLUMB, plumb, workdir } from '../../support/cli.js';
+import { PLUMB, plumb, workdir } from '../support/cli.js';
 
 describe('plumb sandbox start --limits', () => {
   it('refuses a mode that is not real or off, naming the flag and the environment variable', async () => {
