@@ -8,7 +8,7 @@
  * client that waits as told gets through. Counts live in the sandbox's world, so separate
  * commands against one data folder share the window, as they share it with the real API.
  */
-import { UserError } from '../errors.js';
+import { SandboxSettingError } from './setting-error.js';
 import type { SandboxApi, SandboxRequest, SandboxResponse, SandboxWorld } from './types.js';
 
 /** One limit: at most `max` calls matching it in any `windowMs`, counted per client address or per account. */
@@ -101,13 +101,15 @@ export function rulesOf(option: LimitsOption | undefined): readonly LimitRule[] 
   return option === 'real' ? REAL_LIMITS : option;
 }
 
-/** `--limits` / `PLUMB_SANDBOX_LIMITS`: `real` or `off`; another value is a UserError naming where it came from. */
+/** `--limits` / `PLUMB_SANDBOX_LIMITS`: `real` or `off`; another value is a SandboxSettingError naming where it came from. */
 export function limitsFrom(env: Record<string, string | undefined>, flag?: string): LimitsOption | undefined {
   const value = flag ?? env.PLUMB_SANDBOX_LIMITS;
   if (value === undefined || value === '') return undefined;
   const mode = value.trim().toLowerCase();
   if (mode === 'real' || mode === 'off') return mode;
-  throw new UserError(`rate limits "${value}": expected real (the APIs' documented limits) or off (only those every account meets in ordinary use), set with --limits or PLUMB_SANDBOX_LIMITS`);
+  throw new SandboxSettingError(
+    `rate limits "${value}": expected real (the APIs' documented limits) or off (only those every account meets in ordinary use), set with --limits or PLUMB_SANDBOX_LIMITS`,
+  );
 }
 
 /** Whose call it is and what it is, as the limits see it. */

@@ -1,6 +1,8 @@
-import { UserError } from '../errors.js';
+import { SandboxSettingError } from './setting-error.js';
 import { limitsFrom, type LimitsOption } from './limits.js';
 import type { SandboxResponse } from './types.js';
+
+export { SandboxSettingError };
 
 /** Settings of the simulated world: changed with `POST /_sandbox/settings`, kept in settings.json. */
 export interface SandboxSettings {
@@ -52,7 +54,7 @@ export function settingsAnswer(body: unknown, world: { settings(): SandboxSettin
 /**
  * Sandbox settings from the environment (`PLUMB_SANDBOX_PROVISIONING_MS`,
  * `PLUMB_SANDBOX_END_OF_TERM_CANCEL` = `refuse` or `accept`, `PLUMB_SANDBOX_LIMITS` = `real` or
- * `off`), with command-line values first. A value that is not valid is a UserError naming where
+ * `off`), with command-line values first. A value that is not valid is a SandboxSettingError naming where
  * it came from and what is valid.
  */
 export function settingsFrom(
@@ -64,14 +66,16 @@ export function settingsFrom(
   if (limits !== undefined) out.limits = limits;
   const ms = flags.provisioningMs ?? env.PLUMB_SANDBOX_PROVISIONING_MS;
   if (ms !== undefined) {
-    if (!/^\d+$/.test(ms)) throw new UserError(`provisioning time ${ms}: expected whole milliseconds, 0 or more (set with --provisioning-ms or PLUMB_SANDBOX_PROVISIONING_MS)`);
+    if (!/^\d+$/.test(ms)) throw new SandboxSettingError(`provisioning time ${ms}: expected whole milliseconds, 0 or more (set with --provisioning-ms or PLUMB_SANDBOX_PROVISIONING_MS)`);
     out.provisioningMs = Number(ms);
   }
   const cancel = flags.endOfTermCancel ?? env.PLUMB_SANDBOX_END_OF_TERM_CANCEL;
   if (cancel !== undefined) {
     const mode = cancel.trim().toLowerCase();
     if (mode !== 'refuse' && mode !== 'accept') {
-      throw new UserError(`end-of-term cancellation "${cancel}": expected refuse (today's API) or accept (the API before 2026-05) (set with --end-of-term-cancel or PLUMB_SANDBOX_END_OF_TERM_CANCEL)`);
+      throw new SandboxSettingError(
+        `end-of-term cancellation "${cancel}": expected refuse (today's API) or accept (the API before 2026-05) (set with --end-of-term-cancel or PLUMB_SANDBOX_END_OF_TERM_CANCEL)`,
+      );
     }
     out.refuseEndOfTermCancel = mode === 'refuse';
   }
