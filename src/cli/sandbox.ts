@@ -38,7 +38,7 @@ export function sandboxCommand(program: Command): void {
       const port = Number(opts.port);
       if (!/^\d+$/.test(opts.port) || port > 65535) throw new UserError(`--port ${opts.port}: expected a port number from 0 to 65535`);
       const tls = tlsFiles(opts);
-      const { startSandbox } = await import('../sandbox/server.js');
+      const { startSandbox } = await import('@plumb/sandbox');
       const settings = await sandboxSettings(process.env, opts);
       keepGitOutOfWorld(resolve(opts.data));
       const running = await startSandbox({ port, dataDir: resolve(opts.data), ...settings, tls }).catch((err: Error) => {
@@ -75,7 +75,7 @@ export function sandboxCommand(program: Command): void {
  * UserError naming where it came from and what is valid.
  */
 export async function sandboxSettings(env: Record<string, string | undefined>, flags: { provisioningMs?: string; endOfTermCancel?: string; limits?: string } = {}) {
-  const { settingsFrom, SandboxSettingError } = await import('../sandbox/settings.js');
+  const { settingsFrom, SandboxSettingError } = await import('@plumb/sandbox/settings');
   try {
     return settingsFrom(env, flags);
   } catch (err) {
@@ -100,7 +100,7 @@ async function settingsCommand(opts: { data?: string; provisioningMs?: string; e
     now = (await res.json()) as Record<string, unknown>;
     if (!res.ok) throw new UserError(`the sandbox at ${process.env.PLUMB_SANDBOX_URL} refused the settings: ${String(now.message)}`);
   } else {
-    const { FileWorld } = await import('../sandbox/world.js');
+    const { FileWorld } = await import('@plumb/sandbox/world');
     const folder = dataFolder(opts);
     keepGitOutOfWorld(folder);
     const world = new FileWorld(folder);

@@ -19,7 +19,7 @@ import { decodeUtf8 } from '../manifest/yaml-source.js';
 import type { LookupFunction } from '../engine/contracts/lookup.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
 import { loadResourceTypes, providerFor, providers, providersNamedIn, readsMode, typeFor } from '../resource-registry.js';
-import type { Sandbox } from '../sandbox/server.js';
+import type { Sandbox } from '@plumb/sandbox';
 import { maskSecrets } from '../secret-mask.js';
 import { keepGitOutOfWorld } from '../state/git-ignore.js';
 import type { StateStore } from '../state/store.js';
@@ -307,7 +307,7 @@ export function sandboxRuntime(dataDir: string): { url: () => Promise<string>; c
     url: async () => {
       if (process.env.PLUMB_SANDBOX_URL) return process.env.PLUMB_SANDBOX_URL.replace(/\/$/, '');
       // Loaded on first use: commands that never call a provider never pay for the simulated APIs.
-      started ??= Promise.all([import('../sandbox/server.js'), sandboxSettings(process.env)]).then(([{ startSandbox }, settings]) => {
+      started ??= Promise.all([import('@plumb/sandbox'), sandboxSettings(process.env)]).then(([{ startSandbox }, settings]) => {
         keepGitOutOfWorld(dataDir);
         return startSandbox({ dataDir, ...settings });
       });

@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudProvider } from '../../src/providers/cloud/index.js';
 import { limiterFor } from '../../src/providers/limiter.js';
 import { pipelineProvider } from '../../src/providers/pipeline/index.js';
-import type { LimitRule } from '../../src/sandbox/limits.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { startSandbox, type LimitRule, type Sandbox } from '@plumb/sandbox';
 import { plumb, workdir, writeManifest } from '../support/cli.js';
 
 const silent = pino({ level: 'silent' });

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 
 /** The CLI entry point, built (tests run after `npm run build`, as a user would). */
 export const PLUMB = resolve(import.meta.dirname, '../../bin/plumb.cjs');
