@@ -2,8 +2,11 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The workspace packages (the sandbox) are run from their TypeScript sources (package.json exports).
+  ssr: { resolve: { conditions: ['plumb-source'] } },
   test: {
-    include: ['tests/**/*.test.ts'],
+    // plumb's tests, then each workspace package's own.
+    include: ['tests/**/*.test.ts', 'packages/*/tests/**/*.test.ts'],
     setupFiles: ['tests/support/isolate-cache.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -2,7 +2,7 @@
 // provisioning until told otherwise; `--limits real` enforces the APIs' documented rate limits.
 // Prints its URL as the first line of output; stops on SIGTERM.
 
-import { startSandbox } from '../dist/sandbox/server.js';
+import { startSandbox } from '@plumb/sandbox';
 
 const limits = process.argv.includes('--limits') ? process.argv[process.argv.indexOf('--limits') + 1] : 'off';
 const sandbox = await startSandbox({ provisioningMs: 0, limits });

@@ -23,6 +23,9 @@ const { metafile } = await build({
   // as long as the command runs (one "§" or "—" in a comment makes it keep the whole file at two).
   // Names are kept, and PLUMB_DEBUG's stacks point into src/ through the source map.
   minifyWhitespace: true,
+  // The workspace packages (the sandbox) are bundled from their TypeScript sources, as the tests
+  // run them, so PLUMB_DEBUG's stacks point into packages/*/src too.
+  conditions: ['plumb-source'],
   // pg and pino are loaded where first needed: most commands never need them. yaml reads every
   // manifest, so it is bundled.
   external: ['pg', 'pino'],

@@ -38,9 +38,8 @@ export function sandboxCommand(program: Command): void {
       const port = Number(opts.port);
       if (!/^\d+$/.test(opts.port) || port > 65535) throw new UserError(`--port ${opts.port}: expected a port number from 0 to 65535`);
       const tls = tlsFiles(opts);
-      const { startSandbox } = await import('../sandbox/server.js');
-      const { settingsFrom } = await import('../sandbox/settings.js');
-      const settings = settingsFrom(process.env, opts);
+      const { startSandbox } = await import('@plumb/sandbox');
+      const settings = await sandboxSettings(process.env, opts);
       keepGitOutOfWorld(resolve(opts.data));
       const running = await startSandbox({ port, dataDir: resolve(opts.data), ...settings, tls }).catch((err: Error) => {
         // node refuses a key that does not belong to the certificate, or a damaged PEM file.
@@ -71,15 +70,28 @@ export function sandboxCommand(program: Command): void {
 }
 
 /**
+ * The sandbox settings of the environment and the flags (`PLUMB_SANDBOX_PROVISIONING_MS` or
+ * `--provisioning-ms`...), flags first. A value that is not valid is the user's to fix: a
+ * UserError naming where it came from and what is valid.
+ */
+export async function sandboxSettings(env: Record<string, string | undefined>, flags: { provisioningMs?: string; endOfTermCancel?: string; limits?: string } = {}) {
+  const { settingsFrom, SandboxSettingError } = await import('@plumb/sandbox/settings');
+  try {
+    return settingsFrom(env, flags);
+  } catch (err) {
+    throw err instanceof SandboxSettingError ? new UserError(err.message) : err;
+  }
+}
+
+/**
  * `plumb sandbox settings [--provisioning-ms MS] [--end-of-term-cancel MODE]`: shows the settings
  * a sandbox world keeps, or changes them for good. A setting given by environment variable lasts
  * for one command; this is how one is kept. The world is the running sandbox PLUMB_SANDBOX_URL
  * names, else the data folder (`--data`, default the manifest's `.plumb/sandbox`).
  */
 async function settingsCommand(opts: { data?: string; provisioningMs?: string; endOfTermCancel?: string; file?: string; json?: boolean }): Promise<number> {
-  const { settingsFrom } = await import('../sandbox/settings.js');
   // Only the flags are kept: the environment's settings are for the command they are given to.
-  const patch = settingsFrom({}, opts);
+  const patch = await sandboxSettings({}, opts);
   const changing = Object.keys(patch).length > 0;
   let now: Record<string, unknown>;
   if (process.env.PLUMB_SANDBOX_URL) {
@@ -88,7 +100,7 @@ async function settingsCommand(opts: { data?: string; provisioningMs?: string; e
     now = (await res.json()) as Record<string, unknown>;
     if (!res.ok) throw new UserError(`the sandbox at ${process.env.PLUMB_SANDBOX_URL} refused the settings: ${String(now.message)}`);
   } else {
-    const { FileWorld } = await import('../sandbox/world.js');
+    const { FileWorld } = await import('@plumb/sandbox/world');
     const folder = dataFolder(opts);
     keepGitOutOfWorld(folder);
     const world = new FileWorld(folder);

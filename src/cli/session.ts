@@ -19,10 +19,11 @@ import { decodeUtf8 } from '../manifest/yaml-source.js';
 import type { LookupFunction } from '../engine/contracts/lookup.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
 import { loadFunctions, loadResourceTypes, providerFor, providers, providersNamedIn, readsMode, typeFor } from './catalog.js';
-import type { Sandbox } from '../sandbox/server.js';
+import type { Sandbox } from '@plumb/sandbox';
 import { maskSecrets } from '../kernel/secret-mask.js';
 import { keepGitOutOfWorld } from '../state/git-ignore.js';
 import type { StateStore } from '../state/store.js';
+import { sandboxSettings } from './sandbox.js';
 import { drawSandboxLine, type SandboxLine } from './sandbox-line.js';
 import { readStackOutputs } from './stack-outputs.js';
 import { manifestProject, openStore, stateCodec, stateLocation } from './state-store.js';
@@ -293,9 +294,9 @@ export function sandboxRuntime(dataDir: string): { url: () => Promise<string>; c
     url: async () => {
       if (process.env.PLUMB_SANDBOX_URL) return process.env.PLUMB_SANDBOX_URL.replace(/\/$/, '');
       // Loaded on first use: commands that never call a provider never pay for the simulated APIs.
-      started ??= Promise.all([import('../sandbox/server.js'), import('../sandbox/settings.js')]).then(([{ startSandbox }, { settingsFrom }]) => {
+      started ??= Promise.all([import('@plumb/sandbox'), sandboxSettings(process.env)]).then(([{ startSandbox }, settings]) => {
         keepGitOutOfWorld(dataDir);
-        return startSandbox({ dataDir, ...settingsFrom(process.env) });
+        return startSandbox({ dataDir, ...settings });
       });
       return (await started).url;
     },

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir } from '../support/cli.js';
 import { allText, cloudExampleKit } from '../support/cloud-example.js';
-import { signedCloudCall } from '../support/cloud-api.js';
+import { signedCloudCall } from '@plumb/sandbox/testing/cloud-api';
 
 const EXAMPLE = resolve(import.meta.dirname, '../../examples/cloud/compute.yaml');
 const PASSWORD = 'Sandbox-only-1';

@@ -1,5 +1,5 @@
 /** examples/cloud/network.yaml through the CLI against the sandbox: apply, in-place renames (a subnet, the NAT gateway), the VPC cascade, drift, import, destroy. */
-import { signedCloudCall } from '../support/cloud-api.js';
+import { signedCloudCall } from '@plumb/sandbox/testing/cloud-api';
 import { copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

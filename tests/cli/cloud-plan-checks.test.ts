@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedCloudCall } from '../support/cloud-api.js';
+import { signedCloudCall } from '@plumb/sandbox/testing/cloud-api';
 import { testSandbox, workdir } from '../support/cli.js';
 import { cloudExampleKit, cloudManifest } from '../support/cloud-example.js';
 

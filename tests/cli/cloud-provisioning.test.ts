@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedCloudCall } from '../support/cloud-api.js';
+import { signedCloudCall } from '@plumb/sandbox/testing/cloud-api';
 import { crashAfterRecords, PLUMB, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { stateFile } from '../support/state-file.js';
 

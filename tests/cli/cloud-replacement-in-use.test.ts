@@ -7,7 +7,7 @@
 import { copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedCloudCall } from '../support/cloud-api.js';
+import { signedCloudCall } from '@plumb/sandbox/testing/cloud-api';
 import { testSandbox, workdir } from '../support/cli.js';
 import { cloudExampleKit } from '../support/cloud-example.js';
 

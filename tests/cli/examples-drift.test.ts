@@ -6,7 +6,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedCloudCall } from '../support/cloud-api.js';
+import { signedCloudCall } from '@plumb/sandbox/testing/cloud-api';
 import { plumb, testSandbox, workdir } from '../support/cli.js';
 import { EXAMPLES, exampleManifests } from '../support/examples.js';
 import { cloudExampleKit } from '../support/cloud-example.js';

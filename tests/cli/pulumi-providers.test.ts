@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
-import { signedCloudCall } from '../support/cloud-api.js';
+import { signedCloudCall } from '@plumb/sandbox/testing/cloud-api';
 import { stateFile } from '../support/state-file.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 
 /** The CLI entry point, built (tests run after `npm run build`, as a user would). */
 export const PLUMB = resolve(import.meta.dirname, '../../bin/plumb.cjs');

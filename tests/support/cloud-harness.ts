@@ -7,8 +7,7 @@ import pino from 'pino';
 import { cloudProvider, type CloudClient, type CloudSettings } from '../../src/providers/cloud/index.js';
 import type { ResourceContext } from '../../src/engine/contracts/resource-type.js';
 import type { LookupContext } from '../../src/engine/contracts/lookup.js';
-import { cloudApi } from '../../src/sandbox/cloud/index.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { cloudApi, startSandbox, type Sandbox } from '@plumb/sandbox';
 import { contextWait } from '../../src/engine/applying/wait.js';
 
 /** One received call as the sandbox logs it. */

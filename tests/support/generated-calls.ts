@@ -4,8 +4,7 @@
  * it sent last), so that an update can be held to neither and a replacement to one of each, in
  * the order its plan gave.
  */
-import type { CallRecord } from '../../src/sandbox/call-log.js';
-import type { Sandbox } from '../../src/sandbox/server.js';
+import type { CallRecord, Sandbox } from '@plumb/sandbox';
 
 /** The calls the sandbox received for a provider since they were last taken, forgetting them. */
 export async function takeCalls(sandbox: Sandbox, provider: string): Promise<CallRecord[]> {

@@ -6,7 +6,7 @@
  * plan is empty and drift finds nothing; the destroy leaves nothing of the stack in the world and
  * what the object used as it was. Every problem is collected; the cycle cleans up after itself.
  */
-import type { CallRecord } from '../../src/sandbox/call-log.js';
+import type { CallRecord } from '@plumb/sandbox';
 import type { ResourceState } from '../../src/engine/contracts/state.js';
 import type { Change } from '../../src/engine/types.js';
 import { deletesFirst } from '../../src/engine/planning/classify.js';

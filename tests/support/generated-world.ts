@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '@plumb/sandbox';
 
 /** A world read as leaves: the path of each value (`/vpcs/[VPCId=uvnet-1]/Name`) and the value. */
 export type Leaves = Map<string, unknown>;

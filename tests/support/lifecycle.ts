@@ -4,7 +4,7 @@ import { diffInputs, pathMatches } from '../../src/engine/planning/diff/diff.js'
 import { outcomeUnknown } from '../../src/engine/applying/journal.js';
 import type { ProviderDef } from '../../src/engine/contracts/provider.js';
 import type { ResourceContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { contextWait } from '../../src/engine/applying/wait.js';
 import { deletesFirst } from '../../src/engine/planning/classify.js';
 

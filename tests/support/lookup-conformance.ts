@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { RemoteError } from '../../src/kernel/errors.js';
 import type { LookupContext, LookupFunction } from '../../src/engine/contracts/lookup.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 
 /** One function's spec: a call the sandbox's seed answers, and what that answer must hold. */
 export interface LookupSpec {

@@ -4,7 +4,7 @@ import type { LookupContext, LookupFunction } from '../../../src/engine/contract
 import { getLocation } from '../../../src/lookups/interconnect/get-location.js';
 import { terraformConfig } from '../../../src/lookups/interconnect/terraform-config.js';
 import { interconnectProvider } from '../../../src/providers/interconnect/index.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 
 let sandbox: Sandbox;
 let client: unknown;

@@ -4,7 +4,7 @@ import type { LookupContext, LookupFunction } from '../../../src/engine/contract
 import { getMveImages } from '../../../src/lookups/interconnect/get-mve-images.js';
 import { getMveSizes } from '../../../src/lookups/interconnect/get-mve-sizes.js';
 import { interconnectProvider } from '../../../src/providers/interconnect/index.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 
 let sandbox: Sandbox;
 let ctx: LookupContext;

@@ -8,7 +8,7 @@ import { mcr } from '../../../src/resources/interconnect/mcr.js';
 import { mcrPrefixFilterList } from '../../../src/resources/interconnect/mcr-prefix-filter-list.js';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { vxc } from '../../../src/resources/interconnect/vxc.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { interconnectContext, lookupContext } from '../../support/interconnect-context.js';
 
 let sandbox: Sandbox;

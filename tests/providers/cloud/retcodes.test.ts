@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { isKnownRetCode, kindForRetCode } from '../../../src/providers/cloud/retcodes.js';
 
-const SANDBOX = join(import.meta.dirname, '../../../src/sandbox/cloud');
+const SANDBOX = join(import.meta.dirname, '../../../packages/sandbox/src/cloud');
 
 /** The RetCodes the sandbox's Actions throw: literal, or through a named constant (of the file, else of another). */
 function sandboxCodes(): Map<number, string> {

@@ -8,8 +8,7 @@ import { resolveBaseKeys, SANDBOX_KEYS } from '../../../src/providers/cloud/cred
 import { durationSeconds } from '../../../src/providers/cloud/settings.js';
 import { terraformConfig } from '../../../src/lookups/cloud/terraform-config.js';
 import { Secret } from '../../../src/kernel/values.js';
-import { cloudApi } from '../../../src/sandbox/cloud/index.js';
-import { startSandbox } from '../../../src/sandbox/server.js';
+import { cloudApi, startSandbox } from '@plumb/sandbox';
 import { silent } from '../../support/cloud-harness.js';
 
 const parse = (raw: Record<string, unknown>) => cloudProvider.settings.parse(raw);

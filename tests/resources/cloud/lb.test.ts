@@ -16,7 +16,7 @@ import { securityGroup } from '../../../src/resources/cloud/security-group.js';
 import { subnet } from '../../../src/resources/cloud/subnet.js';
 import { vpc } from '../../../src/resources/cloud/vpc.js';
 import type { CloudClient } from '../../../src/providers/cloud/index.js';
-import { signedCloudCall } from '../../support/cloud-api.js';
+import { signedCloudCall } from '@plumb/sandbox/testing/cloud-api';
 import { startHarness, type Harness } from '../../support/cloud-harness.js';
 import { run } from '../../support/cloud-lookup-kit.js';
 import { pem } from './lb-specs.js';

@@ -12,7 +12,7 @@ import { vpnConnection, vpnConnectionInputs } from '../../../src/resources/cloud
 import { vpnCustomerGateway } from '../../../src/resources/cloud/vpn-customer-gateway.js';
 import { vpnGateway } from '../../../src/resources/cloud/vpn-gateway.js';
 import { startHarness, type Harness } from '../../support/cloud-harness.js';
-import { signedCloudCall } from '../../support/cloud-api.js';
+import { signedCloudCall } from '@plumb/sandbox/testing/cloud-api';
 import { run } from '../../support/cloud-lookup-kit.js';
 
 let h: Harness;

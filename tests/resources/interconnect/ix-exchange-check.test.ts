@@ -11,7 +11,7 @@ import { getLocations } from '../../../src/lookups/interconnect/get-locations.js
 import { getProduct } from '../../../src/lookups/interconnect/get-product.js';
 import { ix } from '../../../src/resources/interconnect/ix.js';
 import { port } from '../../../src/resources/interconnect/port.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { crossCheckView } from '../../support/cross-check-view.js';
 import { interconnectContext, lookupContext } from '../../support/interconnect-context.js';
 import { makePort } from './fixtures.js';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ix } from '../../../src/resources/interconnect/ix.js';
 import { port } from '../../../src/resources/interconnect/port.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { interconnectContext } from '../../support/interconnect-context.js';
 import { ixBase as base } from './attached-specs.js';
 

@@ -14,7 +14,7 @@ import { mcr } from '../../../src/resources/interconnect/mcr.js';
 import { mve } from '../../../src/resources/interconnect/mve.js';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { loadResourceTypes } from '../../../src/cli/catalog.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { Unknown } from '../../../src/kernel/values.js';
 import { interconnectContext, lookupContext } from '../../support/interconnect-context.js';
 import { crossCheckView } from '../../support/cross-check-view.js';

@@ -13,7 +13,7 @@ import { mcrIpsecAddon } from '../../../src/resources/interconnect/mcr-ipsec-add
 import { mcrPrefixFilterList } from '../../../src/resources/interconnect/mcr-prefix-filter-list.js';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { serviceKey } from '../../../src/resources/interconnect/service-key.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { InterconnectApi } from '../../support/interconnect-api.js';
 import { interconnectContext } from '../../support/interconnect-context.js';
 

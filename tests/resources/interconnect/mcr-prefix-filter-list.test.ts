@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { vxc } from '../../../src/resources/interconnect/vxc.js';
-import { startSandbox } from '../../../src/sandbox/server.js';
+import { startSandbox } from '@plumb/sandbox';
 import { interconnectContext } from '../../support/interconnect-context.js';
 import { mcrPrefixFilterList } from '../../../src/resources/interconnect/mcr-prefix-filter-list.js';
 import { observedEntries } from '../../../src/resources/interconnect/prefix-lists.js';

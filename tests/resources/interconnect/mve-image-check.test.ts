@@ -9,7 +9,7 @@ import { getLocations } from '../../../src/lookups/interconnect/get-locations.js
 import { getMveImages } from '../../../src/lookups/interconnect/get-mve-images.js';
 import { getMveSizes } from '../../../src/lookups/interconnect/get-mve-sizes.js';
 import { mve } from '../../../src/resources/interconnect/mve.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { interconnectContext, lookupContext } from '../../support/interconnect-context.js';
 import { crossCheckView } from '../../support/cross-check-view.js';
 

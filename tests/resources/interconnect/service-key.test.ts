@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interconnectProvider } from '../../../src/providers/interconnect/index.js';
 import type { ResourceContext } from '../../../src/engine/contracts/resource-type.js';
 import { serviceKey, serviceKeyInputs } from '../../../src/resources/interconnect/service-key.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { keyBase } from './attached-specs.js';
 import { makePort } from './fixtures.js';
 import { contextWait } from '../../../src/engine/applying/wait.js';

@@ -12,7 +12,7 @@ import { getProduct } from '../../../src/lookups/interconnect/get-product.js';
 import { mve } from '../../../src/resources/interconnect/mve.js';
 import { port } from '../../../src/resources/interconnect/port.js';
 import { vxc } from '../../../src/resources/interconnect/vxc.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { crossCheckView } from '../../support/cross-check-view.js';
 import { interconnectContext, lookupContext } from '../../support/interconnect-context.js';
 import { makePort } from './fixtures.js';

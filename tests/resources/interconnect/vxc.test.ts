@@ -4,7 +4,7 @@ import { mcrPrefixFilterList } from '../../../src/resources/interconnect/mcr-pre
 import { port } from '../../../src/resources/interconnect/port.js';
 import { ROTATED_WARNING, partnerConfigReplace, vxc } from '../../../src/resources/interconnect/vxc.js';
 import { wirePartnerConfig } from '../../../src/resources/interconnect/vxc-partner-config.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { Secret, Unknown } from '../../../src/kernel/values.js';
 import { interconnectContext } from '../../support/interconnect-context.js';
 import { makePort } from './fixtures.js';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteError, WaitTimedOut } from '../../../src/kernel/errors.js';
 import { retryWithin, waitReady } from '../../../src/resources/interconnect/product.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { InterconnectApi } from '../../support/interconnect-api.js';
 import { interconnectContext } from '../../support/interconnect-context.js';
 
