@@ -13,7 +13,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { oneOf, oneOfText } from '../schema.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, unlessGone, type Ctx } from './common.js';
+import { apiIdFormat, unlessGone, type Ctx } from './kit.js';
 import { connectionPath, listed, type WireConnection } from './connection-wire.js';
 
 const FREQUENCIES = [1, 5, 15, 30, 60, 120, 180, 360, 480, 720, 1440] as const;

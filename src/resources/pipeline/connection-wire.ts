@@ -4,7 +4,7 @@
  * managed, which no list carries), and a lost create found again by its schema name.
  */
 import type { Created, ReadTarget } from '../../engine/contracts/resource-type.js';
-import { observedConfig, sealed, serviceFields, unlessGone, type Ctx, type SetupTest } from './common.js';
+import { observedConfig, sealed, serviceFields, unlessGone, type Ctx, type SetupTest } from './kit.js';
 import type { ConnectionInputs, ConnectionOutputs } from './connection.js';
 
 /** A connection on the wire (snake_case), as `GET /connections/{id}` shows it. */
@@ -51,7 +51,7 @@ function destinationSchema(wire: WireConnection, schemaKey: string, declared?: C
 
 /**
  * The outputs of a connection; `declared` (the recorded or desired inputs) decides how its config
- * reads (common.ts observedConfig). Secrets the service's metadata names are sealed.
+ * reads (kit.ts observedConfig). Secrets the service's metadata names are sealed.
  */
 export async function toOutputs(ctx: Ctx, wire: WireConnection, declared: ConnectionInputs | undefined): Promise<ConnectionOutputs> {
   const fields = await serviceFields(ctx, wire.service);

@@ -14,7 +14,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, sameMeaning, serviceSecretPaths, unlessGone, warnSetupTests } from './common.js';
+import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, sameMeaning, serviceSecretPaths, unlessGone, warnSetupTests } from './kit.js';
 import { connectionServiceCheck } from './service-check.js';
 import { connectionPath, created, findByName, observe, readAll, schemaName, toOutputs, type WireConnection } from './connection-wire.js';
 

@@ -3,7 +3,7 @@
  *
  * Its id is its group's id, so a group holds one destination: changing the group or the service
  * replaces it, deleting the old one first. Everything else, the region included, is a PATCH.
- * `config` is compared by meaning (common.ts); secrets come back masked and are kept as declared.
+ * `config` is compared by meaning (kit.ts); secrets come back masked and are kept as declared.
  */
 import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
@@ -26,7 +26,7 @@ import {
   warnSetupTests,
   type Ctx,
   type SetupTest,
-} from './common.js';
+} from './kit.js';
 
 const NETWORKING = ['Directly', 'SshTunnel', 'ProxyAgent', 'PrivateLink'] as const;
 const OFFSETS = [...Array.from({ length: 11 }, (_, i) => String(i - 11)), '0', ...Array.from({ length: 12 }, (_, i) => `+${i + 1}`)];

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './common.js';
+import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.js';
 
 /** Inputs of a user. */
 export const userInputs = z.object({

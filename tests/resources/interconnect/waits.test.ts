@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteError, WaitTimedOut } from '../../../src/errors.js';
-import { retryWithin, waitReady } from '../../../src/resources/interconnect/product.js';
+import { retryWithin, waitReady } from '../../../src/resources/interconnect/kit.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { InterconnectApi } from '../../support/interconnect-api.js';
 import { interconnectContext } from '../../support/interconnect-context.js';

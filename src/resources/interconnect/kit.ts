@@ -1,3 +1,8 @@
+/**
+ * What every interconnect resource type repeats: products listed and read once per pass, orders
+ * and the finding of what a lost one made, waits for provisioning, cancellation, tags as the
+ * user's and as plumb's ownership marks, and import ids of two parts.
+ */
 import { UserError, WaitTimedOut, isRemote } from '../../errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { order as orderItem, type Finder, type Memo } from '../../providers/interconnect/api/orders.js';
