@@ -185,20 +185,17 @@ function autoName(address: string, operationToken: string): string {
 }
 
 /**
- * After a buy that may have been carried out (5xx, lost answer): the instance it bought, as the
- * buy's answer (see findMade). An auto-named instance carries the order's token in its name; a
- * named one is the one of that name, area and data centre bought since the buy was sent.
+ * After a buy that may have been carried out (5xx, lost answer): the instance it bought, as
+ * findOwned finds it, as the buy's answer (see findMade).
  */
-async function findBought(ctx: Ctx, name: string, inputs: AntiDdosInstanceInputs, sentAt: number): Promise<{ RetCode: number; ResourceInfo: { ResourceId: string } } | undefined> {
+async function findBought(ctx: Ctx, inputs: AntiDdosInstanceInputs, sentAt: number): Promise<{ RetCode: number; ResourceInfo: { ResourceId: string } } | undefined> {
   const bought = await findMade(ctx, {
     within: APPEARS_WITHIN_MS,
     what: 'anti-DDoS instance',
-    list: () => allInstances(ctx),
-    made: (i) => i.Name === name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter,
     sentAt,
-    idOf: (i) => i.ResourceId,
+    findOwned: (order) => antiDdosInstance.findOwned!(ctx, inputs, order),
   });
-  return bought && { RetCode: 0, ResourceInfo: { ResourceId: bought.ResourceId } };
+  return bought && { RetCode: 0, ResourceInfo: { ResourceId: bought.id } };
 }
 
 /** The AntiDdosInstance resource type. */
@@ -262,7 +259,7 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     const body = await ctx.client.call<{ ResourceInfo?: { ResourceId?: string } }>(
       'BuyHighProtectGameService',
       { HighProtectGameServiceName: name, ...sizing(inputs), ChargeType: inputs.chargeType === 'year' ? 'Year' : 'Month', Quantity: inputs.duration },
-      { recover: async () => await findBought(ctx, name, inputs, sentAt) },
+      { recover: async () => await findBought(ctx, inputs, sentAt) },
     );
     const id = body.ResourceInfo?.ResourceId;
     if (!id) throw new RemoteError('invalid', 'BuyHighProtectGameService returned no ResourceId', { provider: 'cloud' });

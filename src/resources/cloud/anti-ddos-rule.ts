@@ -201,12 +201,10 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
       const made = await findMade(ctx, {
         within: 0,
         what: 'forwarding rule',
-        list: () => ruleRecords(ctx, instanceId, { BgpIP: inputs.ip }),
-        made: isFor(inputs),
         sentAt,
-        idOf: (r) => String(r.RuleIndex),
+        findOwned: (order) => antiDdosRule.findOwned!(ctx, inputs, order),
       });
-      return made && { RetCode: 0, RuleIndex: made.RuleIndex };
+      return made && { RetCode: 0, RuleIndex: made.outputs.ruleIndex };
     };
     const body = await ctx.client.call<{ RuleIndex?: number }>(
       'CreateBGPServiceFwdRule',

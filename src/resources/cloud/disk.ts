@@ -132,12 +132,10 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
       const made = await findMade(ctx, {
         within: 0,
         what: 'disk',
-        list: () => allDisks(ctx),
-        made: (d) => isFor(d, name, inputs),
         sentAt,
-        idOf: (d) => d.UDiskId,
+        findOwned: (order) => disk.findOwned!(ctx, inputs, order),
       });
-      return made && { RetCode: 0, UDiskId: [made.UDiskId] };
+      return made && { RetCode: 0, UDiskId: [made.id] };
     };
     const body = await ctx.client.call<{ UDiskId?: string[] }>('CreateUDisk', params, { recover });
     const id = body.UDiskId?.[0];

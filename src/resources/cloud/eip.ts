@@ -179,12 +179,10 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
       const made = await findMade(ctx, {
         within: APPEARS_WITHIN_MS,
         what: 'EIP',
-        list: () => describeAll<EipInfo>(ctx, EIP_LISTING),
-        made: (e) => isFor(e, name, inputs),
         sentAt,
-        idOf: (e) => e.EIPId,
+        findOwned: (order) => eip.findOwned!(ctx, inputs, order),
       });
-      return made && { RetCode: 0, EIPSet: [{ EIPId: made.EIPId }] };
+      return made && { RetCode: 0, EIPSet: [{ EIPId: made.id }] };
     };
     const body = await ctx.client.call<{ EIPSet?: Array<{ EIPId?: string }> }>('AllocateEIP', params, { recover });
     const id = body.EIPSet?.[0]?.EIPId;

@@ -188,12 +188,10 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
       const made = await findMade(ctx, {
         within: 0,
         what: 'instance',
-        list: () => describeAll<HostInfo>(ctx, HOST_LISTING),
-        made: (h) => isFor(h, name, inputs),
         sentAt,
-        idOf: (h) => h.UHostId,
+        findOwned: (order) => instance.findOwned!(ctx, inputs, order),
       });
-      return made && { RetCode: 0, UHostIds: [made.UHostId] };
+      return made && { RetCode: 0, UHostIds: [made.id] };
     };
     const body = await ctx.client.call<{ UHostIds?: string[] }>('CreateUHostInstance', params, { recover });
     const id = body.UHostIds?.[0];

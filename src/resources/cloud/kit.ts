@@ -8,7 +8,7 @@ import { AmbiguousOrder, isRemote, RemoteError, UserError, WaitTimedOut } from '
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import type { Params } from '../../providers/cloud/signature.js';
-import type { ImportIdFormat, InterruptedOrder, Pace, ReadTarget, ResourceContext } from '../../engine/contracts/resource-type.js';
+import type { Created, ImportIdFormat, InterruptedOrder, Pace, ReadTarget, ResourceContext } from '../../engine/contracts/resource-type.js';
 
 /** A cloud handler's context. */
 export type CloudCtx = ResourceContext<CloudClient, CloudSettings>;
@@ -229,41 +229,37 @@ const RECOVER_WAIT_MS = 60_000;
 const CLOCK_SLACK_MS = 5_000;
 
 /** What a create whose answer was lost is looked for by: see findMade. */
-export interface MadeQuery<T> {
+export interface MadeQuery<Out> {
   /** What the object is, for messages (`VPC`). */
   what: string;
-  /** Lists the candidates afresh. */
-  list(): Promise<T[]>;
-  /** Whether a listed record is what the order asked for. */
-  made(record: T): boolean;
   /** When the order was sent (epoch milliseconds). */
   sentAt: number;
-  idOf(record: T): string;
   /** How long after its order the API may not list such an object yet (the type's appearsWithinMs). */
   within: number;
+  /** The type's own findOwned, for the inputs the order was sent with. */
+  findOwned(order: InterruptedOrder): Promise<Created<Out> | undefined>;
 }
 
 /**
- * After a create that may have been carried out (5xx, lost answer): the one record `made` says
- * it made since `sentAt`, looked for until it would have been listed (a minute for objects listed
- * at once, whose lists may lag), within the wait time. Undefined when none shows up by then: the
- * order made nothing, and is sent again. A conflict naming them when several do. When the wait
- * time ends first, whether it made one is not known: an 'unavailable' RemoteError, so that the
- * order stays pending and the next apply waits for what it may have made, never buying twice.
+ * After a create that may have been carried out (5xx, lost answer): what the type's findOwned
+ * finds for an order sent at `sentAt`, so that the answer in the call and the answer after a
+ * crash are one answer (an object recorded at any address is not it; several candidates are an
+ * AmbiguousOrder). Looked for until it would have been listed (a minute for objects listed at
+ * once, whose lists may lag), within the wait time. Undefined when none shows up by then: the
+ * order made nothing, and is sent again. When the wait time ends first, whether it made one is
+ * not known: an 'unavailable' RemoteError, so that the order stays pending and the next apply
+ * waits for what it may have made, never buying twice.
  */
-export async function findMade<T extends { CreateTime?: unknown }>(ctx: CloudCtx, query: MadeQuery<T>): Promise<T | undefined> {
-  const { what, made, sentAt, idOf } = query;
+export async function findMade<Out>(ctx: CloudCtx, query: MadeQuery<Out>): Promise<Created<Out> | undefined> {
+  const { what, sentAt } = query;
   const until = sentAt + Math.max(query.within, RECOVER_WAIT_MS);
+  const order: InterruptedOrder = { earliestMs: sentAt - CLOCK_SLACK_MS, recorded: (id) => ctx.isRecorded?.(id) ?? false };
   try {
     return await ctx.wait(
       `the ${what} the create may have made to be listed`,
       async () => {
-        const found = (await query.list()).filter((r) => made(r) && Number(r.CreateTime) * 1000 >= sentAt - CLOCK_SLACK_MS);
-        if (found.length > 1) {
-          const ids = found.map(idOf).join(', ');
-          throw new RemoteError('conflict', `several ${what}s matching this order were made since it was sent (${ids}); adopt the right one with plumb import`, { provider: 'cloud' });
-        }
-        return found.length === 1 ? { done: true, value: found[0] } : { done: false, status: 'checking whether the create went through' };
+        const found = await query.findOwned(order);
+        return found ? { done: true, value: found } : { done: false, status: 'checking whether the create went through' };
       },
       { ...PACE, limitMs: Math.min(until - Date.now(), ctx.waitTimeMs) },
     );

@@ -107,12 +107,10 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
           const made = await findMade(ctx, {
             within: 0,
             what: 'certificate',
-            list: () => listAfresh(ctx),
-            made: (s) => s.SSLName === name,
             sentAt,
-            idOf: (s) => s.SSLId,
+            findOwned: (order) => lbSsl.findOwned!(ctx, inputs, order),
           });
-          return made && { RetCode: 0, SSLId: made.SSLId };
+          return made && { RetCode: 0, SSLId: made.id };
         },
       },
     );

@@ -240,12 +240,10 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
         const made = await findMade(ctx, {
           within: APPEARS_WITHIN_MS,
           what: 'NAT gateway',
-          list: () => all(ctx),
-          made: (n) => isFor(n, name, inputs),
           sentAt,
-          idOf: (n) => n.NATGWId,
+          findOwned: (order) => natGateway.findOwned!(ctx, inputs, order),
         });
-        return made && { RetCode: 0, NATGWId: made.NATGWId };
+        return made && { RetCode: 0, NATGWId: made.id };
       },
     });
     if (!body.NATGWId) throw noId('CreateNATGW', 'NATGWId');

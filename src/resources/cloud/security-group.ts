@@ -198,12 +198,10 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
           const made = await findMade(ctx, {
             within: APPEARS_WITHIN_MS,
             what: 'security group',
-            list: () => listed(ctx),
-            made: (f) => f.Name === name,
             sentAt,
-            idOf: (f) => f.FWId,
+            findOwned: (order) => securityGroup.findOwned!(ctx, inputs, order),
           });
-          return made && { RetCode: 0, FWId: made.FWId };
+          return made && { RetCode: 0, FWId: made.id };
         },
       },
     );

@@ -132,12 +132,10 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
           const made = await findMade(ctx, {
             within: APPEARS_WITHIN_MS,
             what: 'subnet',
-            list: () => inVpc(ctx, inputs.vpcId),
-            made: (s) => toOutputs(s).cidrBlock === inputs.cidrBlock,
             sentAt,
-            idOf: (s) => s.SubnetId,
+            findOwned: (order) => subnet.findOwned!(ctx, inputs, order),
           });
-          return made && { RetCode: 0, SubnetId: made.SubnetId };
+          return made && { RetCode: 0, SubnetId: made.id };
         },
       },
     );

@@ -126,12 +126,10 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
           const made = await findMade(ctx, {
             within: APPEARS_WITHIN_MS,
             what: 'VPC',
-            list: () => describeAll<VpcInfo>(ctx, LISTING),
-            made: (v) => isFor(v, name, inputs),
             sentAt,
-            idOf: (v) => v.VPCId,
+            findOwned: (order) => vpc.findOwned!(ctx, inputs, order),
           });
-          return made && { RetCode: 0, VPCId: made.VPCId };
+          return made && { RetCode: 0, VPCId: made.id };
         },
       },
     );

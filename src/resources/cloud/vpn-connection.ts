@@ -166,12 +166,10 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
         const made = await findMade(ctx, {
           within: APPEARS_WITHIN_MS,
           what: 'VPN connection',
-          list: () => onGateway(ctx, inputs.vpnGatewayId),
-          made: (t) => isFor(t, name, inputs),
           sentAt,
-          idOf: (t) => t.VPNTunnelId,
+          findOwned: (order) => vpnConnection.findOwned!(ctx, inputs, order),
         });
-        return made && { RetCode: 0, VPNTunnelId: made.VPNTunnelId };
+        return made && { RetCode: 0, VPNTunnelId: made.id };
       },
     });
     if (!body.VPNTunnelId) throw noId('CreateVPNTunnel', 'VPNTunnelId');

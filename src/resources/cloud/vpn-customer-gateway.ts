@@ -120,12 +120,10 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
         const made = await findMade(ctx, {
           within: APPEARS_WITHIN_MS,
           what: 'VPN customer gateway',
-          list: () => describeAll<RemoteInfo>(ctx, LISTING),
-          made: (r) => isFor(r, name, inputs),
           sentAt,
-          idOf: (r) => r.RemoteVPNGatewayId,
+          findOwned: (order) => vpnCustomerGateway.findOwned!(ctx, inputs, order),
         });
-        return made && { RetCode: 0, RemoteVPNGatewayId: made.RemoteVPNGatewayId };
+        return made && { RetCode: 0, RemoteVPNGatewayId: made.id };
       },
     });
     if (!body.RemoteVPNGatewayId) throw noId('CreateRemoteVPNGateway', 'RemoteVPNGatewayId');

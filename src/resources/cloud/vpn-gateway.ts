@@ -173,12 +173,10 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
         const made = await findMade(ctx, {
           within: APPEARS_WITHIN_MS,
           what: 'VPN gateway',
-          list: () => describeAll<GatewayInfo>(ctx, LISTING),
-          made: (g) => isFor(g, name, inputs),
           sentAt,
-          idOf: (g) => g.VPNGatewayId,
+          findOwned: (order) => vpnGateway.findOwned!(ctx, inputs, order),
         });
-        return made && { RetCode: 0, VPNGatewayId: made.VPNGatewayId };
+        return made && { RetCode: 0, VPNGatewayId: made.id };
       },
     });
     if (!body.VPNGatewayId) throw noId('CreateVPNGateway', 'VPNGatewayId');
