@@ -9,6 +9,7 @@
  */
 import * as z from 'zod';
 import { AmbiguousOrder, isRemote, RemoteError, UserError } from '../../errors.js';
+import { describeServiceInfo, listServiceInfo, type ServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
@@ -94,19 +95,6 @@ export type AntiDdosInstanceOutputs = z.output<typeof antiDdosInstanceOutputs>;
 
 type Ctx = ResourceContext<CloudClient, CloudSettings>;
 
-interface ServiceInfo {
-  ResourceId: string;
-  Name: string;
-  AreaLine: string;
-  EngineRoom?: string[];
-  SrcBandwidth: number;
-  DefenceDDosBaseFlowArr?: number[];
-  DefenceDDosMaxFlowArr?: number[];
-  DefenceStatus: string;
-  CreateTime: number;
-  ExpiredTime: number;
-}
-
 /** What the API reports, in output form; an instance without data centre or defence values is an API fault. */
 function toOutputs(info: ServiceInfo): AntiDdosInstanceOutputs {
   const room = info.EngineRoom?.[0];
@@ -150,14 +138,12 @@ function orderedWith(seen: AntiDdosInstanceOutputs, inputs: Partial<AntiDdosInst
 
 /** Every instance of the project. */
 function allInstances(ctx: Ctx): Promise<ServiceInfo[]> {
-  return ctx.client.pageAll<ServiceInfo>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
+  return listServiceInfo(ctx.client);
 }
 
 /** Reads one instance; undefined when the API lists nothing for the id (that is how it says "gone"). */
 async function describe(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs | undefined> {
-  // The single-instance describe must not carry ProjectId, or instances of other projects vanish.
-  const body = await ctx.client.call<{ ServiceInfo?: ServiceInfo[] }>('DescribeNapServiceInfo', { ResourceId: id, NapType: 1 }, { project: false });
-  const info = (body.ServiceInfo ?? []).find((s) => s.ResourceId === id);
+  const info = await describeServiceInfo(ctx.client, id);
   return info ? toOutputs(info) : undefined;
 }
 

@@ -10,6 +10,7 @@
  */
 import * as z from 'zod';
 import { UserError } from '../../errors.js';
+import { listServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
@@ -239,7 +240,7 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
   },
 
   async list(ctx) {
-    const instances = await ctx.client.pageAll<{ ResourceId: string }>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
+    const instances = await listServiceInfo(ctx.client);
     const found = [];
     for (const { ResourceId: instanceId } of instances) {
       for (const r of await ruleRecords(ctx, instanceId)) found.push({ id: `${instanceId}/${r.RuleIndex}`, outputs: toOutputs(instanceId, r) });
