@@ -5,7 +5,8 @@
  * one found stopped is left stopped.
  */
 import { str } from '../../providers/cloud/wire.js';
-import { describeOne, PACE, vanished, type CloudCtx, type Listing } from './kit.js';
+import { PACE, vanished, type CloudCtx } from './kit.js';
+import { describeOne, type Listing } from '../../providers/cloud/api/listing.js';
 
 /** An instance as DescribeUHostInstance lists it (UHostInstanceSet). */
 export interface HostInfo extends Record<string, unknown> {
@@ -42,7 +43,7 @@ export function failedState(state: string): string | undefined {
 
 /** The instance's record, or a not-found error when it is gone. */
 export async function describeHost(ctx: CloudCtx, id: string): Promise<HostInfo> {
-  const seen = await describeOne<HostInfo>(ctx, HOST_LISTING, id);
+  const seen = await describeOne<HostInfo>(ctx.client, HOST_LISTING, id);
   if (!seen) throw vanished('instance', id);
   return seen;
 }

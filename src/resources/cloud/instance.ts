@@ -21,7 +21,8 @@ import { RemoteError, UserError } from '../../errors.js';
 import { describeHost, failedState, HOST_LISTING, settled, stopIfRunning, waitState, whileStopped, type HostInfo } from './instance-power.js';
 import { diskReplacements, instanceInputs, loginChanged, resizeNotes, unreported, type InstanceInputs } from './instance-inputs.js';
 import { imageInZone } from './cross-checks.js';
-import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
+import { autoName, DEFAULT_TAG, deleteListed, findMade, noId, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
+import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 
 /** What is read back about an instance. */
 export const instanceOutputs = z.object({
@@ -117,7 +118,7 @@ function isFor(h: HostInfo, name: string, inputs: InstanceInputs): boolean {
   return seen.name === name && seen.subnetId === inputs.subnetId && seen.availabilityZone === inputs.availabilityZone;
 }
 
-const describe = (ctx: CloudCtx, id: string) => describeOne<HostInfo>(ctx, HOST_LISTING, id);
+const describe = (ctx: CloudCtx, id: string) => describeOne<HostInfo>(ctx.client, HOST_LISTING, id);
 
 /** Grows the disks whose declared size is larger than the live one (one ResizeAttachedDisk each). */
 async function growDisks(ctx: CloudCtx, live: HostInfo, made: readonly string[] | undefined, desired: InstanceInputs): Promise<void> {
@@ -212,7 +213,7 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
       `instance named "${name}"`,
-      await describeAll<HostInfo>(ctx, HOST_LISTING),
+      await describeAll<HostInfo>(ctx.client, HOST_LISTING),
       (h) => isFor(h, name, inputs),
       order,
       (h) => h.UHostId,

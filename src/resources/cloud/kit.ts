@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { AmbiguousOrder, isRemote, RemoteError, UserError, WaitTimedOut } from '../../errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
-import type { Params } from '../../providers/cloud/signature.js';
+import { describeAll, describeIds, describeOne, type Listing } from '../../providers/cloud/api/listing.js';
 import type { Created, ImportIdFormat, InterruptedOrder, Pace, ReadTarget, ResourceContext } from '../../engine/contracts/resource-type.js';
 
 /** A cloud handler's context. */
@@ -123,42 +123,6 @@ export function listedVerbs<Out>(
   };
 }
 
-/** How a type's records are listed: the Describe Action, its id-list parameter, the list key and the id field. */
-export interface Listing {
-  action: string;
-  idsParam: string;
-  listKey: string;
-  idField: string;
-  /** Further parameters of every call (filters). */
-  params?: Params;
-}
-
-/** The records of these ids, read through the id-list parameter in pages of 100 ids. */
-export async function describeIds<T extends Record<string, unknown>>(ctx: CloudCtx, listing: Listing, ids: string[]): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += 100) {
-    const chunk = ids.slice(i, i + 100);
-    const page = await ctx.client.pageAll<T>(listing.action, { ...listing.params, [listing.idsParam]: chunk }, listing.listKey);
-    out.push(...page.filter((r) => chunk.includes(String(r[listing.idField]))));
-  }
-  return out;
-}
-
-/** One record by id, undefined when the API lists none (or answers not-found). */
-export async function describeOne<T extends Record<string, unknown>>(ctx: CloudCtx, listing: Listing, id: string): Promise<T | undefined> {
-  try {
-    return (await describeIds<T>(ctx, listing, [id]))[0];
-  } catch (err) {
-    if (isRemote(err, 'not-found')) return undefined;
-    throw err;
-  }
-}
-
-/** Every record of the listing. */
-export function describeAll<T>(ctx: CloudCtx, listing: Listing): Promise<T[]> {
-  return ctx.client.pageAll<T>(listing.action, { ...listing.params }, listing.listKey);
-}
-
 /**
  * read, readMany and list of a type read through its Describe listing: one record by id, the
  * targets' records in pages of 100 ids (an id the listing lacks is left out of a bulk read), and
@@ -176,12 +140,12 @@ export function listingVerbs<T extends Record<string, unknown>, Out>(
   const idOf = (record: T) => String(record[listing.idField]);
   return {
     async read(ctx, id, prior) {
-      const seen = await describeOne<T>(ctx, listing, id);
+      const seen = await describeOne<T>(ctx.client, listing, id);
       return seen && toOutputs(seen, prior?.outputs);
     },
     async readMany(ctx, targets) {
       const records = await describeIds<T>(
-        ctx,
+        ctx.client,
         listing,
         targets.map((t) => t.id),
       );
@@ -194,7 +158,7 @@ export function listingVerbs<T extends Record<string, unknown>, Out>(
       return out;
     },
     async list(ctx) {
-      return (await describeAll<T>(ctx, listing)).map((r) => ({ id: idOf(r), outputs: toOutputs(r) }));
+      return (await describeAll<T>(ctx.client, listing)).map((r) => ({ id: idOf(r), outputs: toOutputs(r) }));
     },
   };
 }
