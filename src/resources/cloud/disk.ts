@@ -14,7 +14,8 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { autoName, DEFAULT_TAG, deleteListed, findMade, nameField, noId, ownedAmong, prefixedId, tagField } from './kit.js';
-import { allDisks, describeDisk, failedStatus, isSettled, settledDisk, type DiskInfo } from './udisk.js';
+import { allDisks, describeDisk, failedStatus, isSettled, settledDisk } from './udisk.js';
+import type { DiskInfo } from '../../providers/cloud/api/udisk.js';
 
 const TYPES = { data_disk: 'DataDisk', ssd_data_disk: 'SSDDataDisk', essd_data_disk: 'ESSDDataDisk', rssd_data_disk: 'RSSDDataDisk' } as const;
 type DiskType = keyof typeof TYPES;

@@ -6,30 +6,8 @@
  */
 import { str } from '../../providers/cloud/wire.js';
 import { PACE, vanished, type CloudCtx } from './kit.js';
-import { describeOne, type Listing } from '../../providers/cloud/api/listing.js';
-
-/** An instance as DescribeUHostInstance lists it (UHostInstanceSet). */
-export interface HostInfo extends Record<string, unknown> {
-  UHostId: string;
-  Zone?: string;
-  Name?: string;
-  Tag?: string;
-  Remark?: string;
-  State?: string;
-  CPU?: number;
-  Memory?: number;
-  MachineType?: string;
-  ChargeType?: string;
-  BasicImageId?: string;
-  DiskSet?: Array<{ DiskId: string; DiskType: string; IsBoot: string; Size: number; Type?: string; Name?: string }>;
-  IPSet?: Array<{ IP: string; Type: string; VPCId?: string; SubnetId?: string }>;
-  KeyPair?: { KeyPairId?: string; KeyPairState?: string };
-  CreateTime?: number;
-  ExpireTime?: number;
-}
-
-/** DescribeUHostInstance by UHostIds.N. */
-export const HOST_LISTING: Listing = { action: 'DescribeUHostInstance', idsParam: 'UHostIds', listKey: 'UHostSet', idField: 'UHostId' };
+import { describeOne } from '../../providers/cloud/api/listing.js';
+import { HOST_LISTING, type HostInfo } from '../../providers/cloud/api/uhost.js';
 
 /** States an instance passes through on its way to Running or Stopped. */
 const PASSING = ['Initializing', 'Starting', 'Stopping', 'Rebooting', ''];
