@@ -1,6 +1,6 @@
 /**
  * Users and groups as several lookups return them (getUser, getUsers, getGroupUsers; getGroup,
- * getGroups): one wire shape, one result shape, one mapping each.
+ * getGroups): one result shape and one mapping from the wire record (providers/pipeline/api) each.
  */
 import * as z from 'zod';
 import type { WireGroup } from '../../../providers/pipeline/api/groups.js';
