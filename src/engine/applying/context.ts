@@ -36,6 +36,8 @@ export interface ContextHooks {
   progress?(status: string): void;
   warn?(message: string): void;
   recordId?(id: string): void;
+  /** Whether an id is recorded at any address (see ResourceContext.isRecorded). */
+  isRecorded?(id: string): boolean;
   /** The pass whose reads this one shares; a context of its own when absent. */
   pass?: ReadPass;
   /** The provider resource whose connection is used (the manifest's, or the record's for an object it acts on); the default when absent. */
@@ -58,6 +60,7 @@ export async function resourceContext(deps: EngineDeps, type: ResourceType, addr
     progress: hooks.progress ?? (() => {}),
     warn: hooks.warn ?? ((message) => deps.log.warn({ address }, message)),
     recordId: hooks.recordId ?? (() => {}),
+    isRecorded: hooks.isRecorded,
     shared: (key, make) => pass.shared(connection.client, `${type.provider}:${key}`, make),
     wait: contextWait(deps.clock),
   };

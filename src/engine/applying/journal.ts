@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { UserError, isRemote } from '../../kernel/errors.js';
-import type { StateStore } from '../contracts/state.js';
-import type { JournalEntry, PendingOperation, ResourceState } from '../contracts/state.js';
+import { UserError, isRemote } from '../errors.js';
+import type { StateStore } from './contracts/state.js';
+import { realId } from './ids.js';
+import type { JournalEntry, PendingOperation, ResourceState } from './contracts/state.js';
 
 /** What one remote operation is about to do, recorded before the call. */
 export type Intent = Omit<Extract<JournalEntry, { kind: 'intent' }>, 'kind' | 'token' | 'at'>;
@@ -114,6 +115,12 @@ export class Journal {
     this.ids.set(token, id);
     const written = this.write({ kind: 'id', address, token, ...id, at: this.stamp() }).catch(() => {});
     this.written = Promise.all([this.written, written]).then(() => {});
+  }
+
+  /** Whether an object of this id is recorded: in state as journaled so far, or by an order of this run. */
+  records(id: string): boolean {
+    for (const recorded of this.ids.values()) if (realId(recorded) === id) return true;
+    return Object.values(this.current).some((r) => realId(r) === id);
   }
 
   /** Records what state holds at these keys, in one entry, with no remote call. */

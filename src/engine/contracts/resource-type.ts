@@ -25,6 +25,11 @@ export interface ResourceContext<C = any, S = any> {
    */
   recordId(id: string): void;
   /**
+   * Whether state records an object with this id, at any address, or an order of this run has
+   * recorded it: such an object is not what this operation made. Absent: none is known.
+   */
+  isRecorded?(id: string): boolean;
+  /**
    * A value shared by every read of one pass (a refresh, a drift check, settling): `make` runs once
    * per key and provider account, and every caller gets its promise, a failure included (so a list
    * that failed is not asked for again by each reader). Several types served by one list call it

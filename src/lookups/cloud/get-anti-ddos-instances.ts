@@ -1,6 +1,7 @@
 /** getAntiDdosInstances: the anti-DDoS instances of the project. */
 import * as z from 'zod';
-import { RemoteError } from '../../kernel/errors.js';
+import { listServiceInfo, type ServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
+import { RemoteError } from '../../errors.js';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 
@@ -25,20 +26,6 @@ const instance = z.object({
 });
 
 const result = z.object({ ...argsShape, ...listResultBase, instances: z.array(instance).describe('The matching instances.') });
-
-interface ServiceInfo {
-  ResourceId: string;
-  Name: string;
-  AreaLine: string;
-  EngineRoom?: string[];
-  SrcBandwidth: number;
-  DefenceDDosBaseFlowArr?: number[];
-  DefenceDDosMaxFlowArr?: number[];
-  ChargeType: string;
-  CreateTime: number;
-  ExpiredTime: number;
-  DefenceStatus: string;
-}
 
 function toElement(s: ServiceInfo): z.output<typeof instance> {
   const room = s.EngineRoom?.[0];
@@ -69,7 +56,7 @@ export const getAntiDdosInstances = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<ServiceInfo>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
+    const all = await listServiceInfo(ctx.client);
     const matches = filterItems(all, { ids: args.ids, idOf: (s) => s.ResourceId, nameRegex: args.nameRegex, nameOf: (s) => s.Name });
     const instances = matches.map(toElement);
     await writeOutputFile(ctx, args.outputFile, instances);

@@ -1,5 +1,6 @@
 /** getDisks: cloud disks. */
 import * as z from 'zod';
+import { listDisks, type DiskInfo } from '../../providers/cloud/api/udisk.js';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { availabilityZoneArg, cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 
@@ -40,19 +41,6 @@ const disk = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, disks: z.array(disk).describe('The matching disks.') });
 
-interface UDisk {
-  UDiskId: string;
-  Name: string;
-  Zone: string;
-  Size: number;
-  DiskType: string;
-  ChargeType: string;
-  Tag?: string;
-  Status: string;
-  CreateTime: number;
-  ExpiredTime: number;
-}
-
 /** Lists cloud disks, filtered by zone, type, ids and name. */
 export const getDisks = cloudLookup({
   name: 'getDisks',
@@ -60,7 +48,7 @@ export const getDisks = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<UDisk>('DescribeUDisk', { Zone: args.availabilityZone, DiskType: args.diskType && DISK_TYPES[args.diskType] }, 'DataSet');
+    const all = await listDisks(ctx.client, { Zone: args.availabilityZone, DiskType: args.diskType && DISK_TYPES[args.diskType] });
     const disks = filterItems(all, { ids: args.ids, idOf: (d) => d.UDiskId, nameRegex: args.nameRegex, nameOf: (d) => d.Name }).map((d) => ({
       id: d.UDiskId,
       availabilityZone: str(d.Zone),

@@ -1,5 +1,7 @@
 /** getEips: elastic IPs. */
 import * as z from 'zod';
+import { EIP_LISTING, type EipInfo } from '../../providers/cloud/api/eip.js';
+import { describeAll } from '../../providers/cloud/api/listing.js';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 
@@ -28,22 +30,6 @@ const eip = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, eips: z.array(eip).describe('The matching EIPs.') });
 
-interface UnetEip {
-  EIPId: string;
-  Name: string;
-  Remark?: string;
-  Tag?: string;
-  Status: string;
-  Bandwidth: number;
-  BandwidthType: number;
-  ChargeType: string;
-  PayMode: string;
-  CreateTime: number;
-  ExpireTime: number;
-  EIPAddr?: { IP: string; OperatorName: string }[];
-  ShareBandwidthSet?: { ShareBandwidthId?: string; ShareBandwidthName?: string; ShareBandwidth?: number };
-}
-
 /** Lists elastic IPs; ids go to the API as EIPIds.N, nameRegex is applied here. */
 export const getEips = cloudLookup({
   name: 'getEips',
@@ -51,7 +37,7 @@ export const getEips = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<UnetEip>('DescribeEIP', { EIPIds: args.ids }, 'EIPSet');
+    const all = await describeAll<EipInfo>(ctx.client, EIP_LISTING, { EIPIds: args.ids });
     const eips = filterItems(all, { nameRegex: args.nameRegex, nameOf: (e) => e.Name }).map((e) => {
       const shared = e.PayMode === 'ShareBandwidth' || e.BandwidthType === 1 ? e.ShareBandwidthSet : undefined;
       return {

@@ -1,5 +1,7 @@
 /** getInstances: cloud hosts. */
 import * as z from 'zod';
+import { describeAll } from '../../providers/cloud/api/listing.js';
+import { HOST_LISTING, type HostInfo } from '../../providers/cloud/api/uhost.js';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { availabilityZoneArg, cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
 
@@ -43,24 +45,6 @@ const instance = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, instances: z.array(instance).describe('The matching hosts.') });
 
-interface UHost {
-  UHostId: string;
-  Zone: string;
-  Name: string;
-  CPU: number;
-  Memory: number;
-  MachineType?: string;
-  ChargeType: string;
-  AutoRenew: string;
-  Remark?: string;
-  Tag?: string;
-  State: string;
-  CreateTime: number;
-  ExpireTime: number;
-  IPSet?: { IP: string; Type: string; VPCId?: string; SubnetId?: string }[];
-  DiskSet?: { DiskId: string; DiskType: string; Size: number; IsBoot: string }[];
-}
-
 const FAMILIES: Record<number, string> = { 1: 'highcpu', 2: 'basic', 4: 'standard', 8: 'highmem' };
 
 /** The upstream shape name: family by memory-GB per CPU, or customized. */
@@ -77,7 +61,7 @@ export const getInstances = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<UHost>('DescribeUHostInstance', { Zone: args.availabilityZone, Tag: args.tag, UHostIds: args.ids }, 'UHostSet');
+    const all = await describeAll<HostInfo>(ctx.client, HOST_LISTING, { Zone: args.availabilityZone, Tag: args.tag, UHostIds: args.ids });
     const instances = filterItems(all, { nameRegex: args.nameRegex, nameOf: (h) => h.Name }).map((h) => {
       const priv = (h.IPSet ?? []).find((ip) => ip.Type === 'Private');
       const memoryGb = Math.floor(int(h.Memory) / 1024);

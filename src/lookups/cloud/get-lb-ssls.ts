@@ -1,5 +1,6 @@
 /** getLbSsls: TLS certificates of the load balancer service. */
 import * as z from 'zod';
+import { listSsls, type SslInfo } from '../../providers/cloud/api/ssl.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 
@@ -17,12 +18,6 @@ const ssl = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, lbSsls: z.array(ssl).describe('The matching certificates.') });
 
-interface SslCert {
-  SSLId: string;
-  SSLName: string;
-  CreateTime: number;
-}
-
 /** Lists load balancer certificates, filtered by ids and name. */
 export const getLbSsls = cloudLookup({
   name: 'getLbSsls',
@@ -30,7 +25,7 @@ export const getLbSsls = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<SslCert>('DescribeSSL', {}, 'DataSet');
+    const all = await listSsls(ctx.client);
     const lbSsls = filterItems(all, { ids: args.ids, idOf: (s) => s.SSLId, nameRegex: args.nameRegex, nameOf: (s) => s.SSLName }).map((s) => ({
       id: s.SSLId,
       name: str(s.SSLName),

@@ -1,5 +1,7 @@
 /** getNatGateways: NAT gateways. */
 import * as z from 'zod';
+import { describeAll } from '../../providers/cloud/api/listing.js';
+import { NAT_GATEWAY_LISTING, type NatGatewayInfo } from '../../providers/cloud/api/nat.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
 
@@ -23,18 +25,6 @@ const natGateway = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, natGateways: z.array(natGateway).describe('The matching NAT gateways.') });
 
-interface NatGateway {
-  NATGWId: string;
-  NATGWName: string;
-  Remark?: string;
-  Tag?: string;
-  VPCId?: string;
-  FirewallId?: string;
-  CreateTime: number;
-  SubnetSet?: { SubnetworkId: string }[];
-  IPSet?: { IPResInfo?: { EIP: string; OperatorName: string }[] }[];
-}
-
 /** Lists NAT gateways; ids go to the API as NATGWIds.N, nameRegex is applied here. */
 export const getNatGateways = cloudLookup({
   name: 'getNatGateways',
@@ -42,7 +32,7 @@ export const getNatGateways = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<NatGateway>('DescribeNATGW', { NATGWIds: args.ids }, 'DataSet');
+    const all = await describeAll<NatGatewayInfo>(ctx.client, NAT_GATEWAY_LISTING, { NATGWIds: args.ids });
     const natGateways = filterItems(all, { nameRegex: args.nameRegex, nameOf: (n) => n.NATGWName }).map((n) => ({
       id: n.NATGWId,
       name: str(n.NATGWName),

@@ -1,5 +1,7 @@
 /** getVpcs: virtual private clouds. */
 import * as z from 'zod';
+import { describeAll } from '../../providers/cloud/api/listing.js';
+import { VPC_LISTING, type VpcInfo } from '../../providers/cloud/api/vpc.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
 
@@ -21,15 +23,6 @@ const vpc = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, vpcs: z.array(vpc).describe('The matching VPCs.') });
 
-interface VpcInfo {
-  VPCId: string;
-  Name: string;
-  Network?: string[];
-  Tag?: string;
-  CreateTime: number;
-  UpdateTime: number;
-}
-
 /** Lists VPCs; ids (VPCIds.N) and tag go to the API, nameRegex is applied here. */
 export const getVpcs = cloudLookup({
   name: 'getVpcs',
@@ -37,7 +30,7 @@ export const getVpcs = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<VpcInfo>('DescribeVPC', { VPCIds: args.ids, Tag: args.tag }, 'DataSet');
+    const all = await describeAll<VpcInfo>(ctx.client, VPC_LISTING, { VPCIds: args.ids, Tag: args.tag });
     const vpcs = filterItems(all, { nameRegex: args.nameRegex, nameOf: (v) => v.Name }).map((v) => ({
       id: v.VPCId,
       name: str(v.Name),

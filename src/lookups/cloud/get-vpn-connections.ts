@@ -1,6 +1,8 @@
 /** getVpnConnections: IPSec VPN tunnels with their IKE and IPSec settings. */
 import * as z from 'zod';
-import { RemoteError } from '../../kernel/errors.js';
+import { describeAll } from '../../providers/cloud/api/listing.js';
+import { TUNNEL_LISTING, type TunnelInfo } from '../../providers/cloud/api/vpn.js';
+import { RemoteError } from '../../errors.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { Secret } from '../../kernel/values.js';
 import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
@@ -50,19 +52,6 @@ const connection = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, vpnConnections: z.array(connection).describe('The matching tunnels.') });
 
-interface Tunnel {
-  VPNTunnelId: string;
-  VPNTunnelName: string;
-  Remark?: string;
-  Tag?: string;
-  VPCId?: string;
-  VPNGatewayId?: string;
-  RemoteVPNGatewayId?: string;
-  CreateTime: number;
-  IKEData?: Record<string, string | undefined>;
-  IPSecData?: Record<string, string | string[] | undefined>;
-}
-
 /** A lifetime sent as a numeric string; anything else is an error naming the tunnel and field. */
 function lifetime(tunnel: string, field: string, value: unknown): number {
   const text = str(value);
@@ -75,7 +64,7 @@ function lowerAuto(value: unknown): string {
   return text === 'Auto' || text === 'Disable' ? text.toLowerCase() : text;
 }
 
-function toElement(t: Tunnel): z.output<typeof connection> {
+function toElement(t: TunnelInfo): z.output<typeof connection> {
   const ike = t.IKEData ?? {};
   const ipsec = t.IPSecData ?? {};
   const bytes = str(ipsec.IPSecSALifetimeBytes);
@@ -123,7 +112,7 @@ export const getVpnConnections = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<Tunnel>('DescribeVPNTunnel', { VPNTunnelIds: args.ids, Tag: args.tag }, 'DataSet');
+    const all = await describeAll<TunnelInfo>(ctx.client, TUNNEL_LISTING, { VPNTunnelIds: args.ids, Tag: args.tag });
     const vpnConnections = filterItems(all, { nameRegex: args.nameRegex, nameOf: (t) => t.VPNTunnelName }).map(toElement);
     await writeOutputFile(ctx, args.outputFile, vpnConnections);
     return { ...args, ...summary(vpnConnections.map((c) => c.id)), vpnConnections };

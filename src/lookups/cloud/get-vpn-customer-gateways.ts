@@ -1,5 +1,7 @@
 /** getVpnCustomerGateways: customer (remote) gateways of IPSec VPN. */
 import * as z from 'zod';
+import { describeAll } from '../../providers/cloud/api/listing.js';
+import { REMOTE_GATEWAY_LISTING, type RemoteGatewayInfo } from '../../providers/cloud/api/vpn.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
 
@@ -21,15 +23,6 @@ const gateway = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, vpnCustomerGateways: z.array(gateway).describe('The matching customer gateways.') });
 
-interface RemoteGateway {
-  RemoteVPNGatewayId: string;
-  RemoteVPNGatewayName: string;
-  RemoteVPNGatewayAddr?: string;
-  Remark?: string;
-  Tag?: string;
-  CreateTime: number;
-}
-
 /** Lists customer gateways; ids (RemoteVPNGatewayIds.N) and tag go to the API, nameRegex is applied here. */
 export const getVpnCustomerGateways = cloudLookup({
   name: 'getVpnCustomerGateways',
@@ -37,7 +30,7 @@ export const getVpnCustomerGateways = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<RemoteGateway>('DescribeRemoteVPNGateway', { RemoteVPNGatewayIds: args.ids, Tag: args.tag }, 'DataSet');
+    const all = await describeAll<RemoteGatewayInfo>(ctx.client, REMOTE_GATEWAY_LISTING, { RemoteVPNGatewayIds: args.ids, Tag: args.tag });
     const vpnCustomerGateways = filterItems(all, { nameRegex: args.nameRegex, nameOf: (g) => g.RemoteVPNGatewayName }).map((g) => ({
       id: g.RemoteVPNGatewayId,
       name: str(g.RemoteVPNGatewayName),

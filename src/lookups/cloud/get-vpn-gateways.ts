@@ -1,5 +1,7 @@
 /** getVpnGateways: IPSec VPN gateways. */
 import * as z from 'zod';
+import { describeAll } from '../../providers/cloud/api/listing.js';
+import { VPN_GATEWAY_LISTING, type VpnGatewayInfo } from '../../providers/cloud/api/vpn.js';
 import { rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
 
@@ -27,21 +29,6 @@ const gateway = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, vpnGateways: z.array(gateway).describe('The matching VPN gateways.') });
 
-interface VpnGateway {
-  VPNGatewayId: string;
-  VPNGatewayName: string;
-  Grade: string;
-  Remark?: string;
-  Tag?: string;
-  ChargeType: string;
-  AutoRenew?: string;
-  VPCId?: string;
-  EIP?: string;
-  EIPType?: string;
-  CreateTime: number;
-  ExpireTime: number;
-}
-
 /** Lists VPN gateways; ids (VPNGatewayIds.N), VPC and tag go to the API, nameRegex is applied here. */
 export const getVpnGateways = cloudLookup({
   name: 'getVpnGateways',
@@ -49,7 +36,7 @@ export const getVpnGateways = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<VpnGateway>('DescribeVPNGateway', { VPNGatewayIds: args.ids, VPCId: args.vpcId, Tag: args.tag }, 'DataSet');
+    const all = await describeAll<VpnGatewayInfo>(ctx.client, VPN_GATEWAY_LISTING, { VPNGatewayIds: args.ids, VPCId: args.vpcId, Tag: args.tag });
     const vpnGateways = filterItems(all, { nameRegex: args.nameRegex, nameOf: (g) => g.VPNGatewayName }).map((g) => ({
       id: g.VPNGatewayId,
       name: str(g.VPNGatewayName),

@@ -3,8 +3,10 @@
  * or one paused state.
  */
 import * as z from 'zod';
-import { connectionSummarySchema, toConnectionSummary, type WireConnection } from './shapes/connection.js';
-import { booleanArg, filterArg, LIST_ID, listId, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
+import { listConnections } from '../../providers/pipeline/api/connections.js';
+import { readGroup } from '../../providers/pipeline/api/groups.js';
+import { connectionSummarySchema, toConnectionSummary } from './shapes/connection.js';
+import { booleanArg, filterArg, LIST_ID, listId, orNotFound, pipelineLookup } from './shapes/lookup.js';
 
 /** Arguments of getConnections. */
 export const getConnectionsArgs = z.object({
@@ -31,11 +33,11 @@ export const getConnections = pipelineLookup({
   args: getConnectionsArgs,
   result: getConnectionsResult,
   async call(client, args) {
-    const items = await client.list<WireConnection>('/connections', { group_id: args.groupId, schema: args.schemaName });
+    const items = await listConnections(client, { group_id: args.groupId, schema: args.schemaName });
     // An empty answer cannot tell a mistyped group from an empty one; one more call can, and a
     // typo should fail loudly rather than report "no connections".
     if (items.length === 0 && args.groupId) {
-      await orNotFound('getConnections', 'group', args.groupId, () => client.get(`/groups/${seg(args.groupId!)}`));
+      await orNotFound('getConnections', 'group', args.groupId, () => readGroup(client, args.groupId!));
     }
     const connections = items.map(toConnectionSummary).filter((c) => args.paused === undefined || c.paused === args.paused);
     return { id: LIST_ID, ...args, connections };

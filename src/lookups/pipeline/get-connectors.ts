@@ -2,7 +2,8 @@
  * getConnectors: the connector-era name of getConnections, without filters.
  */
 import * as z from 'zod';
-import { connectionSummarySchema, toConnectionSummary, type WireConnection } from './shapes/connection.js';
+import { listConnections } from '../../providers/pipeline/api/connections.js';
+import { connectionSummarySchema, toConnectionSummary } from './shapes/connection.js';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 
 /** Arguments of getConnectors: none. */
@@ -24,7 +25,7 @@ export const getConnectors = pipelineLookup({
   args: getConnectorsArgs,
   result: getConnectorsResult,
   async call(client) {
-    const items = await client.list<WireConnection>('/connections');
+    const items = await listConnections(client);
     return { id: LIST_ID, connectors: items.map(toConnectionSummary) };
   },
 });

@@ -3,9 +3,10 @@
  * masks them).
  */
 import * as z from 'zod';
+import { readDestination } from '../../providers/pipeline/api/destinations.js';
 import { freeForm } from '../../engine/contracts/strict.js';
-import { destinationFields, toDestinationSummary, type WireDestination } from './shapes/destination.js';
-import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
+import { destinationFields, toDestinationSummary } from './shapes/destination.js';
+import { idArg, orNotFound, pipelineLookup } from './shapes/lookup.js';
 import { camelKeys, configSchema } from './shapes/wire.js';
 
 /** Arguments of getDestination. */
@@ -26,7 +27,7 @@ export const getDestination = pipelineLookup({
   args: getDestinationArgs,
   result: getDestinationResult,
   async call(client, args) {
-    const wire = await orNotFound('getDestination', 'destination', args.id, () => client.get<WireDestination>(`/destinations/${seg(args.id)}`));
+    const wire = await orNotFound('getDestination', 'destination', args.id, () => readDestination(client, args.id));
     return { ...toDestinationSummary(wire), config: camelKeys(wire.config ?? {}) as Record<string, unknown> };
   },
 });

@@ -2,7 +2,8 @@
  * getDestinations: every destination of the account.
  */
 import * as z from 'zod';
-import { destinationSummarySchema, toDestinationSummary, type WireDestination } from './shapes/destination.js';
+import { listDestinations } from '../../providers/pipeline/api/destinations.js';
+import { destinationSummarySchema, toDestinationSummary } from './shapes/destination.js';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
 
 /** Arguments of getDestinations: none. */
@@ -23,7 +24,7 @@ export const getDestinations = pipelineLookup({
   args: getDestinationsArgs,
   result: getDestinationsResult,
   async call(client) {
-    const items = await client.list<WireDestination>('/destinations');
+    const items = await listDestinations(client);
     return { id: LIST_ID, destinations: items.map(toDestinationSummary) };
   },
 });

@@ -2,9 +2,10 @@
  * getGroupConnections: the connections of one group, with their status.
  */
 import * as z from 'zod';
-import { connectionFields, statusOf, toConnectionSummary, type WireConnection } from './shapes/connection.js';
+import { listGroupConnections } from '../../providers/pipeline/api/connections.js';
+import { connectionFields, statusOf, toConnectionSummary } from './shapes/connection.js';
 import { connectionStatusSchema } from './shapes/connection-status.js';
-import { filterArg, idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
+import { filterArg, idArg, orNotFound, pipelineLookup } from './shapes/lookup.js';
 
 /** Arguments of getGroupConnections. */
 export const getGroupConnectionsArgs = z.object({
@@ -30,7 +31,7 @@ export const getGroupConnections = pipelineLookup({
   args: getGroupConnectionsArgs,
   result: getGroupConnectionsResult,
   async call(client, args) {
-    const items = await orNotFound('getGroupConnections', 'group', args.id, () => client.list<WireConnection>(`/groups/${seg(args.id)}/connections`, { schema: args.schema }));
+    const items = await orNotFound('getGroupConnections', 'group', args.id, () => listGroupConnections(client, args.id, { schema: args.schema }));
     return { id: args.id, schema: args.schema, connections: items.map((c) => ({ ...toConnectionSummary(c), status: statusOf(c) })) };
   },
 });

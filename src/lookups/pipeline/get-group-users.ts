@@ -2,8 +2,9 @@
  * getGroupUsers: the members of one group, each with their role in it.
  */
 import * as z from 'zod';
-import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
-import { toUser, userSchema, type WireUser } from './shapes/people.js';
+import { listGroupUsers } from '../../providers/pipeline/api/users.js';
+import { idArg, orNotFound, pipelineLookup } from './shapes/lookup.js';
+import { toUser, userSchema } from './shapes/people.js';
 
 /** Arguments of getGroupUsers. */
 export const getGroupUsersArgs = z.object({
@@ -25,7 +26,7 @@ export const getGroupUsers = pipelineLookup({
   args: getGroupUsersArgs,
   result: getGroupUsersResult,
   async call(client, args) {
-    const items = await orNotFound('getGroupUsers', 'group', args.id, () => client.list<WireUser>(`/groups/${seg(args.id)}/users`));
+    const items = await orNotFound('getGroupUsers', 'group', args.id, () => listGroupUsers(client, args.id));
     return { id: args.id, users: items.map(toUser) };
   },
 });

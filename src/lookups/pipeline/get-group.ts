@@ -2,8 +2,9 @@
  * getGroup: one group by id.
  */
 import * as z from 'zod';
-import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
-import { groupSchema, toGroup, type WireGroup } from './shapes/people.js';
+import { readGroup } from '../../providers/pipeline/api/groups.js';
+import { idArg, orNotFound, pipelineLookup } from './shapes/lookup.js';
+import { groupSchema, toGroup } from './shapes/people.js';
 
 /** Arguments of getGroup. */
 export const getGroupArgs = z.object({
@@ -20,7 +21,7 @@ export const getGroup = pipelineLookup({
   args: getGroupArgs,
   result: getGroupResult,
   async call(client, args) {
-    const wire = await orNotFound('getGroup', 'group', args.id, () => client.get<WireGroup>(`/groups/${seg(args.id)}`));
+    const wire = await orNotFound('getGroup', 'group', args.id, () => readGroup(client, args.id));
     return toGroup(wire);
   },
 });

@@ -2,8 +2,9 @@
  * getGroups: every group of the account.
  */
 import * as z from 'zod';
+import { listGroups } from '../../providers/pipeline/api/groups.js';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
-import { groupSchema, toGroup, type WireGroup } from './shapes/people.js';
+import { groupSchema, toGroup } from './shapes/people.js';
 
 /** Arguments of getGroups: none. */
 export const getGroupsArgs = z.object({});
@@ -23,7 +24,7 @@ export const getGroups = pipelineLookup({
   args: getGroupsArgs,
   result: getGroupsResult,
   async call(client) {
-    const items = await client.list<WireGroup>('/groups');
+    const items = await listGroups(client);
     return { id: LIST_ID, groups: items.map(toGroup) };
   },
 });

@@ -2,8 +2,9 @@
  * getUser: one user by id.
  */
 import * as z from 'zod';
-import { idArg, orNotFound, pipelineLookup, seg } from './shapes/lookup.js';
-import { toUser, userSchema, type WireUser } from './shapes/people.js';
+import { readUser } from '../../providers/pipeline/api/users.js';
+import { idArg, orNotFound, pipelineLookup } from './shapes/lookup.js';
+import { toUser, userSchema } from './shapes/people.js';
 
 /** Arguments of getUser. */
 export const getUserArgs = z.object({
@@ -20,7 +21,7 @@ export const getUser = pipelineLookup({
   args: getUserArgs,
   result: getUserResult,
   async call(client, args) {
-    const wire = await orNotFound('getUser', 'user', args.id, () => client.get<WireUser>(`/users/${seg(args.id)}`));
+    const wire = await orNotFound('getUser', 'user', args.id, () => readUser(client, args.id));
     return toUser(wire);
   },
 });

@@ -2,8 +2,9 @@
  * getUsers: every user of the account.
  */
 import * as z from 'zod';
+import { listUsers } from '../../providers/pipeline/api/users.js';
 import { LIST_ID, listId, pipelineLookup } from './shapes/lookup.js';
-import { toUser, userSchema, type WireUser } from './shapes/people.js';
+import { toUser, userSchema } from './shapes/people.js';
 
 /** Arguments of getUsers: none. */
 export const getUsersArgs = z.object({});
@@ -23,7 +24,7 @@ export const getUsers = pipelineLookup({
   args: getUsersArgs,
   result: getUsersResult,
   async call(client) {
-    const items = await client.list<WireUser>('/users');
+    const items = await listUsers(client);
     return { id: LIST_ID, users: items.map(toUser) };
   },
 });

@@ -5,7 +5,8 @@
  * only the comment changes in place. The id is `<instance_id>/<domain>`.
  */
 import * as z from 'zod';
-import { isRemote, RemoteError, UserError } from '../../kernel/errors.js';
+import { isRemote, RemoteError, UserError } from '../../errors.js';
+import { listServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
@@ -194,7 +195,7 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
   },
 
   async list(ctx) {
-    const instances = await ctx.client.pageAll<{ ResourceId: string }>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
+    const instances = await listServiceInfo(ctx.client);
     const found = [];
     for (const { ResourceId: instanceId } of instances) {
       const entries = await allowList(ctx, instanceId);

@@ -8,7 +8,8 @@
  * manifest's, so adopting an existing instance is no change and never forces a new purchase.
  */
 import * as z from 'zod';
-import { AmbiguousOrder, isRemote, RemoteError, UserError } from '../../kernel/errors.js';
+import { AmbiguousOrder, isRemote, RemoteError, UserError } from '../../errors.js';
+import { describeServiceInfo, listServiceInfo, type ServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
@@ -94,19 +95,6 @@ export type AntiDdosInstanceOutputs = z.output<typeof antiDdosInstanceOutputs>;
 
 type Ctx = ResourceContext<CloudClient, CloudSettings>;
 
-interface ServiceInfo {
-  ResourceId: string;
-  Name: string;
-  AreaLine: string;
-  EngineRoom?: string[];
-  SrcBandwidth: number;
-  DefenceDDosBaseFlowArr?: number[];
-  DefenceDDosMaxFlowArr?: number[];
-  DefenceStatus: string;
-  CreateTime: number;
-  ExpiredTime: number;
-}
-
 /** What the API reports, in output form; an instance without data centre or defence values is an API fault. */
 function toOutputs(info: ServiceInfo): AntiDdosInstanceOutputs {
   const room = info.EngineRoom?.[0];
@@ -150,14 +138,12 @@ function orderedWith(seen: AntiDdosInstanceOutputs, inputs: Partial<AntiDdosInst
 
 /** Every instance of the project. */
 function allInstances(ctx: Ctx): Promise<ServiceInfo[]> {
-  return ctx.client.pageAll<ServiceInfo>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
+  return listServiceInfo(ctx.client);
 }
 
 /** Reads one instance; undefined when the API lists nothing for the id (that is how it says "gone"). */
 async function describe(ctx: Ctx, id: string): Promise<AntiDdosInstanceOutputs | undefined> {
-  // The single-instance describe must not carry ProjectId, or instances of other projects vanish.
-  const body = await ctx.client.call<{ ServiceInfo?: ServiceInfo[] }>('DescribeNapServiceInfo', { ResourceId: id, NapType: 1 }, { project: false });
-  const info = (body.ServiceInfo ?? []).find((s) => s.ResourceId === id);
+  const info = await describeServiceInfo(ctx.client, id);
   return info ? toOutputs(info) : undefined;
 }
 
@@ -185,20 +171,17 @@ function autoName(address: string, operationToken: string): string {
 }
 
 /**
- * After a buy that may have been carried out (5xx, lost answer): the instance it bought, as the
- * buy's answer (see findMade). An auto-named instance carries the order's token in its name; a
- * named one is the one of that name, area and data centre bought since the buy was sent.
+ * After a buy that may have been carried out (5xx, lost answer): the instance it bought, as
+ * findOwned finds it, as the buy's answer (see findMade).
  */
-async function findBought(ctx: Ctx, name: string, inputs: AntiDdosInstanceInputs, sentAt: number): Promise<{ RetCode: number; ResourceInfo: { ResourceId: string } } | undefined> {
+async function findBought(ctx: Ctx, inputs: AntiDdosInstanceInputs, sentAt: number): Promise<{ RetCode: number; ResourceInfo: { ResourceId: string } } | undefined> {
   const bought = await findMade(ctx, {
     within: APPEARS_WITHIN_MS,
     what: 'anti-DDoS instance',
-    list: () => allInstances(ctx),
-    made: (i) => i.Name === name && i.AreaLine === inputs.area && i.EngineRoom?.[0] === inputs.dataCenter,
     sentAt,
-    idOf: (i) => i.ResourceId,
+    findOwned: (order) => antiDdosInstance.findOwned!(ctx, inputs, order),
   });
-  return bought && { RetCode: 0, ResourceInfo: { ResourceId: bought.ResourceId } };
+  return bought && { RetCode: 0, ResourceInfo: { ResourceId: bought.id } };
 }
 
 /** The AntiDdosInstance resource type. */
@@ -262,7 +245,7 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     const body = await ctx.client.call<{ ResourceInfo?: { ResourceId?: string } }>(
       'BuyHighProtectGameService',
       { HighProtectGameServiceName: name, ...sizing(inputs), ChargeType: inputs.chargeType === 'year' ? 'Year' : 'Month', Quantity: inputs.duration },
-      { recover: async () => await findBought(ctx, name, inputs, sentAt) },
+      { recover: async () => await findBought(ctx, inputs, sentAt) },
     );
     const id = body.ResourceInfo?.ResourceId;
     if (!id) throw new RemoteError('invalid', 'BuyHighProtectGameService returned no ResourceId', { provider: 'cloud' });

@@ -8,7 +8,8 @@
  * `<instance_id>/<ip>`.
  */
 import * as z from 'zod';
-import { AmbiguousOrder, RemoteError, UserError } from '../../kernel/errors.js';
+import { AmbiguousOrder, RemoteError, UserError } from '../../errors.js';
+import { describeServiceInfo, listServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
@@ -86,8 +87,7 @@ export function serviceIps(ctx: CloudCtx, instanceId: string): Promise<GameIpInf
 }
 
 async function instanceExists(ctx: CloudCtx, instanceId: string): Promise<boolean> {
-  const body = await ctx.client.call<{ ServiceInfo?: unknown[] }>('DescribeNapServiceInfo', { ResourceId: instanceId, NapType: 1 }, { project: false });
-  return (body.ServiceInfo ?? []).length > 0;
+  return (await describeServiceInfo(ctx.client, instanceId)) !== undefined;
 }
 
 async function observe(ctx: CloudCtx, instanceId: string, ip: string): Promise<AntiDdosIpOutputs | undefined> {
@@ -205,7 +205,7 @@ export const antiDdosIp: ResourceType<AntiDdosIpInputs, AntiDdosIpOutputs, Cloud
   readMany,
 
   async list(ctx) {
-    const instances = await ctx.client.pageAll<{ ResourceId: string }>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
+    const instances = await listServiceInfo(ctx.client);
     const found = [];
     for (const { ResourceId: instanceId } of instances) {
       for (const g of await serviceIps(ctx, instanceId)) {

@@ -3,7 +3,8 @@
  * CreateBGPServiceFwdRule and UpdateBGPServiceFwdRule share (back ends as the parallel
  * `SourceAddrArr.N` / `SourcePortArr.N` / `SourceToaIDArr.N` arrays).
  */
-import { RemoteError } from '../../kernel/errors.js';
+import { describeServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
+import { RemoteError } from '../../errors.js';
 import type { Params } from '../../providers/cloud/signature.js';
 import { UADS_CALL } from './anti-ddos-ip.js';
 import type { CloudCtx } from './kit.js';
@@ -59,8 +60,7 @@ export async function ruleRecords(ctx: CloudCtx, instanceId: string, filter: { B
     return await ctx.client.pageAll<FwdRule>('GetBGPServiceFwdRule', { ResourceId: instanceId, ...filter }, 'RuleInfo', { ...UADS_CALL, pageSize: 100 });
   } catch (err) {
     if (!(err instanceof RemoteError && err.kind === 'invalid')) throw err;
-    const body = await ctx.client.call<{ ServiceInfo?: unknown[] }>('DescribeNapServiceInfo', { ResourceId: instanceId, NapType: 1 }, { project: false });
-    if ((body.ServiceInfo ?? []).length > 0) throw err;
+    if ((await describeServiceInfo(ctx.client, instanceId)) !== undefined) throw err;
     return [];
   }
 }

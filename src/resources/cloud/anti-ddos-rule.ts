@@ -9,7 +9,8 @@
  * `<instance_id>/<rule_index>`: the rule index is what the API's Actions address a rule by.
  */
 import * as z from 'zod';
-import { UserError } from '../../kernel/errors.js';
+import { UserError } from '../../errors.js';
+import { listServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
@@ -201,12 +202,10 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
       const made = await findMade(ctx, {
         within: 0,
         what: 'forwarding rule',
-        list: () => ruleRecords(ctx, instanceId, { BgpIP: inputs.ip }),
-        made: isFor(inputs),
         sentAt,
-        idOf: (r) => String(r.RuleIndex),
+        findOwned: (order) => antiDdosRule.findOwned!(ctx, inputs, order),
       });
-      return made && { RetCode: 0, RuleIndex: made.RuleIndex };
+      return made && { RetCode: 0, RuleIndex: made.outputs.ruleIndex };
     };
     const body = await ctx.client.call<{ RuleIndex?: number }>(
       'CreateBGPServiceFwdRule',
@@ -241,7 +240,7 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
   },
 
   async list(ctx) {
-    const instances = await ctx.client.pageAll<{ ResourceId: string }>('DescribeNapServiceInfo', { NapType: 1 }, 'ServiceInfo');
+    const instances = await listServiceInfo(ctx.client);
     const found = [];
     for (const { ResourceId: instanceId } of instances) {
       for (const r of await ruleRecords(ctx, instanceId)) found.push({ id: `${instanceId}/${r.RuleIndex}`, outputs: toOutputs(instanceId, r) });

@@ -16,7 +16,8 @@ import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import { whileStopped } from './instance-power.js';
 import { APPEARS_WITHIN_MS, type CloudCtx } from './kit.js';
-import { allDisks, describeDisk, settledDisk, waitDisk, type DiskInfo } from './udisk.js';
+import { allDisks, describeDisk, settledDisk, waitDisk } from './udisk.js';
+import type { DiskInfo } from '../../providers/cloud/api/udisk.js';
 
 /** Inputs of a disk attachment. */
 export const diskAttachmentInputs = z.object({

@@ -14,7 +14,8 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { autoName, DEFAULT_TAG, deleteListed, findMade, nameField, noId, ownedAmong, prefixedId, tagField } from './kit.js';
-import { allDisks, describeDisk, failedStatus, isSettled, settledDisk, type DiskInfo } from './udisk.js';
+import { allDisks, describeDisk, failedStatus, isSettled, settledDisk } from './udisk.js';
+import type { DiskInfo } from '../../providers/cloud/api/udisk.js';
 
 const TYPES = { data_disk: 'DataDisk', ssd_data_disk: 'SSDDataDisk', essd_data_disk: 'ESSDDataDisk', rssd_data_disk: 'RSSDDataDisk' } as const;
 type DiskType = keyof typeof TYPES;
@@ -132,12 +133,10 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
       const made = await findMade(ctx, {
         within: 0,
         what: 'disk',
-        list: () => allDisks(ctx),
-        made: (d) => isFor(d, name, inputs),
         sentAt,
-        idOf: (d) => d.UDiskId,
+        findOwned: (order) => disk.findOwned!(ctx, inputs, order),
       });
-      return made && { RetCode: 0, UDiskId: [made.UDiskId] };
+      return made && { RetCode: 0, UDiskId: [made.id] };
     };
     const body = await ctx.client.call<{ UDiskId?: string[] }>('CreateUDisk', params, { recover });
     const id = body.UDiskId?.[0];

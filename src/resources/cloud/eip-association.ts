@@ -12,8 +12,9 @@ import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
-import { EIP_LISTING, type EipInfo } from './eip.js';
-import { APPEARS_WITHIN_MS, describeAll, describeIds, describeOne, PACE, type CloudCtx } from './kit.js';
+import { EIP_LISTING, type EipInfo } from '../../providers/cloud/api/eip.js';
+import { APPEARS_WITHIN_MS, PACE, type CloudCtx } from './kit.js';
+import { describeAll, describeIds, describeOne } from '../../providers/cloud/api/listing.js';
 
 const TYPES = ['uhost', 'ulb', 'natgw', 'vpngw'] as const;
 type BoundType = (typeof TYPES)[number];
@@ -80,7 +81,7 @@ function bound(e: EipInfo | undefined): EipAssociationOutputs | undefined {
 
 async function readBinding(ctx: Ctx, id: string): Promise<EipAssociationOutputs | undefined> {
   const { eipId, resourceId } = parseId(id);
-  const seen = bound(await describeOne<EipInfo>(ctx, EIP_LISTING, eipId));
+  const seen = bound(await describeOne<EipInfo>(ctx.client, EIP_LISTING, eipId));
   return seen?.resourceId === resourceId ? seen : undefined;
 }
 
@@ -89,7 +90,7 @@ function waitBound(ctx: Ctx, eipId: string, resourceId: string): Promise<EipAsso
   return ctx.wait(
     `EIP ${eipId} to be bound to ${resourceId}`,
     async () => {
-      const seen = bound(await describeOne<EipInfo>(ctx, EIP_LISTING, eipId));
+      const seen = bound(await describeOne<EipInfo>(ctx.client, EIP_LISTING, eipId));
       if (!seen) return { done: false, status: 'Binding' };
       if (seen.resourceId !== resourceId) throw new RemoteError('conflict', `EIP ${eipId} is bound to ${seen.resourceType} ${seen.resourceId}; unbind it there first`, { provider: 'cloud' });
       return { done: true, value: seen };
@@ -149,7 +150,7 @@ export const eipAssociation: ResourceType<EipAssociationInputs, EipAssociationOu
 
   async readMany(ctx, targets) {
     const ids = targets.map((t) => parseId(t.id));
-    const eips = await describeIds<EipInfo>(ctx, EIP_LISTING, [...new Set(ids.map((i) => i.eipId))]);
+    const eips = await describeIds<EipInfo>(ctx.client, EIP_LISTING, [...new Set(ids.map((i) => i.eipId))]);
     const seen = new Map(eips.map((e) => [e.EIPId, bound(e)]));
     const out = new Map<string, EipAssociationOutputs | undefined>();
     ids.forEach(({ eipId, resourceId }, i) => {
@@ -161,7 +162,7 @@ export const eipAssociation: ResourceType<EipAssociationInputs, EipAssociationOu
   },
 
   async list(ctx) {
-    const all = (await describeAll<EipInfo>(ctx, EIP_LISTING)).map(bound).filter((b) => b !== undefined);
+    const all = (await describeAll<EipInfo>(ctx.client, EIP_LISTING)).map(bound).filter((b) => b !== undefined);
     return all.map((b) => ({ id: `${b.eipId}:${b.resourceId}`, outputs: b }));
   },
 

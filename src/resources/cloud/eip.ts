@@ -18,8 +18,6 @@ import {
   autoName,
   DEFAULT_TAG,
   deleteListed,
-  describeAll,
-  describeOne,
   findMade,
   listingVerbs,
   nameField,
@@ -31,8 +29,9 @@ import {
   vanished,
   waitListed,
   type CloudCtx,
-  type Listing,
 } from './kit.js';
+import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
+import { EIP_LISTING, type EipInfo } from '../../providers/cloud/api/eip.js';
 
 const LINES = { bgp: 'Bgp', international: 'International', bgp_pro: 'BGPPro' } as const;
 
@@ -82,28 +81,8 @@ export const eipOutputs = z.object({
 /** Observed EIP. */
 export type EipOutputs = z.output<typeof eipOutputs>;
 
-/** An EIP as DescribeEIP lists it (UnetEIPSet). */
-export interface EipInfo extends Record<string, unknown> {
-  EIPId: string;
-  Name?: string;
-  Tag?: string;
-  Remark?: string;
-  Bandwidth?: number;
-  PayMode?: string;
-  ChargeType?: string;
-  Status?: string;
-  Weight?: number;
-  EIPAddr?: Array<{ IP: string; OperatorName: string }>;
-  Resource?: { ResourceID?: string; ResourceType?: string };
-  CreateTime?: number;
-  ExpireTime?: number;
-}
-
 /** The statuses of an allocated EIP: free, bound (`used`), or frozen for arrears; any other is an allocation on its way. */
 const SETTLED = ['free', 'used', 'freeze'];
-
-/** DescribeEIP by EIPIds.N, shared with EipAssociation. */
-export const EIP_LISTING: Listing = { action: 'DescribeEIP', idsParam: 'EIPIds', listKey: 'EIPSet', idField: 'EIPId' };
 
 function lineOf(operator: string | undefined): string {
   const found = Object.entries(LINES).find(([, wire]) => wire.toLowerCase() === operator?.toLowerCase());
@@ -131,7 +110,7 @@ function toOutputs(e: EipInfo): EipOutputs {
   };
 }
 
-const describe = (ctx: CloudCtx, id: string) => describeOne<EipInfo>(ctx, EIP_LISTING, id);
+const describe = (ctx: CloudCtx, id: string) => describeOne<EipInfo>(ctx.client, EIP_LISTING, id);
 const upper = (v: string) => v.charAt(0).toUpperCase() + v.slice(1);
 
 /** Whether a listed EIP is the one these inputs (and this name) ask for. */
@@ -179,12 +158,10 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
       const made = await findMade(ctx, {
         within: APPEARS_WITHIN_MS,
         what: 'EIP',
-        list: () => describeAll<EipInfo>(ctx, EIP_LISTING),
-        made: (e) => isFor(e, name, inputs),
         sentAt,
-        idOf: (e) => e.EIPId,
+        findOwned: (order) => eip.findOwned!(ctx, inputs, order),
       });
-      return made && { RetCode: 0, EIPSet: [{ EIPId: made.EIPId }] };
+      return made && { RetCode: 0, EIPSet: [{ EIPId: made.id }] };
     };
     const body = await ctx.client.call<{ EIPSet?: Array<{ EIPId?: string }> }>('AllocateEIP', params, { recover });
     const id = body.EIPSet?.[0]?.EIPId;
@@ -205,7 +182,7 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
       `EIP named "${name}"`,
-      await describeAll<EipInfo>(ctx, EIP_LISTING),
+      await describeAll<EipInfo>(ctx.client, EIP_LISTING),
       (e) => isFor(e, name, inputs),
       order,
       (e) => e.EIPId,

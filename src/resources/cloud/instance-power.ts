@@ -5,30 +5,9 @@
  * one found stopped is left stopped.
  */
 import { str } from '../../providers/cloud/wire.js';
-import { describeOne, PACE, vanished, type CloudCtx, type Listing } from './kit.js';
-
-/** An instance as DescribeUHostInstance lists it (UHostInstanceSet). */
-export interface HostInfo extends Record<string, unknown> {
-  UHostId: string;
-  Zone?: string;
-  Name?: string;
-  Tag?: string;
-  Remark?: string;
-  State?: string;
-  CPU?: number;
-  Memory?: number;
-  MachineType?: string;
-  ChargeType?: string;
-  BasicImageId?: string;
-  DiskSet?: Array<{ DiskId: string; DiskType: string; IsBoot: string; Size: number; Type?: string; Name?: string }>;
-  IPSet?: Array<{ IP: string; Type: string; VPCId?: string; SubnetId?: string }>;
-  KeyPair?: { KeyPairId?: string; KeyPairState?: string };
-  CreateTime?: number;
-  ExpireTime?: number;
-}
-
-/** DescribeUHostInstance by UHostIds.N. */
-export const HOST_LISTING: Listing = { action: 'DescribeUHostInstance', idsParam: 'UHostIds', listKey: 'UHostSet', idField: 'UHostId' };
+import { PACE, vanished, type CloudCtx } from './kit.js';
+import { describeOne } from '../../providers/cloud/api/listing.js';
+import { HOST_LISTING, type HostInfo } from '../../providers/cloud/api/uhost.js';
 
 /** States an instance passes through on its way to Running or Stopped. */
 const PASSING = ['Initializing', 'Starting', 'Stopping', 'Rebooting', ''];
@@ -42,7 +21,7 @@ export function failedState(state: string): string | undefined {
 
 /** The instance's record, or a not-found error when it is gone. */
 export async function describeHost(ctx: CloudCtx, id: string): Promise<HostInfo> {
-  const seen = await describeOne<HostInfo>(ctx, HOST_LISTING, id);
+  const seen = await describeOne<HostInfo>(ctx.client, HOST_LISTING, id);
   if (!seen) throw vanished('instance', id);
   return seen;
 }

@@ -17,11 +17,13 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { RemoteError, UserError } from '../../kernel/errors.js';
-import { describeHost, failedState, HOST_LISTING, settled, stopIfRunning, waitState, whileStopped, type HostInfo } from './instance-power.js';
+import { RemoteError, UserError } from '../../errors.js';
+import { describeHost, failedState, settled, stopIfRunning, waitState, whileStopped } from './instance-power.js';
+import { HOST_LISTING, type HostInfo } from '../../providers/cloud/api/uhost.js';
 import { diskReplacements, instanceInputs, loginChanged, resizeNotes, unreported, type InstanceInputs } from './instance-inputs.js';
 import { imageInZone } from './cross-checks.js';
-import { autoName, DEFAULT_TAG, deleteListed, describeAll, describeOne, findMade, noId, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
+import { autoName, DEFAULT_TAG, deleteListed, findMade, noId, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
+import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 
 /** What is read back about an instance. */
 export const instanceOutputs = z.object({
@@ -117,7 +119,7 @@ function isFor(h: HostInfo, name: string, inputs: InstanceInputs): boolean {
   return seen.name === name && seen.subnetId === inputs.subnetId && seen.availabilityZone === inputs.availabilityZone;
 }
 
-const describe = (ctx: CloudCtx, id: string) => describeOne<HostInfo>(ctx, HOST_LISTING, id);
+const describe = (ctx: CloudCtx, id: string) => describeOne<HostInfo>(ctx.client, HOST_LISTING, id);
 
 /** Grows the disks whose declared size is larger than the live one (one ResizeAttachedDisk each). */
 async function growDisks(ctx: CloudCtx, live: HostInfo, made: readonly string[] | undefined, desired: InstanceInputs): Promise<void> {
@@ -188,12 +190,10 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
       const made = await findMade(ctx, {
         within: 0,
         what: 'instance',
-        list: () => describeAll<HostInfo>(ctx, HOST_LISTING),
-        made: (h) => isFor(h, name, inputs),
         sentAt,
-        idOf: (h) => h.UHostId,
+        findOwned: (order) => instance.findOwned!(ctx, inputs, order),
       });
-      return made && { RetCode: 0, UHostIds: [made.UHostId] };
+      return made && { RetCode: 0, UHostIds: [made.id] };
     };
     const body = await ctx.client.call<{ UHostIds?: string[] }>('CreateUHostInstance', params, { recover });
     const id = body.UHostIds?.[0];
@@ -214,7 +214,7 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
       `instance named "${name}"`,
-      await describeAll<HostInfo>(ctx, HOST_LISTING),
+      await describeAll<HostInfo>(ctx.client, HOST_LISTING),
       (h) => isFor(h, name, inputs),
       order,
       (h) => h.UHostId,

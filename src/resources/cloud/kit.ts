@@ -7,8 +7,8 @@ import * as z from 'zod';
 import { AmbiguousOrder, isRemote, RemoteError, UserError, WaitTimedOut } from '../../kernel/errors.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
-import type { Params } from '../../providers/cloud/signature.js';
-import type { ImportIdFormat, InterruptedOrder, Pace, ReadTarget, ResourceContext } from '../../engine/contracts/resource-type.js';
+import { describeAll, describeIds, describeOne, type Listing } from '../../providers/cloud/api/listing.js';
+import type { Created, ImportIdFormat, InterruptedOrder, Pace, ReadTarget, ResourceContext } from '../../engine/contracts/resource-type.js';
 
 /** A cloud handler's context. */
 export type CloudCtx = ResourceContext<CloudClient, CloudSettings>;
@@ -123,42 +123,6 @@ export function listedVerbs<Out>(
   };
 }
 
-/** How a type's records are listed: the Describe Action, its id-list parameter, the list key and the id field. */
-export interface Listing {
-  action: string;
-  idsParam: string;
-  listKey: string;
-  idField: string;
-  /** Further parameters of every call (filters). */
-  params?: Params;
-}
-
-/** The records of these ids, read through the id-list parameter in pages of 100 ids. */
-export async function describeIds<T extends Record<string, unknown>>(ctx: CloudCtx, listing: Listing, ids: string[]): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += 100) {
-    const chunk = ids.slice(i, i + 100);
-    const page = await ctx.client.pageAll<T>(listing.action, { ...listing.params, [listing.idsParam]: chunk }, listing.listKey);
-    out.push(...page.filter((r) => chunk.includes(String(r[listing.idField]))));
-  }
-  return out;
-}
-
-/** One record by id, undefined when the API lists none (or answers not-found). */
-export async function describeOne<T extends Record<string, unknown>>(ctx: CloudCtx, listing: Listing, id: string): Promise<T | undefined> {
-  try {
-    return (await describeIds<T>(ctx, listing, [id]))[0];
-  } catch (err) {
-    if (isRemote(err, 'not-found')) return undefined;
-    throw err;
-  }
-}
-
-/** Every record of the listing. */
-export function describeAll<T>(ctx: CloudCtx, listing: Listing): Promise<T[]> {
-  return ctx.client.pageAll<T>(listing.action, { ...listing.params }, listing.listKey);
-}
-
 /**
  * read, readMany and list of a type read through its Describe listing: one record by id, the
  * targets' records in pages of 100 ids (an id the listing lacks is left out of a bulk read), and
@@ -176,12 +140,12 @@ export function listingVerbs<T extends Record<string, unknown>, Out>(
   const idOf = (record: T) => String(record[listing.idField]);
   return {
     async read(ctx, id, prior) {
-      const seen = await describeOne<T>(ctx, listing, id);
+      const seen = await describeOne<T>(ctx.client, listing, id);
       return seen && toOutputs(seen, prior?.outputs);
     },
     async readMany(ctx, targets) {
       const records = await describeIds<T>(
-        ctx,
+        ctx.client,
         listing,
         targets.map((t) => t.id),
       );
@@ -194,7 +158,7 @@ export function listingVerbs<T extends Record<string, unknown>, Out>(
       return out;
     },
     async list(ctx) {
-      return (await describeAll<T>(ctx, listing)).map((r) => ({ id: idOf(r), outputs: toOutputs(r) }));
+      return (await describeAll<T>(ctx.client, listing)).map((r) => ({ id: idOf(r), outputs: toOutputs(r) }));
     },
   };
 }
@@ -229,41 +193,37 @@ const RECOVER_WAIT_MS = 60_000;
 const CLOCK_SLACK_MS = 5_000;
 
 /** What a create whose answer was lost is looked for by: see findMade. */
-export interface MadeQuery<T> {
+export interface MadeQuery<Out> {
   /** What the object is, for messages (`VPC`). */
   what: string;
-  /** Lists the candidates afresh. */
-  list(): Promise<T[]>;
-  /** Whether a listed record is what the order asked for. */
-  made(record: T): boolean;
   /** When the order was sent (epoch milliseconds). */
   sentAt: number;
-  idOf(record: T): string;
   /** How long after its order the API may not list such an object yet (the type's appearsWithinMs). */
   within: number;
+  /** The type's own findOwned, for the inputs the order was sent with. */
+  findOwned(order: InterruptedOrder): Promise<Created<Out> | undefined>;
 }
 
 /**
- * After a create that may have been carried out (5xx, lost answer): the one record `made` says
- * it made since `sentAt`, looked for until it would have been listed (a minute for objects listed
- * at once, whose lists may lag), within the wait time. Undefined when none shows up by then: the
- * order made nothing, and is sent again. A conflict naming them when several do. When the wait
- * time ends first, whether it made one is not known: an 'unavailable' RemoteError, so that the
- * order stays pending and the next apply waits for what it may have made, never buying twice.
+ * After a create that may have been carried out (5xx, lost answer): what the type's findOwned
+ * finds for an order sent at `sentAt`, so that the answer in the call and the answer after a
+ * crash are one answer (an object recorded at any address is not it; several candidates are an
+ * AmbiguousOrder). Looked for until it would have been listed (a minute for objects listed at
+ * once, whose lists may lag), within the wait time. Undefined when none shows up by then: the
+ * order made nothing, and is sent again. When the wait time ends first, whether it made one is
+ * not known: an 'unavailable' RemoteError, so that the order stays pending and the next apply
+ * waits for what it may have made, never buying twice.
  */
-export async function findMade<T extends { CreateTime?: unknown }>(ctx: CloudCtx, query: MadeQuery<T>): Promise<T | undefined> {
-  const { what, made, sentAt, idOf } = query;
+export async function findMade<Out>(ctx: CloudCtx, query: MadeQuery<Out>): Promise<Created<Out> | undefined> {
+  const { what, sentAt } = query;
   const until = sentAt + Math.max(query.within, RECOVER_WAIT_MS);
+  const order: InterruptedOrder = { earliestMs: sentAt - CLOCK_SLACK_MS, recorded: (id) => ctx.isRecorded?.(id) ?? false };
   try {
     return await ctx.wait(
       `the ${what} the create may have made to be listed`,
       async () => {
-        const found = (await query.list()).filter((r) => made(r) && Number(r.CreateTime) * 1000 >= sentAt - CLOCK_SLACK_MS);
-        if (found.length > 1) {
-          const ids = found.map(idOf).join(', ');
-          throw new RemoteError('conflict', `several ${what}s matching this order were made since it was sent (${ids}); adopt the right one with plumb import`, { provider: 'cloud' });
-        }
-        return found.length === 1 ? { done: true, value: found[0] } : { done: false, status: 'checking whether the create went through' };
+        const found = await query.findOwned(order);
+        return found ? { done: true, value: found } : { done: false, status: 'checking whether the create went through' };
       },
       { ...PACE, limitMs: Math.min(until - Date.now(), ctx.waitTimeMs) },
     );

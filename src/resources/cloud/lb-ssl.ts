@@ -9,6 +9,7 @@
  * first. Import by the certificate id (`ssl-…`): the key and certificate are the manifest's.
  */
 import * as z from 'zod';
+import { describeSsl, listSsls, type SslInfo } from '../../providers/cloud/api/ssl.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
@@ -48,32 +49,17 @@ export const lbSslOutputs = z.object({
 /** Observed certificate. */
 export type LbSslOutputs = z.output<typeof lbSslOutputs>;
 
-/** A certificate as DescribeSSL lists it. */
-export interface SslInfo extends Record<string, unknown> {
-  SSLId: string;
-  SSLName: string;
-  HashValue?: string;
-  CreateTime?: number;
-  BindedTargetSet?: Array<{ ULBId: string; VServerId: string }>;
-}
-
 function toOutputs(s: SslInfo): LbSslOutputs {
   return { sslId: s.SSLId, name: str(s.SSLName), hashValue: str(s.HashValue), createTime: rfc3339(s.CreateTime) };
 }
 
-/** One certificate; DescribeSSL answers an unknown id with an empty set. */
-export async function describeSsl(ctx: CloudCtx, id: string): Promise<SslInfo | undefined> {
-  const body = await ctx.client.call<{ DataSet?: SslInfo[] }>('DescribeSSL', { SSLId: id });
-  return (body.DataSet ?? []).find((s) => s.SSLId === id);
-}
-
 /** Every certificate, read once per pass (DescribeSSL takes one SSLId or none). */
 export function allSsls(ctx: CloudCtx): Promise<SslInfo[]> {
-  return ctx.shared('cloud:ssls', () => ctx.client.pageAll<SslInfo>('DescribeSSL', {}, 'DataSet'));
+  return ctx.shared('cloud:ssls', () => listSsls(ctx.client));
 }
 
 /** The certificates, listed afresh (a search for what an upload made polls this). */
-const listAfresh = (ctx: CloudCtx) => ctx.client.pageAll<SslInfo>('DescribeSSL', {}, 'DataSet');
+const listAfresh = (ctx: CloudCtx) => listSsls(ctx.client);
 
 /** The LbSsl resource type. */
 export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSettings> = {
@@ -107,24 +93,22 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
           const made = await findMade(ctx, {
             within: 0,
             what: 'certificate',
-            list: () => listAfresh(ctx),
-            made: (s) => s.SSLName === name,
             sentAt,
-            idOf: (s) => s.SSLId,
+            findOwned: (order) => lbSsl.findOwned!(ctx, inputs, order),
           });
-          return made && { RetCode: 0, SSLId: made.SSLId };
+          return made && { RetCode: 0, SSLId: made.id };
         },
       },
     );
     if (!body.SSLId) throw noId('CreateSSL', 'SSLId');
     ctx.recordId(body.SSLId);
-    return { id: body.SSLId, outputs: toOutputs(await waitListed(ctx, `certificate ${body.SSLId}`, () => describeSsl(ctx, body.SSLId!))) };
+    return { id: body.SSLId, outputs: toOutputs(await waitListed(ctx, `certificate ${body.SSLId}`, () => describeSsl(ctx.client, body.SSLId!))) };
   },
 
   ...listedVerbs<LbSslOutputs>(
     async (ctx) => (await allSsls(ctx)).map((s) => ({ id: s.SSLId, outputs: toOutputs(s) })),
     async (ctx, id) => {
-      const seen = await describeSsl(ctx, id);
+      const seen = await describeSsl(ctx.client, id);
       return seen && toOutputs(seen);
     },
   ),
@@ -144,10 +128,10 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
   },
 
   async update(ctx, id, _prior, desired) {
-    const live = await describeSsl(ctx, id);
+    const live = await describeSsl(ctx.client, id);
     if (!live) throw vanished('certificate', id);
     if (desired.name !== undefined && desired.name !== live.SSLName) await ctx.client.call('UpdateSSLAttribute', { SSLId: id, SSLName: desired.name });
-    const after = await describeSsl(ctx, id);
+    const after = await describeSsl(ctx.client, id);
     if (!after) throw vanished('certificate', id);
     return toOutputs(after);
   },
@@ -156,7 +140,7 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
     await deleteListed(
       ctx,
       `certificate ${id}`,
-      async () => (await describeSsl(ctx, id)) !== undefined,
+      async () => (await describeSsl(ctx.client, id)) !== undefined,
       () => ctx.client.call('DeleteSSL', { SSLId: id }),
     );
   },

@@ -171,12 +171,10 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
           const made = await findMade(ctx, {
             within: APPEARS_WITHIN_MS,
             what: 'load balancer',
-            list: () => inVpc(ctx, inputs.vpcId),
-            made: (l) => matches(l, inputs, name),
             sentAt,
-            idOf: (l) => l.ULBId,
+            findOwned: (order) => lb.findOwned!(ctx, inputs, order),
           });
-          return made && { RetCode: 0, ULBId: made.ULBId };
+          return made && { RetCode: 0, ULBId: made.id };
         },
       },
     );

@@ -22,8 +22,6 @@ import {
   autoName,
   DEFAULT_TAG,
   deleteListed,
-  describeAll,
-  describeIds,
   findMade,
   inDeclaredOrder,
   nameField,
@@ -36,8 +34,9 @@ import {
   vanished,
   waitListed,
   type CloudCtx,
-  type Listing,
 } from './kit.js';
+import { describeAll, describeIds } from '../../providers/cloud/api/listing.js';
+import { NAT_GATEWAY_LISTING as LISTING, type NatGatewayInfo } from '../../providers/cloud/api/nat.js';
 
 /** Inputs of a NAT gateway. */
 export const natGatewayInputs = z.object({
@@ -81,27 +80,13 @@ export const natGatewayOutputs = z.object({
 /** Observed NAT gateway. */
 export type NatGatewayOutputs = z.output<typeof natGatewayOutputs>;
 
-interface NatInfo extends Record<string, unknown> {
-  NATGWId: string;
-  NATGWName?: string;
-  Tag?: string;
-  Remark?: string;
-  VPCId?: string;
-  FirewallId?: string;
-  IPSet?: Array<{ EIPId: string }>;
-  SubnetSet?: Array<{ SubnetworkId: string }>;
-  CreateTime?: number;
-}
-
-const LISTING: Listing = { action: 'DescribeNATGW', idsParam: 'NATGWIds', listKey: 'DataSet', idField: 'NATGWId' };
-
 /** A gateway's white list: whether it is on, and the ids of its members. */
 interface WhiteList {
   on: boolean;
   members: string[];
 }
 
-function toOutputs(n: NatInfo, whiteList: WhiteList | undefined): NatGatewayOutputs {
+function toOutputs(n: NatGatewayInfo, whiteList: WhiteList | undefined): NatGatewayOutputs {
   return {
     natGatewayId: n.NATGWId,
     vpcId: str(n.VPCId),
@@ -134,7 +119,7 @@ async function whiteLists(ctx: CloudCtx, ids: string[]): Promise<Map<string, Whi
 }
 
 /** Gateways as outputs, white lists included. */
-async function observed(ctx: CloudCtx, records: NatInfo[]): Promise<NatGatewayOutputs[]> {
+async function observed(ctx: CloudCtx, records: NatGatewayInfo[]): Promise<NatGatewayOutputs[]> {
   if (!records.length) return [];
   const lists = await whiteLists(
     ctx,
@@ -144,9 +129,9 @@ async function observed(ctx: CloudCtx, records: NatInfo[]): Promise<NatGatewayOu
 }
 
 /** The listed gateways of these ids; none when the API answers that one of them does not exist. */
-async function describeSome(ctx: CloudCtx, ids: string[]): Promise<NatInfo[]> {
+async function describeSome(ctx: CloudCtx, ids: string[]): Promise<NatGatewayInfo[]> {
   try {
-    return await describeIds<NatInfo>(ctx, LISTING, ids);
+    return await describeIds<NatGatewayInfo>(ctx.client, LISTING, ids);
   } catch (err) {
     if (isRemote(err, 'not-found')) return [];
     throw err;
@@ -157,8 +142,8 @@ async function read(ctx: CloudCtx, id: string): Promise<NatGatewayOutputs | unde
   return (await observed(ctx, await describeSome(ctx, [id])))[0];
 }
 
-const all = (ctx: CloudCtx) => describeAll<NatInfo>(ctx, LISTING);
-const isFor = (n: NatInfo, name: string, inputs: NatGatewayInputs) => n.NATGWName === name && n.VPCId === inputs.vpcId;
+const all = (ctx: CloudCtx) => describeAll<NatGatewayInfo>(ctx.client, LISTING);
+const isFor = (n: NatGatewayInfo, name: string, inputs: NatGatewayInputs) => n.NATGWName === name && n.VPCId === inputs.vpcId;
 
 /** Binds the EIPs it lacks, then unbinds those it should not have, waiting for each to settle. */
 async function moveEips(ctx: CloudCtx, id: string, had: string[], want: string[]): Promise<void> {
@@ -240,12 +225,10 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
         const made = await findMade(ctx, {
           within: APPEARS_WITHIN_MS,
           what: 'NAT gateway',
-          list: () => all(ctx),
-          made: (n) => isFor(n, name, inputs),
           sentAt,
-          idOf: (n) => n.NATGWId,
+          findOwned: (order) => natGateway.findOwned!(ctx, inputs, order),
         });
-        return made && { RetCode: 0, NATGWId: made.NATGWId };
+        return made && { RetCode: 0, NATGWId: made.id };
       },
     });
     if (!body.NATGWId) throw noId('CreateNATGW', 'NATGWId');

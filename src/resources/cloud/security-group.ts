@@ -12,25 +12,9 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
-import { isRemote } from '../../kernel/errors.js';
-import {
-  APPEARS_WITHIN_MS,
-  autoName,
-  DEFAULT_TAG,
-  deleteListed,
-  describeAll,
-  findMade,
-  nameField,
-  noId,
-  ownedAmong,
-  prefixedId,
-  remarkField,
-  tagField,
-  vanished,
-  waitListed,
-  type CloudCtx,
-  type Listing,
-} from './kit.js';
+import { isRemote } from '../../errors.js';
+import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, findMade, nameField, noId, ownedAmong, prefixedId, remarkField, tagField, vanished, waitListed, type CloudCtx } from './kit.js';
+import { describeAll, type Listing } from '../../providers/cloud/api/listing.js';
 
 const PORT = /^(\d{1,5})(?:-(\d{1,5}))?$/;
 const RULE_DEFAULTS = { cidrBlock: '0.0.0.0/0', policy: 'accept', priority: 'high' } as const;
@@ -159,7 +143,7 @@ async function describe(ctx: CloudCtx, id: string): Promise<FirewallInfo | undef
 
 /** The bulk read: DescribeFirewall takes a single id, so the project's firewalls are listed once. */
 async function listed(ctx: CloudCtx): Promise<FirewallInfo[]> {
-  return describeAll<FirewallInfo>(ctx, LISTING);
+  return describeAll<FirewallInfo>(ctx.client, LISTING);
 }
 
 /** The SecurityGroup resource type. */
@@ -198,12 +182,10 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
           const made = await findMade(ctx, {
             within: APPEARS_WITHIN_MS,
             what: 'security group',
-            list: () => listed(ctx),
-            made: (f) => f.Name === name,
             sentAt,
-            idOf: (f) => f.FWId,
+            findOwned: (order) => securityGroup.findOwned!(ctx, inputs, order),
           });
-          return made && { RetCode: 0, FWId: made.FWId };
+          return made && { RetCode: 0, FWId: made.id };
         },
       },
     );

@@ -17,8 +17,6 @@ import {
   autoName,
   DEFAULT_TAG,
   deleteListed,
-  describeAll,
-  describeOne,
   findMade,
   listingVerbs,
   nameField,
@@ -30,8 +28,8 @@ import {
   vanished,
   waitListed,
   type CloudCtx,
-  type Listing,
 } from './kit.js';
+import { describeAll, describeOne, type Listing } from '../../providers/cloud/api/listing.js';
 
 const CIDR = /^(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})\/(\d{1,2})$/;
 
@@ -93,10 +91,10 @@ function toOutputs(s: SubnetInfo): SubnetOutputs {
   };
 }
 
-const describe = (ctx: CloudCtx, id: string) => describeOne<SubnetInfo>(ctx, LISTING, id);
+const describe = (ctx: CloudCtx, id: string) => describeOne<SubnetInfo>(ctx.client, LISTING, id);
 
 /** The subnets of a VPC (a range identifies a subnet there: two cannot overlap). */
-const inVpc = (ctx: CloudCtx, vpcId: string) => describeAll<SubnetInfo>(ctx, { ...LISTING, params: { VPCId: vpcId } });
+const inVpc = (ctx: CloudCtx, vpcId: string) => describeAll<SubnetInfo>(ctx.client, { ...LISTING, params: { VPCId: vpcId } });
 
 /** The Subnet resource type. */
 export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, CloudSettings> = {
@@ -132,12 +130,10 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
           const made = await findMade(ctx, {
             within: APPEARS_WITHIN_MS,
             what: 'subnet',
-            list: () => inVpc(ctx, inputs.vpcId),
-            made: (s) => toOutputs(s).cidrBlock === inputs.cidrBlock,
             sentAt,
-            idOf: (s) => s.SubnetId,
+            findOwned: (order) => subnet.findOwned!(ctx, inputs, order),
           });
-          return made && { RetCode: 0, SubnetId: made.SubnetId };
+          return made && { RetCode: 0, SubnetId: made.id };
         },
       },
     );

@@ -3,25 +3,10 @@
  * for every disk of the region, paged), and a disk passes through Initializating (sic),
  * Attaching and Detaching on its way to Available or InUse.
  */
-import { isRemote, RemoteError } from '../../kernel/errors.js';
+import { isRemote, RemoteError } from '../../errors.js';
+import { describeDisk as describeDiskIn, listDisks, type DiskInfo } from '../../providers/cloud/api/udisk.js';
 import { str } from '../../providers/cloud/wire.js';
 import { PACE, type CloudCtx } from './kit.js';
-
-/** A disk as DescribeUDisk lists it (UDiskDataSet). */
-export interface DiskInfo extends Record<string, unknown> {
-  UDiskId: string;
-  Name?: string;
-  Zone?: string;
-  Size?: number;
-  DiskType?: string;
-  ChargeType?: string;
-  Tag?: string;
-  Status?: string;
-  UHostId?: string;
-  DeviceName?: string;
-  CreateTime?: number;
-  ExpiredTime?: number;
-}
 
 /** States a disk does not leave by itself. */
 const FAILED = ['Failed', 'RestoreFailed'];
@@ -38,18 +23,12 @@ export function isSettled(status: string): boolean {
 
 /** Every disk of the region, through every page. */
 export function allDisks(ctx: CloudCtx): Promise<DiskInfo[]> {
-  return ctx.client.pageAll<DiskInfo>('DescribeUDisk', {}, 'DataSet');
+  return listDisks(ctx.client);
 }
 
 /** One disk, undefined when the API lists none. */
-export async function describeDisk(ctx: CloudCtx, id: string): Promise<DiskInfo | undefined> {
-  try {
-    const body = await ctx.client.call<{ DataSet?: DiskInfo[] }>('DescribeUDisk', { UDiskId: id });
-    return body.DataSet?.find((d) => d.UDiskId === id);
-  } catch (err) {
-    if (isRemote(err, 'not-found')) return undefined;
-    throw err;
-  }
+export function describeDisk(ctx: CloudCtx, id: string): Promise<DiskInfo | undefined> {
+  return describeDiskIn(ctx.client, id);
 }
 
 /** Waits until `wanted` holds of the disk; a failed disk, or one gone, is an error. */

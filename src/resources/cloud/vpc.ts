@@ -17,8 +17,6 @@ import {
   autoName,
   DEFAULT_TAG,
   deleteListed,
-  describeAll,
-  describeOne,
   findMade,
   inDeclaredOrder,
   listingVerbs,
@@ -30,8 +28,9 @@ import {
   vanished,
   waitListed,
   type CloudCtx,
-  type Listing,
 } from './kit.js';
+import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
+import { VPC_LISTING as LISTING, type VpcInfo } from '../../providers/cloud/api/vpc.js';
 
 const CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
 
@@ -64,18 +63,6 @@ export const vpcOutputs = z.object({
 /** Observed VPC. */
 export type VpcOutputs = z.output<typeof vpcOutputs>;
 
-interface VpcInfo extends Record<string, unknown> {
-  VPCId: string;
-  Name: string;
-  Network?: string[];
-  Tag?: string;
-  SubnetCount?: number;
-  CreateTime?: number;
-  UpdateTime?: number;
-}
-
-const LISTING: Listing = { action: 'DescribeVPC', idsParam: 'VPCIds', listKey: 'DataSet', idField: 'VPCId' };
-
 function toOutputs(v: VpcInfo): VpcOutputs {
   return {
     vpcId: v.VPCId,
@@ -88,7 +75,7 @@ function toOutputs(v: VpcInfo): VpcOutputs {
   };
 }
 
-const describe = (ctx: CloudCtx, id: string) => describeOne<VpcInfo>(ctx, LISTING, id);
+const describe = (ctx: CloudCtx, id: string) => describeOne<VpcInfo>(ctx.client, LISTING, id);
 
 /** Whether a listed VPC is the one these inputs (and this name) ask for: same name and ranges. */
 function isFor(v: VpcInfo, name: string, inputs: VpcInputs): boolean {
@@ -126,12 +113,10 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
           const made = await findMade(ctx, {
             within: APPEARS_WITHIN_MS,
             what: 'VPC',
-            list: () => describeAll<VpcInfo>(ctx, LISTING),
-            made: (v) => isFor(v, name, inputs),
             sentAt,
-            idOf: (v) => v.VPCId,
+            findOwned: (order) => vpc.findOwned!(ctx, inputs, order),
           });
-          return made && { RetCode: 0, VPCId: made.VPCId };
+          return made && { RetCode: 0, VPCId: made.id };
         },
       },
     );
@@ -149,7 +134,7 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
       `VPC named "${name}"`,
-      await describeAll<VpcInfo>(ctx, LISTING),
+      await describeAll<VpcInfo>(ctx.client, LISTING),
       (v) => isFor(v, name, inputs),
       order,
       (v) => v.VPCId,

@@ -13,23 +13,9 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import {
-  APPEARS_WITHIN_MS,
-  autoName,
-  DEFAULT_TAG,
-  deleteListed,
-  describeAll,
-  describeOne,
-  findMade,
-  listingVerbs,
-  noId,
-  ownedAmong,
-  prefixedId,
-  vanished,
-  waitListed,
-  type CloudCtx,
-  type Listing,
-} from './kit.js';
+import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, findMade, listingVerbs, noId, ownedAmong, prefixedId, vanished, waitListed, type CloudCtx } from './kit.js';
+import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
+import { TUNNEL_LISTING as LISTING, type TunnelInfo } from '../../providers/cloud/api/vpn.js';
 import { TUNNEL_DEFAULTS, tunnelParams, vpnConnectionInputs, type VpnConnectionInputs } from './vpn-connection-inputs.js';
 
 export { vpnConnectionInputs, type VpnConnectionInputs };
@@ -69,21 +55,6 @@ export const vpnConnectionOutputs = z.object({
 /** Observed VPN connection. */
 export type VpnConnectionOutputs = z.output<typeof vpnConnectionOutputs>;
 
-interface TunnelInfo extends Record<string, unknown> {
-  VPNTunnelId: string;
-  VPNTunnelName?: string;
-  VPNGatewayId?: string;
-  RemoteVPNGatewayId?: string;
-  VPCId?: string;
-  Tag?: string;
-  Remark?: string;
-  CreateTime?: number;
-  IKEData?: Record<string, string | undefined>;
-  IPSecData?: Record<string, string | string[] | undefined>;
-}
-
-const LISTING: Listing = { action: 'DescribeVPNTunnel', idsParam: 'VPNTunnelIds', listKey: 'DataSet', idField: 'VPNTunnelId' };
-
 function toOutputs(t: TunnelInfo): VpnConnectionOutputs {
   const ike = t.IKEData ?? {};
   const ipsec = t.IPSecData ?? {};
@@ -117,8 +88,8 @@ function toOutputs(t: TunnelInfo): VpnConnectionOutputs {
   };
 }
 
-const describe = (ctx: CloudCtx, id: string) => describeOne<TunnelInfo>(ctx, LISTING, id);
-const onGateway = (ctx: CloudCtx, gw: string) => describeAll<TunnelInfo>(ctx, { ...LISTING, params: { VPNGatewayId: gw } });
+const describe = (ctx: CloudCtx, id: string) => describeOne<TunnelInfo>(ctx.client, LISTING, id);
+const onGateway = (ctx: CloudCtx, gw: string) => describeAll<TunnelInfo>(ctx.client, { ...LISTING, params: { VPNGatewayId: gw } });
 const isFor = (t: TunnelInfo, name: string, inputs: VpnConnectionInputs) => t.VPNTunnelName === name && t.RemoteVPNGatewayId === inputs.customerGatewayId;
 
 /** The VpnConnection resource type. */
@@ -166,12 +137,10 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
         const made = await findMade(ctx, {
           within: APPEARS_WITHIN_MS,
           what: 'VPN connection',
-          list: () => onGateway(ctx, inputs.vpnGatewayId),
-          made: (t) => isFor(t, name, inputs),
           sentAt,
-          idOf: (t) => t.VPNTunnelId,
+          findOwned: (order) => vpnConnection.findOwned!(ctx, inputs, order),
         });
-        return made && { RetCode: 0, VPNTunnelId: made.VPNTunnelId };
+        return made && { RetCode: 0, VPNTunnelId: made.id };
       },
     });
     if (!body.VPNTunnelId) throw noId('CreateVPNTunnel', 'VPNTunnelId');

@@ -15,8 +15,6 @@ import {
   autoName,
   DEFAULT_TAG,
   deleteListed,
-  describeAll,
-  describeOne,
   findMade,
   listingVerbs,
   nameField,
@@ -28,8 +26,9 @@ import {
   vanished,
   waitListed,
   type CloudCtx,
-  type Listing,
 } from './kit.js';
+import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
+import { REMOTE_GATEWAY_LISTING as LISTING, type RemoteGatewayInfo } from '../../providers/cloud/api/vpn.js';
 
 const NO_ACTION = 'the API has no Action that changes a customer (remote) VPN gateway';
 
@@ -58,19 +57,7 @@ export const vpnCustomerGatewayOutputs = z.object({
 /** Observed VPN customer gateway. */
 export type VpnCustomerGatewayOutputs = z.output<typeof vpnCustomerGatewayOutputs>;
 
-interface RemoteInfo extends Record<string, unknown> {
-  RemoteVPNGatewayId: string;
-  RemoteVPNGatewayName?: string;
-  RemoteVPNGatewayAddr?: string;
-  Tag?: string;
-  Remark?: string;
-  TunnelCount?: number;
-  CreateTime?: number;
-}
-
-const LISTING: Listing = { action: 'DescribeRemoteVPNGateway', idsParam: 'RemoteVPNGatewayIds', listKey: 'DataSet', idField: 'RemoteVPNGatewayId' };
-
-function toOutputs(r: RemoteInfo): VpnCustomerGatewayOutputs {
+function toOutputs(r: RemoteGatewayInfo): VpnCustomerGatewayOutputs {
   return {
     customerGatewayId: r.RemoteVPNGatewayId,
     ipAddress: str(r.RemoteVPNGatewayAddr),
@@ -82,8 +69,8 @@ function toOutputs(r: RemoteInfo): VpnCustomerGatewayOutputs {
   };
 }
 
-const describe = (ctx: CloudCtx, id: string) => describeOne<RemoteInfo>(ctx, LISTING, id);
-const isFor = (r: RemoteInfo, name: string, inputs: VpnCustomerGatewayInputs) => r.RemoteVPNGatewayName === name && r.RemoteVPNGatewayAddr === inputs.ipAddress;
+const describe = (ctx: CloudCtx, id: string) => describeOne<RemoteGatewayInfo>(ctx.client, LISTING, id);
+const isFor = (r: RemoteGatewayInfo, name: string, inputs: VpnCustomerGatewayInputs) => r.RemoteVPNGatewayName === name && r.RemoteVPNGatewayAddr === inputs.ipAddress;
 
 /** The VpnCustomerGateway resource type. */
 export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCustomerGatewayOutputs, CloudClient, CloudSettings> = {
@@ -120,12 +107,10 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
         const made = await findMade(ctx, {
           within: APPEARS_WITHIN_MS,
           what: 'VPN customer gateway',
-          list: () => describeAll<RemoteInfo>(ctx, LISTING),
-          made: (r) => isFor(r, name, inputs),
           sentAt,
-          idOf: (r) => r.RemoteVPNGatewayId,
+          findOwned: (order) => vpnCustomerGateway.findOwned!(ctx, inputs, order),
         });
-        return made && { RetCode: 0, RemoteVPNGatewayId: made.RemoteVPNGatewayId };
+        return made && { RetCode: 0, RemoteVPNGatewayId: made.id };
       },
     });
     if (!body.RemoteVPNGatewayId) throw noId('CreateRemoteVPNGateway', 'RemoteVPNGatewayId');
@@ -134,7 +119,7 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
     return { id, outputs: toOutputs(await waitListed(ctx, `VPN customer gateway ${id}`, () => describe(ctx, id))) };
   },
 
-  ...listingVerbs<RemoteInfo, VpnCustomerGatewayOutputs>(LISTING, (record) => toOutputs(record)),
+  ...listingVerbs<RemoteGatewayInfo, VpnCustomerGatewayOutputs>(LISTING, (record) => toOutputs(record)),
 
   // No ownership marks: the one of this name and address made since the order was journaled.
   async findOwned(ctx, inputs, order) {
@@ -142,7 +127,7 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
       `VPN customer gateway named "${name}"`,
-      await describeAll<RemoteInfo>(ctx, LISTING),
+      await describeAll<RemoteGatewayInfo>(ctx.client, LISTING),
       (r) => isFor(r, name, inputs),
       order,
       (r) => r.RemoteVPNGatewayId,

@@ -19,8 +19,6 @@ import {
   autoName,
   DEFAULT_TAG,
   deleteListed,
-  describeAll,
-  describeOne,
   findMade,
   listingVerbs,
   nameField,
@@ -33,8 +31,9 @@ import {
   vanished,
   waitListed,
   type CloudCtx,
-  type Listing,
 } from './kit.js';
+import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
+import { VPN_GATEWAY_LISTING as LISTING, type VpnGatewayInfo } from '../../providers/cloud/api/vpn.js';
 
 const GRADES = { standard: 'Standard', enhanced: 'Enhanced' } as const;
 const CHARGES = { year: 'Year', month: 'Month', dynamic: 'Dynamic' } as const;
@@ -73,23 +72,7 @@ export const vpnGatewayOutputs = z.object({
 /** Observed VPN gateway. */
 export type VpnGatewayOutputs = z.output<typeof vpnGatewayOutputs>;
 
-interface GatewayInfo extends Record<string, unknown> {
-  VPNGatewayId: string;
-  VPNGatewayName?: string;
-  Grade?: string;
-  EIPId?: string;
-  EIP?: string;
-  VPCId?: string;
-  Tag?: string;
-  Remark?: string;
-  ChargeType?: string;
-  CreateTime?: number;
-  ExpireTime?: number;
-}
-
-const LISTING: Listing = { action: 'DescribeVPNGateway', idsParam: 'VPNGatewayIds', listKey: 'DataSet', idField: 'VPNGatewayId' };
-
-function toOutputs(g: GatewayInfo): VpnGatewayOutputs {
+function toOutputs(g: VpnGatewayInfo): VpnGatewayOutputs {
   return {
     vpnGatewayId: g.VPNGatewayId,
     vpcId: str(g.VPCId),
@@ -105,8 +88,8 @@ function toOutputs(g: GatewayInfo): VpnGatewayOutputs {
   };
 }
 
-const describe = (ctx: CloudCtx, id: string) => describeOne<GatewayInfo>(ctx, LISTING, id);
-const isFor = (g: GatewayInfo, name: string, inputs: VpnGatewayInputs) => g.VPNGatewayName === name && g.VPCId === inputs.vpcId;
+const describe = (ctx: CloudCtx, id: string) => describeOne<VpnGatewayInfo>(ctx.client, LISTING, id);
+const isFor = (g: VpnGatewayInfo, name: string, inputs: VpnGatewayInputs) => g.VPNGatewayName === name && g.VPCId === inputs.vpcId;
 
 /** Moves the gateway to another EIP: the old one is unbound (and settled) before the new one binds. */
 async function moveEip(ctx: CloudCtx, id: string, from: string, to: string): Promise<void> {
@@ -173,12 +156,10 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
         const made = await findMade(ctx, {
           within: APPEARS_WITHIN_MS,
           what: 'VPN gateway',
-          list: () => describeAll<GatewayInfo>(ctx, LISTING),
-          made: (g) => isFor(g, name, inputs),
           sentAt,
-          idOf: (g) => g.VPNGatewayId,
+          findOwned: (order) => vpnGateway.findOwned!(ctx, inputs, order),
         });
-        return made && { RetCode: 0, VPNGatewayId: made.VPNGatewayId };
+        return made && { RetCode: 0, VPNGatewayId: made.id };
       },
     });
     if (!body.VPNGatewayId) throw noId('CreateVPNGateway', 'VPNGatewayId');
@@ -187,7 +168,7 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
     return { id, outputs: toOutputs(await waitListed(ctx, `VPN gateway ${id}`, () => describe(ctx, id))) };
   },
 
-  ...listingVerbs<GatewayInfo, VpnGatewayOutputs>(LISTING, (record) => toOutputs(record)),
+  ...listingVerbs<VpnGatewayInfo, VpnGatewayOutputs>(LISTING, (record) => toOutputs(record)),
 
   // No ownership marks: the gateway of this name in this VPC made since the order was journaled.
   async findOwned(ctx, inputs, order) {
@@ -195,7 +176,7 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
     const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
     const found = ownedAmong(
       `VPN gateway named "${name}"`,
-      await describeAll<GatewayInfo>(ctx, LISTING),
+      await describeAll<VpnGatewayInfo>(ctx.client, LISTING),
       (g) => isFor(g, name, inputs),
       order,
       (g) => g.VPNGatewayId,

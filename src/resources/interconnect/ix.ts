@@ -5,7 +5,7 @@ import { tagsSchema } from '../schema.js';
 import { parseProductUid } from './port.js';
 import { isLive, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
 import { isoDate } from '../../providers/interconnect/api/views.js';
-import { type Ctx, cancel, freshList, order, readListed, readProductOfType, sameSpelling, sharedList, timeLeft, waitReady } from './product.js';
+import { type Ctx, cancel, freshList, order, readListed, readProductOfType, sameSpelling, sharedList, timeLeft, waitReady } from './kit.js';
 import { contractNotes, productFailed, productReady, vlanClaim } from './product-hooks.js';
 import { ixCrossCheck } from './cross-checks.js';
 import { defaultsAsDeclared } from '../as-declared.js';

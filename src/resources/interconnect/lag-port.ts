@@ -25,7 +25,7 @@ import {
   timeLeft,
   waitReady,
   DIVERSITY_ZONES,
-} from './product.js';
+} from './kit.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
 

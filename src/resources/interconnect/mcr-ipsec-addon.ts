@@ -4,7 +4,7 @@ import type { InterconnectSettings } from '../../providers/interconnect/settings
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOf } from '../schema.js';
 import { readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
-import { type Ctx, readListed, retryWithin, sharedProduct, splitId, waitReady } from './product.js';
+import { type Ctx, readListed, retryWithin, sharedProduct, splitId, waitReady } from './kit.js';
 
 /** Tunnel counts an IPsec add-on can allow. */
 export const TUNNEL_COUNTS = [10, 20, 30] as const;

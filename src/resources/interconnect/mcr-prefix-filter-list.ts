@@ -4,7 +4,7 @@ import type { InterconnectSettings } from '../../providers/interconnect/settings
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { createPrefixList, knownPrefixLists, listPrefixLists, readPrefixList, updatePrefixList, type ApiPrefixList } from '../../providers/interconnect/api/prefix-lists.js';
 import { GONE, isType } from '../../providers/interconnect/api/products.js';
-import { type Ctx, mapLimited, sharedList, sharedProduct, splitId } from './product.js';
+import { type Ctx, mapLimited, sharedList, sharedProduct, splitId } from './kit.js';
 import { ALWAYS, checkPrefixEntries, deletePrefixList, findByDescription, observedEntries, prefixListFields } from './prefix-lists.js';
 
 const fields = z

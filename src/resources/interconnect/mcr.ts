@@ -25,7 +25,7 @@ import {
   tagsAfterUpdate,
   waitReady,
   DIVERSITY_ZONES,
-} from './product.js';
+} from './kit.js';
 import { type PrefixList, deletePrefixList, findByDescription, observedEntries, prefixListSchema, sameEntries } from './prefix-lists.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';

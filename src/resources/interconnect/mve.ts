@@ -27,7 +27,7 @@ import {
   tagsAfterUpdate,
   waitReady,
   DIVERSITY_ZONES,
-} from './product.js';
+} from './kit.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
 import { imageCheck } from './mve-image-check.js';

@@ -24,7 +24,7 @@ import {
   tagsAfterUpdate,
   waitReady,
   DIVERSITY_ZONES,
-} from './product.js';
+} from './kit.js';
 import { contractNotes, productFailed, productReady } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
 

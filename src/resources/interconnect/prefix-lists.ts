@@ -3,7 +3,7 @@ import { isRemote } from '../../kernel/errors.js';
 import { oneOfText } from '../schema.js';
 import { familyBits, parseCidr, prefixProblem, type Family } from './cidr.js';
 import { ADDRESS_FAMILIES, deletePrefixList as deleteList, type ApiPrefixEntry } from '../../providers/interconnect/api/prefix-lists.js';
-import { retryWithin, type Ctx } from './product.js';
+import { retryWithin, type Ctx } from './kit.js';
 
 /**
  * MCR prefix filter lists, shared by the McrPrefixFilterList resource and the deprecated inline

@@ -4,7 +4,7 @@ import type { InterconnectSettings } from '../../providers/interconnect/settings
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { GONE } from '../../providers/interconnect/api/products.js';
 import { isoDate } from '../../providers/interconnect/api/views.js';
-import type { Ctx } from './product.js';
+import type { Ctx } from './kit.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import { reveal } from '../../kernel/values.js';
 

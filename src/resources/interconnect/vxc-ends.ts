@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { UserError } from '../../kernel/errors.js';
 import type { ApiEnd } from '../../providers/interconnect/api/vxc-view.js';
-import type { Ctx } from './product.js';
+import type { Ctx } from './kit.js';
 import type { PartnerConfig } from './vxc-partner-config.js';
 
 /**

@@ -3,7 +3,7 @@ import { UserError } from '../../kernel/errors.js';
 import { reveal } from '../../kernel/values.js';
 import { oneOfText } from '../schema.js';
 import { knownPrefixLists } from '../../providers/interconnect/api/prefix-lists.js';
-import type { Ctx } from './product.js';
+import type { Ctx } from './kit.js';
 
 /**
  * Partner configs of a VXC end (reference §3.4.3): a union on `partner` with the fields of each

@@ -29,7 +29,7 @@ import {
   timeLeft,
   waitReady,
   writeTags,
-} from './product.js';
+} from './kit.js';
 import { type VxcEndInput, aEndSchema, bEndSchema, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
 import { contractNotes, productFailed, productReady, vlanClaim } from './product-hooks.js';

@@ -13,8 +13,9 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { oneOf, oneOfText } from '../schema.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, unlessGone, type Ctx } from './common.js';
-import { connectionPath, listed, type WireConnection } from './connection-wire.js';
+import { apiIdFormat, unlessGone, type Ctx } from './kit.js';
+import { connectionPath, readConnection, type WireConnection } from '../../providers/pipeline/api/connections.js';
+import { listed } from './connection-wire.js';
 
 const FREQUENCIES = [1, 5, 15, 30, 60, 120, 180, 360, 480, 720, 1440] as const;
 const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`);
@@ -45,8 +46,8 @@ function toOutputs(wire: WireConnection): ConnectionScheduleOutputs {
     id: wire.id,
     connectionId: wire.id,
     syncFrequency: wire.sync_frequency as ConnectionScheduleOutputs['syncFrequency'],
-    dailySyncTime: wire.daily_sync_time,
-    scheduleType: wire.schedule_type as ConnectionScheduleOutputs['scheduleType'],
+    dailySyncTime: wire.daily_sync_time ?? undefined,
+    scheduleType: (wire.schedule_type ?? 'auto') as ConnectionScheduleOutputs['scheduleType'],
     paused: wire.paused,
     pauseAfterTrial: wire.pause_after_trial,
   };
@@ -70,7 +71,7 @@ function patch(prior: Partial<ConnectionScheduleInputs>, desired: ConnectionSche
 
 async function apply(ctx: Ctx, id: string, prior: Partial<ConnectionScheduleInputs>, desired: ConnectionScheduleInputs): Promise<ConnectionScheduleOutputs> {
   const body = patch(prior, desired);
-  const wire = Object.keys(body).length ? await ctx.client.write<WireConnection>('PATCH', connectionPath(id), body) : await ctx.client.get<WireConnection>(connectionPath(id));
+  const wire = Object.keys(body).length ? await ctx.client.write<WireConnection>('PATCH', connectionPath(id), body) : await readConnection(ctx.client, id);
   return toOutputs(wire);
 }
 
@@ -93,7 +94,7 @@ export const connectionSchedule: ResourceType<ConnectionScheduleInputs, Connecti
   },
 
   async read(ctx, id) {
-    const wire = await unlessGone(ctx.client.get<WireConnection>(connectionPath(id)));
+    const wire = await unlessGone(readConnection(ctx.client, id));
     return wire && toOutputs(wire);
   },
 

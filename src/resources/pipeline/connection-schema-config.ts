@@ -20,8 +20,8 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { freeForm } from '../../engine/contracts/strict.js';
-import { apiIdFormat, unlessGone, type Ctx } from './common.js';
-import { connectionPath } from './connection-wire.js';
+import { apiIdFormat, unlessGone, type Ctx } from './kit.js';
+import { connectionPath } from '../../providers/pipeline/api/connections.js';
 import { schemaNamesCheck } from './schema-check.js';
 import { HANDLING, observedSettings, patchBody, prunedTo, SYNC_MODES, type SchemaConfigSettings, type WireSchemaConfig } from './schema-config-wire.js';
 

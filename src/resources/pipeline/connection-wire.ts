@@ -4,35 +4,9 @@
  * managed, which no list carries), and a lost create found again by its schema name.
  */
 import type { Created, ReadTarget } from '../../engine/contracts/resource-type.js';
-import { observedConfig, sealed, serviceFields, unlessGone, type Ctx, type SetupTest } from './common.js';
+import { connectionPath, listConnections, listGroupConnections, readConnection, statusOf, type WireConnection } from '../../providers/pipeline/api/connections.js';
+import { observedConfig, sealed, serviceFields, unlessGone, type Ctx } from './kit.js';
 import type { ConnectionInputs, ConnectionOutputs } from './connection.js';
-
-/** A connection on the wire (snake_case), as `GET /connections/{id}` shows it. */
-export interface WireConnection {
-  id: string;
-  group_id: string;
-  service: string;
-  schema: string;
-  created_at: string;
-  paused: boolean;
-  pause_after_trial: boolean;
-  sync_frequency: number;
-  schedule_type: string;
-  daily_sync_time?: string;
-  data_delay_sensitivity: ConnectionOutputs['dataDelaySensitivity'];
-  data_delay_threshold: number;
-  networking_method: string;
-  proxy_agent_id: string | null;
-  private_link_id: string | null;
-  hybrid_deployment_agent_id: string | null;
-  status: { setup_state: string; sync_state: string };
-  /** Absent from list items. */
-  config?: Record<string, unknown>;
-  setup_tests?: SetupTest[];
-}
-
-/** The API path of a connection. */
-export const connectionPath = (id: string) => `/connections/${encodeURIComponent(id)}`;
 
 /** The API's name for a destination schema: the prefix, the schema, or `schema.table`. */
 export function schemaName(schema: ConnectionInputs['destinationSchema']): string {
@@ -51,7 +25,7 @@ function destinationSchema(wire: WireConnection, schemaKey: string, declared?: C
 
 /**
  * The outputs of a connection; `declared` (the recorded or desired inputs) decides how its config
- * reads (common.ts observedConfig). Secrets the service's metadata names are sealed.
+ * reads (kit.ts observedConfig). Secrets the service's metadata names are sealed.
  */
 export async function toOutputs(ctx: Ctx, wire: WireConnection, declared: ConnectionInputs | undefined): Promise<ConnectionOutputs> {
   const fields = await serviceFields(ctx, wire.service);
@@ -62,16 +36,17 @@ export async function toOutputs(ctx: Ctx, wire: WireConnection, declared: Connec
     groupId: wire.group_id,
     destinationSchema: destinationSchema(wire, fields.schemaKey, declared?.destinationSchema),
     paused: wire.paused,
-    networkingMethod: wire.networking_method as ConnectionOutputs['networkingMethod'],
+    networkingMethod: (wire.networking_method ?? undefined) as ConnectionOutputs['networkingMethod'],
     proxyAgentId: wire.proxy_agent_id ?? undefined,
     privateLinkId: wire.private_link_id ?? undefined,
     hybridDeploymentAgentId: wire.hybrid_deployment_agent_id ?? undefined,
-    dataDelaySensitivity: wire.data_delay_sensitivity,
-    dataDelayThreshold: wire.data_delay_threshold,
+    dataDelaySensitivity: (wire.data_delay_sensitivity ?? undefined) as ConnectionOutputs['dataDelaySensitivity'],
+    dataDelayThreshold: wire.data_delay_threshold ?? undefined,
     syncFrequency: wire.sync_frequency,
-    scheduleType: wire.schedule_type,
-    setupState: wire.status.setup_state,
-    syncState: wire.status.sync_state,
+    // The API's default, for a server that leaves the field out (the vendor's own fixture does).
+    scheduleType: wire.schedule_type ?? 'auto',
+    setupState: statusOf(wire).setup_state,
+    syncState: statusOf(wire).sync_state,
     createdAt: wire.created_at,
   };
   if (wire.config) out.config = sealed(observedConfig(declared?.config ?? (declared ? {} : undefined), wire.config, SCHEMA_KEYS), fields.secrets);
@@ -85,13 +60,13 @@ export function created(wire: WireConnection, outputs: ConnectionOutputs): Creat
 
 /** Reads one connection; undefined when it is gone. */
 export async function observe(ctx: Ctx, id: string, declared: ConnectionInputs | undefined): Promise<ConnectionOutputs | undefined> {
-  const wire = await unlessGone(ctx.client.get<WireConnection>(connectionPath(id)));
+  const wire = await unlessGone(readConnection(ctx.client, id));
   return wire && toOutputs(ctx, wire, declared);
 }
 
 /** Every connection in one list, shared by the types that read connections in one pass. */
 export function listed(ctx: Ctx): Promise<Map<string, WireConnection>> {
-  return ctx.shared('pipeline:connections', async () => new Map((await ctx.client.list<WireConnection>('/connections')).map((c) => [c.id, c])));
+  return ctx.shared('pipeline:connections', async () => new Map((await listConnections(ctx.client)).map((c) => [c.id, c])));
 }
 
 /** Reads many connections: one list, then a read of its own for each whose config state manages. */
@@ -113,6 +88,6 @@ export async function readAll(ctx: Ctx, targets: Array<ReadTarget<ConnectionInpu
  * hold: names are unique in a group, so at most one.
  */
 export async function findByName(ctx: Ctx, groupId: string, name: string, earliestMs: number, recorded: (id: string) => boolean): Promise<WireConnection | undefined> {
-  const found = await unlessGone(ctx.client.list<WireConnection>(`/groups/${encodeURIComponent(groupId)}/connections`, { schema: name }));
+  const found = await unlessGone(listGroupConnections(ctx.client, groupId, { schema: name }));
   return (found ?? []).find((c) => c.schema === name && Date.parse(c.created_at) >= earliestMs && !recorded(c.id));
 }

@@ -14,9 +14,10 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, sameMeaning, serviceSecretPaths, unlessGone, warnSetupTests } from './common.js';
+import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, sameMeaning, serviceSecretPaths, unlessGone, warnSetupTests } from './kit.js';
 import { connectionServiceCheck } from './service-check.js';
-import { connectionPath, created, findByName, observe, readAll, schemaName, toOutputs, type WireConnection } from './connection-wire.js';
+import { connectionPath, listConnections, readConnection, type WireConnection } from '../../providers/pipeline/api/connections.js';
+import { created, findByName, observe, readAll, schemaName, toOutputs } from './connection-wire.js';
 
 const NETWORKING = ['Directly', 'SshTunnel', 'ProxyAgent', 'PrivateLink'] as const;
 
@@ -176,7 +177,7 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
     if (Object.keys(sent).length) wire = await ctx.client.write<WireConnection>('PATCH', connectionPath(id), { ...sent, run_setup_tests: desired.runSetupTests ?? false, ...flags });
     if (desired.runSetupTests && !wire) wire = await ctx.client.write<WireConnection>('POST', `${connectionPath(id)}/test`, flags, { safe: true });
     if (desired.runSetupTests) warnSetupTests(ctx, `connection ${id}`, wire?.setup_tests);
-    wire ??= await unlessGone(ctx.client.get<WireConnection>(connectionPath(id)));
+    wire ??= await unlessGone(readConnection(ctx.client, id));
     if (!wire) throw new Error(`connection ${id} is gone`);
     return toOutputs(ctx, wire, desired);
   },
@@ -186,7 +187,7 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
   },
 
   async list(ctx) {
-    const items = await ctx.client.list<WireConnection>('/connections');
+    const items = await listConnections(ctx.client);
     return Promise.all(items.map(async (item) => ({ id: item.id, outputs: await toOutputs(ctx, item, undefined) })));
   },
 

@@ -3,9 +3,10 @@
  *
  * Its id is its group's id, so a group holds one destination: changing the group or the service
  * replaces it, deleting the old one first. Everything else, the region included, is a PATCH.
- * `config` is compared by meaning (common.ts); secrets come back masked and are kept as declared.
+ * `config` is compared by meaning (kit.ts); secrets come back masked and are kept as declared.
  */
 import * as z from 'zod';
+import { destinationPath as path, listDestinations, readDestination, type WireDestination } from '../../providers/pipeline/api/destinations.js';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { oneOfText } from '../schema.js';
@@ -25,8 +26,7 @@ import {
   unlessGone,
   warnSetupTests,
   type Ctx,
-  type SetupTest,
-} from './common.js';
+} from './kit.js';
 
 const NETWORKING = ['Directly', 'SshTunnel', 'ProxyAgent', 'PrivateLink'] as const;
 const OFFSETS = [...Array.from({ length: 11 }, (_, i) => String(i - 11)), '0', ...Array.from({ length: 12 }, (_, i) => `+${i + 1}`)];
@@ -62,22 +62,6 @@ export const destinationOutputs = destinationInputs.omit({ runSetupTests: true, 
 /** Observed destination. */
 export type DestinationOutputs = z.output<typeof destinationOutputs>;
 
-interface WireDestination {
-  id: string;
-  group_id: string;
-  service: string;
-  region: string;
-  time_zone_offset: string;
-  setup_status: string;
-  daylight_saving_time_enabled: boolean;
-  networking_method: string;
-  private_link_id: string | null;
-  proxy_agent_id: string | null;
-  hybrid_deployment_agent_id: string | null;
-  config?: Record<string, unknown>;
-  setup_tests?: SetupTest[];
-}
-
 function toOutputs(wire: WireDestination, declared: Record<string, unknown> | undefined): DestinationOutputs {
   return {
     id: wire.id,
@@ -86,8 +70,8 @@ function toOutputs(wire: WireDestination, declared: Record<string, unknown> | un
     timeZoneOffset: wire.time_zone_offset,
     region: wire.region,
     config: sealed(observedConfig(declared, wire.config ?? {}), KNOWN_SECRET_KEYS),
-    daylightSavingTimeEnabled: wire.daylight_saving_time_enabled,
-    networkingMethod: wire.networking_method as DestinationOutputs['networkingMethod'],
+    daylightSavingTimeEnabled: wire.daylight_saving_time_enabled ?? undefined,
+    networkingMethod: (wire.networking_method ?? undefined) as DestinationOutputs['networkingMethod'],
     privateLinkId: wire.private_link_id ?? undefined,
     proxyAgentId: wire.proxy_agent_id ?? undefined,
     hybridDeploymentAgentId: wire.hybrid_deployment_agent_id ?? undefined,
@@ -109,10 +93,8 @@ function body(inputs: Partial<DestinationInputs>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
 }
 
-const path = (id: string) => `/destinations/${encodeURIComponent(id)}`;
-
 async function observe(ctx: Ctx, id: string, declared: Record<string, unknown> | undefined): Promise<DestinationOutputs | undefined> {
-  const wire = await unlessGone(ctx.client.get<WireDestination>(path(id)));
+  const wire = await unlessGone(readDestination(ctx.client, id));
   return wire && toOutputs(wire, declared);
 }
 
@@ -159,7 +141,7 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
     };
     // The group holds one destination: one there now of this service is the lost send's.
     const recover = async () => {
-      const found = await unlessGone(ctx.client.get<WireDestination>(path(inputs.groupId)));
+      const found = await unlessGone(readDestination(ctx.client, inputs.groupId));
       return found?.service === inputs.service ? found : undefined;
     };
     const made = await ctx.client.write<WireDestination>('POST', '/destinations', sent, { recover });
@@ -173,7 +155,7 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
   },
 
   async readMany(ctx, targets) {
-    const listed = byId(await ctx.client.list<WireDestination>('/destinations'));
+    const listed = byId(await listDestinations(ctx.client));
     const out = new Map<string, DestinationOutputs | undefined>();
     for (const target of targets) {
       const found = listed.get(target.id);
@@ -202,13 +184,13 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
   },
 
   async list(ctx) {
-    const items = await ctx.client.list<WireDestination>('/destinations');
+    const items = await listDestinations(ctx.client);
     return items.map((d) => ({ id: d.id, outputs: toOutputs(d, {}) }));
   },
 
   async findOwned(ctx, inputs) {
     if (!inputs) return undefined;
-    const found = await unlessGone(ctx.client.get<WireDestination>(path(inputs.groupId)));
+    const found = await unlessGone(readDestination(ctx.client, inputs.groupId));
     return found?.service === inputs.service ? { id: found.id, outputs: toOutputs(found, inputs.config) } : undefined;
   },
 };

@@ -12,7 +12,8 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, observedConfig, unlessGone, warnSetupTests, type Ctx, type SetupTest } from './common.js';
+import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, observedConfig, unlessGone, warnSetupTests, type Ctx } from './kit.js';
+import type { SetupTest } from '../../providers/pipeline/api/setup-tests.js';
 
 /** The log services the API takes. */
 export const LOG_SERVICES = ['azure_monitor_log', 'cloudwatch', 'datadog_log', 'grafana_loki', 'new_relic_log', 'splunkLog', 'stackdriver'] as const;

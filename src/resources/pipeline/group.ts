@@ -7,9 +7,10 @@
  */
 import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
+import { groupPath, listGroups, readGroup, type WireGroup } from '../../providers/pipeline/api/groups.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './common.js';
+import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.js';
 
 /** Inputs of a group. */
 export const groupInputs = z.object({
@@ -32,19 +33,13 @@ export const groupOutputs = z.object({
 /** Observed group. */
 export type GroupOutputs = z.output<typeof groupOutputs>;
 
-interface WireGroup {
-  id: string;
-  name: string;
-  created_at: string;
-}
-
 function toOutputs(group: WireGroup): GroupOutputs {
   return { id: group.id, name: group.name, createdAt: group.created_at };
 }
 
 /** Groups of this name made since `earliestMs` that state does not hold (the lost create's). */
 async function madeSince(ctx: Ctx, name: string, earliestMs: number, recorded: (id: string) => boolean): Promise<WireGroup[]> {
-  const groups = await ctx.client.list<WireGroup>('/groups');
+  const groups = await listGroups(ctx.client);
   return groups.filter((g) => g.name.toLowerCase() === name.toLowerCase() && Date.parse(g.created_at) >= earliestMs && !recorded(g.id));
 }
 
@@ -69,12 +64,12 @@ export const group: ResourceType<GroupInputs, GroupOutputs, PipelineClient, Pipe
   },
 
   async read(ctx, id) {
-    const found = await unlessGone(ctx.client.get<WireGroup>(`/groups/${encodeURIComponent(id)}`));
+    const found = await unlessGone(readGroup(ctx.client, id));
     return found && toOutputs(found);
   },
 
   async readMany(ctx, targets) {
-    const listed = byId(await ctx.client.list<WireGroup>('/groups'));
+    const listed = byId(await listGroups(ctx.client));
     const out = new Map<string, GroupOutputs | undefined>();
     for (const { id } of targets) {
       const found = listed.get(id);
@@ -84,16 +79,16 @@ export const group: ResourceType<GroupInputs, GroupOutputs, PipelineClient, Pipe
   },
 
   async update(ctx, id, _prior, desired) {
-    const updated = await ctx.client.write<WireGroup>('PATCH', `/groups/${encodeURIComponent(id)}`, { name: desired.name });
+    const updated = await ctx.client.write<WireGroup>('PATCH', groupPath(id), { name: desired.name });
     return toOutputs(updated);
   },
 
   async delete(ctx, id) {
-    await deleteIfPresent(ctx, `/groups/${encodeURIComponent(id)}`);
+    await deleteIfPresent(ctx, groupPath(id));
   },
 
   async list(ctx) {
-    return (await ctx.client.list<WireGroup>('/groups')).map((g) => ({ id: g.id, outputs: toOutputs(g) }));
+    return (await listGroups(ctx.client)).map((g) => ({ id: g.id, outputs: toOutputs(g) }));
   },
 
   async findOwned(ctx, inputs, order) {

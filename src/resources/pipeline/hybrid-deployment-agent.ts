@@ -14,7 +14,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './common.js';
+import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.js';
 
 /** Inputs of a hybrid deployment agent. */
 export const hybridDeploymentAgentInputs = z.object({

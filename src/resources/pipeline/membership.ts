@@ -10,7 +10,7 @@ import { UserError } from '../../kernel/errors.js';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ImportIdFormat, ResourceType } from '../../engine/contracts/resource-type.js';
-import { deleteIfPresent, unlessGone, type Ctx } from './common.js';
+import { deleteIfPresent, unlessGone, type Ctx } from './kit.js';
 
 /** How one membership collection is addressed and named. */
 export interface MembershipShape<H extends string, T extends string> {

@@ -17,7 +17,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { freeForm } from '../../engine/contracts/strict.js';
-import { apiIdFormat, deleteIfPresent, declaredConfig, observedConfig, sameMeaning, unlessGone, type Ctx } from './common.js';
+import { apiIdFormat, deleteIfPresent, declaredConfig, observedConfig, sameMeaning, unlessGone, type Ctx } from './kit.js';
 
 /** The services a private link is made for. */
 export const PRIVATE_LINK_SERVICES = [

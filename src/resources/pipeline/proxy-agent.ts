@@ -15,7 +15,7 @@ import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { reveal } from '../../kernel/values.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './common.js';
+import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.js';
 
 /** Inputs of a proxy agent. */
 export const proxyAgentInputs = z.object({

@@ -12,7 +12,8 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, deleteIfPresent, sameMeaning, unlessGone, warnSetupTests, type Ctx, type SetupTest } from './common.js';
+import { apiIdFormat, deleteIfPresent, sameMeaning, unlessGone, warnSetupTests, type Ctx } from './kit.js';
+import type { SetupTest } from '../../providers/pipeline/api/setup-tests.js';
 
 /** Inputs of a transformation project. */
 export const transformationProjectInputs = z.object({

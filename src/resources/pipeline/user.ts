@@ -6,9 +6,10 @@
  */
 import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
+import { listUsers, readUser, userPath as path, type WireUser } from '../../providers/pipeline/api/users.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './common.js';
+import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.js';
 
 /** Inputs of a user. */
 export const userInputs = z.object({
@@ -43,41 +44,26 @@ export const userOutputs = userInputs.extend({
 /** Observed user. */
 export type UserOutputs = z.output<typeof userOutputs>;
 
-interface WireUser {
-  id: string;
-  email: string;
-  given_name: string;
-  family_name: string;
-  phone: string | null;
-  picture: string | null;
-  role: string;
-  verified: boolean;
-  invited: boolean;
-  active: boolean;
-  created_at: string;
-}
-
 function toOutputs(u: WireUser): UserOutputs {
   return {
     id: u.id,
     email: u.email,
-    givenName: u.given_name,
-    familyName: u.family_name,
+    // The API may leave a name out (a user invited elsewhere without one): it reads as empty.
+    givenName: u.given_name ?? '',
+    familyName: u.family_name ?? '',
     ...(u.phone ? { phone: u.phone } : {}),
     ...(u.picture ? { picture: u.picture } : {}),
     role: u.role,
     verified: u.verified,
-    invited: u.invited,
+    invited: u.invited ?? false,
     active: u.active,
     createdAt: u.created_at,
   };
 }
 
-const path = (id: string) => `/users/${encodeURIComponent(id)}`;
-
 /** Users of this email made since `earliestMs` that state does not hold (the lost invite's). */
 async function invitedSince(ctx: Ctx, email: string, earliestMs: number, recorded: (id: string) => boolean): Promise<WireUser[]> {
-  const users = await ctx.client.list<WireUser>('/users');
+  const users = await listUsers(ctx.client);
   return users.filter((u) => u.email.toLowerCase() === email.toLowerCase() && Date.parse(u.created_at) >= earliestMs && !recorded(u.id));
 }
 
@@ -122,12 +108,12 @@ export const user: ResourceType<UserInputs, UserOutputs, PipelineClient, Pipelin
   },
 
   async read(ctx, id) {
-    const found = await unlessGone(ctx.client.get<WireUser>(path(id)));
+    const found = await unlessGone(readUser(ctx.client, id));
     return found && toOutputs(found);
   },
 
   async readMany(ctx, targets) {
-    const listed = byId(await ctx.client.list<WireUser>('/users'));
+    const listed = byId(await listUsers(ctx.client));
     const out = new Map<string, UserOutputs | undefined>();
     for (const { id } of targets) {
       const found = listed.get(id);
@@ -146,7 +132,7 @@ export const user: ResourceType<UserInputs, UserOutputs, PipelineClient, Pipelin
   },
 
   async list(ctx) {
-    return (await ctx.client.list<WireUser>('/users')).map((u) => ({ id: u.id, outputs: toOutputs(u) }));
+    return (await listUsers(ctx.client)).map((u) => ({ id: u.id, outputs: toOutputs(u) }));
   },
 
   async findOwned(ctx, inputs, order) {

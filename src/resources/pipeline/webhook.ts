@@ -14,7 +14,7 @@ import { reveal } from '../../kernel/values.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOfText } from '../schema.js';
-import { apiIdFormat, byId, deleteIfPresent, sameMeaning, unlessGone, type Ctx } from './common.js';
+import { apiIdFormat, byId, deleteIfPresent, sameMeaning, unlessGone, type Ctx } from './kit.js';
 
 /** The events the API lets a webhook subscribe to (its WebhookRequest's events); any other is refused. */
 export const WEBHOOK_EVENTS = [

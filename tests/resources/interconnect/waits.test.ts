@@ -6,8 +6,8 @@
  * was ordered, so nothing is on its way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RemoteError, WaitTimedOut } from '../../../src/kernel/errors.js';
-import { retryWithin, waitReady } from '../../../src/resources/interconnect/product.js';
+import { RemoteError, WaitTimedOut } from '../../../src/errors.js';
+import { retryWithin, waitReady } from '../../../src/resources/interconnect/kit.js';
 import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { InterconnectApi } from '../../support/interconnect-api.js';
 import { interconnectContext } from '../../support/interconnect-context.js';

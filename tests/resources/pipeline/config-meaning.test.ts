@@ -1,10 +1,10 @@
 /**
- * A connection's or destination's config compared by what it means (common.ts): each case names
+ * A connection's or destination's config compared by what it means (kit.ts): each case names
  * the API habit that would otherwise be a perpetual diff, or the real change that must still show.
  */
 import { describe, expect, it } from 'vitest';
-import { changedConfig, declaredConfig, observedConfig, sameMeaning } from '../../../src/resources/pipeline/common.js';
-import { Secret } from '../../../src/kernel/values.js';
+import { changedConfig, declaredConfig, observedConfig, sameMeaning } from '../../../src/resources/pipeline/kit.js';
+import { Secret } from '../../../src/values.js';
 
 describe('sameMeaning', () => {
   const cases: Array<[string, unknown, unknown, boolean]> = [

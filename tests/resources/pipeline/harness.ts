@@ -4,7 +4,7 @@
  */
 import pino from 'pino';
 import type { PipelineClientOptions } from '../../../src/providers/pipeline/client.js';
-import type { Ctx } from '../../../src/resources/pipeline/common.js';
+import type { Ctx } from '../../../src/resources/pipeline/kit.js';
 import { clientFor, type PipelineSandbox } from '../../support/pipeline-sandbox.js';
 import { contextWait } from '../../../src/engine/applying/wait.js';
 

@@ -4,18 +4,8 @@
  * the API has no such object).
  */
 import * as z from 'zod';
+import type { WireStatus } from '../../../providers/pipeline/api/connections.js';
 import { orNull } from './wire.js';
-
-/** The wire `status` object of a connection. */
-export interface WireStatus {
-  setup_state: string;
-  sync_state: string;
-  update_state: string;
-  is_historical_sync: boolean;
-  rescheduled_for?: string | null;
-  tasks?: Array<{ code: string; message: string }>;
-  warnings?: Array<{ code: string; message: string }>;
-}
 
 const alert = (what: string) =>
   z

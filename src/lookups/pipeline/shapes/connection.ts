@@ -1,40 +1,13 @@
 /**
  * The connection fields shared by getConnection, getConnector, getConnections, getConnectors
- * and getGroupConnections: the wire shape, the result fields, and the mapping between them.
+ * and getGroupConnections: the result fields, and the mapping to them from the wire.
  */
 import * as z from 'zod';
-import { RemoteError } from '../../../kernel/errors.js';
+import { readConnection, statusOf as wireStatus, type WireConnection } from '../../../providers/pipeline/api/connections.js';
 import type { PipelineClient } from '../../../providers/pipeline/client.js';
-import { toStatus, type WireStatus } from './connection-status.js';
-import { orNotFound, seg } from './lookup.js';
+import { toStatus } from './connection-status.js';
+import { orNotFound } from './lookup.js';
 import { maybeTimestamp, orNull, timestamp } from './wire.js';
-
-/** A connection as the API sends it (details, and items of the list endpoints). */
-export interface WireConnection {
-  id: string;
-  group_id: string;
-  service: string;
-  service_version: number | string;
-  schema: string;
-  connected_by?: string | null;
-  created_at: string;
-  succeeded_at?: string | null;
-  failed_at?: string | null;
-  paused: boolean;
-  pause_after_trial: boolean;
-  sync_frequency: number;
-  /** Listed as required by the OpenAPI document, yet absent from the vendor's own fixture of a connection's details. */
-  schedule_type?: string | null;
-  daily_sync_time?: string | null;
-  data_delay_sensitivity?: string | null;
-  data_delay_threshold?: number | null;
-  networking_method?: string | null;
-  proxy_agent_id?: string | null;
-  private_link_id?: string | null;
-  hybrid_deployment_agent_id?: string | null;
-  status?: WireStatus;
-  config?: Record<string, unknown>;
-}
 
 /** The 20 scalar fields of a connection, shared by every connection-shaped result. */
 export const connectionFields = {
@@ -97,13 +70,12 @@ export function toConnectionSummary(wire: WireConnection): ConnectionSummary {
   };
 }
 
-/** The status of a wire connection, failing clearly when the API left it out. */
+/** The status of a wire connection in result form, failing clearly when the API left it out. */
 export function statusOf(wire: WireConnection) {
-  if (!wire.status) throw new RemoteError('unavailable', `the API sent connection "${wire.id}" without its status object`, { provider: 'pipeline' });
-  return toStatus(wire.status);
+  return toStatus(wireStatus(wire));
 }
 
 /** One connection's details, with the API's not-found turned into one naming the lookup and id. */
 export function fetchConnection(client: PipelineClient, lookup: string, id: string): Promise<WireConnection> {
-  return orNotFound(lookup, 'connection', id, () => client.get<WireConnection>(`/connections/${seg(id)}`));
+  return orNotFound(lookup, 'connection', id, () => readConnection(client, id));
 }

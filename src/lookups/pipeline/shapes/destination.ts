@@ -2,23 +2,8 @@
  * Destination fields shared by getDestination (with config) and getDestinations (without).
  */
 import * as z from 'zod';
+import type { WireDestination } from '../../../providers/pipeline/api/destinations.js';
 import { orNull } from './wire.js';
-
-/** A destination as the API sends it. */
-export interface WireDestination {
-  id: string;
-  group_id: string;
-  service: string;
-  region: string;
-  time_zone_offset: string;
-  setup_status: string;
-  daylight_saving_time_enabled?: boolean | null;
-  networking_method?: string | null;
-  private_link_id?: string | null;
-  proxy_agent_id?: string | null;
-  hybrid_deployment_agent_id?: string | null;
-  config?: Record<string, unknown>;
-}
 
 /** The fields of a destination result, config aside. */
 export const destinationFields = {

@@ -1,25 +1,11 @@
 /**
  * Users and groups as several lookups return them (getUser, getUsers, getGroupUsers; getGroup,
- * getGroups): one wire shape, one result shape, one mapping each.
+ * getGroups): one result shape and one mapping from the wire record (providers/pipeline/api) each.
  */
 import * as z from 'zod';
+import type { WireGroup } from '../../../providers/pipeline/api/groups.js';
+import type { WireUser } from '../../../providers/pipeline/api/users.js';
 import { maybeTimestamp, orNull, timestamp } from './wire.js';
-
-/** A user as the API sends it. */
-export interface WireUser {
-  id: string;
-  email: string;
-  given_name?: string | null;
-  family_name?: string | null;
-  verified: boolean;
-  invited?: boolean | null;
-  picture?: string | null;
-  phone?: string | null;
-  role?: string | null;
-  active?: boolean | null;
-  logged_in_at?: string | null;
-  created_at: string;
-}
 
 /** The fields of a user result. */
 export const userFields = {
@@ -56,13 +42,6 @@ export function toUser(wire: WireUser): z.input<typeof userSchema> {
     loggedInAt: orNull(wire.logged_in_at),
     createdAt: wire.created_at,
   };
-}
-
-/** A group as the API sends it. */
-export interface WireGroup {
-  id: string;
-  name: string;
-  created_at: string;
 }
 
 /** The fields of a group result. */

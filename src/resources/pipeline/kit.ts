@@ -19,6 +19,7 @@ import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { reveal, Secret, Unknown } from '../../kernel/values.js';
 import type { ImportIdFormat, ResourceContext } from '../../engine/contracts/resource-type.js';
 import { freeForm } from '../../engine/contracts/strict.js';
+import type { SetupTest } from '../../providers/pipeline/api/setup-tests.js';
 
 /** A pipeline handler's context. */
 export type Ctx = ResourceContext<PipelineClient, PipelineSettings>;
@@ -230,13 +231,6 @@ export function sealed(config: Config, secrets: Iterable<string>): Config {
   const out = { ...config };
   for (const key of secrets) if (out[key] !== undefined && out[key] !== null && !(out[key] instanceof Secret)) out[key] = new Secret(out[key]);
   return out;
-}
-
-/** One setup test as the API reports it. */
-export interface SetupTest {
-  title: string;
-  status: string;
-  message?: string;
 }
 
 /** Setup tests that did not pass become warnings naming the test and its message; they never fail the step. */

@@ -1,4 +1,9 @@
-import { UserError, WaitTimedOut, isRemote } from '../../kernel/errors.js';
+/**
+ * What every interconnect resource type repeats: products listed and read once per pass, orders
+ * and the finding of what a lost one made, waits for provisioning, cancellation, tags as the
+ * user's and as plumb's ownership marks, and import ids of two parts.
+ */
+import { UserError, WaitTimedOut, isRemote } from '../../errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { order as orderItem, type Finder, type Memo } from '../../providers/interconnect/api/orders.js';
 import { GONE, READY, isType, listAllProducts, readProduct, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
