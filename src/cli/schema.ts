@@ -84,8 +84,8 @@ export interface TokenDoc {
 export function describeToken(token: string, resourceTypes: ReadonlyMap<string, ResourceType>): TokenDoc {
   const type = resourceTypes.get(token);
   if (type) {
-    const secrets = type.secretPaths ?? [];
-    const replaceRules = type.replaceOn.map(({ path, reason }) => ({ path, reason }));
+    const secrets = type.secrets?.paths ?? [];
+    const replaceRules = type.replace.on.map(({ path, reason }) => ({ path, reason }));
     return {
       token,
       kind: 'resource',
@@ -153,9 +153,9 @@ function discriminator(choices: JsonSchema[]): string | undefined {
 
 /** What a change to one input does: static replace rules first, then value-dependent ones. */
 function changeOf(type: ResourceType, name: string): FieldDoc['change'] {
-  if (type.replaceOn.some((r) => r.path === name || r.path.startsWith(`${name}.`))) return 'replace';
-  if (type.replaceSometimes?.includes(name)) return 'sometimes';
-  return type.stateOnly?.includes(name) ? 'recorded' : 'update';
+  if (type.replace.on.some((r) => r.path === name || r.path.startsWith(`${name}.`))) return 'replace';
+  if (type.replace.when?.inputs.includes(name)) return 'sometimes';
+  return type.diff?.recordOnly?.includes(name) ? 'recorded' : 'update';
 }
 
 function typeName(prop: JsonSchema): string {

@@ -101,7 +101,7 @@ class Planning {
     private readonly options: PlanOptions,
     refreshed: Refreshed,
     private readonly warnings: string[],
-    /** The refresh's pass: what the types' secretPathsFor read remotely (a service's catalogue) is read once per plan. */
+    /** The refresh's pass: what the types' secrets.pathsFor read remotely (a service's catalogue) is read once per plan. */
     private readonly pass: ReadPass,
   ) {
     this.prior = refreshed.resources;
@@ -126,7 +126,7 @@ class Planning {
     const trigger = await this.optionValues(name);
     const desired = await this.desired(name, type);
     if (!desired || !trigger || misnamed.length) return;
-    for (const w of type.warnings?.(desired) ?? []) this.warnings.push(`${name}: ${w}`);
+    for (const w of type.notes?.desired?.(desired) ?? []) this.warnings.push(`${name}: ${w}`);
     const recorded = decl.options.import && !this.prior[name] && !this.options.destroy ? await this.readImport(name, type, decl.options.import, desired) : this.prior[name];
     if (recorded === null) return;
     const same = recorded !== undefined && sameValue(recorded.inputs, desired);
@@ -152,7 +152,7 @@ class Planning {
     this.values.set(name, plannedValue(type, change, recorded, desired));
     if (this.options.destroy) return;
     if (change.action === 'replace' && recorded) change.notes.push(...(await this.deleteNotes(type, recorded, false)));
-    if (change.action === 'update' && !change.recordOnly && recorded) change.notes.push(...(type.updateNotes?.(reveal(recorded.inputs), reveal(desired)) ?? []));
+    if (change.action === 'update' && !change.recordOnly && recorded) change.notes.push(...(type.notes?.update?.(reveal(recorded.inputs), reveal(desired)) ?? []));
     if (decl.options.protect && change.action === 'replace') {
       this.guarded.set(name, () => this.error(name, `${name} is protected and cannot be replaced`, `remove "protect: true" from its options first; replaced because: ${replaceWhy(change)}`));
     }
@@ -171,11 +171,11 @@ class Planning {
    * refresh's pass (a type shares its reads through it), and only after a refresh.
    */
   private async readDeclared(name: string, type: ResourceType, recorded: ResourceState, desired: Record<string, unknown>): Promise<ResourceState> {
-    if (!type.readsDeclared || !this.options.refresh || this.options.destroy || this.gone.has(name) || containsUnknown(desired)) return recorded;
+    if (!type.diff?.readsDeclared || !this.options.refresh || this.options.destroy || this.gone.has(name) || containsUnknown(desired)) return recorded;
     const ctx = await resourceContext(this.deps, type, name, { pass: this.pass, warn: (m) => this.warnings.push(`${name}: ${m}`), provider: recorded.provider });
     const observed = (await type.read(ctx, realId(recorded), { inputs: reveal(desired), outputs: reveal(recorded.outputs) })) as Record<string, unknown> | undefined;
     if (!observed) return recorded;
-    return { ...recorded, outputs: wrapSecrets(observed, [...(type.secretPaths ?? []), ...secretKeys(recorded.inputs), ...secretKeys(desired)]) };
+    return { ...recorded, outputs: wrapSecrets(observed, [...(type.secrets?.paths ?? []), ...secretKeys(recorded.inputs), ...secretKeys(desired)]) };
   }
 
   /** A resource read with `get:` (see get.ts); a destroy leaves it alone and reads nothing. */
@@ -206,7 +206,7 @@ class Planning {
     try {
       // additionalSecretOutputs: an input of the same name is shown as a secret too.
       const extra = decl.options.additionalSecretOutputs;
-      const secretPaths = extra?.length ? [...(type.secretPaths ?? []), ...extra] : type.secretPaths;
+      const secretPaths = extra?.length ? [...(type.secrets?.paths ?? []), ...extra] : type.secrets?.paths;
       desired = wrapSecrets((await evaluate(decl.properties, this.evaluation.scope())) as Record<string, unknown>, secretPaths);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
@@ -226,7 +226,7 @@ class Planning {
     }
     // Inputs exactly as recorded were checked when they were applied (and accepted remotely).
     if (this.prior[name] !== undefined && sameValue(this.prior[name].inputs, desired)) return desired;
-    const problems = checkInputs(type.inputs, desired, decl.properties, { file: this.manifest.file, address: name, what: type.token, secretPaths: type.secretPaths });
+    const problems = checkInputs(type.inputs, desired, decl.properties, { file: this.manifest.file, address: name, what: type.token, secretPaths: type.secrets?.paths });
     this.diagnostics.push(...problems);
     return problems.length ? undefined : desired;
   }
@@ -312,7 +312,7 @@ class Planning {
   private async deleteNotes(type: ResourceType, recorded: ResourceState, retain: boolean): Promise<string[]> {
     if (retain) return ['retainOnDelete: the object is only removed from state and stays billed'];
     const { settings } = await this.deps.connect(type.provider, recorded.provider);
-    return type.deleteNotes?.({ inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) }, settings) ?? [];
+    return type.notes?.delete?.({ inputs: reveal(recorded.inputs), outputs: reveal(recorded.outputs) }, settings) ?? [];
   }
 
   /** The manifest's outputs as planned (Unknown until apply where they depend on what it makes). */

@@ -120,19 +120,25 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
   description: 'A registrable domain on the allow list of an anti-DDoS instance; waits until the platform accepts it.',
   inputs: antiDdosAllowedDomainInputs,
   outputs: antiDdosAllowedDomainOutputs,
-  replaceOn: [
-    { path: 'instanceId', reason: 'an allow-list entry belongs to one instance' },
-    { path: 'domain', reason: 'the domain is the identity of the entry' },
-  ],
-  // The same domain on the same instance is the same entry: replaced as it is (--replace), it
-  // is removed first and then added again.
-  holds: [{ what: 'allowed domain of an anti-DDoS instance', paths: ['instanceId', 'domain'] }],
-  computedInputs: ['comment'],
-  remoteManaged: ['status', 'createTime'],
-  isReady: (outputs) => outputs.status === 'Success',
-  failed: (outputs) => (outputs.status === 'Failure' ? 'Failure' : undefined),
-  // The API lists a new entry at once, Adding until the platform accepts it.
-  appearsWithinMs: 0,
+  diff: {
+    computedInputs: ['comment'],
+    remoteManaged: ['status', 'createTime'],
+  },
+  replace: {
+    on: [
+      { path: 'instanceId', reason: 'an allow-list entry belongs to one instance' },
+      { path: 'domain', reason: 'the domain is the identity of the entry' },
+    ],
+    // The same domain on the same instance is the same entry: replaced as it is (--replace), it
+    // is removed first and then added again.
+    holds: [{ what: 'allowed domain of an anti-DDoS instance', paths: ['instanceId', 'domain'] }],
+  },
+  provisioning: {
+    ready: (outputs) => outputs.status === 'Success',
+    failed: (outputs) => (outputs.status === 'Failure' ? 'Failure' : undefined),
+    // The API lists a new entry at once, Adding until the platform accepts it.
+    appearsWithinMs: 0,
+  },
   importId: {
     format: '<instance_id>/<domain>',
     parse(id) {

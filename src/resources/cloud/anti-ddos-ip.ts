@@ -146,13 +146,19 @@ export const antiDdosIp: ResourceType<AntiDdosIpInputs, AntiDdosIpOutputs, Cloud
   description: 'A BGP service IP of an anti-DDoS instance; waits until the platform has set it up.',
   inputs: antiDdosIpInputs,
   outputs: antiDdosIpOutputs,
-  replaceOn: [{ path: 'instanceId', reason: 'no Action moves a service IP to another anti-DDoS instance' }],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { remark: '' }),
-  remoteManaged: ['status', 'ruleCount', 'cname', 'lineType'],
-  isReady: (outputs) => outputs.status === 'Success',
-  failed: (outputs) => failedStatus(String(outputs.status)),
-  // The API lists a new IP at once, Pending until it is set up.
-  appearsWithinMs: 0,
+  diff: {
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { remark: '' }),
+    remoteManaged: ['status', 'ruleCount', 'cname', 'lineType'],
+  },
+  replace: {
+    on: [{ path: 'instanceId', reason: 'no Action moves a service IP to another anti-DDoS instance' }],
+  },
+  provisioning: {
+    ready: (outputs) => outputs.status === 'Success',
+    failed: (outputs) => failedStatus(String(outputs.status)),
+    // The API lists a new IP at once, Pending until it is set up.
+    appearsWithinMs: 0,
+  },
   importId: {
     format: '<instance_id>/<ip>',
     parse(id) {

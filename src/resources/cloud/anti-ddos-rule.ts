@@ -167,25 +167,33 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
   description: 'A forwarding rule of an anti-DDoS service IP: a port (or every port) sent to back-end servers; waits until applied.',
   inputs: antiDdosRuleInputs as unknown as z.ZodType<AntiDdosRuleInputs>,
   outputs: antiDdosRuleOutputs,
-  replaceOn: [
-    { path: 'instanceId', reason: 'a rule belongs to one anti-DDoS instance (no Action moves it)' },
-    { path: 'ip', reason: 'UpdateBGPServiceFwdRule takes the service IP only to find the rule: it cannot move to another IP' },
-    { path: 'sourceType', reason: 'UpdateBGPServiceFwdRule takes no SourceType' },
-  ],
-  // The API never receives an empty value (empty parameters are not sent), so no update clears
-  // a backup server once set.
-  replaceWhen: (prior, desired) =>
-    prior.backupServer && !desired.backupServer ? [{ path: 'backupServer', reason: 'UpdateBGPServiceFwdRule cannot clear a backup server (an empty BackupIP is never sent)' }] : [],
-  replaceSometimes: ['backupServer'],
-  // A service IP forwards a port through one rule (every port, 0, through one IP rule): a rule
-  // replaced keeping its port is deleted first.
-  holds: [{ what: 'forwarded port of an anti-DDoS IP', paths: ['instanceId', 'ip', 'port'], defaults: { port: () => 0 } }],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { sourceType: 'ip', toaId: 200, detection: false, remark: '' }),
-  remoteManaged: ['status', 'createTime', 'ruleId', 'ruleIndex', 'protocol', 'loadBalance'],
-  isReady: (outputs) => outputs.status === 'Success',
-  failed: (outputs) => failedStatus(String(outputs.status)),
-  // The API lists a new rule at once, Pending until it is applied.
-  appearsWithinMs: 0,
+  diff: {
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { sourceType: 'ip', toaId: 200, detection: false, remark: '' }),
+    remoteManaged: ['status', 'createTime', 'ruleId', 'ruleIndex', 'protocol', 'loadBalance'],
+  },
+  replace: {
+    on: [
+      { path: 'instanceId', reason: 'a rule belongs to one anti-DDoS instance (no Action moves it)' },
+      { path: 'ip', reason: 'UpdateBGPServiceFwdRule takes the service IP only to find the rule: it cannot move to another IP' },
+      { path: 'sourceType', reason: 'UpdateBGPServiceFwdRule takes no SourceType' },
+    ],
+    // A service IP forwards a port through one rule (every port, 0, through one IP rule): a rule
+    // replaced keeping its port is deleted first.
+    holds: [{ what: 'forwarded port of an anti-DDoS IP', paths: ['instanceId', 'ip', 'port'], defaults: { port: () => 0 } }],
+    when: {
+      inputs: ['backupServer'],
+      // The API never receives an empty value (empty parameters are not sent), so no update clears
+      // a backup server once set.
+      rules: (prior, desired) =>
+        prior.backupServer && !desired.backupServer ? [{ path: 'backupServer', reason: 'UpdateBGPServiceFwdRule cannot clear a backup server (an empty BackupIP is never sent)' }] : [],
+    },
+  },
+  provisioning: {
+    ready: (outputs) => outputs.status === 'Success',
+    failed: (outputs) => failedStatus(String(outputs.status)),
+    // The API lists a new rule at once, Pending until it is applied.
+    appearsWithinMs: 0,
+  },
   importId: {
     format: '<instance_id>/<rule_index>',
     parse(id) {

@@ -100,21 +100,29 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
   description: 'A cloud data disk (UDisk); renamed and grown in place, attached with a DiskAttachment. Import id: the disk id (`bsm-…`).',
   inputs: diskInputs,
   outputs: diskOutputs,
-  replaceOn: [
-    { path: 'availabilityZone', reason: 'a disk cannot move to another zone (no API Action)' },
-    { path: 'diskType', reason: "a disk's type is fixed when it is made" },
-    { path: 'chargeType', reason: "no Action changes a disk's billing period" },
-    { path: 'tag', reason: 'UDisk has no Action that retags a disk' },
-  ],
-  replaceWhen: (prior, desired) => (desired.size < prior.size ? [{ path: 'size', reason: 'a disk only grows (ResizeUDisk and ResizeAttachedDisk take a larger size)' }] : []),
-  replaceSometimes: ['size'],
-  computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { diskType: 'data_disk', chargeType: 'dynamic', tag: DEFAULT_TAG }),
-  remoteManaged: ['status', 'instanceId', 'deviceName', 'createTime', 'expireTime'],
-  isReady: (outputs) => isSettled(String(outputs.status)),
-  failed: (outputs) => failedStatus(String(outputs.status)),
-  // The API lists a new disk at once, Initializating (sic) until it is Available.
-  appearsWithinMs: 0,
+  diff: {
+    computedInputs: ['name'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { diskType: 'data_disk', chargeType: 'dynamic', tag: DEFAULT_TAG }),
+    remoteManaged: ['status', 'instanceId', 'deviceName', 'createTime', 'expireTime'],
+  },
+  replace: {
+    on: [
+      { path: 'availabilityZone', reason: 'a disk cannot move to another zone (no API Action)' },
+      { path: 'diskType', reason: "a disk's type is fixed when it is made" },
+      { path: 'chargeType', reason: "no Action changes a disk's billing period" },
+      { path: 'tag', reason: 'UDisk has no Action that retags a disk' },
+    ],
+    when: {
+      inputs: ['size'],
+      rules: (prior, desired) => (desired.size < prior.size ? [{ path: 'size', reason: 'a disk only grows (ResizeUDisk and ResizeAttachedDisk take a larger size)' }] : []),
+    },
+  },
+  provisioning: {
+    ready: (outputs) => isSettled(String(outputs.status)),
+    failed: (outputs) => failedStatus(String(outputs.status)),
+    // The API lists a new disk at once, Initializating (sic) until it is Available.
+    appearsWithinMs: 0,
+  },
   importId: prefixedId('bsm', 'disk'),
 
   async create(ctx, inputs) {

@@ -146,21 +146,29 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
   description: 'An elastic IP address, billed by bandwidth or traffic; bind it with an EipAssociation.',
   inputs: eipInputs,
   outputs: eipOutputs,
-  replaceOn: [
-    { path: 'internetType', reason: "an EIP's line is fixed when it is allocated" },
-    { path: 'chargeType', reason: 'the billing period is fixed when the EIP is allocated (no Action changes it)' },
-  ],
-  replaceWhen(prior, desired): ReplaceRule[] {
-    const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
-    return cleared ? [{ path: 'remark', reason: 'UpdateEIPAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+  diff: {
+    computedInputs: ['name', 'weight'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeMode: 'bandwidth', chargeType: 'month' }),
+    remoteManaged: ['publicIp', 'status', 'resourceType', 'resourceId', 'createTime', 'expireTime'],
   },
-  replaceSometimes: ['remark'],
-  computedInputs: ['name', 'weight'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeMode: 'bandwidth', chargeType: 'month' }),
-  remoteManaged: ['publicIp', 'status', 'resourceType', 'resourceId', 'createTime', 'expireTime'],
-  // Upstream takes an EIP not listed after its allocation as still on its way (and waits for it to be free).
-  appearsWithinMs: APPEARS_WITHIN_MS,
-  isReady: (outputs) => SETTLED.includes(String(outputs.status)),
+  replace: {
+    on: [
+      { path: 'internetType', reason: "an EIP's line is fixed when it is allocated" },
+      { path: 'chargeType', reason: 'the billing period is fixed when the EIP is allocated (no Action changes it)' },
+    ],
+    when: {
+      inputs: ['remark'],
+      rules(prior, desired): ReplaceRule[] {
+        const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
+        return cleared ? [{ path: 'remark', reason: 'UpdateEIPAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+      },
+    },
+  },
+  provisioning: {
+    // Upstream takes an EIP not listed after its allocation as still on its way (and waits for it to be free).
+    appearsWithinMs: APPEARS_WITHIN_MS,
+    ready: (outputs) => SETTLED.includes(String(outputs.status)),
+  },
   importId: prefixedId('eip', 'EIP'),
 
   async create(ctx, inputs) {

@@ -27,7 +27,7 @@ export const PACE: Pace = { firstMs: 200, maxMs: 2000 };
  * the provider. Upstream's provider waits 2 to 5 minutes for such an object to show before it
  * gives up, so one can take that long; one still unlisted after twice the longest of those waits
  * was not made. Until then a read that finds nothing is no evidence that an order made nothing
- * (see ResourceType.appearsWithinMs): an interrupted order is waited for, never bought again. The
+ * (see Provisioning.appearsWithinMs): an interrupted order is waited for, never bought again. The
  * price: an order interrupted before it reached the API holds its address that long.
  */
 export const APPEARS_WITHIN_MS = 10 * 60_000;
@@ -239,7 +239,7 @@ export interface MadeQuery<T> {
   /** When the order was sent (epoch milliseconds). */
   sentAt: number;
   idOf(record: T): string;
-  /** How long after its order the API may not list such an object yet (the type's appearsWithinMs). */
+  /** How long after its order the API may not list such an object yet (the type's provisioning.appearsWithinMs). */
   within: number;
 }
 

@@ -94,19 +94,25 @@ export const lbAttachment: ResourceType<LbAttachmentInputs, LbAttachmentOutputs,
   description: 'An instance serving a listener on one of its ports (a backend); port, weight, enabled and backup change in place. Import id: `<lb_id>/<vserver_id>/<backend_id>`.',
   inputs: lbAttachmentInputs,
   outputs: lbAttachmentOutputs,
-  replaceOn: [
-    { path: 'lbId', reason: 'a backend belongs to one balancer: another is another backend' },
-    { path: 'listenerId', reason: 'a backend belongs to one listener: UpdateBackendAttribute cannot move it' },
-    { path: 'resourceId', reason: 'UpdateBackendAttribute cannot change the instance a backend is' },
-  ],
-  // A listener takes an instance's port once (4109): a backend replaced keeping both is deleted first.
-  holds: [{ what: 'port of an instance on a listener', paths: ['listenerId', 'resourceId', 'port'], defaults: { port: () => 80 } }],
-  // A rule names its backends by backendId; a backend one forwards to cannot be released (4110).
-  usedBy: [{ token: lbRule.token, path: 'backendIds[]', output: 'backendId', refusal: 'the API refuses to release a backend a rule forwards to (4110)' }],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { port: 80, weight: 1, enabled: true, backup: false }),
-  remoteManaged: ['privateIp', 'status'],
-  // A backend is part of its listener's record, listed as soon as AllocateBackend answers.
-  appearsWithinMs: 0,
+  diff: {
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { port: 80, weight: 1, enabled: true, backup: false }),
+    remoteManaged: ['privateIp', 'status'],
+  },
+  replace: {
+    on: [
+      { path: 'lbId', reason: 'a backend belongs to one balancer: another is another backend' },
+      { path: 'listenerId', reason: 'a backend belongs to one listener: UpdateBackendAttribute cannot move it' },
+      { path: 'resourceId', reason: 'UpdateBackendAttribute cannot change the instance a backend is' },
+    ],
+    // A listener takes an instance's port once (4109): a backend replaced keeping both is deleted first.
+    holds: [{ what: 'port of an instance on a listener', paths: ['listenerId', 'resourceId', 'port'], defaults: { port: () => 80 } }],
+    // A rule names its backends by backendId; a backend one forwards to cannot be released (4110).
+    usedBy: [{ token: lbRule.token, path: 'backendIds[]', output: 'backendId', refusal: 'the API refuses to release a backend a rule forwards to (4110)' }],
+  },
+  provisioning: {
+    // A backend is part of its listener's record, listed as soon as AllocateBackend answers.
+    appearsWithinMs: 0,
+  },
   importId: ID,
 
   async create(ctx, inputs) {

@@ -140,46 +140,54 @@ export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, Cloud
     'A listener (VServer) of a load balancer: protocol, port, balancing method, persistence and health check, all but protocol and port changed in place. Import id: `<lb_id>/<vserver_id>`.',
   inputs: lbListenerInputs,
   outputs: lbListenerOutputs,
-  replaceOn: [
-    { path: 'lbId', reason: 'a listener cannot move to another balancer (no API Action)' },
-    { path: 'protocol', reason: "UpdateVServerAttribute cannot change a listener's protocol" },
-    { path: 'port', reason: 'UpdateVServerAttribute takes no FrontendPort' },
-  ],
-  // The API takes an empty value as no change, so a health-check domain or path cannot be cleared.
-  replaceWhen: (prior, desired) =>
-    (['domain', 'path'] as const)
-      .filter((f) => (prior[f] ?? '') !== '' && (desired[f] ?? '') === '')
-      .map((f) => ({ path: f, reason: `UpdateVServerAttribute takes an empty ${f === 'domain' ? 'Domain' : 'Path'} as no change, so no Action clears one` })),
-  replaceSometimes: ['domain', 'path'],
-  // A balancer takes one listener per port (4107; a UDP one beside a TCP-family one): a listener
-  // replaced keeping its port is deleted first.
-  holds: [
-    {
-      what: 'port on a load balancer',
-      paths: ['lbId', 'port', 'transport'],
-      defaults: {
-        port: (inputs: LbListenerInputs) => (isProtocol(inputs.protocol) ? portOf(inputs) : undefined),
-        transport: (inputs: LbListenerInputs) => (isProtocol(inputs.protocol) ? ((inputs.protocol ?? 'http') === 'udp' ? 'udp' : 'tcp') : undefined),
+  diff: {
+    computedInputs: ['name'],
+    asDeclared: (recorded, _outputs, desired) =>
+      defaultsAsDeclared(recorded, desired, {
+        protocol: 'http',
+        // The port a listener made without one has: its protocol's, never the manifest's port.
+        port: portOf({ protocol: recorded.protocol } as LbListenerInputs),
+        method: 'roundrobin',
+        persistenceType: 'none',
+        persistence: '',
+        idleTimeout: 60,
+        healthCheckType: 'port',
+        domain: '',
+        path: '',
+      }),
+    remoteManaged: ['status'],
+  },
+  replace: {
+    on: [
+      { path: 'lbId', reason: 'a listener cannot move to another balancer (no API Action)' },
+      { path: 'protocol', reason: "UpdateVServerAttribute cannot change a listener's protocol" },
+      { path: 'port', reason: 'UpdateVServerAttribute takes no FrontendPort' },
+    ],
+    // A balancer takes one listener per port (4107; a UDP one beside a TCP-family one): a listener
+    // replaced keeping its port is deleted first.
+    holds: [
+      {
+        what: 'port on a load balancer',
+        paths: ['lbId', 'port', 'transport'],
+        defaults: {
+          port: (inputs: LbListenerInputs) => (isProtocol(inputs.protocol) ? portOf(inputs) : undefined),
+          transport: (inputs: LbListenerInputs) => (isProtocol(inputs.protocol) ? ((inputs.protocol ?? 'http') === 'udp' ? 'udp' : 'tcp') : undefined),
+        },
       },
+    ],
+    when: {
+      inputs: ['domain', 'path'],
+      // The API takes an empty value as no change, so a health-check domain or path cannot be cleared.
+      rules: (prior, desired) =>
+        (['domain', 'path'] as const)
+          .filter((f) => (prior[f] ?? '') !== '' && (desired[f] ?? '') === '')
+          .map((f) => ({ path: f, reason: `UpdateVServerAttribute takes an empty ${f === 'domain' ? 'Domain' : 'Path'} as no change, so no Action clears one` })),
     },
-  ],
-  computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) =>
-    defaultsAsDeclared(recorded, desired, {
-      protocol: 'http',
-      // The port a listener made without one has: its protocol's, never the manifest's port.
-      port: portOf({ protocol: recorded.protocol } as LbListenerInputs),
-      method: 'roundrobin',
-      persistenceType: 'none',
-      persistence: '',
-      idleTimeout: 60,
-      healthCheckType: 'port',
-      domain: '',
-      path: '',
-    }),
-  remoteManaged: ['status'],
-  // A listener is part of its balancer's record, listed as soon as CreateVServer answers.
-  appearsWithinMs: 0,
+  },
+  provisioning: {
+    // A listener is part of its balancer's record, listed as soon as CreateVServer answers.
+    appearsWithinMs: 0,
+  },
   importId: ID,
 
   async create(ctx, inputs) {

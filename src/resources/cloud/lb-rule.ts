@@ -116,16 +116,22 @@ export const lbRule: ResourceType<LbRuleInputs, LbRuleOutputs, CloudClient, Clou
   description: 'A content-forwarding rule of an HTTP or HTTPS listener: a domain or path and the backends it goes to, all changed in place. Import id: `<lb_id>/<vserver_id>/<policy_id>`.',
   inputs: lbRuleInputs,
   outputs: lbRuleOutputs,
-  replaceOn: [
-    { path: 'lbId', reason: 'a policy belongs to one balancer: another is another policy' },
-    { path: 'listenerId', reason: 'UpdatePolicy cannot move a policy to another listener' },
-  ],
-  computedInputs: ['priority'],
-  // The API keeps the backends in its own order; the same backends in another order are no change.
-  asDeclared: (recorded, _outputs, desired) =>
-    defaultsAsDeclared({ ...recorded, backendIds: inDeclaredOrder(recorded.backendIds, desired.backendIds) ?? recorded.backendIds }, desired, { domainMatchMode: 'regular' }),
-  // A rule is part of its listener's record, listed as soon as CreatePolicy answers.
-  appearsWithinMs: 0,
+  diff: {
+    computedInputs: ['priority'],
+    // The API keeps the backends in its own order; the same backends in another order are no change.
+    asDeclared: (recorded, _outputs, desired) =>
+      defaultsAsDeclared({ ...recorded, backendIds: inDeclaredOrder(recorded.backendIds, desired.backendIds) ?? recorded.backendIds }, desired, { domainMatchMode: 'regular' }),
+  },
+  replace: {
+    on: [
+      { path: 'lbId', reason: 'a policy belongs to one balancer: another is another policy' },
+      { path: 'listenerId', reason: 'UpdatePolicy cannot move a policy to another listener' },
+    ],
+  },
+  provisioning: {
+    // A rule is part of its listener's record, listed as soon as CreatePolicy answers.
+    appearsWithinMs: 0,
+  },
   importId: ID,
 
   async create(ctx, inputs) {

@@ -82,18 +82,26 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
   description: 'A TLS certificate for HTTPS listeners; its private key is a secret input, never read back. Renamed in place. Import id: the certificate id (`ssl-…`).',
   inputs: lbSslInputs,
   outputs: lbSslOutputs,
-  secretPaths: ['privateKey'],
-  replaceOn: [
-    { path: 'privateKey', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
-    { path: 'userCert', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
-    { path: 'caCert', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
-  ],
-  computedInputs: ['name'],
-  // The API never reports the key or the certificates sent: an imported certificate takes the manifest's.
-  asDeclared: (recorded, _outputs, desired, origin) => unreportedFromManifest(recorded, desired, ['privateKey', 'userCert', 'caCert'], origin),
-  remoteManaged: ['hashValue', 'createTime'],
-  // An uploaded certificate is listed as soon as CreateSSL answers.
-  appearsWithinMs: 0,
+  secrets: {
+    paths: ['privateKey'],
+  },
+  diff: {
+    computedInputs: ['name'],
+    // The API never reports the key or the certificates sent: an imported certificate takes the manifest's.
+    asDeclared: (recorded, _outputs, desired, origin) => unreportedFromManifest(recorded, desired, ['privateKey', 'userCert', 'caCert'], origin),
+    remoteManaged: ['hashValue', 'createTime'],
+  },
+  replace: {
+    on: [
+      { path: 'privateKey', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
+      { path: 'userCert', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
+      { path: 'caCert', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
+    ],
+  },
+  provisioning: {
+    // An uploaded certificate is listed as soon as CreateSSL answers.
+    appearsWithinMs: 0,
+  },
   importId: prefixedId('ssl', 'certificate'),
 
   async create(ctx, inputs) {

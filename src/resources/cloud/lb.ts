@@ -133,22 +133,30 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
   description: 'A load balancer (CLB) in a subnet, external or internal; renamed, retagged and remarked in place, and an external one takes a security group. Import id: the balancer id (`ulb-…`).',
   inputs: lbInputs,
   outputs: lbOutputs,
-  replaceOn: [
-    { path: 'vpcId', reason: 'a balancer cannot move to another VPC (no API Action)' },
-    { path: 'subnetId', reason: 'a balancer cannot move to another subnet (no API Action)' },
-    { path: 'internal', reason: 'OuterMode and InnerMode are chosen by CreateULB; no Action changes them' },
-    { path: 'listenType', reason: 'ListenType is chosen by CreateULB; UpdateULBAttribute does not take it' },
-  ],
-  replaceWhen(prior, desired) {
-    const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
-    return cleared ? [{ path: 'remark', reason: 'UpdateULBAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+  diff: {
+    computedInputs: ['name', 'listenType'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { internal: false, tag: DEFAULT_TAG, remark: '', securityGroupId: '' }),
+    remoteManaged: ['privateIp', 'ipAddresses', 'createTime'],
   },
-  replaceSometimes: ['remark'],
-  computedInputs: ['name', 'listenType'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { internal: false, tag: DEFAULT_TAG, remark: '', securityGroupId: '' }),
-  remoteManaged: ['privateIp', 'ipAddresses', 'createTime'],
-  // The API lists a new balancer only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  replace: {
+    on: [
+      { path: 'vpcId', reason: 'a balancer cannot move to another VPC (no API Action)' },
+      { path: 'subnetId', reason: 'a balancer cannot move to another subnet (no API Action)' },
+      { path: 'internal', reason: 'OuterMode and InnerMode are chosen by CreateULB; no Action changes them' },
+      { path: 'listenType', reason: 'ListenType is chosen by CreateULB; UpdateULBAttribute does not take it' },
+    ],
+    when: {
+      inputs: ['remark'],
+      rules(prior, desired) {
+        const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
+        return cleared ? [{ path: 'remark', reason: 'UpdateULBAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+      },
+    },
+  },
+  provisioning: {
+    // The API lists a new balancer only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('ulb', 'load balancer'),
 
   async create(ctx, inputs) {

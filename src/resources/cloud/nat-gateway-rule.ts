@@ -129,13 +129,19 @@ export const natGatewayRule: ResourceType<NatGatewayRuleInputs, NatGatewayRuleOu
   description: "A NAT gateway's port forwarding: a port of one of its EIPs to a port of a host in its subnets.",
   inputs: natGatewayRuleInputs,
   outputs: natGatewayRuleOutputs,
-  replaceOn: [{ path: 'natGatewayId', reason: 'a forwarding policy belongs to one NAT gateway; UpdateNATGWPolicy cannot move it' }],
-  // An EIP's port is forwarded by one policy per protocol: a rule moved keeping it is deleted first.
-  holds: [{ what: 'forwarded port of an EIP', paths: ['srcEipId', 'protocol', 'srcPort'] }],
-  asDeclared: (recorded, _outputs, desired) => (desired.name === undefined && recorded.name === '' ? { ...recorded, name: undefined } : recorded),
-  remoteManaged: ['ruleId', 'srcIp'],
-  // A forwarding policy is listed as soon as CreateNATGWPolicy answers.
-  appearsWithinMs: 0,
+  diff: {
+    asDeclared: (recorded, _outputs, desired) => (desired.name === undefined && recorded.name === '' ? { ...recorded, name: undefined } : recorded),
+    remoteManaged: ['ruleId', 'srcIp'],
+  },
+  replace: {
+    on: [{ path: 'natGatewayId', reason: 'a forwarding policy belongs to one NAT gateway; UpdateNATGWPolicy cannot move it' }],
+    // An EIP's port is forwarded by one policy per protocol: a rule moved keeping it is deleted first.
+    holds: [{ what: 'forwarded port of an EIP', paths: ['srcEipId', 'protocol', 'srcPort'] }],
+  },
+  provisioning: {
+    // A forwarding policy is listed as soon as CreateNATGWPolicy answers.
+    appearsWithinMs: 0,
+  },
   importId: {
     format: FORMAT,
     parse(id) {

@@ -199,27 +199,35 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
   description: "A NAT gateway: a VPC's subnets reach the internet through its EIPs, and it forwards ports to their hosts (natGatewayRule).",
   inputs: natGatewayInputs,
   outputs: natGatewayOutputs,
-  replaceOn: [{ path: 'vpcId', reason: 'a NAT gateway cannot move to another VPC (no API Action)' }],
-  replaceWhen(prior, desired) {
-    const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
-    return cleared ? [{ path: 'remark', reason: 'UpdateNATGW takes an empty remark as no change, so no Action clears one' }] : [];
+  diff: {
+    computedInputs: ['name'],
+    asDeclared: (recorded, _outputs, desired) => {
+      const base = defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', whiteListEnabled: false, whiteList: [] });
+      return {
+        ...base,
+        subnetIds: inDeclaredOrder(recorded.subnetIds, desired.subnetIds)!,
+        eipIds: inDeclaredOrder(recorded.eipIds, desired.eipIds)!,
+        ...(base.whiteList && { whiteList: inDeclaredOrder(base.whiteList, desired.whiteList)! }),
+      };
+    },
+    remoteManaged: ['createTime'],
   },
-  replaceSometimes: ['remark'],
-  // An EIP is bound to one resource at a time: a new gateway on the old one's EIPs needs it gone.
-  holds: [{ what: 'binding of an EIP', paths: ['eipIds[]'] }],
-  computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) => {
-    const base = defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', whiteListEnabled: false, whiteList: [] });
-    return {
-      ...base,
-      subnetIds: inDeclaredOrder(recorded.subnetIds, desired.subnetIds)!,
-      eipIds: inDeclaredOrder(recorded.eipIds, desired.eipIds)!,
-      ...(base.whiteList && { whiteList: inDeclaredOrder(base.whiteList, desired.whiteList)! }),
-    };
+  replace: {
+    on: [{ path: 'vpcId', reason: 'a NAT gateway cannot move to another VPC (no API Action)' }],
+    // An EIP is bound to one resource at a time: a new gateway on the old one's EIPs needs it gone.
+    holds: [{ what: 'binding of an EIP', paths: ['eipIds[]'] }],
+    when: {
+      inputs: ['remark'],
+      rules(prior, desired) {
+        const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
+        return cleared ? [{ path: 'remark', reason: 'UpdateNATGW takes an empty remark as no change, so no Action clears one' }] : [];
+      },
+    },
   },
-  remoteManaged: ['createTime'],
-  // The API lists a new gateway only once it is provisioned (its EIPs are held from the order on).
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  provisioning: {
+    // The API lists a new gateway only once it is provisioned (its EIPs are held from the order on).
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('natgw', 'NAT gateway'),
 
   async create(ctx, inputs) {

@@ -105,20 +105,26 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
   description: 'A subnet: an address range of a VPC that instances, load balancers and gateways are placed in.',
   inputs: subnetInputs,
   outputs: subnetOutputs,
-  replaceOn: [
-    { path: 'vpcId', reason: 'a subnet cannot move to another VPC (no API Action)' },
-    { path: 'cidrBlock', reason: "the API has no Action that changes a subnet's range" },
-    { path: 'remark', reason: 'UpdateSubnetAttribute takes no remark and no other Action changes it' },
-  ],
-  // Subnets of a VPC may not overlap: a new one with the old one's range needs the old one gone.
-  holds: [{ what: 'address range in a VPC', paths: ['vpcId', 'cidrBlock'] }],
-  // A NAT gateway names the subnets it serves; the API refuses to delete one it serves (4411).
-  usedBy: [{ token: 'cloud:index/natGateway:NatGateway', path: 'subnetIds[]', output: 'subnetId', refusal: 'the API refuses to delete a subnet a NAT gateway serves (4411)' }],
-  computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
-  remoteManaged: ['gateway', 'createTime'],
-  // The API lists a new subnet only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  diff: {
+    computedInputs: ['name'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
+    remoteManaged: ['gateway', 'createTime'],
+  },
+  replace: {
+    on: [
+      { path: 'vpcId', reason: 'a subnet cannot move to another VPC (no API Action)' },
+      { path: 'cidrBlock', reason: "the API has no Action that changes a subnet's range" },
+      { path: 'remark', reason: 'UpdateSubnetAttribute takes no remark and no other Action changes it' },
+    ],
+    // Subnets of a VPC may not overlap: a new one with the old one's range needs the old one gone.
+    holds: [{ what: 'address range in a VPC', paths: ['vpcId', 'cidrBlock'] }],
+    // A NAT gateway names the subnets it serves; the API refuses to delete one it serves (4411).
+    usedBy: [{ token: 'cloud:index/natGateway:NatGateway', path: 'subnetIds[]', output: 'subnetId', refusal: 'the API refuses to delete a subnet a NAT gateway serves (4411)' }],
+  },
+  provisioning: {
+    // The API lists a new subnet only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('subnet', 'subnet'),
 
   async create(ctx, inputs) {

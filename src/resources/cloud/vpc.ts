@@ -103,16 +103,22 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
   description: 'A virtual private cloud: private address ranges that subnets are cut from.',
   inputs: vpcInputs,
   outputs: vpcOutputs,
-  replaceOn: [
-    { path: 'name', reason: 'the API has no Action that renames a VPC' },
-    { path: 'tag', reason: 'the API has no Action that retags a VPC' },
-  ],
-  computedInputs: ['name'],
-  // The API lists ranges in its own order: the same ranges in another order are no change.
-  asDeclared: (recorded, _outputs, desired) => ({ ...defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG }), cidrBlocks: inDeclaredOrder(recorded.cidrBlocks, desired.cidrBlocks)! }),
-  remoteManaged: ['subnetCount', 'createTime', 'updateTime'],
-  // The API lists a new VPC only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  diff: {
+    computedInputs: ['name'],
+    // The API lists ranges in its own order: the same ranges in another order are no change.
+    asDeclared: (recorded, _outputs, desired) => ({ ...defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG }), cidrBlocks: inDeclaredOrder(recorded.cidrBlocks, desired.cidrBlocks)! }),
+    remoteManaged: ['subnetCount', 'createTime', 'updateTime'],
+  },
+  replace: {
+    on: [
+      { path: 'name', reason: 'the API has no Action that renames a VPC' },
+      { path: 'tag', reason: 'the API has no Action that retags a VPC' },
+    ],
+  },
+  provisioning: {
+    // The API lists a new VPC only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('uvnet', 'VPC'),
 
   async create(ctx, inputs) {

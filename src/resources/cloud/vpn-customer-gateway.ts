@@ -92,23 +92,31 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
   description: "A VPN customer gateway: the address of the customer's VPN device, which VPN connections end on.",
   inputs: vpnCustomerGatewayInputs,
   outputs: vpnCustomerGatewayOutputs,
-  replaceOn: [
-    { path: 'ipAddress', reason: NO_ACTION },
-    { path: 'name', reason: NO_ACTION },
-  ],
-  // The default written out (tag `Default`, an empty remark) is no change.
-  replaceWhen(prior, desired): ReplaceRule[] {
-    const rules: ReplaceRule[] = [];
-    if ((prior.tag ?? DEFAULT_TAG) !== (desired.tag ?? DEFAULT_TAG)) rules.push({ path: 'tag', reason: NO_ACTION });
-    if ((prior.remark ?? '') !== (desired.remark ?? '')) rules.push({ path: 'remark', reason: NO_ACTION });
-    return rules;
+  diff: {
+    computedInputs: ['name'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
+    remoteManaged: ['tunnelCount', 'createTime'],
   },
-  replaceSometimes: ['tag', 'remark'],
-  computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
-  remoteManaged: ['tunnelCount', 'createTime'],
-  // The API lists a new customer gateway only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  replace: {
+    on: [
+      { path: 'ipAddress', reason: NO_ACTION },
+      { path: 'name', reason: NO_ACTION },
+    ],
+    when: {
+      inputs: ['tag', 'remark'],
+      // The default written out (tag `Default`, an empty remark) is no change.
+      rules(prior, desired): ReplaceRule[] {
+        const rules: ReplaceRule[] = [];
+        if ((prior.tag ?? DEFAULT_TAG) !== (desired.tag ?? DEFAULT_TAG)) rules.push({ path: 'tag', reason: NO_ACTION });
+        if ((prior.remark ?? '') !== (desired.remark ?? '')) rules.push({ path: 'remark', reason: NO_ACTION });
+        return rules;
+      },
+    },
+  },
+  provisioning: {
+    // The API lists a new customer gateway only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('remotevpngw', 'VPN customer gateway'),
 
   async create(ctx, inputs) {

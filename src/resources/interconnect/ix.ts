@@ -89,30 +89,40 @@ const MODIFIABLE: Array<keyof IxInputs> = ['productName', 'requestedProductUid',
 export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/ix:Ix',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: ixCrossCheck,
-  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An Internet Exchange (IX) connection on a port. Every setting but the exchange itself changes in place; shutdown toggles a temporary shutdown.',
   inputs: ixInputs,
   outputs: ixOutputs,
-  replaceOn: [],
-  // The API names exchanges without regard to case: "sydney ix" is the IX the port is on, a
-  // change recorded without a call; another exchange is a new IX connection.
-  replaceWhen: (prior, desired) => {
-    const [was, want] = [prior.networkServiceType, desired.networkServiceType];
-    const same = typeof want === 'string' && typeof was === 'string' ? was.toLowerCase() === want.toLowerCase() : was === want;
-    return same ? [] : [{ path: 'networkServiceType', reason: 'the IX update cannot change the exchange; joining another exchange is a new IX connection' }];
+  diff: {
+    computedInputs: ['asn', 'costCentre', 'publicGraph', 'attributeTags'],
+    recordOnly: ['promoCode'],
+    // The API always reports shutdown; false is what leaving it out means.
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { shutdown: false }),
+    remoteManaged: ['productUid', 'productId', 'provisioningStatus', 'locationId', 'term', 'secondaryName', 'ixPeerMacro', 'usageAlgorithm', 'createDate', 'deployDate', 'resources', 'attributeTags'],
   },
-  replaceSometimes: ['networkServiceType'],
-  // A VLAN is unique on its port: the new IX can have it only once the old one has let it go.
-  holds: [vlanClaim('requestedProductUid', 'vlan')],
-  computedInputs: ['asn', 'costCentre', 'publicGraph', 'attributeTags'],
-  stateOnly: ['promoCode'],
-  // The API always reports shutdown; false is what leaving it out means.
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { shutdown: false }),
-  remoteManaged: ['productUid', 'productId', 'provisioningStatus', 'locationId', 'term', 'secondaryName', 'ixPeerMacro', 'usageAlgorithm', 'createDate', 'deployDate', 'resources', 'attributeTags'],
+  replace: {
+    on: [],
+    // A VLAN is unique on its port: the new IX can have it only once the old one has let it go.
+    holds: [vlanClaim('requestedProductUid', 'vlan')],
+    when: {
+      inputs: ['networkServiceType'],
+      // The API names exchanges without regard to case: "sydney ix" is the IX the port is on, a
+      // change recorded without a call; another exchange is a new IX connection.
+      rules: (prior, desired) => {
+        const [was, want] = [prior.networkServiceType, desired.networkServiceType];
+        const same = typeof want === 'string' && typeof was === 'string' ? was.toLowerCase() === want.toLowerCase() : was === want;
+        return same ? [] : [{ path: 'networkServiceType', reason: 'the IX update cannot change the exchange; joining another exchange is a new IX connection' }];
+      },
+    },
+  },
+  notes: {
+    delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
 
   async create(ctx, inputs) {

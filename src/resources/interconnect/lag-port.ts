@@ -76,24 +76,32 @@ const MODIFIABLE: Array<[keyof LagPortInputs, string]> = [
 export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/lagPort:LagPort',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: locationCheck('lag'),
   description:
     'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: lagPortInputs,
   outputs: lagPortOutputs,
-  replaceOn: [
-    { path: 'portSpeed', reason: 'the speed of physical ports is fixed once ordered' },
-    { path: 'locationId', reason: 'a LAG cannot move to another location' },
-    { path: 'diversityZone', reason: 'a LAG cannot move to another diversity zone' },
-    { path: 'lagCount', reason: 'members cannot be added to or removed from an ordered LAG' },
-  ],
-  computedInputs: ['diversityZone', 'costCentre'],
-  stateOnly: ['promoCode'],
-  remoteManaged: [...PRODUCT_FACTS, 'lagPortUids', 'aggregationId'],
-  deleteNotes: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
+  diff: {
+    computedInputs: ['diversityZone', 'costCentre'],
+    recordOnly: ['promoCode'],
+    remoteManaged: [...PRODUCT_FACTS, 'lagPortUids', 'aggregationId'],
+  },
+  replace: {
+    on: [
+      { path: 'portSpeed', reason: 'the speed of physical ports is fixed once ordered' },
+      { path: 'locationId', reason: 'a LAG cannot move to another location' },
+      { path: 'diversityZone', reason: 'a LAG cannot move to another diversity zone' },
+      { path: 'lagCount', reason: 'members cannot be added to or removed from an ordered LAG' },
+    ],
+  },
+  notes: {
+    delete: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
 

@@ -58,10 +58,14 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
   description: 'The IPsec add-on of an MCR, which allows VXC interfaces of type ipSecTunnel. Removed by setting its tunnel count to 0 once no tunnel uses it.',
   inputs: mcrIpsecAddonInputs,
   outputs: mcrIpsecAddonOutputs,
-  replaceOn: [{ path: 'mcrId', reason: 'an add-on belongs to one MCR and cannot move' }],
-  // An MCR holds one IPsec add-on: replaced on the same MCR (--replace), the old one goes first.
-  holds: [{ what: 'IPsec add-on of an MCR', paths: ['mcrId'] }],
-  remoteManaged: ['addOnUid'],
+  diff: {
+    remoteManaged: ['addOnUid'],
+  },
+  replace: {
+    on: [{ path: 'mcrId', reason: 'an add-on belongs to one MCR and cannot move' }],
+    // An MCR holds one IPsec add-on: replaced on the same MCR (--replace), the old one goes first.
+    holds: [{ what: 'IPsec add-on of an MCR', paths: ['mcrId'] }],
+  },
   importId: {
     format: FORMAT,
     parse(id) {

@@ -85,27 +85,35 @@ const MODIFIABLE: Array<[keyof McrInputs, string]> = [
 export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/mcr:Mcr',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: locationCheck('mcr'),
   description: 'A cloud router (MCR) at a location. Always cancelled at once (interconnect:cancelAtEndOfTerm does not apply), and only when no VXC is attached.',
   inputs: mcrInputs,
   outputs: mcrOutputs,
-  replaceOn: [
-    { path: 'portSpeed', reason: "an MCR's speed is fixed for the life of the service" },
-    { path: 'locationId', reason: 'an MCR cannot move to another location' },
-    { path: 'diversityZone', reason: 'an MCR cannot move to another diversity zone' },
-  ],
-  computedInputs: ['asn', 'diversityZone', 'costCentre', 'marketplaceVisibility'],
-  stateOnly: ['promoCode'],
-  remoteManaged: Object.keys(mcrComputed),
-  warnings: (inputs) =>
-    inputs.prefixFilterLists === undefined
-      ? []
-      : ['prefixFilterLists is deprecated and will be removed; declare each list as an interconnect:index/mcrPrefixFilterList:McrPrefixFilterList resource instead'],
-  // The API no longer accepts a scheduled cancellation for an MCR.
-  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
+  diff: {
+    computedInputs: ['asn', 'diversityZone', 'costCentre', 'marketplaceVisibility'],
+    recordOnly: ['promoCode'],
+    remoteManaged: Object.keys(mcrComputed),
+  },
+  replace: {
+    on: [
+      { path: 'portSpeed', reason: "an MCR's speed is fixed for the life of the service" },
+      { path: 'locationId', reason: 'an MCR cannot move to another location' },
+      { path: 'diversityZone', reason: 'an MCR cannot move to another diversity zone' },
+    ],
+  },
+  notes: {
+    desired: (inputs) =>
+      inputs.prefixFilterLists === undefined
+        ? []
+        : ['prefixFilterLists is deprecated and will be removed; declare each list as an interconnect:index/mcrPrefixFilterList:McrPrefixFilterList resource instead'],
+    // The API no longer accepts a scheduled cancellation for an MCR.
+    delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

@@ -128,36 +128,48 @@ const MODIFIABLE: Array<[string, string]> = [
 export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/mve:Mve',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: async (desired, view) => [...(await locationCheck('mve')(desired, view)), ...(await imageCheck(desired, view))],
-  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An MVE (virtual edge): a vendor SD-WAN or firewall appliance at a location; find images with getMveImages and sizes with getMveSizes.',
   inputs: mveInputs,
   outputs: mveOutputs,
-  // The whole vendor config is secret: it holds keys and licences, and secret paths are top-level.
-  secretPaths: ['vendorConfig'],
-  replaceOn: [
-    { path: 'locationId', reason: 'an MVE cannot move to another location' },
-    { path: 'diversityZone', reason: 'an MVE cannot move to another diversity zone' },
-    { path: 'vendorConfig.vendor', reason: 'the image of an MVE is fixed at order time' },
-    { path: 'vendorConfig.imageId', reason: 'the image of an MVE is fixed at order time' },
-    { path: 'vendorConfig.productSize', reason: 'the size of an MVE is fixed at order time' },
-  ],
-  // The plan hands over inputs with the (secret) vendor config still wrapped.
-  replaceWhen: (prior, desired) => {
-    const [before, after] = [reveal(prior), reveal(desired)];
-    return [...vendorFieldChanges(before.vendorConfig, after.vendorConfig), ...vnicChanges(before.vnics, after.vnics)];
+  secrets: {
+    // The whole vendor config is secret: it holds keys and licences, and secret paths are top-level.
+    paths: ['vendorConfig'],
   },
-  replaceSometimes: ['vendorConfig', 'vnics'],
-  computedInputs: ['diversityZone', 'costCentre', 'vnics'],
-  stateOnly: ['promoCode'],
-  asDeclared: (recorded, _outputs, desired, origin) => {
-    const vendorConfig = vendorConfigAsDeclared(recorded.vendorConfig, desired.vendorConfig, origin);
-    return vendorConfig === recorded.vendorConfig ? recorded : { ...recorded, vendorConfig };
+  diff: {
+    computedInputs: ['diversityZone', 'costCentre', 'vnics'],
+    recordOnly: ['promoCode'],
+    asDeclared: (recorded, _outputs, desired, origin) => {
+      const vendorConfig = vendorConfigAsDeclared(recorded.vendorConfig, desired.vendorConfig, origin);
+      return vendorConfig === recorded.vendorConfig ? recorded : { ...recorded, vendorConfig };
+    },
+    remoteManaged: [...PRODUCT_FACTS, 'vendor', 'imageId', 'mveSize', 'mveLabel'],
   },
-  remoteManaged: [...PRODUCT_FACTS, 'vendor', 'imageId', 'mveSize', 'mveLabel'],
+  replace: {
+    on: [
+      { path: 'locationId', reason: 'an MVE cannot move to another location' },
+      { path: 'diversityZone', reason: 'an MVE cannot move to another diversity zone' },
+      { path: 'vendorConfig.vendor', reason: 'the image of an MVE is fixed at order time' },
+      { path: 'vendorConfig.imageId', reason: 'the image of an MVE is fixed at order time' },
+      { path: 'vendorConfig.productSize', reason: 'the size of an MVE is fixed at order time' },
+    ],
+    when: {
+      // The plan hands over inputs with the (secret) vendor config still wrapped.
+      rules: (prior, desired) => {
+        const [before, after] = [reveal(prior), reveal(desired)];
+        return [...vendorFieldChanges(before.vendorConfig, after.vendorConfig), ...vnicChanges(before.vnics, after.vnics)];
+      },
+      inputs: ['vendorConfig', 'vnics'],
+    },
+  },
+  notes: {
+    delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

@@ -69,23 +69,31 @@ const MODIFIABLE: Array<[keyof PortInputs, string]> = [
 export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/port:Port',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: locationCheck('port'),
   description:
     'A single physical port at a location. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: portInputs,
   outputs: portOutputs,
-  replaceOn: [
-    { path: 'portSpeed', reason: 'the speed of a physical port is fixed once ordered' },
-    { path: 'locationId', reason: 'a port cannot move to another location' },
-    { path: 'diversityZone', reason: 'a port cannot move to another diversity zone' },
-  ],
-  computedInputs: ['diversityZone', 'costCentre'],
-  stateOnly: ['promoCode'],
-  remoteManaged: [...PRODUCT_FACTS],
-  deleteNotes: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
+  diff: {
+    computedInputs: ['diversityZone', 'costCentre'],
+    recordOnly: ['promoCode'],
+    remoteManaged: [...PRODUCT_FACTS],
+  },
+  replace: {
+    on: [
+      { path: 'portSpeed', reason: 'the speed of a physical port is fixed once ordered' },
+      { path: 'locationId', reason: 'a port cannot move to another location' },
+      { path: 'diversityZone', reason: 'a port cannot move to another diversity zone' },
+    ],
+  },
+  notes: {
+    delete: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

@@ -80,25 +80,31 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
     'A service key for one of your ports, which another company uses to order a VXC to it. Deleting deactivates the key (the API has no delete); an inactive key counts as deleted only when nothing recorded says it exists.',
   inputs: serviceKeyInputs,
   outputs: serviceKeyOutputs,
-  secretPaths: ['key'],
-  secretId: true,
-  replaceOn: [
-    { path: 'productUid', reason: 'a key cannot move to another port' },
-    { path: 'maxSpeed', reason: 'the API sets the speed of a key only when creating it' },
-    { path: 'singleUse', reason: 'the API sets single or multiple use only when creating a key' },
-    { path: 'description', reason: 'the API sets the description only when creating a key' },
-    { path: 'vlan', reason: 'the API sets the VLAN only when creating a key' },
-    { path: 'preApproved', reason: 'the API sets pre-approval only when creating a key' },
-  ],
-  computedInputs: ['preApproved', 'validFor'],
-  asDeclared: (recorded, _outputs, desired) => {
-    // A key without a VLAN may come back with 0, which is what leaving it out means; the same
-    // window written another way (offset, fractions) is the manifest's.
-    const out = defaultsAsDeclared(recorded, desired, { vlan: 0 });
-    const window = out.validFor;
-    return window && desired.validFor && window !== desired.validFor && sameWindow(reveal(window), reveal(desired.validFor)) ? { ...out, validFor: desired.validFor } : out;
+  secrets: {
+    paths: ['key'],
+    id: true,
   },
-  remoteManaged: ['key', 'companyId', 'companyUid', 'createDate', 'lastUpdated', 'lastUsed', 'expired', 'valid'],
+  diff: {
+    computedInputs: ['preApproved', 'validFor'],
+    asDeclared: (recorded, _outputs, desired) => {
+      // A key without a VLAN may come back with 0, which is what leaving it out means; the same
+      // window written another way (offset, fractions) is the manifest's.
+      const out = defaultsAsDeclared(recorded, desired, { vlan: 0 });
+      const window = out.validFor;
+      return window && desired.validFor && window !== desired.validFor && sameWindow(reveal(window), reveal(desired.validFor)) ? { ...out, validFor: desired.validFor } : out;
+    },
+    remoteManaged: ['key', 'companyId', 'companyUid', 'createDate', 'lastUpdated', 'lastUsed', 'expired', 'valid'],
+  },
+  replace: {
+    on: [
+      { path: 'productUid', reason: 'a key cannot move to another port' },
+      { path: 'maxSpeed', reason: 'the API sets the speed of a key only when creating it' },
+      { path: 'singleUse', reason: 'the API sets single or multiple use only when creating a key' },
+      { path: 'description', reason: 'the API sets the description only when creating a key' },
+      { path: 'vlan', reason: 'the API sets the VLAN only when creating a key' },
+      { path: 'preApproved', reason: 'the API sets pre-approval only when creating a key' },
+    ],
+  },
   importId: { format: '<service_key>', parse: parseKey },
 
   async create(ctx, inputs) {

@@ -108,47 +108,59 @@ function partnerVlanReplace(kind: string | undefined, prior: VxcEndInput | undef
 export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/vxc:Vxc',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: vxcCrossCheck,
   description: 'A virtual cross connect (VXC) from a Port, MCR or MVE to another product or a partner port. Replaced by deleting first, since the new order needs the same VLAN.',
   inputs: vxcInputs,
   outputs: vxcOutputs,
-  secretPaths: [
-    'serviceKey',
-    ...['aEndPartnerConfig', 'bEndPartnerConfig'].flatMap((end) => [
-      `${end}.authKey`,
-      // An ExpressRoute service key or a Partner Interconnect pairing key lets whoever holds it
-      // connect to that circuit: the clouds ask for them to be kept private.
-      `${end}.serviceKey`,
-      `${end}.pairingKey`,
-      `${end}.peers[*].sharedKey`,
-      `${end}.interfaces[*].bgpConnections[*].password`,
-      `${end}.interfaces[*].ipSecTunnelOptions.preSharedKey`,
-    ]),
-  ],
-  replaceOn: [{ path: 'serviceKey', reason: 'the service key chooses the B-End when ordering' }],
-  replaceWhen(prior, desired) {
-    const out: ReplaceRule[] = [];
-    for (const side of SIDES) {
-      const decision = partnerConfigReplace(side.cfg, prior[side.cfg], desired[side.cfg]);
-      if (decision) out.push(decision);
-    }
-    if (!out.length && prior.bEndPartnerConfig?.partner === desired.bEndPartnerConfig?.partner) {
-      out.push(...partnerVlanReplace(prior.bEndPartnerConfig?.partner, prior.bEnd, desired.bEnd));
-    }
-    return out;
+  secrets: {
+    paths: [
+      'serviceKey',
+      ...['aEndPartnerConfig', 'bEndPartnerConfig'].flatMap((end) => [
+        `${end}.authKey`,
+        // An ExpressRoute service key or a Partner Interconnect pairing key lets whoever holds it
+        // connect to that circuit: the clouds ask for them to be kept private.
+        `${end}.serviceKey`,
+        `${end}.pairingKey`,
+        `${end}.peers[*].sharedKey`,
+        `${end}.interfaces[*].bgpConnections[*].password`,
+        `${end}.interfaces[*].ipSecTunnelOptions.preSharedKey`,
+      ]),
+    ],
   },
-  replaceSometimes: ['aEndPartnerConfig', 'bEndPartnerConfig', 'bEnd'],
-  deleteBeforeReplace: true,
-  holds: [vlanClaim('aEnd.requestedProductUid', 'aEnd.vlan'), vlanClaim('bEnd.requestedProductUid', 'bEnd.vlan')],
-  computedInputs: ['costCentre'],
-  stateOnly: ['promoCode'],
-  asDeclared: (recorded, outputs, desired) => vxcAsDeclared(recorded, outputs, desired),
-  remoteManaged: Object.keys(vxcComputed),
-  // Only Ports and LAG Ports honour cancelAtEndOfTerm.
-  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
+  diff: {
+    computedInputs: ['costCentre'],
+    recordOnly: ['promoCode'],
+    asDeclared: (recorded, outputs, desired) => vxcAsDeclared(recorded, outputs, desired),
+    remoteManaged: Object.keys(vxcComputed),
+  },
+  replace: {
+    on: [{ path: 'serviceKey', reason: 'the service key chooses the B-End when ordering' }],
+    deleteFirst: true,
+    holds: [vlanClaim('aEnd.requestedProductUid', 'aEnd.vlan'), vlanClaim('bEnd.requestedProductUid', 'bEnd.vlan')],
+    when: {
+      inputs: ['aEndPartnerConfig', 'bEndPartnerConfig', 'bEnd'],
+      rules(prior, desired) {
+        const out: ReplaceRule[] = [];
+        for (const side of SIDES) {
+          const decision = partnerConfigReplace(side.cfg, prior[side.cfg], desired[side.cfg]);
+          if (decision) out.push(decision);
+        }
+        if (!out.length && prior.bEndPartnerConfig?.partner === desired.bEndPartnerConfig?.partner) {
+          out.push(...partnerVlanReplace(prior.bEndPartnerConfig?.partner, prior.bEnd, desired.bEnd));
+        }
+        return out;
+      },
+    },
+  },
+  notes: {
+    // Only Ports and LAG Ports honour cancelAtEndOfTerm.
+    delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,
@@ -220,7 +232,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
       if (want?.vnicIndex !== undefined && want.vnicIndex !== was?.vnicIndex) body[side.vnic] = want.vnicIndex;
       const cfgBefore = before[side.cfg];
       const cfgAfter = desired[side.cfg];
-      // Only a router config changes in place (replaceWhen replaces for any other). It is sent
+      // Only a router config changes in place (replace.when replaces for any other). It is sent
       // when it changes, a first one included (on a VXC made without one, or imported, whose
       // config the API does not report), and again when its end moves to another MCR, whose
       // prefix lists have other ids.

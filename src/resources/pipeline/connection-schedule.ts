@@ -81,8 +81,12 @@ export const connectionSchedule: ResourceType<ConnectionScheduleInputs, Connecti
   description: 'The schedule of a connection (paused, frequency, daily start, type): PATCHes of the connection; removing it leaves the schedule as it is. Import id: <connection_id>.',
   inputs: connectionScheduleInputs,
   outputs: connectionScheduleOutputs,
-  replaceOn: [{ path: 'connectionId', reason: 'a schedule is part of one connection' }],
-  computedInputs: ['syncFrequency', 'dailySyncTime', 'scheduleType', 'paused', 'pauseAfterTrial'],
+  diff: {
+    computedInputs: ['syncFrequency', 'dailySyncTime', 'scheduleType', 'paused', 'pauseAfterTrial'],
+  },
+  replace: {
+    on: [{ path: 'connectionId', reason: 'a schedule is part of one connection' }],
+  },
   importId: apiIdFormat('connection', 'ample_kitten'),
 
   async create(ctx, inputs) {

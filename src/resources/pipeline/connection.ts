@@ -116,25 +116,31 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
     "A source syncing into a group's destination: config compared by meaning, its secrets (and all of auth) sealed as the service's metadata says, setup tests as warnings, creations within 20 a minute. Import id: <connection_id> (e.g. ample_kitten).",
   inputs: connectionInputs,
   outputs: connectionOutputs,
-  secretPaths: [...configSecretPaths(), 'auth'],
-  secretPathsFor: (desired, ctx) => serviceSecretPaths(ctx, desired.service),
-  replaceOn: [
-    { path: 'service', reason: "the API cannot change a connection's service" },
-    { path: 'groupId', reason: 'the API cannot move a connection to another group' },
-    { path: 'destinationSchema', reason: 'the API sets the destination schema only when the connection is created' },
-  ],
-  crossCheck: connectionServiceCheck,
-  computedInputs: ['paused', 'networkingMethod', 'hybridDeploymentAgentId', 'dataDelaySensitivity', 'dataDelayThreshold'],
-  stateOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
-  remoteManaged: ['name', 'syncFrequency', 'scheduleType', 'setupState', 'syncState', 'createdAt'],
-  importId: apiIdFormat('connection', 'ample_kitten'),
-  asDeclared(recorded, outputs, desired, origin) {
-    const given = unreportedFromManifest(recorded, desired, ['auth'], origin);
-    const defaults = defaultsAsDeclared(given, desired, { dataDelaySensitivity: 'NORMAL', dataDelayThreshold: 0, runSetupTests: false, trustCertificates: false, trustFingerprints: false });
-    return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
+  secrets: {
+    paths: [...configSecretPaths(), 'auth'],
+    pathsFor: (desired, ctx) => serviceSecretPaths(ctx, desired.service),
   },
-  // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
-  readsDeclared: true,
+  diff: {
+    computedInputs: ['paused', 'networkingMethod', 'hybridDeploymentAgentId', 'dataDelaySensitivity', 'dataDelayThreshold'],
+    recordOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
+    remoteManaged: ['name', 'syncFrequency', 'scheduleType', 'setupState', 'syncState', 'createdAt'],
+    asDeclared(recorded, outputs, desired, origin) {
+      const given = unreportedFromManifest(recorded, desired, ['auth'], origin);
+      const defaults = defaultsAsDeclared(given, desired, { dataDelaySensitivity: 'NORMAL', dataDelayThreshold: 0, runSetupTests: false, trustCertificates: false, trustFingerprints: false });
+      return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
+    },
+    // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
+    readsDeclared: true,
+  },
+  replace: {
+    on: [
+      { path: 'service', reason: "the API cannot change a connection's service" },
+      { path: 'groupId', reason: 'the API cannot move a connection to another group' },
+      { path: 'destinationSchema', reason: 'the API sets the destination schema only when the connection is created' },
+    ],
+  },
+  crossCheck: connectionServiceCheck,
+  importId: apiIdFormat('connection', 'ample_kitten'),
 
   async create(ctx, inputs) {
     const name = schemaName(inputs.destinationSchema);

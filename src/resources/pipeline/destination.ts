@@ -123,29 +123,35 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
   description: "The warehouse a group loads into; its id is the group's. Config compared by meaning; its password, keys and tokens sealed. Import id: <destination_id>, the group's id.",
   inputs: destinationInputs,
   outputs: destinationOutputs,
-  secretPaths: configSecretPaths(),
-  replaceOn: [
-    { path: 'groupId', reason: "a destination's id is its group's: it cannot move to another group" },
-    { path: 'service', reason: "the API cannot change a destination's service (UpdateDestinationRequest has none)" },
-  ],
-  // One destination per group: the old one must go before its group can take the new one.
-  holds: [{ what: 'destination of a group', paths: ['groupId'] }],
-  computedInputs: ['region', 'networkingMethod', 'daylightSavingTimeEnabled'],
-  stateOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
-  remoteManaged: ['setupStatus'],
-  importId: apiIdFormat('destination', 'decent_dropsy'),
-  asDeclared(recorded, outputs, desired) {
-    const defaults = defaultsAsDeclared(recorded, desired, {
-      networkingMethod: 'Directly',
-      daylightSavingTimeEnabled: false,
-      runSetupTests: false,
-      trustCertificates: false,
-      trustFingerprints: false,
-    });
-    return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
+  secrets: {
+    paths: configSecretPaths(),
   },
-  // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
-  readsDeclared: true,
+  diff: {
+    computedInputs: ['region', 'networkingMethod', 'daylightSavingTimeEnabled'],
+    recordOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
+    remoteManaged: ['setupStatus'],
+    asDeclared(recorded, outputs, desired) {
+      const defaults = defaultsAsDeclared(recorded, desired, {
+        networkingMethod: 'Directly',
+        daylightSavingTimeEnabled: false,
+        runSetupTests: false,
+        trustCertificates: false,
+        trustFingerprints: false,
+      });
+      return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
+    },
+    // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
+    readsDeclared: true,
+  },
+  replace: {
+    on: [
+      { path: 'groupId', reason: "a destination's id is its group's: it cannot move to another group" },
+      { path: 'service', reason: "the API cannot change a destination's service (UpdateDestinationRequest has none)" },
+    ],
+    // One destination per group: the old one must go before its group can take the new one.
+    holds: [{ what: 'destination of a group', paths: ['groupId'] }],
+  },
+  importId: apiIdFormat('destination', 'decent_dropsy'),
 
   async create(ctx, inputs) {
     const sent = {

@@ -55,8 +55,12 @@ export const group: ResourceType<GroupInputs, GroupOutputs, PipelineClient, Pipe
   description: 'A group: the container of one destination and its connections. Renamed in place. Import id: <group_id> (e.g. decent_dropsy).',
   inputs: groupInputs,
   outputs: groupOutputs,
-  replaceOn: [],
-  remoteManaged: ['createdAt'],
+  diff: {
+    remoteManaged: ['createdAt'],
+  },
+  replace: {
+    on: [],
+  },
   importId: apiIdFormat('group', 'decent_dropsy'),
 
   async create(ctx, inputs) {

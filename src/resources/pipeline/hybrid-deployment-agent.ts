@@ -105,17 +105,23 @@ export const hybridDeploymentAgent: ResourceType<HybridDeploymentAgentInputs, Hy
     "A hybrid deployment agent running a group's syncs in your environment. Its token and files are sealed outputs, shown by the API only on create and re-auth; authType or a raised authenticationCounter re-authenticates it in place. Import id: <agent_id> (e.g. lucky_otter).",
   inputs: hybridDeploymentAgentInputs,
   outputs: hybridDeploymentAgentOutputs,
-  secretPaths: ['token', 'authJson', 'configJson'],
-  replaceOn: [
-    { path: 'groupId', reason: 'the API cannot move an agent to another group: its only change is a re-auth' },
-    { path: 'displayName', reason: 'the API cannot rename an agent: its only change is a re-auth' },
-    { path: 'envType', reason: "the API's re-auth, the only change of an agent it offers, takes no environment type" },
-  ],
-  // Names are unique in a group: a new agent of the same name there needs the old one gone.
-  holds: [{ what: 'agent name in a group', paths: ['groupId', 'displayName'] }],
-  remoteManaged: ['online', 'enabled', 'version', 'registeredAt', 'createdBy', 'token', 'authJson', 'configJson', 'dockerComposeYaml'],
+  secrets: {
+    paths: ['token', 'authJson', 'configJson'],
+  },
+  diff: {
+    remoteManaged: ['online', 'enabled', 'version', 'registeredAt', 'createdBy', 'token', 'authJson', 'configJson', 'dockerComposeYaml'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { authType: 'AUTO', authenticationCounter: 0 }),
+  },
+  replace: {
+    on: [
+      { path: 'groupId', reason: 'the API cannot move an agent to another group: its only change is a re-auth' },
+      { path: 'displayName', reason: 'the API cannot rename an agent: its only change is a re-auth' },
+      { path: 'envType', reason: "the API's re-auth, the only change of an agent it offers, takes no environment type" },
+    ],
+    // Names are unique in a group: a new agent of the same name there needs the old one gone.
+    holds: [{ what: 'agent name in a group', paths: ['groupId', 'displayName'] }],
+  },
   importId: apiIdFormat('agent', 'lucky_otter'),
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { authType: 'AUTO', authenticationCounter: 0 }),
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;

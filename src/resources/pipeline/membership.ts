@@ -151,8 +151,12 @@ export function membershipType<H extends string, T extends string>(shape: Member
     provider: 'pipeline',
     description: `${shape.description} Only the role changes in place. Import id: <${holder.what}_id>:<${target.what}_id> (e.g. ${holder.example}:${target.example}).`,
     ...schemas(shape),
-    replaceOn: [holder.field, target.field].map((path) => ({ path, reason: `a membership is addressed by its ${holder.what} and ${target.what}; the API's PATCH changes only its role` })),
-    remoteManaged: ['createdAt'],
+    diff: {
+      remoteManaged: ['createdAt'],
+    },
+    replace: {
+      on: [holder.field, target.field].map((path) => ({ path, reason: `a membership is addressed by its ${holder.what} and ${target.what}; the API's PATCH changes only its role` })),
+    },
     importId: pairFormat(shape),
     ...verbs(shape, a),
     ...searches(shape, a),

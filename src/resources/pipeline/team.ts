@@ -54,11 +54,15 @@ export const team: ResourceType<TeamInputs, TeamOutputs, PipelineClient, Pipelin
   description: 'A team of users with an account role. Name, description and role change in place. Import id: <team_id> (e.g. witty_heron).',
   inputs: teamInputs,
   outputs: teamOutputs,
-  replaceOn: [],
-  importId: apiIdFormat('team', 'witty_heron'),
-  asDeclared(recorded, _outputs, desired) {
-    return defaultsAsDeclared(recorded, desired, { description: '' });
+  diff: {
+    asDeclared(recorded, _outputs, desired) {
+      return defaultsAsDeclared(recorded, desired, { description: '' });
+    },
   },
+  replace: {
+    on: [],
+  },
+  importId: apiIdFormat('team', 'witty_heron'),
 
   async create(ctx, inputs) {
     // Names are unique: a team of this name after a lost answer is the one the send made.

@@ -115,23 +115,27 @@ export const transformationProject: ResourceType<TransformationProjectInputs, Tr
     "A group's dbt Core project, with the public key to add as a deploy key. Folder, branch, threads, target and environment variables change in place; group, dbt version, default schema and git remote replace it. Import id: <project_id> (e.g. keen_ibex).",
   inputs: transformationProjectInputs,
   outputs: transformationProjectOutputs,
-  replaceOn: [
-    { path: 'groupId', reason: 'the API cannot move a project to another group' },
-    { path: 'dbtVersion', reason: "the API's PATCH of a project takes no dbt version" },
-    { path: 'defaultSchema', reason: "the API's PATCH of a project takes no default schema" },
-    { path: 'gitRemoteUrl', reason: "the API's PATCH of a project takes no git remote" },
-  ],
-  // A group holds one project: the new one needs the old one gone.
-  holds: [{ what: 'dbt project of a group', paths: ['groupId'] }],
-  computedInputs: ['folderPath', 'gitBranch', 'threads', 'targetName'],
-  stateOnly: ['runTests'],
-  remoteManaged: ['publicKey', 'status', 'errors', 'createdAt', 'createdById'],
+  diff: {
+    computedInputs: ['folderPath', 'gitBranch', 'threads', 'targetName'],
+    recordOnly: ['runTests'],
+    remoteManaged: ['publicKey', 'status', 'errors', 'createdAt', 'createdById'],
+    // Never waited for (no provisioning.ready or failed): its status is the API's check of the repository,
+    // NOT_READY until the user adds the public key this create returns as a deploy key; ERROR is
+    // that check failing, put right in the repository, not by a new project (whose new key would
+    // undo the deploy key added).
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { runTests: true }),
+  },
+  replace: {
+    on: [
+      { path: 'groupId', reason: 'the API cannot move a project to another group' },
+      { path: 'dbtVersion', reason: "the API's PATCH of a project takes no dbt version" },
+      { path: 'defaultSchema', reason: "the API's PATCH of a project takes no default schema" },
+      { path: 'gitRemoteUrl', reason: "the API's PATCH of a project takes no git remote" },
+    ],
+    // A group holds one project: the new one needs the old one gone.
+    holds: [{ what: 'dbt project of a group', paths: ['groupId'] }],
+  },
   importId: apiIdFormat('project', 'keen_ibex'),
-  // Never waited for (no isReady or failed): its status is the API's check of the repository,
-  // NOT_READY until the user adds the public key this create returns as a deploy key; ERROR is
-  // that check failing, put right in the repository, not by a new project (whose new key would
-  // undo the deploy key added).
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { runTests: true }),
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;

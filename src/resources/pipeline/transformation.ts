@@ -146,12 +146,16 @@ export const transformation: ResourceType<TransformationInputs, TransformationOu
     'dbt Core steps of a transformation project on a schedule. Name, steps, schedule and paused change in place; the project replaces it. Import id: <transformation_id> (e.g. merry_koala).',
   inputs: transformationInputs,
   outputs: transformationOutputs,
-  replaceOn: [{ path: 'projectId', reason: 'the API cannot move a transformation to another project' }],
-  remoteManaged: ['status', 'createdAt', 'lastStartedAt', 'outputModelNames'],
-  importId: apiIdFormat('transformation', 'merry_koala'),
-  asDeclared(recorded, _outputs, desired) {
-    return defaultsAsDeclared(recorded, desired, { paused: false });
+  diff: {
+    remoteManaged: ['status', 'createdAt', 'lastStartedAt', 'outputModelNames'],
+    asDeclared(recorded, _outputs, desired) {
+      return defaultsAsDeclared(recorded, desired, { paused: false });
+    },
   },
+  replace: {
+    on: [{ path: 'projectId', reason: 'the API cannot move a transformation to another project' }],
+  },
+  importId: apiIdFormat('transformation', 'merry_koala'),
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;

@@ -106,9 +106,13 @@ export const user: ResourceType<UserInputs, UserOutputs, PipelineClient, Pipelin
   description: 'A user invited to the account. Names, phone, picture and role change in place; a new email is a new user. Import id: <user_id> (e.g. nimble_heron).',
   inputs: userInputs,
   outputs: userOutputs,
-  replaceOn: [{ path: 'email', reason: "the API cannot change a user's email (the update body has none): a new email is a new invitation" }],
-  computedInputs: ['role'],
-  remoteManaged: ['verified', 'invited', 'active', 'createdAt'],
+  diff: {
+    computedInputs: ['role'],
+    remoteManaged: ['verified', 'invited', 'active', 'createdAt'],
+  },
+  replace: {
+    on: [{ path: 'email', reason: "the API cannot change a user's email (the update body has none): a new email is a new invitation" }],
+  },
   importId: apiIdFormat('user', 'nimble_heron'),
 
   async create(ctx, inputs) {
