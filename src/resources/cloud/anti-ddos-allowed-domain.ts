@@ -15,7 +15,7 @@ import { PACE } from './kit.js';
 
 /** Inputs of an allowed domain. */
 export const antiDdosAllowedDomainInputs = z.object({
-  instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required. Changing it replaces the entry.'),
+  instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required.'),
   domain: z
     .string()
     .superRefine((domain, ctx) => {
@@ -23,9 +23,9 @@ export const antiDdosAllowedDomainInputs = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .describe(
-      'Registrable parent domain to allow, e.g. `example.com` (it covers `api.example.com` and every other host under it); a host name is rejected with the parent to use. Lower case. Required. Changing it replaces the entry.',
+      'Registrable parent domain to allow, e.g. `example.com` (it covers `api.example.com` and every other host under it); a host name is rejected with the parent to use. Lower case. Required.',
     ),
-  comment: z.string().max(255).optional().describe('Free-text remark shown in the console. Updated in place. Default: keep whatever the API holds (empty for a new entry).'),
+  comment: z.string().max(255).optional().describe('Free-text remark shown in the console. Default: keep whatever the API holds (empty for a new entry).'),
 });
 
 /** Inputs of an allowed domain. */

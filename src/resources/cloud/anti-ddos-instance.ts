@@ -30,19 +30,19 @@ export const antiDdosInstanceInputs = z
       .string()
       .regex(NAME, 'name must be 1-63 characters: Chinese characters, letters, digits, - and _')
       .optional()
-      .describe('Instance name: 1–63 Chinese characters, letters, digits, `-` or `_`. Updated in place. Default: the resource address plus a suffix unique to the order.'),
-    area: z.enum(['EastChina', 'NorthChina']).describe('Area: `EastChina` or `NorthChina`. Required. Changing it replaces the instance.'),
+      .describe('Instance name: 1–63 Chinese characters, letters, digits, `-` or `_`. Default: the resource address plus a suffix unique to the order.'),
+    area: z.enum(['EastChina', 'NorthChina']).describe('Area: `EastChina` or `NorthChina`. Required.'),
     dataCenter: z
       .enum(['Zaozhuang', 'Yangzhou', 'Taizhou', 'Shijiazhuang'])
-      .describe('Data centre, which must belong to the area: `Zaozhuang`, `Yangzhou` or `Taizhou` for EastChina; `Shijiazhuang` for NorthChina. Required. Changing it replaces the instance.'),
-    bandwidth: z.number().int().min(50).describe('Service bandwidth in Mbps, at least 50. Required. Updated in place.'),
-    baseDefenceValue: z.number().int().min(30).describe('Base (guaranteed) defence in Gbps, at least 30. Required. Updated in place.'),
-    maxDefenceValue: z.number().int().min(30).describe('Maximum (elastic) defence in Gbps, not less than baseDefenceValue. Required. Updated in place.'),
+      .describe('Data centre, which must belong to the area: `Zaozhuang`, `Yangzhou` or `Taizhou` for EastChina; `Shijiazhuang` for NorthChina. Required.'),
+    bandwidth: z.number().int().min(50).describe('Service bandwidth in Mbps, at least 50. Required.'),
+    baseDefenceValue: z.number().int().min(30).describe('Base (guaranteed) defence in Gbps, at least 30. Required.'),
+    maxDefenceValue: z.number().int().min(30).describe('Maximum (elastic) defence in Gbps, not less than baseDefenceValue. Required.'),
     chargeType: z
       .enum(['month', 'year'])
       .default('month')
       .describe(
-        "Billing period: `month` or `year`. Default `month`. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest's value is taken as the instance's.",
+        "Billing period: `month` or `year`. Default `month`. A change from what plumb bought replaces the instance (fixed at purchase). Not read back: after `plumb import` the manifest's value is taken as the instance's.",
       ),
     duration: z
       .number()
@@ -51,7 +51,7 @@ export const antiDdosInstanceInputs = z
       .max(9)
       .default(1)
       .describe(
-        "Number of billing periods bought, 0–9. Default 1. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest's value is taken as the instance's.",
+        "Number of billing periods bought, 0–9. Default 1. A change from what plumb bought replaces the instance (fixed at purchase). Not read back: after `plumb import` the manifest's value is taken as the instance's.",
       ),
   })
   .superRefine(

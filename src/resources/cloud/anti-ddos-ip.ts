@@ -21,8 +21,8 @@ export const UADS_CALL = { region: false, project: false } as const;
 
 /** Inputs of an anti-DDoS service IP. */
 export const antiDdosIpInputs = z.object({
-  instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required. Changing it replaces the IP: no Action moves an IP to another instance.'),
-  remark: remarkField('Updated in place (SetNapIpRemark). Default empty.'),
+  instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required.'),
+  remark: remarkField('Default empty.'),
 });
 
 /** Inputs of an anti-DDoS service IP. */

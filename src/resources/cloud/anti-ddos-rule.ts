@@ -27,13 +27,10 @@ const port = z.number().int().min(1).max(65535);
 /** Inputs of a forwarding rule. */
 export const antiDdosRuleInputs = z
   .object({
-    instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required. Changing it replaces the rule.'),
-    ip: z.string().regex(IPV4, 'an IPv4 address').describe("The service IP the rule forwards from (an AntiDdosIp's `ip`). Required. Changing it replaces the rule."),
-    port: port.optional().describe('TCP port of the service IP to forward, 1-65535; unique among the rules of the IP. Left out, the rule forwards every port (an IP rule). Updated in place.'),
-    sourceType: z
-      .enum(['ip', 'domain'])
-      .optional()
-      .describe('Whether back ends are IP addresses or domain names: `ip` or `domain`. Default `ip`. Changing it replaces the rule: UpdateBGPServiceFwdRule takes no SourceType.'),
+    instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required.'),
+    ip: z.string().regex(IPV4, 'an IPv4 address').describe("The service IP the rule forwards from (an AntiDdosIp's `ip`). Required."),
+    port: port.optional().describe('TCP port of the service IP to forward, 1-65535; unique among the rules of the IP. Left out, the rule forwards every port (an IP rule).'),
+    sourceType: z.enum(['ip', 'domain']).optional().describe('Whether back ends are IP addresses or domain names: `ip` or `domain`. Default `ip`.'),
     realServers: z
       .array(
         z.object({
@@ -42,14 +39,14 @@ export const antiDdosRuleInputs = z
         }),
       )
       .min(1, 'at least one back end')
-      .describe('Back ends traffic is forwarded to; more than one balances the load between them (and then needs `backupServer`). Required. Updated in place.'),
-    toaId: z.number().int().min(0).max(254).optional().describe('TCP option (TOA) id that carries the client address to the back ends, 0-254. Default 200. Updated in place.'),
-    detection: z.boolean().optional().describe('Check the back ends and fail over to `backupServer`. Default false (needs `backupServer` when true). Updated in place.'),
+      .describe('Back ends traffic is forwarded to; more than one balances the load between them (and then needs `backupServer`). Required.'),
+    toaId: z.number().int().min(0).max(254).optional().describe('TCP option (TOA) id that carries the client address to the back ends, 0-254. Default 200.'),
+    detection: z.boolean().optional().describe('Check the back ends and fail over to `backupServer`. Default false (needs `backupServer` when true).'),
     backupServer: z
       .object({ ip: z.string().regex(IPV4, 'an IPv4 address').describe('Backup IPv4 address.'), port: port.optional().describe('Backup port (TCP rules).') })
       .optional()
-      .describe('Where traffic goes when the back ends fail. Required with several back ends or with `detection`. Updated in place; dropping it replaces the rule (an empty BackupIP is never sent).'),
-    remark: remarkField('Updated in place (SetNapFwdRuleRemark). Default empty.'),
+      .describe('Where traffic goes when the back ends fail. Required with several back ends or with `detection`. Dropping it replaces the rule (an empty BackupIP is never sent).'),
+    remark: remarkField('Default empty.'),
   })
   .superRefine((rule, ctx) => {
     rule.realServers.forEach((server, i) => {

@@ -20,7 +20,7 @@ import { allDisks, describeDisk, settledDisk, waitDisk, type DiskInfo } from './
 
 /** Inputs of a disk attachment. */
 export const diskAttachmentInputs = z.object({
-  diskId: z.string().min(1).describe('Id of the disk (`bsm-…`). Required. Changing it is another attachment.'),
+  diskId: z.string().min(1).describe('Id of the disk (`bsm-…`). Required.'),
   instanceId: z.string().min(1).describe("Id of the instance (`uhost-…`), in the disk's zone. Required. Changing it detaches the disk and attaches it there."),
   stopInstanceBeforeDetaching: z
     .boolean()

@@ -22,7 +22,7 @@ type DiskType = keyof typeof TYPES;
 /** Inputs of a disk. */
 export const diskInputs = z
   .object({
-    availabilityZone: z.string().min(1).describe('Zone, e.g. `cn-bj2-02`; an instance it attaches to must be in it. Required. Changing it replaces the disk.'),
+    availabilityZone: z.string().min(1).describe('Zone, e.g. `cn-bj2-02`; an instance it attaches to must be in it. Required.'),
     size: z
       .number()
       .int()
@@ -32,10 +32,10 @@ export const diskInputs = z
     diskType: z
       .enum(['data_disk', 'ssd_data_disk', 'essd_data_disk', 'rssd_data_disk'])
       .optional()
-      .describe('`data_disk`, `ssd_data_disk`, `essd_data_disk` or `rssd_data_disk`. Default `data_disk`. Changing it replaces the disk.'),
-    chargeType: z.enum(['month', 'year', 'dynamic']).optional().describe('Billing: `month`, `year` or `dynamic` (hourly). Default `dynamic`, as the API. Changing it replaces the disk.'),
-    name: nameField('Updated in place (RenameUDisk).'),
-    tag: tagField('Changing it replaces the disk: no Action retags a disk.'),
+      .describe('`data_disk`, `ssd_data_disk`, `essd_data_disk` or `rssd_data_disk`. Default `data_disk`.'),
+    chargeType: z.enum(['month', 'year', 'dynamic']).optional().describe('Billing: `month`, `year` or `dynamic` (hourly). Default `dynamic`, as the API.'),
+    name: nameField(),
+    tag: tagField(),
   })
   .superRefine((v, ctx) => {
     if (typeof v.size === 'number' && v.size > 8000 && v.diskType !== 'rssd_data_disk')

@@ -22,8 +22,11 @@ type BoundType = (typeof TYPES)[number];
 export const eipAssociationInputs = z
   .object({
     eipId: z.string().min(1).describe('Id of the EIP (`eip-…`). Required. Changing it binds another EIP (a new association).'),
-    resourceId: z.string().min(1).describe('Id of the resource to bind to (`uhost-…`, `ulb-…`, `natgw-…`, `vpngw-…`). Required. Changing it is a new association.'),
-    resourceType: z.enum(TYPES).optional().describe("`uhost`, `ulb`, `natgw` or `vpngw`: the kind the resource id's prefix names. Default: read from that prefix. Changing it is a new association."),
+    resourceId: z.string().min(1).describe('Id of the resource to bind to (`uhost-…`, `ulb-…`, `natgw-…`, `vpngw-…`). Required.'),
+    resourceType: z
+      .enum(TYPES)
+      .optional()
+      .describe("`uhost`, `ulb`, `natgw` or `vpngw`: the kind the resource id's prefix names. Default: read from that prefix. Naming another kind for the same resource id replaces the binding."),
   })
   .superRefine((v, ctx) => {
     // The id's prefix names the resource's kind: a type that contradicts it is refused by the API.

@@ -39,17 +39,14 @@ const LINES = { bgp: 'Bgp', international: 'International', bgp_pro: 'BGPPro' } 
 /** Inputs of an EIP. */
 export const eipInputs = z
   .object({
-    name: nameField('Updated in place.'),
-    internetType: z.enum(['bgp', 'international', 'bgp_pro']).describe('Line: `bgp`, `international` or `bgp_pro`. Required. Changing it allocates a new address (fixed at allocation).'),
-    bandwidth: z.number().int().min(1).max(10000).describe('Bandwidth in Mbps: 1–10000, at most 300 when charged by traffic. Required. Updated in place.'),
-    chargeMode: z.enum(['bandwidth', 'traffic']).optional().describe('Paid by `bandwidth` or by `traffic`. Default `bandwidth`. Updated in place.'),
-    chargeType: z
-      .enum(['month', 'year', 'dynamic'])
-      .optional()
-      .describe('Billing period: `month`, `year` or `dynamic` (hourly). Default `month`. Changing it allocates a new address (no Action changes it).'),
-    weight: z.number().int().min(0).max(100).optional().describe("Egress weight 0–100 among the addresses of one resource. Default: the API's (50). Updated in place."),
-    tag: tagField('Updated in place.'),
-    remark: remarkField('Updated in place; emptying it allocates a new address (the API cannot clear a remark). Default empty.'),
+    name: nameField(),
+    internetType: z.enum(['bgp', 'international', 'bgp_pro']).describe('Line: `bgp`, `international` or `bgp_pro`. Required.'),
+    bandwidth: z.number().int().min(1).max(10000).describe('Bandwidth in Mbps: 1–10000, at most 300 when charged by traffic. Required.'),
+    chargeMode: z.enum(['bandwidth', 'traffic']).optional().describe('Paid by `bandwidth` or by `traffic`. Default `bandwidth`.'),
+    chargeType: z.enum(['month', 'year', 'dynamic']).optional().describe('Billing period: `month`, `year` or `dynamic` (hourly). Default `month`.'),
+    weight: z.number().int().min(0).max(100).optional().describe("Egress weight 0–100 among the addresses of one resource. Default: the API's (50)."),
+    tag: tagField(),
+    remark: remarkField('Emptying it allocates a new address (the API cannot clear a remark). Default empty.'),
   })
   .superRefine((v, ctx) => {
     if (v.chargeMode === 'traffic' && typeof v.bandwidth === 'number' && v.bandwidth > 300) {

@@ -19,8 +19,8 @@ import { categoryField, customLabels, LABEL_CALL, labelPart } from './label.js';
 /** Inputs of a label attachment. */
 export const labelAttachmentInputs = z.object({
   key: labelPart('key').describe("Key of the label to bind (a Label's `key`). Required. Changing it makes a new attachment: no Action changes a binding."),
-  value: labelPart('value').describe("Value of the label to bind (a Label's `value`). Required. Changing it makes a new attachment."),
-  resourceId: z.string().min(1).describe('Id of the resource to label, e.g. a VPC (`uvnet-…`) or host (`uhost-…`). Required. Changing it makes a new attachment.'),
+  value: labelPart('value').describe("Value of the label to bind (a Label's `value`). Required."),
+  resourceId: z.string().min(1).describe('Id of the resource to label, e.g. a VPC (`uvnet-…`) or host (`uhost-…`). Required.'),
   category: categoryField,
 });
 

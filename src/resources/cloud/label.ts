@@ -32,8 +32,8 @@ export const categoryField = z.enum(['custom']).optional().describe('Label categ
 export const labelInputs = z.object({
   key: labelPart('key')
     .refine((k) => !k.toLowerCase().startsWith('ucloud:'), 'keys starting with ucloud: are system labels')
-    .describe('Label key: 1-63 characters, no `#`, not starting with `ucloud:`. Required. Changing it replaces the label: no Action changes a label.'),
-  value: labelPart('value').describe('Label value: 1-63 characters, no `#`. Required. Changing it replaces the label: no Action changes a label.'),
+    .describe('Label key: 1-63 characters, no `#`, not starting with `ucloud:`. Required.'),
+  value: labelPart('value').describe('Label value: 1-63 characters, no `#`. Required.'),
   category: categoryField,
 });
 

@@ -20,13 +20,13 @@ import { allLbs, allVServers, describeLb, vserverOf, type BackendInfo } from './
 
 /** Inputs of a backend. */
 export const lbAttachmentInputs = z.object({
-  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required. Changing it is another backend.'),
-  listenerId: z.string().min(1).describe('Id of the listener (`vserver-…`). Required. Changing it is another backend.'),
-  resourceId: z.string().min(1).describe('Id of the instance (`uhost-…`). Required. Changing it is another backend.'),
-  port: z.number().int().min(1).max(65535).optional().describe('Port of the instance the traffic goes to, once per instance on a listener. Default 80. Updated in place.'),
-  weight: z.number().int().min(1).max(100).optional().describe('Share of the traffic, 1–100, for `weight_roundrobin` listeners. Default 1. Updated in place.'),
-  enabled: z.boolean().optional().describe('Whether it takes traffic. Default true. Updated in place.'),
-  backup: z.boolean().optional().describe('A standby, used only when the others fail. Default false. Updated in place.'),
+  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required.'),
+  listenerId: z.string().min(1).describe('Id of the listener (`vserver-…`). Required.'),
+  resourceId: z.string().min(1).describe('Id of the instance (`uhost-…`). Required.'),
+  port: z.number().int().min(1).max(65535).optional().describe('Port of the instance the traffic goes to, once per instance on a listener. Default 80.'),
+  weight: z.number().int().min(1).max(100).optional().describe('Share of the traffic, 1–100, for `weight_roundrobin` listeners. Default 1.'),
+  enabled: z.boolean().optional().describe('Whether it takes traffic. Default true.'),
+  backup: z.boolean().optional().describe('A standby, used only when the others fail. Default false.'),
 });
 
 /** Inputs of a backend. */

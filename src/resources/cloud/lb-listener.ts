@@ -22,26 +22,17 @@ const HEALTH_CHECKS = ['port', 'path', 'ping', 'customize'] as const;
 
 /** Inputs of a listener. */
 export const lbListenerInputs = z.object({
-  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required. Changing it replaces the listener.'),
-  protocol: z
-    .enum(PROTOCOLS)
-    .optional()
-    .describe('`http` (default), `https`, `tcp` or `udp`; `packets_transmit` balancers take `tcp` and `udp`. Changing it replaces the listener: no Action changes it.'),
-  port: z
-    .number()
-    .int()
-    .min(1)
-    .max(65535)
-    .optional()
-    .describe('Port it listens on, once per balancer. Default 80 for http, 443 for https, 1024 otherwise. Changing it replaces the listener: UpdateVServerAttribute takes no port.'),
-  name: nameField('Updated in place.'),
-  method: z.enum(METHODS).optional().describe('How requests are spread over the backends. Default `roundrobin`. Updated in place.'),
-  persistenceType: z.enum(PERSISTENCE).optional().describe('Session persistence: `none` (default), `server_insert` or `user_defined` (with `persistence`, the cookie name). Updated in place.'),
-  persistence: z.string().optional().describe('The cookie name of `user_defined` persistence. Updated in place.'),
-  idleTimeout: z.number().int().min(0).max(86400).optional().describe('Seconds an idle connection is kept. Default 60. Updated in place.'),
-  healthCheckType: z.enum(HEALTH_CHECKS).optional().describe('How backends are checked: `port` (default), `path` (with `domain` and `path`), `ping` or `customize`. Updated in place.'),
-  domain: z.string().optional().describe('Host header of a `path` health check. Updated in place; emptying it replaces the listener (the API cannot clear it).'),
-  path: z.string().optional().describe('Path of a `path` health check. Updated in place; emptying it replaces the listener (the API cannot clear it).'),
+  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required.'),
+  protocol: z.enum(PROTOCOLS).optional().describe('`http` (default), `https`, `tcp` or `udp`; `packets_transmit` balancers take `tcp` and `udp`.'),
+  port: z.number().int().min(1).max(65535).optional().describe('Port it listens on, once per balancer. Default 80 for http, 443 for https, 1024 otherwise.'),
+  name: nameField(),
+  method: z.enum(METHODS).optional().describe('How requests are spread over the backends. Default `roundrobin`.'),
+  persistenceType: z.enum(PERSISTENCE).optional().describe('Session persistence: `none` (default), `server_insert` or `user_defined` (with `persistence`, the cookie name).'),
+  persistence: z.string().optional().describe('The cookie name of `user_defined` persistence.'),
+  idleTimeout: z.number().int().min(0).max(86400).optional().describe('Seconds an idle connection is kept. Default 60.'),
+  healthCheckType: z.enum(HEALTH_CHECKS).optional().describe('How backends are checked: `port` (default), `path` (with `domain` and `path`), `ping` or `customize`.'),
+  domain: z.string().optional().describe('Host header of a `path` health check. Emptying it replaces the listener (the API cannot clear it).'),
+  path: z.string().optional().describe('Path of a `path` health check. Emptying it replaces the listener (the API cannot clear it).'),
 });
 
 /** Inputs of a listener. */

@@ -18,8 +18,8 @@ import { allLbs, allVServers, describeLb, vserverOf, type VServerInfo } from './
 
 /** Inputs of a certificate binding. */
 export const lbSslAttachmentInputs = z.object({
-  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required. Changing it is another binding.'),
-  listenerId: z.string().min(1).describe('Id of the HTTPS listener (`vserver-…`). Required. Changing it is another binding.'),
+  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required.'),
+  listenerId: z.string().min(1).describe('Id of the HTTPS listener (`vserver-…`). Required.'),
   sslId: z
     .string()
     .min(1)

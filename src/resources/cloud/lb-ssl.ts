@@ -21,17 +21,10 @@ const PEM_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+-----END [A-Z ]*PRIVAT
 
 /** Inputs of a certificate. */
 export const lbSslInputs = z.object({
-  name: nameField('Updated in place.'),
-  privateKey: z
-    .string()
-    .regex(PEM_KEY, 'privateKey must be a PEM private key (-----BEGIN PRIVATE KEY-----…)')
-    .describe('PEM private key. A secret. Required. Changing it replaces the certificate: no Action changes its content.'),
-  userCert: z.string().regex(PEM_CERT, 'userCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)').describe('PEM certificate of the server. Required. Changing it replaces the certificate.'),
-  caCert: z
-    .string()
-    .regex(PEM_CERT, 'caCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)')
-    .optional()
-    .describe('PEM certificate chain of the issuer. Changing it replaces the certificate.'),
+  name: nameField(),
+  privateKey: z.string().regex(PEM_KEY, 'privateKey must be a PEM private key (-----BEGIN PRIVATE KEY-----…)').describe('PEM private key. A secret. Required.'),
+  userCert: z.string().regex(PEM_CERT, 'userCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)').describe('PEM certificate of the server. Required.'),
+  caCert: z.string().regex(PEM_CERT, 'caCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)').optional().describe('PEM certificate chain of the issuer.'),
 });
 
 /** Inputs of a certificate. */

@@ -41,23 +41,18 @@ import {
 
 /** Inputs of a NAT gateway. */
 export const natGatewayInputs = z.object({
-  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the gateway: no Action moves one.'),
-  subnetIds: z.array(z.string().min(1)).min(1, 'a NAT gateway serves at least one subnet').describe('Subnets of the VPC whose hosts use the gateway. Required. Changed in place (UpdateNATGWSubnet).'),
-  eipIds: z
-    .array(z.string().min(1))
-    .min(1, 'a NAT gateway needs at least one EIP')
-    .describe('EIPs (`eip-…`, free ones) it sends traffic out through. Required. Changed in place (BindEIP, UnBindEIP).'),
-  securityGroupId: z.string().min(1).describe('Security group (`firewall-…`). Required. Changed in place (GrantFirewall).'),
-  name: nameField('Updated in place (UpdateNATGW).'),
-  tag: tagField('Updated in place (UpdateNATGW).'),
-  remark: remarkField('Updated in place (UpdateNATGW); emptying it replaces the gateway, as the API takes an empty remark as no change. Default empty.'),
-  whiteListEnabled: z.boolean().optional().describe('Only the hosts of `whiteList` may use the gateway. Changed in place (EnableWhiteList). Default false.'),
+  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required.'),
+  subnetIds: z.array(z.string().min(1)).min(1, 'a NAT gateway serves at least one subnet').describe('Subnets of the VPC whose hosts use the gateway. Required.'),
+  eipIds: z.array(z.string().min(1)).min(1, 'a NAT gateway needs at least one EIP').describe('EIPs (`eip-…`, free ones) it sends traffic out through. Required.'),
+  securityGroupId: z.string().min(1).describe('Security group (`firewall-…`). Required.'),
+  name: nameField(),
+  tag: tagField(),
+  remark: remarkField('Emptying it replaces the gateway, as the API takes an empty remark as no change. Default empty.'),
+  whiteListEnabled: z.boolean().optional().describe('Only the hosts of `whiteList` may use the gateway. Default false.'),
   whiteList: z
     .array(z.string().min(1))
     .optional()
-    .describe(
-      'Hosts of the VPC (`uhost-…`) on the white list, which alone may use the gateway while `whiteListEnabled` is true. Changed in place (AddWhiteListResource, DeleteWhiteListResource); hosts the list does not name are taken off it. Default empty.',
-    ),
+    .describe('Hosts of the VPC (`uhost-…`) on the white list, which alone may use the gateway while `whiteListEnabled` is true. Hosts the list does not name are taken off it. Default empty.'),
 });
 
 /** Inputs of a NAT gateway. */

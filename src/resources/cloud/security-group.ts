@@ -74,10 +74,10 @@ const rule = z
 
 /** Inputs of a security group. */
 export const securityGroupInputs = z.object({
-  name: nameField('Updated in place.'),
-  rules: z.array(rule).min(1, 'at least one rule').max(50, 'at most 50 rules').describe('Inbound rules, in order. Required (at least one). Updated in place: the whole set is sent.'),
-  tag: tagField('Updated in place.'),
-  remark: remarkField('Updated in place; emptying it replaces the group (the API cannot clear a remark). Default empty.'),
+  name: nameField(),
+  rules: z.array(rule).min(1, 'at least one rule').max(50, 'at most 50 rules').describe('Inbound rules, in order. Required (at least one). A change sends the whole set.'),
+  tag: tagField(),
+  remark: remarkField('Emptying it replaces the group (the API cannot clear a remark). Default empty.'),
 });
 
 /** Inputs of a security group. */

@@ -37,15 +37,15 @@ const CIDR = /^(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})\/(\d{1,2})$/;
 
 /** Inputs of a subnet. */
 export const subnetInputs = z.object({
-  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the subnet: the API cannot move one.'),
+  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required.'),
   cidrBlock: z
     .string()
     .regex(CIDR, 'a CIDR block such as 10.0.1.0/24')
     .refine((c) => Number(CIDR.exec(c)?.[2]) >= 16 && Number(CIDR.exec(c)?.[2]) <= 29, 'the prefix must be /16 to /29')
-    .describe("Address range within one of the VPC's ranges, prefix /16 to /29, not overlapping another subnet. Required. Changing it replaces the subnet."),
-  name: nameField('Updated in place.'),
-  tag: tagField('Updated in place.'),
-  remark: remarkField("Changing it replaces the subnet: no Action changes a subnet's remark. Default empty."),
+    .describe("Address range within one of the VPC's ranges, prefix /16 to /29, not overlapping another subnet. Required."),
+  name: nameField(),
+  tag: tagField(),
+  remark: remarkField('Default empty.'),
 });
 
 /** Inputs of a subnet. */

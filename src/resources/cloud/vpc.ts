@@ -37,14 +37,14 @@ const CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
 
 /** Inputs of a VPC. */
 export const vpcInputs = z.object({
-  name: nameField('Changing it replaces the VPC (the API cannot rename one), and every subnet in it.'),
+  name: nameField('Replacing the VPC replaces every subnet in it too.'),
   cidrBlocks: z
     .array(z.string().regex(CIDR, 'a CIDR block such as 10.0.0.0/16'))
     .min(1, 'at least one CIDR block')
     .describe(
       'Private address ranges (10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16, prefix /8 to /29). Required. Ranges are added and removed in place; a range still used by a subnet cannot be removed.',
     ),
-  tag: tagField('Changing it replaces the VPC (the API cannot retag one), and every subnet in it.'),
+  tag: tagField('Replacing the VPC replaces every subnet in it too.'),
 });
 
 /** Inputs of a VPC. */

@@ -35,10 +35,10 @@ const NO_ACTION = 'the API has no Action that changes a customer (remote) VPN ga
 
 /** Inputs of a VPN customer gateway. */
 export const vpnCustomerGatewayInputs = z.object({
-  ipAddress: z.ipv4({ message: 'ipAddress must be an IPv4 address such as 203.0.113.10' }).describe("Public IPv4 address of the customer's VPN device. Required. Changing it replaces the gateway."),
-  name: nameField('Changing it replaces the gateway.'),
-  tag: tagField('Changing it replaces the gateway.'),
-  remark: remarkField('Changing it replaces the gateway. Default empty.'),
+  ipAddress: z.ipv4({ message: 'ipAddress must be an IPv4 address such as 203.0.113.10' }).describe("Public IPv4 address of the customer's VPN device. Required."),
+  name: nameField(),
+  tag: tagField('Another value replaces the gateway; the default written out is no change.'),
+  remark: remarkField('Another value replaces the gateway; an empty one written out is no change. Default empty.'),
 });
 
 /** Inputs of a VPN customer gateway. */

@@ -42,13 +42,13 @@ const NO_ACTION = 'UpdateVPNGateway changes only the grade, and no other Action 
 
 /** Inputs of a VPN gateway. */
 export const vpnGatewayInputs = z.object({
-  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the gateway.'),
-  eipId: z.string().min(1).describe('EIP (`eip-…`, a free one) the tunnels end on. Required. Changed in place (UnBindEIP, then BindEIP).'),
-  grade: z.enum(['standard', 'enhanced']).describe('`standard` or `enhanced`. Required. Changed in place (UpdateVPNGateway).'),
-  name: nameField('Changing it replaces the gateway (no Action renames one).'),
-  tag: tagField('Changing it replaces the gateway.'),
-  remark: remarkField('Changing it replaces the gateway. Default empty.'),
-  chargeType: z.enum(['year', 'month', 'dynamic']).optional().describe('`year`, `month` or `dynamic` (hourly). Default `month`. Changing it replaces the gateway.'),
+  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required.'),
+  eipId: z.string().min(1).describe('EIP (`eip-…`, a free one) the tunnels end on. Required.'),
+  grade: z.enum(['standard', 'enhanced']).describe('`standard` or `enhanced`. Required.'),
+  name: nameField(),
+  tag: tagField(),
+  remark: remarkField('Default empty.'),
+  chargeType: z.enum(['year', 'month', 'dynamic']).optional().describe('`year`, `month` or `dynamic` (hourly). Default `month`.'),
   duration: z.number().int().min(1).max(9).optional().describe('Months or years paid in advance, sent with the order only (a later change is recorded, not sent). Default 1.'),
 });
 

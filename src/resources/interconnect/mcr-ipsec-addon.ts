@@ -12,8 +12,8 @@ export const TUNNEL_COUNTS = [10, 20, 30] as const;
 /** Inputs of the IPsec add-on of an MCR. */
 export const mcrIpsecAddonInputs = z
   .object({
-    mcrId: z.string().min(1).describe('Product UID of the MCR. A change replaces the add-on.'),
-    tunnelCount: oneOf(TUNNEL_COUNTS, 'Most IPsec tunnels the MCR may carry: 10, 20 or 30. Changed in place.'),
+    mcrId: z.string().min(1).describe('Product UID of the MCR.'),
+    tunnelCount: oneOf(TUNNEL_COUNTS, 'Most IPsec tunnels the MCR may carry: 10, 20 or 30.'),
   })
   .strict();
 

@@ -9,7 +9,7 @@ import { ALWAYS, checkPrefixEntries, deletePrefixList, findByDescription, observ
 
 const fields = z
   .object({
-    mcrId: z.string().min(1).describe('Product UID of the MCR that owns the list. A change replaces the list.'),
+    mcrId: z.string().min(1).describe('Product UID of the MCR that owns the list.'),
     ...prefixListFields,
   })
   .strict();

@@ -34,21 +34,19 @@ export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
 /** Inputs of a single physical port. */
 export const portInputs = z
   .object({
-    productName: z.string().min(1).describe('Identifiable name of the port. Changed in place.'),
-    portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available. A change replaces the port.'),
+    productName: z.string().min(1).describe('Identifiable name of the port.'),
+    portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available.'),
     locationId: z
       .number()
       .int()
       .positive()
-      .describe(
-        "Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds). A change replaces the port.",
-      ),
-    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-    marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
-    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
-    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated when omitted. A change replaces the port.').optional(),
+      .describe("Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds)."),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60.'),
+    marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key).'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Attached VXCs are not touched.'),
+    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated when omitted.').optional(),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
-    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the product.'),
   })
   .strict();
 

@@ -19,22 +19,14 @@ const validForSchema = z
 /** The fields of a service key, shared by its inputs and outputs. */
 const serviceKeyFields = z
   .object({
-    productUid: z.string().min(1).describe('UID of the port the key connects to. A change replaces the key.'),
-    active: z.boolean().describe('true = the key can be used now; false = it is kept but refused. Changed in place.'),
-    maxSpeed: z.number().int().positive().describe('Highest rate limit, in Mbps, a VXC made with the key may have; at most the port speed. A change replaces the key.'),
-    singleUse: z.boolean().describe('true = the key makes one connection; false = any number. A change replaces the key.'),
-    vlan: z
-      .number()
-      .int()
-      .min(2)
-      .max(4093)
-      .optional()
-      .describe('VLAN, 2 to 4093, the connection gets on the port. Required when singleUse is true; omit it for a multi-use key. A change replaces the key.'),
-    description: z.string().optional().describe('Description shown to the other party. A change replaces the key. Default: none.'),
-    preApproved: z.boolean().optional().describe('true = connections made with the key need no approval. The API sets false when omitted. A change replaces the key.'),
-    validFor: validForSchema
-      .optional()
-      .describe('Validity window {startTime, endTime} (sent as epoch milliseconds). Changed in place. Default: always valid; once set, leaving it out keeps the window.'),
+    productUid: z.string().min(1).describe('UID of the port the key connects to.'),
+    active: z.boolean().describe('true = the key can be used now; false = it is kept but refused.'),
+    maxSpeed: z.number().int().positive().describe('Highest rate limit, in Mbps, a VXC made with the key may have; at most the port speed.'),
+    singleUse: z.boolean().describe('true = the key makes one connection; false = any number.'),
+    vlan: z.number().int().min(2).max(4093).optional().describe('VLAN, 2 to 4093, the connection gets on the port. Required when singleUse is true; omit it for a multi-use key.'),
+    description: z.string().optional().describe('Description shown to the other party. Default: none.'),
+    preApproved: z.boolean().optional().describe('true = connections made with the key need no approval. The API sets false when omitted.'),
+    validFor: validForSchema.optional().describe('Validity window {startTime, endTime} (sent as epoch milliseconds). Default: always valid; once set, leaving it out keeps the window.'),
   })
   .strict();
 

@@ -39,22 +39,20 @@ import { vxcAsDeclared } from './vxc-declared.js';
 /** Inputs of a virtual cross connect. */
 export const vxcInputs = z
   .object({
-    productName: z.string().min(1).describe('Identifiable name of the VXC. Changed in place.'),
-    rateLimit: z.number().int().positive().describe('Speed in Mbps, up to what both ends allow. Changed in place.'),
-    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+    productName: z.string().min(1).describe('Identifiable name of the VXC.'),
+    rateLimit: z.number().int().positive().describe('Speed in Mbps, up to what both ends allow.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60.'),
     aEnd: aEndSchema.describe('Where the VXC starts (one of your Ports, MCRs or MVEs).'),
     bEnd: bEndSchema
       .optional()
-      .describe(
-        'Where the VXC goes: one of your products or a partner port. Changed in place, except its VLAN and inner VLAN at a cloud or transit partner end (the partner owns them): a change there replaces the VXC.',
-      ),
+      .describe('Where the VXC goes: one of your products or a partner port. Its VLAN and inner VLAN at a cloud or transit partner end belong to the partner: a change there replaces the VXC.'),
     aEndPartnerConfig: aEndPartnerConfig.optional(),
     bEndPartnerConfig: bEndPartnerConfig.optional(),
-    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices.'),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
-    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
-    serviceKey: z.string().optional().describe("Service key (secret) for another company's port; its port becomes the B-End. A change replaces the VXC."),
-    shutdown: z.boolean().optional().describe('true shuts the VXC down (temporarily), false enables it. Default false. Changed in place.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the product.'),
+    serviceKey: z.string().optional().describe("Service key (secret) for another company's port; its port becomes the B-End."),
+    shutdown: z.boolean().optional().describe('true shuts the VXC down (temporarily), false enables it. Default false.'),
   })
   .strict();
 

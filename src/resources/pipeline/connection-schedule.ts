@@ -21,7 +21,7 @@ const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')
 
 /** Inputs of a connection schedule. */
 export const connectionScheduleInputs = z.object({
-  connectionId: z.string().min(1).describe('Id of the connection whose schedule this is. Required. Changing it replaces the schedule (it belongs to one connection).'),
+  connectionId: z.string().min(1).describe('Id of the connection whose schedule this is. Required.'),
   syncFrequency: oneOf(FREQUENCIES, "Minutes between syncs: 1, 5, 15, 30, 60, 120, 180, 360, 480, 720 or 1440. Default: the API's (360).").optional(),
   dailySyncTime: oneOfText(HOURS, 'Hour a daily sync starts, `00:00`..`23:00`; only with syncFrequency 1440 (the API ignores it otherwise).').optional(),
   scheduleType: z.enum(['auto', 'manual']).optional().describe("`auto` (syncs on the schedule) or `manual` (only when triggered). Default: the API's (`auto`)."),

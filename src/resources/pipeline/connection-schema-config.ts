@@ -51,7 +51,7 @@ const schemaInput = z
 
 /** Inputs of a connection's schema config. */
 export const connectionSchemaConfigInputs = z.object({
-  connectionId: z.string().min(1).describe('Id of the connection whose schema config this is. Required. Changing it replaces the resource (the config belongs to one connection).'),
+  connectionId: z.string().min(1).describe('Id of the connection whose schema config this is. Required.'),
   schemaChangeHandling: z
     .enum(HANDLING)
     .optional()

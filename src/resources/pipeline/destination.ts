@@ -33,10 +33,10 @@ const OFFSETS = [...Array.from({ length: 11 }, (_, i) => String(i - 11)), '0', .
 
 /** Inputs of a destination. */
 export const destinationInputs = z.object({
-  groupId: z.string().min(1).describe('Id of the group the destination belongs to; the destination takes its id. Required. Changing it replaces the destination.'),
-  service: z.string().min(1).describe('Destination service, e.g. `snowflake`, `big_query`, `databricks`, `redshift`, `postgres_warehouse`. Required. Changing it replaces the destination.'),
+  groupId: z.string().min(1).describe('Id of the group the destination belongs to; the destination takes its id. Required.'),
+  service: z.string().min(1).describe('Destination service, e.g. `snowflake`, `big_query`, `databricks`, `redshift`, `postgres_warehouse`. Required.'),
   timeZoneOffset: oneOfText(OFFSETS, 'UTC offset the destination reports in, `-11`..`0`..`+12`. Required.'),
-  region: z.string().optional().describe("Region that processes the data, e.g. `GCP_US_EAST4`, `AWS_EU_CENTRAL_1`. Default: the API's (`GCP_US_EAST4`). Updated in place."),
+  region: z.string().optional().describe("Region that processes the data, e.g. `GCP_US_EAST4`, `AWS_EU_CENTRAL_1`. Default: the API's (`GCP_US_EAST4`)."),
   config: fieldsSchema(
     'Service-specific settings (host, port, user, password...). Compared by meaning: values the API drops, masks or types differently are not changes; keys left out, or a config left out, are left to the API; a key given as null is cleared. Secret keys are sealed.',
   ),

@@ -29,11 +29,11 @@ export const LOG_SERVICE_NEEDS: Record<(typeof LOG_SERVICES)[number], string[]> 
 };
 
 const externalLoggingFields = z.object({
-  groupId: z.string().min(1).describe('Id of the group whose logs are sent. Required; a group has one. Changing it replaces the log service.'),
-  service: z.enum(LOG_SERVICES).describe('Where logs go: `datadog_log`, `cloudwatch`, `splunkLog`... Required. Changing it replaces the log service.'),
-  enabled: z.boolean().optional().describe('Whether logs are sent. Default true. Changed in place.'),
+  groupId: z.string().min(1).describe('Id of the group whose logs are sent. Required; a group has one.'),
+  service: z.enum(LOG_SERVICES).describe('Where logs go: `datadog_log`, `cloudwatch`, `splunkLog`... Required.'),
+  enabled: z.boolean().optional().describe('Whether logs are sent. Default true.'),
   config: fieldsSchema(
-    "The service's settings as the API names them (datadog_log: api_key, region; cloudwatch: log_group_name, role_arn, region...). Compared by meaning; api_key, primary_key, token and other secret keys are sealed. Changed in place; keys left out, or a config left out, are left to the API; a key given as null is cleared.",
+    "The service's settings as the API names them (datadog_log: api_key, region; cloudwatch: log_group_name, role_arn, region...). Compared by meaning; api_key, primary_key, token and other secret keys are sealed. Keys left out, or a config left out, are left to the API; a key given as null is cleared.",
   ),
   runSetupTests: z.boolean().optional().describe('Send a test event when created or changed; a failure is a warning naming the test. Default false. Not stored by the API.'),
 });

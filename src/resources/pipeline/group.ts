@@ -16,7 +16,7 @@ export const groupInputs = z.object({
   name: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'must be letters, digits and underscores, starting with a letter or underscore')
-    .describe('Name of the group, unique in the account: letters, digits and underscores. Required. Renamed in place.'),
+    .describe('Name of the group, unique in the account: letters, digits and underscores. Required.'),
 });
 
 /** Inputs of a group. */

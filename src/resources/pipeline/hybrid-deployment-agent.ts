@@ -18,9 +18,9 @@ import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './comm
 
 /** Inputs of a hybrid deployment agent. */
 export const hybridDeploymentAgentInputs = z.object({
-  groupId: z.string().min(1).describe('Id of the group whose syncs it runs. Required. Changing it replaces the agent.'),
-  displayName: z.string().min(1).describe('Name, unique in its group. Required. Changing it replaces the agent.'),
-  envType: z.enum(['DOCKER', 'PODMAN', 'KUBERNETES', 'SNOWPARK']).describe('Where it runs. Required. Changing it replaces the agent (a re-auth cannot change it).'),
+  groupId: z.string().min(1).describe('Id of the group whose syncs it runs. Required.'),
+  displayName: z.string().min(1).describe('Name, unique in its group. Required.'),
+  envType: z.enum(['DOCKER', 'PODMAN', 'KUBERNETES', 'SNOWPARK']).describe('Where it runs. Required.'),
   authType: z.enum(['AUTO', 'MANUAL']).optional().describe('`AUTO`: the auth file carries the token; `MANUAL`: you paste it. Default `AUTO`. A change re-authenticates the agent in place.'),
   authenticationCounter: z.number().int().min(0).optional().describe('Raise it to re-authenticate the agent: new auth file and token (the old ones stop working). Default 0. Not stored by the API.'),
 });

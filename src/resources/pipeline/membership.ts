@@ -83,10 +83,10 @@ function addressing<H extends string, T extends string>({ holder, target }: Memb
 /** The input and output schemas of a membership. */
 function schemas<H extends string, T extends string>({ holder, target, role }: MembershipShape<H, T>): Pick<Type<H, T>, 'inputs' | 'outputs'> {
   const fields = {
-    [holder.field]: z.string().min(1).describe(`Id of the ${holder.what}. Required. Changing it makes a new membership.`),
-    [target.field]: z.string().min(1).describe(`Id of the ${target.what}. Required. Changing it makes a new membership.`),
+    [holder.field]: z.string().min(1).describe(`Id of the ${holder.what}. Required.`),
+    [target.field]: z.string().min(1).describe(`Id of the ${target.what}. Required.`),
   };
-  const inputs = z.object({ ...fields, role: z.string().min(1).describe(`${role} Required. Changed in place.`) });
+  const inputs = z.object({ ...fields, role: z.string().min(1).describe(`${role} Required.`) });
   const outputs = z.object({
     ...fields,
     role: z.string().describe('The role the membership grants.'),

@@ -57,11 +57,11 @@ const privateLinkFields = z.object({
   name: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]{0,22}$/, 'must start with a letter or underscore and hold letters, digits and underscores, at most 23 characters')
-    .describe('Name, unique in the account. Required. Changing it replaces the link.'),
-  region: z.string().min(1).describe("Region of the vendor side, e.g. `AWS_US_EAST_1` (as a destination's region). Required. Changing it replaces the link."),
-  service: z.enum(PRIVATE_LINK_SERVICES).describe('What it reaches: `SOURCE_AWS`, `SNOWFLAKE_AWS`, `DATABRICKS_AZURE`... Required. Changing it replaces the link.'),
+    .describe('Name, unique in the account. Required.'),
+  region: z.string().min(1).describe("Region of the vendor side, e.g. `AWS_US_EAST_1` (as a destination's region). Required."),
+  service: z.enum(PRIVATE_LINK_SERVICES).describe('What it reaches: `SOURCE_AWS`, `SNOWFLAKE_AWS`, `DATABRICKS_AZURE`... Required.'),
   config: freeForm(z.record(z.string(), z.string()), "the service's settings, keys as the API spells them (POST /v1/private-links)").describe(
-    "The service's settings, e.g. `connection_service_name` (SOURCE_AWS), `account_url` and `vpce_id` (SNOWFLAKE_AWS), `pls_id` (SOURCE_AZURE). Required. Changed in place; keys left out are left to the API.",
+    "The service's settings, e.g. `connection_service_name` (SOURCE_AWS), `account_url` and `vpce_id` (SNOWFLAKE_AWS), `pls_id` (SOURCE_AZURE). Required. Keys left out are left to the API.",
   ),
 });
 

@@ -19,8 +19,8 @@ import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './comm
 
 /** Inputs of a proxy agent. */
 export const proxyAgentInputs = z.object({
-  displayName: z.string().min(1).describe('Name, unique in the account. Required. Changing it replaces the agent (the API has no update).'),
-  groupRegion: z.string().min(1).describe('Region of the groups it serves, e.g. `AWS_US_EAST_1`. Required. Changing it replaces the agent.'),
+  displayName: z.string().min(1).describe('Name, unique in the account. Required.'),
+  groupRegion: z.string().min(1).describe('Region of the groups it serves, e.g. `AWS_US_EAST_1`. Required.'),
   regenerationCounter: z
     .number()
     .int()

@@ -12,7 +12,7 @@ import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './comm
 
 /** Inputs of a team. */
 export const teamInputs = z.object({
-  name: z.string().min(1).max(100).describe('Name of the team, unique in the account. Required. Renamed in place.'),
+  name: z.string().min(1).max(100).describe('Name of the team, unique in the account. Required.'),
   description: z.string().max(500).optional().describe('What the team is for. Default: empty.'),
   role: z.string().min(1).describe('The account role every member gets, e.g. `Account Reviewer` (see the getRoles lookup). Required.'),
 });

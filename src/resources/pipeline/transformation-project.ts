@@ -16,18 +16,18 @@ import { apiIdFormat, deleteIfPresent, sameMeaning, unlessGone, warnSetupTests, 
 
 /** Inputs of a transformation project. */
 export const transformationProjectInputs = z.object({
-  groupId: z.string().min(1).describe('Id of the group (destination) it transforms. Required; a group holds one project. Changing it replaces the project.'),
-  dbtVersion: z.string().min(1).describe('dbt Core version, e.g. `1.7.3`. Required. Changing it replaces the project (the API sets it only at create).'),
-  defaultSchema: z.string().min(1).describe('Schema models are built in by default. Required. Changing it replaces the project.'),
-  gitRemoteUrl: z.string().min(1).describe('Git remote the project is cloned from, e.g. `git@github.com:acme/dbt.git`. Required. Changing it replaces the project.'),
-  folderPath: z.string().optional().describe('Folder of the project in the repository. Default: its root. Changed in place.'),
-  gitBranch: z.string().optional().describe('Branch to run. Default `main`. Changed in place.'),
-  threads: z.number().int().min(1).optional().describe('dbt threads. Default 1. Changed in place.'),
-  targetName: z.string().optional().describe('dbt target name. Changed in place.'),
+  groupId: z.string().min(1).describe('Id of the group (destination) it transforms. Required; a group holds one project.'),
+  dbtVersion: z.string().min(1).describe('dbt Core version, e.g. `1.7.3`. Required.'),
+  defaultSchema: z.string().min(1).describe('Schema models are built in by default. Required.'),
+  gitRemoteUrl: z.string().min(1).describe('Git remote the project is cloned from, e.g. `git@github.com:acme/dbt.git`. Required.'),
+  folderPath: z.string().optional().describe('Folder of the project in the repository. Default: its root.'),
+  gitBranch: z.string().optional().describe('Branch to run. Default `main`.'),
+  threads: z.number().int().min(1).optional().describe('dbt threads. Default 1.'),
+  targetName: z.string().optional().describe('dbt target name.'),
   environmentVars: z
     .array(z.string().regex(/^DBT_[A-Z0-9_]+=/, 'must be DBT_<NAME>=<value>'))
     .optional()
-    .describe('Environment variables, each `DBT_<NAME>=<value>`. Changed in place.'),
+    .describe('Environment variables, each `DBT_<NAME>=<value>`.'),
   runTests: z.boolean().optional().describe('Run the setup tests (clone, parse) when created or changed; failures are warnings. Default true. Not stored by the API.'),
 });
 

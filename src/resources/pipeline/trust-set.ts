@@ -72,7 +72,7 @@ function schemas(shape: Shape) {
     })
     .strict();
   const inputs = z.object({
-    [shape.idField]: z.string().min(1).describe(`Id of the ${shape.holder} that trusts them. Required. Changing it replaces the resource.`),
+    [shape.idField]: z.string().min(1).describe(`Id of the ${shape.holder} that trusts them. Required.`),
     [shape.kind]: z
       .array(item)
       .describe(

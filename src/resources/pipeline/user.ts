@@ -12,7 +12,7 @@ import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './comm
 
 /** Inputs of a user. */
 export const userInputs = z.object({
-  email: z.string().email().describe('Email the invitation goes to. Required. Changing it replaces the user (the API cannot change it).'),
+  email: z.string().email().describe('Email the invitation goes to. Required.'),
   givenName: z.string().min(1).describe('Given name. Required.'),
   familyName: z.string().min(1).describe('Family name. Required.'),
   phone: z

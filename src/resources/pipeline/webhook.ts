@@ -41,7 +41,7 @@ export const WEBHOOK_EVENTS = [
 
 /** Inputs of a webhook. */
 export const webhookInputs = z.object({
-  groupId: z.string().min(1).optional().describe('Id of the group whose events it receives; leave out for an account webhook. Changing it replaces the webhook.'),
+  groupId: z.string().min(1).optional().describe('Id of the group whose events it receives; leave out for an account webhook.'),
   url: z
     .string()
     .regex(/^https?:\/\/[^\s/]+/, 'must be an http(s) URL')
