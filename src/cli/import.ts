@@ -86,7 +86,7 @@ function report(imported: ResourceState[], asked: number, failures: string[]): n
 async function discover(session: Awaited<ReturnType<typeof openSession>>, type: ResourceType, out: string | undefined, force: boolean): Promise<number> {
   if (!type.list) throw new UserError(`${type.token} cannot list its remote objects; import them one by one with plumb import ADDR TOKEN ID`);
   // An id that is itself a secret (a service key) goes only to a file only the user can read.
-  if (type.secretId && !out) throw new UserError(`the ids of ${type.token} are secrets, so they are not printed`, 'pass --out FILE to write the import manifest to a file only you can read');
+  if (type.secrets?.id && !out) throw new UserError(`the ids of ${type.token} are secrets, so they are not printed`, 'pass --out FILE to write the import manifest to a file only you can read');
   const state = await session.store.read();
   const known = new Set(
     Object.values(state.resources)
@@ -105,12 +105,12 @@ async function discover(session: Awaited<ReturnType<typeof openSession>>, type: 
   const resources: Record<string, unknown> = {};
   for (const o of found) {
     const outputs = o.outputs as Record<string, unknown>;
-    const name = outputs.productName ?? outputs.description ?? (type.secretId ? type.token.split(':').pop() : o.id);
+    const name = outputs.productName ?? outputs.description ?? (type.secrets?.id ? type.token.split(':').pop() : o.id);
     const address = uniqueAddress(String(name), taken);
     resources[address] = { type: type.token, properties: mask(inputFields(type, o.outputs as Record<string, unknown>)), options: { import: o.id } };
   }
   const text = stringify({ resources });
-  if (out) writeFileSync(out, text, type.secretId ? { mode: 0o600 } : undefined);
+  if (out) writeFileSync(out, text, type.secrets?.id ? { mode: 0o600 } : undefined);
   else process.stdout.write(text);
   process.stderr.write(`${found.length} ${type.token} not yet in state${out ? `; written to ${out}` : ''}.\n`);
   return 0;

@@ -42,10 +42,18 @@ export async function schemaCommand(raw: string | undefined, opts: { json?: bool
 export function editorSchema(resourceTypes: ReadonlyMap<string, ResourceType>, functions: ReadonlyMap<string, LookupFunction>): Record<string, unknown> {
   const json = (schema: z.core.$ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input', target: 'draft-7' }) as Record<string, unknown>;
   return manifestJsonSchema({
-    resources: [...resourceTypes.values()].map((t) => ({ token: t.token, description: t.description, inputs: json(strict(t.inputs)) })),
+    resources: [...resourceTypes.values()].map((t) => ({ token: t.token, description: t.description, inputs: withChanges(t, json(strict(t.inputs))) })),
     functions: [...functions.values()].map((f) => ({ token: f.token, description: f.description, inputs: json(strict(f.args)) })),
     providers: providers.map((p) => ({ name: p.name, settings: json(p.settings) })),
   });
+}
+
+/** An input schema whose top-level fields' descriptions end with how a change of each is made. */
+function withChanges(type: ResourceType, json: Record<string, unknown>): Record<string, unknown> {
+  const properties = json.properties as Record<string, { description?: string }> | undefined;
+  if (!properties) return json;
+  const described = Object.entries(properties).map(([name, prop]) => [name, { ...prop, description: withChange(prop.description, changeSentence(type, name)) }]);
+  return { ...json, properties: Object.fromEntries(described) };
 }
 
 /** How a change of a field is applied, in words. */
@@ -85,8 +93,8 @@ export interface TokenDoc {
 export function describeToken(token: string, resourceTypes: ReadonlyMap<string, ResourceType>, functions: ReadonlyMap<string, LookupFunction>): TokenDoc {
   const type = resourceTypes.get(token);
   if (type) {
-    const secrets = type.secretPaths ?? [];
-    const replaceRules = type.replaceOn.map(({ path, reason }) => ({ path, reason }));
+    const secrets = type.secrets?.paths ?? [];
+    const replaceRules = type.replace.on.map(({ path, reason }) => ({ path, reason }));
     return {
       token,
       kind: 'resource',
@@ -115,7 +123,12 @@ function marked(list: FieldDoc[], secretPaths: string[], path = ''): FieldDoc[] 
 
 function fields(schema: z.core.$ZodType, type?: ResourceType): FieldDoc[] {
   const json = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as JsonSchema;
-  return objectFields(json).map((f) => ({ ...f, change: type && changeOf(type, f.name) }));
+  return objectFields(json).map((f) => (type ? { ...f, change: changeOf(type, f.name), description: withChange(f.description, changeSentence(type, f.name)) } : f));
+}
+
+/** A description followed by the sentence saying how a change is made. */
+function withChange(description: string | undefined, sentence: string): string {
+  return description ? `${description} ${sentence}` : sentence;
 }
 
 /** A JSON Schema node as zod writes one. */
@@ -153,10 +166,33 @@ function discriminator(choices: JsonSchema[]): string | undefined {
 }
 
 /** What a change to one input does: static replace rules first, then value-dependent ones. */
-function changeOf(type: ResourceType, name: string): FieldDoc['change'] {
-  if (type.replaceOn.some((r) => r.path === name || r.path.startsWith(`${name}.`))) return 'replace';
-  if (type.replaceSometimes?.includes(name)) return 'sometimes';
-  return type.stateOnly?.includes(name) ? 'recorded' : 'update';
+export function changeOf(type: ResourceType, name: string): NonNullable<FieldDoc['change']> {
+  if (rulesOn(type, name).length) return 'replace';
+  if (type.replace.when?.inputs.includes(name)) return 'sometimes';
+  return type.diff?.recordOnly?.includes(name) ? 'recorded' : 'update';
+}
+
+/** The static replace rules on an input or on a path inside it. */
+function rulesOn(type: ResourceType, name: string): ResourceType['replace']['on'] {
+  return type.replace.on.filter((r) => r.path === name || r.path.startsWith(`${name}.`));
+}
+
+/**
+ * How a change of one top-level input is made, as a sentence generated from the type's rules
+ * (the replace rule's reason included), so that no description says it by hand and none can
+ * disagree with what the plan does. Which values replace an input replaced by value is the
+ * description's to say, since the rule deciding it is code; the sentence covers the rest.
+ */
+export function changeSentence(type: ResourceType, name: string): string {
+  const rules = rulesOn(type, name);
+  const change = changeOf(type, name);
+  if (change === 'replace') {
+    const what = rules.some((r) => r.path === name) ? 'Changing it' : `Changing ${rules.map((r) => `\`${r.path}\``).join(' or ')}`;
+    return `${what} replaces the object: ${rules.map((r) => r.reason).join('; ')}.`;
+  }
+  if (change === 'sometimes') return 'Any other change is made in place.';
+  if (change === 'recorded') return 'Sent only with the order: a later change is recorded, not sent.';
+  return 'Changed in place.';
 }
 
 function typeName(prop: JsonSchema): string {

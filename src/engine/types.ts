@@ -67,7 +67,7 @@ export interface Change {
    * its type lists only once provisioned (looked for before anything is ordered).
    */
   awaits?: 'provisioning' | 'order';
-  /** What the object will hold once made or changed (ResourceType.holds), by key: one another change deletes from its holder first. */
+  /** What the object will hold once made or changed (ReplaceRules.holds), by key: one another change deletes from its holder first. */
   claims?: string[];
   /** What the recorded object holds, by key. */
   held?: string[];

@@ -49,11 +49,17 @@ function setType(): ReturnType<typeof fakeType> {
     description: 'a set of certificates',
     inputs: z.object({ name: z.string(), items: z.array(item) }).strict(),
     outputs: z.object({ name: z.string(), items: z.array(item) }),
-    secretPaths: ['items[*].cert'],
-    replaceOn: [],
-    asDeclared(recorded, _outputs, desired) {
-      const order = new Map((desired.items as Item[]).map((x, i) => [x.hash, i]));
-      return { ...recorded, items: [...(recorded.items as Item[])].sort((a, b) => (order.get(a.hash) ?? 0) - (order.get(b.hash) ?? 0)) };
+    secrets: {
+      paths: ['items[*].cert'],
+    },
+    diff: {
+      asDeclared(recorded, _outputs, desired) {
+        const order = new Map((desired.items as Item[]).map((x, i) => [x.hash, i]));
+        return { ...recorded, items: [...(recorded.items as Item[])].sort((a, b) => (order.get(a.hash) ?? 0) - (order.get(b.hash) ?? 0)) };
+      },
+    },
+    replace: {
+      on: [],
     },
     async create(ctx, inputs) {
       ctx.recordId(String(inputs.name));

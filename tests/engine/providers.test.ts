@@ -27,7 +27,9 @@ function accounts(options: { loseCreateReply?: boolean } = {}) {
     description: 'a fake thing',
     inputs: z.object({ name: z.string(), size: z.number().optional() }).strict(),
     outputs: z.object({ name: z.string(), size: z.number().optional(), uid: z.string() }),
-    replaceOn: [],
+    replace: {
+      on: [],
+    },
     async create(ctx, inputs) {
       calls.push({ verb: 'create', address: ctx.address, account: of(ctx) });
       const id = `thing-${next++}`;

@@ -35,7 +35,7 @@ describe('the JSON Schema of manifests (plumb schema --json-schema)', () => {
   it('describes nested types with their descriptions, defaults and allowed values', () => {
     const vxc = definition('interconnect:index/vxc:Vxc');
     const aEnd = own(vxc.properties.aEnd);
-    expect(vxc.properties.aEnd.description).toBe('Where the VXC starts (one of your Ports, MCRs or MVEs).');
+    expect(vxc.properties.aEnd.description).toBe('Where the VXC starts (one of your Ports, MCRs or MVEs). Changed in place.');
     expect(aEnd.required).toEqual(['requestedProductUid']);
     expect(aEnd.properties.vlan.description).toMatch(/^VLAN at this end/);
     const kinds = own(vxc.properties.bEndPartnerConfig).oneOf.map((kind: any) => own(kind.properties.partner).const);
@@ -84,7 +84,7 @@ describe('the JSON Schema of manifests (plumb schema --json-schema)', () => {
 describe('plumb schema TOKEN and the reference docs show nested types', () => {
   it('the fields of a VXC end, each partner config kind and a prefix list entry', async () => {
     const { stdout } = await plumb(['schema', 'interconnect:Vxc'], { cwd: root });
-    expect(stdout).toContain('  aEnd (required): object [in place]\n      Where the VXC starts (one of your Ports, MCRs or MVEs).\n    requestedProductUid (required): string\n');
+    expect(stdout).toContain('  aEnd (required): object [in place]\n      Where the VXC starts (one of your Ports, MCRs or MVEs). Changed in place.\n    requestedProductUid (required): string\n');
     expect(stdout).toContain('    when partner: aws:\n      partner (required): "aws"\n      connectType: string one of AWS, AWSHC\n');
     const doc = describeToken('interconnect:index/mcrPrefixFilterList:McrPrefixFilterList', resourceTypes, functions);
     expect(doc.inputs.find((f) => f.name === 'entries')?.fields?.map((f) => f.name)).toEqual(['action', 'prefix', 'ge', 'le']);

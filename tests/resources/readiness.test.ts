@@ -1,6 +1,6 @@
 /**
  * Readiness as each type's API reports it, for every type the registry holds: a type that says
- * when its objects are ready (isReady) also says when the API has given up on one (failed), or
+ * when its objects are ready (provisioning.ready) also says when the API has given up on one (failed), or
  * why its API has no such state. Without `failed`, an object that will never be ready is waited
  * for by every apply, and never replaced.
  */
@@ -16,17 +16,17 @@ const NO_FAILURE_STATE: Record<string, string> = {
 
 describe('every type waited for until ready says when its API reports it failed', () => {
   for (const [token, type] of resourceTypes) {
-    if (!type.isReady) continue;
+    if (!type.provisioning?.ready) continue;
     it(token, () => {
-      if (NO_FAILURE_STATE[token]) return expect(type.failed).toBeUndefined();
+      if (NO_FAILURE_STATE[token]) return expect(type.provisioning?.failed).toBeUndefined();
       expect(
-        type.failed,
-        `${token} has isReady but no failed: add one beside it in src/resources/${type.provider}/ (the API's word for an object that will never be ready), or say in NO_FAILURE_STATE why its API has none`,
+        type.provisioning?.failed,
+        `${token} has provisioning.ready but no failed: add one beside it in src/resources/${type.provider}/ (the API's word for an object that will never be ready), or say in NO_FAILURE_STATE why its API has none`,
       ).toBeTypeOf('function');
     });
   }
 
   it('every type named above is in the registry, and waited for until ready', () => {
-    for (const token of Object.keys(NO_FAILURE_STATE)) expect(resourceTypes.get(token)?.isReady, token).toBeTypeOf('function');
+    for (const token of Object.keys(NO_FAILURE_STATE)) expect(resourceTypes.get(token)?.provisioning?.ready, token).toBeTypeOf('function');
   });
 });

@@ -30,7 +30,7 @@ function another(value: unknown): unknown {
 }
 
 const cases = [...resourceTypes]
-  .filter(([, type]) => type.asDeclared)
+  .filter(([, type]) => type.diff?.asDeclared)
   .flatMap(([token, type]) => {
     const shape = (type.inputs as unknown as z.ZodObject<z.ZodRawShape>).shape ?? {};
     return Object.entries(shape).flatMap(([field, schema]) => {
@@ -44,7 +44,7 @@ describe('an input with a documented default, unknown for an object, is its defa
 
   it.each(cases)('%s', (_, type, field, value) => {
     const desired = { [field]: another(value) };
-    const declared = type.asDeclared!({}, { id: 'lucky_otter' }, desired, { imported: false }) as Record<string, unknown>;
+    const declared = type.diff!.asDeclared!({}, { id: 'lucky_otter' }, desired, { imported: false }) as Record<string, unknown>;
     expect(declared[field] ?? value, `the object is taken to have ${field} ${JSON.stringify(desired[field])}, as the manifest says, though nothing says it has`).toEqual(value);
   });
 });

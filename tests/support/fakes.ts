@@ -64,17 +64,21 @@ export function fakeType(
   const heldUntil = new Map<string, number>();
   const nameTaken = (name: string) => [...objects.values()].some((o) => o.name === name) || (heldUntil.get(name) ?? 0) > clock.now();
   const type: ResourceType = {
-    ...(options.holdNameMs !== undefined ? { holds: [{ what: 'thing name', paths: ['name'], released: async (_ctx, [name]) => !nameTaken(String(name)) }] } : {}),
     token: 'fake:index/thing:Thing',
     provider: 'fake',
     description: 'a fake thing',
     inputs: z.object({ name: z.string(), size: z.number().optional(), ref: z.string().optional() }).strict(),
     outputs: z.object({ name: z.string(), size: z.number().optional(), ref: z.string().optional(), uid: z.string(), state: z.string() }),
-    replaceOn: (options.replaceOn ?? ['size']).map((path) => ({ path, reason: `${path} is fixed` })),
-    deleteBeforeReplace: options.deleteBeforeReplace,
-    isReady: (outputs) => outputs.state === 'READY',
-    failed: (outputs) => (outputs.state === 'FAILED' ? 'FAILED' : undefined),
-    appearsWithinMs: options.listedOnceReady ? 10 * provisionMs : undefined,
+    replace: {
+      on: (options.replaceOn ?? ['size']).map((path) => ({ path, reason: `${path} is fixed` })),
+      deleteFirst: options.deleteBeforeReplace,
+      holds: options.holdNameMs !== undefined ? [{ what: 'thing name', paths: ['name'], released: async (_ctx, [name]) => !nameTaken(String(name)) }] : undefined,
+    },
+    provisioning: {
+      ready: (outputs) => outputs.state === 'READY',
+      failed: (outputs) => (outputs.state === 'FAILED' ? 'FAILED' : undefined),
+      appearsWithinMs: options.listedOnceReady ? 10 * provisionMs : undefined,
+    },
     async create(ctx, inputs) {
       calls.push({ verb: 'create', address: ctx.address, inputs });
       if (options.failCreate?.(inputs)) throw new Error(`cannot create ${inputs.name}`);

@@ -1,9 +1,9 @@
 /**
  * What a type's own rules say a change of its inputs is, for the generated lifecycle suite to hold
  * the plan to: the fields the manifest changes (with the schema's defaults; inputs the API
- * chooses, left out, are no change, as its computedInputs say), then replaceOn and replaceWhen
- * for whether it replaces the object, deletesFirst for the order, and stateOnly for a change
- * recorded without a call.
+ * chooses, left out, are no change, as its diff.computedInputs say), then replace.on and
+ * replace.when for whether it replaces the object, deletesFirst for the order, and
+ * diff.recordOnly for a change recorded without a call.
  */
 import * as z from 'zod';
 import { deletesFirst } from '../../src/engine/planning/classify.js';
@@ -32,14 +32,14 @@ export interface Expected {
  */
 export function expectedChange(type: ResourceType, recorded: ResourceState, declared: Record<string, unknown>, documented = false): Expected {
   const desired = z.parse(type.inputs, declared) as Record<string, unknown>;
-  const chosen = withChosenInputs(reveal(recorded.inputs), reveal(recorded.outputs), type.computedInputs, (key) => desired[key] !== undefined);
-  const prior = documented && type.asDeclared ? (type.asDeclared(chosen, reveal(recorded.outputs), desired) as Record<string, unknown>) : chosen;
-  const effective = effectiveInputs(prior, desired, { computed: type.computedInputs });
+  const chosen = withChosenInputs(reveal(recorded.inputs), reveal(recorded.outputs), type.diff?.computedInputs, (key) => desired[key] !== undefined);
+  const prior = documented && type.diff?.asDeclared ? (type.diff!.asDeclared(chosen, reveal(recorded.outputs), desired) as Record<string, unknown>) : chosen;
+  const effective = effectiveInputs(prior, desired, { computed: type.diff?.computedInputs });
   const changed = diffInputs(prior, effective).changed;
   if (!changed.length) return { action: 'noop', recordOnly: false, changed, forced: [] };
-  const forced = [...changed.filter((path) => type.replaceOn.some((rule) => pathMatches(path, rule.path))), ...(type.replaceWhen?.(prior, effective) ?? []).map((rule) => rule.path)];
+  const forced = [...changed.filter((path) => type.replace.on.some((rule) => pathMatches(path, rule.path))), ...(type.replace.when?.rules(prior, effective) ?? []).map((rule) => rule.path)];
   if (forced.length) return { action: 'replace', order: deletesFirst(type, prior, effective) ? 'delete-first' : 'create-first', recordOnly: false, changed, forced };
-  const onlyRecorded = changed.every((path) => (type.stateOnly ?? []).some((field) => pathMatches(path, field)));
+  const onlyRecorded = changed.every((path) => (type.diff?.recordOnly ?? []).some((field) => pathMatches(path, field)));
   return { action: 'update', recordOnly: onlyRecorded, changed, forced };
 }
 

@@ -94,7 +94,7 @@ function describeType(t: TypeWorld, judge: Judge, rows: Row[], options: Pick<Var
     );
   }
 
-  if (t.type.holds?.length) {
+  if (t.type.replace.holds?.length) {
     it('replaced as it is (--replace): what it holds unique is let go before it is taken again, or the plan refuses', async () => {
       if (baseline && !judge.known('baseline')) return expect.fail(`the baseline failed: ${baseline.message}`);
       const v: Variation = { path: '*', kind: 'replace', inputs: t.base, source: 'spec' };
@@ -117,7 +117,7 @@ function describeType(t: TypeWorld, judge: Judge, rows: Row[], options: Pick<Var
   it('every path is varied, or why not is known; every known problem still happens', () => {
     // A value the type holds unique (a VLAN, an EIP's binding, a range in a VPC, a name) kept by a
     // replacement: the plan must pick an order the API takes, or refuse before any call.
-    for (const claim of t.type.holds ?? []) {
+    for (const claim of t.type.replace.holds ?? []) {
       if (!crossed.has(claim.what)) gaps.push({ path: `holds ${claim.what}`, why: 'no replacement kept it (no change that replaces the object leaves it as it was), or none passed' });
     }
     expect(
@@ -192,7 +192,7 @@ class Judge {
  * left out taking the claim's default for it (a listener's port from its protocol), as the engine does.
  */
 function kept(t: TypeWorld, v: Variation): string[] {
-  return (t.type.holds ?? [])
+  return (t.type.replace.holds ?? [])
     .filter((claim) =>
       claim.paths.every((path) => {
         const value = (inputs: Record<string, unknown>) => at(inputs, pathOf(path.replace(/\[\]$/, ''))) ?? claim.defaults?.[path]?.(inputs);

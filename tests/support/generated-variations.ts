@@ -102,7 +102,7 @@ export function fieldVariations(field: string, ctx: VaryContext): { variations: 
     else if (p.kind !== 'adopt') gaps.push({ path, why: GAP_WHY[p.kind] });
     // A field whose rules replace the object only sometimes (clearing a remark no call clears)
     // is also set first and then left out again.
-    if (picked && p.kind === 'add' && (ctx.type.replaceSometimes ?? []).includes(path)) variations.push({ path, kind: 'clear', from: picked.inputs, inputs: ctx.base, source: picked.source });
+    if (picked && p.kind === 'add' && (ctx.type.replace.when?.inputs ?? []).includes(path)) variations.push({ path, kind: 'clear', from: picked.inputs, inputs: ctx.base, source: picked.source });
   }
   return { variations, gaps };
 }

@@ -157,7 +157,7 @@ function describeVerbs<In, Env>({ spec, type, ctx, env, read }: Suite<In, Env>):
     const changed = spec.update(env());
     const diff = diffInputs(inputs as Record<string, unknown>, changed as Record<string, unknown>);
     expect(diff.changed.length).toBeGreaterThan(0);
-    expect(diff.changed.filter((p) => type.replaceOn.some((r) => pathMatches(p, r.path)))).toEqual([]);
+    expect(diff.changed.filter((p) => type.replace.on.some((r) => pathMatches(p, r.path)))).toEqual([]);
     const updated = await type.update(c, created.id, { inputs, outputs: created.outputs }, changed);
     spec.reflects(updated as Record<string, unknown>, changed);
     spec.reflects((await read(c, created.id))!, changed);
@@ -176,7 +176,7 @@ function describeVerbs<In, Env>({ spec, type, ctx, env, read }: Suite<In, Env>):
       const first = await type.create(c, inputs);
       const next = replace(env());
       const diff = diffInputs(inputs as Record<string, unknown>, next as Record<string, unknown>);
-      const forced = [...diff.changed.filter((p) => type.replaceOn.some((r) => pathMatches(p, r.path))), ...(type.replaceWhen?.(inputs, next) ?? []).map((d) => d.path)];
+      const forced = [...diff.changed.filter((p) => type.replace.on.some((r) => pathMatches(p, r.path))), ...(type.replace.when?.rules(inputs, next) ?? []).map((d) => d.path)];
       expect(forced.length).toBeGreaterThan(0);
       // In the order the engine would replace it.
       const deleteFirst = deletesFirst(type, inputs as Record<string, unknown>, next as Record<string, unknown>);

@@ -14,7 +14,7 @@
  * - route: on a link (`ref`, replaced), ready at once, found by token; replaced create-first.
  */
 import { z } from 'zod';
-import type { Created, ResourceContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
+import type { Created, Provisioning, ResourceContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { AmbiguousOrder, isRemote } from '../../src/kernel/errors.js';
 import type { Api } from './model-process.js';
 import { PORT_APPEARS_WITHIN_MS, type Kind, type Seen } from './model-world.js';
@@ -38,11 +38,16 @@ export function tokenOf(kind: Kind): string {
 
 const api = (ctx: ResourceContext): Api => ctx.client as Api;
 
+/** How every kind reports readiness: its state. */
+const readiness: Provisioning = {
+  ready: (outputs) => outputs.state === 'READY',
+  failed: (outputs) => (outputs.state === 'FAILED' ? 'FAILED' : undefined),
+};
+
 /** The verbs every kind shares: order then wait for readiness, read, update, delete. */
-function verbs(kind: Kind): Pick<ResourceType, 'create' | 'read' | 'update' | 'delete' | 'isReady' | 'failed'> {
+function verbs(kind: Kind): Pick<ResourceType, 'create' | 'read' | 'update' | 'delete' | 'provisioning'> {
   return {
-    isReady: (outputs) => outputs.state === 'READY',
-    failed: (outputs) => (outputs.state === 'FAILED' ? 'FAILED' : undefined),
+    provisioning: readiness,
     async create(ctx, inputs) {
       const id = await api(ctx).order(kind, ctx.address, inputs, ctx.operationToken);
       ctx.recordId(id);
@@ -73,7 +78,7 @@ function byToken(kind: Kind): ResourceType['findOwned'] {
   };
 }
 
-function base(kind: Kind, description: string): Omit<ResourceType, 'replaceOn'> {
+function base(kind: Kind, description: string): Omit<ResourceType, 'replace'> {
   const inputs = SCHEMAS[kind];
   return {
     token: tokenOf(kind),
@@ -87,8 +92,13 @@ function base(kind: Kind, description: string): Omit<ResourceType, 'replaceOn'> 
 
 const port: ResourceType = {
   ...base('port', 'a port, listed once provisioned'),
-  replaceOn: [{ path: 'speed', reason: 'a port cannot change speed' }],
-  appearsWithinMs: PORT_APPEARS_WITHIN_MS,
+  replace: {
+    on: [{ path: 'speed', reason: 'a port cannot change speed' }],
+  },
+  provisioning: {
+    ...readiness,
+    appearsWithinMs: PORT_APPEARS_WITHIN_MS,
+  },
   findOwned: byToken('port'),
   async readMany(ctx, targets) {
     const listed = await api(ctx).list('port');
@@ -100,21 +110,25 @@ const port: ResourceType = {
 
 const vxc: ResourceType = {
   ...base('vxc', 'a connection on a port, holding a VLAN there'),
-  replaceOn: [
-    { path: 'vlan', reason: 'a VLAN is fixed once ordered' },
-    { path: 'rate', reason: 'a rate is fixed once ordered' },
-  ],
-  holds: [{ what: 'VLAN on a port', paths: ['ref', 'vlan'], released: (ctx, [on, vlan]) => api(ctx).vlanFree(ctx.address, on, vlan) }],
+  replace: {
+    on: [
+      { path: 'vlan', reason: 'a VLAN is fixed once ordered' },
+      { path: 'rate', reason: 'a rate is fixed once ordered' },
+    ],
+    holds: [{ what: 'VLAN on a port', paths: ['ref', 'vlan'], released: (ctx, [on, vlan]) => api(ctx).vlanFree(ctx.address, on, vlan) }],
+  },
   findOwned: byToken('vxc'),
 };
 
 const gateway: ResourceType = {
   ...base('gateway', 'a gateway whose name is unique'),
-  replaceOn: [
-    { path: 'name', reason: 'a gateway cannot be renamed' },
-    { path: 'zone', reason: 'a gateway cannot move' },
-  ],
-  holds: [{ what: 'gateway name', paths: ['name'] }],
+  replace: {
+    on: [
+      { path: 'name', reason: 'a gateway cannot be renamed' },
+      { path: 'zone', reason: 'a gateway cannot move' },
+    ],
+    holds: [{ what: 'gateway name', paths: ['name'] }],
+  },
   // No tags: the only gateway of that name ordered since the order began that state does not hold.
   async findOwned(ctx, inputs, order): Promise<Created<Seen> | undefined> {
     if (!inputs) return undefined;
@@ -130,19 +144,23 @@ const gateway: ResourceType = {
 
 const link: ResourceType = {
   ...base('link', 'a link on a gateway, replaced delete-first'),
-  replaceOn: [
-    { path: 'ref', reason: 'a link cannot move to another gateway' },
-    { path: 'size', reason: 'a link cannot be resized' },
-  ],
-  deleteBeforeReplace: true,
+  replace: {
+    on: [
+      { path: 'ref', reason: 'a link cannot move to another gateway' },
+      { path: 'size', reason: 'a link cannot be resized' },
+    ],
+    deleteFirst: true,
+  },
 };
 
 const route: ResourceType = {
   ...base('route', 'a route over a link'),
-  replaceOn: [
-    { path: 'ref', reason: 'a route cannot move to another link' },
-    { path: 'size', reason: 'a route cannot be resized' },
-  ],
+  replace: {
+    on: [
+      { path: 'ref', reason: 'a route cannot move to another link' },
+      { path: 'size', reason: 'a route cannot be resized' },
+    ],
+  },
   findOwned: byToken('route'),
 };
 

@@ -113,7 +113,7 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
 /** The runtime steps share: types, desired inputs, handler contexts and manifest options. */
 function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, emit: (e: EngineEvent) => void, warnings: string[]): StepRun {
   const { manifest, deps } = input;
-  // What the types' secretPathsFor read remotely, read once per apply.
+  // What the types' secrets.pathsFor read remotely, read once per apply.
   const pass = new ReadPass();
   return {
     journal,
@@ -156,7 +156,7 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
 async function evaluateDesired(address: string, manifest: Manifest, evaluation: Evaluation, type: ResourceType, deps: EngineDeps, pass: ReadPass): Promise<Record<string, unknown>> {
   const decl = manifest.resources[address];
   const extra = decl.options.additionalSecretOutputs;
-  const secretPaths = extra?.length ? [...(type.secretPaths ?? []), ...extra] : type.secretPaths;
+  const secretPaths = extra?.length ? [...(type.secrets?.paths ?? []), ...extra] : type.secrets?.paths;
   const desired = wrapSecrets((await evaluate(decl.properties, evaluation.scope())) as Record<string, unknown>, secretPaths);
   if (containsUnknown(desired)) throw new Error(`${address}: some inputs are still unknown at apply time`);
   // What the plan could not check, values known only now (another resource's outputs), is checked

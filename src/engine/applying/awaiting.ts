@@ -15,9 +15,9 @@ export type Readiness = { state: 'ready' } | { state: 'failed'; status: string }
 
 /** The readiness of an object as its type reads the API's report of it. */
 export function readinessOf(type: ResourceType, outputs: Record<string, unknown>): Readiness {
-  const failed = type.failed?.(outputs);
+  const failed = type.provisioning?.failed?.(outputs);
   if (failed !== undefined) return { state: 'failed', status: failed };
-  return (type.isReady?.(outputs) ?? true) ? { state: 'ready' } : { state: 'provisioning' };
+  return (type.provisioning?.ready?.(outputs) ?? true) ? { state: 'ready' } : { state: 'provisioning' };
 }
 
 /** The record status of an object so reported. */
@@ -36,13 +36,13 @@ export function withStatus(record: ResourceState, status: ResourceState['status'
  * milliseconds): its type's objects can go unlisted for a while after their order.
  */
 export function mayStillAppear(type: ResourceType, orderedAt: string | undefined, now: number): boolean {
-  const within = type.appearsWithinMs ?? 0;
+  const within = type.provisioning?.appearsWithinMs ?? 0;
   return within > 0 && orderedAt !== undefined && now - Date.parse(orderedAt) < within;
 }
 
 /** The time left (milliseconds) until an object ordered at `orderedAt` would be listed. */
 export function untilListed(type: ResourceType, orderedAt: string, now: number): number {
-  return Math.max(0, Date.parse(orderedAt) + (type.appearsWithinMs ?? 0) - now);
+  return Math.max(0, Date.parse(orderedAt) + (type.provisioning?.appearsWithinMs ?? 0) - now);
 }
 
 /** What waiting for a recorded object found: its outputs and readiness, or that it is gone (never listed, or deleted). */
@@ -62,7 +62,7 @@ export function awaitObject(type: ResourceType, record: ResourceState, id: strin
       if (!outputs) return mayStillAppear(type, record.orderedAt, now()) ? { done: false, status: 'not listed yet' } : { done: true, value: undefined };
       const readiness = readinessOf(type, outputs);
       if (until === 'listed' || readiness.state !== 'provisioning') return { done: true, value: { outputs, readiness } };
-      return { done: false, status: type.statusOf?.(outputs) ?? 'provisioning' };
+      return { done: false, status: type.provisioning?.status?.(outputs) ?? 'provisioning' };
     }),
   );
 }

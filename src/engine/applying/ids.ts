@@ -7,7 +7,7 @@ import { Secret } from '../../kernel/values.js';
  * carry a stable surrogate (`secret-<hash>`), and the real id travels encrypted in `secretId`.
  */
 export function recordedId(type: ResourceType, id: string): { id: string; secretId?: Secret<string> } {
-  if (!type.secretId) return { id };
+  if (!type.secrets?.id) return { id };
   return { id: `secret-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`, secretId: new Secret(id) };
 }
 

@@ -25,7 +25,7 @@ export const CLOCK_SKEW_MS = 5 * 60_000;
  */
 export async function settleRecorded(step: Step, run: StepRun, key: string, until: 'listed' | 'ready'): Promise<ResourceState | undefined> {
   const record = run.journal.current[key];
-  if (record?.status === 'tainted' && until === 'ready') throw provisioningFailed(record, run.type(record.type).failed?.(openRecord(record).outputs) ?? 'failed');
+  if (record?.status === 'tainted' && until === 'ready') throw provisioningFailed(record, run.type(record.type).provisioning?.failed?.(openRecord(record).outputs) ?? 'failed');
   if (record?.status !== 'provisioning') return record;
   const type = run.type(record.type);
   const context = () => run.context(step, type, { token: randomUUID(), timeout: 'create', provider: record.provider });
@@ -40,7 +40,7 @@ export async function settleRecorded(step: Step, run: StepRun, key: string, unti
     throw new Error(`${record.id} was ordered at ${record.orderedAt} and is still not listed: the order made nothing, and the next apply orders it again`);
   }
   const status = statusOf(seen.readiness);
-  const outputs = wrapSecrets(seen.outputs, [...(type.secretPaths ?? []), ...secretKeys(record.inputs)]);
+  const outputs = wrapSecrets(seen.outputs, [...(type.secrets?.paths ?? []), ...secretKeys(record.inputs)]);
   const updated = withStatus({ ...record, outputs }, status);
   await run.journal.record({ [key]: updated });
   if (seen.readiness.state === 'failed' && until === 'ready') throw provisioningFailed(record, seen.readiness.status);
@@ -61,7 +61,7 @@ function provisioningFailed(record: ResourceState, status: string): Error {
 export function adoptedRecords(type: ResourceType, op: PendingOperation, found: Created<Record<string, unknown> | undefined>, recorded: Record<string, ResourceState>): Records {
   // Not listed yet (undefined outputs): on its way, as far as anyone can tell.
   const status = found.outputs ? statusOf(readinessOf(type, found.outputs)) : 'provisioning';
-  const outputs = wrapSecrets(found.outputs ?? {}, type.secretPaths);
+  const outputs = wrapSecrets(found.outputs ?? {}, type.secrets?.paths);
   const under = op.provider === undefined ? {} : { provider: op.provider };
   const replaced = replacedBy(op, recorded);
   const records: Records = {
@@ -107,7 +107,7 @@ export async function awaitInterruptedOrder(step: Step, run: StepRun, type: Reso
   const order = { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id: string) => recorded.has(id) };
   const ctx = await context();
   const left = untilListed(type, op.at, run.now());
-  const listedBy = new Date(Date.parse(op.at) + (type.appearsWithinMs ?? 0)).toISOString();
+  const listedBy = new Date(Date.parse(op.at) + (type.provisioning?.appearsWithinMs ?? 0)).toISOString();
   const found = await ctx
     .wait<Created<Record<string, unknown>> | undefined>(
       `what the create interrupted at ${op.at} ordered to be listed`,
@@ -129,7 +129,7 @@ export async function awaitInterruptedOrder(step: Step, run: StepRun, type: Reso
       );
     });
   if (!found) {
-    await run.journal.forget(op, `nothing an interrupted create ordered was listed ${duration(type.appearsWithinMs ?? 0)} after it`);
+    await run.journal.forget(op, `nothing an interrupted create ordered was listed ${duration(type.provisioning?.appearsWithinMs ?? 0)} after it`);
     return false;
   }
   await run.journal.resolve(op, adoptedRecords(type, op, found, run.journal.current));

@@ -27,7 +27,7 @@ export interface StepRun {
   trigger(address: string): Promise<unknown>;
   /** Epoch milliseconds now, by the engine's clock. */
   now(): number;
-  /** What objects deleted in this apply held, by claim key (see ResourceType.holds). */
+  /** What objects deleted in this apply held, by claim key (see ReplaceRules.holds). */
   released: Map<string, Holder>;
 }
 
@@ -210,7 +210,7 @@ async function updateInPlace(step: Step, run: StepRun): Promise<string> {
   if (!prior) throw new Error(`${address}: nothing is recorded to update`);
   const desired = await run.desired(address, type);
   const trigger = await run.trigger(address);
-  const effective = effectiveInputs(prior.inputs, desired, { computed: type.computedInputs, ignore: run.options(address).ignoreChanges });
+  const effective = effectiveInputs(prior.inputs, desired, { computed: type.diff?.computedInputs, ignore: run.options(address).ignoreChanges });
   await awaitReleased(step, run, type, effective, prior.provider);
   // An imported object stays one: an update sends what changed, so inputs the API never
   // reports and the manifest never gave are as unknown as they were.
@@ -250,7 +250,7 @@ function resourceState(
     type: type.token,
     ...recordedId(type, id),
     inputs,
-    outputs: wrapSecrets(outputs, [...(type.secretPaths ?? []), ...secretKeys(inputs), ...(options.additionalSecretOutputs ?? [])]),
+    outputs: wrapSecrets(outputs, [...(type.secrets?.paths ?? []), ...secretKeys(inputs), ...(options.additionalSecretOutputs ?? [])]),
     dependencies: change.dependsOn,
     status: 'ok',
     protect: options.protect || undefined,

@@ -174,7 +174,7 @@ async function checkResource(
     if (deferInputs) return { diagnostics, warnings: [], desired };
     const problems = resourceInputProblems(decl, type, desired, file);
     if (problems.length) return { diagnostics: [...diagnostics, ...problems], warnings: [] };
-    return { diagnostics, warnings: (type.warnings?.(desired) ?? []).map((w) => `${decl.address}: ${w}`), desired };
+    return { diagnostics, warnings: (type.notes?.desired?.(desired) ?? []).map((w) => `${decl.address}: ${w}`), desired };
   } catch (err) {
     return { diagnostics: [...diagnostics, evalProblem(err, file, decl.address)], warnings: [] };
   }
@@ -182,7 +182,7 @@ async function checkResource(
 
 /** A resource's inputs checked against its type's schema, each problem at its position. */
 export function resourceInputProblems(decl: ResourceDecl, type: CatalogResourceType, desired: Record<string, unknown>, file: string): Diagnostic[] {
-  return checkInputs(type.inputs, desired, decl.properties, { file, address: decl.address, what: type.token, secretPaths: type.secretPaths });
+  return checkInputs(type.inputs, desired, decl.properties, { file, address: decl.address, what: type.token, secretPaths: type.secrets?.paths });
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ResourceType } from './resource-type.js';
  */
 
 /** A resource type as far as its inputs are checked (alone and against the rest of the stack), its fields named and its ids' format checked. */
-export type CatalogResourceType = Pick<ResourceType, 'token' | 'inputs' | 'outputs' | 'secretPaths' | 'warnings' | 'crossCheck' | 'importId'>;
+export type CatalogResourceType = Pick<ResourceType, 'token' | 'inputs' | 'outputs' | 'secrets' | 'notes' | 'crossCheck' | 'importId'>;
 
 /** A provider as far as its settings are read from config and the environment, and checked. */
 export type CatalogProvider = Pick<ProviderDef, 'name' | 'settings' | 'envVars' | 'secretSettings' | 'check'>;

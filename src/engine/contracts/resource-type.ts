@@ -63,7 +63,7 @@ export interface ReadTarget<In = any, Out = any> {
 
 /**
  * A field path whose change forces replacement, and why: a type's static rule, what its
- * `replaceWhen` decides for one change, and what the plan records as having forced it.
+ * `replace.when` decides for one change, and what the plan records as having forced it.
  */
 export interface ReplaceRule {
   /** Top-level input name or dotted path (`aEnd.requestedProductUid`). */
@@ -96,7 +96,7 @@ export interface Claim {
   released?(ctx: ResourceContext, values: unknown[]): Promise<boolean | undefined>;
 }
 
-/** A use of an object by an object of another type that makes the API refuse its delete (see ResourceType.usedBy). */
+/** A use of an object by an object of another type that makes the API refuse its delete (see ReplaceRules.usedBy). */
 export interface UsedBy {
   /** The using type's token. */
   token: string;
@@ -127,41 +127,77 @@ export interface RecordOrigin {
 }
 
 /**
- * A resource type is data plus four verbs. Handlers observe before they act and are idempotent:
- * deleting something already gone succeeds; a create that finds its own tagged object adopts it.
+ * Secrets of a type's objects: which paths hold them, and whether the id is one. Read wherever
+ * values are sealed (planning, applying, refreshing, importing) and by `plumb import`.
  */
-export interface ResourceType<In = any, Out = any, C = any, S = any> {
-  token: string;
-  provider: string;
-  description: string;
-  // zod's core schema interface, not its classic one: checking every type's schemas against the
-  // classic interface's many methods was most of what type-checking the project cost. Parse with
-  // z.parse(schema, value) and z.safeParse.
-  inputs: z.core.$ZodType<In>;
-  outputs: z.core.$ZodType<Out>;
+export interface Secrets<In = any, C = any, S = any> {
   /** Input/output paths that hold secrets. */
-  secretPaths?: string[];
+  paths?: string[];
   /**
    * Secret paths that depend on the declared values (which fields of a service's settings its
-   * catalogue marks secret), added to `secretPaths` wherever inputs are sealed: when planning,
+   * catalogue marks secret), added to `paths` wherever inputs are sealed: when planning,
    * applying and refreshing. It may read remotely (through the context's shared values); values
    * not known yet are Unknown, and it then names what it can.
    */
-  secretPathsFor?(desired: In, ctx: ResourceContext<C, S>): Promise<string[]>;
-  /** Static replace rules. */
-  replaceOn: ReplaceRule[];
-  /** Rules that depend on values (e.g. VXC partner configs); called only when prior inputs exist and differ. */
-  replaceWhen?(prior: In, desired: In): ReplaceRule[];
-  /** The top-level inputs replaceWhen may name: a change to one replaces the object for some values only. */
-  replaceSometimes?: string[];
+  pathsFor?(desired: In, ctx: ResourceContext<C, S>): Promise<string[]>;
   /** The id is itself a secret (a service key): state and output show a surrogate. */
-  secretId?: boolean;
+  id?: boolean;
+}
+
+/**
+ * What counts as a change when the recorded object is compared with the manifest (plan) or with
+ * what the API reports (drift). Absent: every input and output is compared as recorded.
+ */
+export interface DiffRules<In = any, Out = any> {
+  /** Input paths the remote API sets when omitted (not a change when desired leaves them out). */
+  computedInputs?: string[];
+  /** Inputs never sent by a change: sent only with the order (promoCode), or used only by plumb (how it detaches). A later change, adding one included, is recorded without a call. */
+  recordOnly?: string[];
+  /**
+   * The recorded inputs as the manifest would state them, compared with `desired` when planning:
+   * values the API chose that the manifest leaves to it are left out, a documented default
+   * stands for the input left out, and inputs the API never reports that state lacks are the
+   * manifest's only for an object `plumb import` read (`origin.imported`), where the type's
+   * documentation says so: an object plumb made (`origin` absent or not imported) was sent
+   * exactly its recorded inputs, so one written into the manifest later is a change. The type's
+   * one place for these rules; anything else that differs is a change. Values arrive as recorded
+   * (Secret and Unknown included) and must not be mutated. Absent: compared as recorded.
+   */
+  asDeclared?(recorded: In, outputs: Out, desired: In, origin?: RecordOrigin): In;
+  /**
+   * Its read reports only what the inputs it is given name (a schema config of hundreds of tables
+   * reports the tables declared): when the manifest names what the record does not, plan reads
+   * the object again for the manifest's inputs, so what is written down later is compared with
+   * what the API holds (its own value is no change). Absent: a read reports the same whatever
+   * the inputs.
+   */
+  readsDeclared?: boolean;
+  /** Output paths the remote API sets (dates, status): never reported as changes or drift. */
+  remoteManaged?: string[];
+}
+
+/**
+ * What a change replaces the object for, and in which order: the rules the plan classifies a
+ * change by, and what the new and the old object must not hold at once.
+ */
+export interface ReplaceRules<In = any> {
+  /** Static rules: a change at one of these paths always replaces the object. */
+  on: ReplaceRule[];
+  /**
+   * Rules that depend on values (e.g. VXC partner configs): a change to one of `inputs` replaces
+   * the object for some values only, as `rules` decides; `rules` is called only when prior inputs
+   * exist and differ, and names only paths under `inputs`.
+   */
+  when?: {
+    inputs: string[];
+    rules(prior: In, desired: In): ReplaceRule[];
+  };
   /**
    * Replace by deleting first: always (a VXC's VLAN would collide), or when this says so for the
    * recorded and desired inputs. Absent: when the new object would hold a claim the old one holds
    * (see `holds`), else create first.
    */
-  deleteBeforeReplace?: boolean | ((prior: In, desired: In) => boolean);
+  deleteFirst?: boolean | ((prior: In, desired: In) => boolean);
   /**
    * What an object holds that no other may hold at once — a VLAN on a port, an EIP's binding, an
    * address range in a VPC, a name — named by input paths. A replacement that would hold the same
@@ -177,41 +213,25 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
    * refused before any call: no order of one run works. The plan names the runs that do.
    */
   usedBy?: UsedBy[];
-  /** Input paths the remote API sets when omitted (not a change when desired leaves them out). */
-  computedInputs?: string[];
-  /** Inputs never sent by a change: sent only with the order (promoCode), or used only by plumb (how it detaches). A later change, adding one included, is recorded without a call. */
-  stateOnly?: string[];
-  /**
-   * The recorded inputs as the manifest would state them, compared with `desired` when planning:
-   * values the API chose that the manifest leaves to it are left out, a documented default
-   * stands for the input left out, and inputs the API never reports that state lacks are the
-   * manifest's only for an object `plumb import` read (`origin.imported`), where the type's
-   * documentation says so: an object plumb made (`origin` absent or not imported) was sent
-   * exactly its recorded inputs, so one written into the manifest later is a change. The type's one place for these rules; anything
-   * else that differs is a change. Values arrive as recorded (Secret and Unknown included) and
-   * must not be mutated. Absent: compared as recorded.
-   */
-  asDeclared?(recorded: In, outputs: Out, desired: In, origin?: RecordOrigin): In;
-  /**
-   * Its read reports only what the inputs it is given name (a schema config of hundreds of tables
-   * reports the tables declared): when the manifest names what the record does not, plan reads
-   * the object again for the manifest's inputs, so what is written down later is compared with
-   * what the API holds (its own value is no change). Absent: a read reports the same whatever
-   * the inputs.
-   */
-  readsDeclared?: boolean;
-  /** Output paths the remote API sets (dates, status): never reported as changes or drift. */
-  remoteManaged?: string[];
-  /** Deprecation and usage warnings for desired inputs. */
-  warnings?(inputs: In): string[];
-  /**
-   * What the remote API would refuse only at apply, found before any order by looking at the
-   * rest of the stack (a VLAN already used on the port, a rate limit above the port's speed).
-   * Values not known yet are Unknown; a check that cannot conclude says nothing.
-   */
-  crossCheck?(desired: In, view: CrossCheckView): CrossProblem[] | Promise<CrossProblem[]>;
+}
+
+/** What the plan says beyond the change itself: warnings about the inputs, and what an update or a delete means. */
+export interface Notes<In = any, Out = any, S = any> {
+  /** Deprecation and usage warnings for desired inputs, reported by validate and plan. */
+  desired?(inputs: In): string[];
+  /** What an in-place update does beyond the change itself (stopping and starting a machine). */
+  update?(prior: In, desired: In): string[];
+  /** What deleting this object means beyond its removal (a contract cancelled now or at the end of its term). */
+  delete?(recorded: { inputs: In; outputs: Out }, settings: S): string[];
+}
+
+/**
+ * How an object the API reports is on its way: read when waiting for an order, when settling an
+ * interrupted one and when refreshing. Absent: every object reported is ready, and listed at once.
+ */
+export interface Provisioning {
   /** Whether an object the API reports is ready for use (a product still provisioning is not); default ready. */
-  isReady?(outputs: Record<string, unknown>): boolean;
+  ready?(outputs: Record<string, unknown>): boolean;
   /**
    * The API's word for an object whose provisioning failed (`FAILED`, `Install Fail`), the
    * evidence that taints it for replacement; undefined while it is ready or still on its way. An
@@ -219,17 +239,42 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
    */
   failed?(outputs: Record<string, unknown>): string | undefined;
   /** The API's word for where an object is (`DEPLOYABLE`, `CREATING`), shown while it is waited for. */
-  statusOf?(outputs: Record<string, unknown>): string | undefined;
+  status?(outputs: Record<string, unknown>): string | undefined;
   /**
    * How long, after its order was accepted, a new object may go unlisted (an API that lists objects
    * only once they are provisioned). Until then, a read that finds nothing is no evidence that the
    * order made nothing: the order is waited for, never bought again. Default 0: listed at once.
    */
   appearsWithinMs?: number;
-  /** What an in-place update does beyond the change itself (stopping and starting a machine), for the plan. */
-  updateNotes?(prior: In, desired: In): string[];
-  /** What deleting this object means beyond its removal (a contract cancelled now or at the end of its term), for the plan. */
-  deleteNotes?(recorded: { inputs: In; outputs: Out }, settings: S): string[];
+}
+
+/**
+ * A resource type is data plus verbs: what it is (token, schemas), its rules in groups (secrets,
+ * diff, replace, notes, provisioning, cross-check, import id), then the verbs. Handlers observe
+ * before they act and are idempotent: deleting something already gone succeeds; a create that
+ * finds its own tagged object adopts it.
+ */
+export interface ResourceType<In = any, Out = any, C = any, S = any> {
+  token: string;
+  provider: string;
+  description: string;
+  // zod's core schema interface, not its classic one: checking every type's schemas against the
+  // classic interface's many methods was most of what type-checking the project cost. Parse with
+  // z.parse(schema, value) and z.safeParse.
+  inputs: z.core.$ZodType<In>;
+  outputs: z.core.$ZodType<Out>;
+  secrets?: Secrets<In, C, S>;
+  diff?: DiffRules<In, Out>;
+  replace: ReplaceRules<In>;
+  notes?: Notes<In, Out, S>;
+  provisioning?: Provisioning;
+  /**
+   * What the remote API would refuse only at apply, found before any order by looking at the
+   * rest of the stack (a VLAN already used on the port, a rate limit above the port's speed).
+   * Values not known yet are Unknown; a check that cannot conclude says nothing.
+   */
+  crossCheck?(desired: In, view: CrossCheckView): CrossProblem[] | Promise<CrossProblem[]>;
+  /** How an id given to `plumb import` is written, and its check. */
   importId?: ImportIdFormat;
   create(ctx: ResourceContext<C, S>, inputs: In): Promise<Created<Out>>;
   /** Reads the object; undefined when it is gone (deleted, decommissioned). */

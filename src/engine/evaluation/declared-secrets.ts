@@ -1,7 +1,7 @@
 /**
- * Secrets a type names from the declared values themselves (ResourceType.secretPathsFor): which
+ * Secrets a type names from the declared values themselves (Secrets.pathsFor): which
  * settings are secret may depend on what the object is (a service's catalogue says), so the
- * static `secretPaths` cannot name them. Planning, applying and refreshing all seal through here,
+ * static `secrets.paths` cannot name them. Planning, applying and refreshing all seal through here,
  * so a value is never clear in one and sealed in another.
  */
 import type { ResourceType } from '../contracts/resource-type.js';
@@ -22,8 +22,8 @@ export async function sealDeclared<T extends Record<string, unknown>>(
   pass: ReadPass,
   provider?: string,
 ): Promise<T> {
-  if (!type.secretPathsFor) return values;
+  if (!type.secrets?.pathsFor) return values;
   const ctx = await resourceContext(deps, type, address, { pass, provider });
-  const paths = await type.secretPathsFor(declared, ctx);
+  const paths = await type.secrets?.pathsFor(declared, ctx);
   return wrapSecrets(values, paths);
 }

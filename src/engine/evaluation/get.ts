@@ -76,5 +76,5 @@ async function readById(type: ResourceType, address: string, rawId: string, deps
   const ctx = await resourceContext(deps, type, address, { provider });
   const found = (await type.read(ctx, id)) as Record<string, unknown> | undefined;
   if (!found) throw new UserError(`${address}: there is no ${type.token} with id "${rawId}" to read`);
-  return { address, type: type.token, id, inputs: {}, outputs: wrapSecrets(found, type.secretPaths), dependencies: [], status: 'ok' };
+  return { address, type: type.token, id, inputs: {}, outputs: wrapSecrets(found, type.secrets?.paths), dependencies: [], status: 'ok' };
 }

@@ -2,7 +2,7 @@ import type { Claim, ResourceType } from '../contracts/resource-type.js';
 import { Secret, Unknown } from '../../kernel/values.js';
 
 /**
- * Claims (ResourceType.holds) as the plan and the steps use them: each claim an object's inputs
+ * Claims (ReplaceRules.holds) as the plan and the steps use them: each claim an object's inputs
  * make, keyed by what is held and its values (`VLAN on a port: <port> 2001`), so that claims of
  * any type on the same thing are one key.
  */
@@ -20,7 +20,7 @@ export interface Held {
  */
 export function claimsOf(type: ResourceType, inputs: Record<string, unknown>): Held[] {
   const out: Held[] = [];
-  for (const claim of type.holds ?? []) {
+  for (const claim of type.replace.holds ?? []) {
     let rows: unknown[][] = [[]];
     for (const path of claim.paths) {
       const each = path.endsWith('[]');

@@ -95,11 +95,11 @@ export interface Comparison {
 export function compareWithRecord(type: ResourceType, prior: ResourceState, desired: Record<string, unknown>, ignore: string[] = []): Comparison {
   // An input the API chose, written into the manifest later, is compared with what the product
   // has: its own value (a port's zone, say) is no change.
-  const chosen = withChosenInputs(prior.inputs, prior.outputs, type.computedInputs, (key) => desired[key] !== undefined);
+  const chosen = withChosenInputs(prior.inputs, prior.outputs, type.diff?.computedInputs, (key) => desired[key] !== undefined);
   // An object not listed yet has no outputs to read the recorded inputs against.
   const listed = prior.status !== 'provisioning' || Object.keys(prior.outputs).length > 0;
-  const recorded = !type.asDeclared || !listed ? chosen : (type.asDeclared(chosen, prior.outputs, desired, { imported: prior.imported === true }) as Record<string, unknown>);
-  const effective = effectiveInputs(recorded, desired, { computed: type.computedInputs, ignore });
+  const recorded = !type.diff?.asDeclared || !listed ? chosen : (type.diff?.asDeclared(chosen, prior.outputs, desired, { imported: prior.imported === true }) as Record<string, unknown>);
+  const effective = effectiveInputs(recorded, desired, { computed: type.diff?.computedInputs, ignore });
   return { recorded, effective, diff: diffInputs(recorded, effective) };
 }
 
@@ -108,7 +108,7 @@ export function compareWithRecord(type: ResourceType, prior: ResourceState, desi
  * first: as its own order says, else when the new object would hold what the old one holds.
  */
 export function deletesFirst(type: ResourceType, recorded: Record<string, unknown>, desired: Record<string, unknown>): boolean {
-  const order = type.deleteBeforeReplace;
+  const order = type.replace.deleteFirst;
   if (typeof order === 'function') return order(reveal(recorded), reveal(desired));
   return order ?? sharedClaims(type, recorded, desired).length > 0;
 }
@@ -185,11 +185,11 @@ function markAt(value: unknown, pointer: string, marker: unknown): unknown {
 function replacePathsFor(type: ResourceType, changed: string[], recorded: Record<string, unknown>, effective: Record<string, unknown>, replaceOnChanges: string[]): ReplaceRule[] {
   const out: ReplaceRule[] = [];
   for (const path of changed) {
-    const rule = type.replaceOn.find((r) => pathMatches(path, r.path));
+    const rule = type.replace.on.find((r) => pathMatches(path, r.path));
     if (rule) out.push({ path, reason: rule.reason });
     else if (replaceOnChanges.some((r) => r === '*' || pathMatches(path, r))) out.push({ path, reason: 'listed in the replaceOnChanges option' });
   }
-  out.push(...(type.replaceWhen?.(reveal(recorded), reveal(effective)) ?? []));
+  out.push(...(type.replace.when?.rules(reveal(recorded), reveal(effective)) ?? []));
   return out;
 }
 
@@ -223,7 +223,7 @@ function valueAtPath(value: unknown, path: string): unknown {
 
 /** Whether a change touches only inputs sent with an order (promoCode): recorded, without a call. */
 function onlyRecorded(type: ResourceType, patch: Change['patch']): boolean {
-  const fields = type.stateOnly ?? [];
+  const fields = type.diff?.recordOnly ?? [];
   return patch.length > 0 && patch.every((op) => fields.some((f) => op.path === `/${f}` || op.path.startsWith(`/${f}/`)));
 }
 
@@ -261,7 +261,7 @@ export function plannedValue(type: ResourceType, change: Pick<Change, 'address' 
   const inputs = (type.inputs as { shape?: Record<string, unknown> }).shape ?? {};
   for (const key of outputs) {
     if (desired[key] !== undefined) value[key] = desired[key];
-    else if (!Object.hasOwn(inputs, key) || type.computedInputs?.includes(key)) value[key] = new Unknown(`${change.address}.${key}`);
+    else if (!Object.hasOwn(inputs, key) || type.diff?.computedInputs?.includes(key)) value[key] = new Unknown(`${change.address}.${key}`);
   }
   return value;
 }

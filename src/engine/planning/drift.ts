@@ -81,8 +81,8 @@ export async function detectDrift(state: StateSnapshot, manifest: Manifest | und
 function driftedFields(recorded: ResourceState, type: ResourceType, observed: Record<string, unknown>, ignore: string[]): DriftedField[] {
   const applied: Record<string, unknown> = {};
   const remote: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(withChosenInputs(recorded.inputs, recorded.outputs, type.computedInputs))) {
-    if (observed[key] === undefined || (type.remoteManaged ?? []).includes(key)) continue;
+  for (const [key, value] of Object.entries(withChosenInputs(recorded.inputs, recorded.outputs, type.diff?.computedInputs))) {
+    if (observed[key] === undefined || (type.diff?.remoteManaged ?? []).includes(key)) continue;
     applied[key] = value;
     // What is secret in state stays secret in the report.
     remote[key] = wrapSecrets({ [key]: observed[key] }, secretKeys({ [key]: value }))[key];

@@ -38,7 +38,7 @@ export async function readForImport(type: ResourceType, address: string, rawId: 
   const id = type.importId ? type.importId.parse(rawId) : rawId;
   const ctx = await resourceContext(deps, type, address, { provider: options.provider });
   const read = (await type.read(ctx, id)) as Record<string, unknown> | undefined;
-  const outputs = read && wrapSecrets(read, type.secretPaths);
+  const outputs = read && wrapSecrets(read, type.secrets?.paths);
   if (!outputs) throw new UserError(`${address}: there is no ${type.token} with id "${id}" to import`);
   const foreign = await managedElsewhere(type, ctx, id, deps);
   if (foreign && !options.force) throw new UserError(foreign);

@@ -10,7 +10,7 @@ import { openRecord } from '../applying/open-record.js';
 /*
  * A replacement no order of one run can make: its new object needs a claim the old one holds (so
  * the old one must go first), and a dependant the plan keeps still names the old object in a way
- * that makes the API refuse that delete (see ResourceType.usedBy); the dependant moves to the new
+ * that makes the API refuse that delete (see ReplaceRules.usedBy); the dependant moves to the new
  * object only by its own update, once the new object exists. Found while planning, so the plan is
  * refused before any call, with the runs that work.
  */
@@ -29,11 +29,11 @@ export function replacementsBlockedInUse(planned: Change[], all: Change[], prior
     const type = typeOf(c.type);
     const old = prior[c.address];
     const kept = (c.claims ?? []).filter((key) => c.held?.includes(key));
-    if (!type?.usedBy?.length || !old || !kept.length) continue;
+    if (!type?.replace.usedBy?.length || !old || !kept.length) continue;
     for (const d of all) {
       const was = prior[d.address];
       if (d.address === c.address || !was || !d.dependsOn.includes(c.address) || leavesFirst(d)) continue;
-      const use = type.usedBy.find((u) => u.token === d.type && names(was, u, old));
+      const use = type.replace.usedBy.find((u) => u.token === d.type && names(was, u, old));
       if (use) problems.push(blocked(c, d.address, use, kept, pathsOf(type, old, kept)));
     }
   }

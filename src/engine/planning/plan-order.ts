@@ -17,7 +17,7 @@ export interface PlanProblem {
   detail: string;
 }
 
-/** What a change's object will hold, and what its recorded object holds (see ResourceType.holds), where there is any. */
+/** What a change's object will hold, and what its recorded object holds (see ReplaceRules.holds), where there is any. */
 export function markClaims(change: Change, type: ResourceType, desired: Record<string, unknown>, recorded: ResourceState | undefined): void {
   if (change.action === 'noop' || change.action === 'read') return;
   const claims = claimsOf(type, desired).map((h) => h.key);
@@ -55,7 +55,7 @@ export function markAwaited(changes: Change[], prior: Record<string, ResourceSta
 }
 
 /**
- * A replacement whose new object needs what the old one holds (see ResourceType.holds): deleted
+ * A replacement whose new object needs what the old one holds (see ReplaceRules.holds): deleted
  * first, with a note saying why; refused (the summary follows the address) where the manifest
  * pins it create-first.
  */
@@ -70,7 +70,7 @@ export function replaceAroundClaims(
   if (!shared.length) return undefined;
   const needs = `the new object needs the ${shared.join(' and the ')} the old one holds`;
   if (change.replaceOrder === 'delete-first') {
-    if (type.deleteBeforeReplace === undefined) change.notes.push(`deleted first: ${needs}, so apply waits for the old one to let go of it before ordering`);
+    if (type.replace.deleteFirst === undefined) change.notes.push(`deleted first: ${needs}, so apply waits for the old one to let go of it before ordering`);
     return undefined;
   }
   if (!pinnedCreateFirst) return undefined;

@@ -102,7 +102,7 @@ class Planning {
     private readonly options: PlanOptions,
     refreshed: Refreshed,
     private readonly warnings: string[],
-    /** The refresh's pass: what the types' secretPathsFor read remotely (a service's catalogue) is read once per plan. */
+    /** The refresh's pass: what the types' secrets.pathsFor read remotely (a service's catalogue) is read once per plan. */
     private readonly pass: ReadPass,
   ) {
     this.prior = refreshed.resources;
@@ -127,7 +127,7 @@ class Planning {
     const trigger = await this.optionValues(name);
     const desired = await this.desired(name, type);
     if (!desired || !trigger || misnamed.length) return;
-    for (const w of type.warnings?.(desired) ?? []) this.warnings.push(`${name}: ${w}`);
+    for (const w of type.notes?.desired?.(desired) ?? []) this.warnings.push(`${name}: ${w}`);
     const recorded = decl.options.import && !this.prior[name] && !this.options.destroy ? await this.readImport(name, type, decl.options.import, desired) : this.prior[name];
     if (recorded === null) return;
     const same = recorded !== undefined && sameValue(recorded.inputs, desired);
@@ -153,7 +153,7 @@ class Planning {
     this.values.set(name, plannedValue(type, change, recorded, desired));
     if (this.options.destroy) return;
     if (change.action === 'replace' && recorded) change.notes.push(...(await this.deleteNotes(type, recorded, false)));
-    if (change.action === 'update' && !change.recordOnly && recorded) change.notes.push(...(type.updateNotes?.(openRecord(recorded).inputs, reveal(desired)) ?? []));
+    if (change.action === 'update' && !change.recordOnly && recorded) change.notes.push(...(type.notes?.update?.(openRecord(recorded).inputs, reveal(desired)) ?? []));
     if (decl.options.protect && change.action === 'replace') {
       this.guarded.set(name, () => this.error(name, `${name} is protected and cannot be replaced`, `remove "protect: true" from its options first; replaced because: ${replaceWhy(change)}`));
     }
@@ -172,11 +172,11 @@ class Planning {
    * refresh's pass (a type shares its reads through it), and only after a refresh.
    */
   private async readDeclared(name: string, type: ResourceType, recorded: ResourceState, desired: Record<string, unknown>): Promise<ResourceState> {
-    if (!type.readsDeclared || !this.options.refresh || this.options.destroy || this.gone.has(name) || containsUnknown(desired)) return recorded;
+    if (!type.diff?.readsDeclared || !this.options.refresh || this.options.destroy || this.gone.has(name) || containsUnknown(desired)) return recorded;
     const ctx = await resourceContext(this.deps, type, name, { pass: this.pass, warn: (m) => this.warnings.push(`${name}: ${m}`), provider: recorded.provider });
     const observed = (await type.read(ctx, realId(recorded), { inputs: reveal(desired), outputs: openRecord(recorded).outputs })) as Record<string, unknown> | undefined;
     if (!observed) return recorded;
-    const outputs = wrapSecrets(observed, [...(type.secretPaths ?? []), ...secretKeys(recorded.inputs), ...secretKeys(desired)]);
+    const outputs = wrapSecrets(observed, [...(type.secrets?.paths ?? []), ...secretKeys(recorded.inputs), ...secretKeys(desired)]);
     return openedAs({ ...recorded, outputs }, { inputs: openRecord(recorded).inputs, outputs: observed });
   }
 
@@ -208,7 +208,7 @@ class Planning {
     try {
       // additionalSecretOutputs: an input of the same name is shown as a secret too.
       const extra = decl.options.additionalSecretOutputs;
-      const secretPaths = extra?.length ? [...(type.secretPaths ?? []), ...extra] : type.secretPaths;
+      const secretPaths = extra?.length ? [...(type.secrets?.paths ?? []), ...extra] : type.secrets?.paths;
       desired = wrapSecrets((await evaluate(decl.properties, this.evaluation.scope())) as Record<string, unknown>, secretPaths);
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
@@ -228,7 +228,7 @@ class Planning {
     }
     // Inputs exactly as recorded were checked when they were applied (and accepted remotely).
     if (this.prior[name] !== undefined && sameValue(this.prior[name].inputs, desired)) return desired;
-    const problems = checkInputs(type.inputs, desired, decl.properties, { file: this.manifest.file, address: name, what: type.token, secretPaths: type.secretPaths });
+    const problems = checkInputs(type.inputs, desired, decl.properties, { file: this.manifest.file, address: name, what: type.token, secretPaths: type.secrets?.paths });
     this.diagnostics.push(...problems);
     return problems.length ? undefined : desired;
   }
@@ -314,7 +314,7 @@ class Planning {
   private async deleteNotes(type: ResourceType, recorded: ResourceState, retain: boolean): Promise<string[]> {
     if (retain) return ['retainOnDelete: the object is only removed from state and stays billed'];
     const { settings } = await this.deps.connect(type.provider, recorded.provider);
-    return type.deleteNotes?.(openRecord(recorded), settings) ?? [];
+    return type.notes?.delete?.(openRecord(recorded), settings) ?? [];
   }
 
   /** The manifest's outputs as planned (Unknown until apply where they depend on what it makes). */

@@ -45,7 +45,7 @@ export async function refreshState(state: StateSnapshot, deps: EngineDeps, concu
     } else {
       // An output recorded as secret as a whole (additionalSecretOutputs among them) stays secret.
       const secretOutputs = Object.keys(prior.outputs).filter((key) => prior.outputs[key] instanceof Secret);
-      const sealed = wrapSecrets(outcome.observed, [...(request.type.secretPaths ?? []), ...secretKeys(prior.inputs), ...secretOutputs]);
+      const sealed = wrapSecrets(outcome.observed, [...(request.type.secrets?.paths ?? []), ...secretKeys(prior.inputs), ...secretOutputs]);
       const outputs = secretTexts(await sealDeclared(request.type, prior.address, request.prior!.inputs, sealed, deps, pass, prior.provider));
       const record = { ...prior, inputs: observedInputs(prior.inputs, outputs), outputs };
       // One recorded on its way is as ready as the API now says.

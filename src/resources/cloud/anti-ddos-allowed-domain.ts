@@ -16,7 +16,7 @@ import { PACE } from './kit.js';
 
 /** Inputs of an allowed domain. */
 export const antiDdosAllowedDomainInputs = z.object({
-  instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required. Changing it replaces the entry.'),
+  instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required.'),
   domain: z
     .string()
     .superRefine((domain, ctx) => {
@@ -24,9 +24,9 @@ export const antiDdosAllowedDomainInputs = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .describe(
-      'Registrable parent domain to allow, e.g. `example.com` (it covers `api.example.com` and every other host under it); a host name is rejected with the parent to use. Lower case. Required. Changing it replaces the entry.',
+      'Registrable parent domain to allow, e.g. `example.com` (it covers `api.example.com` and every other host under it); a host name is rejected with the parent to use. Lower case. Required.',
     ),
-  comment: z.string().max(255).optional().describe('Free-text remark shown in the console. Updated in place. Default: keep whatever the API holds (empty for a new entry).'),
+  comment: z.string().max(255).optional().describe('Free-text remark shown in the console. Default: keep whatever the API holds (empty for a new entry).'),
 });
 
 /** Inputs of an allowed domain. */
@@ -121,19 +121,25 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
   description: 'A registrable domain on the allow list of an anti-DDoS instance; waits until the platform accepts it.',
   inputs: antiDdosAllowedDomainInputs,
   outputs: antiDdosAllowedDomainOutputs,
-  replaceOn: [
-    { path: 'instanceId', reason: 'an allow-list entry belongs to one instance' },
-    { path: 'domain', reason: 'the domain is the identity of the entry' },
-  ],
-  // The same domain on the same instance is the same entry: replaced as it is (--replace), it
-  // is removed first and then added again.
-  holds: [{ what: 'allowed domain of an anti-DDoS instance', paths: ['instanceId', 'domain'] }],
-  computedInputs: ['comment'],
-  remoteManaged: ['status', 'createTime'],
-  isReady: (outputs) => outputs.status === 'Success',
-  failed: (outputs) => (outputs.status === 'Failure' ? 'Failure' : undefined),
-  // The API lists a new entry at once, Adding until the platform accepts it.
-  appearsWithinMs: 0,
+  diff: {
+    computedInputs: ['comment'],
+    remoteManaged: ['status', 'createTime'],
+  },
+  replace: {
+    on: [
+      { path: 'instanceId', reason: 'an allow-list entry belongs to one instance' },
+      { path: 'domain', reason: 'the domain is the identity of the entry' },
+    ],
+    // The same domain on the same instance is the same entry: replaced as it is (--replace), it
+    // is removed first and then added again.
+    holds: [{ what: 'allowed domain of an anti-DDoS instance', paths: ['instanceId', 'domain'] }],
+  },
+  provisioning: {
+    ready: (outputs) => outputs.status === 'Success',
+    failed: (outputs) => (outputs.status === 'Failure' ? 'Failure' : undefined),
+    // The API lists a new entry at once, Adding until the platform accepts it.
+    appearsWithinMs: 0,
+  },
   importId: {
     format: '<instance_id>/<domain>',
     parse(id) {

@@ -31,19 +31,19 @@ export const antiDdosInstanceInputs = z
       .string()
       .regex(NAME, 'name must be 1-63 characters: Chinese characters, letters, digits, - and _')
       .optional()
-      .describe('Instance name: 1–63 Chinese characters, letters, digits, `-` or `_`. Updated in place. Default: the resource address plus a suffix unique to the order.'),
-    area: z.enum(['EastChina', 'NorthChina']).describe('Area: `EastChina` or `NorthChina`. Required. Changing it replaces the instance.'),
+      .describe('Instance name: 1–63 Chinese characters, letters, digits, `-` or `_`. Default: the resource address plus a suffix unique to the order.'),
+    area: z.enum(['EastChina', 'NorthChina']).describe('Area: `EastChina` or `NorthChina`. Required.'),
     dataCenter: z
       .enum(['Zaozhuang', 'Yangzhou', 'Taizhou', 'Shijiazhuang'])
-      .describe('Data centre, which must belong to the area: `Zaozhuang`, `Yangzhou` or `Taizhou` for EastChina; `Shijiazhuang` for NorthChina. Required. Changing it replaces the instance.'),
-    bandwidth: z.number().int().min(50).describe('Service bandwidth in Mbps, at least 50. Required. Updated in place.'),
-    baseDefenceValue: z.number().int().min(30).describe('Base (guaranteed) defence in Gbps, at least 30. Required. Updated in place.'),
-    maxDefenceValue: z.number().int().min(30).describe('Maximum (elastic) defence in Gbps, not less than baseDefenceValue. Required. Updated in place.'),
+      .describe('Data centre, which must belong to the area: `Zaozhuang`, `Yangzhou` or `Taizhou` for EastChina; `Shijiazhuang` for NorthChina. Required.'),
+    bandwidth: z.number().int().min(50).describe('Service bandwidth in Mbps, at least 50. Required.'),
+    baseDefenceValue: z.number().int().min(30).describe('Base (guaranteed) defence in Gbps, at least 30. Required.'),
+    maxDefenceValue: z.number().int().min(30).describe('Maximum (elastic) defence in Gbps, not less than baseDefenceValue. Required.'),
     chargeType: z
       .enum(['month', 'year'])
       .default('month')
       .describe(
-        "Billing period: `month` or `year`. Default `month`. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest's value is taken as the instance's.",
+        "Billing period: `month` or `year`. Default `month`. A change from what plumb bought replaces the instance (fixed at purchase). Not read back: after `plumb import` the manifest's value is taken as the instance's.",
       ),
     duration: z
       .number()
@@ -52,7 +52,7 @@ export const antiDdosInstanceInputs = z
       .max(9)
       .default(1)
       .describe(
-        "Number of billing periods bought, 0–9. Default 1. Fixed at purchase: changing it replaces the instance. Not read back: after `plumb import` the manifest's value is taken as the instance's.",
+        "Number of billing periods bought, 0–9. Default 1. A change from what plumb bought replaces the instance (fixed at purchase). Not read back: after `plumb import` the manifest's value is taken as the instance's.",
       ),
   })
   .superRefine(
@@ -191,41 +191,49 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
   description: 'An anti-DDoS (high-defence) instance in mainland China, bought for a number of months or years.',
   inputs: antiDdosInstanceInputs,
   outputs: antiDdosInstanceOutputs,
-  replaceOn: [
-    { path: 'area', reason: 'an instance cannot move to another area' },
-    { path: 'dataCenter', reason: 'an instance cannot move to another data centre' },
-  ],
-  replaceWhen(prior, desired): ReplaceRule[] {
-    // chargeType and duration are fixed at purchase but not read back: a change from what plumb
-    // bought means something; an imported instance has the manifest's (see asDeclared).
-    const decisions: ReplaceRule[] = [];
-    if (prior.chargeType !== undefined && desired.chargeType !== undefined && prior.chargeType !== desired.chargeType) {
-      decisions.push({ path: 'chargeType', reason: 'the billing period is fixed when the instance is bought' });
-    }
-    if (prior.duration !== undefined && desired.duration !== undefined && prior.duration !== desired.duration) {
-      decisions.push({ path: 'duration', reason: 'the purchase duration is fixed when the instance is bought' });
-    }
-    return decisions;
+  diff: {
+    // A change the recorded purchase says nothing about (an imported instance's term, left out
+    // of the manifest, then written) is only recorded: there is nothing to send.
+    recordOnly: ['chargeType', 'duration'],
+    // What was bought, where the inputs leave it out, is in the outputs, and one plumb bought
+    // without them was bought with the defaults (month, 1); an imported instance, whose purchase
+    // the API does not report, is taken to have the manifest's terms.
+    asDeclared: (recorded, outputs, desired, origin) => {
+      const terms: Record<string, unknown> = {};
+      for (const key of PURCHASE) {
+        if (recorded[key] !== undefined || desired[key] === undefined) continue;
+        terms[key] = outputs[key] ?? (origin?.imported ? desired[key] : PURCHASE_DEFAULTS[key]);
+      }
+      return Object.keys(terms).length ? { ...recorded, ...terms } : recorded;
+    },
+    computedInputs: ['name'],
+    remoteManaged: ['createTime', 'expireTime', 'status'],
   },
-  replaceSometimes: ['chargeType', 'duration'],
-  // A change the recorded purchase says nothing about (an imported instance's term, left out
-  // of the manifest, then written) is only recorded: there is nothing to send.
-  stateOnly: ['chargeType', 'duration'],
-  // What was bought, where the inputs leave it out, is in the outputs, and one plumb bought
-  // without them was bought with the defaults (month, 1); an imported instance, whose purchase
-  // the API does not report, is taken to have the manifest's terms.
-  asDeclared: (recorded, outputs, desired, origin) => {
-    const terms: Record<string, unknown> = {};
-    for (const key of PURCHASE) {
-      if (recorded[key] !== undefined || desired[key] === undefined) continue;
-      terms[key] = outputs[key] ?? (origin?.imported ? desired[key] : PURCHASE_DEFAULTS[key]);
-    }
-    return Object.keys(terms).length ? { ...recorded, ...terms } : recorded;
+  replace: {
+    on: [
+      { path: 'area', reason: 'an instance cannot move to another area' },
+      { path: 'dataCenter', reason: 'an instance cannot move to another data centre' },
+    ],
+    when: {
+      inputs: ['chargeType', 'duration'],
+      rules(prior, desired): ReplaceRule[] {
+        // chargeType and duration are fixed at purchase but not read back: a change from what plumb
+        // bought means something; an imported instance has the manifest's (see asDeclared).
+        const decisions: ReplaceRule[] = [];
+        if (prior.chargeType !== undefined && desired.chargeType !== undefined && prior.chargeType !== desired.chargeType) {
+          decisions.push({ path: 'chargeType', reason: 'the billing period is fixed when the instance is bought' });
+        }
+        if (prior.duration !== undefined && desired.duration !== undefined && prior.duration !== desired.duration) {
+          decisions.push({ path: 'duration', reason: 'the purchase duration is fixed when the instance is bought' });
+        }
+        return decisions;
+      },
+    },
   },
-  computedInputs: ['name'],
-  remoteManaged: ['createTime', 'expireTime', 'status'],
-  // The API lists a bought instance only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  provisioning: {
+    // The API lists a bought instance only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: {
     format: '<instance_id>',
     parse(id) {

@@ -22,8 +22,8 @@ export const UADS_CALL = { region: false, project: false } as const;
 
 /** Inputs of an anti-DDoS service IP. */
 export const antiDdosIpInputs = z.object({
-  instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required. Changing it replaces the IP: no Action moves an IP to another instance.'),
-  remark: remarkField('Updated in place (SetNapIpRemark). Default empty.'),
+  instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required.'),
+  remark: remarkField('Default empty.'),
 });
 
 /** Inputs of an anti-DDoS service IP. */
@@ -146,13 +146,19 @@ export const antiDdosIp: ResourceType<AntiDdosIpInputs, AntiDdosIpOutputs, Cloud
   description: 'A BGP service IP of an anti-DDoS instance; waits until the platform has set it up.',
   inputs: antiDdosIpInputs,
   outputs: antiDdosIpOutputs,
-  replaceOn: [{ path: 'instanceId', reason: 'no Action moves a service IP to another anti-DDoS instance' }],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { remark: '' }),
-  remoteManaged: ['status', 'ruleCount', 'cname', 'lineType'],
-  isReady: (outputs) => outputs.status === 'Success',
-  failed: (outputs) => failedStatus(String(outputs.status)),
-  // The API lists a new IP at once, Pending until it is set up.
-  appearsWithinMs: 0,
+  diff: {
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { remark: '' }),
+    remoteManaged: ['status', 'ruleCount', 'cname', 'lineType'],
+  },
+  replace: {
+    on: [{ path: 'instanceId', reason: 'no Action moves a service IP to another anti-DDoS instance' }],
+  },
+  provisioning: {
+    ready: (outputs) => outputs.status === 'Success',
+    failed: (outputs) => failedStatus(String(outputs.status)),
+    // The API lists a new IP at once, Pending until it is set up.
+    appearsWithinMs: 0,
+  },
   importId: {
     format: '<instance_id>/<ip>',
     parse(id) {

@@ -28,13 +28,10 @@ const port = z.number().int().min(1).max(65535);
 /** Inputs of a forwarding rule. */
 export const antiDdosRuleInputs = z
   .object({
-    instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required. Changing it replaces the rule.'),
-    ip: z.string().regex(IPV4, 'an IPv4 address').describe("The service IP the rule forwards from (an AntiDdosIp's `ip`). Required. Changing it replaces the rule."),
-    port: port.optional().describe('TCP port of the service IP to forward, 1-65535; unique among the rules of the IP. Left out, the rule forwards every port (an IP rule). Updated in place.'),
-    sourceType: z
-      .enum(['ip', 'domain'])
-      .optional()
-      .describe('Whether back ends are IP addresses or domain names: `ip` or `domain`. Default `ip`. Changing it replaces the rule: UpdateBGPServiceFwdRule takes no SourceType.'),
+    instanceId: z.string().min(1).describe('Id of the anti-DDoS instance (`usecure_ghp-…`). Required.'),
+    ip: z.string().regex(IPV4, 'an IPv4 address').describe("The service IP the rule forwards from (an AntiDdosIp's `ip`). Required."),
+    port: port.optional().describe('TCP port of the service IP to forward, 1-65535; unique among the rules of the IP. Left out, the rule forwards every port (an IP rule).'),
+    sourceType: z.enum(['ip', 'domain']).optional().describe('Whether back ends are IP addresses or domain names: `ip` or `domain`. Default `ip`.'),
     realServers: z
       .array(
         z.object({
@@ -43,14 +40,14 @@ export const antiDdosRuleInputs = z
         }),
       )
       .min(1, 'at least one back end')
-      .describe('Back ends traffic is forwarded to; more than one balances the load between them (and then needs `backupServer`). Required. Updated in place.'),
-    toaId: z.number().int().min(0).max(254).optional().describe('TCP option (TOA) id that carries the client address to the back ends, 0-254. Default 200. Updated in place.'),
-    detection: z.boolean().optional().describe('Check the back ends and fail over to `backupServer`. Default false (needs `backupServer` when true). Updated in place.'),
+      .describe('Back ends traffic is forwarded to; more than one balances the load between them (and then needs `backupServer`). Required.'),
+    toaId: z.number().int().min(0).max(254).optional().describe('TCP option (TOA) id that carries the client address to the back ends, 0-254. Default 200.'),
+    detection: z.boolean().optional().describe('Check the back ends and fail over to `backupServer`. Default false (needs `backupServer` when true).'),
     backupServer: z
       .object({ ip: z.string().regex(IPV4, 'an IPv4 address').describe('Backup IPv4 address.'), port: port.optional().describe('Backup port (TCP rules).') })
       .optional()
-      .describe('Where traffic goes when the back ends fail. Required with several back ends or with `detection`. Updated in place; dropping it replaces the rule (an empty BackupIP is never sent).'),
-    remark: remarkField('Updated in place (SetNapFwdRuleRemark). Default empty.'),
+      .describe('Where traffic goes when the back ends fail. Required with several back ends or with `detection`. Dropping it replaces the rule (an empty BackupIP is never sent).'),
+    remark: remarkField('Default empty.'),
   })
   .superRefine((rule, ctx) => {
     rule.realServers.forEach((server, i) => {
@@ -168,25 +165,33 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
   description: 'A forwarding rule of an anti-DDoS service IP: a port (or every port) sent to back-end servers; waits until applied.',
   inputs: antiDdosRuleInputs as unknown as z.ZodType<AntiDdosRuleInputs>,
   outputs: antiDdosRuleOutputs,
-  replaceOn: [
-    { path: 'instanceId', reason: 'a rule belongs to one anti-DDoS instance (no Action moves it)' },
-    { path: 'ip', reason: 'UpdateBGPServiceFwdRule takes the service IP only to find the rule: it cannot move to another IP' },
-    { path: 'sourceType', reason: 'UpdateBGPServiceFwdRule takes no SourceType' },
-  ],
-  // The API never receives an empty value (empty parameters are not sent), so no update clears
-  // a backup server once set.
-  replaceWhen: (prior, desired) =>
-    prior.backupServer && !desired.backupServer ? [{ path: 'backupServer', reason: 'UpdateBGPServiceFwdRule cannot clear a backup server (an empty BackupIP is never sent)' }] : [],
-  replaceSometimes: ['backupServer'],
-  // A service IP forwards a port through one rule (every port, 0, through one IP rule): a rule
-  // replaced keeping its port is deleted first.
-  holds: [{ what: 'forwarded port of an anti-DDoS IP', paths: ['instanceId', 'ip', 'port'], defaults: { port: () => 0 } }],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { sourceType: 'ip', toaId: 200, detection: false, remark: '' }),
-  remoteManaged: ['status', 'createTime', 'ruleId', 'ruleIndex', 'protocol', 'loadBalance'],
-  isReady: (outputs) => outputs.status === 'Success',
-  failed: (outputs) => failedStatus(String(outputs.status)),
-  // The API lists a new rule at once, Pending until it is applied.
-  appearsWithinMs: 0,
+  diff: {
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { sourceType: 'ip', toaId: 200, detection: false, remark: '' }),
+    remoteManaged: ['status', 'createTime', 'ruleId', 'ruleIndex', 'protocol', 'loadBalance'],
+  },
+  replace: {
+    on: [
+      { path: 'instanceId', reason: 'a rule belongs to one anti-DDoS instance (no Action moves it)' },
+      { path: 'ip', reason: 'UpdateBGPServiceFwdRule takes the service IP only to find the rule: it cannot move to another IP' },
+      { path: 'sourceType', reason: 'UpdateBGPServiceFwdRule takes no SourceType' },
+    ],
+    // A service IP forwards a port through one rule (every port, 0, through one IP rule): a rule
+    // replaced keeping its port is deleted first.
+    holds: [{ what: 'forwarded port of an anti-DDoS IP', paths: ['instanceId', 'ip', 'port'], defaults: { port: () => 0 } }],
+    when: {
+      inputs: ['backupServer'],
+      // The API never receives an empty value (empty parameters are not sent), so no update clears
+      // a backup server once set.
+      rules: (prior, desired) =>
+        prior.backupServer && !desired.backupServer ? [{ path: 'backupServer', reason: 'UpdateBGPServiceFwdRule cannot clear a backup server (an empty BackupIP is never sent)' }] : [],
+    },
+  },
+  provisioning: {
+    ready: (outputs) => outputs.status === 'Success',
+    failed: (outputs) => failedStatus(String(outputs.status)),
+    // The API lists a new rule at once, Pending until it is applied.
+    appearsWithinMs: 0,
+  },
   importId: {
     format: '<instance_id>/<rule_index>',
     parse(id) {

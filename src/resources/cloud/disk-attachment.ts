@@ -21,7 +21,7 @@ import type { DiskInfo } from '../../providers/cloud/api/udisk.js';
 
 /** Inputs of a disk attachment. */
 export const diskAttachmentInputs = z.object({
-  diskId: z.string().min(1).describe('Id of the disk (`bsm-…`). Required. Changing it is another attachment.'),
+  diskId: z.string().min(1).describe('Id of the disk (`bsm-…`). Required.'),
   instanceId: z.string().min(1).describe("Id of the instance (`uhost-…`), in the disk's zone. Required. Changing it detaches the disk and attaches it there."),
   stopInstanceBeforeDetaching: z
     .boolean()
@@ -84,20 +84,26 @@ export const diskAttachment: ResourceType<DiskAttachmentInputs, DiskAttachmentOu
   description: 'A disk attached to an instance (AttachUDisk), detached on delete. Import id: `<disk_id>:<instance_id>`.',
   inputs: diskAttachmentInputs,
   outputs: diskAttachmentOutputs,
-  replaceOn: [
-    { path: 'diskId', reason: 'an attachment is of one disk: another disk is another attachment' },
-    { path: 'instanceId', reason: 'an attached disk cannot move: DetachUDisk, then AttachUDisk' },
-  ],
-  // A disk attaches to one instance at a time: the old attachment must go first.
-  holds: [{ what: 'attachment of a disk', paths: ['diskId'] }],
-  // How plumb detaches, never sent to the API: a change (one added to an attachment made without
-  // it included) is only recorded, and shown in the plan as such.
-  stateOnly: ['stopInstanceBeforeDetaching'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { stopInstanceBeforeDetaching: false }),
-  remoteManaged: ['deviceName'],
-  // An attachment reads as one only once the disk is InUse on the instance, which upstream allows
-  // three minutes for: until then an attachment not read is no evidence that the attach did nothing.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  diff: {
+    // How plumb detaches, never sent to the API: a change (one added to an attachment made without
+    // it included) is only recorded, and shown in the plan as such.
+    recordOnly: ['stopInstanceBeforeDetaching'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { stopInstanceBeforeDetaching: false }),
+    remoteManaged: ['deviceName'],
+  },
+  replace: {
+    on: [
+      { path: 'diskId', reason: 'an attachment is of one disk: another disk is another attachment' },
+      { path: 'instanceId', reason: 'an attached disk cannot move: DetachUDisk, then AttachUDisk' },
+    ],
+    // A disk attaches to one instance at a time: the old attachment must go first.
+    holds: [{ what: 'attachment of a disk', paths: ['diskId'] }],
+  },
+  provisioning: {
+    // An attachment reads as one only once the disk is InUse on the instance, which upstream allows
+    // three minutes for: until then an attachment not read is no evidence that the attach did nothing.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: {
     format: FORMAT,
     parse(id) {

@@ -23,7 +23,7 @@ type DiskType = keyof typeof TYPES;
 /** Inputs of a disk. */
 export const diskInputs = z
   .object({
-    availabilityZone: z.string().min(1).describe('Zone, e.g. `cn-bj2-02`; an instance it attaches to must be in it. Required. Changing it replaces the disk.'),
+    availabilityZone: z.string().min(1).describe('Zone, e.g. `cn-bj2-02`; an instance it attaches to must be in it. Required.'),
     size: z
       .number()
       .int()
@@ -33,10 +33,10 @@ export const diskInputs = z
     diskType: z
       .enum(['data_disk', 'ssd_data_disk', 'essd_data_disk', 'rssd_data_disk'])
       .optional()
-      .describe('`data_disk`, `ssd_data_disk`, `essd_data_disk` or `rssd_data_disk`. Default `data_disk`. Changing it replaces the disk.'),
-    chargeType: z.enum(['month', 'year', 'dynamic']).optional().describe('Billing: `month`, `year` or `dynamic` (hourly). Default `dynamic`, as the API. Changing it replaces the disk.'),
-    name: nameField('Updated in place (RenameUDisk).'),
-    tag: tagField('Changing it replaces the disk: no Action retags a disk.'),
+      .describe('`data_disk`, `ssd_data_disk`, `essd_data_disk` or `rssd_data_disk`. Default `data_disk`.'),
+    chargeType: z.enum(['month', 'year', 'dynamic']).optional().describe('Billing: `month`, `year` or `dynamic` (hourly). Default `dynamic`, as the API.'),
+    name: nameField(),
+    tag: tagField(),
   })
   .superRefine((v, ctx) => {
     if (typeof v.size === 'number' && v.size > 8000 && v.diskType !== 'rssd_data_disk')
@@ -101,21 +101,29 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
   description: 'A cloud data disk (UDisk); renamed and grown in place, attached with a DiskAttachment. Import id: the disk id (`bsm-…`).',
   inputs: diskInputs,
   outputs: diskOutputs,
-  replaceOn: [
-    { path: 'availabilityZone', reason: 'a disk cannot move to another zone (no API Action)' },
-    { path: 'diskType', reason: "a disk's type is fixed when it is made" },
-    { path: 'chargeType', reason: "no Action changes a disk's billing period" },
-    { path: 'tag', reason: 'UDisk has no Action that retags a disk' },
-  ],
-  replaceWhen: (prior, desired) => (desired.size < prior.size ? [{ path: 'size', reason: 'a disk only grows (ResizeUDisk and ResizeAttachedDisk take a larger size)' }] : []),
-  replaceSometimes: ['size'],
-  computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { diskType: 'data_disk', chargeType: 'dynamic', tag: DEFAULT_TAG }),
-  remoteManaged: ['status', 'instanceId', 'deviceName', 'createTime', 'expireTime'],
-  isReady: (outputs) => isSettled(String(outputs.status)),
-  failed: (outputs) => failedStatus(String(outputs.status)),
-  // The API lists a new disk at once, Initializating (sic) until it is Available.
-  appearsWithinMs: 0,
+  diff: {
+    computedInputs: ['name'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { diskType: 'data_disk', chargeType: 'dynamic', tag: DEFAULT_TAG }),
+    remoteManaged: ['status', 'instanceId', 'deviceName', 'createTime', 'expireTime'],
+  },
+  replace: {
+    on: [
+      { path: 'availabilityZone', reason: 'a disk cannot move to another zone (no API Action)' },
+      { path: 'diskType', reason: "a disk's type is fixed when it is made" },
+      { path: 'chargeType', reason: "no Action changes a disk's billing period" },
+      { path: 'tag', reason: 'UDisk has no Action that retags a disk' },
+    ],
+    when: {
+      inputs: ['size'],
+      rules: (prior, desired) => (desired.size < prior.size ? [{ path: 'size', reason: 'a disk only grows (ResizeUDisk and ResizeAttachedDisk take a larger size)' }] : []),
+    },
+  },
+  provisioning: {
+    ready: (outputs) => isSettled(String(outputs.status)),
+    failed: (outputs) => failedStatus(String(outputs.status)),
+    // The API lists a new disk at once, Initializating (sic) until it is Available.
+    appearsWithinMs: 0,
+  },
   importId: prefixedId('bsm', 'disk'),
 
   async create(ctx, inputs) {

@@ -23,8 +23,11 @@ type BoundType = (typeof TYPES)[number];
 export const eipAssociationInputs = z
   .object({
     eipId: z.string().min(1).describe('Id of the EIP (`eip-…`). Required. Changing it binds another EIP (a new association).'),
-    resourceId: z.string().min(1).describe('Id of the resource to bind to (`uhost-…`, `ulb-…`, `natgw-…`, `vpngw-…`). Required. Changing it is a new association.'),
-    resourceType: z.enum(TYPES).optional().describe("`uhost`, `ulb`, `natgw` or `vpngw`: the kind the resource id's prefix names. Default: read from that prefix. Changing it is a new association."),
+    resourceId: z.string().min(1).describe('Id of the resource to bind to (`uhost-…`, `ulb-…`, `natgw-…`, `vpngw-…`). Required.'),
+    resourceType: z
+      .enum(TYPES)
+      .optional()
+      .describe("`uhost`, `ulb`, `natgw` or `vpngw`: the kind the resource id's prefix names. Default: read from that prefix. Naming another kind for the same resource id replaces the binding."),
   })
   .superRefine((v, ctx) => {
     // The id's prefix names the resource's kind: a type that contradicts it is refused by the API.
@@ -106,24 +109,32 @@ export const eipAssociation: ResourceType<EipAssociationInputs, EipAssociationOu
   description: 'An EIP bound to an instance, load balancer, NAT gateway or VPN gateway.',
   inputs: eipAssociationInputs,
   outputs: eipAssociationOutputs,
-  replaceOn: [
-    { path: 'eipId', reason: 'a binding is of one EIP: another EIP is another binding' },
-    { path: 'resourceId', reason: 'a binding is to one resource: UnBindEIP, then BindEIP' },
-  ],
-  // A type written out that the id's prefix already says is no change.
-  replaceWhen(prior, desired): ReplaceRule[] {
-    const was = prior.resourceType ?? typeOf(prior.resourceId);
-    const now = desired.resourceType ?? typeOf(desired.resourceId);
-    return was !== now && prior.resourceId === desired.resourceId ? [{ path: 'resourceType', reason: 'a binding is to one resource: UnBindEIP, then BindEIP' }] : [];
+  diff: {
+    computedInputs: ['resourceType'],
+    remoteManaged: ['publicIp'],
   },
-  replaceSometimes: ['resourceType'],
-  computedInputs: ['resourceType'],
-  // The EIP can be bound to one resource at a time: the old binding must go first.
-  holds: [{ what: 'binding of an EIP', paths: ['eipId'] }],
-  remoteManaged: ['publicIp'],
-  // A binding reads as one only once it has taken (the EIP `used`), which upstream allows five
-  // minutes for: until then an association not read is no evidence that the bind did nothing.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  replace: {
+    on: [
+      { path: 'eipId', reason: 'a binding is of one EIP: another EIP is another binding' },
+      { path: 'resourceId', reason: 'a binding is to one resource: UnBindEIP, then BindEIP' },
+    ],
+    // The EIP can be bound to one resource at a time: the old binding must go first.
+    holds: [{ what: 'binding of an EIP', paths: ['eipId'] }],
+    when: {
+      inputs: ['resourceType'],
+      // A type written out that the id's prefix already says is no change.
+      rules(prior, desired): ReplaceRule[] {
+        const was = prior.resourceType ?? typeOf(prior.resourceId);
+        const now = desired.resourceType ?? typeOf(desired.resourceId);
+        return was !== now && prior.resourceId === desired.resourceId ? [{ path: 'resourceType', reason: 'a binding is to one resource: UnBindEIP, then BindEIP' }] : [];
+      },
+    },
+  },
+  provisioning: {
+    // A binding reads as one only once it has taken (the EIP `used`), which upstream allows five
+    // minutes for: until then an association not read is no evidence that the bind did nothing.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: {
     format: '<eip_id>:<resource_id>',
     parse(id) {

@@ -38,17 +38,14 @@ const LINES = { bgp: 'Bgp', international: 'International', bgp_pro: 'BGPPro' } 
 /** Inputs of an EIP. */
 export const eipInputs = z
   .object({
-    name: nameField('Updated in place.'),
-    internetType: z.enum(['bgp', 'international', 'bgp_pro']).describe('Line: `bgp`, `international` or `bgp_pro`. Required. Changing it allocates a new address (fixed at allocation).'),
-    bandwidth: z.number().int().min(1).max(10000).describe('Bandwidth in Mbps: 1–10000, at most 300 when charged by traffic. Required. Updated in place.'),
-    chargeMode: z.enum(['bandwidth', 'traffic']).optional().describe('Paid by `bandwidth` or by `traffic`. Default `bandwidth`. Updated in place.'),
-    chargeType: z
-      .enum(['month', 'year', 'dynamic'])
-      .optional()
-      .describe('Billing period: `month`, `year` or `dynamic` (hourly). Default `month`. Changing it allocates a new address (no Action changes it).'),
-    weight: z.number().int().min(0).max(100).optional().describe("Egress weight 0–100 among the addresses of one resource. Default: the API's (50). Updated in place."),
-    tag: tagField('Updated in place.'),
-    remark: remarkField('Updated in place; emptying it allocates a new address (the API cannot clear a remark). Default empty.'),
+    name: nameField(),
+    internetType: z.enum(['bgp', 'international', 'bgp_pro']).describe('Line: `bgp`, `international` or `bgp_pro`. Required.'),
+    bandwidth: z.number().int().min(1).max(10000).describe('Bandwidth in Mbps: 1–10000, at most 300 when charged by traffic. Required.'),
+    chargeMode: z.enum(['bandwidth', 'traffic']).optional().describe('Paid by `bandwidth` or by `traffic`. Default `bandwidth`.'),
+    chargeType: z.enum(['month', 'year', 'dynamic']).optional().describe('Billing period: `month`, `year` or `dynamic` (hourly). Default `month`.'),
+    weight: z.number().int().min(0).max(100).optional().describe("Egress weight 0–100 among the addresses of one resource. Default: the API's (50)."),
+    tag: tagField(),
+    remark: remarkField('Emptying it allocates a new address (the API cannot clear a remark). Default empty.'),
   })
   .superRefine((v, ctx) => {
     if (v.chargeMode === 'traffic' && typeof v.bandwidth === 'number' && v.bandwidth > 300) {
@@ -125,21 +122,29 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
   description: 'An elastic IP address, billed by bandwidth or traffic; bind it with an EipAssociation.',
   inputs: eipInputs,
   outputs: eipOutputs,
-  replaceOn: [
-    { path: 'internetType', reason: "an EIP's line is fixed when it is allocated" },
-    { path: 'chargeType', reason: 'the billing period is fixed when the EIP is allocated (no Action changes it)' },
-  ],
-  replaceWhen(prior, desired): ReplaceRule[] {
-    const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
-    return cleared ? [{ path: 'remark', reason: 'UpdateEIPAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+  diff: {
+    computedInputs: ['name', 'weight'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeMode: 'bandwidth', chargeType: 'month' }),
+    remoteManaged: ['publicIp', 'status', 'resourceType', 'resourceId', 'createTime', 'expireTime'],
   },
-  replaceSometimes: ['remark'],
-  computedInputs: ['name', 'weight'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeMode: 'bandwidth', chargeType: 'month' }),
-  remoteManaged: ['publicIp', 'status', 'resourceType', 'resourceId', 'createTime', 'expireTime'],
-  // Upstream takes an EIP not listed after its allocation as still on its way (and waits for it to be free).
-  appearsWithinMs: APPEARS_WITHIN_MS,
-  isReady: (outputs) => SETTLED.includes(String(outputs.status)),
+  replace: {
+    on: [
+      { path: 'internetType', reason: "an EIP's line is fixed when it is allocated" },
+      { path: 'chargeType', reason: 'the billing period is fixed when the EIP is allocated (no Action changes it)' },
+    ],
+    when: {
+      inputs: ['remark'],
+      rules(prior, desired): ReplaceRule[] {
+        const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
+        return cleared ? [{ path: 'remark', reason: 'UpdateEIPAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+      },
+    },
+  },
+  provisioning: {
+    // Upstream takes an EIP not listed after its allocation as still on its way (and waits for it to be free).
+    appearsWithinMs: APPEARS_WITHIN_MS,
+    ready: (outputs) => SETTLED.includes(String(outputs.status)),
+  },
   importId: prefixedId('eip', 'EIP'),
 
   async create(ctx, inputs) {

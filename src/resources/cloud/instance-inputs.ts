@@ -17,10 +17,10 @@ const CLASSES = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/];
 /** Inputs of an instance. */
 export const instanceInputs = z
   .object({
-    availabilityZone: z.string().min(1).describe('Zone, e.g. `cn-bj2-02`. Required. Changing it replaces the instance.'),
-    imageId: z.string().min(1).describe('Image id (`uimage-…`, see getImages). Required. Changing it replaces the instance: only a reinstall changes the image, and it erases the boot disk.'),
-    machineType: z.enum(['N', 'C', 'G', 'O', 'OM', 'OMEM', 'OPRO', 'OPROG']).optional().describe('Machine type. Default `N`. Changing it replaces the instance.'),
-    cpu: z.number().int().min(1).max(64).optional().describe('CPU cores, 1–64. Default 4. Changed in place; a running instance is stopped and started again for it.'),
+    availabilityZone: z.string().min(1).describe('Zone, e.g. `cn-bj2-02`. Required.'),
+    imageId: z.string().min(1).describe('Image id (`uimage-…`, see getImages). Required.'),
+    machineType: z.enum(['N', 'C', 'G', 'O', 'OM', 'OMEM', 'OPRO', 'OPROG']).optional().describe('Machine type. Default `N`.'),
+    cpu: z.number().int().min(1).max(64).optional().describe('CPU cores, 1–64. Default 4. A running instance is stopped and started again for it.'),
     memory: z
       .number()
       .int()
@@ -28,7 +28,7 @@ export const instanceInputs = z
       .max(262144)
       .multipleOf(1024, 'memory must be a multiple of 1024 MB')
       .optional()
-      .describe('Memory in MB, a multiple of 1024 from 1024 to 262144. Default 8192. Changed in place like `cpu`.'),
+      .describe('Memory in MB, a multiple of 1024 from 1024 to 262144. Default 8192. A running instance is stopped and started again for it, as for `cpu`.'),
     bootDisk: z
       .object({ type: z.enum(BOOT_TYPES), size: z.number().int().min(20).max(500).multipleOf(10, 'size must be a multiple of 10 GB') })
       .strict()
@@ -42,30 +42,27 @@ export const instanceInputs = z
       .describe(
         "Data disks made with the instance and deleted with it: `type` and `size` (GB, 20 up to the type's limit). A larger size grows one in place; adding, removing or retyping one replaces the instance (use a Disk and a DiskAttachment for disks that come and go).",
       ),
-    vpcId: z.string().min(1).describe('VPC id (`uvnet-…`). Required. Changing it replaces the instance.'),
-    subnetId: z.string().min(1).describe('Subnet id (`subnet-…`) in that VPC. Required. Changing it replaces the instance.'),
-    securityGroupId: z.string().min(1).optional().describe("Security group (`firewall-…`). Default: the region's recommended web group. Changed in place (GrantFirewall)."),
+    vpcId: z.string().min(1).describe('VPC id (`uvnet-…`). Required.'),
+    subnetId: z.string().min(1).describe('Subnet id (`subnet-…`) in that VPC. Required.'),
+    securityGroupId: z.string().min(1).optional().describe("Security group (`firewall-…`). Default: the region's recommended web group."),
     password: z
       .string()
       .min(8, 'password must be 8-30 characters')
       .max(30, 'password must be 8-30 characters')
       .refine((p) => CLASSES.filter((c) => c.test(p)).length >= 2, 'password must mix at least two of: lower case, upper case, digits, symbols')
       .optional()
-      .describe('Root password, 8–30 characters of at least two kinds. A secret. Set it or `keyPairId`. Changed in place; a running instance is stopped and started again for it.'),
+      .describe('Root password, 8–30 characters of at least two kinds. A secret. Set it or `keyPairId`. A running instance is stopped and started again for it.'),
     keyPairId: z
       .string()
       .min(1)
       .optional()
       .describe(
-        'Key pair to log in with instead of a password. Changed in place like `password` (ResetUHostInstancePassword with LoginMode KeyPair) and checked on the instance after; where the API refuses it, the apply stops with the instance as it was and says to replace it.',
+        'Key pair to log in with instead of a password. Set like `password` (ResetUHostInstancePassword with LoginMode KeyPair) and checked on the instance after; where the API refuses it, the apply stops with the instance as it was and says how to make a new one with the key pair.',
       ),
-    chargeType: z
-      .enum(['month', 'year', 'dynamic', 'postpay', 'spot'])
-      .optional()
-      .describe('Billing: `month`, `year`, `dynamic` (hourly), `postpay` or `spot`. Default `month`. Changing it replaces the instance.'),
-    name: nameField('Updated in place.'),
-    remark: remarkField('Updated in place. Default empty.'),
-    tag: tagField('Updated in place.'),
+    chargeType: z.enum(['month', 'year', 'dynamic', 'postpay', 'spot']).optional().describe('Billing: `month`, `year`, `dynamic` (hourly), `postpay` or `spot`. Default `month`.'),
+    name: nameField(),
+    remark: remarkField('Default empty.'),
+    tag: tagField(),
   })
   .superRefine((v, ctx) => {
     if (v.password === undefined && v.keyPairId === undefined) ctx.addIssue({ code: 'custom', path: ['password'], message: 'set password or keyPairId: the instance needs a way to log in' });

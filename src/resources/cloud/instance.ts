@@ -141,30 +141,42 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
   description: 'A virtual machine (UHost) in a subnet, with its boot and data disks; resized and re-keyed in place, stopping it only when the API requires. Import id: the instance id (`uhost-…`).',
   inputs: instanceInputs,
   outputs: instanceOutputs,
-  secretPaths: ['password'],
+  secrets: {
+    paths: ['password'],
+  },
+  diff: {
+    computedInputs: ['name'],
+    // The API never reports the login or the security group: an imported object takes the manifest's.
+    asDeclared: (recorded, _outputs, desired, origin) =>
+      defaultsAsDeclared(unreported(recorded, desired, origin), desired, { machineType: 'N', cpu: 4, memory: 8192, dataDisks: [], chargeType: 'month', tag: DEFAULT_TAG, remark: '' }),
+    remoteManaged: ['privateIp', 'state', 'createTime', 'expireTime'],
+  },
+  replace: {
+    on: [
+      { path: 'availabilityZone', reason: 'an instance cannot move to another zone (no API Action)' },
+      { path: 'imageId', reason: 'only ReinstallUHostInstance changes the image, and it erases the boot disk' },
+      { path: 'machineType', reason: 'ResizeUHostInstance changes CPU and memory, never the machine type' },
+      { path: 'vpcId', reason: 'an instance cannot move to another VPC (no API Action)' },
+      { path: 'subnetId', reason: 'an instance cannot move to another subnet (ModifyUHostIP changes its address within its subnet only)' },
+      { path: 'chargeType', reason: "no Action changes an instance's billing period" },
+    ],
+    when: {
+      inputs: ['bootDisk', 'dataDisks'],
+      rules: (prior, desired) => diskReplacements(prior, desired),
+    },
+  },
+  notes: {
+    update: (prior, desired) => resizeNotes(prior, desired),
+    delete: () => ['stopped first (TerminateUHostInstance needs it stopped); its data disks are deleted with it'],
+  },
+  provisioning: {
+    ready: (outputs) => outputs.state === 'Running' || outputs.state === 'Stopped',
+    failed: (outputs) => failedState(str(outputs.state)),
+    // The API lists a new instance at once, Initializing until it runs.
+    appearsWithinMs: 0,
+  },
   // An image not offered in the zone is refused by CreateUHostInstance: found before any order.
   crossCheck: imageInZone,
-  replaceOn: [
-    { path: 'availabilityZone', reason: 'an instance cannot move to another zone (no API Action)' },
-    { path: 'imageId', reason: 'only ReinstallUHostInstance changes the image, and it erases the boot disk' },
-    { path: 'machineType', reason: 'ResizeUHostInstance changes CPU and memory, never the machine type' },
-    { path: 'vpcId', reason: 'an instance cannot move to another VPC (no API Action)' },
-    { path: 'subnetId', reason: 'an instance cannot move to another subnet (ModifyUHostIP changes its address within its subnet only)' },
-    { path: 'chargeType', reason: "no Action changes an instance's billing period" },
-  ],
-  replaceWhen: (prior, desired) => diskReplacements(prior, desired),
-  replaceSometimes: ['bootDisk', 'dataDisks'],
-  updateNotes: (prior, desired) => resizeNotes(prior, desired),
-  computedInputs: ['name'],
-  // The API never reports the login or the security group: an imported object takes the manifest's.
-  asDeclared: (recorded, _outputs, desired, origin) =>
-    defaultsAsDeclared(unreported(recorded, desired, origin), desired, { machineType: 'N', cpu: 4, memory: 8192, dataDisks: [], chargeType: 'month', tag: DEFAULT_TAG, remark: '' }),
-  remoteManaged: ['privateIp', 'state', 'createTime', 'expireTime'],
-  isReady: (outputs) => outputs.state === 'Running' || outputs.state === 'Stopped',
-  failed: (outputs) => failedState(str(outputs.state)),
-  // The API lists a new instance at once, Initializing until it runs.
-  appearsWithinMs: 0,
-  deleteNotes: () => ['stopped first (TerminateUHostInstance needs it stopped); its data disks are deleted with it'],
   importId: prefixedId('uhost', 'instance'),
 
   async create(ctx, inputs) {

@@ -27,7 +27,7 @@ export const PACE: Pace = { firstMs: 200, maxMs: 2000 };
  * the provider. Upstream's provider waits 2 to 5 minutes for such an object to show before it
  * gives up, so one can take that long; one still unlisted after twice the longest of those waits
  * was not made. Until then a read that finds nothing is no evidence that an order made nothing
- * (see ResourceType.appearsWithinMs): an interrupted order is waited for, never bought again. The
+ * (see Provisioning.appearsWithinMs): an interrupted order is waited for, never bought again. The
  * price: an order interrupted before it reached the API holds its address that long.
  */
 export const APPEARS_WITHIN_MS = 10 * 60_000;
@@ -37,18 +37,30 @@ const LABEL = /^[A-Za-z0-9\p{Script=Han}_.-]{1,63}$/u;
 const LABEL_RULE = '1-63 letters, digits, Chinese characters, hyphens, underscores and dots';
 
 /** A name input, updated in place or not as `how` says; left out, plumb names the object after its address. */
-export function nameField(how: string): z.ZodOptional<z.ZodString> {
-  return z.string().regex(LABEL, `name must be ${LABEL_RULE}`).optional().describe(`Name: ${LABEL_RULE}. ${how} Default: the resource address plus a suffix unique to the order.`);
+export function nameField(how = ''): z.ZodOptional<z.ZodString> {
+  return z
+    .string()
+    .regex(LABEL, `name must be ${LABEL_RULE}`)
+    .optional()
+    .describe(`Name: ${LABEL_RULE}. ${how && `${how} `}Default: the resource address plus a suffix unique to the order.`);
 }
 
 /** A tag (business group) input; `Default` when left out, as the API sets it. */
-export function tagField(how: string): z.ZodOptional<z.ZodString> {
-  return z.string().regex(LABEL, `tag must be ${LABEL_RULE}`).optional().describe(`Tag (business group): ${LABEL_RULE}. ${how} Default \`Default\`.`);
+export function tagField(how = ''): z.ZodOptional<z.ZodString> {
+  return z
+    .string()
+    .regex(LABEL, `tag must be ${LABEL_RULE}`)
+    .optional()
+    .describe(`Tag (business group): ${LABEL_RULE}. ${how && `${how} `}Default \`Default\`.`);
 }
 
 /** A remark input of at most 255 characters. */
-export function remarkField(how: string): z.ZodOptional<z.ZodString> {
-  return z.string().max(255, 'remark must be at most 255 characters').optional().describe(`Remark, at most 255 characters. ${how}`);
+export function remarkField(how = ''): z.ZodOptional<z.ZodString> {
+  return z
+    .string()
+    .max(255, 'remark must be at most 255 characters')
+    .optional()
+    .describe(`Remark, at most 255 characters.${how && ` ${how}`}`);
 }
 
 /** The tag the API gives an object created without one. */
@@ -198,7 +210,7 @@ export interface MadeQuery<Out> {
   what: string;
   /** When the order was sent (epoch milliseconds). */
   sentAt: number;
-  /** How long after its order the API may not list such an object yet (the type's appearsWithinMs). */
+  /** How long after its order the API may not list such an object yet (the type's provisioning.appearsWithinMs). */
   within: number;
   /** The type's own findOwned, for the inputs the order was sent with. */
   findOwned(order: InterruptedOrder): Promise<Created<Out> | undefined>;

@@ -19,8 +19,8 @@ import { categoryField, customLabels, LABEL_CALL, labelPart } from './label.js';
 /** Inputs of a label attachment. */
 export const labelAttachmentInputs = z.object({
   key: labelPart('key').describe("Key of the label to bind (a Label's `key`). Required. Changing it makes a new attachment: no Action changes a binding."),
-  value: labelPart('value').describe("Value of the label to bind (a Label's `value`). Required. Changing it makes a new attachment."),
-  resourceId: z.string().min(1).describe('Id of the resource to label, e.g. a VPC (`uvnet-…`) or host (`uhost-…`). Required. Changing it makes a new attachment.'),
+  value: labelPart('value').describe("Value of the label to bind (a Label's `value`). Required."),
+  resourceId: z.string().min(1).describe('Id of the resource to label, e.g. a VPC (`uvnet-…`) or host (`uhost-…`). Required.'),
   category: categoryField,
 });
 
@@ -81,18 +81,24 @@ export const labelAttachment: ResourceType<LabelAttachmentInputs, LabelAttachmen
   description: 'A custom label bound to a resource by its id.',
   inputs: labelAttachmentInputs,
   outputs: labelAttachmentOutputs,
+  diff: {
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
+  },
+  replace: {
+    on: [
+      { path: 'key', reason: 'no Action changes a binding (BindLabels and UnbindLabels only)' },
+      { path: 'value', reason: 'no Action changes a binding (BindLabels and UnbindLabels only)' },
+      { path: 'resourceId', reason: 'no Action moves a binding to another resource' },
+    ],
+    // The same label on the same resource is the same binding: replaced as it is, it is unbound first.
+    holds: [{ what: 'label on a resource', paths: ['key', 'value', 'resourceId'] }],
+  },
+  provisioning: {
+    // A binding is listed as soon as BindLabels answers.
+    appearsWithinMs: 0,
+  },
   // BindLabels refuses a label the account does not have: found before any order.
   crossCheck: labelExists,
-  replaceOn: [
-    { path: 'key', reason: 'no Action changes a binding (BindLabels and UnbindLabels only)' },
-    { path: 'value', reason: 'no Action changes a binding (BindLabels and UnbindLabels only)' },
-    { path: 'resourceId', reason: 'no Action moves a binding to another resource' },
-  ],
-  // The same label on the same resource is the same binding: replaced as it is, it is unbound first.
-  holds: [{ what: 'label on a resource', paths: ['key', 'value', 'resourceId'] }],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
-  // A binding is listed as soon as BindLabels answers.
-  appearsWithinMs: 0,
   importId: {
     format: '<key>#<value>#<resource_id>',
     parse(id) {

@@ -32,8 +32,8 @@ export const categoryField = z.enum(['custom']).optional().describe('Label categ
 export const labelInputs = z.object({
   key: labelPart('key')
     .refine((k) => !k.toLowerCase().startsWith('ucloud:'), 'keys starting with ucloud: are system labels')
-    .describe('Label key: 1-63 characters, no `#`, not starting with `ucloud:`. Required. Changing it replaces the label: no Action changes a label.'),
-  value: labelPart('value').describe('Label value: 1-63 characters, no `#`. Required. Changing it replaces the label: no Action changes a label.'),
+    .describe('Label key: 1-63 characters, no `#`, not starting with `ucloud:`. Required.'),
+  value: labelPart('value').describe('Label value: 1-63 characters, no `#`. Required.'),
   category: categoryField,
 });
 
@@ -85,16 +85,22 @@ export const label: ResourceType<LabelInputs, LabelOutputs, CloudClient, CloudSe
   description: 'A custom key/value label of the account, bound to resources with LabelAttachment.',
   inputs: labelInputs,
   outputs: labelOutputs,
-  replaceOn: [
-    { path: 'key', reason: 'no Action changes a label (CreateLabels and DeleteLabels only)' },
-    { path: 'value', reason: 'no Action changes a label (CreateLabels and DeleteLabels only)' },
-  ],
-  // The same key and value is the same label: replaced as it is (--replace), it is deleted first.
-  holds: [{ what: 'label', paths: ['key', 'value'] }],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
-  remoteManaged: ['resourceCount'],
-  // A label is listed as soon as CreateLabels answers.
-  appearsWithinMs: 0,
+  diff: {
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
+    remoteManaged: ['resourceCount'],
+  },
+  replace: {
+    on: [
+      { path: 'key', reason: 'no Action changes a label (CreateLabels and DeleteLabels only)' },
+      { path: 'value', reason: 'no Action changes a label (CreateLabels and DeleteLabels only)' },
+    ],
+    // The same key and value is the same label: replaced as it is (--replace), it is deleted first.
+    holds: [{ what: 'label', paths: ['key', 'value'] }],
+  },
+  provisioning: {
+    // A label is listed as soon as CreateLabels answers.
+    appearsWithinMs: 0,
+  },
   importId: {
     format: '<key>#<value>',
     parse(id) {

@@ -20,13 +20,13 @@ import { allLbs, allVServers, describeLb, vserverOf, type BackendInfo } from './
 
 /** Inputs of a backend. */
 export const lbAttachmentInputs = z.object({
-  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required. Changing it is another backend.'),
-  listenerId: z.string().min(1).describe('Id of the listener (`vserver-…`). Required. Changing it is another backend.'),
-  resourceId: z.string().min(1).describe('Id of the instance (`uhost-…`). Required. Changing it is another backend.'),
-  port: z.number().int().min(1).max(65535).optional().describe('Port of the instance the traffic goes to, once per instance on a listener. Default 80. Updated in place.'),
-  weight: z.number().int().min(1).max(100).optional().describe('Share of the traffic, 1–100, for `weight_roundrobin` listeners. Default 1. Updated in place.'),
-  enabled: z.boolean().optional().describe('Whether it takes traffic. Default true. Updated in place.'),
-  backup: z.boolean().optional().describe('A standby, used only when the others fail. Default false. Updated in place.'),
+  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required.'),
+  listenerId: z.string().min(1).describe('Id of the listener (`vserver-…`). Required.'),
+  resourceId: z.string().min(1).describe('Id of the instance (`uhost-…`). Required.'),
+  port: z.number().int().min(1).max(65535).optional().describe('Port of the instance the traffic goes to, once per instance on a listener. Default 80.'),
+  weight: z.number().int().min(1).max(100).optional().describe('Share of the traffic, 1–100, for `weight_roundrobin` listeners. Default 1.'),
+  enabled: z.boolean().optional().describe('Whether it takes traffic. Default true.'),
+  backup: z.boolean().optional().describe('A standby, used only when the others fail. Default false.'),
 });
 
 /** Inputs of a backend. */
@@ -94,19 +94,25 @@ export const lbAttachment: ResourceType<LbAttachmentInputs, LbAttachmentOutputs,
   description: 'An instance serving a listener on one of its ports (a backend); port, weight, enabled and backup change in place. Import id: `<lb_id>/<vserver_id>/<backend_id>`.',
   inputs: lbAttachmentInputs,
   outputs: lbAttachmentOutputs,
-  replaceOn: [
-    { path: 'lbId', reason: 'a backend belongs to one balancer: another is another backend' },
-    { path: 'listenerId', reason: 'a backend belongs to one listener: UpdateBackendAttribute cannot move it' },
-    { path: 'resourceId', reason: 'UpdateBackendAttribute cannot change the instance a backend is' },
-  ],
-  // A listener takes an instance's port once (4109): a backend replaced keeping both is deleted first.
-  holds: [{ what: 'port of an instance on a listener', paths: ['listenerId', 'resourceId', 'port'], defaults: { port: () => 80 } }],
-  // A rule names its backends by backendId; a backend one forwards to cannot be released (4110).
-  usedBy: [{ token: lbRule.token, path: 'backendIds[]', output: 'backendId', refusal: 'the API refuses to release a backend a rule forwards to (4110)' }],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { port: 80, weight: 1, enabled: true, backup: false }),
-  remoteManaged: ['privateIp', 'status'],
-  // A backend is part of its listener's record, listed as soon as AllocateBackend answers.
-  appearsWithinMs: 0,
+  diff: {
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { port: 80, weight: 1, enabled: true, backup: false }),
+    remoteManaged: ['privateIp', 'status'],
+  },
+  replace: {
+    on: [
+      { path: 'lbId', reason: 'a backend belongs to one balancer: another is another backend' },
+      { path: 'listenerId', reason: 'a backend belongs to one listener: UpdateBackendAttribute cannot move it' },
+      { path: 'resourceId', reason: 'UpdateBackendAttribute cannot change the instance a backend is' },
+    ],
+    // A listener takes an instance's port once (4109): a backend replaced keeping both is deleted first.
+    holds: [{ what: 'port of an instance on a listener', paths: ['listenerId', 'resourceId', 'port'], defaults: { port: () => 80 } }],
+    // A rule names its backends by backendId; a backend one forwards to cannot be released (4110).
+    usedBy: [{ token: lbRule.token, path: 'backendIds[]', output: 'backendId', refusal: 'the API refuses to release a backend a rule forwards to (4110)' }],
+  },
+  provisioning: {
+    // A backend is part of its listener's record, listed as soon as AllocateBackend answers.
+    appearsWithinMs: 0,
+  },
   importId: ID,
 
   async create(ctx, inputs) {

@@ -22,26 +22,17 @@ const HEALTH_CHECKS = ['port', 'path', 'ping', 'customize'] as const;
 
 /** Inputs of a listener. */
 export const lbListenerInputs = z.object({
-  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required. Changing it replaces the listener.'),
-  protocol: z
-    .enum(PROTOCOLS)
-    .optional()
-    .describe('`http` (default), `https`, `tcp` or `udp`; `packets_transmit` balancers take `tcp` and `udp`. Changing it replaces the listener: no Action changes it.'),
-  port: z
-    .number()
-    .int()
-    .min(1)
-    .max(65535)
-    .optional()
-    .describe('Port it listens on, once per balancer. Default 80 for http, 443 for https, 1024 otherwise. Changing it replaces the listener: UpdateVServerAttribute takes no port.'),
-  name: nameField('Updated in place.'),
-  method: z.enum(METHODS).optional().describe('How requests are spread over the backends. Default `roundrobin`. Updated in place.'),
-  persistenceType: z.enum(PERSISTENCE).optional().describe('Session persistence: `none` (default), `server_insert` or `user_defined` (with `persistence`, the cookie name). Updated in place.'),
-  persistence: z.string().optional().describe('The cookie name of `user_defined` persistence. Updated in place.'),
-  idleTimeout: z.number().int().min(0).max(86400).optional().describe('Seconds an idle connection is kept. Default 60. Updated in place.'),
-  healthCheckType: z.enum(HEALTH_CHECKS).optional().describe('How backends are checked: `port` (default), `path` (with `domain` and `path`), `ping` or `customize`. Updated in place.'),
-  domain: z.string().optional().describe('Host header of a `path` health check. Updated in place; emptying it replaces the listener (the API cannot clear it).'),
-  path: z.string().optional().describe('Path of a `path` health check. Updated in place; emptying it replaces the listener (the API cannot clear it).'),
+  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required.'),
+  protocol: z.enum(PROTOCOLS).optional().describe('`http` (default), `https`, `tcp` or `udp`; `packets_transmit` balancers take `tcp` and `udp`.'),
+  port: z.number().int().min(1).max(65535).optional().describe('Port it listens on, once per balancer. Default 80 for http, 443 for https, 1024 otherwise.'),
+  name: nameField(),
+  method: z.enum(METHODS).optional().describe('How requests are spread over the backends. Default `roundrobin`.'),
+  persistenceType: z.enum(PERSISTENCE).optional().describe('Session persistence: `none` (default), `server_insert` or `user_defined` (with `persistence`, the cookie name).'),
+  persistence: z.string().optional().describe('The cookie name of `user_defined` persistence.'),
+  idleTimeout: z.number().int().min(0).max(86400).optional().describe('Seconds an idle connection is kept. Default 60.'),
+  healthCheckType: z.enum(HEALTH_CHECKS).optional().describe('How backends are checked: `port` (default), `path` (with `domain` and `path`), `ping` or `customize`.'),
+  domain: z.string().optional().describe('Host header of a `path` health check. Emptying it replaces the listener (the API cannot clear it).'),
+  path: z.string().optional().describe('Path of a `path` health check. Emptying it replaces the listener (the API cannot clear it).'),
 });
 
 /** Inputs of a listener. */
@@ -140,46 +131,54 @@ export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, Cloud
     'A listener (VServer) of a load balancer: protocol, port, balancing method, persistence and health check, all but protocol and port changed in place. Import id: `<lb_id>/<vserver_id>`.',
   inputs: lbListenerInputs,
   outputs: lbListenerOutputs,
-  replaceOn: [
-    { path: 'lbId', reason: 'a listener cannot move to another balancer (no API Action)' },
-    { path: 'protocol', reason: "UpdateVServerAttribute cannot change a listener's protocol" },
-    { path: 'port', reason: 'UpdateVServerAttribute takes no FrontendPort' },
-  ],
-  // The API takes an empty value as no change, so a health-check domain or path cannot be cleared.
-  replaceWhen: (prior, desired) =>
-    (['domain', 'path'] as const)
-      .filter((f) => (prior[f] ?? '') !== '' && (desired[f] ?? '') === '')
-      .map((f) => ({ path: f, reason: `UpdateVServerAttribute takes an empty ${f === 'domain' ? 'Domain' : 'Path'} as no change, so no Action clears one` })),
-  replaceSometimes: ['domain', 'path'],
-  // A balancer takes one listener per port (4107; a UDP one beside a TCP-family one): a listener
-  // replaced keeping its port is deleted first.
-  holds: [
-    {
-      what: 'port on a load balancer',
-      paths: ['lbId', 'port', 'transport'],
-      defaults: {
-        port: (inputs: LbListenerInputs) => (isProtocol(inputs.protocol) ? portOf(inputs) : undefined),
-        transport: (inputs: LbListenerInputs) => (isProtocol(inputs.protocol) ? ((inputs.protocol ?? 'http') === 'udp' ? 'udp' : 'tcp') : undefined),
+  diff: {
+    computedInputs: ['name'],
+    asDeclared: (recorded, _outputs, desired) =>
+      defaultsAsDeclared(recorded, desired, {
+        protocol: 'http',
+        // The port a listener made without one has: its protocol's, never the manifest's port.
+        port: portOf({ protocol: recorded.protocol } as LbListenerInputs),
+        method: 'roundrobin',
+        persistenceType: 'none',
+        persistence: '',
+        idleTimeout: 60,
+        healthCheckType: 'port',
+        domain: '',
+        path: '',
+      }),
+    remoteManaged: ['status'],
+  },
+  replace: {
+    on: [
+      { path: 'lbId', reason: 'a listener cannot move to another balancer (no API Action)' },
+      { path: 'protocol', reason: "UpdateVServerAttribute cannot change a listener's protocol" },
+      { path: 'port', reason: 'UpdateVServerAttribute takes no FrontendPort' },
+    ],
+    // A balancer takes one listener per port (4107; a UDP one beside a TCP-family one): a listener
+    // replaced keeping its port is deleted first.
+    holds: [
+      {
+        what: 'port on a load balancer',
+        paths: ['lbId', 'port', 'transport'],
+        defaults: {
+          port: (inputs: LbListenerInputs) => (isProtocol(inputs.protocol) ? portOf(inputs) : undefined),
+          transport: (inputs: LbListenerInputs) => (isProtocol(inputs.protocol) ? ((inputs.protocol ?? 'http') === 'udp' ? 'udp' : 'tcp') : undefined),
+        },
       },
+    ],
+    when: {
+      inputs: ['domain', 'path'],
+      // The API takes an empty value as no change, so a health-check domain or path cannot be cleared.
+      rules: (prior, desired) =>
+        (['domain', 'path'] as const)
+          .filter((f) => (prior[f] ?? '') !== '' && (desired[f] ?? '') === '')
+          .map((f) => ({ path: f, reason: `UpdateVServerAttribute takes an empty ${f === 'domain' ? 'Domain' : 'Path'} as no change, so no Action clears one` })),
     },
-  ],
-  computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) =>
-    defaultsAsDeclared(recorded, desired, {
-      protocol: 'http',
-      // The port a listener made without one has: its protocol's, never the manifest's port.
-      port: portOf({ protocol: recorded.protocol } as LbListenerInputs),
-      method: 'roundrobin',
-      persistenceType: 'none',
-      persistence: '',
-      idleTimeout: 60,
-      healthCheckType: 'port',
-      domain: '',
-      path: '',
-    }),
-  remoteManaged: ['status'],
-  // A listener is part of its balancer's record, listed as soon as CreateVServer answers.
-  appearsWithinMs: 0,
+  },
+  provisioning: {
+    // A listener is part of its balancer's record, listed as soon as CreateVServer answers.
+    appearsWithinMs: 0,
+  },
   importId: ID,
 
   async create(ctx, inputs) {

@@ -19,19 +19,16 @@ import { allLbs, allVServers, describeLb, vserverOf, type PolicyInfo } from './u
 /** Inputs of a rule. */
 export const lbRuleInputs = z
   .object({
-    lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required. Changing it replaces the rule.'),
-    listenerId: z.string().min(1).describe('Id of the HTTP or HTTPS listener (`vserver-…`). Required. Changing it replaces the rule: a policy cannot move.'),
+    lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required.'),
+    listenerId: z.string().min(1).describe('Id of the HTTP or HTTPS listener (`vserver-…`). Required.'),
     backendIds: z
       .array(z.string().min(1))
       .min(1, 'a rule needs at least one backend')
-      .describe("Ids of the listener's backends (`backend-…`, an LbAttachment's `backendId`) the requests go to. Required. Updated in place."),
-    domain: z.string().min(1).optional().describe('Host the rule matches (a regular expression, or a wildcard with `domainMatchMode: wildcard`). Set it or `path`. Updated in place.'),
-    path: z.string().min(1).optional().describe('Path prefix the rule matches. Set it or `domain`. Updated in place.'),
-    domainMatchMode: z
-      .enum(['regular', 'wildcard'])
-      .optional()
-      .describe('How `domain` matches: `regular` (default) or `wildcard`. Only with `domain`: a path rule has no domain to match. Updated in place.'),
-    priority: z.number().int().min(1).max(9999).optional().describe('Order among the path rules of the listener, 1–9999. Updated in place.'),
+      .describe("Ids of the listener's backends (`backend-…`, an LbAttachment's `backendId`) the requests go to. Required."),
+    domain: z.string().min(1).optional().describe('Host the rule matches (a regular expression, or a wildcard with `domainMatchMode: wildcard`). Set it or `path`.'),
+    path: z.string().min(1).optional().describe('Path prefix the rule matches. Set it or `domain`.'),
+    domainMatchMode: z.enum(['regular', 'wildcard']).optional().describe('How `domain` matches: `regular` (default) or `wildcard`. Only with `domain`: a path rule has no domain to match.'),
+    priority: z.number().int().min(1).max(9999).optional().describe('Order among the path rules of the listener, 1–9999.'),
   })
   .superRefine((v, ctx) => {
     if ((v.domain === undefined) === (v.path === undefined)) ctx.addIssue({ code: 'custom', path: ['domain'], message: 'set exactly one of domain or path' });
@@ -116,16 +113,22 @@ export const lbRule: ResourceType<LbRuleInputs, LbRuleOutputs, CloudClient, Clou
   description: 'A content-forwarding rule of an HTTP or HTTPS listener: a domain or path and the backends it goes to, all changed in place. Import id: `<lb_id>/<vserver_id>/<policy_id>`.',
   inputs: lbRuleInputs,
   outputs: lbRuleOutputs,
-  replaceOn: [
-    { path: 'lbId', reason: 'a policy belongs to one balancer: another is another policy' },
-    { path: 'listenerId', reason: 'UpdatePolicy cannot move a policy to another listener' },
-  ],
-  computedInputs: ['priority'],
-  // The API keeps the backends in its own order; the same backends in another order are no change.
-  asDeclared: (recorded, _outputs, desired) =>
-    defaultsAsDeclared({ ...recorded, backendIds: inDeclaredOrder(recorded.backendIds, desired.backendIds) ?? recorded.backendIds }, desired, { domainMatchMode: 'regular' }),
-  // A rule is part of its listener's record, listed as soon as CreatePolicy answers.
-  appearsWithinMs: 0,
+  diff: {
+    computedInputs: ['priority'],
+    // The API keeps the backends in its own order; the same backends in another order are no change.
+    asDeclared: (recorded, _outputs, desired) =>
+      defaultsAsDeclared({ ...recorded, backendIds: inDeclaredOrder(recorded.backendIds, desired.backendIds) ?? recorded.backendIds }, desired, { domainMatchMode: 'regular' }),
+  },
+  replace: {
+    on: [
+      { path: 'lbId', reason: 'a policy belongs to one balancer: another is another policy' },
+      { path: 'listenerId', reason: 'UpdatePolicy cannot move a policy to another listener' },
+    ],
+  },
+  provisioning: {
+    // A rule is part of its listener's record, listed as soon as CreatePolicy answers.
+    appearsWithinMs: 0,
+  },
   importId: ID,
 
   async create(ctx, inputs) {

@@ -18,8 +18,8 @@ import { allLbs, allVServers, describeLb, vserverOf, type VServerInfo } from './
 
 /** Inputs of a certificate binding. */
 export const lbSslAttachmentInputs = z.object({
-  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required. Changing it is another binding.'),
-  listenerId: z.string().min(1).describe('Id of the HTTPS listener (`vserver-…`). Required. Changing it is another binding.'),
+  lbId: z.string().min(1).describe('Id of the load balancer (`ulb-…`). Required.'),
+  listenerId: z.string().min(1).describe('Id of the HTTPS listener (`vserver-…`). Required.'),
   sslId: z
     .string()
     .min(1)
@@ -77,15 +77,21 @@ export const lbSslAttachment: ResourceType<LbSslAttachmentInputs, LbSslAttachmen
   description: 'The certificate of an HTTPS listener (BindSSL); another certificate is swapped in place (UpdateSSLBinding). Import id: `<lb_id>/<vserver_id>`.',
   inputs: lbSslAttachmentInputs,
   outputs: lbSslAttachmentOutputs,
-  replaceOn: [
-    { path: 'lbId', reason: 'a binding is of one listener: UnbindSSL there, then BindSSL' },
-    { path: 'listenerId', reason: 'a binding is of one listener: UnbindSSL there, then BindSSL' },
-  ],
-  // A listener holds one certificate: a binding replaced on the same listener is unbound first.
-  holds: [{ what: 'certificate of a listener', paths: ['listenerId'] }],
-  updateNotes: (prior, desired) => (prior.sslId === desired.sslId ? [] : [SWAP_NOTE]),
-  // A bound certificate shows on its listener as soon as BindSSL answers.
-  appearsWithinMs: 0,
+  replace: {
+    on: [
+      { path: 'lbId', reason: 'a binding is of one listener: UnbindSSL there, then BindSSL' },
+      { path: 'listenerId', reason: 'a binding is of one listener: UnbindSSL there, then BindSSL' },
+    ],
+    // A listener holds one certificate: a binding replaced on the same listener is unbound first.
+    holds: [{ what: 'certificate of a listener', paths: ['listenerId'] }],
+  },
+  notes: {
+    update: (prior, desired) => (prior.sslId === desired.sslId ? [] : [SWAP_NOTE]),
+  },
+  provisioning: {
+    // A bound certificate shows on its listener as soon as BindSSL answers.
+    appearsWithinMs: 0,
+  },
   importId: ID,
 
   async create(ctx, inputs) {

@@ -22,17 +22,10 @@ const PEM_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+-----END [A-Z ]*PRIVAT
 
 /** Inputs of a certificate. */
 export const lbSslInputs = z.object({
-  name: nameField('Updated in place.'),
-  privateKey: z
-    .string()
-    .regex(PEM_KEY, 'privateKey must be a PEM private key (-----BEGIN PRIVATE KEY-----…)')
-    .describe('PEM private key. A secret. Required. Changing it replaces the certificate: no Action changes its content.'),
-  userCert: z.string().regex(PEM_CERT, 'userCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)').describe('PEM certificate of the server. Required. Changing it replaces the certificate.'),
-  caCert: z
-    .string()
-    .regex(PEM_CERT, 'caCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)')
-    .optional()
-    .describe('PEM certificate chain of the issuer. Changing it replaces the certificate.'),
+  name: nameField(),
+  privateKey: z.string().regex(PEM_KEY, 'privateKey must be a PEM private key (-----BEGIN PRIVATE KEY-----…)').describe('PEM private key. A secret. Required.'),
+  userCert: z.string().regex(PEM_CERT, 'userCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)').describe('PEM certificate of the server. Required.'),
+  caCert: z.string().regex(PEM_CERT, 'caCert must be a PEM certificate (-----BEGIN CERTIFICATE-----…)').optional().describe('PEM certificate chain of the issuer.'),
 });
 
 /** Inputs of a certificate. */
@@ -68,18 +61,26 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
   description: 'A TLS certificate for HTTPS listeners; its private key is a secret input, never read back. Renamed in place. Import id: the certificate id (`ssl-…`).',
   inputs: lbSslInputs,
   outputs: lbSslOutputs,
-  secretPaths: ['privateKey'],
-  replaceOn: [
-    { path: 'privateKey', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
-    { path: 'userCert', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
-    { path: 'caCert', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
-  ],
-  computedInputs: ['name'],
-  // The API never reports the key or the certificates sent: an imported certificate takes the manifest's.
-  asDeclared: (recorded, _outputs, desired, origin) => unreportedFromManifest(recorded, desired, ['privateKey', 'userCert', 'caCert'], origin),
-  remoteManaged: ['hashValue', 'createTime'],
-  // An uploaded certificate is listed as soon as CreateSSL answers.
-  appearsWithinMs: 0,
+  secrets: {
+    paths: ['privateKey'],
+  },
+  diff: {
+    computedInputs: ['name'],
+    // The API never reports the key or the certificates sent: an imported certificate takes the manifest's.
+    asDeclared: (recorded, _outputs, desired, origin) => unreportedFromManifest(recorded, desired, ['privateKey', 'userCert', 'caCert'], origin),
+    remoteManaged: ['hashValue', 'createTime'],
+  },
+  replace: {
+    on: [
+      { path: 'privateKey', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
+      { path: 'userCert', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
+      { path: 'caCert', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
+    ],
+  },
+  provisioning: {
+    // An uploaded certificate is listed as soon as CreateSSL answers.
+    appearsWithinMs: 0,
+  },
   importId: prefixedId('ssl', 'certificate'),
 
   async create(ctx, inputs) {

@@ -40,27 +40,24 @@ const LISTEN_TYPES = ['request_proxy', 'packets_transmit'] as const;
 /** Inputs of a load balancer. */
 export const lbInputs = z
   .object({
-    vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the balancer: the API cannot move one.'),
-    subnetId: z.string().min(1).describe('Id of the subnet of the VPC it is placed in (`subnet-…`). Required. Changing it replaces the balancer.'),
-    internal: z
-      .boolean()
-      .optional()
-      .describe('Reached only from the VPC (InnerMode) rather than from the internet (OuterMode). Default false. Changing it replaces the balancer: no Action changes the mode.'),
+    vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required.'),
+    subnetId: z.string().min(1).describe('Id of the subnet of the VPC it is placed in (`subnet-…`). Required.'),
+    internal: z.boolean().optional().describe('Reached only from the VPC (InnerMode) rather than from the internet (OuterMode). Default false.'),
     listenType: z
       .enum(LISTEN_TYPES)
       .optional()
       .describe(
-        'How it forwards: `request_proxy` (HTTP, HTTPS, TCP, UDP listeners) or `packets_transmit` (TCP, UDP). Default `request_proxy` for an external balancer, `packets_transmit` for an internal one. Changing it replaces the balancer.',
+        'How it forwards: `request_proxy` (HTTP, HTTPS, TCP, UDP listeners) or `packets_transmit` (TCP, UDP). Default `request_proxy` for an external balancer, `packets_transmit` for an internal one.',
       ),
-    name: nameField('Updated in place.'),
-    tag: tagField('Updated in place.'),
-    remark: remarkField('Updated in place; emptying it replaces the balancer (the API cannot clear a remark). Default empty.'),
+    name: nameField(),
+    tag: tagField(),
+    remark: remarkField('Emptying it replaces the balancer (the API cannot clear a remark). Default empty.'),
     securityGroupId: z
       .string()
       .min(1)
       .optional()
       .describe(
-        'Security group (`firewall-…`) filtering what reaches an external balancer; the API takes none for an internal one. Default none. Changed in place (GrantFirewall), removed in place (DisassociateFirewall).',
+        'Security group (`firewall-…`) filtering what reaches an external balancer; the API takes none for an internal one. Default none. Set with GrantFirewall, removed with DisassociateFirewall.',
       ),
   })
   .superRefine((v, ctx) => {
@@ -133,22 +130,30 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
   description: 'A load balancer (CLB) in a subnet, external or internal; renamed, retagged and remarked in place, and an external one takes a security group. Import id: the balancer id (`ulb-…`).',
   inputs: lbInputs,
   outputs: lbOutputs,
-  replaceOn: [
-    { path: 'vpcId', reason: 'a balancer cannot move to another VPC (no API Action)' },
-    { path: 'subnetId', reason: 'a balancer cannot move to another subnet (no API Action)' },
-    { path: 'internal', reason: 'OuterMode and InnerMode are chosen by CreateULB; no Action changes them' },
-    { path: 'listenType', reason: 'ListenType is chosen by CreateULB; UpdateULBAttribute does not take it' },
-  ],
-  replaceWhen(prior, desired) {
-    const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
-    return cleared ? [{ path: 'remark', reason: 'UpdateULBAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+  diff: {
+    computedInputs: ['name', 'listenType'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { internal: false, tag: DEFAULT_TAG, remark: '', securityGroupId: '' }),
+    remoteManaged: ['privateIp', 'ipAddresses', 'createTime'],
   },
-  replaceSometimes: ['remark'],
-  computedInputs: ['name', 'listenType'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { internal: false, tag: DEFAULT_TAG, remark: '', securityGroupId: '' }),
-  remoteManaged: ['privateIp', 'ipAddresses', 'createTime'],
-  // The API lists a new balancer only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  replace: {
+    on: [
+      { path: 'vpcId', reason: 'a balancer cannot move to another VPC (no API Action)' },
+      { path: 'subnetId', reason: 'a balancer cannot move to another subnet (no API Action)' },
+      { path: 'internal', reason: 'OuterMode and InnerMode are chosen by CreateULB; no Action changes them' },
+      { path: 'listenType', reason: 'ListenType is chosen by CreateULB; UpdateULBAttribute does not take it' },
+    ],
+    when: {
+      inputs: ['remark'],
+      rules(prior, desired) {
+        const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
+        return cleared ? [{ path: 'remark', reason: 'UpdateULBAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+      },
+    },
+  },
+  provisioning: {
+    // The API lists a new balancer only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('ulb', 'load balancer'),
 
   async create(ctx, inputs) {

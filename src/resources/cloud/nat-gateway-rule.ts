@@ -20,19 +20,18 @@ const portOk = (p: string) => {
   return !!m && Number(m[1]) >= 1 && Number(m[1]) <= 65535 && (m[2] === undefined || (Number(m[2]) > Number(m[1]) && Number(m[2]) <= 65535));
 };
 const span = (p: string) => (p.includes('-') ? Number(p.split('-')[1]) - Number(p.split('-')[0]) : 0);
-const portField = (what: string) =>
-  z.string().refine(portOk, `${what} must be a port N or a range A-B within 1-65535`).describe(`${what}: a port or a range \`A-B\` within 1-65535. Required. Changed in place.`);
+const portField = (what: string) => z.string().refine(portOk, `${what} must be a port N or a range A-B within 1-65535`).describe(`${what}: a port or a range \`A-B\` within 1-65535. Required.`);
 
 /** Inputs of a NAT gateway rule. */
 export const natGatewayRuleInputs = z
   .object({
-    natGatewayId: z.string().min(1).describe('Id of the NAT gateway (`natgw-…`). Required. Changing it replaces the rule: a rule belongs to one gateway.'),
-    protocol: z.enum(['tcp', 'udp']).describe('`tcp` or `udp`. Required. Changed in place.'),
-    srcEipId: z.string().min(1).describe("The gateway's EIP (`eip-…`) the traffic arrives at. Required. Changed in place."),
+    natGatewayId: z.string().min(1).describe('Id of the NAT gateway (`natgw-…`). Required.'),
+    protocol: z.enum(['tcp', 'udp']).describe('`tcp` or `udp`. Required.'),
+    srcEipId: z.string().min(1).describe("The gateway's EIP (`eip-…`) the traffic arrives at. Required."),
     srcPort: portField('Port on the EIP'),
-    dstIp: z.ipv4({ message: 'dstIp must be an IPv4 address such as 10.0.1.10' }).describe("Private address of the host, in one of the gateway's subnets. Required. Changed in place."),
+    dstIp: z.ipv4({ message: 'dstIp must be an IPv4 address such as 10.0.1.10' }).describe("Private address of the host, in one of the gateway's subnets. Required."),
     dstPort: portField('Port on the host'),
-    name: nameField('Updated in place.').describe('Name of the policy. Updated in place. Default empty.'),
+    name: nameField().describe('Name of the policy. Default empty.'),
   })
   .refine((r) => !(r.srcPort.includes('-') || r.dstPort.includes('-')) || span(r.srcPort) === span(r.dstPort), {
     path: ['dstPort'],
@@ -129,13 +128,19 @@ export const natGatewayRule: ResourceType<NatGatewayRuleInputs, NatGatewayRuleOu
   description: "A NAT gateway's port forwarding: a port of one of its EIPs to a port of a host in its subnets.",
   inputs: natGatewayRuleInputs,
   outputs: natGatewayRuleOutputs,
-  replaceOn: [{ path: 'natGatewayId', reason: 'a forwarding policy belongs to one NAT gateway; UpdateNATGWPolicy cannot move it' }],
-  // An EIP's port is forwarded by one policy per protocol: a rule moved keeping it is deleted first.
-  holds: [{ what: 'forwarded port of an EIP', paths: ['srcEipId', 'protocol', 'srcPort'] }],
-  asDeclared: (recorded, _outputs, desired) => (desired.name === undefined && recorded.name === '' ? { ...recorded, name: undefined } : recorded),
-  remoteManaged: ['ruleId', 'srcIp'],
-  // A forwarding policy is listed as soon as CreateNATGWPolicy answers.
-  appearsWithinMs: 0,
+  diff: {
+    asDeclared: (recorded, _outputs, desired) => (desired.name === undefined && recorded.name === '' ? { ...recorded, name: undefined } : recorded),
+    remoteManaged: ['ruleId', 'srcIp'],
+  },
+  replace: {
+    on: [{ path: 'natGatewayId', reason: 'a forwarding policy belongs to one NAT gateway; UpdateNATGWPolicy cannot move it' }],
+    // An EIP's port is forwarded by one policy per protocol: a rule moved keeping it is deleted first.
+    holds: [{ what: 'forwarded port of an EIP', paths: ['srcEipId', 'protocol', 'srcPort'] }],
+  },
+  provisioning: {
+    // A forwarding policy is listed as soon as CreateNATGWPolicy answers.
+    appearsWithinMs: 0,
+  },
   importId: {
     format: FORMAT,
     parse(id) {

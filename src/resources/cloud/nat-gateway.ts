@@ -40,23 +40,18 @@ import { NAT_GATEWAY_LISTING as LISTING, type NatGatewayInfo } from '../../provi
 
 /** Inputs of a NAT gateway. */
 export const natGatewayInputs = z.object({
-  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the gateway: no Action moves one.'),
-  subnetIds: z.array(z.string().min(1)).min(1, 'a NAT gateway serves at least one subnet').describe('Subnets of the VPC whose hosts use the gateway. Required. Changed in place (UpdateNATGWSubnet).'),
-  eipIds: z
-    .array(z.string().min(1))
-    .min(1, 'a NAT gateway needs at least one EIP')
-    .describe('EIPs (`eip-…`, free ones) it sends traffic out through. Required. Changed in place (BindEIP, UnBindEIP).'),
-  securityGroupId: z.string().min(1).describe('Security group (`firewall-…`). Required. Changed in place (GrantFirewall).'),
-  name: nameField('Updated in place (UpdateNATGW).'),
-  tag: tagField('Updated in place (UpdateNATGW).'),
-  remark: remarkField('Updated in place (UpdateNATGW); emptying it replaces the gateway, as the API takes an empty remark as no change. Default empty.'),
-  whiteListEnabled: z.boolean().optional().describe('Only the hosts of `whiteList` may use the gateway. Changed in place (EnableWhiteList). Default false.'),
+  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required.'),
+  subnetIds: z.array(z.string().min(1)).min(1, 'a NAT gateway serves at least one subnet').describe('Subnets of the VPC whose hosts use the gateway. Required.'),
+  eipIds: z.array(z.string().min(1)).min(1, 'a NAT gateway needs at least one EIP').describe('EIPs (`eip-…`, free ones) it sends traffic out through. Required.'),
+  securityGroupId: z.string().min(1).describe('Security group (`firewall-…`). Required.'),
+  name: nameField(),
+  tag: tagField(),
+  remark: remarkField('Emptying it replaces the gateway, as the API takes an empty remark as no change. Default empty.'),
+  whiteListEnabled: z.boolean().optional().describe('Only the hosts of `whiteList` may use the gateway. Default false.'),
   whiteList: z
     .array(z.string().min(1))
     .optional()
-    .describe(
-      'Hosts of the VPC (`uhost-…`) on the white list, which alone may use the gateway while `whiteListEnabled` is true. Changed in place (AddWhiteListResource, DeleteWhiteListResource); hosts the list does not name are taken off it. Default empty.',
-    ),
+    .describe('Hosts of the VPC (`uhost-…`) on the white list, which alone may use the gateway while `whiteListEnabled` is true. Hosts the list does not name are taken off it. Default empty.'),
 });
 
 /** Inputs of a NAT gateway. */
@@ -184,27 +179,35 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
   description: "A NAT gateway: a VPC's subnets reach the internet through its EIPs, and it forwards ports to their hosts (natGatewayRule).",
   inputs: natGatewayInputs,
   outputs: natGatewayOutputs,
-  replaceOn: [{ path: 'vpcId', reason: 'a NAT gateway cannot move to another VPC (no API Action)' }],
-  replaceWhen(prior, desired) {
-    const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
-    return cleared ? [{ path: 'remark', reason: 'UpdateNATGW takes an empty remark as no change, so no Action clears one' }] : [];
+  diff: {
+    computedInputs: ['name'],
+    asDeclared: (recorded, _outputs, desired) => {
+      const base = defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', whiteListEnabled: false, whiteList: [] });
+      return {
+        ...base,
+        subnetIds: inDeclaredOrder(recorded.subnetIds, desired.subnetIds)!,
+        eipIds: inDeclaredOrder(recorded.eipIds, desired.eipIds)!,
+        ...(base.whiteList && { whiteList: inDeclaredOrder(base.whiteList, desired.whiteList)! }),
+      };
+    },
+    remoteManaged: ['createTime'],
   },
-  replaceSometimes: ['remark'],
-  // An EIP is bound to one resource at a time: a new gateway on the old one's EIPs needs it gone.
-  holds: [{ what: 'binding of an EIP', paths: ['eipIds[]'] }],
-  computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) => {
-    const base = defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', whiteListEnabled: false, whiteList: [] });
-    return {
-      ...base,
-      subnetIds: inDeclaredOrder(recorded.subnetIds, desired.subnetIds)!,
-      eipIds: inDeclaredOrder(recorded.eipIds, desired.eipIds)!,
-      ...(base.whiteList && { whiteList: inDeclaredOrder(base.whiteList, desired.whiteList)! }),
-    };
+  replace: {
+    on: [{ path: 'vpcId', reason: 'a NAT gateway cannot move to another VPC (no API Action)' }],
+    // An EIP is bound to one resource at a time: a new gateway on the old one's EIPs needs it gone.
+    holds: [{ what: 'binding of an EIP', paths: ['eipIds[]'] }],
+    when: {
+      inputs: ['remark'],
+      rules(prior, desired) {
+        const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
+        return cleared ? [{ path: 'remark', reason: 'UpdateNATGW takes an empty remark as no change, so no Action clears one' }] : [];
+      },
+    },
   },
-  remoteManaged: ['createTime'],
-  // The API lists a new gateway only once it is provisioned (its EIPs are held from the order on).
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  provisioning: {
+    // The API lists a new gateway only once it is provisioned (its EIPs are held from the order on).
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('natgw', 'NAT gateway'),
 
   async create(ctx, inputs) {

@@ -58,10 +58,10 @@ const rule = z
 
 /** Inputs of a security group. */
 export const securityGroupInputs = z.object({
-  name: nameField('Updated in place.'),
-  rules: z.array(rule).min(1, 'at least one rule').max(50, 'at most 50 rules').describe('Inbound rules, in order. Required (at least one). Updated in place: the whole set is sent.'),
-  tag: tagField('Updated in place.'),
-  remark: remarkField('Updated in place; emptying it replaces the group (the API cannot clear a remark). Default empty.'),
+  name: nameField(),
+  rules: z.array(rule).min(1, 'at least one rule').max(50, 'at most 50 rules').describe('Inbound rules, in order. Required (at least one). A change sends the whole set.'),
+  tag: tagField(),
+  remark: remarkField('Emptying it replaces the group (the API cannot clear a remark). Default empty.'),
 });
 
 /** Inputs of a security group. */
@@ -153,22 +153,30 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
   description: 'A security group (firewall) with its inbound rules, applied to instances, load balancers and NAT gateways.',
   inputs: securityGroupInputs,
   outputs: securityGroupOutputs,
-  replaceOn: [],
-  replaceWhen(prior, desired): ReplaceRule[] {
-    const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
-    return cleared ? [{ path: 'remark', reason: 'UpdateFirewallAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+  diff: {
+    computedInputs: ['name'],
+    // Rule fields left out are their defaults; the API reports every field.
+    asDeclared: (recorded, _outputs, desired) => {
+      const out = defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' });
+      if (!Array.isArray(recorded.rules) || !Array.isArray(desired.rules)) return out;
+      return { ...out, rules: recorded.rules.map((r, i) => (desired.rules[i] ? defaultsAsDeclared(r, desired.rules[i], RULE_DEFAULTS) : r)) };
+    },
+    remoteManaged: ['type', 'resourceCount', 'createTime'],
   },
-  replaceSometimes: ['remark'],
-  computedInputs: ['name'],
-  // Rule fields left out are their defaults; the API reports every field.
-  asDeclared: (recorded, _outputs, desired) => {
-    const out = defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' });
-    if (!Array.isArray(recorded.rules) || !Array.isArray(desired.rules)) return out;
-    return { ...out, rules: recorded.rules.map((r, i) => (desired.rules[i] ? defaultsAsDeclared(r, desired.rules[i], RULE_DEFAULTS) : r)) };
+  replace: {
+    on: [],
+    when: {
+      inputs: ['remark'],
+      rules(prior, desired): ReplaceRule[] {
+        const cleared = (prior.remark ?? '') !== '' && (desired.remark ?? '') === '';
+        return cleared ? [{ path: 'remark', reason: 'UpdateFirewallAttribute takes an empty remark as no change, so no Action clears one' }] : [];
+      },
+    },
   },
-  remoteManaged: ['type', 'resourceCount', 'createTime'],
-  // The API lists a new security group only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  provisioning: {
+    // The API lists a new security group only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('firewall', 'security group'),
 
   async create(ctx, inputs) {

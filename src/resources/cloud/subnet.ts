@@ -35,15 +35,15 @@ const CIDR = /^(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})\/(\d{1,2})$/;
 
 /** Inputs of a subnet. */
 export const subnetInputs = z.object({
-  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the subnet: the API cannot move one.'),
+  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required.'),
   cidrBlock: z
     .string()
     .regex(CIDR, 'a CIDR block such as 10.0.1.0/24')
     .refine((c) => Number(CIDR.exec(c)?.[2]) >= 16 && Number(CIDR.exec(c)?.[2]) <= 29, 'the prefix must be /16 to /29')
-    .describe("Address range within one of the VPC's ranges, prefix /16 to /29, not overlapping another subnet. Required. Changing it replaces the subnet."),
-  name: nameField('Updated in place.'),
-  tag: tagField('Updated in place.'),
-  remark: remarkField("Changing it replaces the subnet: no Action changes a subnet's remark. Default empty."),
+    .describe("Address range within one of the VPC's ranges, prefix /16 to /29, not overlapping another subnet. Required."),
+  name: nameField(),
+  tag: tagField(),
+  remark: remarkField('Default empty.'),
 });
 
 /** Inputs of a subnet. */
@@ -103,20 +103,26 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
   description: 'A subnet: an address range of a VPC that instances, load balancers and gateways are placed in.',
   inputs: subnetInputs,
   outputs: subnetOutputs,
-  replaceOn: [
-    { path: 'vpcId', reason: 'a subnet cannot move to another VPC (no API Action)' },
-    { path: 'cidrBlock', reason: "the API has no Action that changes a subnet's range" },
-    { path: 'remark', reason: 'UpdateSubnetAttribute takes no remark and no other Action changes it' },
-  ],
-  // Subnets of a VPC may not overlap: a new one with the old one's range needs the old one gone.
-  holds: [{ what: 'address range in a VPC', paths: ['vpcId', 'cidrBlock'] }],
-  // A NAT gateway names the subnets it serves; the API refuses to delete one it serves (4411).
-  usedBy: [{ token: 'cloud:index/natGateway:NatGateway', path: 'subnetIds[]', output: 'subnetId', refusal: 'the API refuses to delete a subnet a NAT gateway serves (4411)' }],
-  computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
-  remoteManaged: ['gateway', 'createTime'],
-  // The API lists a new subnet only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  diff: {
+    computedInputs: ['name'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
+    remoteManaged: ['gateway', 'createTime'],
+  },
+  replace: {
+    on: [
+      { path: 'vpcId', reason: 'a subnet cannot move to another VPC (no API Action)' },
+      { path: 'cidrBlock', reason: "the API has no Action that changes a subnet's range" },
+      { path: 'remark', reason: 'UpdateSubnetAttribute takes no remark and no other Action changes it' },
+    ],
+    // Subnets of a VPC may not overlap: a new one with the old one's range needs the old one gone.
+    holds: [{ what: 'address range in a VPC', paths: ['vpcId', 'cidrBlock'] }],
+    // A NAT gateway names the subnets it serves; the API refuses to delete one it serves (4411).
+    usedBy: [{ token: 'cloud:index/natGateway:NatGateway', path: 'subnetIds[]', output: 'subnetId', refusal: 'the API refuses to delete a subnet a NAT gateway serves (4411)' }],
+  },
+  provisioning: {
+    // The API lists a new subnet only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('subnet', 'subnet'),
 
   async create(ctx, inputs) {

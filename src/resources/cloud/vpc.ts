@@ -36,14 +36,14 @@ const CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
 
 /** Inputs of a VPC. */
 export const vpcInputs = z.object({
-  name: nameField('Changing it replaces the VPC (the API cannot rename one), and every subnet in it.'),
+  name: nameField('Replacing the VPC replaces every subnet in it too.'),
   cidrBlocks: z
     .array(z.string().regex(CIDR, 'a CIDR block such as 10.0.0.0/16'))
     .min(1, 'at least one CIDR block')
     .describe(
       'Private address ranges (10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16, prefix /8 to /29). Required. Ranges are added and removed in place; a range still used by a subnet cannot be removed.',
     ),
-  tag: tagField('Changing it replaces the VPC (the API cannot retag one), and every subnet in it.'),
+  tag: tagField('Replacing the VPC replaces every subnet in it too.'),
 });
 
 /** Inputs of a VPC. */
@@ -90,16 +90,22 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
   description: 'A virtual private cloud: private address ranges that subnets are cut from.',
   inputs: vpcInputs,
   outputs: vpcOutputs,
-  replaceOn: [
-    { path: 'name', reason: 'the API has no Action that renames a VPC' },
-    { path: 'tag', reason: 'the API has no Action that retags a VPC' },
-  ],
-  computedInputs: ['name'],
-  // The API lists ranges in its own order: the same ranges in another order are no change.
-  asDeclared: (recorded, _outputs, desired) => ({ ...defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG }), cidrBlocks: inDeclaredOrder(recorded.cidrBlocks, desired.cidrBlocks)! }),
-  remoteManaged: ['subnetCount', 'createTime', 'updateTime'],
-  // The API lists a new VPC only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  diff: {
+    computedInputs: ['name'],
+    // The API lists ranges in its own order: the same ranges in another order are no change.
+    asDeclared: (recorded, _outputs, desired) => ({ ...defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG }), cidrBlocks: inDeclaredOrder(recorded.cidrBlocks, desired.cidrBlocks)! }),
+    remoteManaged: ['subnetCount', 'createTime', 'updateTime'],
+  },
+  replace: {
+    on: [
+      { path: 'name', reason: 'the API has no Action that renames a VPC' },
+      { path: 'tag', reason: 'the API has no Action that retags a VPC' },
+    ],
+  },
+  provisioning: {
+    // The API lists a new VPC only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('uvnet', 'VPC'),
 
   async create(ctx, inputs) {

@@ -10,7 +10,6 @@ const HASHES = ['md5', 'sha1', 'sha2-256'] as const;
 const GROUPS = ['1', '2', '5', '14', '15', '16'] as const;
 const PSK = /^[A-Za-z0-9!@#$%^&*()_+\-={}[\]:,./'~]{1,128}$/;
 const CIDR = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\/\d{1,2}$/;
-const inPlace = 'Changed in place (UpdateVPNTunnelAttribute).';
 
 /** The IKE and IPSec settings' defaults, as the API applies them when they are left out. */
 export const TUNNEL_DEFAULTS = {
@@ -32,36 +31,36 @@ export const TUNNEL_DEFAULTS = {
 
 /** The inputs' object, before the checks across fields. */
 const fields = z.object({
-  vpnGatewayId: z.string().min(1).describe('VPN gateway (`vpngw-…`). Required. Changing it replaces the connection.'),
-  customerGatewayId: z.string().min(1).describe('Customer gateway (`remotevpngw-…`). Required. Changing it replaces the connection.'),
-  vpcId: z.string().min(1).describe("The VPN gateway's VPC (`uvnet-…`). Required. Changing it replaces the connection."),
-  name: nameField('Changing it replaces the connection: UpdateVPNTunnelAttribute takes no name.'),
-  tag: tagField('Changing it replaces the connection.'),
-  remark: remarkField('Changing it replaces the connection. Default empty.'),
-  preSharedKey: z.string().regex(PSK, "preSharedKey must be 1-128 characters of A-Z a-z 0-9 !@#$%^&*()_+-={}[]:,./'~").describe(`The IKE pre-shared key. A secret. Required. ${inPlace}`),
-  ikeVersion: z.enum(['ikev1', 'ikev2']).optional().describe(`\`ikev1\` or \`ikev2\`. Default \`ikev1\`. ${inPlace}`),
-  ikeExchangeMode: z.enum(['main', 'aggressive']).optional().describe(`IKE v1 negotiation mode. Default \`main\`. ${inPlace}`),
-  ikeEncryptionAlgorithm: z.enum(ALGORITHMS).optional().describe(`Default \`aes128\`. ${inPlace}`),
-  ikeAuthenticationAlgorithm: z.enum(HASHES).optional().describe(`Default \`sha1\`. ${inPlace}`),
-  ikeDhGroup: z.enum(GROUPS).optional().describe(`Diffie-Hellman group. Default \`15\`. ${inPlace}`),
-  ikeSaLifetime: z.number().int().min(600).max(604800).optional().describe(`IKE SA lifetime in seconds, 600-604800. Default 86400. ${inPlace}`),
-  ikeLocalId: z.string().min(1).optional().describe(`Local identity: \`auto\` or an IP address or domain (IKE v2 needs one). Default \`auto\`. ${inPlace}`),
-  ikeRemoteId: z.string().min(1).optional().describe(`Remote identity, as ikeLocalId. Default \`auto\`. ${inPlace}`),
-  ipsecLocalSubnetIds: z.array(z.string().min(1)).min(1).max(10).describe(`Subnets of the VPC (1-10) the tunnel carries. Required. ${inPlace}`),
-  ipsecRemoteSubnets: z.array(z.string().regex(CIDR, 'a CIDR block such as 192.168.0.0/24')).min(1).max(20).describe(`The customer's ranges (1-20 CIDR blocks). Required. ${inPlace}`),
-  ipsecProtocol: z.enum(['esp', 'ah']).optional().describe(`Default \`esp\`. ${inPlace}`),
-  ipsecEncryptionAlgorithm: z.enum(ALGORITHMS).optional().describe(`Default \`aes128\`. ${inPlace}`),
-  ipsecAuthenticationAlgorithm: z.enum(HASHES).optional().describe(`Default \`sha1\`. ${inPlace}`),
+  vpnGatewayId: z.string().min(1).describe('VPN gateway (`vpngw-…`). Required.'),
+  customerGatewayId: z.string().min(1).describe('Customer gateway (`remotevpngw-…`). Required.'),
+  vpcId: z.string().min(1).describe("The VPN gateway's VPC (`uvnet-…`). Required."),
+  name: nameField(),
+  tag: tagField(),
+  remark: remarkField('Default empty.'),
+  preSharedKey: z.string().regex(PSK, "preSharedKey must be 1-128 characters of A-Z a-z 0-9 !@#$%^&*()_+-={}[]:,./'~").describe(`The IKE pre-shared key. A secret. Required.`),
+  ikeVersion: z.enum(['ikev1', 'ikev2']).optional().describe(`\`ikev1\` or \`ikev2\`. Default \`ikev1\`.`),
+  ikeExchangeMode: z.enum(['main', 'aggressive']).optional().describe(`IKE v1 negotiation mode. Default \`main\`.`),
+  ikeEncryptionAlgorithm: z.enum(ALGORITHMS).optional().describe(`Default \`aes128\`.`),
+  ikeAuthenticationAlgorithm: z.enum(HASHES).optional().describe(`Default \`sha1\`.`),
+  ikeDhGroup: z.enum(GROUPS).optional().describe(`Diffie-Hellman group. Default \`15\`.`),
+  ikeSaLifetime: z.number().int().min(600).max(604800).optional().describe(`IKE SA lifetime in seconds, 600-604800. Default 86400.`),
+  ikeLocalId: z.string().min(1).optional().describe(`Local identity: \`auto\` or an IP address or domain (IKE v2 needs one). Default \`auto\`.`),
+  ikeRemoteId: z.string().min(1).optional().describe(`Remote identity, as ikeLocalId. Default \`auto\`.`),
+  ipsecLocalSubnetIds: z.array(z.string().min(1)).min(1).max(10).describe(`Subnets of the VPC (1-10) the tunnel carries. Required.`),
+  ipsecRemoteSubnets: z.array(z.string().regex(CIDR, 'a CIDR block such as 192.168.0.0/24')).min(1).max(20).describe(`The customer's ranges (1-20 CIDR blocks). Required.`),
+  ipsecProtocol: z.enum(['esp', 'ah']).optional().describe(`Default \`esp\`.`),
+  ipsecEncryptionAlgorithm: z.enum(ALGORITHMS).optional().describe(`Default \`aes128\`.`),
+  ipsecAuthenticationAlgorithm: z.enum(HASHES).optional().describe(`Default \`sha1\`.`),
   ipsecPfsDhGroup: z
     .enum(['disable', ...GROUPS])
     .optional()
-    .describe(`PFS group, or \`disable\`. Default \`disable\`. ${inPlace}`),
-  ipsecSaLifetime: z.number().int().min(1200).max(604800).optional().describe(`IPSec SA lifetime in seconds, 1200-604800. Default 3600. ${inPlace}`),
-  ipsecSaLifetimeBytes: z.number().int().min(8000).max(20000000).optional().describe(`IPSec SA lifetime in bytes, 8000-20000000. Default none. ${inPlace}`),
+    .describe(`PFS group, or \`disable\`. Default \`disable\`.`),
+  ipsecSaLifetime: z.number().int().min(1200).max(604800).optional().describe(`IPSec SA lifetime in seconds, 1200-604800. Default 3600.`),
+  ipsecSaLifetimeBytes: z.number().int().min(8000).max(20000000).optional().describe(`IPSec SA lifetime in bytes, 8000-20000000. Default none.`),
   ipsecCloseAction: z
     .enum(['none', 'restart'])
     .optional()
-    .describe(`What the tunnel does when closed: \`none\` (traffic brings it up again) or \`restart\`. Not reported by the API, so not seen as drift. Default \`none\`. ${inPlace}`),
+    .describe(`What the tunnel does when closed: \`none\` (traffic brings it up again) or \`restart\`. Not reported by the API, so not seen as drift. Default \`none\`.`),
 });
 
 /** Inputs of a VPN connection; IKE v2 needs both identities named. */

@@ -99,25 +99,33 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
   description: 'A VPN connection: an IPSec tunnel from a VPN gateway to a customer gateway, with its IKE and IPSec settings.',
   inputs: vpnConnectionInputs,
   outputs: vpnConnectionOutputs,
-  secretPaths: ['preSharedKey'],
-  replaceOn: [
-    { path: 'vpnGatewayId', reason: 'a tunnel cannot move to another VPN gateway (no API Action)' },
-    { path: 'customerGatewayId', reason: 'a tunnel cannot move to another customer gateway (no API Action)' },
-    { path: 'vpcId', reason: 'a tunnel cannot move to another VPC (no API Action)' },
-    { path: 'name', reason: NO_ACTION },
-    { path: 'tag', reason: NO_ACTION },
-    { path: 'remark', reason: NO_ACTION },
-  ],
-  computedInputs: ['name'],
-  // The close action is never reported: an imported connection takes the manifest's.
-  asDeclared: (recorded, _outputs, desired, origin) => {
-    const defaults: Record<string, unknown> = { ...TUNNEL_DEFAULTS, tag: DEFAULT_TAG, remark: '' };
-    if ((recorded.ikeVersion ?? desired.ikeVersion) === 'ikev2') defaults.ikeExchangeMode = recorded.ikeExchangeMode;
-    return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['ipsecCloseAction'], origin), desired, defaults);
+  secrets: {
+    paths: ['preSharedKey'],
   },
-  remoteManaged: ['createTime'],
-  // The API lists a new tunnel only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  diff: {
+    computedInputs: ['name'],
+    // The close action is never reported: an imported connection takes the manifest's.
+    asDeclared: (recorded, _outputs, desired, origin) => {
+      const defaults: Record<string, unknown> = { ...TUNNEL_DEFAULTS, tag: DEFAULT_TAG, remark: '' };
+      if ((recorded.ikeVersion ?? desired.ikeVersion) === 'ikev2') defaults.ikeExchangeMode = recorded.ikeExchangeMode;
+      return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['ipsecCloseAction'], origin), desired, defaults);
+    },
+    remoteManaged: ['createTime'],
+  },
+  replace: {
+    on: [
+      { path: 'vpnGatewayId', reason: 'a tunnel cannot move to another VPN gateway (no API Action)' },
+      { path: 'customerGatewayId', reason: 'a tunnel cannot move to another customer gateway (no API Action)' },
+      { path: 'vpcId', reason: 'a tunnel cannot move to another VPC (no API Action)' },
+      { path: 'name', reason: NO_ACTION },
+      { path: 'tag', reason: NO_ACTION },
+      { path: 'remark', reason: NO_ACTION },
+    ],
+  },
+  provisioning: {
+    // The API lists a new tunnel only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('vpntunnel', 'VPN connection'),
 
   async create(ctx, inputs) {

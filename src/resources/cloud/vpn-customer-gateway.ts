@@ -34,10 +34,10 @@ const NO_ACTION = 'the API has no Action that changes a customer (remote) VPN ga
 
 /** Inputs of a VPN customer gateway. */
 export const vpnCustomerGatewayInputs = z.object({
-  ipAddress: z.ipv4({ message: 'ipAddress must be an IPv4 address such as 203.0.113.10' }).describe("Public IPv4 address of the customer's VPN device. Required. Changing it replaces the gateway."),
-  name: nameField('Changing it replaces the gateway.'),
-  tag: tagField('Changing it replaces the gateway.'),
-  remark: remarkField('Changing it replaces the gateway. Default empty.'),
+  ipAddress: z.ipv4({ message: 'ipAddress must be an IPv4 address such as 203.0.113.10' }).describe("Public IPv4 address of the customer's VPN device. Required."),
+  name: nameField(),
+  tag: tagField('Another value replaces the gateway; the default written out is no change.'),
+  remark: remarkField('Another value replaces the gateway; an empty one written out is no change. Default empty.'),
 });
 
 /** Inputs of a VPN customer gateway. */
@@ -79,23 +79,31 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
   description: "A VPN customer gateway: the address of the customer's VPN device, which VPN connections end on.",
   inputs: vpnCustomerGatewayInputs,
   outputs: vpnCustomerGatewayOutputs,
-  replaceOn: [
-    { path: 'ipAddress', reason: NO_ACTION },
-    { path: 'name', reason: NO_ACTION },
-  ],
-  // The default written out (tag `Default`, an empty remark) is no change.
-  replaceWhen(prior, desired): ReplaceRule[] {
-    const rules: ReplaceRule[] = [];
-    if ((prior.tag ?? DEFAULT_TAG) !== (desired.tag ?? DEFAULT_TAG)) rules.push({ path: 'tag', reason: NO_ACTION });
-    if ((prior.remark ?? '') !== (desired.remark ?? '')) rules.push({ path: 'remark', reason: NO_ACTION });
-    return rules;
+  diff: {
+    computedInputs: ['name'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
+    remoteManaged: ['tunnelCount', 'createTime'],
   },
-  replaceSometimes: ['tag', 'remark'],
-  computedInputs: ['name'],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
-  remoteManaged: ['tunnelCount', 'createTime'],
-  // The API lists a new customer gateway only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  replace: {
+    on: [
+      { path: 'ipAddress', reason: NO_ACTION },
+      { path: 'name', reason: NO_ACTION },
+    ],
+    when: {
+      inputs: ['tag', 'remark'],
+      // The default written out (tag `Default`, an empty remark) is no change.
+      rules(prior, desired): ReplaceRule[] {
+        const rules: ReplaceRule[] = [];
+        if ((prior.tag ?? DEFAULT_TAG) !== (desired.tag ?? DEFAULT_TAG)) rules.push({ path: 'tag', reason: NO_ACTION });
+        if ((prior.remark ?? '') !== (desired.remark ?? '')) rules.push({ path: 'remark', reason: NO_ACTION });
+        return rules;
+      },
+    },
+  },
+  provisioning: {
+    // The API lists a new customer gateway only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('remotevpngw', 'VPN customer gateway'),
 
   async create(ctx, inputs) {

@@ -41,13 +41,13 @@ const NO_ACTION = 'UpdateVPNGateway changes only the grade, and no other Action 
 
 /** Inputs of a VPN gateway. */
 export const vpnGatewayInputs = z.object({
-  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required. Changing it replaces the gateway.'),
-  eipId: z.string().min(1).describe('EIP (`eip-…`, a free one) the tunnels end on. Required. Changed in place (UnBindEIP, then BindEIP).'),
-  grade: z.enum(['standard', 'enhanced']).describe('`standard` or `enhanced`. Required. Changed in place (UpdateVPNGateway).'),
-  name: nameField('Changing it replaces the gateway (no Action renames one).'),
-  tag: tagField('Changing it replaces the gateway.'),
-  remark: remarkField('Changing it replaces the gateway. Default empty.'),
-  chargeType: z.enum(['year', 'month', 'dynamic']).optional().describe('`year`, `month` or `dynamic` (hourly). Default `month`. Changing it replaces the gateway.'),
+  vpcId: z.string().min(1).describe('Id of the VPC (`uvnet-…`). Required.'),
+  eipId: z.string().min(1).describe('EIP (`eip-…`, a free one) the tunnels end on. Required.'),
+  grade: z.enum(['standard', 'enhanced']).describe('`standard` or `enhanced`. Required.'),
+  name: nameField(),
+  tag: tagField(),
+  remark: remarkField('Default empty.'),
+  chargeType: z.enum(['year', 'month', 'dynamic']).optional().describe('`year`, `month` or `dynamic` (hourly). Default `month`.'),
   duration: z.number().int().min(1).max(9).optional().describe('Months or years paid in advance, sent with the order only (a later change is recorded, not sent). Default 1.'),
 });
 
@@ -118,24 +118,32 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
   description: "A VPN gateway: a VPC's IPSec endpoint on an EIP, which VPN connections run from.",
   inputs: vpnGatewayInputs,
   outputs: vpnGatewayOutputs,
-  replaceOn: [
-    { path: 'vpcId', reason: 'a VPN gateway cannot move to another VPC (no API Action)' },
-    { path: 'name', reason: NO_ACTION },
-    { path: 'tag', reason: NO_ACTION },
-    { path: 'remark', reason: NO_ACTION },
-    { path: 'chargeType', reason: NO_ACTION },
-  ],
-  // An EIP is bound to one resource at a time (CreateVPNGateway on a bound one is refused, 4154):
-  // a new gateway on the old one's EIP needs the old one gone.
-  holds: [{ what: 'binding of an EIP', paths: ['eipId'] }],
-  computedInputs: ['name'],
-  stateOnly: ['duration'],
-  updateNotes: (prior, desired) =>
-    prior.eipId !== desired.eipId ? [`its EIP is unbound, then ${desired.eipId} bound: the API refuses while connections run on the gateway (4238), so remove them first`] : [],
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeType: 'month' }),
-  remoteManaged: ['publicIp', 'createTime', 'expireTime'],
-  // The API lists a new gateway only once it is provisioned.
-  appearsWithinMs: APPEARS_WITHIN_MS,
+  diff: {
+    computedInputs: ['name'],
+    recordOnly: ['duration'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeType: 'month' }),
+    remoteManaged: ['publicIp', 'createTime', 'expireTime'],
+  },
+  replace: {
+    on: [
+      { path: 'vpcId', reason: 'a VPN gateway cannot move to another VPC (no API Action)' },
+      { path: 'name', reason: NO_ACTION },
+      { path: 'tag', reason: NO_ACTION },
+      { path: 'remark', reason: NO_ACTION },
+      { path: 'chargeType', reason: NO_ACTION },
+    ],
+    // An EIP is bound to one resource at a time (CreateVPNGateway on a bound one is refused, 4154):
+    // a new gateway on the old one's EIP needs the old one gone.
+    holds: [{ what: 'binding of an EIP', paths: ['eipId'] }],
+  },
+  notes: {
+    update: (prior, desired) =>
+      prior.eipId !== desired.eipId ? [`its EIP is unbound, then ${desired.eipId} bound: the API refuses while connections run on the gateway (4238), so remove them first`] : [],
+  },
+  provisioning: {
+    // The API lists a new gateway only once it is provisioned.
+    appearsWithinMs: APPEARS_WITHIN_MS,
+  },
   importId: prefixedId('vpngw', 'VPN gateway'),
 
   async create(ctx, inputs) {

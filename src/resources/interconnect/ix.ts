@@ -15,31 +15,22 @@ const MAC = /^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){5}$/;
 /** The fields of an IX connection, shared by its inputs and outputs. */
 const ixFields = z
   .object({
-    productName: z.string().min(1).describe('Identifiable name of the IX connection. Changed in place.'),
-    requestedProductUid: z
-      .string()
-      .min(1)
-      .describe('UID of the port the IX attaches to. Changed in place by moving the IX (aEndProductUid); the API accepts only a live port in the same metro as the exchange.'),
+    productName: z.string().min(1).describe('Identifiable name of the IX connection.'),
+    requestedProductUid: z.string().min(1).describe('UID of the port the IX attaches to. A change moves the IX (aEndProductUid); the API accepts only a live port in the same metro as the exchange.'),
     networkServiceType: z
       .string()
       .min(1)
       .describe(
         'The exchange to join, by name as getIxPoints lists it, e.g. "Sydney IX"; it must be in the port\'s metro (plan refuses another). The IX update has no field for it, so another exchange replaces the IX; the same name in other letter case is only recorded.',
       ),
-    rateLimit: z.number().int().positive().describe('Rate limit in Mbps, at most the port speed. Changed in place.'),
-    vlan: z.number().int().min(2).max(4093).describe('VLAN id on the port, 2 to 4093, free on that port. Changed in place.'),
-    macAddress: z.string().regex(MAC, 'must be a MAC address such as 00:11:22:33:44:55').describe('MAC address of your IX interface, e.g. 00:11:22:33:44:55. Changed in place.'),
-    asn: z
-      .number()
-      .int()
-      .min(1)
-      .max(4294967295)
-      .optional()
-      .describe('Your ASN for peering on the exchange. The API needs it to order; left out, an imported IX keeps the ASN it has. Changed in place (BGP sessions restart).'),
-    costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Changed in place.'),
-    publicGraph: z.boolean().optional().describe('true = usage statistics are publicly viewable. The API sets true when omitted. Changed in place.'),
-    reverseDns: z.string().optional().describe('Custom hostname for the IX IP addresses (reverse DNS). Changed in place. Default: none.'),
-    shutdown: z.boolean().optional().describe('true shuts the connection down temporarily; false (the default) re-enables it. Changed in place.'),
+    rateLimit: z.number().int().positive().describe('Rate limit in Mbps, at most the port speed.'),
+    vlan: z.number().int().min(2).max(4093).describe('VLAN id on the port, 2 to 4093, free on that port.'),
+    macAddress: z.string().regex(MAC, 'must be a MAC address such as 00:11:22:33:44:55').describe('MAC address of your IX interface, e.g. 00:11:22:33:44:55.'),
+    asn: z.number().int().min(1).max(4294967295).optional().describe('Your ASN for peering on the exchange. The API needs it to order; left out, an imported IX keeps the ASN it has.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters.'),
+    publicGraph: z.boolean().optional().describe('true = usage statistics are publicly viewable. The API sets true when omitted.'),
+    reverseDns: z.string().optional().describe('Custom hostname for the IX IP addresses (reverse DNS). Default: none.'),
+    shutdown: z.boolean().optional().describe('true shuts the connection down temporarily; false (the default) re-enables it.'),
     attributeTags: tagsSchema
       .optional()
       .describe(
@@ -89,30 +80,40 @@ const MODIFIABLE: Array<keyof IxInputs> = ['productName', 'requestedProductUid',
 export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/ix:Ix',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: ixCrossCheck,
-  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An Internet Exchange (IX) connection on a port. Every setting but the exchange itself changes in place; shutdown toggles a temporary shutdown.',
   inputs: ixInputs,
   outputs: ixOutputs,
-  replaceOn: [],
-  // The API names exchanges without regard to case: "sydney ix" is the IX the port is on, a
-  // change recorded without a call; another exchange is a new IX connection.
-  replaceWhen: (prior, desired) => {
-    const [was, want] = [prior.networkServiceType, desired.networkServiceType];
-    const same = typeof want === 'string' && typeof was === 'string' ? was.toLowerCase() === want.toLowerCase() : was === want;
-    return same ? [] : [{ path: 'networkServiceType', reason: 'the IX update cannot change the exchange; joining another exchange is a new IX connection' }];
+  diff: {
+    computedInputs: ['asn', 'costCentre', 'publicGraph', 'attributeTags'],
+    recordOnly: ['promoCode'],
+    // The API always reports shutdown; false is what leaving it out means.
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { shutdown: false }),
+    remoteManaged: ['productUid', 'productId', 'provisioningStatus', 'locationId', 'term', 'secondaryName', 'ixPeerMacro', 'usageAlgorithm', 'createDate', 'deployDate', 'resources', 'attributeTags'],
   },
-  replaceSometimes: ['networkServiceType'],
-  // A VLAN is unique on its port: the new IX can have it only once the old one has let it go.
-  holds: [vlanClaim('requestedProductUid', 'vlan')],
-  computedInputs: ['asn', 'costCentre', 'publicGraph', 'attributeTags'],
-  stateOnly: ['promoCode'],
-  // The API always reports shutdown; false is what leaving it out means.
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { shutdown: false }),
-  remoteManaged: ['productUid', 'productId', 'provisioningStatus', 'locationId', 'term', 'secondaryName', 'ixPeerMacro', 'usageAlgorithm', 'createDate', 'deployDate', 'resources', 'attributeTags'],
+  replace: {
+    on: [],
+    // A VLAN is unique on its port: the new IX can have it only once the old one has let it go.
+    holds: [vlanClaim('requestedProductUid', 'vlan')],
+    when: {
+      inputs: ['networkServiceType'],
+      // The API names exchanges without regard to case: "sydney ix" is the IX the port is on, a
+      // change recorded without a call; another exchange is a new IX connection.
+      rules: (prior, desired) => {
+        const [was, want] = [prior.networkServiceType, desired.networkServiceType];
+        const same = typeof want === 'string' && typeof was === 'string' ? was.toLowerCase() === want.toLowerCase() : was === want;
+        return same ? [] : [{ path: 'networkServiceType', reason: 'the IX update cannot change the exchange; joining another exchange is a new IX connection' }];
+      },
+    },
+  },
+  notes: {
+    delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
 
   async create(ctx, inputs) {

@@ -35,22 +35,20 @@ export const LAG_SPEEDS = [10000, 100000, 400000] as const;
 /** Inputs of a LAG port: one service made of 1 to 8 member ports of the same speed. */
 export const lagPortInputs = z
   .object({
-    productName: z.string().min(1).describe('Identifiable name of the LAG. Changed in place.'),
-    portSpeed: oneOf(LAG_SPEEDS, 'Speed of each member port in Mbps: 10000, 100000, or 400000 where available. A change replaces the LAG.'),
+    productName: z.string().min(1).describe('Identifiable name of the LAG.'),
+    portSpeed: oneOf(LAG_SPEEDS, 'Speed of each member port in Mbps: 10000, 100000, or 400000 where available.'),
     locationId: z
       .number()
       .int()
       .positive()
-      .describe(
-        "Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds). A change replaces the LAG.",
-      ),
-    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-    marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
-    lagCount: z.number().int().min(1).max(8).describe('Number of member ports, 1 to 8. The API cannot add or remove members, so a change replaces the LAG.'),
-    costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Changed in place; attached VXCs are not touched.'),
-    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated by the API when omitted. A change replaces the LAG.').optional(),
+      .describe("Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds)."),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60.'),
+    marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key).'),
+    lagCount: z.number().int().min(1).max(8).describe('Number of member ports, 1 to 8.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Attached VXCs are not touched.'),
+    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated by the API when omitted.').optional(),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated; a later change is only recorded.'),
-    resourceTags: tagsSchema.optional().describe('Tags on the LAG (its primary member). Changed in place. Default: none.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the LAG (its primary member). Default: none.'),
   })
   .strict();
 
@@ -76,24 +74,32 @@ const MODIFIABLE: Array<[keyof LagPortInputs, string]> = [
 export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/lagPort:LagPort',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: locationCheck('lag'),
   description:
     'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: lagPortInputs,
   outputs: lagPortOutputs,
-  replaceOn: [
-    { path: 'portSpeed', reason: 'the speed of physical ports is fixed once ordered' },
-    { path: 'locationId', reason: 'a LAG cannot move to another location' },
-    { path: 'diversityZone', reason: 'a LAG cannot move to another diversity zone' },
-    { path: 'lagCount', reason: 'members cannot be added to or removed from an ordered LAG' },
-  ],
-  computedInputs: ['diversityZone', 'costCentre'],
-  stateOnly: ['promoCode'],
-  remoteManaged: [...PRODUCT_FACTS, 'lagPortUids', 'aggregationId'],
-  deleteNotes: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
+  diff: {
+    computedInputs: ['diversityZone', 'costCentre'],
+    recordOnly: ['promoCode'],
+    remoteManaged: [...PRODUCT_FACTS, 'lagPortUids', 'aggregationId'],
+  },
+  replace: {
+    on: [
+      { path: 'portSpeed', reason: 'the speed of physical ports is fixed once ordered' },
+      { path: 'locationId', reason: 'a LAG cannot move to another location' },
+      { path: 'diversityZone', reason: 'a LAG cannot move to another diversity zone' },
+      { path: 'lagCount', reason: 'members cannot be added to or removed from an ordered LAG' },
+    ],
+  },
+  notes: {
+    delete: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
 

@@ -12,8 +12,8 @@ export const TUNNEL_COUNTS = [10, 20, 30] as const;
 /** Inputs of the IPsec add-on of an MCR. */
 export const mcrIpsecAddonInputs = z
   .object({
-    mcrId: z.string().min(1).describe('Product UID of the MCR. A change replaces the add-on.'),
-    tunnelCount: oneOf(TUNNEL_COUNTS, 'Most IPsec tunnels the MCR may carry: 10, 20 or 30. Changed in place.'),
+    mcrId: z.string().min(1).describe('Product UID of the MCR.'),
+    tunnelCount: oneOf(TUNNEL_COUNTS, 'Most IPsec tunnels the MCR may carry: 10, 20 or 30.'),
   })
   .strict();
 
@@ -58,10 +58,14 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
   description: 'The IPsec add-on of an MCR, which allows VXC interfaces of type ipSecTunnel. Removed by setting its tunnel count to 0 once no tunnel uses it.',
   inputs: mcrIpsecAddonInputs,
   outputs: mcrIpsecAddonOutputs,
-  replaceOn: [{ path: 'mcrId', reason: 'an add-on belongs to one MCR and cannot move' }],
-  // An MCR holds one IPsec add-on: replaced on the same MCR (--replace), the old one goes first.
-  holds: [{ what: 'IPsec add-on of an MCR', paths: ['mcrId'] }],
-  remoteManaged: ['addOnUid'],
+  diff: {
+    remoteManaged: ['addOnUid'],
+  },
+  replace: {
+    on: [{ path: 'mcrId', reason: 'an add-on belongs to one MCR and cannot move' }],
+    // An MCR holds one IPsec add-on: replaced on the same MCR (--replace), the old one goes first.
+    holds: [{ what: 'IPsec add-on of an MCR', paths: ['mcrId'] }],
+  },
   importId: {
     format: FORMAT,
     parse(id) {

@@ -9,7 +9,7 @@ import { ALWAYS, checkPrefixEntries, deletePrefixList, findByDescription, observ
 
 const fields = z
   .object({
-    mcrId: z.string().min(1).describe('Product UID of the MCR that owns the list. A change replaces the list.'),
+    mcrId: z.string().min(1).describe('Product UID of the MCR that owns the list.'),
     ...prefixListFields,
   })
   .strict();
@@ -44,10 +44,14 @@ export const mcrPrefixFilterList: ResourceType<Inputs, Outputs, Ctx['client'], I
   description: 'A prefix filter list on an MCR. Several lists may exist on one MCR; VXC BGP connections refer to them by description.',
   inputs: mcrPrefixFilterListInputs,
   outputs: mcrPrefixFilterListOutputs,
-  replaceOn: [{ path: 'mcrId', reason: 'a prefix filter list belongs to one MCR and cannot move' }],
-  // A description is unique on its MCR: replaced in place (--replace), the old list goes first.
-  holds: [{ what: 'prefix filter list description on an MCR', paths: ['mcrId', 'description'] }],
-  remoteManaged: ['prefixFilterListId'],
+  diff: {
+    remoteManaged: ['prefixFilterListId'],
+  },
+  replace: {
+    on: [{ path: 'mcrId', reason: 'a prefix filter list belongs to one MCR and cannot move' }],
+    // A description is unique on its MCR: replaced in place (--replace), the old list goes first.
+    holds: [{ what: 'prefix filter list description on an MCR', paths: ['mcrId', 'description'] }],
+  },
   importId: {
     format: FORMAT,
     parse(id) {

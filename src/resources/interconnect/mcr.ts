@@ -38,26 +38,23 @@ export const DEFAULT_MCR_ASN = 133937;
 /** Inputs of a cloud router (MCR). */
 export const mcrInputs = z
   .object({
-    productName: z.string().min(1).describe('Identifiable name of the MCR. Changed in place.'),
-    portSpeed: oneOf(MCR_SPEEDS, 'Aggregate capacity in Mbps shared by all its connections: 1000, 2500, 5000, 10000, 25000, 50000 or 100000. Fixed for the life of the MCR: a change replaces it.'),
+    productName: z.string().min(1).describe('Identifiable name of the MCR.'),
+    portSpeed: oneOf(MCR_SPEEDS, 'Aggregate capacity in Mbps shared by all its connections: 1000, 2500, 5000, 10000, 25000, 50000 or 100000.'),
     locationId: z
       .number()
       .int()
       .positive()
-      .describe(
-        "Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds). A change replaces the MCR.",
-      ),
-    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+      .describe("Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds)."),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60.'),
     asn: z.number().int().min(1).max(4294967295).optional().meta({
-      description:
-        'BGP ASN of the MCR, used for peering on its VXCs; the API sets the default when it is omitted. Changed in place; BGP sessions re-negotiate. Some clouds need a public ASN; Azure rejects 65515.',
+      description: 'BGP ASN of the MCR, used for peering on its VXCs; the API sets the default when it is omitted. BGP sessions re-negotiate. Some clouds need a public ASN; Azure rejects 65515.',
       default: DEFAULT_MCR_ASN,
     }),
-    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated when omitted. A change replaces the MCR.').optional(),
-    marketplaceVisibility: z.boolean().optional().describe('true = listed in the marketplace. When omitted the API decides (true). Changed in place.'),
-    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
+    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated when omitted.').optional(),
+    marketplaceVisibility: z.boolean().optional().describe('true = listed in the marketplace. When omitted the API decides (true).'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Attached VXCs are not touched.'),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
-    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the product.'),
     prefixFilterLists: z
       .array(prefixListSchema)
       .optional()
@@ -85,27 +82,35 @@ const MODIFIABLE: Array<[keyof McrInputs, string]> = [
 export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/mcr:Mcr',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: locationCheck('mcr'),
   description: 'A cloud router (MCR) at a location. Always cancelled at once (interconnect:cancelAtEndOfTerm does not apply), and only when no VXC is attached.',
   inputs: mcrInputs,
   outputs: mcrOutputs,
-  replaceOn: [
-    { path: 'portSpeed', reason: "an MCR's speed is fixed for the life of the service" },
-    { path: 'locationId', reason: 'an MCR cannot move to another location' },
-    { path: 'diversityZone', reason: 'an MCR cannot move to another diversity zone' },
-  ],
-  computedInputs: ['asn', 'diversityZone', 'costCentre', 'marketplaceVisibility'],
-  stateOnly: ['promoCode'],
-  remoteManaged: Object.keys(mcrComputed),
-  warnings: (inputs) =>
-    inputs.prefixFilterLists === undefined
-      ? []
-      : ['prefixFilterLists is deprecated and will be removed; declare each list as an interconnect:index/mcrPrefixFilterList:McrPrefixFilterList resource instead'],
-  // The API no longer accepts a scheduled cancellation for an MCR.
-  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
+  diff: {
+    computedInputs: ['asn', 'diversityZone', 'costCentre', 'marketplaceVisibility'],
+    recordOnly: ['promoCode'],
+    remoteManaged: Object.keys(mcrComputed),
+  },
+  replace: {
+    on: [
+      { path: 'portSpeed', reason: "an MCR's speed is fixed for the life of the service" },
+      { path: 'locationId', reason: 'an MCR cannot move to another location' },
+      { path: 'diversityZone', reason: 'an MCR cannot move to another diversity zone' },
+    ],
+  },
+  notes: {
+    desired: (inputs) =>
+      inputs.prefixFilterLists === undefined
+        ? []
+        : ['prefixFilterLists is deprecated and will be removed; declare each list as an interconnect:index/mcrPrefixFilterList:McrPrefixFilterList resource instead'],
+    // The API no longer accepts a scheduled cancellation for an MCR.
+    delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

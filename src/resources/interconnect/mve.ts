@@ -74,22 +74,22 @@ const vendorConfigSchema = z
 /** One network interface of the MVE. */
 const vnicSchema = z
   .object({
-    description: z.string().min(1, 'must not be empty: the API refuses an empty vNIC description').describe('Description of the interface, not empty. Changed in place.'),
-    vlan: z.number().int().min(0).max(4093).optional().describe('VLAN of the interface, 2 to 4093; 0 or omitted = none. A change replaces the MVE.'),
+    description: z.string().min(1, 'must not be empty: the API refuses an empty vNIC description').describe('Description of the interface, not empty.'),
+    vlan: z.number().int().min(0).max(4093).optional().describe('VLAN of the interface, 2 to 4093; 0 or omitted = none.'),
   })
   .strict();
 
 /** Inputs of an MVE (virtual edge): a vendor network appliance running at a location. */
 export const mveInputs = z
   .object({
-    productName: z.string().min(1).describe('Identifiable name of the MVE. Changed in place.'),
+    productName: z.string().min(1).describe('Identifiable name of the MVE.'),
     locationId: z
       .number()
       .int()
       .positive()
-      .describe('Numeric location id (from getLocation) of a location offering MVE; plan refuses one that does not exist, takes no orders or cannot run the size asked. A change replaces the MVE.'),
-    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated by the API when omitted. A change replaces the MVE.').optional(),
+      .describe('Numeric location id (from getLocation) of a location offering MVE; plan refuses one that does not exist, takes no orders or cannot run the size asked.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60.'),
+    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated by the API when omitted.').optional(),
     vendorConfig: vendorConfigSchema.describe(
       "Image, size and vendor bootstrap settings; secret as a whole. Fixed at order time: a change of vendor, imageId, productSize or any vendor field, added and removed ones included, replaces the MVE. The API returns only vendor, imageId and productSize, so the other fields of an MVE read by `plumb import` are taken as the manifest's (until plumb replaces it with one it orders).",
     ),
@@ -99,9 +99,9 @@ export const mveInputs = z
       .max(5)
       .optional()
       .describe('Network interfaces, 1 to 5. Descriptions change in place; adding or removing one, or changing a VLAN, replaces the MVE. Default: one "Data Plane" interface.'),
-    costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters. Changed in place.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices, at most 255 characters.'),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated; a later change is only recorded.'),
-    resourceTags: tagsSchema.optional().describe('Tags on the MVE. Changed in place. Default: none.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the MVE. Default: none.'),
   })
   .strict();
 
@@ -128,36 +128,48 @@ const MODIFIABLE: Array<[string, string]> = [
 export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/mve:Mve',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: async (desired, view) => [...(await locationCheck('mve')(desired, view)), ...(await imageCheck(desired, view))],
-  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
   description: 'An MVE (virtual edge): a vendor SD-WAN or firewall appliance at a location; find images with getMveImages and sizes with getMveSizes.',
   inputs: mveInputs,
   outputs: mveOutputs,
-  // The whole vendor config is secret: it holds keys and licences, and secret paths are top-level.
-  secretPaths: ['vendorConfig'],
-  replaceOn: [
-    { path: 'locationId', reason: 'an MVE cannot move to another location' },
-    { path: 'diversityZone', reason: 'an MVE cannot move to another diversity zone' },
-    { path: 'vendorConfig.vendor', reason: 'the image of an MVE is fixed at order time' },
-    { path: 'vendorConfig.imageId', reason: 'the image of an MVE is fixed at order time' },
-    { path: 'vendorConfig.productSize', reason: 'the size of an MVE is fixed at order time' },
-  ],
-  // The plan hands over inputs with the (secret) vendor config still wrapped.
-  replaceWhen: (prior, desired) => {
-    const [before, after] = [reveal(prior), reveal(desired)];
-    return [...vendorFieldChanges(before.vendorConfig, after.vendorConfig), ...vnicChanges(before.vnics, after.vnics)];
+  secrets: {
+    // The whole vendor config is secret: it holds keys and licences, and secret paths are top-level.
+    paths: ['vendorConfig'],
   },
-  replaceSometimes: ['vendorConfig', 'vnics'],
-  computedInputs: ['diversityZone', 'costCentre', 'vnics'],
-  stateOnly: ['promoCode'],
-  asDeclared: (recorded, _outputs, desired, origin) => {
-    const vendorConfig = vendorConfigAsDeclared(recorded.vendorConfig, desired.vendorConfig, origin);
-    return vendorConfig === recorded.vendorConfig ? recorded : { ...recorded, vendorConfig };
+  diff: {
+    computedInputs: ['diversityZone', 'costCentre', 'vnics'],
+    recordOnly: ['promoCode'],
+    asDeclared: (recorded, _outputs, desired, origin) => {
+      const vendorConfig = vendorConfigAsDeclared(recorded.vendorConfig, desired.vendorConfig, origin);
+      return vendorConfig === recorded.vendorConfig ? recorded : { ...recorded, vendorConfig };
+    },
+    remoteManaged: [...PRODUCT_FACTS, 'vendor', 'imageId', 'mveSize', 'mveLabel'],
   },
-  remoteManaged: [...PRODUCT_FACTS, 'vendor', 'imageId', 'mveSize', 'mveLabel'],
+  replace: {
+    on: [
+      { path: 'locationId', reason: 'an MVE cannot move to another location' },
+      { path: 'diversityZone', reason: 'an MVE cannot move to another diversity zone' },
+      { path: 'vendorConfig.vendor', reason: 'the image of an MVE is fixed at order time' },
+      { path: 'vendorConfig.imageId', reason: 'the image of an MVE is fixed at order time' },
+      { path: 'vendorConfig.productSize', reason: 'the size of an MVE is fixed at order time' },
+    ],
+    when: {
+      // The plan hands over inputs with the (secret) vendor config still wrapped.
+      rules: (prior, desired) => {
+        const [before, after] = [reveal(prior), reveal(desired)];
+        return [...vendorFieldChanges(before.vendorConfig, after.vendorConfig), ...vnicChanges(before.vnics, after.vnics)];
+      },
+      inputs: ['vendorConfig', 'vnics'],
+    },
+  },
+  notes: {
+    delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

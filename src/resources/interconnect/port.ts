@@ -34,21 +34,19 @@ export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
 /** Inputs of a single physical port. */
 export const portInputs = z
   .object({
-    productName: z.string().min(1).describe('Identifiable name of the port. Changed in place.'),
-    portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available. A change replaces the port.'),
+    productName: z.string().min(1).describe('Identifiable name of the port.'),
+    portSpeed: oneOf(PORT_SPEEDS, 'Port speed in Mbps: 1000, 10000, 100000, or 400000 where available.'),
     locationId: z
       .number()
       .int()
       .positive()
-      .describe(
-        "Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds). A change replaces the port.",
-      ),
-    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
-    marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key). Changed in place.'),
-    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place; attached VXCs are not touched.'),
-    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated when omitted. A change replaces the port.').optional(),
+      .describe("Numeric location id (from getLocation); plan refuses one that does not exist, takes no orders or lacks the speed asked (getLocations lists each location's speeds)."),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60.'),
+    marketplaceVisibility: z.boolean().describe('true = public in the marketplace; false = private (others can still connect with a service key).'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Attached VXCs are not touched.'),
+    diversityZone: oneOfText(DIVERSITY_ZONES, 'Diversity zone; allocated when omitted.').optional(),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
-    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the product.'),
   })
   .strict();
 
@@ -69,23 +67,31 @@ const MODIFIABLE: Array<[keyof PortInputs, string]> = [
 export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/port:Port',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: locationCheck('port'),
   description:
     'A single physical port at a location. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: portInputs,
   outputs: portOutputs,
-  replaceOn: [
-    { path: 'portSpeed', reason: 'the speed of a physical port is fixed once ordered' },
-    { path: 'locationId', reason: 'a port cannot move to another location' },
-    { path: 'diversityZone', reason: 'a port cannot move to another diversity zone' },
-  ],
-  computedInputs: ['diversityZone', 'costCentre'],
-  stateOnly: ['promoCode'],
-  remoteManaged: [...PRODUCT_FACTS],
-  deleteNotes: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
+  diff: {
+    computedInputs: ['diversityZone', 'costCentre'],
+    recordOnly: ['promoCode'],
+    remoteManaged: [...PRODUCT_FACTS],
+  },
+  replace: {
+    on: [
+      { path: 'portSpeed', reason: 'the speed of a physical port is fixed once ordered' },
+      { path: 'locationId', reason: 'a port cannot move to another location' },
+      { path: 'diversityZone', reason: 'a port cannot move to another diversity zone' },
+    ],
+  },
+  notes: {
+    delete: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

@@ -27,9 +27,9 @@ export type PrefixEntry = z.infer<typeof prefixEntry>;
 
 /** The fields of one list (without the MCR it belongs to). */
 export const prefixListFields = {
-  description: z.string().min(1).describe('Name of the list, unique on its MCR; VXC BGP connections refer to the list by it. Changed in place.'),
-  addressFamily: oneOfText(ADDRESS_FAMILIES, 'Address family of every prefix in the list: IPv4 or IPv6. Changed in place.'),
-  entries: z.array(prefixEntry).min(1).max(200).describe('Ordered entries, 1 to 200; the first match decides. Changed in place (the whole list is rewritten).'),
+  description: z.string().min(1).describe('Name of the list, unique on its MCR; VXC BGP connections refer to the list by it.'),
+  addressFamily: oneOfText(ADDRESS_FAMILIES, 'Address family of every prefix in the list: IPv4 or IPv6.'),
+  entries: z.array(prefixEntry).min(1).max(200).describe('Ordered entries, 1 to 200; the first match decides.'),
 };
 
 /** One list as plumb describes it. */

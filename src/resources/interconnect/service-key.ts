@@ -19,22 +19,14 @@ const validForSchema = z
 /** The fields of a service key, shared by its inputs and outputs. */
 const serviceKeyFields = z
   .object({
-    productUid: z.string().min(1).describe('UID of the port the key connects to. A change replaces the key.'),
-    active: z.boolean().describe('true = the key can be used now; false = it is kept but refused. Changed in place.'),
-    maxSpeed: z.number().int().positive().describe('Highest rate limit, in Mbps, a VXC made with the key may have; at most the port speed. A change replaces the key.'),
-    singleUse: z.boolean().describe('true = the key makes one connection; false = any number. A change replaces the key.'),
-    vlan: z
-      .number()
-      .int()
-      .min(2)
-      .max(4093)
-      .optional()
-      .describe('VLAN, 2 to 4093, the connection gets on the port. Required when singleUse is true; omit it for a multi-use key. A change replaces the key.'),
-    description: z.string().optional().describe('Description shown to the other party. A change replaces the key. Default: none.'),
-    preApproved: z.boolean().optional().describe('true = connections made with the key need no approval. The API sets false when omitted. A change replaces the key.'),
-    validFor: validForSchema
-      .optional()
-      .describe('Validity window {startTime, endTime} (sent as epoch milliseconds). Changed in place. Default: always valid; once set, leaving it out keeps the window.'),
+    productUid: z.string().min(1).describe('UID of the port the key connects to.'),
+    active: z.boolean().describe('true = the key can be used now; false = it is kept but refused.'),
+    maxSpeed: z.number().int().positive().describe('Highest rate limit, in Mbps, a VXC made with the key may have; at most the port speed.'),
+    singleUse: z.boolean().describe('true = the key makes one connection; false = any number.'),
+    vlan: z.number().int().min(2).max(4093).optional().describe('VLAN, 2 to 4093, the connection gets on the port. Required when singleUse is true; omit it for a multi-use key.'),
+    description: z.string().optional().describe('Description shown to the other party. Default: none.'),
+    preApproved: z.boolean().optional().describe('true = connections made with the key need no approval. The API sets false when omitted.'),
+    validFor: validForSchema.optional().describe('Validity window {startTime, endTime} (sent as epoch milliseconds). Default: always valid; once set, leaving it out keeps the window.'),
   })
   .strict();
 
@@ -80,25 +72,31 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
     'A service key for one of your ports, which another company uses to order a VXC to it. Deleting deactivates the key (the API has no delete); an inactive key counts as deleted only when nothing recorded says it exists.',
   inputs: serviceKeyInputs,
   outputs: serviceKeyOutputs,
-  secretPaths: ['key'],
-  secretId: true,
-  replaceOn: [
-    { path: 'productUid', reason: 'a key cannot move to another port' },
-    { path: 'maxSpeed', reason: 'the API sets the speed of a key only when creating it' },
-    { path: 'singleUse', reason: 'the API sets single or multiple use only when creating a key' },
-    { path: 'description', reason: 'the API sets the description only when creating a key' },
-    { path: 'vlan', reason: 'the API sets the VLAN only when creating a key' },
-    { path: 'preApproved', reason: 'the API sets pre-approval only when creating a key' },
-  ],
-  computedInputs: ['preApproved', 'validFor'],
-  asDeclared: (recorded, _outputs, desired) => {
-    // A key without a VLAN may come back with 0, which is what leaving it out means; the same
-    // window written another way (offset, fractions) is the manifest's.
-    const out = defaultsAsDeclared(recorded, desired, { vlan: 0 });
-    const window = out.validFor;
-    return window && desired.validFor && window !== desired.validFor && sameWindow(reveal(window), reveal(desired.validFor)) ? { ...out, validFor: desired.validFor } : out;
+  secrets: {
+    paths: ['key'],
+    id: true,
   },
-  remoteManaged: ['key', 'companyId', 'companyUid', 'createDate', 'lastUpdated', 'lastUsed', 'expired', 'valid'],
+  diff: {
+    computedInputs: ['preApproved', 'validFor'],
+    asDeclared: (recorded, _outputs, desired) => {
+      // A key without a VLAN may come back with 0, which is what leaving it out means; the same
+      // window written another way (offset, fractions) is the manifest's.
+      const out = defaultsAsDeclared(recorded, desired, { vlan: 0 });
+      const window = out.validFor;
+      return window && desired.validFor && window !== desired.validFor && sameWindow(reveal(window), reveal(desired.validFor)) ? { ...out, validFor: desired.validFor } : out;
+    },
+    remoteManaged: ['key', 'companyId', 'companyUid', 'createDate', 'lastUpdated', 'lastUsed', 'expired', 'valid'],
+  },
+  replace: {
+    on: [
+      { path: 'productUid', reason: 'a key cannot move to another port' },
+      { path: 'maxSpeed', reason: 'the API sets the speed of a key only when creating it' },
+      { path: 'singleUse', reason: 'the API sets single or multiple use only when creating a key' },
+      { path: 'description', reason: 'the API sets the description only when creating a key' },
+      { path: 'vlan', reason: 'the API sets the VLAN only when creating a key' },
+      { path: 'preApproved', reason: 'the API sets pre-approval only when creating a key' },
+    ],
+  },
   importId: { format: '<service_key>', parse: parseKey },
 
   async create(ctx, inputs) {

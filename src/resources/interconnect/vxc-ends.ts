@@ -26,14 +26,14 @@ const endFields = {
     .max(4093)
     .refine((v) => v !== 0 && v !== 1, { message: 'innerVlan must be 2 to 4093, or -1 for none' })
     .optional()
-    .describe('Inner (QinQ) VLAN: 2 to 4093, or -1 for none (the default). Changed in place.'),
-  vnicIndex: z.number().int().min(0).optional().describe('vNIC of an MVE end, 0 (the default) to one less than its vNICs; plan refuses another at an end that is not an MVE. Changed in place.'),
+    .describe('Inner (QinQ) VLAN: 2 to 4093, or -1 for none (the default).'),
+  vnicIndex: z.number().int().min(0).optional().describe('vNIC of an MVE end, 0 (the default) to one less than its vNICs; plan refuses another at an end that is not an MVE.'),
 };
 
 /** The A-End as the user declares it. */
 export const aEndSchema = z
   .object({
-    requestedProductUid: z.string().min(1).describe('UID of the Port, MCR or MVE the VXC starts from. Changed in place (the VXC moves).'),
+    requestedProductUid: z.string().min(1).describe('UID of the Port, MCR or MVE the VXC starts from.'),
     ...endFields,
   })
   .strict();
@@ -45,9 +45,7 @@ export const bEndSchema = z
       .string()
       .min(1)
       .optional()
-      .describe(
-        'UID of the product or partner port the VXC goes to. Optional with serviceKey or an azure/google/oracle partner config (the port is then looked up). Changed in place (the VXC moves).',
-      ),
+      .describe('UID of the product or partner port the VXC goes to. Optional with serviceKey or an azure/google/oracle partner config (the port is then looked up).'),
     ...endFields,
   })
   .strict();

@@ -154,14 +154,14 @@ const aEndKind = z.object({ partner: z.literal('a-end'), interfaces }).strict();
 export const bEndPartnerConfig = z
   .discriminatedUnion('partner', [aws, azure, google, oracle, ibm, transit, vrouter])
   .describe(
-    `Partner settings of the B-End, chosen by "partner": ${KINDS}. Only a vrouter config is added, changed or removed in place; adding, changing or removing any other kind (or switching kind) deletes and orders the VXC again.`,
+    `Partner settings of the B-End, chosen by "partner": ${KINDS}. Only a vrouter config is added, changed or removed in place; adding, changing or removing any other kind (or switching kind) replaces the VXC: it is deleted, then ordered again.`,
   );
 
 /** A-End partner config: the B-End kinds plus `a-end` (MCR interfaces at the A-End). */
 export const aEndPartnerConfig = z
   .discriminatedUnion('partner', [aws, azure, google, oracle, ibm, transit, vrouter, aEndKind])
   .describe(
-    `Partner settings of the A-End, chosen by "partner": ${KINDS}, or a-end. Only a vrouter or a-end config is added, changed or removed in place; adding, changing or removing any other kind (or switching to one) deletes and orders the VXC again.`,
+    `Partner settings of the A-End, chosen by "partner": ${KINDS}, or a-end. Only a vrouter or a-end config is added, changed or removed in place; adding, changing or removing any other kind (or switching to one) replaces the VXC: it is deleted, then ordered again.`,
   );
 
 /** Any partner config. */

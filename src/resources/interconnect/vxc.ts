@@ -39,22 +39,20 @@ import { vxcAsDeclared } from './vxc-declared.js';
 /** Inputs of a virtual cross connect. */
 export const vxcInputs = z
   .object({
-    productName: z.string().min(1).describe('Identifiable name of the VXC. Changed in place.'),
-    rateLimit: z.number().int().positive().describe('Speed in Mbps, up to what both ends allow. Changed in place.'),
-    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60. Changed in place.'),
+    productName: z.string().min(1).describe('Identifiable name of the VXC.'),
+    rateLimit: z.number().int().positive().describe('Speed in Mbps, up to what both ends allow.'),
+    contractTermMonths: oneOf(CONTRACT_TERMS, 'Contract term in months: 1 (month to month), 12, 24, 36, 48 or 60.'),
     aEnd: aEndSchema.describe('Where the VXC starts (one of your Ports, MCRs or MVEs).'),
     bEnd: bEndSchema
       .optional()
-      .describe(
-        'Where the VXC goes: one of your products or a partner port. Changed in place, except its VLAN and inner VLAN at a cloud or transit partner end (the partner owns them): a change there replaces the VXC.',
-      ),
+      .describe('Where the VXC goes: one of your products or a partner port. Its VLAN and inner VLAN at a cloud or transit partner end belong to the partner: a change there replaces the VXC.'),
     aEndPartnerConfig: aEndPartnerConfig.optional(),
     bEndPartnerConfig: bEndPartnerConfig.optional(),
-    costCentre: z.string().max(255).optional().describe('Customer reference on invoices. Changed in place.'),
+    costCentre: z.string().max(255).optional().describe('Customer reference on invoices.'),
     promoCode: z.string().optional().describe('Promotion code, sent with the order only and never validated.'),
-    resourceTags: tagsSchema.optional().describe('Tags on the product. Changed in place.'),
-    serviceKey: z.string().optional().describe("Service key (secret) for another company's port; its port becomes the B-End. A change replaces the VXC."),
-    shutdown: z.boolean().optional().describe('true shuts the VXC down (temporarily), false enables it. Default false. Changed in place.'),
+    resourceTags: tagsSchema.optional().describe('Tags on the product.'),
+    serviceKey: z.string().optional().describe("Service key (secret) for another company's port; its port becomes the B-End."),
+    shutdown: z.boolean().optional().describe('true shuts the VXC down (temporarily), false enables it. Default false.'),
   })
   .strict();
 
@@ -108,47 +106,59 @@ function partnerVlanReplace(kind: string | undefined, prior: VxcEndInput | undef
 export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/vxc:Vxc',
   provider: 'interconnect',
-  isReady: productReady,
-  failed: productFailed,
-  statusOf: (outputs) => String(outputs.provisioningStatus),
   crossCheck: vxcCrossCheck,
   description: 'A virtual cross connect (VXC) from a Port, MCR or MVE to another product or a partner port. Replaced by deleting first, since the new order needs the same VLAN.',
   inputs: vxcInputs,
   outputs: vxcOutputs,
-  secretPaths: [
-    'serviceKey',
-    ...['aEndPartnerConfig', 'bEndPartnerConfig'].flatMap((end) => [
-      `${end}.authKey`,
-      // An ExpressRoute service key or a Partner Interconnect pairing key lets whoever holds it
-      // connect to that circuit: the clouds ask for them to be kept private.
-      `${end}.serviceKey`,
-      `${end}.pairingKey`,
-      `${end}.peers[*].sharedKey`,
-      `${end}.interfaces[*].bgpConnections[*].password`,
-      `${end}.interfaces[*].ipSecTunnelOptions.preSharedKey`,
-    ]),
-  ],
-  replaceOn: [{ path: 'serviceKey', reason: 'the service key chooses the B-End when ordering' }],
-  replaceWhen(prior, desired) {
-    const out: ReplaceRule[] = [];
-    for (const side of SIDES) {
-      const decision = partnerConfigReplace(side.cfg, prior[side.cfg], desired[side.cfg]);
-      if (decision) out.push(decision);
-    }
-    if (!out.length && prior.bEndPartnerConfig?.partner === desired.bEndPartnerConfig?.partner) {
-      out.push(...partnerVlanReplace(prior.bEndPartnerConfig?.partner, prior.bEnd, desired.bEnd));
-    }
-    return out;
+  secrets: {
+    paths: [
+      'serviceKey',
+      ...['aEndPartnerConfig', 'bEndPartnerConfig'].flatMap((end) => [
+        `${end}.authKey`,
+        // An ExpressRoute service key or a Partner Interconnect pairing key lets whoever holds it
+        // connect to that circuit: the clouds ask for them to be kept private.
+        `${end}.serviceKey`,
+        `${end}.pairingKey`,
+        `${end}.peers[*].sharedKey`,
+        `${end}.interfaces[*].bgpConnections[*].password`,
+        `${end}.interfaces[*].ipSecTunnelOptions.preSharedKey`,
+      ]),
+    ],
   },
-  replaceSometimes: ['aEndPartnerConfig', 'bEndPartnerConfig', 'bEnd'],
-  deleteBeforeReplace: true,
-  holds: [vlanClaim('aEnd.requestedProductUid', 'aEnd.vlan'), vlanClaim('bEnd.requestedProductUid', 'bEnd.vlan')],
-  computedInputs: ['costCentre'],
-  stateOnly: ['promoCode'],
-  asDeclared: (recorded, outputs, desired) => vxcAsDeclared(recorded, outputs, desired),
-  remoteManaged: Object.keys(vxcComputed),
-  // Only Ports and LAG Ports honour cancelAtEndOfTerm.
-  deleteNotes: (recorded) => contractNotes(recorded.outputs, false),
+  diff: {
+    computedInputs: ['costCentre'],
+    recordOnly: ['promoCode'],
+    asDeclared: (recorded, outputs, desired) => vxcAsDeclared(recorded, outputs, desired),
+    remoteManaged: Object.keys(vxcComputed),
+  },
+  replace: {
+    on: [{ path: 'serviceKey', reason: 'the service key chooses the B-End when ordering' }],
+    deleteFirst: true,
+    holds: [vlanClaim('aEnd.requestedProductUid', 'aEnd.vlan'), vlanClaim('bEnd.requestedProductUid', 'bEnd.vlan')],
+    when: {
+      inputs: ['aEndPartnerConfig', 'bEndPartnerConfig', 'bEnd'],
+      rules(prior, desired) {
+        const out: ReplaceRule[] = [];
+        for (const side of SIDES) {
+          const decision = partnerConfigReplace(side.cfg, prior[side.cfg], desired[side.cfg]);
+          if (decision) out.push(decision);
+        }
+        if (!out.length && prior.bEndPartnerConfig?.partner === desired.bEndPartnerConfig?.partner) {
+          out.push(...partnerVlanReplace(prior.bEndPartnerConfig?.partner, prior.bEnd, desired.bEnd));
+        }
+        return out;
+      },
+    },
+  },
+  notes: {
+    // Only Ports and LAG Ports honour cancelAtEndOfTerm.
+    delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  provisioning: {
+    ready: productReady,
+    failed: productFailed,
+    status: (outputs) => String(outputs.provisioningStatus),
+  },
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,
@@ -220,7 +230,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
       if (want?.vnicIndex !== undefined && want.vnicIndex !== was?.vnicIndex) body[side.vnic] = want.vnicIndex;
       const cfgBefore = before[side.cfg];
       const cfgAfter = desired[side.cfg];
-      // Only a router config changes in place (replaceWhen replaces for any other). It is sent
+      // Only a router config changes in place (replace.when replaces for any other). It is sent
       // when it changes, a first one included (on a VXC made without one, or imported, whose
       // config the API does not report), and again when its end moves to another MCR, whose
       // prefix lists have other ids.

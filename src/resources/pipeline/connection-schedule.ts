@@ -22,7 +22,7 @@ const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')
 
 /** Inputs of a connection schedule. */
 export const connectionScheduleInputs = z.object({
-  connectionId: z.string().min(1).describe('Id of the connection whose schedule this is. Required. Changing it replaces the schedule (it belongs to one connection).'),
+  connectionId: z.string().min(1).describe('Id of the connection whose schedule this is. Required.'),
   syncFrequency: oneOf(FREQUENCIES, "Minutes between syncs: 1, 5, 15, 30, 60, 120, 180, 360, 480, 720 or 1440. Default: the API's (360).").optional(),
   dailySyncTime: oneOfText(HOURS, 'Hour a daily sync starts, `00:00`..`23:00`; only with syncFrequency 1440 (the API ignores it otherwise).').optional(),
   scheduleType: z.enum(['auto', 'manual']).optional().describe("`auto` (syncs on the schedule) or `manual` (only when triggered). Default: the API's (`auto`)."),
@@ -82,8 +82,12 @@ export const connectionSchedule: ResourceType<ConnectionScheduleInputs, Connecti
   description: 'The schedule of a connection (paused, frequency, daily start, type): PATCHes of the connection; removing it leaves the schedule as it is. Import id: <connection_id>.',
   inputs: connectionScheduleInputs,
   outputs: connectionScheduleOutputs,
-  replaceOn: [{ path: 'connectionId', reason: 'a schedule is part of one connection' }],
-  computedInputs: ['syncFrequency', 'dailySyncTime', 'scheduleType', 'paused', 'pauseAfterTrial'],
+  diff: {
+    computedInputs: ['syncFrequency', 'dailySyncTime', 'scheduleType', 'paused', 'pauseAfterTrial'],
+  },
+  replace: {
+    on: [{ path: 'connectionId', reason: 'a schedule is part of one connection' }],
+  },
   importId: apiIdFormat('connection', 'ample_kitten'),
 
   async create(ctx, inputs) {

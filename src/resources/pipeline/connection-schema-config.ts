@@ -51,7 +51,7 @@ const schemaInput = z
 
 /** Inputs of a connection's schema config. */
 export const connectionSchemaConfigInputs = z.object({
-  connectionId: z.string().min(1).describe('Id of the connection whose schema config this is. Required. Changing it replaces the resource (the config belongs to one connection).'),
+  connectionId: z.string().min(1).describe('Id of the connection whose schema config this is. Required.'),
   schemaChangeHandling: z
     .enum(HANDLING)
     .optional()
@@ -134,22 +134,28 @@ export const connectionSchemaConfig: ResourceType<ConnectionSchemaConfigInputs, 
     'Which schemas, tables and columns of a connection sync (enabled, hashed, sync mode) and how new ones are handled: one read and one PATCH whatever the number of tables; only what is declared is managed; removing it leaves the settings as they are. Import id: <connection_id>.',
   inputs: connectionSchemaConfigInputs,
   outputs: connectionSchemaConfigOutputs,
-  replaceOn: [{ path: 'connectionId', reason: 'a schema config is part of one connection' }],
-  crossCheck: schemaNamesCheck,
-  computedInputs: ['schemaChangeHandling'],
-  importId: apiIdFormat('connection', 'ample_kitten'),
-  deleteNotes: () => ['nothing is removed from the platform: the connection keeps its schema settings as they are, and plumb stops managing them'],
-  asDeclared(recorded, outputs, desired) {
-    return prunedTo(recorded, desired, outputs) as ConnectionSchemaConfigInputs;
+  diff: {
+    computedInputs: ['schemaChangeHandling'],
+    asDeclared(recorded, outputs, desired) {
+      return prunedTo(recorded, desired, outputs) as ConnectionSchemaConfigInputs;
+    },
+
+    // A plan reads it again for what the manifest names: one GET for both, in the refresh's pass.
+    readsDeclared: true,
   },
+  replace: {
+    on: [{ path: 'connectionId', reason: 'a schema config is part of one connection' }],
+  },
+  notes: {
+    delete: () => ['nothing is removed from the platform: the connection keeps its schema settings as they are, and plumb stops managing them'],
+  },
+  crossCheck: schemaNamesCheck,
+  importId: apiIdFormat('connection', 'ample_kitten'),
 
   async create(ctx, inputs) {
     ctx.recordId(inputs.connectionId);
     return { id: inputs.connectionId, outputs: await declare(ctx, inputs.connectionId, inputs) };
   },
-
-  // A plan reads it again for what the manifest names: one GET for both, in the refresh's pass.
-  readsDeclared: true,
 
   async read(ctx, id, prior) {
     const wire = await unlessGone(ctx.shared(`pipeline:schemas:${id}`, () => ctx.client.get<WireSchemaConfig>(schemasPath(id))));

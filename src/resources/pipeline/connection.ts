@@ -46,23 +46,18 @@ export const destinationSchemaInput = z
 
 /** Inputs of a connection. */
 export const connectionInputs = z.object({
-  service: z
-    .string()
-    .min(1)
-    .describe('Connector type, e.g. `postgres`, `salesforce`, `s3` (getConnectorsMetadata lists them; plan refuses one it does not list). Required. Changing it replaces the connection.'),
-  groupId: z.string().min(1).describe('Id of the group (and destination) it loads into. Required. Changing it replaces the connection.'),
-  destinationSchema: destinationSchemaInput.describe(
-    'Where it lands: `{prefix}` or `{name, table?}` as the service takes (its metadata says which). Required. Changing it replaces the connection: the API sets it only at create.',
-  ),
+  service: z.string().min(1).describe('Connector type, e.g. `postgres`, `salesforce`, `s3` (getConnectorsMetadata lists them; plan refuses one it does not list). Required.'),
+  groupId: z.string().min(1).describe('Id of the group (and destination) it loads into. Required.'),
+  destinationSchema: destinationSchemaInput.describe('Where it lands: `{prefix}` or `{name, table?}` as the service takes (its metadata says which). Required.'),
   config: fieldsSchema(
     'Service-specific settings, as the API names them (snake_case). Compared by meaning: values the API drops (empty), masks (`******`), fills by default, types differently (`"5432"`) or reorders (lists kept as sets) are not changes; keys left out, or a config left out, are left to the API; a key given as null is cleared. Keys the service\'s metadata marks secret are sealed.',
   ),
   auth: fieldsSchema('Credentials of OAuth services (client_access, refresh_token, access_token...). The API never returns them: sealed, and sent only when the manifest changes them.'),
-  paused: z.boolean().optional().describe("Whether syncs are paused. Default: the API's (not paused); a connection created paused stays paused. Updated in place."),
+  paused: z.boolean().optional().describe("Whether syncs are paused. Default: the API's (not paused); a connection created paused stays paused."),
   networkingMethod: z
     .enum(NETWORKING)
     .optional()
-    .describe("How the vendor reaches the source: `Directly`, `SshTunnel` (tunnel_* in config), `ProxyAgent` (proxyAgentId) or `PrivateLink` (privateLinkId). Default: the API's. Updated in place."),
+    .describe("How the vendor reaches the source: `Directly`, `SshTunnel` (tunnel_* in config), `ProxyAgent` (proxyAgentId) or `PrivateLink` (privateLinkId). Default: the API's."),
   proxyAgentId: z.string().optional().describe('Proxy agent to reach the source through (networkingMethod `ProxyAgent`).'),
   privateLinkId: z.string().optional().describe('Private link to reach the source through (networkingMethod `PrivateLink`).'),
   hybridDeploymentAgentId: z.string().optional().describe("Hybrid deployment agent that runs its syncs. Default: the destination's."),
@@ -117,25 +112,31 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
     "A source syncing into a group's destination: config compared by meaning, its secrets (and all of auth) sealed as the service's metadata says, setup tests as warnings, creations within 20 a minute. Import id: <connection_id> (e.g. ample_kitten).",
   inputs: connectionInputs,
   outputs: connectionOutputs,
-  secretPaths: [...configSecretPaths(), 'auth'],
-  secretPathsFor: (desired, ctx) => serviceSecretPaths(ctx, desired.service),
-  replaceOn: [
-    { path: 'service', reason: "the API cannot change a connection's service" },
-    { path: 'groupId', reason: 'the API cannot move a connection to another group' },
-    { path: 'destinationSchema', reason: 'the API sets the destination schema only when the connection is created' },
-  ],
-  crossCheck: connectionServiceCheck,
-  computedInputs: ['paused', 'networkingMethod', 'hybridDeploymentAgentId', 'dataDelaySensitivity', 'dataDelayThreshold'],
-  stateOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
-  remoteManaged: ['name', 'syncFrequency', 'scheduleType', 'setupState', 'syncState', 'createdAt'],
-  importId: apiIdFormat('connection', 'ample_kitten'),
-  asDeclared(recorded, outputs, desired, origin) {
-    const given = unreportedFromManifest(recorded, desired, ['auth'], origin);
-    const defaults = defaultsAsDeclared(given, desired, { dataDelaySensitivity: 'NORMAL', dataDelayThreshold: 0, runSetupTests: false, trustCertificates: false, trustFingerprints: false });
-    return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
+  secrets: {
+    paths: [...configSecretPaths(), 'auth'],
+    pathsFor: (desired, ctx) => serviceSecretPaths(ctx, desired.service),
   },
-  // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
-  readsDeclared: true,
+  diff: {
+    computedInputs: ['paused', 'networkingMethod', 'hybridDeploymentAgentId', 'dataDelaySensitivity', 'dataDelayThreshold'],
+    recordOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
+    remoteManaged: ['name', 'syncFrequency', 'scheduleType', 'setupState', 'syncState', 'createdAt'],
+    asDeclared(recorded, outputs, desired, origin) {
+      const given = unreportedFromManifest(recorded, desired, ['auth'], origin);
+      const defaults = defaultsAsDeclared(given, desired, { dataDelaySensitivity: 'NORMAL', dataDelayThreshold: 0, runSetupTests: false, trustCertificates: false, trustFingerprints: false });
+      return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
+    },
+    // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
+    readsDeclared: true,
+  },
+  replace: {
+    on: [
+      { path: 'service', reason: "the API cannot change a connection's service" },
+      { path: 'groupId', reason: 'the API cannot move a connection to another group' },
+      { path: 'destinationSchema', reason: 'the API sets the destination schema only when the connection is created' },
+    ],
+  },
+  crossCheck: connectionServiceCheck,
+  importId: apiIdFormat('connection', 'ample_kitten'),
 
   async create(ctx, inputs) {
     const name = schemaName(inputs.destinationSchema);

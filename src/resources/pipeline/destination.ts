@@ -33,10 +33,10 @@ const OFFSETS = [...Array.from({ length: 11 }, (_, i) => String(i - 11)), '0', .
 
 /** Inputs of a destination. */
 export const destinationInputs = z.object({
-  groupId: z.string().min(1).describe('Id of the group the destination belongs to; the destination takes its id. Required. Changing it replaces the destination.'),
-  service: z.string().min(1).describe('Destination service, e.g. `snowflake`, `big_query`, `databricks`, `redshift`, `postgres_warehouse`. Required. Changing it replaces the destination.'),
+  groupId: z.string().min(1).describe('Id of the group the destination belongs to; the destination takes its id. Required.'),
+  service: z.string().min(1).describe('Destination service, e.g. `snowflake`, `big_query`, `databricks`, `redshift`, `postgres_warehouse`. Required.'),
   timeZoneOffset: oneOfText(OFFSETS, 'UTC offset the destination reports in, `-11`..`0`..`+12`. Required.'),
-  region: z.string().optional().describe("Region that processes the data, e.g. `GCP_US_EAST4`, `AWS_EU_CENTRAL_1`. Default: the API's (`GCP_US_EAST4`). Updated in place."),
+  region: z.string().optional().describe("Region that processes the data, e.g. `GCP_US_EAST4`, `AWS_EU_CENTRAL_1`. Default: the API's (`GCP_US_EAST4`)."),
   config: fieldsSchema(
     'Service-specific settings (host, port, user, password...). Compared by meaning: values the API drops, masks or types differently are not changes; keys left out, or a config left out, are left to the API; a key given as null is cleared. Secret keys are sealed.',
   ),
@@ -105,29 +105,35 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
   description: "The warehouse a group loads into; its id is the group's. Config compared by meaning; its password, keys and tokens sealed. Import id: <destination_id>, the group's id.",
   inputs: destinationInputs,
   outputs: destinationOutputs,
-  secretPaths: configSecretPaths(),
-  replaceOn: [
-    { path: 'groupId', reason: "a destination's id is its group's: it cannot move to another group" },
-    { path: 'service', reason: "the API cannot change a destination's service (UpdateDestinationRequest has none)" },
-  ],
-  // One destination per group: the old one must go before its group can take the new one.
-  holds: [{ what: 'destination of a group', paths: ['groupId'] }],
-  computedInputs: ['region', 'networkingMethod', 'daylightSavingTimeEnabled'],
-  stateOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
-  remoteManaged: ['setupStatus'],
-  importId: apiIdFormat('destination', 'decent_dropsy'),
-  asDeclared(recorded, outputs, desired) {
-    const defaults = defaultsAsDeclared(recorded, desired, {
-      networkingMethod: 'Directly',
-      daylightSavingTimeEnabled: false,
-      runSetupTests: false,
-      trustCertificates: false,
-      trustFingerprints: false,
-    });
-    return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
+  secrets: {
+    paths: configSecretPaths(),
   },
-  // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
-  readsDeclared: true,
+  diff: {
+    computedInputs: ['region', 'networkingMethod', 'daylightSavingTimeEnabled'],
+    recordOnly: ['runSetupTests', 'trustCertificates', 'trustFingerprints'],
+    remoteManaged: ['setupStatus'],
+    asDeclared(recorded, outputs, desired) {
+      const defaults = defaultsAsDeclared(recorded, desired, {
+        networkingMethod: 'Directly',
+        daylightSavingTimeEnabled: false,
+        runSetupTests: false,
+        trustCertificates: false,
+        trustFingerprints: false,
+      });
+      return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
+    },
+    // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
+    readsDeclared: true,
+  },
+  replace: {
+    on: [
+      { path: 'groupId', reason: "a destination's id is its group's: it cannot move to another group" },
+      { path: 'service', reason: "the API cannot change a destination's service (UpdateDestinationRequest has none)" },
+    ],
+    // One destination per group: the old one must go before its group can take the new one.
+    holds: [{ what: 'destination of a group', paths: ['groupId'] }],
+  },
+  importId: apiIdFormat('destination', 'decent_dropsy'),
 
   async create(ctx, inputs) {
     const sent = {

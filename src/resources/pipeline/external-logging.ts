@@ -30,11 +30,11 @@ export const LOG_SERVICE_NEEDS: Record<(typeof LOG_SERVICES)[number], string[]> 
 };
 
 const externalLoggingFields = z.object({
-  groupId: z.string().min(1).describe('Id of the group whose logs are sent. Required; a group has one. Changing it replaces the log service.'),
-  service: z.enum(LOG_SERVICES).describe('Where logs go: `datadog_log`, `cloudwatch`, `splunkLog`... Required. Changing it replaces the log service.'),
-  enabled: z.boolean().optional().describe('Whether logs are sent. Default true. Changed in place.'),
+  groupId: z.string().min(1).describe('Id of the group whose logs are sent. Required; a group has one.'),
+  service: z.enum(LOG_SERVICES).describe('Where logs go: `datadog_log`, `cloudwatch`, `splunkLog`... Required.'),
+  enabled: z.boolean().optional().describe('Whether logs are sent. Default true.'),
   config: fieldsSchema(
-    "The service's settings as the API names them (datadog_log: api_key, region; cloudwatch: log_group_name, role_arn, region...). Compared by meaning; api_key, primary_key, token and other secret keys are sealed. Changed in place; keys left out, or a config left out, are left to the API; a key given as null is cleared.",
+    "The service's settings as the API names them (datadog_log: api_key, region; cloudwatch: log_group_name, role_arn, region...). Compared by meaning; api_key, primary_key, token and other secret keys are sealed. Keys left out, or a config left out, are left to the API; a key given as null is cleared.",
   ),
   runSetupTests: z.boolean().optional().describe('Send a test event when created or changed; a failure is a warning naming the test. Default false. Not stored by the API.'),
 });
@@ -86,21 +86,27 @@ export const externalLogging: ResourceType<ExternalLoggingInputs, ExternalLoggin
     "A group's external log service. enabled and config change in place; config is compared by meaning and its secret keys are sealed; setup tests are warnings. Import id: <group_id> (a log service's id is its group's, e.g. decent_dropsy).",
   inputs: externalLoggingInputs,
   outputs: externalLoggingOutputs,
-  secretPaths: [...configSecretPaths(), 'config.primary_key', 'config.token'],
-  replaceOn: [
-    { path: 'groupId', reason: "a log service's id is its group's: the API cannot move it" },
-    { path: 'service', reason: "the API's PATCH of a log service takes only enabled and config" },
-  ],
-  // A group holds one log service (under its id): the new one needs the old one gone.
-  holds: [{ what: 'log service of a group', paths: ['groupId'] }],
-  stateOnly: ['runSetupTests'],
-  importId: apiIdFormat('group', 'decent_dropsy'),
-  asDeclared(recorded, outputs, desired) {
-    const defaults = defaultsAsDeclared(recorded, desired, { enabled: true });
-    return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
+  secrets: {
+    paths: [...configSecretPaths(), 'config.primary_key', 'config.token'],
   },
-  // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
-  readsDeclared: true,
+  diff: {
+    recordOnly: ['runSetupTests'],
+    asDeclared(recorded, outputs, desired) {
+      const defaults = defaultsAsDeclared(recorded, desired, { enabled: true });
+      return { ...defaults, config: declaredConfig(defaults.config, desired.config, outputs.config) };
+    },
+    // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
+    readsDeclared: true,
+  },
+  replace: {
+    on: [
+      { path: 'groupId', reason: "a log service's id is its group's: the API cannot move it" },
+      { path: 'service', reason: "the API's PATCH of a log service takes only enabled and config" },
+    ],
+    // A group holds one log service (under its id): the new one needs the old one gone.
+    holds: [{ what: 'log service of a group', paths: ['groupId'] }],
+  },
+  importId: apiIdFormat('group', 'decent_dropsy'),
 
   async create(ctx, inputs) {
     // The create takes no run_setup_tests: the tests run through their own call once it exists.

@@ -17,7 +17,7 @@ export const groupInputs = z.object({
   name: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'must be letters, digits and underscores, starting with a letter or underscore')
-    .describe('Name of the group, unique in the account: letters, digits and underscores. Required. Renamed in place.'),
+    .describe('Name of the group, unique in the account: letters, digits and underscores. Required.'),
 });
 
 /** Inputs of a group. */
@@ -50,8 +50,12 @@ export const group: ResourceType<GroupInputs, GroupOutputs, PipelineClient, Pipe
   description: 'A group: the container of one destination and its connections. Renamed in place. Import id: <group_id> (e.g. decent_dropsy).',
   inputs: groupInputs,
   outputs: groupOutputs,
-  replaceOn: [],
-  remoteManaged: ['createdAt'],
+  diff: {
+    remoteManaged: ['createdAt'],
+  },
+  replace: {
+    on: [],
+  },
   importId: apiIdFormat('group', 'decent_dropsy'),
 
   async create(ctx, inputs) {

@@ -18,9 +18,9 @@ import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.
 
 /** Inputs of a hybrid deployment agent. */
 export const hybridDeploymentAgentInputs = z.object({
-  groupId: z.string().min(1).describe('Id of the group whose syncs it runs. Required. Changing it replaces the agent.'),
-  displayName: z.string().min(1).describe('Name, unique in its group. Required. Changing it replaces the agent.'),
-  envType: z.enum(['DOCKER', 'PODMAN', 'KUBERNETES', 'SNOWPARK']).describe('Where it runs. Required. Changing it replaces the agent (a re-auth cannot change it).'),
+  groupId: z.string().min(1).describe('Id of the group whose syncs it runs. Required.'),
+  displayName: z.string().min(1).describe('Name, unique in its group. Required.'),
+  envType: z.enum(['DOCKER', 'PODMAN', 'KUBERNETES', 'SNOWPARK']).describe('Where it runs. Required.'),
   authType: z.enum(['AUTO', 'MANUAL']).optional().describe('`AUTO`: the auth file carries the token; `MANUAL`: you paste it. Default `AUTO`. A change re-authenticates the agent in place.'),
   authenticationCounter: z.number().int().min(0).optional().describe('Raise it to re-authenticate the agent: new auth file and token (the old ones stop working). Default 0. Not stored by the API.'),
 });
@@ -105,17 +105,23 @@ export const hybridDeploymentAgent: ResourceType<HybridDeploymentAgentInputs, Hy
     "A hybrid deployment agent running a group's syncs in your environment. Its token and files are sealed outputs, shown by the API only on create and re-auth; authType or a raised authenticationCounter re-authenticates it in place. Import id: <agent_id> (e.g. lucky_otter).",
   inputs: hybridDeploymentAgentInputs,
   outputs: hybridDeploymentAgentOutputs,
-  secretPaths: ['token', 'authJson', 'configJson'],
-  replaceOn: [
-    { path: 'groupId', reason: 'the API cannot move an agent to another group: its only change is a re-auth' },
-    { path: 'displayName', reason: 'the API cannot rename an agent: its only change is a re-auth' },
-    { path: 'envType', reason: "the API's re-auth, the only change of an agent it offers, takes no environment type" },
-  ],
-  // Names are unique in a group: a new agent of the same name there needs the old one gone.
-  holds: [{ what: 'agent name in a group', paths: ['groupId', 'displayName'] }],
-  remoteManaged: ['online', 'enabled', 'version', 'registeredAt', 'createdBy', 'token', 'authJson', 'configJson', 'dockerComposeYaml'],
+  secrets: {
+    paths: ['token', 'authJson', 'configJson'],
+  },
+  diff: {
+    remoteManaged: ['online', 'enabled', 'version', 'registeredAt', 'createdBy', 'token', 'authJson', 'configJson', 'dockerComposeYaml'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { authType: 'AUTO', authenticationCounter: 0 }),
+  },
+  replace: {
+    on: [
+      { path: 'groupId', reason: 'the API cannot move an agent to another group: its only change is a re-auth' },
+      { path: 'displayName', reason: 'the API cannot rename an agent: its only change is a re-auth' },
+      { path: 'envType', reason: "the API's re-auth, the only change of an agent it offers, takes no environment type" },
+    ],
+    // Names are unique in a group: a new agent of the same name there needs the old one gone.
+    holds: [{ what: 'agent name in a group', paths: ['groupId', 'displayName'] }],
+  },
   importId: apiIdFormat('agent', 'lucky_otter'),
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { authType: 'AUTO', authenticationCounter: 0 }),
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;

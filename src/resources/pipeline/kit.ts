@@ -128,7 +128,7 @@ export function serviceFields(ctx: Ctx, service: string): Promise<ServiceFields>
 
 /**
  * `config.<key>` for each key the service's metadata marks secret (`format: password`), known or
- * not by name here: a connection's secretPathsFor. A service the catalogue lacks (or one not known
+ * not by name here: a connection's secrets.pathsFor. A service the catalogue lacks (or one not known
  * yet) adds none; its create meets the API's own refusal.
  */
 export async function serviceSecretPaths(ctx: Ctx, service: unknown): Promise<string[]> {

@@ -83,10 +83,10 @@ function addressing<H extends string, T extends string>({ holder, target }: Memb
 /** The input and output schemas of a membership. */
 function schemas<H extends string, T extends string>({ holder, target, role }: MembershipShape<H, T>): Pick<Type<H, T>, 'inputs' | 'outputs'> {
   const fields = {
-    [holder.field]: z.string().min(1).describe(`Id of the ${holder.what}. Required. Changing it makes a new membership.`),
-    [target.field]: z.string().min(1).describe(`Id of the ${target.what}. Required. Changing it makes a new membership.`),
+    [holder.field]: z.string().min(1).describe(`Id of the ${holder.what}. Required.`),
+    [target.field]: z.string().min(1).describe(`Id of the ${target.what}. Required.`),
   };
-  const inputs = z.object({ ...fields, role: z.string().min(1).describe(`${role} Required. Changed in place.`) });
+  const inputs = z.object({ ...fields, role: z.string().min(1).describe(`${role} Required.`) });
   const outputs = z.object({
     ...fields,
     role: z.string().describe('The role the membership grants.'),
@@ -151,8 +151,12 @@ export function membershipType<H extends string, T extends string>(shape: Member
     provider: 'pipeline',
     description: `${shape.description} Only the role changes in place. Import id: <${holder.what}_id>:<${target.what}_id> (e.g. ${holder.example}:${target.example}).`,
     ...schemas(shape),
-    replaceOn: [holder.field, target.field].map((path) => ({ path, reason: `a membership is addressed by its ${holder.what} and ${target.what}; the API's PATCH changes only its role` })),
-    remoteManaged: ['createdAt'],
+    diff: {
+      remoteManaged: ['createdAt'],
+    },
+    replace: {
+      on: [holder.field, target.field].map((path) => ({ path, reason: `a membership is addressed by its ${holder.what} and ${target.what}; the API's PATCH changes only its role` })),
+    },
     importId: pairFormat(shape),
     ...verbs(shape, a),
     ...searches(shape, a),

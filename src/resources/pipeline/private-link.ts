@@ -57,11 +57,11 @@ const privateLinkFields = z.object({
   name: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]{0,22}$/, 'must start with a letter or underscore and hold letters, digits and underscores, at most 23 characters')
-    .describe('Name, unique in the account. Required. Changing it replaces the link.'),
-  region: z.string().min(1).describe("Region of the vendor side, e.g. `AWS_US_EAST_1` (as a destination's region). Required. Changing it replaces the link."),
-  service: z.enum(PRIVATE_LINK_SERVICES).describe('What it reaches: `SOURCE_AWS`, `SNOWFLAKE_AWS`, `DATABRICKS_AZURE`... Required. Changing it replaces the link.'),
+    .describe('Name, unique in the account. Required.'),
+  region: z.string().min(1).describe("Region of the vendor side, e.g. `AWS_US_EAST_1` (as a destination's region). Required."),
+  service: z.enum(PRIVATE_LINK_SERVICES).describe('What it reaches: `SOURCE_AWS`, `SNOWFLAKE_AWS`, `DATABRICKS_AZURE`... Required.'),
   config: freeForm(z.record(z.string(), z.string()), "the service's settings, keys as the API spells them (POST /v1/private-links)").describe(
-    "The service's settings, e.g. `connection_service_name` (SOURCE_AWS), `account_url` and `vpce_id` (SNOWFLAKE_AWS), `pls_id` (SOURCE_AZURE). Required. Changed in place; keys left out are left to the API.",
+    "The service's settings, e.g. `connection_service_name` (SOURCE_AWS), `account_url` and `vpce_id` (SNOWFLAKE_AWS), `pls_id` (SOURCE_AZURE). Required. Keys left out are left to the API.",
   ),
 });
 
@@ -162,25 +162,31 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
     'A private link to a source or destination in your cloud. Waits until it is OK (customTimeouts.create); FAIL is an error naming why. Config changes in place; name, region and service replace it. Import id: <private_link_id> (e.g. tidy_marmot).',
   inputs: privateLinkInputs,
   outputs: privateLinkOutputs,
-  replaceOn: [
-    { path: 'name', reason: "the API's PATCH of a private link takes only its config: the name is fixed at create" },
-    { path: 'region', reason: "the API's PATCH of a private link takes only its config: the region is fixed at create" },
-    { path: 'service', reason: "the API's PATCH of a private link takes only its config: the service is fixed at create" },
-  ],
-  // A new link of the same name waits for the old one to be gone: names are unique in the account.
-  holds: [{ what: 'private link name', paths: ['name'] }],
-  remoteManaged: ['cloudProvider', 'state', 'stateSummary', 'host', 'createdAt', 'createdBy'],
-  importId: apiIdFormat('private_link', 'tidy_marmot'),
-  // A link still being made (or changed) is waited for, never replaced: a new one would start
-  // over, and the API allows five creations an hour. Only one that failed is of no use.
-  isReady: (outputs) => outputs.state === 'OK',
-  statusOf: (outputs) => String(outputs.state),
-  failed: (outputs) => (outputs.state === 'FAIL' ? `FAIL (${String(outputs.stateSummary)})` : undefined),
-  asDeclared(recorded, outputs, desired) {
-    return { ...recorded, config: declaredConfig(recorded.config, desired.config, outputs.config) as Record<string, string> };
+  diff: {
+    remoteManaged: ['cloudProvider', 'state', 'stateSummary', 'host', 'createdAt', 'createdBy'],
+    asDeclared(recorded, outputs, desired) {
+      return { ...recorded, config: declaredConfig(recorded.config, desired.config, outputs.config) as Record<string, string> };
+    },
+    // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
+    readsDeclared: true,
   },
-  // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
-  readsDeclared: true,
+  replace: {
+    on: [
+      { path: 'name', reason: "the API's PATCH of a private link takes only its config: the name is fixed at create" },
+      { path: 'region', reason: "the API's PATCH of a private link takes only its config: the region is fixed at create" },
+      { path: 'service', reason: "the API's PATCH of a private link takes only its config: the service is fixed at create" },
+    ],
+    // A new link of the same name waits for the old one to be gone: names are unique in the account.
+    holds: [{ what: 'private link name', paths: ['name'] }],
+  },
+  provisioning: {
+    // A link still being made (or changed) is waited for, never replaced: a new one would start
+    // over, and the API allows five creations an hour. Only one that failed is of no use.
+    ready: (outputs) => outputs.state === 'OK',
+    status: (outputs) => String(outputs.state),
+    failed: (outputs) => (outputs.state === 'FAIL' ? `FAIL (${String(outputs.stateSummary)})` : undefined),
+  },
+  importId: apiIdFormat('private_link', 'tidy_marmot'),
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;
@@ -225,7 +231,7 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
     if (!inputs) return undefined;
     const found = await namedSince(ctx, inputs.name, order.earliestMs, order.recorded);
     if (found.length !== 1) return undefined;
-    // Adopted as it is: one still CREATING is waited for by the apply (see isReady), not here.
+    // Adopted as it is: one still CREATING is waited for by the apply (see provisioning.ready), not here.
     const link = await readLink(ctx, found[0].id);
     return link && { id: link.id, outputs: toOutputs(link, inputs) };
   },

@@ -19,8 +19,8 @@ import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.
 
 /** Inputs of a proxy agent. */
 export const proxyAgentInputs = z.object({
-  displayName: z.string().min(1).describe('Name, unique in the account. Required. Changing it replaces the agent (the API has no update).'),
-  groupRegion: z.string().min(1).describe('Region of the groups it serves, e.g. `AWS_US_EAST_1`. Required. Changing it replaces the agent.'),
+  displayName: z.string().min(1).describe('Name, unique in the account. Required.'),
+  groupRegion: z.string().min(1).describe('Region of the groups it serves, e.g. `AWS_US_EAST_1`. Required.'),
   regenerationCounter: z
     .number()
     .int()
@@ -110,16 +110,22 @@ export const proxyAgent: ResourceType<ProxyAgentInputs, ProxyAgentOutputs, Pipel
     'A proxy agent in your network. Its auth token and private key are sealed outputs, shown by the API only on create; raising regenerationCounter issues new ones. Name and region replace it. Import id: <proxy_agent_id> (e.g. hidden_marten).',
   inputs: proxyAgentInputs,
   outputs: proxyAgentOutputs,
-  secretPaths: ['authToken', 'clientPrivateKey'],
-  replaceOn: [
-    { path: 'displayName', reason: 'the API cannot change a proxy agent: it has no update, only create, delete and regenerate-secrets' },
-    { path: 'groupRegion', reason: 'the API cannot change a proxy agent: it has no update, only create, delete and regenerate-secrets' },
-  ],
-  // Names are unique in the account: a new agent of the same name needs the old one gone.
-  holds: [{ what: 'proxy agent name', paths: ['displayName'] }],
-  remoteManaged: ['status', 'version', 'registeredAt', 'createdBy', 'authToken', 'clientCert', 'clientPrivateKey'],
+  secrets: {
+    paths: ['authToken', 'clientPrivateKey'],
+  },
+  diff: {
+    remoteManaged: ['status', 'version', 'registeredAt', 'createdBy', 'authToken', 'clientCert', 'clientPrivateKey'],
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { regenerationCounter: 0 }),
+  },
+  replace: {
+    on: [
+      { path: 'displayName', reason: 'the API cannot change a proxy agent: it has no update, only create, delete and regenerate-secrets' },
+      { path: 'groupRegion', reason: 'the API cannot change a proxy agent: it has no update, only create, delete and regenerate-secrets' },
+    ],
+    // Names are unique in the account: a new agent of the same name needs the old one gone.
+    holds: [{ what: 'proxy agent name', paths: ['displayName'] }],
+  },
   importId: apiIdFormat('proxy_agent', 'hidden_marten'),
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { regenerationCounter: 0 }),
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;

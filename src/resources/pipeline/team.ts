@@ -12,7 +12,7 @@ import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.
 
 /** Inputs of a team. */
 export const teamInputs = z.object({
-  name: z.string().min(1).max(100).describe('Name of the team, unique in the account. Required. Renamed in place.'),
+  name: z.string().min(1).max(100).describe('Name of the team, unique in the account. Required.'),
   description: z.string().max(500).optional().describe('What the team is for. Default: empty.'),
   role: z.string().min(1).describe('The account role every member gets, e.g. `Account Reviewer` (see the getRoles lookup). Required.'),
 });
@@ -54,11 +54,15 @@ export const team: ResourceType<TeamInputs, TeamOutputs, PipelineClient, Pipelin
   description: 'A team of users with an account role. Name, description and role change in place. Import id: <team_id> (e.g. witty_heron).',
   inputs: teamInputs,
   outputs: teamOutputs,
-  replaceOn: [],
-  importId: apiIdFormat('team', 'witty_heron'),
-  asDeclared(recorded, _outputs, desired) {
-    return defaultsAsDeclared(recorded, desired, { description: '' });
+  diff: {
+    asDeclared(recorded, _outputs, desired) {
+      return defaultsAsDeclared(recorded, desired, { description: '' });
+    },
   },
+  replace: {
+    on: [],
+  },
+  importId: apiIdFormat('team', 'witty_heron'),
 
   async create(ctx, inputs) {
     // Names are unique: a team of this name after a lost answer is the one the send made.

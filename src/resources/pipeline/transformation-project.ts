@@ -17,18 +17,18 @@ import type { SetupTest } from '../../providers/pipeline/api/setup-tests.js';
 
 /** Inputs of a transformation project. */
 export const transformationProjectInputs = z.object({
-  groupId: z.string().min(1).describe('Id of the group (destination) it transforms. Required; a group holds one project. Changing it replaces the project.'),
-  dbtVersion: z.string().min(1).describe('dbt Core version, e.g. `1.7.3`. Required. Changing it replaces the project (the API sets it only at create).'),
-  defaultSchema: z.string().min(1).describe('Schema models are built in by default. Required. Changing it replaces the project.'),
-  gitRemoteUrl: z.string().min(1).describe('Git remote the project is cloned from, e.g. `git@github.com:acme/dbt.git`. Required. Changing it replaces the project.'),
-  folderPath: z.string().optional().describe('Folder of the project in the repository. Default: its root. Changed in place.'),
-  gitBranch: z.string().optional().describe('Branch to run. Default `main`. Changed in place.'),
-  threads: z.number().int().min(1).optional().describe('dbt threads. Default 1. Changed in place.'),
-  targetName: z.string().optional().describe('dbt target name. Changed in place.'),
+  groupId: z.string().min(1).describe('Id of the group (destination) it transforms. Required; a group holds one project.'),
+  dbtVersion: z.string().min(1).describe('dbt Core version, e.g. `1.7.3`. Required.'),
+  defaultSchema: z.string().min(1).describe('Schema models are built in by default. Required.'),
+  gitRemoteUrl: z.string().min(1).describe('Git remote the project is cloned from, e.g. `git@github.com:acme/dbt.git`. Required.'),
+  folderPath: z.string().optional().describe('Folder of the project in the repository. Default: its root.'),
+  gitBranch: z.string().optional().describe('Branch to run. Default `main`.'),
+  threads: z.number().int().min(1).optional().describe('dbt threads. Default 1.'),
+  targetName: z.string().optional().describe('dbt target name.'),
   environmentVars: z
     .array(z.string().regex(/^DBT_[A-Z0-9_]+=/, 'must be DBT_<NAME>=<value>'))
     .optional()
-    .describe('Environment variables, each `DBT_<NAME>=<value>`. Changed in place.'),
+    .describe('Environment variables, each `DBT_<NAME>=<value>`.'),
   runTests: z.boolean().optional().describe('Run the setup tests (clone, parse) when created or changed; failures are warnings. Default true. Not stored by the API.'),
 });
 
@@ -116,23 +116,27 @@ export const transformationProject: ResourceType<TransformationProjectInputs, Tr
     "A group's dbt Core project, with the public key to add as a deploy key. Folder, branch, threads, target and environment variables change in place; group, dbt version, default schema and git remote replace it. Import id: <project_id> (e.g. keen_ibex).",
   inputs: transformationProjectInputs,
   outputs: transformationProjectOutputs,
-  replaceOn: [
-    { path: 'groupId', reason: 'the API cannot move a project to another group' },
-    { path: 'dbtVersion', reason: "the API's PATCH of a project takes no dbt version" },
-    { path: 'defaultSchema', reason: "the API's PATCH of a project takes no default schema" },
-    { path: 'gitRemoteUrl', reason: "the API's PATCH of a project takes no git remote" },
-  ],
-  // A group holds one project: the new one needs the old one gone.
-  holds: [{ what: 'dbt project of a group', paths: ['groupId'] }],
-  computedInputs: ['folderPath', 'gitBranch', 'threads', 'targetName'],
-  stateOnly: ['runTests'],
-  remoteManaged: ['publicKey', 'status', 'errors', 'createdAt', 'createdById'],
+  diff: {
+    computedInputs: ['folderPath', 'gitBranch', 'threads', 'targetName'],
+    recordOnly: ['runTests'],
+    remoteManaged: ['publicKey', 'status', 'errors', 'createdAt', 'createdById'],
+    // Never waited for (no provisioning.ready or failed): its status is the API's check of the repository,
+    // NOT_READY until the user adds the public key this create returns as a deploy key; ERROR is
+    // that check failing, put right in the repository, not by a new project (whose new key would
+    // undo the deploy key added).
+    asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { runTests: true }),
+  },
+  replace: {
+    on: [
+      { path: 'groupId', reason: 'the API cannot move a project to another group' },
+      { path: 'dbtVersion', reason: "the API's PATCH of a project takes no dbt version" },
+      { path: 'defaultSchema', reason: "the API's PATCH of a project takes no default schema" },
+      { path: 'gitRemoteUrl', reason: "the API's PATCH of a project takes no git remote" },
+    ],
+    // A group holds one project: the new one needs the old one gone.
+    holds: [{ what: 'dbt project of a group', paths: ['groupId'] }],
+  },
   importId: apiIdFormat('project', 'keen_ibex'),
-  // Never waited for (no isReady or failed): its status is the API's check of the repository,
-  // NOT_READY until the user adds the public key this create returns as a deploy key; ERROR is
-  // that check failing, put right in the repository, not by a new project (whose new key would
-  // undo the deploy key added).
-  asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { runTests: true }),
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;

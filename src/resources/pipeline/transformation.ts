@@ -51,14 +51,14 @@ export const transformationSchedule = z
 
 /** Inputs of a transformation. */
 export const transformationInputs = z.object({
-  projectId: z.string().min(1).describe('Id of the transformation project it runs. Required. Changing it replaces the transformation.'),
-  name: z.string().min(1).describe('Name, unique in its project. Required. Changed in place.'),
+  projectId: z.string().min(1).describe('Id of the transformation project it runs. Required.'),
+  name: z.string().min(1).describe('Name, unique in its project. Required.'),
   steps: z
     .array(z.object({ name: z.string().min(1), command: z.string().regex(/^dbt /, "must be a dbt command, e.g. 'dbt run'") }).strict())
     .min(1)
-    .describe('dbt commands run in order, each `{name, command}`. Required. Changed in place.'),
-  schedule: transformationSchedule.describe('When it runs. Required. Changed in place.'),
-  paused: z.boolean().optional().describe('Whether runs are paused. Default false. Changed in place.'),
+    .describe('dbt commands run in order, each `{name, command}`. Required.'),
+  schedule: transformationSchedule.describe('When it runs. Required.'),
+  paused: z.boolean().optional().describe('Whether runs are paused. Default false.'),
 });
 
 /** Inputs of a transformation. */
@@ -146,12 +146,16 @@ export const transformation: ResourceType<TransformationInputs, TransformationOu
     'dbt Core steps of a transformation project on a schedule. Name, steps, schedule and paused change in place; the project replaces it. Import id: <transformation_id> (e.g. merry_koala).',
   inputs: transformationInputs,
   outputs: transformationOutputs,
-  replaceOn: [{ path: 'projectId', reason: 'the API cannot move a transformation to another project' }],
-  remoteManaged: ['status', 'createdAt', 'lastStartedAt', 'outputModelNames'],
-  importId: apiIdFormat('transformation', 'merry_koala'),
-  asDeclared(recorded, _outputs, desired) {
-    return defaultsAsDeclared(recorded, desired, { paused: false });
+  diff: {
+    remoteManaged: ['status', 'createdAt', 'lastStartedAt', 'outputModelNames'],
+    asDeclared(recorded, _outputs, desired) {
+      return defaultsAsDeclared(recorded, desired, { paused: false });
+    },
   },
+  replace: {
+    on: [{ path: 'projectId', reason: 'the API cannot move a transformation to another project' }],
+  },
+  importId: apiIdFormat('transformation', 'merry_koala'),
 
   async create(ctx, inputs) {
     const started = Date.now() - 300_000;

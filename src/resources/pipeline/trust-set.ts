@@ -72,7 +72,7 @@ function schemas(shape: Shape) {
     })
     .strict();
   const inputs = z.object({
-    [shape.idField]: z.string().min(1).describe(`Id of the ${shape.holder} that trusts them. Required. Changing it replaces the resource.`),
+    [shape.idField]: z.string().min(1).describe(`Id of the ${shape.holder} that trusts them. Required.`),
     [shape.kind]: z
       .array(item)
       .describe(
@@ -157,11 +157,17 @@ export function trustSetType(shape: Shape, token: string, example: string): Reso
     description: `The ${what} a ${shape.holder} trusts, as a set by hash: approved and revoked to match. Import id: <${shape.holder}_id> (e.g. ${example}).`,
     inputs,
     outputs,
-    secretPaths: shape.value === 'encodedCert' ? [`${shape.kind}[*].encodedCert`] : [],
-    replaceOn: [{ path: shape.idField, reason: `the ${what} belong to one ${shape.holder}` }],
-    remoteManaged: ['approved'],
+    secrets: {
+      paths: shape.value === 'encodedCert' ? [`${shape.kind}[*].encodedCert`] : [],
+    },
+    diff: {
+      remoteManaged: ['approved'],
+      asDeclared: (recorded, _outputs, desired) => ({ ...recorded, [shape.kind]: inDeclaredOrder(shape, itemsOf(recorded), itemsOf(desired)) }),
+    },
+    replace: {
+      on: [{ path: shape.idField, reason: `the ${what} belong to one ${shape.holder}` }],
+    },
     importId: apiIdFormat(shape.holder, example),
-    asDeclared: (recorded, _outputs, desired) => ({ ...recorded, [shape.kind]: inDeclaredOrder(shape, itemsOf(recorded), itemsOf(desired)) }),
 
     async create(ctx, values) {
       const id = String(values[shape.idField]);

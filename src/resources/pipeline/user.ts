@@ -13,7 +13,7 @@ import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.
 
 /** Inputs of a user. */
 export const userInputs = z.object({
-  email: z.string().email().describe('Email the invitation goes to. Required. Changing it replaces the user (the API cannot change it).'),
+  email: z.string().email().describe('Email the invitation goes to. Required.'),
   givenName: z.string().min(1).describe('Given name. Required.'),
   familyName: z.string().min(1).describe('Family name. Required.'),
   phone: z
@@ -92,9 +92,13 @@ export const user: ResourceType<UserInputs, UserOutputs, PipelineClient, Pipelin
   description: 'A user invited to the account. Names, phone, picture and role change in place; a new email is a new user. Import id: <user_id> (e.g. nimble_heron).',
   inputs: userInputs,
   outputs: userOutputs,
-  replaceOn: [{ path: 'email', reason: "the API cannot change a user's email (the update body has none): a new email is a new invitation" }],
-  computedInputs: ['role'],
-  remoteManaged: ['verified', 'invited', 'active', 'createdAt'],
+  diff: {
+    computedInputs: ['role'],
+    remoteManaged: ['verified', 'invited', 'active', 'createdAt'],
+  },
+  replace: {
+    on: [{ path: 'email', reason: "the API cannot change a user's email (the update body has none): a new email is a new invitation" }],
+  },
   importId: apiIdFormat('user', 'nimble_heron'),
 
   async create(ctx, inputs) {

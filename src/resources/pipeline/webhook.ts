@@ -41,7 +41,7 @@ export const WEBHOOK_EVENTS = [
 
 /** Inputs of a webhook. */
 export const webhookInputs = z.object({
-  groupId: z.string().min(1).optional().describe('Id of the group whose events it receives; leave out for an account webhook. Changing it replaces the webhook.'),
+  groupId: z.string().min(1).optional().describe('Id of the group whose events it receives; leave out for an account webhook.'),
   url: z
     .string()
     .regex(/^https?:\/\/[^\s/]+/, 'must be an http(s) URL')
@@ -100,13 +100,19 @@ export const webhook: ResourceType<WebhookInputs, WebhookOutputs, PipelineClient
   description: 'An account or group webhook. url, events, active and secret change in place; the secret is sealed and never read back. Import id: <webhook_id> (e.g. fancy_llama).',
   inputs: webhookInputs,
   outputs: webhookOutputs,
-  secretPaths: ['secret'],
-  replaceOn: [{ path: 'groupId', reason: "a webhook's scope is fixed at creation: account and group webhooks are made on different paths and the API's PATCH takes no group" }],
-  remoteManaged: ['type', 'createdAt', 'createdBy'],
-  importId: apiIdFormat('webhook', 'fancy_llama'),
-  asDeclared(recorded, _outputs, desired, origin) {
-    return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['secret'], origin), desired, { active: true });
+  secrets: {
+    paths: ['secret'],
   },
+  diff: {
+    remoteManaged: ['type', 'createdAt', 'createdBy'],
+    asDeclared(recorded, _outputs, desired, origin) {
+      return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['secret'], origin), desired, { active: true });
+    },
+  },
+  replace: {
+    on: [{ path: 'groupId', reason: "a webhook's scope is fixed at creation: account and group webhooks are made on different paths and the API's PATCH takes no group" }],
+  },
+  importId: apiIdFormat('webhook', 'fancy_llama'),
 
   async create(ctx, inputs) {
     const started = Date.now();

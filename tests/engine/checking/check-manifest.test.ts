@@ -15,7 +15,9 @@ function fakeCatalog() {
     token: 'fake:index/thing:Thing',
     inputs: z.object({ name: z.string(), size: z.number().optional() }).strict(),
     outputs: z.object({ name: z.string(), uid: z.string() }),
-    warnings: (inputs) => ((inputs as { size?: number }).size === 1 ? ['size 1 is deprecated'] : []),
+    notes: {
+      desired: (inputs) => ((inputs as { size?: number }).size === 1 ? ['size 1 is deprecated'] : []),
+    },
   };
   const link: CatalogResourceType = {
     token: 'fake:index/link:Link',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ResourceContext } from '../../../src/engine/contracts/resource-type.js';
 import { refreshState } from '../../../src/engine/planning/refresh.js';
 import { Secret } from '../../../src/kernel/values.js';
 import { applyFake, planFake } from '../../support/engine-run.js';
@@ -13,14 +14,17 @@ resources:
 /** A fake type whose `ref` is secret for objects named `vault` only, as its catalogue would say. */
 function vaultType() {
   const fake = fakeType();
-  fake.type.secretPathsFor = async (desired, ctx) => {
-    const catalogue = await ctx.shared('catalogue', async () => new Set(['vault']));
-    return catalogue.has(String(desired.name)) ? ['ref'] : [];
+  fake.type.secrets = {
+    ...fake.type.secrets,
+    pathsFor: async (desired: Record<string, unknown>, ctx: ResourceContext) => {
+      const catalogue = await ctx.shared('catalogue', async () => new Set(['vault']));
+      return catalogue.has(String(desired.name)) ? ['ref'] : [];
+    },
   };
   return fake;
 }
 
-describe('secrets a type names from the declared values (secretPathsFor)', () => {
+describe('secrets a type names from the declared values (secrets.pathsFor)', () => {
   it('the plan shows them as [secret], and state never holds them in clear', async () => {
     const fake = vaultType();
     const store = new MemoryStore();
@@ -40,7 +44,7 @@ describe('secrets a type names from the declared values (secretPathsFor)', () =>
 
   it('a refresh seals what the type names, though state recorded it before the type said so', async () => {
     const fake = vaultType();
-    const plainType = { ...fake.type, secretPathsFor: undefined };
+    const plainType = { ...fake.type, secrets: { ...fake.type.secrets, pathsFor: undefined } };
     const store = new MemoryStore();
     await applyFake(manifest, { ...fake, type: plainType }, store);
     const refreshed = await refreshState(await store.read(), fakeDeps(fake.type));

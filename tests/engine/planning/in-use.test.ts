@@ -1,5 +1,5 @@
 /**
- * A replacement no order of one run can make (ResourceType.usedBy): its new object needs what the
+ * A replacement no order of one run can make (ReplaceRules.usedBy): its new object needs what the
  * old one holds, so the old one must go first, and a dependant the plan keeps still names the old
  * object in a way that makes the API refuse that delete. Refused before any call, with the runs
  * that work; every other case plans as before.
@@ -26,7 +26,7 @@ resources:
 /** A fake thing that holds its name, whose delete the API refuses while another thing's `ref` names its uid. */
 function usedThing() {
   const fake = fakeType({ holdNameMs: 0 });
-  fake.type.usedBy = [{ token: fake.type.token, path: 'ref', output: 'uid', refusal: 'the API refuses to delete a thing another one refers to (409)' }];
+  fake.type.replace.usedBy = [{ token: fake.type.token, path: 'ref', output: 'uid', refusal: 'the API refuses to delete a thing another one refers to (409)' }];
   return fake;
 }
 
@@ -60,7 +60,7 @@ describe('a replacement the API refuses in either order', () => {
     ];
     for (const { yaml, replace, declared } of cases) {
       const fake = usedThing();
-      if (declared === false) delete fake.type.usedBy;
+      if (declared === false) delete fake.type.replace.usedBy;
       const store = new MemoryStore();
       await applyFake(stack({ name: 'edge', size: 1 }), fake, store);
       const { diagnostics, plan } = await planFake(yaml, fake, store, { replace });

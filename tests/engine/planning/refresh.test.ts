@@ -39,7 +39,9 @@ function thingType(api: Api, kind: string, opts: { alone?: boolean; listed?: (id
     description: kind,
     inputs: z.object({ name: z.string() }),
     outputs: z.object({ name: z.string() }),
-    replaceOn: [],
+    replace: {
+      on: [],
+    },
     async create() {
       throw new Error('not used');
     },

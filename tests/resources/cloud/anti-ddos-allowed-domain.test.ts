@@ -146,7 +146,7 @@ describe('AntiDdosAllowedDomain lifecycle against the sandbox', () => {
     const id = `${instanceId}/blocked-site.com`;
     const seen = await antiDdosAllowedDomain.read(h.resourceCtx(), id);
     expect(seen).toMatchObject({ status: 'Failure' });
-    expect(antiDdosAllowedDomain.failed?.(seen!)).toBe('Failure');
+    expect(antiDdosAllowedDomain.provisioning!.failed!(seen!)).toBe('Failure');
     await antiDdosAllowedDomain.delete(h.resourceCtx(), id, { inputs: {} as never, outputs: {} as never });
     expect(await antiDdosAllowedDomain.read(h.resourceCtx(), id)).toBeUndefined();
   });

@@ -64,16 +64,16 @@ describe('AntiDdosInstance inputs', () => {
 describe('AntiDdosInstance replace rules', () => {
   const prior = z.parse(antiDdosInstance.inputs, base);
   it.each([
-    ['area and dataCenter are static replace paths', () => antiDdosInstance.replaceOn.map((r) => r.path), ['area', 'dataCenter']],
-    ['a different chargeType than state recorded', () => antiDdosInstance.replaceWhen!(prior, { ...prior, chargeType: 'year' }).map((d) => d.path), ['chargeType']],
-    ['a different duration than state recorded', () => antiDdosInstance.replaceWhen!(prior, { ...prior, duration: 3 }).map((d) => d.path), ['duration']],
+    ['area and dataCenter are static replace paths', () => antiDdosInstance.replace.on.map((r) => r.path), ['area', 'dataCenter']],
+    ['a different chargeType than state recorded', () => antiDdosInstance.replace.when!.rules(prior, { ...prior, chargeType: 'year' }).map((d) => d.path), ['chargeType']],
+    ['a different duration than state recorded', () => antiDdosInstance.replace.when!.rules(prior, { ...prior, duration: 3 }).map((d) => d.path), ['duration']],
     [
       'nothing when state never knew them (imported)',
-      () => antiDdosInstance.replaceWhen!({ ...prior, chargeType: undefined, duration: undefined } as unknown as AntiDdosInstanceInputs, { ...prior, chargeType: 'year', duration: 2 }),
+      () => antiDdosInstance.replace.when!.rules({ ...prior, chargeType: undefined, duration: undefined } as unknown as AntiDdosInstanceInputs, { ...prior, chargeType: 'year', duration: 2 }),
       [],
     ],
-    ['the docs say both may replace', () => antiDdosInstance.replaceSometimes, ['chargeType', 'duration']],
-    ['nothing for in-place fields', () => antiDdosInstance.replaceWhen!(prior, { ...prior, name: 'x', bandwidth: 100, maxDefenceValue: 90 }), []],
+    ['the docs say both may replace', () => antiDdosInstance.replace.when?.inputs, ['chargeType', 'duration']],
+    ['nothing for in-place fields', () => antiDdosInstance.replace.when!.rules(prior, { ...prior, name: 'x', bandwidth: 100, maxDefenceValue: 90 }), []],
   ])('%s', (_name, run, expected) => {
     expect(run()).toEqual(expected);
   });
@@ -91,20 +91,20 @@ describe('AntiDdosInstance replace rules', () => {
     ['terms the manifest leaves out are not filled in', { chargeType: 'month', duration: 1 }, {}, {}, false],
   ])('asDeclared: %s', (_name, bought, written, expected, imported) => {
     const { chargeType: _c, duration: _d, ...recorded } = prior;
-    const declared = antiDdosInstance.asDeclared!(recorded as AntiDdosInstanceInputs, bought as never, { ...recorded, ...written } as AntiDdosInstanceInputs, { imported });
+    const declared = antiDdosInstance.diff!.asDeclared!(recorded as AntiDdosInstanceInputs, bought as never, { ...recorded, ...written } as AntiDdosInstanceInputs, { imported });
     expect({ chargeType: declared.chargeType, duration: declared.duration }).toEqual({ chargeType: undefined, duration: undefined, ...expected });
   });
 
   it('a term changed from what plumb bought, where state left it out, replaces', () => {
     const { chargeType: _c, duration: _d, ...recorded } = prior;
     const desired = { ...recorded, chargeType: 'year' } as AntiDdosInstanceInputs;
-    const declared = antiDdosInstance.asDeclared!(recorded as AntiDdosInstanceInputs, { chargeType: 'month', duration: 1 } as never, desired);
-    expect(antiDdosInstance.replaceWhen!(declared, desired).map((d) => d.path)).toEqual(['chargeType']);
+    const declared = antiDdosInstance.diff!.asDeclared!(recorded as AntiDdosInstanceInputs, { chargeType: 'month', duration: 1 } as never, desired);
+    expect(antiDdosInstance.replace.when!.rules(declared, desired).map((d) => d.path)).toEqual(['chargeType']);
   });
 
   it('keeps API-set outputs out of diffs', () => {
-    expect(antiDdosInstance.remoteManaged).toEqual(['createTime', 'expireTime', 'status']);
-    expect(antiDdosInstance.computedInputs).toEqual(['name']);
+    expect(antiDdosInstance.diff?.remoteManaged).toEqual(['createTime', 'expireTime', 'status']);
+    expect(antiDdosInstance.diff?.computedInputs).toEqual(['name']);
   });
 });
 

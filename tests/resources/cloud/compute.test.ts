@@ -156,24 +156,24 @@ describe('an instance changes in place, stopping it only for what the API requir
 describe('what replaces an instance or a disk, and what the plan says of a stop', () => {
   const was = { bootDisk: { type: 'cloud_ssd', size: 40 }, dataDisks: [{ type: 'cloud_ssd', size: 50 }] } as InstanceInputs;
   it('a smaller or retyped disk, or another count of data disks, replaces the instance, naming the field and the rule; a larger one does not', () => {
-    expect(instance.replaceWhen!(was, { ...was, dataDisks: [{ type: 'cloud_ssd', size: 60 }] })).toEqual([]);
-    expect(instance.replaceWhen!(was, { ...was, bootDisk: { type: 'cloud_ssd', size: 30 } })).toEqual([
+    expect(instance.replace.when!.rules(was, { ...was, dataDisks: [{ type: 'cloud_ssd', size: 60 }] })).toEqual([]);
+    expect(instance.replace.when!.rules(was, { ...was, bootDisk: { type: 'cloud_ssd', size: 30 } })).toEqual([
       { path: 'bootDisk.size', reason: 'a disk only grows (ResizeAttachedDisk takes a larger size)' },
     ]);
-    expect(instance.replaceWhen!(was, { ...was, dataDisks: [{ type: 'cloud_rssd', size: 50 }] })).toEqual([{ path: 'dataDisks[0].type', reason: "a disk's type is fixed when it is made" }]);
-    expect(instance.replaceWhen!(was, { ...was, dataDisks: [] })).toEqual([{ path: 'dataDisks', reason: expect.stringContaining('no Action adds one') }]);
-    expect(disk.replaceWhen!({ availabilityZone: ZONE, size: 50 }, { availabilityZone: ZONE, size: 40 })).toEqual([{ path: 'size', reason: expect.stringContaining('a disk only grows') }]);
+    expect(instance.replace.when!.rules(was, { ...was, dataDisks: [{ type: 'cloud_rssd', size: 50 }] })).toEqual([{ path: 'dataDisks[0].type', reason: "a disk's type is fixed when it is made" }]);
+    expect(instance.replace.when!.rules(was, { ...was, dataDisks: [] })).toEqual([{ path: 'dataDisks', reason: expect.stringContaining('no Action adds one') }]);
+    expect(disk.replace.when!.rules({ availabilityZone: ZONE, size: 50 }, { availabilityZone: ZONE, size: 40 })).toEqual([{ path: 'size', reason: expect.stringContaining('a disk only grows') }]);
   });
 
   it('a resize or a new password says the instance is stopped and started again, never the password; a rename says nothing', () => {
     const prior = { ...was, cpu: 1, memory: 2048, password: 'Old-pass-1' } as InstanceInputs;
-    const [note] = instance.updateNotes!(prior, { ...prior, cpu: 2, password: 'New-pass-2' });
+    const [note] = instance.notes!.update!(prior, { ...prior, cpu: 2, password: 'New-pass-2' });
     expect(note).toBe(
       'a running instance is stopped, resized to 2 CPU / 2048 MB (ResizeUHostInstance) and its login reset (ResetUHostInstancePassword), and started again: the API makes these changes only to a stopped instance',
     );
     expect(note).not.toContain('pass-');
-    expect(instance.updateNotes!(prior, { ...prior, name: 'x' })).toEqual([]);
-    expect(instance.updateNotes!(prior, { ...prior, password: undefined, keyPairId: 'uhostkp-1' })).toEqual([
+    expect(instance.notes!.update!(prior, { ...prior, name: 'x' })).toEqual([]);
+    expect(instance.notes!.update!(prior, { ...prior, password: undefined, keyPairId: 'uhostkp-1' })).toEqual([
       'a running instance is stopped, its login reset (ResetUHostInstancePassword), and started again: the API makes these changes only to a stopped instance',
       'the key pair uhostkp-1 is put on it in place and checked on the instance after; where the API refuses it or does not put it there, the apply stops with the instance running as before, and only replacing it (plumb apply --replace) makes one that logs in with the key pair',
     ]);

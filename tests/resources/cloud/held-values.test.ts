@@ -43,7 +43,7 @@ const cloud = [...(await loadResourceTypes(['cloud'])).values()];
 describe('what the cloud API holds unique is declared on every type', () => {
   it.each(cloud.map((t) => [t.token, t] as const))('%s declares what the API lets one object hold at a time', (token, type) => {
     expect(HELD, `${token} has no entry: review what the API refuses a second object of (a port, a binding, a range, a name) and declare it in holds`).toHaveProperty([token]);
-    expect((type.holds ?? []).map((c) => c.what).sort()).toEqual(Object.keys(HELD[token]).sort());
+    expect((type.replace.holds ?? []).map((c) => c.what).sort()).toEqual(Object.keys(HELD[token]).sort());
   });
 
   it('every entry of the table is a registered type', () => {

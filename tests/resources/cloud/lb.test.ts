@@ -80,14 +80,16 @@ describe("in-place updates send the platform's own Action, once", () => {
 
   it("clearing a balancer's remark replaces it, and the plan's reason says why", () => {
     const base = { vpcId: 'uvnet-1', subnetId: 'subnet-1' };
-    expect(lb.replaceWhen!({ ...base, remark: 'x' }, base)).toEqual([{ path: 'remark', reason: expect.stringContaining('no Action clears') }]);
-    expect(lb.replaceWhen!(base, { ...base, remark: 'x' })).toEqual([]);
+    expect(lb.replace.when!.rules({ ...base, remark: 'x' }, base)).toEqual([{ path: 'remark', reason: expect.stringContaining('no Action clears') }]);
+    expect(lb.replace.when!.rules(base, { ...base, remark: 'x' })).toEqual([]);
   });
 
   it("clearing a listener's health-check domain or path replaces it, since an empty value is no change to the API", () => {
     const base = { lbId: 'ulb-1', protocol: 'http' as const, port: 80 };
-    expect(lbListener.replaceWhen?.({ ...base, domain: 'a.example.com', path: '/up' }, { ...base, path: '/up' })).toEqual([{ path: 'domain', reason: expect.stringContaining('no Action clears') }]);
-    expect(lbListener.replaceWhen?.({ ...base, path: '/up' }, { ...base, path: '/ready' })).toEqual([]);
+    expect(lbListener.replace.when?.rules({ ...base, domain: 'a.example.com', path: '/up' }, { ...base, path: '/up' })).toEqual([
+      { path: 'domain', reason: expect.stringContaining('no Action clears') },
+    ]);
+    expect(lbListener.replace.when?.rules({ ...base, path: '/up' }, { ...base, path: '/ready' })).toEqual([]);
   });
 
   it("changing a listener's method and health check is one UpdateVServerAttribute call", async () => {
@@ -103,7 +105,7 @@ describe("in-place updates send the platform's own Action, once", () => {
     const [one, two] = backends.map((b) => b.outputs.backendId);
     const inputs = z.parse(lbRule.inputs, { lbId: made.id, listenerId: listener.outputs.listenerId, path: '/img/', backendIds: [one] });
     const rule = await lbRule.create(c, inputs);
-    expect(lbRule.replaceOn.map((r) => r.path)).not.toContain('backendIds');
+    expect(lbRule.replace.on.map((r) => r.path)).not.toContain('backendIds');
     const sent = await writes(() => lbRule.update(c, rule.id, { inputs, outputs: rule.outputs }, { ...inputs, backendIds: [one, two] }));
     expect(sent).toEqual(['UpdatePolicy']);
     expect((await lbRule.read(c, rule.id))!.backendIds.sort()).toEqual([one, two].sort());
@@ -147,10 +149,10 @@ describe('a certificate swap where the API does not offer UpdateSSLBinding to th
     const https = await lbListener.create(c, { lbId: made.id, protocol: 'https' });
     const inputs = { lbId: made.id, listenerId: https.outputs.listenerId, sslId: a.id };
     const bound = await lbSslAttachment.create(c, inputs);
-    const [note] = lbSslAttachment.updateNotes!(inputs, { ...inputs, sslId: b.id });
+    const [note] = lbSslAttachment.notes!.update!(inputs, { ...inputs, sslId: b.id });
     expect(note).toContain('UpdateSSLBinding');
     expect(note).toContain('UnbindSSL, BindSSL');
-    expect(lbSslAttachment.updateNotes!(inputs, inputs)).toEqual([]);
+    expect(lbSslAttachment.notes!.update!(inputs, inputs)).toEqual([]);
 
     h.warnings.length = 0;
     const narrowed = { ...c, client: notOffering(c.client as CloudClient, 'UpdateSSLBinding') };
@@ -183,7 +185,7 @@ describe('what the API is never sent again, and never shows', () => {
   it("a certificate's private key is sent once, with the upload, and no read, listing or output carries it", async () => {
     const c = h.resourceCtx('secret');
     const key = { privateKey: pem('PRIVATE KEY', 'dG9wLXNlY3JldA=='), userCert: pem('CERTIFICATE', 'Y2VydA==') };
-    expect(lbSsl.secretPaths).toEqual(['privateKey']);
+    expect(lbSsl.secrets?.paths).toEqual(['privateKey']);
     const made = await lbSsl.create(c, { ...key, name: 'sealed' });
     const listed = await (c.client as CloudClient).pageAll<Record<string, unknown>>('DescribeSSL', {}, 'DataSet');
     expect(JSON.stringify(listed)).not.toContain('dG9wLXNlY3JldA');

@@ -90,8 +90,8 @@ describe("a NAT gateway changes in place with the API's own Actions", () => {
     const other = (await securityGroup.create(c, { name: 'fw-other', rules: [{ protocol: 'icmp' }] })).id;
     expect(await writes(() => natGateway.update(c, made.id, { inputs: nat, outputs: made.outputs }, { ...nat, securityGroupId: other }))).toEqual(['GrantFirewall']);
     expect((await natGateway.read(c, made.id))?.securityGroupId).toBe(other);
-    expect(natGateway.replaceOn).toEqual([{ path: 'vpcId', reason: expect.stringContaining('no API Action') }]);
-    expect(natGateway.replaceWhen!({ ...nat, remark: 'a' }, nat)).toEqual([{ path: 'remark', reason: expect.stringContaining('no Action clears one') }]);
+    expect(natGateway.replace.on).toEqual([{ path: 'vpcId', reason: expect.stringContaining('no API Action') }]);
+    expect(natGateway.replace.when!.rules({ ...nat, remark: 'a' }, nat)).toEqual([{ path: 'remark', reason: expect.stringContaining('no Action clears one') }]);
   });
 
   it('its white list is its hosts: AddWhiteListResource at create, then Add/DeleteWhiteListResource for the difference; what changed outside reads back', async () => {
@@ -188,8 +188,8 @@ describe('VPN', () => {
     const made = await vpnConnection.create(c, inputs);
     expect(await writes(() => vpnConnection.update(c, made.id, { inputs, outputs: made.outputs }, { ...inputs, preSharedKey: 'k3y-two', ikeDhGroup: '14' }))).toEqual(['UpdateVPNTunnelAttribute']);
     expect(await vpnConnection.read(c, made.id)).toMatchObject({ preSharedKey: 'k3y-two', ikeDhGroup: '14', ipsecRemoteSubnets: ['192.168.70.0/24'] });
-    expect(vpnConnection.secretPaths).toEqual(['preSharedKey']);
-    expect(vpnConnection.replaceOn.find((r) => r.path === 'name')?.reason).toBe('UpdateVPNTunnelAttribute takes no name, tag or remark, and no other Action changes them');
+    expect(vpnConnection.secrets?.paths).toEqual(['preSharedKey']);
+    expect(vpnConnection.replace.on.find((r) => r.path === 'name')?.reason).toBe('UpdateVPNTunnelAttribute takes no name, tag or remark, and no other Action changes them');
   });
 
   it("a VPN gateway's grade is one UpdateVPNGateway; its EIP moves by UnBindEIP then BindEIP; deletes wait for the tunnels to go", async () => {
@@ -199,7 +199,7 @@ describe('VPN', () => {
     expect(await writes(() => vpnGateway.update(c, gateway.id, { inputs: gwInputs, outputs: gateway.outputs }, next))).toEqual(['UpdateVPNGateway', 'UnBindEIP', 'BindEIP']);
     expect(await vpnGateway.read(c, gateway.id)).toMatchObject({ grade: 'enhanced', eipId: eips[1] });
     const tunnel = await vpnConnection.create(c, inputs);
-    expect(vpnGateway.updateNotes!(next, { ...next, eipId: eips[2] })).toEqual([expect.stringContaining('refuses while connections run on the gateway (4238)')]);
+    expect(vpnGateway.notes!.update!(next, { ...next, eipId: eips[2] })).toEqual([expect.stringContaining('refuses while connections run on the gateway (4238)')]);
     await expect(vpnGateway.update(c, gateway.id, { inputs: next, outputs: gateway.outputs }, { ...next, eipId: eips[2] })).rejects.toThrow(/still has tunnels/);
     await expect(vpnGateway.delete(c, gateway.id, { inputs: next, outputs: gateway.outputs })).rejects.toThrow(/still has tunnels/);
     await vpnConnection.delete(c, tunnel.id, { inputs, outputs: tunnel.outputs });

@@ -72,14 +72,14 @@ describe("in-place updates send the platform's own Action, once", () => {
 
 describe('replacement rules', () => {
   it('renaming or retagging a VPC replaces it, naming the missing Action; its ranges do not', () => {
-    expect(vpc.replaceOn.map((r) => r.path).sort()).toEqual(['name', 'tag']);
-    expect(vpc.replaceOn.find((r) => r.path === 'name')?.reason).toMatch(/no Action that renames a VPC/);
+    expect(vpc.replace.on.map((r) => r.path).sort()).toEqual(['name', 'tag']);
+    expect(vpc.replace.on.find((r) => r.path === 'name')?.reason).toMatch(/no Action that renames a VPC/);
   });
 
   it('emptying a remark replaces a security group (an empty Remark means no change to the API); changing it does not', () => {
     const rules = [{ protocol: 'icmp' as const }];
-    expect(securityGroup.replaceWhen!({ rules, remark: 'a' }, { rules })).toEqual([{ path: 'remark', reason: expect.stringContaining('no Action clears one') }]);
-    expect(securityGroup.replaceWhen!({ rules, remark: 'a' }, { rules, remark: 'b' })).toEqual([]);
+    expect(securityGroup.replace.when!.rules({ rules, remark: 'a' }, { rules })).toEqual([{ path: 'remark', reason: expect.stringContaining('no Action clears one') }]);
+    expect(securityGroup.replace.when!.rules({ rules, remark: 'a' }, { rules, remark: 'b' })).toEqual([]);
   });
 
   it('an EIP association re-binding the same EIP unbinds first; another EIP on the same resource does not', () => {

@@ -34,10 +34,10 @@ describe('every cloud type says how soon the API lists a new object of it', () =
     it(type.token, () => {
       // Left out, a type whose objects the API lists only once provisioned would have an order it
       // accepted taken for one that made nothing, and bought again.
-      expect(type.appearsWithinMs, `${type.token} declares no appearsWithinMs: 0 if the API lists a new object at once, else APPEARS_WITHIN_MS`).toBeTypeOf('number');
-      expect([0, APPEARS_WITHIN_MS], `${type.token}: the provider has one documented bound, APPEARS_WITHIN_MS`).toContain(type.appearsWithinMs);
+      expect(type.provisioning?.appearsWithinMs, `${type.token} declares no appearsWithinMs: 0 if the API lists a new object at once, else APPEARS_WITHIN_MS`).toBeTypeOf('number');
+      expect([0, APPEARS_WITHIN_MS], `${type.token}: the provider has one documented bound, APPEARS_WITHIN_MS`).toContain(type.provisioning?.appearsWithinMs);
       // The engine looks for what an order without an id made with findOwned until it would be listed.
-      if (type.appearsWithinMs) expect(type.findOwned, `${type.token} may go unlisted, so an interrupted order of it must be found by findOwned`).toBeTypeOf('function');
+      if (type.provisioning?.appearsWithinMs) expect(type.findOwned, `${type.token} may go unlisted, so an interrupted order of it must be found by findOwned`).toBeTypeOf('function');
       // The declaration says why, in the line above it.
       expect(sourceOf(type), `${type.token}: say why above appearsWithinMs`).toMatch(/\/\/ [^\n]+\n\s*appearsWithinMs: /);
     });

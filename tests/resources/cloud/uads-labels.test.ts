@@ -99,18 +99,18 @@ describe('anti-DDoS forwarding rules', () => {
   ];
   for (const [path, why] of forced) {
     it(`a new ${path} replaces the rule: ${why}`, () => {
-      expect(antiDdosRule.replaceOn.find((r) => pathMatches(path, r.path))?.reason).toContain(why);
+      expect(antiDdosRule.replace.on.find((r) => pathMatches(path, r.path))?.reason).toContain(why);
     });
   }
 
   it('port, back ends, TOA, detection, backup and remark never replace a rule by themselves (the API updates them)', () => {
-    for (const path of ['port', 'realServers', 'toaId', 'detection', 'backupServer', 'remark']) expect(antiDdosRule.replaceOn.some((r) => pathMatches(path, r.path))).toBe(false);
+    for (const path of ['port', 'realServers', 'toaId', 'detection', 'backupServer', 'remark']) expect(antiDdosRule.replace.on.some((r) => pathMatches(path, r.path))).toBe(false);
   });
 
   it('dropping the backup server replaces the rule: no update can clear it', () => {
     const withBackup = { ...base('123.59.200.1'), backupServer: { ip: '10.0.0.9', port: 8443 } };
-    expect(antiDdosRule.replaceWhen!(withBackup, base('123.59.200.1'))).toEqual([expect.objectContaining({ path: 'backupServer' })]);
-    expect(antiDdosRule.replaceWhen!(base('123.59.200.1'), withBackup)).toEqual([]);
+    expect(antiDdosRule.replace.when!.rules(withBackup, base('123.59.200.1'))).toEqual([expect.objectContaining({ path: 'backupServer' })]);
+    expect(antiDdosRule.replace.when!.rules(base('123.59.200.1'), withBackup)).toEqual([]);
   });
 
   it('refuses, naming each path, a TCP back end without a port, an IP rule with one, and several back ends without a backup', () => {

@@ -1,5 +1,5 @@
 /**
- * What uses a cloud object and makes the API refuse its delete (ResourceType.usedBy), declared
+ * What uses a cloud object and makes the API refuse its delete (ReplaceRules.usedBy), declared
  * where it matters: on every type whose objects hold something unique (a replacement of one keeping
  * it must delete first), for each type that names it in an input changed in place (a dependant
  * the plan keeps). A reviewed table names, for every registered cloud type that holds something,
@@ -40,22 +40,22 @@ function keys(schema: unknown): string[] {
 }
 
 describe('what blocks the delete of an object that holds something is declared on every cloud type', () => {
-  it.each(cloud.filter((t) => t.holds?.length).map((t) => [t.token, t] as const))('%s declares the kept users whose use the API refuses its delete for', (token, type) => {
+  it.each(cloud.filter((t) => t.replace.holds?.length).map((t) => [t.token, t] as const))('%s declares the kept users whose use the API refuses its delete for', (token, type) => {
     expect(
       USED_BY,
       `${token} holds something and has no entry: review which types name it in an input changed in place and whether the API refuses its delete while they do, and declare them in usedBy`,
     ).toHaveProperty([token]);
-    const declared = Object.fromEntries((type.usedBy ?? []).map((u) => [`${u.token} ${u.path}`, u.refusal.match(/\((\w+)\)$/)?.[1]]));
+    const declared = Object.fromEntries((type.replace.usedBy ?? []).map((u) => [`${u.token} ${u.path}`, u.refusal.match(/\((\w+)\)$/)?.[1]]));
     expect(declared).toEqual(USED_BY[token]);
   });
 
   it('every entry of the table is a registered type that holds something', () => {
-    expect(Object.keys(USED_BY).filter((t) => !cloud.some((c) => c.token === t && c.holds?.length))).toEqual([]);
+    expect(Object.keys(USED_BY).filter((t) => !cloud.some((c) => c.token === t && c.replace.holds?.length))).toEqual([]);
   });
 });
 
 describe('every usedBy of every registered type can take effect', () => {
-  const uses = [...all.values()].flatMap((type: ResourceType) => (type.usedBy ?? []).map((use) => [`${type.token} by ${use.token} ${use.path}`, type, use] as const));
+  const uses = [...all.values()].flatMap((type: ResourceType) => (type.replace.usedBy ?? []).map((use) => [`${type.token} by ${use.token} ${use.path}`, type, use] as const));
 
   it.each(uses)('%s: a registered user, an input of it changed in place, an output of the used type, a claim to keep, a refusal with its code', (_name, type, use) => {
     const user = all.get(use.token);
@@ -63,9 +63,9 @@ describe('every usedBy of every registered type can take effect', () => {
     const field = use.path.split(/[.[]/)[0];
     expect(keys(user!.inputs)).toContain(field);
     // An input that replaces the user takes it off the old object with its own delete: no block.
-    expect(user!.replaceOn.map((r) => r.path)).not.toContain(field);
+    expect(user!.replace.on.map((r) => r.path)).not.toContain(field);
     if (use.output !== undefined) expect(keys(type.outputs)).toContain(use.output);
-    expect(type.holds?.length, `${type.token} holds nothing: its replacement is made create-first, and the use never blocks it`).toBeGreaterThan(0);
+    expect(type.replace.holds?.length, `${type.token} holds nothing: its replacement is made create-first, and the use never blocks it`).toBeGreaterThan(0);
     expect(use.refusal).toMatch(/^the API refuses .+ \(\w+\)$/);
   });
 });

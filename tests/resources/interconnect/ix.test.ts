@@ -9,10 +9,10 @@ import { ixBase as base } from './attached-specs.js';
 describe('IX rules', () => {
   it('another exchange is the only replacement, not the same name in other letter case; attribute tags, which the API sets, are refused with a reason', () => {
     const input = { ...base, requestedProductUid: 'p' };
-    expect(ix.replaceOn).toEqual([]);
-    expect(ix.replaceWhen!(input, { ...input, networkServiceType: 'Melbourne IX' }).map((d) => d.path)).toEqual(['networkServiceType']);
-    expect(ix.replaceWhen!(input, { ...input, networkServiceType: input.networkServiceType.toLowerCase() })).toEqual([]);
-    expect(ix.replaceSometimes).toEqual(['networkServiceType']);
+    expect(ix.replace.on).toEqual([]);
+    expect(ix.replace.when!.rules(input, { ...input, networkServiceType: 'Melbourne IX' }).map((d) => d.path)).toEqual(['networkServiceType']);
+    expect(ix.replace.when!.rules(input, { ...input, networkServiceType: input.networkServiceType.toLowerCase() })).toEqual([]);
+    expect(ix.replace.when?.inputs).toEqual(['networkServiceType']);
     expect(z.safeParse(ix.inputs, { ...input, attributeTags: {} }).success).toBe(true);
     const refused = z.safeParse(ix.inputs, { ...input, attributeTags: { a: 'b' } });
     expect(refused.success).toBe(false);
@@ -28,7 +28,7 @@ describe("IX recorded inputs in the manifest's terms", () => {
     ['a shut-down IX is a change from a manifest that leaves it out', { shutdown: true }, {}, { shutdown: true }],
   ])('%s', (_name, recorded, desired, expected) => {
     const input = { ...base, requestedProductUid: 'p' };
-    expect(ix.asDeclared!({ ...input, ...recorded } as never, {} as never, { ...input, ...desired } as never)).toEqual({ ...input, ...expected });
+    expect(ix.diff!.asDeclared!({ ...input, ...recorded } as never, {} as never, { ...input, ...desired } as never)).toEqual({ ...input, ...expected });
   });
 });
 

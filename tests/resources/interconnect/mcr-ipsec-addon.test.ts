@@ -14,7 +14,7 @@ describe('McrIpsecAddon rules', () => {
   });
 
   it('a tunnelCount change is in place; a new mcrId replaces', () => {
-    expect(mcrIpsecAddon.replaceOn.map((r) => r.path)).toEqual(['mcrId']);
+    expect(mcrIpsecAddon.replace.on.map((r) => r.path)).toEqual(['mcrId']);
   });
 
   it('a malformed import id names the format', () => {

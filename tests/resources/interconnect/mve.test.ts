@@ -33,9 +33,9 @@ describe('MVE replace rules', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      expect(mve.replaceWhen!(prior, c.desired).map((d) => d.path)).toEqual(c.paths);
+      expect(mve.replace.when!.rules(prior, c.desired).map((d) => d.path)).toEqual(c.paths);
       // The docs' "on change" column says a change to this field may replace.
-      for (const path of c.paths) expect(mve.replaceSometimes).toContain(path.split(/[.[]/)[0]);
+      for (const path of c.paths) expect(mve.replace.when?.inputs).toContain(path.split(/[.[]/)[0]);
     });
   }
 
@@ -43,19 +43,19 @@ describe('MVE replace rules', () => {
     const imported = { ...prior, vendorConfig: new Secret({ vendor: 'CISCO', imageId: 83, productSize: 'SMALL' }) };
     const { productSize: _, ...vendorConfig } = prior.vendorConfig;
     const desired = { ...prior, vendorConfig: new Secret(vendorConfig) };
-    const declared = mve.asDeclared!(imported as never, {} as never, desired as never, { imported: true });
+    const declared = mve.diff!.asDeclared!(imported as never, {} as never, desired as never, { imported: true });
     expect(declared.vendorConfig).toBeInstanceOf(Secret);
     expect(reveal(declared.vendorConfig)).toEqual(vendorConfig);
     const other = { ...prior, vendorConfig: new Secret({ ...prior.vendorConfig, imageId: 98 }) };
-    expect(reveal(mve.asDeclared!(imported as never, {} as never, other as never, { imported: true }).vendorConfig)).toMatchObject({ imageId: 83 });
+    expect(reveal(mve.diff!.asDeclared!(imported as never, {} as never, other as never, { imported: true }).vendorConfig)).toMatchObject({ imageId: 83 });
     // An MVE plumb ordered was sent exactly its recorded config: the fields it lacks were not sent.
-    const made = reveal(mve.asDeclared!(imported as never, {} as never, desired as never, { imported: false }).vendorConfig) as Record<string, unknown>;
+    const made = reveal(mve.diff!.asDeclared!(imported as never, {} as never, desired as never, { imported: false }).vendorConfig) as Record<string, unknown>;
     expect(made).toEqual({ vendor: 'Cisco', imageId: 83 });
   });
 
   it('image, size and vendor are static replace rules, so the docs show them', () => {
-    expect(mve.replaceOn.map((r) => r.path)).toEqual(expect.arrayContaining(['vendorConfig.imageId', 'vendorConfig.productSize', 'vendorConfig.vendor', 'locationId']));
-    expect(mve.secretPaths).toEqual(['vendorConfig']);
+    expect(mve.replace.on.map((r) => r.path)).toEqual(expect.arrayContaining(['vendorConfig.imageId', 'vendorConfig.productSize', 'vendorConfig.vendor', 'locationId']));
+    expect(mve.secrets?.paths).toEqual(['vendorConfig']);
   });
 });
 

@@ -46,13 +46,13 @@ describe('service key rules', () => {
     ],
     ['VLAN 0 (the API\'s "none") is a VLAN left out', { vlan: 0 }, {}, 'desired'],
   ])('asDeclared: %s', (_name, recorded, desired, expected) => {
-    const declared = serviceKey.asDeclared!({ ...valid, ...recorded } as never, {} as never, { ...valid, ...desired } as never);
+    const declared = serviceKey.diff!.asDeclared!({ ...valid, ...recorded } as never, {} as never, { ...valid, ...desired } as never);
     expect(declared).toEqual(expected === 'desired' ? { ...valid, ...desired } : { ...valid, ...recorded });
   });
 
   it('the fields the API sets only at creation force replacement; active and validFor change in place', () => {
-    expect(serviceKey.replaceOn.map((r) => r.path).sort()).toEqual(['description', 'maxSpeed', 'preApproved', 'productUid', 'singleUse', 'vlan']);
-    expect(serviceKey.secretPaths).toEqual(['key']);
+    expect(serviceKey.replace.on.map((r) => r.path).sort()).toEqual(['description', 'maxSpeed', 'preApproved', 'productUid', 'singleUse', 'vlan']);
+    expect(serviceKey.secrets?.paths).toEqual(['key']);
   });
 });
 

@@ -115,7 +115,7 @@ describe('a VXC to a cloud partner port without its partner config, checked befo
   it('removed from a recorded AWS VXC (a replacement that would order it without one): refused by the plan', async () => {
     const made = { ...base(), bEnd: { requestedProductUid: awsUid }, bEndPartnerConfig: aws() };
     const { bEndPartnerConfig: _, ...removed } = made;
-    expect(vxc.replaceWhen!(made, removed).map((r) => r.path)).toEqual(['bEndPartnerConfig']);
+    expect(vxc.replace.when!.rules(made, removed).map((r) => r.path)).toEqual(['bEndPartnerConfig']);
     expect(await checked(removed, made)).toEqual([['bEndPartnerConfig', expect.stringMatching(/is a AWS partner port/)]]);
   });
 

@@ -48,18 +48,18 @@ describe('partner config replace rule', () => {
     });
   }
 
-  it('replaceWhen names the field; a B-End VLAN change at a cloud end replaces too', () => {
+  it('replace.when names the field; a B-End VLAN change at a cloud end replaces too', () => {
     const base = { productName: 'v', rateLimit: 1, contractTermMonths: 1, aEnd: { requestedProductUid: 'a' }, bEnd: { requestedProductUid: 'b', vlan: 10 }, bEndPartnerConfig: aws() };
-    expect(vxc.replaceWhen!(base, { ...base, bEndPartnerConfig: aws('210987654321') }).map((d) => d.path)).toEqual(['bEndPartnerConfig']);
-    expect(vxc.replaceWhen!(base, { ...base, bEnd: { requestedProductUid: 'b', vlan: 11 } }).map((d) => d.path)).toEqual(['bEnd.vlan']);
+    expect(vxc.replace.when!.rules(base, { ...base, bEndPartnerConfig: aws('210987654321') }).map((d) => d.path)).toEqual(['bEndPartnerConfig']);
+    expect(vxc.replace.when!.rules(base, { ...base, bEnd: { requestedProductUid: 'b', vlan: 11 } }).map((d) => d.path)).toEqual(['bEnd.vlan']);
     // An inner VLAN of -1 is the documented "none": writing it down is no change.
-    expect(vxc.replaceWhen!(base, { ...base, bEnd: { requestedProductUid: 'b', vlan: 10, innerVlan: -1 } })).toEqual([]);
-    expect(vxc.replaceWhen!(base, { ...base, aEnd: { requestedProductUid: 'a2', vlan: 7 } })).toEqual([]);
-    expect(vxc.replaceWhen!({ ...base, aEndPartnerConfig: aws() }, base).map((d) => d.path)).toEqual(['aEndPartnerConfig']);
+    expect(vxc.replace.when!.rules(base, { ...base, bEnd: { requestedProductUid: 'b', vlan: 10, innerVlan: -1 } })).toEqual([]);
+    expect(vxc.replace.when!.rules(base, { ...base, aEnd: { requestedProductUid: 'a2', vlan: 7 } })).toEqual([]);
+    expect(vxc.replace.when!.rules({ ...base, aEndPartnerConfig: aws() }, base).map((d) => d.path)).toEqual(['aEndPartnerConfig']);
     // The docs' "on change" column says a change to each of these may replace.
-    expect(vxc.replaceSometimes).toEqual(['aEndPartnerConfig', 'bEndPartnerConfig', 'bEnd']);
-    expect(vxc.deleteBeforeReplace).toBe(true);
-    expect(vxc.secretPaths).toEqual(expect.arrayContaining(['serviceKey', 'bEndPartnerConfig.interfaces[*].bgpConnections[*].password', 'aEndPartnerConfig.peers[*].sharedKey']));
+    expect(vxc.replace.when?.inputs).toEqual(['aEndPartnerConfig', 'bEndPartnerConfig', 'bEnd']);
+    expect(vxc.replace.deleteFirst).toBe(true);
+    expect(vxc.secrets?.paths).toEqual(expect.arrayContaining(['serviceKey', 'bEndPartnerConfig.interfaces[*].bgpConnections[*].password', 'aEndPartnerConfig.peers[*].sharedKey']));
   });
 });
 
@@ -93,7 +93,7 @@ describe("a VXC's recorded inputs in the manifest's terms (asDeclared)", () => {
     ['a router end without interfaces has no config: a first one is a change', {}, { cspConnections: routerAt([]) }, { bEndPartnerConfig: vrouter() }, {}],
   ];
   it.each(cases)('%s', (_name, recorded, outputs, desired, expected) => {
-    const declared = vxc.asDeclared!({ ...base, ...recorded } as never, outputs as never, { ...base, ...desired } as never);
+    const declared = vxc.diff!.asDeclared!({ ...base, ...recorded } as never, outputs as never, { ...base, ...desired } as never);
     expect(declared).toEqual({ ...base, ...expected });
   });
 });
@@ -132,7 +132,7 @@ describe('Vxc against the sandbox', () => {
   it('a vrouter change resolves prefix list names to ids and is one modify call', async () => {
     const created = await vxc.create(ctx, toMcr());
     const desired = toMcr(vrouter(64600, 'from-peer'));
-    expect(vxc.replaceWhen!(toMcr(), desired)).toEqual([]);
+    expect(vxc.replace.when!.rules(toMcr(), desired)).toEqual([]);
     const puts: unknown[] = [];
     const put = ctx.client.put.bind(ctx.client);
     ctx.client.put = (async (path: string, body: unknown) => {
@@ -172,8 +172,8 @@ describe('Vxc against the sandbox', () => {
     const { bEndPartnerConfig: _, ...bare } = toMcr();
     const created = await vxc.create(ctx, bare);
     const desired = toMcr(vrouter(64999));
-    expect(vxc.replaceWhen!(bare, desired)).toEqual([]);
-    expect(vxc.asDeclared!(bare, created.outputs, desired).bEndPartnerConfig).toBeUndefined();
+    expect(vxc.replace.when!.rules(bare, desired)).toEqual([]);
+    expect(vxc.diff!.asDeclared!(bare, created.outputs, desired).bEndPartnerConfig).toBeUndefined();
     const { result: updated, puts } = await countingPuts(() => vxc.update(ctx, created.id, { inputs: bare, outputs: created.outputs }, desired));
     expect(puts).toHaveLength(1);
     const interfaces = (updated.cspConnections ?? []).flatMap((c) => (c.interfaces as Array<{ bgpConnections: Array<{ peerAsn: number }> }> | undefined) ?? []);
@@ -185,7 +185,7 @@ describe('Vxc against the sandbox', () => {
     const bare = { productName: 'mcr-to-port', rateLimit: 100, contractTermMonths: 1 as const, aEnd: { requestedProductUid: mcrUid }, bEnd: { requestedProductUid: portUid, vlan: 210 } };
     const created = await vxc.create(ctx, bare);
     const desired = { ...bare, aEndPartnerConfig: { partner: 'a-end' as const, interfaces: vrouter(64777).interfaces } };
-    expect(vxc.replaceWhen!(bare, desired)).toEqual([]);
+    expect(vxc.replace.when!.rules(bare, desired)).toEqual([]);
     const { puts } = await countingPuts(() => vxc.update(ctx, created.id, { inputs: bare, outputs: created.outputs }, desired));
     expect(puts).toHaveLength(1);
     const current = await ctx.client.get<{ resources: { csp_connection: unknown } }>(`/v2/product/${created.id}`);
@@ -198,7 +198,7 @@ describe('Vxc against the sandbox', () => {
     const imported = (await vxc.read(ctx, created.id))!;
     expect(imported.bEndPartnerConfig).toBeUndefined();
     const { bEndPartnerConfig: _, ...recorded } = { ...toMcr(), aEnd: imported.aEnd, bEnd: imported.bEnd };
-    expect(vxc.asDeclared!(recorded, imported, toMcr()).bEndPartnerConfig).toEqual(toMcr().bEndPartnerConfig);
+    expect(vxc.diff!.asDeclared!(recorded, imported, toMcr()).bEndPartnerConfig).toEqual(toMcr().bEndPartnerConfig);
     const renamed = { ...toMcr(), productName: 'port-to-mcr-2' };
     const { puts } = await countingPuts(() => vxc.update(ctx, created.id, { inputs: recorded, outputs: imported }, renamed));
     expect(puts).toEqual([expect.objectContaining({ name: 'port-to-mcr-2' })]);

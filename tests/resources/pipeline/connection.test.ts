@@ -64,8 +64,8 @@ describe('secrets by service', () => {
   it('a secret plumb does not know by name is named as secret before any change and sealed in what is read', async () => {
     const ctx = ctxFor(sandbox);
     const inputs = { service: 'anaplan', groupId, destinationSchema: { name: 'anaplan' }, config: { username: 'svc', certificate: 'CERT' } };
-    expect(await connection.secretPathsFor!(inputs, ctx)).toContain('config.certificate');
-    expect(await connection.secretPathsFor!({ ...inputs, service: 'no_such_service' }, ctx)).toEqual([]);
+    expect(await connection.secrets!.pathsFor!(inputs, ctx)).toContain('config.certificate');
+    expect(await connection.secrets!.pathsFor!({ ...inputs, service: 'no_such_service' }, ctx)).toEqual([]);
     const made = await connection.create(ctx, inputs);
     expect(made.outputs.config?.certificate).toBeInstanceOf(Secret);
     expect(ctx.warnings).toEqual([]);

@@ -86,10 +86,10 @@ describe('private links', () => {
     expect(found).toMatchObject({ id: made.data.id, outputs: { state: 'CREATING' } });
     expect(Date.now() - started).toBeLessThan(5_000);
     const outputs = found!.outputs as Record<string, unknown>;
-    expect([privateLink.isReady!(outputs), privateLink.failed!(outputs)]).toEqual([false, undefined]);
-    expect([privateLink.isReady!({ ...outputs, state: 'UPDATING' }), privateLink.failed!({ ...outputs, state: 'UPDATING' })]).toEqual([false, undefined]);
-    expect([privateLink.isReady!({ ...outputs, state: 'OK' }), privateLink.failed!({ ...outputs, state: 'OK' })]).toEqual([true, undefined]);
-    expect(privateLink.failed!({ ...outputs, state: 'FAIL', stateSummary: 'endpoint service not found' })).toBe('FAIL (endpoint service not found)');
+    expect([privateLink.provisioning!.ready!(outputs), privateLink.provisioning!.failed!(outputs)]).toEqual([false, undefined]);
+    expect([privateLink.provisioning!.ready!({ ...outputs, state: 'UPDATING' }), privateLink.provisioning!.failed!({ ...outputs, state: 'UPDATING' })]).toEqual([false, undefined]);
+    expect([privateLink.provisioning!.ready!({ ...outputs, state: 'OK' }), privateLink.provisioning!.failed!({ ...outputs, state: 'OK' })]).toEqual([true, undefined]);
+    expect(privateLink.provisioning!.failed!({ ...outputs, state: 'FAIL', stateSummary: 'endpoint service not found' })).toBe('FAIL (endpoint service not found)');
   });
 
   it('a config key changed through the API (as the web UI changes it) reads as that key alone', async () => {

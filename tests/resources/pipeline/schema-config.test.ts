@@ -113,7 +113,7 @@ describe('what is managed', () => {
     const imported = await connectionSchemaConfig.read(ctx, connectionSchemaConfig.importId!.parse(id));
     expect(Object.keys(imported!.schemas!)).toEqual(['public', 'sales']);
     expect(imported!.schemas!.public.tables!.customers).toEqual({ enabled: true, syncMode: 'SOFT_DELETE', columns: { email: { enabled: true, hashed: true } } });
-    expect(connectionSchemaConfig.asDeclared!(imported!, imported!, inputs)).toEqual(JSON.parse(JSON.stringify(inputs)));
+    expect(connectionSchemaConfig.diff!.asDeclared!(imported!, imported!, inputs)).toEqual(JSON.parse(JSON.stringify(inputs)));
   });
 
   it('a setting written into the manifest later is compared with what the API holds: its own value is no change, another is sent and lands', async () => {
@@ -153,7 +153,7 @@ describe('what is managed', () => {
   });
 
   it('deleting it leaves the settings on the platform and says so in the plan', async () => {
-    expect(connectionSchemaConfig.deleteNotes!({ inputs: small('x'), outputs: { id: 'x', ...small('x') } }, {} as never)).toEqual([
+    expect(connectionSchemaConfig.notes!.delete!({ inputs: small('x'), outputs: { id: 'x', ...small('x') } }, {} as never)).toEqual([
       'nothing is removed from the platform: the connection keeps its schema settings as they are, and plumb stops managing them',
     ]);
   });

@@ -29,7 +29,7 @@ describe('certificates', () => {
     expect(imported!.approved).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'CN=Acme Internal Root CA', type: 'TLS', validatedBy: expect.any(String) })]));
     const desired = { connectionId: 'ample_kitten', certificates: [...items].reverse().map((item) => ({ hash: item.hash, encodedCert: cert(item.hash) })) };
     const recorded = { connectionId: imported!.connectionId, certificates: imported!.certificates };
-    expect(connectionCertificates.asDeclared!(recorded, imported!, desired)).toEqual(desired);
+    expect(connectionCertificates.diff!.asDeclared!(recorded, imported!, desired)).toEqual(desired);
   });
 
   it('one approved elsewhere reads as a change; the update revokes it and sends nothing for the rest', async () => {
