@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { addCounted, asLedgerData, emptyLedger, markAnswered, prune, roomIn, takeFrom, type Grant, type LedgerData, type RateLedger, type RateWindow, type Room } from './rate-window.js';
+import { asLedgerData, emptyLedger, RecordLedger, type LedgerData } from './rate-window.js';
 
 /** A lock file older than this was left by a process that ended holding it. */
 const STALE_LOCK_MS = 5000;
@@ -25,7 +25,7 @@ export function cacheDir(env: Record<string, string | undefined> = process.env):
 }
 
 /** The ledger in `dir` (default: the cache folder's `rate`). */
-export class FileLedger implements RateLedger {
+export class FileLedger extends RecordLedger {
   readonly where: string;
 
   /** `warn`: told when a file held something else than a record, which is then started afresh. */
@@ -33,38 +33,9 @@ export class FileLedger implements RateLedger {
     readonly dir: string = join(cacheDir(), 'rate'),
     private readonly warn: (message: string) => void = () => undefined,
   ) {
+    super();
     this.where = dir;
   }
-
-  take(key: string, window: RateWindow, want: number, answered: readonly string[]): Promise<Grant> {
-    return this.update(key, (data, now) => {
-      markAnswered(data, answered, now);
-      return takeFrom(data, window, want, now);
-    });
-  }
-
-  answered(key: string, tickets: readonly string[]): Promise<void> {
-    return this.update(key, (data, now) => markAnswered(data, tickets, now));
-  }
-
-  counted(key: string, window: RateWindow, used: number): Promise<void> {
-    return this.update(key, (data, now) => addCounted(data, window, used, now));
-  }
-
-  pause(key: string, ms: number): Promise<void> {
-    return this.update(key, (data, now) => {
-      data.pausedUntil = Math.max(data.pausedUntil, now + ms);
-    });
-  }
-
-  room(key: string, window: RateWindow, need = 1): Promise<Room> {
-    return this.update(key, (data, now) => {
-      prune(data, window, now);
-      return roomIn(data, window, now, need);
-    });
-  }
-
-  async close(): Promise<void> {}
 
   /** The file of a key: named by its hash, as a key names an account. */
   fileOf(key: string): string {
@@ -72,7 +43,7 @@ export class FileLedger implements RateLedger {
   }
 
   /** Reads the key's record under its lock, changes it, writes it back; what `change` returns is the answer. */
-  private async update<T>(key: string, change: (data: LedgerData, now: number) => T): Promise<T> {
+  protected async update<T>(key: string, change: (data: LedgerData, now: number) => T): Promise<T> {
     const file = this.fileOf(key);
     const lock = `${file}.lock`;
     await this.lock(lock);

@@ -138,45 +138,62 @@ export function addCounted(data: LedgerData, window: RateWindow, used: number, n
   if (used > known) addAnswered(data, now, used - known);
 }
 
-/** A ledger kept in this process alone: what a process uses when the shared one cannot be read, and what tests give. */
-export class MemoryLedger implements RateLedger {
-  readonly where = 'this process';
-  private readonly keys = new Map<string, LedgerData>();
+/**
+ * A ledger that keeps one record per key wherever it keeps it (in memory, a file, a database row):
+ * every operation reads the key's record, changes it at the ledger's time and writes it back, in
+ * one `update` its store makes atomic.
+ */
+export abstract class RecordLedger implements RateLedger {
+  abstract readonly where: string;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** Reads `key`'s record, changes it at the store's `now`, writes it back; what `change` returns is the answer. */
+  protected abstract update<T>(key: string, change: (data: LedgerData, now: number) => T): Promise<T>;
 
-  private data(key: string): LedgerData {
-    let data = this.keys.get(key);
-    if (!data) this.keys.set(key, (data = emptyLedger()));
-    return data;
+  take(key: string, window: RateWindow, want: number, answered: readonly string[]): Promise<Grant> {
+    return this.update(key, (data, now) => {
+      markAnswered(data, answered, now);
+      return takeFrom(data, window, want, now);
+    });
   }
 
-  async take(key: string, window: RateWindow, want: number, answered: readonly string[]): Promise<Grant> {
-    const data = this.data(key);
-    markAnswered(data, answered, this.now());
-    return takeFrom(data, window, want, this.now());
+  answered(key: string, tickets: readonly string[]): Promise<void> {
+    return this.update(key, (data, now) => markAnswered(data, tickets, now));
   }
 
-  async answered(key: string, tickets: readonly string[]): Promise<void> {
-    markAnswered(this.data(key), tickets, this.now());
+  counted(key: string, window: RateWindow, used: number): Promise<void> {
+    return this.update(key, (data, now) => addCounted(data, window, used, now));
   }
 
-  async counted(key: string, window: RateWindow, used: number): Promise<void> {
-    addCounted(this.data(key), window, used, this.now());
+  pause(key: string, ms: number): Promise<void> {
+    return this.update(key, (data, now) => {
+      data.pausedUntil = Math.max(data.pausedUntil, now + ms);
+    });
   }
 
-  async pause(key: string, ms: number): Promise<void> {
-    const data = this.data(key);
-    data.pausedUntil = Math.max(data.pausedUntil, this.now() + ms);
-  }
-
-  async room(key: string, window: RateWindow, need = 1): Promise<Room> {
-    const data = this.data(key);
-    prune(data, window, this.now());
-    return roomIn(data, window, this.now(), need);
+  room(key: string, window: RateWindow, need = 1): Promise<Room> {
+    return this.update(key, (data, now) => {
+      prune(data, window, now);
+      return roomIn(data, window, now, need);
+    });
   }
 
   async close(): Promise<void> {}
+}
+
+/** A ledger kept in this process alone: what a process uses when the shared one cannot be read, and what tests give. */
+export class MemoryLedger extends RecordLedger {
+  readonly where = 'this process';
+  private readonly keys = new Map<string, LedgerData>();
+
+  constructor(private readonly now: () => number = Date.now) {
+    super();
+  }
+
+  protected async update<T>(key: string, change: (data: LedgerData, now: number) => T): Promise<T> {
+    let data = this.keys.get(key);
+    if (!data) this.keys.set(key, (data = emptyLedger()));
+    return change(data, this.now());
+  }
 }
 
 /** The ledger of this process, shared by its clients when no other is given. */

@@ -6,7 +6,7 @@
  * disagree still agree on when each call was made and when it leaves the window.
  */
 import type pg from 'pg';
-import { addCounted, asLedgerData, emptyLedger, markAnswered, prune, roomIn, takeFrom, type Grant, type LedgerData, type RateLedger, type RateWindow, type Room } from '../providers/rate-window.js';
+import { asLedgerData, emptyLedger, RecordLedger, type LedgerData } from '../providers/rate-window.js';
 import { driver, passwords, redact } from './postgres.js';
 import { prepareRateTable } from './postgres-schema.js';
 
@@ -21,7 +21,7 @@ import { prepareRateTable } from './postgres-schema.js';
 const BEGIN = "BEGIN; SET LOCAL idle_in_transaction_session_timeout = '5s'; SET LOCAL lock_timeout = '10s'; SET LOCAL statement_timeout = '15s'";
 
 /** The ledger in the database at `url`; it connects on its first use, which only a rate window brings. */
-export class PostgresLedger implements RateLedger {
+export class PostgresLedger extends RecordLedger {
   readonly where: string;
   private pool?: pg.Pool;
   private table?: Promise<string>;
@@ -31,38 +31,11 @@ export class PostgresLedger implements RateLedger {
     private readonly url: string,
     private readonly warn: (message: string) => void = () => undefined,
   ) {
+    super();
     this.where = redact(url);
   }
 
-  take(key: string, window: RateWindow, want: number, answered: readonly string[]): Promise<Grant> {
-    return this.update(key, (data, now) => {
-      markAnswered(data, answered, now);
-      return takeFrom(data, window, want, now);
-    });
-  }
-
-  answered(key: string, tickets: readonly string[]): Promise<void> {
-    return this.update(key, (data, now) => markAnswered(data, tickets, now));
-  }
-
-  counted(key: string, window: RateWindow, used: number): Promise<void> {
-    return this.update(key, (data, now) => addCounted(data, window, used, now));
-  }
-
-  pause(key: string, ms: number): Promise<void> {
-    return this.update(key, (data, now) => {
-      data.pausedUntil = Math.max(data.pausedUntil, now + ms);
-    });
-  }
-
-  room(key: string, window: RateWindow, need = 1): Promise<Room> {
-    return this.update(key, (data, now) => {
-      prune(data, window, now);
-      return roomIn(data, window, now, need);
-    });
-  }
-
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     const pool = this.pool;
     this.pool = undefined;
     this.table = undefined;
@@ -74,7 +47,7 @@ export class PostgresLedger implements RateLedger {
    * what `change` returns is the answer. Tickets stay unique across machines: the transactions of
    * a key are serialised, so no two read the same microsecond, and a ticket names its time.
    */
-  private async update<T>(key: string, change: (data: LedgerData, now: number) => T): Promise<T> {
+  protected async update<T>(key: string, change: (data: LedgerData, now: number) => T): Promise<T> {
     const table = await this.ready();
     return this.transaction(async (c) => {
       const data = (await this.lockRow(c, table, key)) ?? emptyLedger();
