@@ -14,7 +14,8 @@ import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339 } from '../../providers/cloud/wire.js';
 import type { ReplaceRule, ResourceContext, ResourceType } from '../../engine/contracts/resource-type.js';
-import { APPEARS_WITHIN_MS, findMade, PACE, waitListed } from './kit.js';
+import { APPEARS_WITHIN_MS, PACE, waitListed } from './kit.js';
+import { createAndWait } from './create.js';
 
 /** Data centres of each area. */
 export const DATA_CENTRES: Record<'EastChina' | 'NorthChina', readonly string[]> = {
@@ -170,20 +171,6 @@ function autoName(address: string, operationToken: string): string {
   return `${base}-${operationToken.replace(/[^0-9a-f]/g, '').slice(0, 8)}`;
 }
 
-/**
- * After a buy that may have been carried out (5xx, lost answer): the instance it bought, as
- * findOwned finds it, as the buy's answer (see findMade).
- */
-async function findBought(ctx: Ctx, inputs: AntiDdosInstanceInputs, sentAt: number): Promise<{ RetCode: number; ResourceInfo: { ResourceId: string } } | undefined> {
-  const bought = await findMade(ctx, {
-    within: APPEARS_WITHIN_MS,
-    what: 'anti-DDoS instance',
-    sentAt,
-    findOwned: (order) => antiDdosInstance.findOwned!(ctx, inputs, order),
-  });
-  return bought && { RetCode: 0, ResourceInfo: { ResourceId: bought.id } };
-}
-
 /** The AntiDdosInstance resource type. */
 export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInstanceOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/antiDdosInstance:AntiDdosInstance',
@@ -245,23 +232,27 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     },
   },
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const sentAt = Date.now();
-    // A buy is never sent again blindly, which could buy (and bill) a second instance: after a
-    // failure it may have carried out, the client first looks for the instance it bought.
-    const body = await ctx.client.call<{ ResourceInfo?: { ResourceId?: string } }>(
-      'BuyHighProtectGameService',
-      { HighProtectGameServiceName: name, ...sizing(inputs), ChargeType: inputs.chargeType === 'year' ? 'Year' : 'Month', Quantity: inputs.duration },
-      { recover: async () => await findBought(ctx, inputs, sentAt) },
-    );
-    const id = body.ResourceInfo?.ResourceId;
-    if (!id) throw new RemoteError('invalid', 'BuyHighProtectGameService returned no ResourceId', { provider: 'cloud' });
-    // Recorded before waiting: a timeout or crash must leave the bought instance in state.
-    ctx.recordId(id);
-    ctx.log.info({ id }, 'anti-DDoS instance bought');
-    return { id, outputs: orderedWith(await waitListed(ctx, `anti-DDoS instance ${id}`, () => describe(ctx, id)), inputs) };
-  },
+  // A buy is never sent again blindly, which could buy (and bill) a second instance: after a
+  // failure it may have carried out, the client first looks for the instance it bought. Its id
+  // is recorded before waiting: a timeout or crash must leave the bought instance in state.
+  create: (ctx, inputs) =>
+    createAndWait(ctx, {
+      what: 'anti-DDoS instance',
+      action: 'BuyHighProtectGameService',
+      params: {
+        HighProtectGameServiceName: inputs.name ?? autoName(ctx.address, ctx.operationToken),
+        ...sizing(inputs),
+        ChargeType: inputs.chargeType === 'year' ? 'Year' : 'Month',
+        Quantity: inputs.duration,
+      },
+      idAt: 'ResourceInfo.ResourceId',
+      within: APPEARS_WITHIN_MS,
+      findOwned: (order) => antiDdosInstance.findOwned!(ctx, inputs, order),
+      async settle(id) {
+        ctx.log.info({ id }, 'anti-DDoS instance bought');
+        return orderedWith(await waitListed(ctx, `anti-DDoS instance ${id}`, () => describe(ctx, id)), inputs);
+      },
+    }),
 
   async read(ctx, id, prior) {
     const seen = await describe(ctx, id);

@@ -13,7 +13,8 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { autoName, DEFAULT_TAG, deleteListed, findMade, nameField, noId, ownedAmong, prefixedId, tagField } from './kit.js';
+import { autoName, DEFAULT_TAG, deleteListed, nameField, ownedAmong, prefixedId, tagField } from './kit.js';
+import { createAndWait } from './create.js';
 import { allDisks, describeDisk, failedStatus, isSettled, settledDisk } from './udisk.js';
 import type { DiskInfo } from '../../providers/cloud/api/udisk.js';
 
@@ -126,32 +127,23 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
   },
   importId: prefixedId('bsm', 'disk'),
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const params = {
-      Zone: inputs.availabilityZone,
-      Name: name,
-      Size: inputs.size,
-      DiskType: TYPES[(inputs.diskType ?? 'data_disk') as DiskType],
-      ChargeType: upper(inputs.chargeType ?? 'dynamic'),
-      Tag: inputs.tag,
-    };
-    const sentAt = Date.now();
-    const recover = async () => {
-      const made = await findMade(ctx, {
-        within: 0,
-        what: 'disk',
-        sentAt,
-        findOwned: (order) => disk.findOwned!(ctx, inputs, order),
-      });
-      return made && { RetCode: 0, UDiskId: [made.id] };
-    };
-    const body = await ctx.client.call<{ UDiskId?: string[] }>('CreateUDisk', params, { recover });
-    const id = body.UDiskId?.[0];
-    if (!id) throw noId('CreateUDisk', 'UDiskId[0]');
-    ctx.recordId(id);
-    return { id, outputs: toOutputs(await settledDisk(ctx, id)) };
-  },
+  create: (ctx, inputs) =>
+    createAndWait(ctx, {
+      what: 'disk',
+      action: 'CreateUDisk',
+      params: {
+        Zone: inputs.availabilityZone,
+        Name: inputs.name ?? autoName(ctx.address, ctx.operationToken),
+        Size: inputs.size,
+        DiskType: TYPES[(inputs.diskType ?? 'data_disk') as DiskType],
+        ChargeType: upper(inputs.chargeType ?? 'dynamic'),
+        Tag: inputs.tag,
+      },
+      idAt: 'UDiskId[0]',
+      within: 0,
+      findOwned: (order) => disk.findOwned!(ctx, inputs, order),
+      settle: async (id) => toOutputs(await settledDisk(ctx, id)),
+    }),
 
   async read(ctx, id) {
     const seen = await describeDisk(ctx, id);

@@ -13,23 +13,8 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, snake, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
-import {
-  APPEARS_WITHIN_MS,
-  autoName,
-  DEFAULT_TAG,
-  deleteListed,
-  findMade,
-  listingVerbs,
-  nameField,
-  noId,
-  ownedAmong,
-  prefixedId,
-  remarkField,
-  tagField,
-  vanished,
-  waitListed,
-  type CloudCtx,
-} from './kit.js';
+import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listingVerbs, nameField, ownedAmong, prefixedId, remarkField, tagField, vanished, waitListed, type CloudCtx } from './kit.js';
+import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 import { EIP_LISTING, type EipInfo } from '../../providers/cloud/api/eip.js';
 
@@ -147,38 +132,30 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
   },
   importId: prefixedId('eip', 'EIP'),
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const sentAt = Date.now();
-    const params = {
-      OperatorName: LINES[inputs.internetType],
-      Bandwidth: inputs.bandwidth,
-      PayMode: upper(inputs.chargeMode ?? 'bandwidth'),
-      ChargeType: upper(inputs.chargeType ?? 'month'),
-      Name: name,
-      Tag: inputs.tag,
-      Remark: inputs.remark,
-    };
-    const recover = async () => {
-      const made = await findMade(ctx, {
-        within: APPEARS_WITHIN_MS,
-        what: 'EIP',
-        sentAt,
-        findOwned: (order) => eip.findOwned!(ctx, inputs, order),
-      });
-      return made && { RetCode: 0, EIPSet: [{ EIPId: made.id }] };
-    };
-    const body = await ctx.client.call<{ EIPSet?: Array<{ EIPId?: string }> }>('AllocateEIP', params, { recover });
-    const id = body.EIPSet?.[0]?.EIPId;
-    if (!id) throw noId('AllocateEIP', 'EIPSet[0].EIPId');
-    ctx.recordId(id);
-    if (inputs.weight !== undefined && inputs.weight !== 50) await ctx.client.call('ModifyEIPWeight', { EIPId: id, Weight: inputs.weight });
-    const seen = await waitListed(ctx, `EIP ${id}`, async () => {
-      const e = await describe(ctx, id);
-      return e && SETTLED.includes(str(e.Status)) ? e : undefined;
-    });
-    return { id, outputs: toOutputs(seen) };
-  },
+  create: (ctx, inputs) =>
+    createAndWait(ctx, {
+      what: 'EIP',
+      action: 'AllocateEIP',
+      params: {
+        OperatorName: LINES[inputs.internetType],
+        Bandwidth: inputs.bandwidth,
+        PayMode: upper(inputs.chargeMode ?? 'bandwidth'),
+        ChargeType: upper(inputs.chargeType ?? 'month'),
+        Name: inputs.name ?? autoName(ctx.address, ctx.operationToken),
+        Tag: inputs.tag,
+        Remark: inputs.remark,
+      },
+      idAt: 'EIPSet[0].EIPId',
+      within: APPEARS_WITHIN_MS,
+      findOwned: (order) => eip.findOwned!(ctx, inputs, order),
+      async settle(id) {
+        if (inputs.weight !== undefined && inputs.weight !== 50) await ctx.client.call('ModifyEIPWeight', { EIPId: id, Weight: inputs.weight });
+        return waitListed(ctx, `EIP ${id}`, async () => {
+          const seen = await eip.read(ctx, id);
+          return seen && SETTLED.includes(seen.status) ? seen : undefined;
+        });
+      },
+    }),
 
   ...listingVerbs<EipInfo, EipOutputs>(EIP_LISTING, (record) => toOutputs(record)),
 

@@ -22,7 +22,8 @@ import { describeHost, failedState, settled, stopIfRunning, waitState, whileStop
 import { HOST_LISTING, type HostInfo } from '../../providers/cloud/api/uhost.js';
 import { diskReplacements, instanceInputs, loginChanged, resizeNotes, unreported, type InstanceInputs } from './instance-inputs.js';
 import { imageInZone } from './cross-checks.js';
-import { autoName, DEFAULT_TAG, deleteListed, findMade, noId, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
+import { autoName, DEFAULT_TAG, deleteListed, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
+import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 
 /** What is read back about an instance. */
@@ -179,8 +180,7 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
   crossCheck: imageInZone,
   importId: prefixedId('uhost', 'instance'),
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
+  create(ctx, inputs) {
     const disks = [{ ...inputs.bootDisk, boot: 'True' }, ...(inputs.dataDisks ?? []).map((d) => ({ ...d, boot: 'False' }))];
     const params = {
       Zone: inputs.availabilityZone,
@@ -194,29 +194,25 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
       SubnetId: inputs.subnetId,
       SecurityGroupId: inputs.securityGroupId,
       ChargeType: wireCase(inputs.chargeType ?? 'month'),
-      Name: name,
+      Name: inputs.name ?? autoName(ctx.address, ctx.operationToken),
       Tag: inputs.tag,
     };
-    const sentAt = Date.now();
-    const recover = async () => {
-      const made = await findMade(ctx, {
-        within: 0,
-        what: 'instance',
-        sentAt,
-        findOwned: (order) => instance.findOwned!(ctx, inputs, order),
-      });
-      return made && { RetCode: 0, UHostIds: [made.id] };
-    };
-    const body = await ctx.client.call<{ UHostIds?: string[] }>('CreateUHostInstance', params, { recover });
-    const id = body.UHostIds?.[0];
-    if (!id) throw noId('CreateUHostInstance', 'UHostIds[0]');
-    ctx.recordId(id);
-    const seen = await waitState(ctx, id, ['Running']);
-    // Nothing else is attached to it yet: every data disk it lists now was made with it.
-    const made = (seen.DiskSet ?? []).filter((d) => d.IsBoot !== 'True').map((d) => d.DiskId);
-    // CreateUHostInstance takes no remark.
-    if (inputs.remark) await ctx.client.call('ModifyUHostInstanceRemark', { Zone: seen.Zone, UHostId: id, Remark: inputs.remark });
-    return { id, outputs: toOutputs(inputs.remark ? await describeHost(ctx, id) : seen, made) };
+    return createAndWait(ctx, {
+      what: 'instance',
+      action: 'CreateUHostInstance',
+      params,
+      idAt: 'UHostIds[0]',
+      within: 0,
+      findOwned: (order) => instance.findOwned!(ctx, inputs, order),
+      async settle(id) {
+        const seen = await waitState(ctx, id, ['Running']);
+        // Nothing else is attached to it yet: every data disk it lists now was made with it.
+        const made = (seen.DiskSet ?? []).filter((d) => d.IsBoot !== 'True').map((d) => d.DiskId);
+        // CreateUHostInstance takes no remark.
+        if (inputs.remark) await ctx.client.call('ModifyUHostInstanceRemark', { Zone: seen.Zone, UHostId: id, Remark: inputs.remark });
+        return toOutputs(inputs.remark ? await describeHost(ctx, id) : seen, made);
+      },
+    });
   },
 
   ...listingVerbs<HostInfo, InstanceOutputs>(HOST_LISTING, (record, prior) => toOutputs(record, prior?.dataDiskIds)),

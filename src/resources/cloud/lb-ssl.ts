@@ -15,7 +15,8 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { autoName, deleteListed, findMade, listedVerbs, nameField, noId, ownedAmong, prefixedId, vanished, waitListed, type CloudCtx } from './kit.js';
+import { autoName, deleteListed, listedVerbs, nameField, ownedAmong, prefixedId, vanished, type CloudCtx } from './kit.js';
+import { createAndWait } from './create.js';
 
 const PEM_CERT = /-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/;
 const PEM_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+-----END [A-Z ]*PRIVATE KEY-----/;
@@ -83,28 +84,16 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
   },
   importId: prefixedId('ssl', 'certificate'),
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const sentAt = Date.now();
-    const body = await ctx.client.call<{ SSLId?: string }>(
-      'CreateSSL',
-      { SSLName: name, SSLType: 'Pem', UserCert: inputs.userCert, PrivateKey: inputs.privateKey, CaCert: inputs.caCert },
-      {
-        recover: async () => {
-          const made = await findMade(ctx, {
-            within: 0,
-            what: 'certificate',
-            sentAt,
-            findOwned: (order) => lbSsl.findOwned!(ctx, inputs, order),
-          });
-          return made && { RetCode: 0, SSLId: made.id };
-        },
-      },
-    );
-    if (!body.SSLId) throw noId('CreateSSL', 'SSLId');
-    ctx.recordId(body.SSLId);
-    return { id: body.SSLId, outputs: toOutputs(await waitListed(ctx, `certificate ${body.SSLId}`, () => describeSsl(ctx.client, body.SSLId!))) };
-  },
+  create: (ctx, inputs) =>
+    createAndWait(ctx, {
+      what: 'certificate',
+      action: 'CreateSSL',
+      params: { SSLName: inputs.name ?? autoName(ctx.address, ctx.operationToken), SSLType: 'Pem', UserCert: inputs.userCert, PrivateKey: inputs.privateKey, CaCert: inputs.caCert },
+      idAt: 'SSLId',
+      within: 0,
+      findOwned: (order) => lbSsl.findOwned!(ctx, inputs, order),
+      read: (id) => lbSsl.read(ctx, id),
+    }),
 
   ...listedVerbs<LbSslOutputs>(
     async (ctx) => (await allSsls(ctx)).map((s) => ({ id: s.SSLId, outputs: toOutputs(s) })),

@@ -16,23 +16,8 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, snake, str, upperCamel } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import {
-  APPEARS_WITHIN_MS,
-  autoName,
-  DEFAULT_TAG,
-  deleteListed,
-  findMade,
-  listedVerbs,
-  nameField,
-  noId,
-  ownedAmong,
-  prefixedId,
-  remarkField,
-  tagField,
-  vanished,
-  waitListed,
-  type CloudCtx,
-} from './kit.js';
+import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listedVerbs, nameField, ownedAmong, prefixedId, remarkField, tagField, vanished, type CloudCtx } from './kit.js';
+import { createAndWait } from './create.js';
 import { allLbs, describeLb, type LbInfo } from './ulb.js';
 
 const LISTEN_TYPES = ['request_proxy', 'packets_transmit'] as const;
@@ -156,13 +141,12 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
   },
   importId: prefixedId('ulb', 'load balancer'),
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const sentAt = Date.now();
-    const body = await ctx.client.call<{ ULBId?: string }>(
-      'CreateULB',
-      {
-        ULBName: name,
+  create: (ctx, inputs) =>
+    createAndWait(ctx, {
+      what: 'load balancer',
+      action: 'CreateULB',
+      params: {
+        ULBName: inputs.name ?? autoName(ctx.address, ctx.operationToken),
         Tag: inputs.tag,
         Remark: inputs.remark,
         VPCId: inputs.vpcId,
@@ -171,22 +155,11 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
         ListenType: inputs.listenType && upperCamel(inputs.listenType),
         FirewallId: inputs.securityGroupId,
       },
-      {
-        recover: async () => {
-          const made = await findMade(ctx, {
-            within: APPEARS_WITHIN_MS,
-            what: 'load balancer',
-            sentAt,
-            findOwned: (order) => lb.findOwned!(ctx, inputs, order),
-          });
-          return made && { RetCode: 0, ULBId: made.id };
-        },
-      },
-    );
-    if (!body.ULBId) throw noId('CreateULB', 'ULBId');
-    ctx.recordId(body.ULBId);
-    return { id: body.ULBId, outputs: toOutputs(await waitListed(ctx, `load balancer ${body.ULBId}`, () => describeLb(ctx, body.ULBId!))) };
-  },
+      idAt: 'ULBId',
+      within: APPEARS_WITHIN_MS,
+      findOwned: (order) => lb.findOwned!(ctx, inputs, order),
+      read: (id) => lb.read(ctx, id),
+    }),
 
   ...verbs,
 

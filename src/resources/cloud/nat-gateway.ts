@@ -17,24 +17,8 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReadTarget, ResourceType } from '../../engine/contracts/resource-type.js';
-import {
-  APPEARS_WITHIN_MS,
-  autoName,
-  DEFAULT_TAG,
-  deleteListed,
-  findMade,
-  inDeclaredOrder,
-  nameField,
-  noId,
-  ownedAmong,
-  PACE,
-  prefixedId,
-  remarkField,
-  tagField,
-  vanished,
-  waitListed,
-  type CloudCtx,
-} from './kit.js';
+import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, inDeclaredOrder, nameField, ownedAmong, PACE, prefixedId, remarkField, tagField, vanished, waitListed, type CloudCtx } from './kit.js';
+import { createAndWait } from './create.js';
 import { describeAll, describeIds } from '../../providers/cloud/api/listing.js';
 import { NAT_GATEWAY_LISTING as LISTING, type NatGatewayInfo } from '../../providers/cloud/api/nat.js';
 
@@ -210,40 +194,32 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
   },
   importId: prefixedId('natgw', 'NAT gateway'),
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const sentAt = Date.now();
-    const params = {
-      NATGWName: name,
-      VPCId: inputs.vpcId,
-      SubnetworkIds: inputs.subnetIds,
-      EIPIds: inputs.eipIds,
-      FirewallId: inputs.securityGroupId,
-      Tag: inputs.tag,
-      Remark: inputs.remark,
-      IfOpen: inputs.whiteListEnabled ? 1 : 0,
-    };
-    const body = await ctx.client.call<{ NATGWId?: string }>('CreateNATGW', params, {
-      recover: async () => {
-        const made = await findMade(ctx, {
-          within: APPEARS_WITHIN_MS,
-          what: 'NAT gateway',
-          sentAt,
-          findOwned: (order) => natGateway.findOwned!(ctx, inputs, order),
-        });
-        return made && { RetCode: 0, NATGWId: made.id };
+  create: (ctx, inputs) =>
+    createAndWait(ctx, {
+      what: 'NAT gateway',
+      action: 'CreateNATGW',
+      params: {
+        NATGWName: inputs.name ?? autoName(ctx.address, ctx.operationToken),
+        VPCId: inputs.vpcId,
+        SubnetworkIds: inputs.subnetIds,
+        EIPIds: inputs.eipIds,
+        FirewallId: inputs.securityGroupId,
+        Tag: inputs.tag,
+        Remark: inputs.remark,
+        IfOpen: inputs.whiteListEnabled ? 1 : 0,
       },
-    });
-    if (!body.NATGWId) throw noId('CreateNATGW', 'NATGWId');
-    const id = body.NATGWId;
-    ctx.recordId(id);
-    const made = await waitListed(ctx, `NAT gateway ${id}`, () => read(ctx, id));
-    if (!inputs.whiteList?.length) return { id, outputs: made };
-    await moveWhiteList(ctx, id, made.whiteList, inputs.whiteList);
-    const after = await read(ctx, id);
-    if (!after) throw vanished('NAT gateway', id);
-    return { id, outputs: after };
-  },
+      idAt: 'NATGWId',
+      within: APPEARS_WITHIN_MS,
+      findOwned: (order) => natGateway.findOwned!(ctx, inputs, order),
+      async settle(id) {
+        const made = await waitListed(ctx, `NAT gateway ${id}`, () => read(ctx, id));
+        if (!inputs.whiteList?.length) return made;
+        await moveWhiteList(ctx, id, made.whiteList, inputs.whiteList);
+        const after = await read(ctx, id);
+        if (!after) throw vanished('NAT gateway', id);
+        return after;
+      },
+    }),
 
   read: (ctx, id) => read(ctx, id),
 

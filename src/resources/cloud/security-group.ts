@@ -13,7 +13,8 @@ import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
 import { isRemote } from '../../kernel/errors.js';
-import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, findMade, nameField, noId, ownedAmong, prefixedId, remarkField, tagField, vanished, waitListed, type CloudCtx } from './kit.js';
+import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, nameField, ownedAmong, prefixedId, remarkField, tagField, vanished, type CloudCtx } from './kit.js';
+import { createAndWait } from './create.js';
 import { describeAll, type Listing } from '../../providers/cloud/api/listing.js';
 
 const PORT = /^(\d{1,5})(?:-(\d{1,5}))?$/;
@@ -179,28 +180,16 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
   },
   importId: prefixedId('firewall', 'security group'),
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const sentAt = Date.now();
-    const body = await ctx.client.call<{ FWId?: string }>(
-      'CreateFirewall',
-      { Name: name, Rule: inputs.rules.map(wire), Tag: inputs.tag, Remark: inputs.remark },
-      {
-        recover: async () => {
-          const made = await findMade(ctx, {
-            within: APPEARS_WITHIN_MS,
-            what: 'security group',
-            sentAt,
-            findOwned: (order) => securityGroup.findOwned!(ctx, inputs, order),
-          });
-          return made && { RetCode: 0, FWId: made.id };
-        },
-      },
-    );
-    if (!body.FWId) throw noId('CreateFirewall', 'FWId');
-    ctx.recordId(body.FWId);
-    return { id: body.FWId, outputs: toOutputs(await waitListed(ctx, `security group ${body.FWId}`, () => describe(ctx, body.FWId!))) };
-  },
+  create: (ctx, inputs) =>
+    createAndWait(ctx, {
+      what: 'security group',
+      action: 'CreateFirewall',
+      params: { Name: inputs.name ?? autoName(ctx.address, ctx.operationToken), Rule: inputs.rules.map(wire), Tag: inputs.tag, Remark: inputs.remark },
+      idAt: 'FWId',
+      within: APPEARS_WITHIN_MS,
+      findOwned: (order) => securityGroup.findOwned!(ctx, inputs, order),
+      read: (id) => securityGroup.read(ctx, id),
+    }),
 
   async read(ctx, id) {
     const seen = await describe(ctx, id);

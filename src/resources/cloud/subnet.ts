@@ -12,23 +12,8 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import {
-  APPEARS_WITHIN_MS,
-  autoName,
-  DEFAULT_TAG,
-  deleteListed,
-  findMade,
-  listingVerbs,
-  nameField,
-  noId,
-  ownedAmong,
-  prefixedId,
-  remarkField,
-  tagField,
-  vanished,
-  waitListed,
-  type CloudCtx,
-} from './kit.js';
+import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listingVerbs, nameField, ownedAmong, prefixedId, remarkField, tagField, vanished, type CloudCtx } from './kit.js';
+import { createAndWait } from './create.js';
 import { describeAll, describeOne, type Listing } from '../../providers/cloud/api/listing.js';
 
 const CIDR = /^(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})\/(\d{1,2})$/;
@@ -125,27 +110,17 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
   },
   importId: prefixedId('subnet', 'subnet'),
 
-  async create(ctx, inputs) {
+  create(ctx, inputs) {
     const [, address, netmask] = CIDR.exec(inputs.cidrBlock)!;
-    const sentAt = Date.now();
-    const body = await ctx.client.call<{ SubnetId?: string }>(
-      'CreateSubnet',
-      { VPCId: inputs.vpcId, Subnet: address, Netmask: Number(netmask), SubnetName: inputs.name ?? autoName(ctx.address, ctx.operationToken), Tag: inputs.tag, Remark: inputs.remark },
-      {
-        recover: async () => {
-          const made = await findMade(ctx, {
-            within: APPEARS_WITHIN_MS,
-            what: 'subnet',
-            sentAt,
-            findOwned: (order) => subnet.findOwned!(ctx, inputs, order),
-          });
-          return made && { RetCode: 0, SubnetId: made.id };
-        },
-      },
-    );
-    if (!body.SubnetId) throw noId('CreateSubnet', 'SubnetId');
-    ctx.recordId(body.SubnetId);
-    return { id: body.SubnetId, outputs: toOutputs(await waitListed(ctx, `subnet ${body.SubnetId}`, () => describe(ctx, body.SubnetId!))) };
+    return createAndWait(ctx, {
+      what: 'subnet',
+      action: 'CreateSubnet',
+      params: { VPCId: inputs.vpcId, Subnet: address, Netmask: Number(netmask), SubnetName: inputs.name ?? autoName(ctx.address, ctx.operationToken), Tag: inputs.tag, Remark: inputs.remark },
+      idAt: 'SubnetId',
+      within: APPEARS_WITHIN_MS,
+      findOwned: (order) => subnet.findOwned!(ctx, inputs, order),
+      read: (id) => subnet.read(ctx, id),
+    });
   },
 
   ...listingVerbs<SubnetInfo, SubnetOutputs>(LISTING, (record) => toOutputs(record)),

@@ -12,23 +12,8 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import {
-  APPEARS_WITHIN_MS,
-  autoName,
-  DEFAULT_TAG,
-  deleteListed,
-  findMade,
-  inDeclaredOrder,
-  listingVerbs,
-  nameField,
-  noId,
-  ownedAmong,
-  prefixedId,
-  tagField,
-  vanished,
-  waitListed,
-  type CloudCtx,
-} from './kit.js';
+import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, inDeclaredOrder, listingVerbs, nameField, ownedAmong, prefixedId, tagField, vanished, type CloudCtx } from './kit.js';
+import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 import { VPC_LISTING as LISTING, type VpcInfo } from '../../providers/cloud/api/vpc.js';
 
@@ -108,28 +93,16 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
   },
   importId: prefixedId('uvnet', 'VPC'),
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const sentAt = Date.now();
-    const body = await ctx.client.call<{ VPCId?: string }>(
-      'CreateVPC',
-      { Name: name, Network: inputs.cidrBlocks, Tag: inputs.tag },
-      {
-        recover: async () => {
-          const made = await findMade(ctx, {
-            within: APPEARS_WITHIN_MS,
-            what: 'VPC',
-            sentAt,
-            findOwned: (order) => vpc.findOwned!(ctx, inputs, order),
-          });
-          return made && { RetCode: 0, VPCId: made.id };
-        },
-      },
-    );
-    if (!body.VPCId) throw noId('CreateVPC', 'VPCId');
-    ctx.recordId(body.VPCId);
-    return { id: body.VPCId, outputs: toOutputs(await waitListed(ctx, `VPC ${body.VPCId}`, () => describe(ctx, body.VPCId!))) };
-  },
+  create: (ctx, inputs) =>
+    createAndWait(ctx, {
+      what: 'VPC',
+      action: 'CreateVPC',
+      params: { Name: inputs.name ?? autoName(ctx.address, ctx.operationToken), Network: inputs.cidrBlocks, Tag: inputs.tag },
+      idAt: 'VPCId',
+      within: APPEARS_WITHIN_MS,
+      findOwned: (order) => vpc.findOwned!(ctx, inputs, order),
+      read: (id) => vpc.read(ctx, id),
+    }),
 
   ...listingVerbs<VpcInfo, VpcOutputs>(LISTING, (record) => toOutputs(record)),
 

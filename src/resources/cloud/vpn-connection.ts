@@ -13,7 +13,8 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, findMade, listingVerbs, noId, ownedAmong, prefixedId, vanished, waitListed, type CloudCtx } from './kit.js';
+import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listingVerbs, ownedAmong, prefixedId, vanished, type CloudCtx } from './kit.js';
+import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 import { TUNNEL_LISTING as LISTING, type TunnelInfo } from '../../providers/cloud/api/vpn.js';
 import { TUNNEL_DEFAULTS, tunnelParams, vpnConnectionInputs, type VpnConnectionInputs } from './vpn-connection-inputs.js';
@@ -128,34 +129,24 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
   },
   importId: prefixedId('vpntunnel', 'VPN connection'),
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const sentAt = Date.now();
-    const params = {
-      VPNGatewayId: inputs.vpnGatewayId,
-      RemoteVPNGatewayId: inputs.customerGatewayId,
-      VPCId: inputs.vpcId,
-      VPNTunnelName: name,
-      Tag: inputs.tag,
-      Remark: inputs.remark,
-      ...tunnelParams(inputs),
-    };
-    const body = await ctx.client.call<{ VPNTunnelId?: string }>('CreateVPNTunnel', params, {
-      recover: async () => {
-        const made = await findMade(ctx, {
-          within: APPEARS_WITHIN_MS,
-          what: 'VPN connection',
-          sentAt,
-          findOwned: (order) => vpnConnection.findOwned!(ctx, inputs, order),
-        });
-        return made && { RetCode: 0, VPNTunnelId: made.id };
+  create: (ctx, inputs) =>
+    createAndWait(ctx, {
+      what: 'VPN connection',
+      action: 'CreateVPNTunnel',
+      params: {
+        VPNGatewayId: inputs.vpnGatewayId,
+        RemoteVPNGatewayId: inputs.customerGatewayId,
+        VPCId: inputs.vpcId,
+        VPNTunnelName: inputs.name ?? autoName(ctx.address, ctx.operationToken),
+        Tag: inputs.tag,
+        Remark: inputs.remark,
+        ...tunnelParams(inputs),
       },
-    });
-    if (!body.VPNTunnelId) throw noId('CreateVPNTunnel', 'VPNTunnelId');
-    const id = body.VPNTunnelId;
-    ctx.recordId(id);
-    return { id, outputs: toOutputs(await waitListed(ctx, `VPN connection ${id}`, () => describe(ctx, id))) };
-  },
+      idAt: 'VPNTunnelId',
+      within: APPEARS_WITHIN_MS,
+      findOwned: (order) => vpnConnection.findOwned!(ctx, inputs, order),
+      read: (id) => vpnConnection.read(ctx, id),
+    }),
 
   ...listingVerbs<TunnelInfo, VpnConnectionOutputs>(LISTING, (record) => toOutputs(record)),
 

@@ -10,23 +10,8 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
-import {
-  APPEARS_WITHIN_MS,
-  autoName,
-  DEFAULT_TAG,
-  deleteListed,
-  findMade,
-  listingVerbs,
-  nameField,
-  noId,
-  ownedAmong,
-  prefixedId,
-  remarkField,
-  tagField,
-  vanished,
-  waitListed,
-  type CloudCtx,
-} from './kit.js';
+import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listingVerbs, nameField, ownedAmong, prefixedId, remarkField, tagField, vanished, type CloudCtx } from './kit.js';
+import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 import { REMOTE_GATEWAY_LISTING as LISTING, type RemoteGatewayInfo } from '../../providers/cloud/api/vpn.js';
 
@@ -106,26 +91,16 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
   },
   importId: prefixedId('remotevpngw', 'VPN customer gateway'),
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const sentAt = Date.now();
-    const params = { RemoteVPNGatewayName: name, RemoteVPNGatewayAddr: inputs.ipAddress, Tag: inputs.tag, Remark: inputs.remark };
-    const body = await ctx.client.call<{ RemoteVPNGatewayId?: string }>('CreateRemoteVPNGateway', params, {
-      recover: async () => {
-        const made = await findMade(ctx, {
-          within: APPEARS_WITHIN_MS,
-          what: 'VPN customer gateway',
-          sentAt,
-          findOwned: (order) => vpnCustomerGateway.findOwned!(ctx, inputs, order),
-        });
-        return made && { RetCode: 0, RemoteVPNGatewayId: made.id };
-      },
-    });
-    if (!body.RemoteVPNGatewayId) throw noId('CreateRemoteVPNGateway', 'RemoteVPNGatewayId');
-    const id = body.RemoteVPNGatewayId;
-    ctx.recordId(id);
-    return { id, outputs: toOutputs(await waitListed(ctx, `VPN customer gateway ${id}`, () => describe(ctx, id))) };
-  },
+  create: (ctx, inputs) =>
+    createAndWait(ctx, {
+      what: 'VPN customer gateway',
+      action: 'CreateRemoteVPNGateway',
+      params: { RemoteVPNGatewayName: inputs.name ?? autoName(ctx.address, ctx.operationToken), RemoteVPNGatewayAddr: inputs.ipAddress, Tag: inputs.tag, Remark: inputs.remark },
+      idAt: 'RemoteVPNGatewayId',
+      within: APPEARS_WITHIN_MS,
+      findOwned: (order) => vpnCustomerGateway.findOwned!(ctx, inputs, order),
+      read: (id) => vpnCustomerGateway.read(ctx, id),
+    }),
 
   ...listingVerbs<RemoteGatewayInfo, VpnCustomerGatewayOutputs>(LISTING, (record) => toOutputs(record)),
 

@@ -14,24 +14,8 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import {
-  APPEARS_WITHIN_MS,
-  autoName,
-  DEFAULT_TAG,
-  deleteListed,
-  findMade,
-  listingVerbs,
-  nameField,
-  noId,
-  ownedAmong,
-  PACE,
-  prefixedId,
-  remarkField,
-  tagField,
-  vanished,
-  waitListed,
-  type CloudCtx,
-} from './kit.js';
+import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listingVerbs, nameField, ownedAmong, PACE, prefixedId, remarkField, tagField, vanished, type CloudCtx } from './kit.js';
+import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 import { VPN_GATEWAY_LISTING as LISTING, type VpnGatewayInfo } from '../../providers/cloud/api/vpn.js';
 
@@ -146,35 +130,25 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
   },
   importId: prefixedId('vpngw', 'VPN gateway'),
 
-  async create(ctx, inputs) {
-    const name = inputs.name ?? autoName(ctx.address, ctx.operationToken);
-    const sentAt = Date.now();
-    const params = {
-      VPCId: inputs.vpcId,
-      VPNGatewayName: name,
-      Grade: GRADES[inputs.grade],
-      EIPId: inputs.eipId,
-      ChargeType: CHARGES[inputs.chargeType ?? 'month'],
-      Quantity: inputs.chargeType === 'dynamic' ? undefined : (inputs.duration ?? 1),
-      Tag: inputs.tag,
-      Remark: inputs.remark,
-    };
-    const body = await ctx.client.call<{ VPNGatewayId?: string }>('CreateVPNGateway', params, {
-      recover: async () => {
-        const made = await findMade(ctx, {
-          within: APPEARS_WITHIN_MS,
-          what: 'VPN gateway',
-          sentAt,
-          findOwned: (order) => vpnGateway.findOwned!(ctx, inputs, order),
-        });
-        return made && { RetCode: 0, VPNGatewayId: made.id };
+  create: (ctx, inputs) =>
+    createAndWait(ctx, {
+      what: 'VPN gateway',
+      action: 'CreateVPNGateway',
+      params: {
+        VPCId: inputs.vpcId,
+        VPNGatewayName: inputs.name ?? autoName(ctx.address, ctx.operationToken),
+        Grade: GRADES[inputs.grade],
+        EIPId: inputs.eipId,
+        ChargeType: CHARGES[inputs.chargeType ?? 'month'],
+        Quantity: inputs.chargeType === 'dynamic' ? undefined : (inputs.duration ?? 1),
+        Tag: inputs.tag,
+        Remark: inputs.remark,
       },
-    });
-    if (!body.VPNGatewayId) throw noId('CreateVPNGateway', 'VPNGatewayId');
-    const id = body.VPNGatewayId;
-    ctx.recordId(id);
-    return { id, outputs: toOutputs(await waitListed(ctx, `VPN gateway ${id}`, () => describe(ctx, id))) };
-  },
+      idAt: 'VPNGatewayId',
+      within: APPEARS_WITHIN_MS,
+      findOwned: (order) => vpnGateway.findOwned!(ctx, inputs, order),
+      read: (id) => vpnGateway.read(ctx, id),
+    }),
 
   ...listingVerbs<VpnGatewayInfo, VpnGatewayOutputs>(LISTING, (record) => toOutputs(record)),
 
