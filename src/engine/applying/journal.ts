@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { UserError, isRemote } from '../errors.js';
-import type { StateStore } from './contracts/state.js';
+import { UserError, isRemote } from '../../kernel/errors.js';
+import type { StateStore } from '../contracts/state.js';
 import { realId } from './ids.js';
-import type { JournalEntry, PendingOperation, ResourceState } from './contracts/state.js';
+import type { JournalEntry, PendingOperation, ResourceState } from '../contracts/state.js';
 
 /** What one remote operation is about to do, recorded before the call. */
 export type Intent = Omit<Extract<JournalEntry, { kind: 'intent' }>, 'kind' | 'token' | 'at'>;

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { describeAll } from '../../providers/cloud/api/listing.js';
 import { TUNNEL_LISTING, type TunnelInfo } from '../../providers/cloud/api/vpn.js';
-import { RemoteError } from '../../errors.js';
+import { RemoteError } from '../../kernel/errors.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { Secret } from '../../kernel/values.js';
 import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';

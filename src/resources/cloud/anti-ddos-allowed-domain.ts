@@ -5,7 +5,7 @@
  * only the comment changes in place. The id is `<instance_id>/<domain>`.
  */
 import * as z from 'zod';
-import { isRemote, RemoteError, UserError } from '../../errors.js';
+import { isRemote, RemoteError, UserError } from '../../kernel/errors.js';
 import { listServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';

@@ -8,7 +8,7 @@
  * manifest's, so adopting an existing instance is no change and never forces a new purchase.
  */
 import * as z from 'zod';
-import { AmbiguousOrder, isRemote, RemoteError, UserError } from '../../errors.js';
+import { AmbiguousOrder, isRemote, RemoteError, UserError } from '../../kernel/errors.js';
 import { describeServiceInfo, listServiceInfo, type ServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';

@@ -8,7 +8,7 @@
  * `<instance_id>/<ip>`.
  */
 import * as z from 'zod';
-import { AmbiguousOrder, RemoteError, UserError } from '../../errors.js';
+import { AmbiguousOrder, RemoteError, UserError } from '../../kernel/errors.js';
 import { describeServiceInfo, listServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';

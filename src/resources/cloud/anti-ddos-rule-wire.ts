@@ -4,7 +4,7 @@
  * `SourceAddrArr.N` / `SourcePortArr.N` / `SourceToaIDArr.N` arrays).
  */
 import { describeServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
-import { RemoteError } from '../../errors.js';
+import { RemoteError } from '../../kernel/errors.js';
 import type { Params } from '../../providers/cloud/signature.js';
 import { UADS_CALL } from './anti-ddos-ip.js';
 import type { CloudCtx } from './kit.js';

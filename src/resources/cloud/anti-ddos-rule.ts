@@ -9,7 +9,7 @@
  * `<instance_id>/<rule_index>`: the rule index is what the API's Actions address a rule by.
  */
 import * as z from 'zod';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../kernel/errors.js';
 import { listServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
 import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';

@@ -17,7 +17,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { RemoteError, UserError } from '../../errors.js';
+import { RemoteError, UserError } from '../../kernel/errors.js';
 import { describeHost, failedState, settled, stopIfRunning, waitState, whileStopped } from './instance-power.js';
 import { HOST_LISTING, type HostInfo } from '../../providers/cloud/api/uhost.js';
 import { diskReplacements, instanceInputs, loginChanged, resizeNotes, unreported, type InstanceInputs } from './instance-inputs.js';

@@ -12,7 +12,7 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ReplaceRule, ResourceType } from '../../engine/contracts/resource-type.js';
-import { isRemote } from '../../errors.js';
+import { isRemote } from '../../kernel/errors.js';
 import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, findMade, nameField, noId, ownedAmong, prefixedId, remarkField, tagField, vanished, waitListed, type CloudCtx } from './kit.js';
 import { describeAll, type Listing } from '../../providers/cloud/api/listing.js';
 

@@ -3,7 +3,7 @@
  * for every disk of the region, paged), and a disk passes through Initializating (sic),
  * Attaching and Detaching on its way to Available or InUse.
  */
-import { isRemote, RemoteError } from '../../errors.js';
+import { isRemote, RemoteError } from '../../kernel/errors.js';
 import { describeDisk as describeDiskIn, listDisks, type DiskInfo } from '../../providers/cloud/api/udisk.js';
 import { str } from '../../providers/cloud/wire.js';
 import { PACE, type CloudCtx } from './kit.js';

@@ -3,7 +3,7 @@
  * and the finding of what a lost one made, waits for provisioning, cancellation, tags as the
  * user's and as plumb's ownership marks, and import ids of two parts.
  */
-import { UserError, WaitTimedOut, isRemote } from '../../errors.js';
+import { UserError, WaitTimedOut, isRemote } from '../../kernel/errors.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { order as orderItem, type Finder, type Memo } from '../../providers/interconnect/api/orders.js';
 import { GONE, READY, isType, listAllProducts, readProduct, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';

@@ -14,7 +14,7 @@ import * as z from 'zod';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { reveal } from '../../values.js';
+import { reveal } from '../../kernel/values.js';
 import { apiIdFormat, deleteIfPresent, unlessGone, type Ctx } from './kit.js';
 
 type Holder = 'connection' | 'destination';

@@ -4,7 +4,7 @@
  * address of the stack) is not what this order made, and is never taken for it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRemote } from '../../../src/errors.js';
+import { isRemote } from '../../../src/kernel/errors.js';
 import { vpc } from '../../../src/resources/cloud/vpc.js';
 import { startHarness, type Harness } from '../../support/cloud-harness.js';
 

@@ -6,7 +6,7 @@
  * was ordered, so nothing is on its way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RemoteError, WaitTimedOut } from '../../../src/errors.js';
+import { RemoteError, WaitTimedOut } from '../../../src/kernel/errors.js';
 import { retryWithin, waitReady } from '../../../src/resources/interconnect/kit.js';
 import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import { InterconnectApi } from '../../support/interconnect-api.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { changedConfig, declaredConfig, observedConfig, sameMeaning } from '../../../src/resources/pipeline/kit.js';
-import { Secret } from '../../../src/values.js';
+import { Secret } from '../../../src/kernel/values.js';
 
 describe('sameMeaning', () => {
   const cases: Array<[string, unknown, unknown, boolean]> = [

@@ -3,7 +3,7 @@
  * parameter, list key and id field), read by id in pages of 100 ids, one by id, or whole.
  * Resources and lookups read through the same listings.
  */
-import { isRemote } from '../../../errors.js';
+import { isRemote } from '../../../kernel/errors.js';
 import type { CloudClient } from '../client.js';
 import type { Params } from '../signature.js';
 

@@ -3,7 +3,7 @@
  * DiskAttachment resources and the getDisks lookup. DescribeUDisk takes a single id, or none for
  * every disk of the region (paged).
  */
-import { isRemote } from '../../../errors.js';
+import { isRemote } from '../../../kernel/errors.js';
 import type { CloudClient } from '../client.js';
 import type { Params } from '../signature.js';
 

@@ -3,7 +3,7 @@
  * `GET /groups/{id}/connections`), and the calls that read them: shared by the Connection and
  * ConnectionSchedule resources and the connection lookups.
  */
-import { RemoteError } from '../../../errors.js';
+import { RemoteError } from '../../../kernel/errors.js';
 import type { PipelineClient } from '../client.js';
 import { groupPath } from './groups.js';
 import type { SetupTest } from './setup-tests.js';
