@@ -34,6 +34,7 @@ import {
   type CloudCtx,
 } from './kit.js';
 import { allLbs, describeLb, type LbInfo } from './ulb.js';
+import { listLbs } from '../../providers/cloud/api/ulb.js';
 
 const LISTEN_TYPES = ['request_proxy', 'packets_transmit'] as const;
 
@@ -116,7 +117,7 @@ function matches(l: LbInfo, inputs: LbInputs, name: string): boolean {
 }
 
 /** The balancers of a VPC, listed afresh (a search for what a create made polls this). */
-const inVpc = (ctx: CloudCtx, vpcId: string) => ctx.client.pageAll<LbInfo>('DescribeULB', { VPCId: vpcId }, 'DataSet');
+const inVpc = (ctx: CloudCtx, vpcId: string) => listLbs(ctx.client, { VPCId: vpcId });
 
 const verbs = listedVerbs<LbOutputs>(
   async (ctx) => (await allLbs(ctx)).map((l) => ({ id: l.ULBId, outputs: toOutputs(l) })),
