@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { listLabelledResources } from '../../providers/cloud/api/label.js';
 import { str } from '../../providers/cloud/wire.js';
-import { cloudLookup, listResultBase, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, listResultBase, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   key: z.string().min(1).describe('Label key. Required.'),

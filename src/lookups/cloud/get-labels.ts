@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { listLabels } from '../../providers/cloud/api/label.js';
 import { str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, hashIds, listResultBase, outputFileArg, regexArg, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, hashIds, listResultBase, outputFileArg, regexArg, writeOutputFile } from './kit.js';
 
 const argsShape = {
   keyRegex: regexArg('keyRegex', 'Regular expression (unanchored) the label key must match. Default: every key.'),

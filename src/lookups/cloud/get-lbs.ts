@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { listLbs } from '../../providers/cloud/api/ulb.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   vpcId: z.string().min(1).optional().describe('Only load balancers in this VPC. Default: any.'),
