@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { listServiceInfo, type ServiceInfo } from '../../providers/cloud/api/anti-ddos.js';
 import { RemoteError } from '../../kernel/errors.js';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   ids: idsArg,

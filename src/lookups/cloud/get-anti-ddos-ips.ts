@@ -1,7 +1,7 @@
 /** getAntiDdosIps: the protected (high-defence) IPs of one anti-DDoS instance. */
 import * as z from 'zod';
 import { str } from '../../providers/cloud/wire.js';
-import { cloudLookup, listResultBase, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, listResultBase, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   instanceId: z.string().min(1).describe('Id of the anti-DDoS instance. Required.'),

@@ -1,7 +1,7 @@
 /** getBaremetalImages: images for bare-metal (physical) hosts. */
 import * as z from 'zod';
 import { int, snake, str } from '../../providers/cloud/wire.js';
-import { availabilityZoneArg, cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { availabilityZoneArg, cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   availabilityZone: availabilityZoneArg,

@@ -1,7 +1,7 @@
 /** getDbBackups: backups of the database instances. */
 import * as z from 'zod';
 import { int, rfc3339, str } from '../../providers/cloud/wire.js';
-import { availabilityZoneArg, cloudLookup, filterItems, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { availabilityZoneArg, cloudLookup, filterItems, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   availabilityZone: availabilityZoneArg,

@@ -1,7 +1,7 @@
 /** getDbInstances: MySQL-family database instances. */
 import * as z from 'zod';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
-import { availabilityZoneArg, cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { availabilityZoneArg, cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   availabilityZone: availabilityZoneArg,

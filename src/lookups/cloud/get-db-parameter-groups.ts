@@ -1,7 +1,7 @@
 /** getDbParameterGroups: database parameter groups, per zone or region-wide (multi-zone). */
 import * as z from 'zod';
 import { str } from '../../providers/cloud/wire.js';
-import { availabilityZoneArg, cloudLookup, filterItems, hashIds, listResultBase, nameRegexArg, outputFileArg, writeOutputFile } from './common.js';
+import { availabilityZoneArg, cloudLookup, filterItems, hashIds, listResultBase, nameRegexArg, outputFileArg, writeOutputFile } from './kit.js';
 import { splitDbType } from './get-db-instances.js';
 
 const argsShape = {

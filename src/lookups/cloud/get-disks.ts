@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { listDisks, type DiskInfo } from '../../providers/cloud/api/udisk.js';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
-import { availabilityZoneArg, cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { availabilityZoneArg, cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 /** Argument disk types and the API's names for them. */
 const DISK_TYPES = {

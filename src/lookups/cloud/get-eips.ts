@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { EIP_LISTING, type EipInfo } from '../../providers/cloud/api/eip.js';
 import { describeAll } from '../../providers/cloud/api/listing.js';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   ids: idsArg,

@@ -1,7 +1,7 @@
 /** getIamGroups: IAM user groups of the account. */
 import * as z from 'zod';
 import { str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, hashIds, nameRegexArg } from './common.js';
+import { cloudLookup, filterItems, hashIds, nameRegexArg } from './kit.js';
 
 const argsShape = {
   nameRegex: nameRegexArg,

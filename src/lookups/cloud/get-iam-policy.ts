@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { isRemote, RemoteError } from '../../kernel/errors.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
-import { cloudLookup } from './common.js';
+import { cloudLookup } from './kit.js';
 
 const argsShape = {
   name: z.string().min(1).describe('Policy name, e.g. `UHostReadOnlyAccess`. Required.'),

@@ -1,7 +1,7 @@
 /** getImages: images for cloud hosts (base, marketplace and custom). */
 import * as z from 'zod';
 import { int, rfc3339, snake, str, upperCamel } from '../../providers/cloud/wire.js';
-import { availabilityZoneArg, cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { availabilityZoneArg, cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   availabilityZone: availabilityZoneArg,

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { describeAll } from '../../providers/cloud/api/listing.js';
 import { HOST_LISTING, type HostInfo } from '../../providers/cloud/api/uhost.js';
 import { int, rfc3339, snake, str } from '../../providers/cloud/wire.js';
-import { availabilityZoneArg, cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
+import { availabilityZoneArg, cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './kit.js';
 
 const argsShape = {
   availabilityZone: availabilityZoneArg,

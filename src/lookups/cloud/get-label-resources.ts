@@ -1,7 +1,8 @@
 /** getLabelResources: resources carrying one label. */
 import * as z from 'zod';
+import { listLabelledResources } from '../../providers/cloud/api/label.js';
 import { str } from '../../providers/cloud/wire.js';
-import { cloudLookup, listResultBase, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, listResultBase, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   key: z.string().min(1).describe('Label key. Required.'),
@@ -19,12 +20,6 @@ const resource = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, resources: z.array(resource).describe('The labelled resources.') });
 
-interface LabelledResource {
-  ResourceId: string;
-  ResourceName: string;
-  ResourceType: string;
-}
-
 /** Lists the resources of the given types and projects that carry `key=value`. */
 export const getLabelResources = cloudLookup({
   name: 'getLabelResources',
@@ -32,13 +27,7 @@ export const getLabelResources = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<LabelledResource>(
-      'ListResourcesByLabels',
-      { Labels: [{ Key: args.key, Value: args.value }], ResourceTypes: args.resourceTypes, ProjectIds: args.projectIds },
-      'Resources',
-      // The Action accepts at most 100 per page.
-      { pageSize: Math.min(ctx.client.pageSize, 100) },
-    );
+    const all = await listLabelledResources(ctx.client, { Labels: [{ Key: args.key, Value: args.value }], ResourceTypes: args.resourceTypes, ProjectIds: args.projectIds });
     const resources = all.map((r) => ({ id: str(r.ResourceId), name: str(r.ResourceName), type: str(r.ResourceType) }));
     await writeOutputFile(ctx, args.outputFile, resources);
     return { ...args, ...summary(resources.map((r) => r.id)), resources };

@@ -1,7 +1,8 @@
 /** getLabels: custom labels with the projects that use them. */
 import * as z from 'zod';
+import { listLabels } from '../../providers/cloud/api/label.js';
 import { str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, hashIds, listResultBase, outputFileArg, regexArg, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, hashIds, listResultBase, outputFileArg, regexArg, writeOutputFile } from './kit.js';
 
 const argsShape = {
   keyRegex: regexArg('keyRegex', 'Regular expression (unanchored) the label key must match. Default: every key.'),
@@ -23,11 +24,6 @@ const label = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, labels: z.array(label).describe('The matching labels.') });
 
-interface Label {
-  Key: string;
-  Value: string;
-}
-
 interface LabelProject {
   ProjectId: string;
   ProjectName: string;
@@ -42,7 +38,7 @@ export const getLabels = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<Label>('ListLabels', { Category: 'custom' }, 'Labels', { pageSize: Math.min(ctx.client.pageSize, 100) });
+    const all = await listLabels(ctx.client);
     const matches = filterItems(all, { nameRegex: args.keyRegex, nameOf: (l) => l.Key });
     const labels = [];
     for (const l of matches) {

@@ -1,7 +1,7 @@
 /** getLbAttachments: the backends attached to one load balancer listener. */
 import * as z from 'zod';
 import { int, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, idsArg, listResultBase, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, listResultBase, outputFileArg, summary, writeOutputFile } from './kit.js';
 import { readListener } from './lb-listener.js';
 
 const argsShape = {

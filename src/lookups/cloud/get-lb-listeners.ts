@@ -1,7 +1,7 @@
 /** getLbListeners: the listeners (VServers) of one load balancer. */
 import * as z from 'zod';
 import { int, snake, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 import type { VServer } from './lb-listener.js';
 
 const argsShape = {

@@ -1,6 +1,6 @@
 /** getLbRules: the forwarding rules (path and domain policies) of one listener. */
 import * as z from 'zod';
-import { cloudLookup, filterItems, idsArg, listResultBase, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, listResultBase, outputFileArg, summary, writeOutputFile } from './kit.js';
 import { readListener } from './lb-listener.js';
 
 const argsShape = {

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { listSsls, type SslInfo } from '../../providers/cloud/api/ssl.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   ids: idsArg,

@@ -1,7 +1,8 @@
 /** getLbs: load balancers. */
 import * as z from 'zod';
+import { listLbs } from '../../providers/cloud/api/ulb.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   vpcId: z.string().min(1).optional().describe('Only load balancers in this VPC. Default: any.'),
@@ -26,19 +27,6 @@ const lb = z.object({
 
 const result = z.object({ ...argsShape, ...listResultBase, lbs: z.array(lb).describe('The matching load balancers.') });
 
-interface Ulb {
-  ULBId: string;
-  Name: string;
-  ULBType: string;
-  Tag?: string;
-  Remark?: string;
-  VPCId?: string;
-  SubnetId?: string;
-  PrivateIP?: string;
-  CreateTime: number;
-  IPSet?: { EIP: string; OperatorName: string }[];
-}
-
 /** Lists load balancers; VPC and subnet go to the API, ids and nameRegex are applied here. */
 export const getLbs = cloudLookup({
   name: 'getLbs',
@@ -46,8 +34,8 @@ export const getLbs = cloudLookup({
   args: z.object(argsShape),
   result,
   async invoke(ctx, args) {
-    const all = await ctx.client.pageAll<Ulb>('DescribeULB', { VPCId: args.vpcId, SubnetId: args.subnetId }, 'DataSet');
-    const lbs = filterItems(all, { ids: args.ids, idOf: (l) => l.ULBId, nameRegex: args.nameRegex, nameOf: (l) => l.Name }).map((l) => ({
+    const all = await listLbs(ctx.client, { VPCId: args.vpcId, SubnetId: args.subnetId });
+    const lbs = filterItems(all, { ids: args.ids, idOf: (l) => l.ULBId, nameRegex: args.nameRegex, nameOf: (l) => str(l.Name) }).map((l) => ({
       id: l.ULBId,
       name: str(l.Name),
       internal: l.ULBType === 'InnerMode',

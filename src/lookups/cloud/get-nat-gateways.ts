@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { describeAll } from '../../providers/cloud/api/listing.js';
 import { NAT_GATEWAY_LISTING, type NatGatewayInfo } from '../../providers/cloud/api/nat.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   ids: idsArg,

@@ -1,7 +1,7 @@
 /** getProjects: the projects of the account. */
 import * as z from 'zod';
 import { int, rfc3339, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   isFinance: z.boolean().optional().describe('List as a finance (billing) account, which also sees billing-only projects. Default false.'),

@@ -1,7 +1,7 @@
 /** getUs3Buckets: object storage buckets. */
 import * as z from 'zod';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, listResultBase, nameRegexArg, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   nameRegex: nameRegexArg,

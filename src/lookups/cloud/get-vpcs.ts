@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { describeAll } from '../../providers/cloud/api/listing.js';
 import { VPC_LISTING, type VpcInfo } from '../../providers/cloud/api/vpc.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './kit.js';
 
 const argsShape = {
   tag: tagArg,

@@ -5,7 +5,7 @@ import { TUNNEL_LISTING, type TunnelInfo } from '../../providers/cloud/api/vpn.j
 import { RemoteError } from '../../kernel/errors.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
 import { Secret } from '../../kernel/values.js';
-import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './kit.js';
 
 const argsShape = {
   tag: tagArg,

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { describeAll } from '../../providers/cloud/api/listing.js';
 import { REMOTE_GATEWAY_LISTING, type RemoteGatewayInfo } from '../../providers/cloud/api/vpn.js';
 import { rfc3339, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './kit.js';
 
 const argsShape = {
   tag: tagArg,

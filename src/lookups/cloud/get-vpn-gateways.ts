@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { describeAll } from '../../providers/cloud/api/listing.js';
 import { VPN_GATEWAY_LISTING, type VpnGatewayInfo } from '../../providers/cloud/api/vpn.js';
 import { rfc3339, snake, str } from '../../providers/cloud/wire.js';
-import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './common.js';
+import { cloudLookup, filterItems, idsArg, ipSetElement, listResultBase, nameRegexArg, outputFileArg, summary, tagArg, writeOutputFile } from './kit.js';
 
 const argsShape = {
   tag: tagArg,

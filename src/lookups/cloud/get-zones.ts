@@ -1,7 +1,7 @@
 /** getZones: the zones of the provider's region. */
 import * as z from 'zod';
 import { str } from '../../providers/cloud/wire.js';
-import { cloudLookup, listResultBase, outputFileArg, summary, writeOutputFile } from './common.js';
+import { cloudLookup, listResultBase, outputFileArg, summary, writeOutputFile } from './kit.js';
 
 const argsShape = {
   outputFile: outputFileArg,

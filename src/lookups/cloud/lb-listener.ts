@@ -1,6 +1,6 @@
 /** The one listener (VServer) the attachment and rule lookups read, with a clear error when it is missing. */
 import { isRemote, RemoteError } from '../../kernel/errors.js';
-import type { CloudLookupContext } from './common.js';
+import type { CloudLookupContext } from './kit.js';
 
 /** A listener as DescribeVServer returns it (the fields the lookups read). */
 export interface VServer {

@@ -14,7 +14,8 @@ import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import { deleteListed, vanished, type CloudCtx } from './kit.js';
 import { labelExists } from './cross-checks.js';
-import { categoryField, customLabels, LABEL_CALL, labelPart } from './label.js';
+import { LABEL_CALL, listLabelledResources } from '../../providers/cloud/api/label.js';
+import { categoryField, customLabels, labelPart } from './label.js';
 
 /** Inputs of a label attachment. */
 export const labelAttachmentInputs = z.object({
@@ -133,8 +134,7 @@ export const labelAttachment: ResourceType<LabelAttachmentInputs, LabelAttachmen
   async list(ctx) {
     const found = [];
     for (const l of await customLabels(ctx)) {
-      const params = { Labels: labels({ key: l.Key, value: l.Value }) };
-      for (const r of await ctx.client.pageAll<{ ResourceId: string }>('ListResourcesByLabels', params, 'Resources', { ...LABEL_CALL, pageSize: 100 })) {
+      for (const r of await listLabelledResources(ctx.client, { Labels: labels({ key: l.Key, value: l.Value }) })) {
         const bound = { Key: l.Key, Value: l.Value, ResourceId: r.ResourceId };
         found.push({ id: idOf(bound), outputs: toOutputs(bound) });
       }

@@ -12,10 +12,8 @@ import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { defaultsAsDeclared } from '../as-declared.js';
+import { LABEL_CALL, listLabels, type LabelInfo } from '../../providers/cloud/api/label.js';
 import { deleteListed, vanished, type CloudCtx } from './kit.js';
-
-/** Label calls are account-wide: the SDK's request structs take no Region or ProjectId. */
-export const LABEL_CALL = { region: false, project: false } as const;
 
 /** A label key or value: 1-63 characters without `#` (it separates them in ids). */
 export const labelPart = (what: string) =>
@@ -52,12 +50,6 @@ export const labelOutputs = z.object({
 /** Observed label. */
 export type LabelOutputs = z.output<typeof labelOutputs>;
 
-interface ListedLabel {
-  Key: string;
-  Value: string;
-  ResourceCount?: number;
-}
-
 /** Splits `<key>#<value>`; a UserError naming the format otherwise. */
 export function parseLabelId(id: string): { key: string; value: string } {
   const parts = id.split('#');
@@ -66,12 +58,12 @@ export function parseLabelId(id: string): { key: string; value: string } {
 }
 
 /** Every custom label, through every page (the upstream provider reads only the first). */
-export function customLabels(ctx: CloudCtx, fresh = false): Promise<ListedLabel[]> {
-  const list = () => ctx.client.pageAll<ListedLabel>('ListLabels', { Category: 'custom' }, 'Labels', { ...LABEL_CALL, pageSize: 100 });
+export function customLabels(ctx: CloudCtx, fresh = false): Promise<LabelInfo[]> {
+  const list = () => listLabels(ctx.client);
   return fresh ? list() : ctx.shared('custom-labels', list);
 }
 
-const toOutputs = (l: ListedLabel): LabelOutputs => ({ labelId: `${l.Key}#${l.Value}`, key: l.Key, value: l.Value, category: 'custom', resourceCount: Number(l.ResourceCount ?? 0) });
+const toOutputs = (l: LabelInfo): LabelOutputs => ({ labelId: `${l.Key}#${l.Value}`, key: l.Key, value: l.Value, category: 'custom', resourceCount: Number(l.ResourceCount ?? 0) });
 
 async function observe(ctx: CloudCtx, key: string, value: string, fresh = true): Promise<LabelOutputs | undefined> {
   const found = (await customLabels(ctx, fresh)).find((l) => l.Key === key && l.Value === value);

@@ -13,7 +13,8 @@ import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { int, str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { deleteListed, inDeclaredOrder, listedVerbs, noId, pathId, vanished, waitListed, type CloudCtx } from './kit.js';
+import { AmbiguousOrder } from '../../kernel/errors.js';
+import { deleteListed, findMade, inDeclaredOrder, listedVerbs, noId, pathId, vanished, waitListed, type CloudCtx } from './kit.js';
 import { allLbs, allVServers, describeLb, vserverOf, type PolicyInfo } from './ulb.js';
 
 /** Inputs of a rule. */
@@ -100,10 +101,10 @@ async function policiesOf(ctx: CloudCtx, inputs: LbRuleInputs): Promise<PolicyIn
   return vserverOf(await describeLb(ctx, inputs.lbId), inputs.listenerId)?.PolicySet ?? [];
 }
 
-/** The listener's custom policy of this type and match, other than those of `known`: what a create of them made. */
-async function made(ctx: CloudCtx, inputs: LbRuleInputs, known: Set<string> = new Set()): Promise<PolicyInfo | undefined> {
+/** The listener's custom policies of this type and match whose ids `taken` does not hold: what a create of them may have made. */
+async function made(ctx: CloudCtx, inputs: LbRuleInputs, taken: (id: string) => boolean): Promise<PolicyInfo[]> {
   const { Type, Match } = policy(inputs);
-  return (await policiesOf(ctx, inputs)).find((p) => p.Type === Type && p.Match === Match && p.PolicyType !== 'Default' && !known.has(p.PolicyId));
+  return (await policiesOf(ctx, inputs)).filter((p) => p.Type === Type && p.Match === Match && p.PolicyType !== 'Default' && !taken(`${inputs.lbId}/${inputs.listenerId}/${p.PolicyId}`));
 }
 
 /** The LbRule resource type. */
@@ -134,14 +135,20 @@ export const lbRule: ResourceType<LbRuleInputs, LbRuleOutputs, CloudClient, Clou
   async create(ctx, inputs) {
     // Policies carry no creation time and a match need not be unique: what was there before the
     // call is not what it made.
-    const known = new Set((await policiesOf(ctx, inputs)).map((p) => p.PolicyId));
+    const known = new Set((await policiesOf(ctx, inputs)).map((p) => `${inputs.lbId}/${inputs.listenerId}/${p.PolicyId}`));
+    const sentAt = Date.now();
     const body = await ctx.client.call<{ PolicyId?: string }>(
       'CreatePolicy',
       { ULBId: inputs.lbId, VServerId: inputs.listenerId, ...policy(inputs) },
       {
         recover: async () => {
-          const found = await made(ctx, inputs, known);
-          return found && { RetCode: 0, PolicyId: found.PolicyId };
+          const found = await findMade(ctx, {
+            within: 0,
+            what: 'rule',
+            sentAt,
+            findOwned: (order) => lbRule.findOwned!(ctx, inputs, { ...order, recorded: (id) => known.has(id) || order.recorded(id) }),
+          });
+          return found && { RetCode: 0, PolicyId: ID.split(found.id)[2] };
         },
       },
     );
@@ -161,9 +168,14 @@ export const lbRule: ResourceType<LbRuleInputs, LbRuleOutputs, CloudClient, Clou
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
-    const found = await made(ctx, inputs);
-    const id = found && `${inputs.lbId}/${inputs.listenerId}/${found.PolicyId}`;
-    return id && !order.recorded(id) ? { id, outputs: toOutputs(inputs.lbId, inputs.listenerId, found) } : undefined;
+    // Policies carry no creation time: of several unrecorded matches, none is taken.
+    const found = await made(ctx, inputs, order.recorded);
+    if (found.length > 1)
+      throw new AmbiguousOrder(
+        'rule',
+        found.map((p) => `${inputs.lbId}/${inputs.listenerId}/${p.PolicyId}`),
+      );
+    return found[0] && { id: `${inputs.lbId}/${inputs.listenerId}/${found[0].PolicyId}`, outputs: toOutputs(inputs.lbId, inputs.listenerId, found[0]) };
   },
 
   async update(ctx, id, _prior, desired) {

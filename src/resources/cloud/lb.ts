@@ -19,6 +19,7 @@ import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listedVerbs, nameField, ownedAmong, prefixedId, remarkField, tagField, vanished, type CloudCtx } from './kit.js';
 import { createAndWait } from './create.js';
 import { allLbs, describeLb, type LbInfo } from './ulb.js';
+import { listLbs } from '../../providers/cloud/api/ulb.js';
 
 const LISTEN_TYPES = ['request_proxy', 'packets_transmit'] as const;
 
@@ -98,7 +99,7 @@ function matches(l: LbInfo, inputs: LbInputs, name: string): boolean {
 }
 
 /** The balancers of a VPC, listed afresh (a search for what a create made polls this). */
-const inVpc = (ctx: CloudCtx, vpcId: string) => ctx.client.pageAll<LbInfo>('DescribeULB', { VPCId: vpcId }, 'DataSet');
+const inVpc = (ctx: CloudCtx, vpcId: string) => listLbs(ctx.client, { VPCId: vpcId });
 
 const verbs = listedVerbs<LbOutputs>(
   async (ctx) => (await allLbs(ctx)).map((l) => ({ id: l.ULBId, outputs: toOutputs(l) })),

@@ -14,7 +14,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, sameMeaning, serviceSecretPaths, unlessGone, warnSetupTests } from './kit.js';
+import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, findMade, sameMeaning, serviceSecretPaths, unlessGone, warnSetupTests } from './kit.js';
 import { connectionServiceCheck } from './service-check.js';
 import { connectionPath, listConnections, readConnection, type WireConnection } from '../../providers/pipeline/api/connections.js';
 import { created, findByName, observe, readAll, schemaName, toOutputs } from './connection-wire.js';
@@ -154,8 +154,14 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
       trust_fingerprints: inputs.trustFingerprints ?? false,
     };
     // The schema name is unique in its group: a connection of that name made since is the lost send's.
-    const started = Date.now() - 300_000;
-    const recover = async () => (await findByName(ctx, inputs.groupId, name, started, () => false)) ?? undefined;
+    const started = Date.now();
+    const recover = () =>
+      findMade(
+        ctx,
+        started,
+        (order) => connection.findOwned!(ctx, inputs, order),
+        (made) => readConnection(ctx.client, made.id),
+      );
     const made = await ctx.client.write<WireConnection>('POST', '/connections', sent, { recover });
     ctx.recordId(made.id);
     warnSetupTests(ctx, `connection ${made.id}`, made.setup_tests);

@@ -20,6 +20,7 @@ import {
   declaredConfig,
   deleteIfPresent,
   fieldsSchema,
+  findMade,
   KNOWN_SECRET_KEYS,
   observedConfig,
   sealed,
@@ -146,10 +147,13 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
       trust_fingerprints: inputs.trustFingerprints ?? false,
     };
     // The group holds one destination: one there now of this service is the lost send's.
-    const recover = async () => {
-      const found = await unlessGone(readDestination(ctx.client, inputs.groupId));
-      return found?.service === inputs.service ? found : undefined;
-    };
+    const recover = () =>
+      findMade(
+        ctx,
+        Date.now(),
+        (order) => destination.findOwned!(ctx, inputs, order),
+        (made) => readDestination(ctx.client, made.id),
+      );
     const made = await ctx.client.write<WireDestination>('POST', '/destinations', sent, { recover });
     ctx.recordId(made.id);
     warnSetupTests(ctx, `destination ${made.id}`, made.setup_tests);
@@ -194,9 +198,9 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
     return items.map((d) => ({ id: d.id, outputs: toOutputs(d, {}) }));
   },
 
-  async findOwned(ctx, inputs) {
+  async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
     const found = await unlessGone(readDestination(ctx.client, inputs.groupId));
-    return found?.service === inputs.service ? { id: found.id, outputs: toOutputs(found, inputs.config) } : undefined;
+    return found?.service === inputs.service && !order.recorded(found.id) ? { id: found.id, outputs: toOutputs(found, inputs.config) } : undefined;
   },
 };

@@ -12,7 +12,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, observedConfig, unlessGone, warnSetupTests, type Ctx } from './kit.js';
+import { apiIdFormat, changedConfig, configSecretPaths, declaredConfig, deleteIfPresent, fieldsSchema, findMade, observedConfig, unlessGone, warnSetupTests, type Ctx } from './kit.js';
 import type { SetupTest } from '../../providers/pipeline/api/setup-tests.js';
 
 /** The log services the API takes. */
@@ -112,7 +112,13 @@ export const externalLogging: ResourceType<ExternalLoggingInputs, ExternalLoggin
     // The create takes no run_setup_tests: the tests run through their own call once it exists.
     const sent = { group_id: inputs.groupId, service: inputs.service, enabled: inputs.enabled ?? true, config: inputs.config ?? {} };
     // A group has one log service, under the group's id: if the send went through, it reads.
-    const recover = () => unlessGone(ctx.client.get<WireLog>(path(inputs.groupId)));
+    const recover = () =>
+      findMade(
+        ctx,
+        Date.now(),
+        (order) => externalLogging.findOwned!(ctx, inputs, order),
+        (made) => ctx.client.get<WireLog>(path(made.id)),
+      );
     const made = await ctx.client.write<WireLog>('POST', '/external-logging', sent, { recover });
     ctx.recordId(made.id);
     await test(ctx, made.id, inputs, undefined);

@@ -10,7 +10,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import { groupPath, listGroups, readGroup, type WireGroup } from '../../providers/pipeline/api/groups.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.js';
+import { apiIdFormat, byId, deleteIfPresent, findMade, onlyCandidate, unlessGone, type Ctx } from './kit.js';
 
 /** Inputs of a group. */
 export const groupInputs = z.object({
@@ -61,7 +61,13 @@ export const group: ResourceType<GroupInputs, GroupOutputs, PipelineClient, Pipe
   async create(ctx, inputs) {
     const started = Date.now();
     // Names are unique: a group of this name made by the lost send is the answer.
-    const recover = async () => (await madeSince(ctx, inputs.name, started - 300_000, () => false))[0];
+    const recover = () =>
+      findMade(
+        ctx,
+        started,
+        (order) => group.findOwned!(ctx, inputs, order),
+        (made) => readGroup(ctx.client, made.id),
+      );
     const made = await ctx.client.write<WireGroup>('POST', '/groups', { name: inputs.name }, { recover });
     ctx.recordId(made.id);
     return { id: made.id, outputs: toOutputs(made) };
@@ -97,7 +103,7 @@ export const group: ResourceType<GroupInputs, GroupOutputs, PipelineClient, Pipe
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
-    const found = await madeSince(ctx, inputs.name, order.earliestMs, order.recorded);
-    return found.length === 1 ? { id: found[0].id, outputs: toOutputs(found[0]) } : undefined;
+    const found = onlyCandidate(`group named "${inputs.name}"`, await madeSince(ctx, inputs.name, order.earliestMs, order.recorded));
+    return found && { id: found.id, outputs: toOutputs(found) };
   },
 };

@@ -14,7 +14,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.js';
+import { apiIdFormat, byId, deleteIfPresent, findMade, onlyCandidate, unlessGone, type Ctx } from './kit.js';
 
 /** Inputs of a hybrid deployment agent. */
 export const hybridDeploymentAgentInputs = z.object({
@@ -124,12 +124,18 @@ export const hybridDeploymentAgent: ResourceType<HybridDeploymentAgentInputs, Hy
   importId: apiIdFormat('agent', 'lucky_otter'),
 
   async create(ctx, inputs) {
-    const started = Date.now() - 300_000;
+    const started = Date.now();
     const sent = { group_id: inputs.groupId, display_name: inputs.displayName, env_type: inputs.envType, auth_type: inputs.authType ?? 'AUTO', accept_terms: true };
-    const recover = async () => (await namedSince(ctx, inputs, started, () => false))[0];
+    // The agent findOwned finds has no token: findOwned warns how to get one.
+    const recover = () =>
+      findMade(
+        ctx,
+        started,
+        (order) => hybridDeploymentAgent.findOwned!(ctx, inputs, order),
+        (made) => ctx.client.get<WireAgent>(path(made.id)),
+      );
     const made = await ctx.client.write<WireAgent>('POST', '/hybrid-deployment-agents', sent, { recover });
     ctx.recordId(made.id);
-    if (!made.token) ctx.warn(`hybrid deployment agent ${made.id}: ${LOST}`);
     return { id: made.id, outputs: toOutputs(made, inputs, undefined) };
   },
 
@@ -165,9 +171,9 @@ export const hybridDeploymentAgent: ResourceType<HybridDeploymentAgentInputs, Hy
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
-    const found = await namedSince(ctx, inputs, order.earliestMs, order.recorded);
-    if (found.length !== 1) return undefined;
-    ctx.warn(`hybrid deployment agent ${found[0].id}: ${LOST}`);
-    return { id: found[0].id, outputs: toOutputs(found[0], inputs, undefined) };
+    const found = onlyCandidate(`hybrid deployment agent named "${inputs.displayName}"`, await namedSince(ctx, inputs, order.earliestMs, order.recorded));
+    if (!found) return undefined;
+    ctx.warn(`hybrid deployment agent ${found.id}: ${LOST}`);
+    return { id: found.id, outputs: toOutputs(found, inputs, undefined) };
   },
 };

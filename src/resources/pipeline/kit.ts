@@ -2,7 +2,8 @@
  * What every pipeline resource type repeats: reading an object that may be gone, import ids,
  * the secrets of a service's config (from its metadata), a `config` compared by what it means
  * rather than by how the API echoes it, and setup-test results turned into warnings. A new
- * pipeline type should need nothing else from its neighbours.
+ * pipeline type should need nothing else from its neighbours. A create whose answer is lost is
+ * answered by the type's own findOwned (findMade), as an interrupted one is after a crash.
  *
  * One rule every type's asDeclared keeps for inputs the API never reports: one with a documented
  * default (a re-auth counter, authType, a setup-test flag) absent from state is its default, as an
@@ -13,11 +14,11 @@
  * (unreportedFromManifest).
  */
 import * as z from 'zod';
-import { isRemote, UserError } from '../../kernel/errors.js';
+import { AmbiguousOrder, isRemote, UserError } from '../../kernel/errors.js';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { reveal, Secret, Unknown } from '../../kernel/values.js';
-import type { ImportIdFormat, ResourceContext } from '../../engine/contracts/resource-type.js';
+import type { Created, ImportIdFormat, InterruptedOrder, ResourceContext } from '../../engine/contracts/resource-type.js';
 import { freeForm } from '../../engine/contracts/strict.js';
 import type { SetupTest } from '../../providers/pipeline/api/setup-tests.js';
 
@@ -244,4 +245,36 @@ export function warnSetupTests(ctx: Ctx, what: string, tests: SetupTest[] | unde
 /** The ids a bulk read returns as gone: every target the list lacks is left for a read of its own. */
 export function byId<T extends { id: string }>(items: T[]): Map<string, T> {
   return new Map(items.map((item) => [item.id, item]));
+}
+
+/** Allowance for the API's clock against this machine's, as for an order interrupted by a crash. */
+const CLOCK_SLACK_MS = 5 * 60_000;
+
+/**
+ * After a create whose answer was lost: what the type's findOwned finds for an order sent at
+ * `sentAt`, as the answer the send would have given (`answer` turns it into the API's record).
+ * The answer in the call and the answer after a crash are one answer: an object recorded at any
+ * address is not it, and several candidates are an AmbiguousOrder. Undefined when it made nothing.
+ */
+export async function findMade<Out, Wire>(
+  ctx: Ctx,
+  sentAt: number,
+  findOwned: (order: InterruptedOrder) => Promise<Created<Out> | undefined>,
+  answer: (made: Created<Out>) => Promise<Wire | undefined> | Wire | undefined,
+): Promise<Wire | undefined> {
+  const made = await findOwned({ earliestMs: sentAt - CLOCK_SLACK_MS, recorded: (id) => ctx.isRecorded?.(id) ?? false });
+  return made && answer(made);
+}
+
+/**
+ * The one object a findOwned search found, or none. With several, none is taken: AmbiguousOrder
+ * names them, and the run stops for the user to say which.
+ */
+export function onlyCandidate<T extends { id: string; created_at?: string }>(what: string, found: T[]): T | undefined {
+  if (found.length > 1)
+    throw new AmbiguousOrder(
+      what,
+      found.map((item) => (item.created_at ? `${item.id} (made ${item.created_at})` : item.id)),
+    );
+  return found[0];
 }

@@ -10,7 +10,7 @@ import { UserError } from '../../kernel/errors.js';
 import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ImportIdFormat, ResourceType } from '../../engine/contracts/resource-type.js';
-import { deleteIfPresent, unlessGone, type Ctx } from './kit.js';
+import { deleteIfPresent, findMade, unlessGone, type Ctx } from './kit.js';
 
 /** How one membership collection is addressed and named. */
 export interface MembershipShape<H extends string, T extends string> {
@@ -97,12 +97,20 @@ function schemas<H extends string, T extends string>({ holder, target, role }: M
 }
 
 /** Create, read, update and delete of one membership. */
-function verbs<H extends string, T extends string>({ holder, target }: MembershipShape<H, T>, a: Addressing<H, T>): Pick<Type<H, T>, 'create' | 'read' | 'update' | 'delete'> {
+function verbs<H extends string, T extends string>(shape: MembershipShape<H, T>, a: Addressing<H, T>): Pick<Type<H, T>, 'create' | 'read' | 'update' | 'delete'> {
+  const { holder, target } = shape;
+  const { findOwned } = searches(shape, a);
   return {
     async create(ctx, desired) {
       const [h, t] = [desired[holder.field], desired[target.field]];
       // A pair holds one membership: the pair present after a lost answer is the send's.
-      const recover = async () => ((await a.readOne(ctx, h, t)) ? { [target.wireKey]: t, role: desired.role } : undefined);
+      const recover = () =>
+        findMade(
+          ctx,
+          Date.now(),
+          (order) => findOwned!(ctx, desired, order),
+          () => ({ [target.wireKey]: t, role: desired.role }),
+        );
       const made = await ctx.client.write<WireMember>('POST', a.listPath(h), { [target.wireKey]: t, role: desired.role }, { recover });
       ctx.recordId(`${h}:${t}`);
       return { id: `${h}:${t}`, outputs: a.toOutputs(h, { ...made, [target.wireKey]: t }) };

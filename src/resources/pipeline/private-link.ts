@@ -17,7 +17,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { freeForm } from '../../engine/contracts/strict.js';
-import { apiIdFormat, deleteIfPresent, declaredConfig, observedConfig, sameMeaning, unlessGone, type Ctx } from './kit.js';
+import { apiIdFormat, declaredConfig, deleteIfPresent, findMade, observedConfig, onlyCandidate, sameMeaning, unlessGone, type Ctx } from './kit.js';
 
 /** The services a private link is made for. */
 export const PRIVATE_LINK_SERVICES = [
@@ -189,10 +189,16 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
   importId: apiIdFormat('private_link', 'tidy_marmot'),
 
   async create(ctx, inputs) {
-    const started = Date.now() - 300_000;
+    const started = Date.now();
     const sent = { name: inputs.name, region: inputs.region, service: inputs.service, config: inputs.config };
     // Names are unique in the account: a link of this name made since the send is the send's.
-    const recover = async () => (await namedSince(ctx, inputs.name, started, () => false))[0];
+    const recover = () =>
+      findMade(
+        ctx,
+        started,
+        (order) => privateLink.findOwned!(ctx, inputs, order),
+        (made) => readLink(ctx, made.id),
+      );
     const made = await ctx.client.write<WireLink>('POST', '/private-links', sent, { recover });
     ctx.recordId(made.id);
     return { id: made.id, outputs: toOutputs(await settled(ctx, made.id, 'created'), inputs) };
@@ -229,10 +235,10 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
-    const found = await namedSince(ctx, inputs.name, order.earliestMs, order.recorded);
-    if (found.length !== 1) return undefined;
+    const found = onlyCandidate(`private link named "${inputs.name}"`, await namedSince(ctx, inputs.name, order.earliestMs, order.recorded));
+    if (!found) return undefined;
     // Adopted as it is: one still CREATING is waited for by the apply (see provisioning.ready), not here.
-    const link = await readLink(ctx, found[0].id);
+    const link = await readLink(ctx, found.id);
     return link && { id: link.id, outputs: toOutputs(link, inputs) };
   },
 };

@@ -15,7 +15,7 @@ import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { reveal } from '../../kernel/values.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.js';
+import { apiIdFormat, byId, deleteIfPresent, findMade, onlyCandidate, unlessGone, type Ctx } from './kit.js';
 
 /** Inputs of a proxy agent. */
 export const proxyAgentInputs = z.object({
@@ -128,14 +128,17 @@ export const proxyAgent: ResourceType<ProxyAgentInputs, ProxyAgentOutputs, Pipel
   importId: apiIdFormat('proxy_agent', 'hidden_marten'),
 
   async create(ctx, inputs) {
-    const started = Date.now() - 300_000;
-    const recover = async () => {
-      const found = (await namedSince(ctx, inputs.displayName, started, () => false))[0];
-      return found && { agent_id: found.id, auth_token: '', client_cert: '', client_private_key: '' };
-    };
+    const started = Date.now();
+    // The agent findOwned finds comes without its secrets: findOwned warns how to get new ones.
+    const recover = () =>
+      findMade(
+        ctx,
+        started,
+        (order) => proxyAgent.findOwned!(ctx, inputs, order),
+        (made) => ({ agent_id: made.id, auth_token: '', client_cert: '', client_private_key: '' }),
+      );
     const made = await ctx.client.write<WireSecrets>('POST', '/proxy', { display_name: inputs.displayName, group_region: inputs.groupRegion }, { recover });
     ctx.recordId(made.agent_id);
-    if (!made.auth_token) ctx.warn(`proxy agent ${made.agent_id}: ${LOST}`);
     const agent = await ctx.client.get<WireAgent>(path(made.agent_id));
     return { id: made.agent_id, outputs: toOutputs(agent, inputs, made.auth_token ? fromWire(made) : undefined) };
   },
@@ -175,9 +178,9 @@ export const proxyAgent: ResourceType<ProxyAgentInputs, ProxyAgentOutputs, Pipel
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
-    const found = await namedSince(ctx, inputs.displayName, order.earliestMs, order.recorded);
-    if (found.length !== 1) return undefined;
-    ctx.warn(`proxy agent ${found[0].id}: ${LOST}`);
-    return { id: found[0].id, outputs: toOutputs(found[0], inputs, undefined) };
+    const found = onlyCandidate(`proxy agent named "${inputs.displayName}"`, await namedSince(ctx, inputs.displayName, order.earliestMs, order.recorded));
+    if (!found) return undefined;
+    ctx.warn(`proxy agent ${found.id}: ${LOST}`);
+    return { id: found.id, outputs: toOutputs(found, inputs, undefined) };
   },
 };

@@ -8,7 +8,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.js';
+import { apiIdFormat, byId, deleteIfPresent, findMade, onlyCandidate, unlessGone, type Ctx } from './kit.js';
 
 /** Inputs of a team. */
 export const teamInputs = z.object({
@@ -44,7 +44,10 @@ const path = (id: string) => `/teams/${encodeURIComponent(id)}`;
 /** The team of this name that state does not hold (names are unique, so at most one). */
 async function named(ctx: Ctx, name: string, recorded: (id: string) => boolean): Promise<WireTeam | undefined> {
   const teams = await ctx.client.list<WireTeam>('/teams');
-  return teams.find((t) => t.name.toLowerCase() === name.toLowerCase() && !recorded(t.id));
+  return onlyCandidate(
+    `team named "${name}"`,
+    teams.filter((t) => t.name.toLowerCase() === name.toLowerCase() && !recorded(t.id)),
+  );
 }
 
 /** The Team resource type. */
@@ -66,7 +69,13 @@ export const team: ResourceType<TeamInputs, TeamOutputs, PipelineClient, Pipelin
 
   async create(ctx, inputs) {
     // Names are unique: a team of this name after a lost answer is the one the send made.
-    const recover = () => named(ctx, inputs.name, () => false);
+    const recover = () =>
+      findMade(
+        ctx,
+        Date.now(),
+        (order) => team.findOwned!(ctx, inputs, order),
+        (made) => ctx.client.get<WireTeam>(path(made.id)),
+      );
     const made = await ctx.client.write<WireTeam>('POST', '/teams', { name: inputs.name, description: inputs.description ?? '', role: inputs.role }, { recover });
     ctx.recordId(made.id);
     return { id: made.id, outputs: toOutputs(made) };

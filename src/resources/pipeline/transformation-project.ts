@@ -12,7 +12,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, deleteIfPresent, sameMeaning, unlessGone, warnSetupTests, type Ctx } from './kit.js';
+import { apiIdFormat, deleteIfPresent, findMade, onlyCandidate, sameMeaning, unlessGone, warnSetupTests, type Ctx } from './kit.js';
 import type { SetupTest } from '../../providers/pipeline/api/setup-tests.js';
 
 /** Inputs of a transformation project. */
@@ -139,14 +139,17 @@ export const transformationProject: ResourceType<TransformationProjectInputs, Tr
   importId: apiIdFormat('project', 'keen_ibex'),
 
   async create(ctx, inputs) {
-    const started = Date.now() - 300_000;
+    const started = Date.now();
     const config: Record<string, unknown> = { dbt_version: inputs.dbtVersion, default_schema: inputs.defaultSchema, git_remote_url: inputs.gitRemoteUrl };
     for (const [input, wire] of CHANGEABLE) if (inputs[input] !== undefined) config[wire] = inputs[input];
     const sent = { group_id: inputs.groupId, type: 'DBT_CORE', run_tests: inputs.runTests ?? true, project_config: config };
-    const recover = async () => {
-      const found = (await madeSince(ctx, inputs.groupId, started, () => false))[0];
-      return found && ctx.client.get<WireProject>(path(found.id));
-    };
+    const recover = () =>
+      findMade(
+        ctx,
+        started,
+        (order) => transformationProject.findOwned!(ctx, inputs, order),
+        (made) => ctx.client.get<WireProject>(path(made.id)),
+      );
     const made = await ctx.client.write<WireProject>('POST', '/transformation-projects', sent, { recover });
     ctx.recordId(made.id);
     if (inputs.runTests ?? true) warnSetupTests(ctx, `transformation project ${made.id}`, made.setup_tests);
@@ -182,9 +185,9 @@ export const transformationProject: ResourceType<TransformationProjectInputs, Tr
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
-    const found = await madeSince(ctx, inputs.groupId, order.earliestMs, order.recorded);
-    if (found.length !== 1) return undefined;
-    const project = await unlessGone(ctx.client.get<WireProject>(path(found[0].id)));
+    const found = onlyCandidate(`transformation project of group ${inputs.groupId}`, await madeSince(ctx, inputs.groupId, order.earliestMs, order.recorded));
+    if (!found) return undefined;
+    const project = await unlessGone(ctx.client.get<WireProject>(path(found.id)));
     return project && { id: project.id, outputs: toOutputs(project, inputs) };
   },
 };

@@ -10,7 +10,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, byId, deleteIfPresent, sameMeaning, unlessGone, type Ctx } from './kit.js';
+import { apiIdFormat, byId, deleteIfPresent, findMade, onlyCandidate, sameMeaning, unlessGone, type Ctx } from './kit.js';
 
 const DAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
 
@@ -158,14 +158,20 @@ export const transformation: ResourceType<TransformationInputs, TransformationOu
   importId: apiIdFormat('transformation', 'merry_koala'),
 
   async create(ctx, inputs) {
-    const started = Date.now() - 300_000;
+    const started = Date.now();
     const sent = {
       type: 'DBT_CORE',
       paused: inputs.paused ?? false,
       schedule: wireSchedule(inputs.schedule),
       transformation_config: { project_id: inputs.projectId, name: inputs.name, steps: inputs.steps },
     };
-    const recover = async () => (await namedSince(ctx, inputs, started, () => false))[0];
+    const recover = () =>
+      findMade(
+        ctx,
+        started,
+        (order) => transformation.findOwned!(ctx, inputs, order),
+        (made) => ctx.client.get<WireTransformation>(path(made.id)),
+      );
     const made = await ctx.client.write<WireTransformation>('POST', '/transformations', sent, { recover });
     ctx.recordId(made.id);
     return { id: made.id, outputs: toOutputs(made, inputs) };
@@ -207,7 +213,7 @@ export const transformation: ResourceType<TransformationInputs, TransformationOu
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
-    const found = await namedSince(ctx, inputs, order.earliestMs, order.recorded);
-    return found.length === 1 ? { id: found[0].id, outputs: toOutputs(found[0], inputs) } : undefined;
+    const found = onlyCandidate(`transformation named "${inputs.name}"`, await namedSince(ctx, inputs, order.earliestMs, order.recorded));
+    return found && { id: found.id, outputs: toOutputs(found, inputs) };
   },
 };

@@ -9,7 +9,7 @@ import type { PipelineClient } from '../../providers/pipeline/client.js';
 import { listUsers, readUser, userPath as path, type WireUser } from '../../providers/pipeline/api/users.js';
 import type { PipelineSettings } from '../../providers/pipeline/settings.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
-import { apiIdFormat, byId, deleteIfPresent, unlessGone, type Ctx } from './kit.js';
+import { apiIdFormat, byId, deleteIfPresent, findMade, onlyCandidate, unlessGone, type Ctx } from './kit.js';
 
 /** Inputs of a user. */
 export const userInputs = z.object({
@@ -105,7 +105,13 @@ export const user: ResourceType<UserInputs, UserOutputs, PipelineClient, Pipelin
     const started = Date.now();
     const sent = { email: inputs.email, given_name: inputs.givenName, family_name: inputs.familyName, phone: inputs.phone, picture: inputs.picture, role: inputs.role };
     // Emails are unique: a user of this email invited since the send is the send's.
-    const recover = async () => (await invitedSince(ctx, inputs.email, started - 300_000, () => false))[0];
+    const recover = () =>
+      findMade(
+        ctx,
+        started,
+        (order) => user.findOwned!(ctx, inputs, order),
+        (made) => readUser(ctx.client, made.id),
+      );
     const made = await ctx.client.write<WireUser>('POST', '/users', sent, { recover });
     ctx.recordId(made.id);
     return { id: made.id, outputs: toOutputs(made) };
@@ -141,7 +147,7 @@ export const user: ResourceType<UserInputs, UserOutputs, PipelineClient, Pipelin
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
-    const found = await invitedSince(ctx, inputs.email, order.earliestMs, order.recorded);
-    return found.length === 1 ? { id: found[0].id, outputs: toOutputs(found[0]) } : undefined;
+    const found = onlyCandidate(`user invited as ${inputs.email}`, await invitedSince(ctx, inputs.email, order.earliestMs, order.recorded));
+    return found && { id: found.id, outputs: toOutputs(found) };
   },
 };

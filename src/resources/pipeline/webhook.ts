@@ -14,7 +14,7 @@ import { reveal } from '../../kernel/values.js';
 import { defaultsAsDeclared, unreportedFromManifest } from '../as-declared.js';
 import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOfText } from '../schema.js';
-import { apiIdFormat, byId, deleteIfPresent, sameMeaning, unlessGone, type Ctx } from './kit.js';
+import { apiIdFormat, byId, deleteIfPresent, findMade, onlyCandidate, sameMeaning, unlessGone, type Ctx } from './kit.js';
 
 /** The events the API lets a webhook subscribe to (its WebhookRequest's events); any other is refused. */
 export const WEBHOOK_EVENTS = [
@@ -118,7 +118,13 @@ export const webhook: ResourceType<WebhookInputs, WebhookOutputs, PipelineClient
     const started = Date.now();
     const where = inputs.groupId ? `/webhooks/group/${encodeURIComponent(inputs.groupId)}` : '/webhooks/account';
     const sent = { url: inputs.url, events: inputs.events, active: inputs.active ?? true, ...(inputs.secret ? { secret: reveal(inputs.secret) } : {}) };
-    const recover = async () => (await madeSince(ctx, inputs, started - 300_000, () => false))[0];
+    const recover = () =>
+      findMade(
+        ctx,
+        started,
+        (order) => webhook.findOwned!(ctx, inputs, order),
+        (made) => ctx.client.get<WireWebhook>(path(made.id)),
+      );
     const made = await ctx.client.write<WireWebhook>('POST', where, sent, { recover });
     ctx.recordId(made.id);
     return { id: made.id, outputs: toOutputs(made, inputs) };
@@ -159,7 +165,7 @@ export const webhook: ResourceType<WebhookInputs, WebhookOutputs, PipelineClient
 
   async findOwned(ctx, inputs, order) {
     if (!inputs) return undefined;
-    const found = await madeSince(ctx, inputs, order.earliestMs, order.recorded);
-    return found.length === 1 ? { id: found[0].id, outputs: toOutputs(found[0], inputs) } : undefined;
+    const found = onlyCandidate(`webhook to ${inputs.url}`, await madeSince(ctx, inputs, order.earliestMs, order.recorded));
+    return found && { id: found.id, outputs: toOutputs(found, inputs) };
   },
 };
