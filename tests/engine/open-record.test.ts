@@ -23,7 +23,7 @@ describe('the recorded state of one plan', () => {
   it('has its secrets opened once for each object, through settle, refresh and plan', async () => {
     const fake = fakeType();
     // The uid is a secret output: only the recorded outputs hold it, never the manifest.
-    const type = { ...fake.type, secretPaths: ['uid'], updateNotes: () => ['changed in place'], deleteNotes: () => ['deleted'] };
+    const type = { ...fake.type, secrets: { paths: ['uid'] }, notes: { update: () => ['changed in place'], delete: () => ['deleted'] } };
     const record = (address: string, id: string): ResourceState => {
       fake.objects.set(id, { name: address, size: 1, uid: id, readyAt: 0, fails: false });
       return { address, type: type.token, id, inputs: { name: address, size: 1 }, outputs: { name: address, size: 1, uid: new Secret(id), state: 'READY' }, dependencies: [], status: 'ok' };
