@@ -141,7 +141,7 @@ function stepRun(input: ApplyInput, journal: Journal, evaluation: Evaluation, em
         operationToken: operation.token,
         timeoutMs: operation.timeout && manifest.resources[step.address]?.options.customTimeouts?.[operation.timeout],
         recordId: operation.recordId,
-        isRecorded: (id) => journal.records(id),
+        isRecorded: (id) => journal.records(type.token, id),
         provider: operation.provider,
         progress: (status) => emit({ type: 'step-progress', address, status, at: at() }),
         warn: (message) => {

@@ -16,3 +16,11 @@ export function realId(recorded: { id: string; secretId?: Secret<string> | unkno
   const secret = recorded.secretId;
   return secret instanceof Secret ? String(secret.value) : recorded.id;
 }
+
+/**
+ * What identifies a recorded object among all of state: its type and id together, as ids are
+ * unique only within a type (a pipeline destination's id is its group's).
+ */
+export function recordedKey(type: string, id: string): string {
+  return `${type}\u0000${id}`;
+}

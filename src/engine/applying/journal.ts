@@ -90,6 +90,7 @@ export class Journal {
   async journaled<T>(intent: Intent, call: (token: string) => Promise<T>, after: { done(result: T): Records; failed(err: unknown): Aftermath }): Promise<T> {
     const token = randomUUID();
     const at = this.stamp();
+    this.typeOfOrder.set(token, intent.type);
     await this.write({ kind: 'intent', ...intent, token, at });
     let result: T;
     try {
@@ -117,10 +118,13 @@ export class Journal {
     this.written = Promise.all([this.written, written]).then(() => {});
   }
 
-  /** Whether an object of this id is recorded: in state as journaled so far, or by an order of this run. */
-  records(id: string): boolean {
-    for (const recorded of this.ids.values()) if (realId(recorded) === id) return true;
-    return Object.values(this.current).some((r) => realId(r) === id);
+  /**
+   * Whether an object of this type and id is recorded: in state as journaled so far, or by an order
+   * of this run (ids are unique only within a type: a pipeline destination's id is its group's).
+   */
+  records(type: string, id: string): boolean {
+    for (const [token, recorded] of this.ids) if (realId(recorded) === id && this.typeOfOrder.get(token) === type) return true;
+    return Object.values(this.current).some((r) => r.type === type && realId(r) === id);
   }
 
   /** Records what state holds at these keys, in one entry, with no remote call. */
@@ -148,6 +152,8 @@ export class Journal {
   }
 
   private readonly ids = new Map<string, { id: string; secretId?: ResourceState['secretId'] }>();
+  /** The type each operation of this run is for, by its token. */
+  private readonly typeOfOrder = new Map<string, string>();
   private written: Promise<void> = Promise.resolve();
 
   private async write(entry: JournalEntry): Promise<void> {

@@ -6,7 +6,7 @@ import { openRecord } from './open-record.js';
 import { ReadPass, resourceContext } from './context.js';
 import { readObjects, type ReadOutcome, type ReadRequest } from '../planning/refresh.js';
 import { isDeposed, normalizeDeposed } from './deposed.js';
-import { realId } from './ids.js';
+import { realId, recordedKey } from './ids.js';
 import { mayStillAppear } from './awaiting.js';
 import { adoptedRecords, ambiguousOrder, CLOCK_SKEW_MS } from './steps-awaiting.js';
 import type { Journal, Records } from './journal.js';
@@ -63,7 +63,7 @@ export async function settlePending(state: StateSnapshot, deps: EngineDeps, pass
     }
     try {
       if (op.action === 'create') {
-        settling.recordedIds ??= new Set(Object.values(resources).map((r) => realId(r)));
+        settling.recordedIds ??= new Set(Object.values(resources).map((r) => recordedKey(r.type, realId(r))));
         await settleCreate(op, type, settling);
       } else {
         await settleChange(op, type, settling);
@@ -106,6 +106,7 @@ interface Settling {
   pass: ReadPass;
   /** What each object a pending operation names was found to be, by type and id. */
   read: Map<string, ReadOutcome>;
+  /** The objects state records, by type and id (recordedKey). */
   recordedIds?: Set<string>;
   waiting: PendingOperation[];
   /** The state keys settling the current operation set or cleared. */
@@ -164,7 +165,7 @@ async function settleCreate(op: PendingOperation, type: ResourceType, settling: 
     if (outputs || onItsWay) found = { id, outputs };
   } else if (type.findOwned) {
     const recordedIds = settling.recordedIds!;
-    found = (await type.findOwned(ctx, op.inputs && (reveal(op.inputs) as never), { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id) => recordedIds.has(id) })) as typeof found;
+    found = (await type.findOwned(ctx, op.inputs && (reveal(op.inputs) as never), { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id) => recordedIds.has(recordedKey(type.token, id)) })) as typeof found;
     if (!found && onItsWay) {
       settling.waiting.push(op);
       notes.push(`${op.address}: a create interrupted at ${op.at} may have ordered an object that is not listed yet (it is listed once provisioned): apply looks for it before ordering anything`);
@@ -179,7 +180,7 @@ async function settleCreate(op: PendingOperation, type: ResourceType, settling: 
       else delete resources[key];
       settling.touched.add(key);
     }
-    settling.recordedIds?.add(found.id);
+    settling.recordedIds?.add(recordedKey(type.token, found.id));
     notes.push(adoptionNote(op, records, found.outputs));
   } else if (!found && notes.length === noted) {
     notes.push(

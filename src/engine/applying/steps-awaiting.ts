@@ -103,8 +103,7 @@ function replacedBy(op: PendingOperation, recorded: Record<string, ResourceState
 export async function awaitInterruptedOrder(step: Step, run: StepRun, type: ResourceType, op: PendingOperation): Promise<boolean> {
   const find = type.findOwned!;
   const context = () => run.context(step, type, { token: op.token, timeout: 'create', provider: op.provider });
-  const recorded = new Set(Object.values(run.journal.current).map((r) => realId(r)));
-  const order = { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id: string) => recorded.has(id) };
+  const order = { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id: string) => run.journal.records(type.token, id) };
   const ctx = await context();
   const left = untilListed(type, op.at, run.now());
   const listedBy = new Date(Date.parse(op.at) + (type.provisioning?.appearsWithinMs ?? 0)).toISOString();

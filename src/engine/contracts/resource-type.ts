@@ -25,8 +25,8 @@ export interface ResourceContext<C = any, S = any> {
    */
   recordId(id: string): void;
   /**
-   * Whether state records an object with this id, at any address, or an order of this run has
-   * recorded it: such an object is not what this operation made. Absent: none is known.
+   * Whether state records an object of this type with this id, at any address, or an order of this
+   * run has recorded it: such an object is not what this operation made. Absent: none is known.
    */
   isRecorded?(id: string): boolean;
   /**
@@ -333,7 +333,7 @@ export interface InterruptedOrder {
    * was journaled, less a margin for the API's clock running behind this machine's.
    */
   earliestMs: number;
-  /** Whether state already records an object with this id, at any address (so it is not the one). */
+  /** Whether state already records an object of this type with this id, at any address (so it is not the one). */
   recorded(id: string): boolean;
 }
 
