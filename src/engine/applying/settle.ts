@@ -165,7 +165,10 @@ async function settleCreate(op: PendingOperation, type: ResourceType, settling: 
     if (outputs || onItsWay) found = { id, outputs };
   } else if (type.findOwned) {
     const recordedIds = settling.recordedIds!;
-    found = (await type.findOwned(ctx, op.inputs && (reveal(op.inputs) as never), { earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS, recorded: (id) => recordedIds.has(recordedKey(type.token, id)) })) as typeof found;
+    found = (await type.findOwned(ctx, op.inputs && (reveal(op.inputs) as never), {
+      earliestMs: Date.parse(op.at) - CLOCK_SKEW_MS,
+      recorded: (id) => recordedIds.has(recordedKey(type.token, id)),
+    })) as typeof found;
     if (!found && onItsWay) {
       settling.waiting.push(op);
       notes.push(`${op.address}: a create interrupted at ${op.at} may have ordered an object that is not listed yet (it is listed once provisioned): apply looks for it before ordering anything`);
