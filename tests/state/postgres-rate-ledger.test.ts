@@ -8,32 +8,19 @@ import { rateRuntimes } from '../../src/cli/rate-ledger.js';
 import { limiterFor } from '../../src/providers/limiter.js';
 import { PostgresLedger } from '../../src/state/postgres-rate-ledger.js';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
-import { startPostgres, type PostgresServer } from '../support/postgres.js';
+import { postgresForFile } from '../support/postgres.js';
 import { describeRateLedger } from '../support/rate-ledger-conformance.js';
 
 const PASSWORD = 'pw-never-shown-5e2a';
-let server: PostgresServer;
-let admin: pg.Client;
-
+const db = postgresForFile(PASSWORD);
 /** The server's URL with a password in it; trust auth ignores it, so the tests also check it stays hidden. */
-const url = () => server.url.replace('postgres@', `postgres:${PASSWORD}@`);
-
-beforeAll(async () => {
-  server = await startPostgres();
-  admin = new pg.Client(server.url);
-  await admin.connect();
-});
-
-afterAll(async () => {
-  await admin?.end();
-  await server?.stop();
-});
+const url = db.url;
 
 describeRateLedger('postgres', async () => ({ ledger: new PostgresLedger(url()), other: () => new PostgresLedger(url()) }));
 
 describe('PostgresLedger', () => {
   /** Sessions the ledger holds open now. */
-  const sessions = async () => Number((await admin.query("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'plumb rate ledger'")).rows[0].n);
+  const sessions = async () => Number((await db.admin.query("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'plumb rate ledger'")).rows[0].n);
 
   /** Sessions once those being ended have gone (the server ends a closed session a moment after the client). */
   const settled = async () => {
@@ -59,7 +46,7 @@ describe('PostgresLedger', () => {
     try {
       await ledger.take('interconnect api.example per address', { limit: 5, windowMs: 1000 }, 2, []);
       await ledger.take('interconnect api.example per address', { limit: 5, windowMs: 1000 }, 1, []);
-      const { rows } = await admin.query("SELECT data FROM plumb_rate_ledger WHERE key = 'interconnect api.example per address'");
+      const { rows } = await db.admin.query("SELECT data FROM plumb_rate_ledger WHERE key = 'interconnect api.example per address'");
       expect(rows).toHaveLength(1);
       expect(Object.keys(rows[0].data.inFlight)).toHaveLength(3);
     } finally {
@@ -84,26 +71,26 @@ describe('PostgresLedger', () => {
     const window = { limit: 5, windowMs: 60_000 };
     await ledger.room('cut key', window);
     // The exchanges of this key wait in the server until the test cuts their connection.
-    await admin.query('CREATE FUNCTION hold_rate_ledger() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(30); RETURN NEW; END $$');
-    await admin.query("CREATE TRIGGER hold_rate_ledger BEFORE UPDATE ON plumb_rate_ledger FOR EACH ROW WHEN (NEW.key = 'cut key') EXECUTE FUNCTION hold_rate_ledger()");
+    await db.admin.query('CREATE FUNCTION hold_rate_ledger() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(30); RETURN NEW; END $$');
+    await db.admin.query("CREATE TRIGGER hold_rate_ledger BEFORE UPDATE ON plumb_rate_ledger FOR EACH ROW WHEN (NEW.key = 'cut key') EXECUTE FUNCTION hold_rate_ledger()");
     try {
       const cut = ledger.take('cut key', window, 1, []).catch((err: Error) => err);
-      const held = async () => (await admin.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'plumb rate ledger' AND query LIKE 'UPDATE%'")).rows;
+      const held = async () => (await db.admin.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'plumb rate ledger' AND query LIKE 'UPDATE%'")).rows;
       while (!(await held()).length) await new Promise((r) => setTimeout(r, 20));
-      await admin.query('SELECT pg_terminate_backend($1)', [(await held())[0].pid]);
+      await db.admin.query('SELECT pg_terminate_backend($1)', [(await held())[0].pid]);
       expect(await cut).toBeInstanceOf(Error);
       // Still in this process, which a dropped connection's error event would have ended.
       expect((await ledger.take('another key', window, 1, [])).tickets).toHaveLength(1);
     } finally {
-      await admin.query('DROP TRIGGER IF EXISTS hold_rate_ledger ON plumb_rate_ledger');
-      await admin.query('DROP FUNCTION IF EXISTS hold_rate_ledger()');
+      await db.admin.query('DROP TRIGGER IF EXISTS hold_rate_ledger ON plumb_rate_ledger');
+      await db.admin.query('DROP FUNCTION IF EXISTS hold_rate_ledger()');
       await ledger.close();
     }
   });
 
   it('gives up on a row another session holds without end, rather than waiting with it', async () => {
     const ledger = new PostgresLedger(url());
-    const holder = new pg.Client(server.url);
+    const holder = new pg.Client(db.server.url);
     await holder.connect();
     try {
       await ledger.room('held key', { limit: 5, windowMs: 60_000 });
@@ -129,14 +116,14 @@ describe('PostgresLedger', () => {
       vi.useRealTimers();
       await ledger.close();
     }
-    const { rows } = await admin.query("SELECT data, (extract(epoch from clock_timestamp()) * 1000)::float8 AS now FROM plumb_rate_ledger WHERE key = 'clock key'");
+    const { rows } = await db.admin.query("SELECT data, (extract(epoch from clock_timestamp()) * 1000)::float8 AS now FROM plumb_rate_ledger WHERE key = 'clock key'");
     const [started] = Object.values(rows[0].data.inFlight as Record<string, number>);
     expect(rows[0].now - started!).toBeGreaterThanOrEqual(0);
     expect(rows[0].now - started!).toBeLessThan(60_000);
   });
 
   it('starts a row that holds something else afresh, saying so', async () => {
-    await admin.query(`INSERT INTO plumb_rate_ledger (key, data) VALUES ('broken key', '{"calls": 3}') ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data`);
+    await db.admin.query(`INSERT INTO plumb_rate_ledger (key, data) VALUES ('broken key', '{"calls": 3}') ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data`);
     const warnings: string[] = [];
     const ledger = new PostgresLedger(url(), (m) => warnings.push(m));
     try {
@@ -183,7 +170,7 @@ describe('PostgresLedger', () => {
 /** A new database on the server, its URL (with the password) and the tables it holds. */
 async function database(prefix: string) {
   const name = `${prefix}_${Math.random().toString(36).slice(2, 8)}`;
-  await admin.query(`CREATE DATABASE ${name}`);
+  await db.admin.query(`CREATE DATABASE ${name}`);
   const at = url().replace(/\/postgres$/, `/${name}`);
   return {
     url: at,
@@ -242,7 +229,7 @@ describe('two plumb processes on two machines, against one API window', () => {
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     expect(await refused()).toBe(0);
     // The window was counted in the database, under the API's address.
-    const { rows } = await admin.query('SELECT key FROM plumb_rate_ledger WHERE key = $1', [`interconnect ${new URL(sandbox.url).host} per address`]);
+    const { rows } = await db.admin.query('SELECT key FROM plumb_rate_ledger WHERE key = $1', [`interconnect ${new URL(sandbox.url).host} per address`]);
     expect(rows).toHaveLength(1);
   });
 
@@ -272,8 +259,8 @@ describe('two plumb processes on two machines, against one API window', () => {
     const ledger = new PostgresLedger(url());
     await ledger.room('made by this test', { limit: 1, windowMs: 1000 });
     await ledger.close();
-    await admin.query("CREATE FUNCTION refuse_rate_ledger() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'rate ledger refused'; END $$");
-    await admin.query('CREATE TRIGGER refuse_rate_ledger BEFORE INSERT OR UPDATE ON plumb_rate_ledger FOR EACH ROW EXECUTE FUNCTION refuse_rate_ledger()');
+    await db.admin.query("CREATE FUNCTION refuse_rate_ledger() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'rate ledger refused'; END $$");
+    await db.admin.query('CREATE TRIGGER refuse_rate_ledger BEFORE INSERT OR UPDATE ON plumb_rate_ledger FOR EACH ROW EXECUTE FUNCTION refuse_rate_ledger()');
     try {
       const dir = stack('refused-ledger', 3);
       const applied = await plumb(['apply', '--yes'], { cwd: dir, env: { ...sandbox.env, PLUMB_READS: 'one-by-one', PLUMB_STATE: url(), PLUMB_PASSPHRASE: 'rate ledger passphrase' } });
@@ -283,8 +270,8 @@ describe('two plumb processes on two machines, against one API window', () => {
       expect(warnings[0]).toMatch(/the rate ledger in postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres could not be used \(rate ledger refused\)/);
       expect(applied.stdout + applied.stderr).not.toContain(PASSWORD);
     } finally {
-      await admin.query('DROP TRIGGER IF EXISTS refuse_rate_ledger ON plumb_rate_ledger');
-      await admin.query('DROP FUNCTION IF EXISTS refuse_rate_ledger()');
+      await db.admin.query('DROP TRIGGER IF EXISTS refuse_rate_ledger ON plumb_rate_ledger');
+      await db.admin.query('DROP FUNCTION IF EXISTS refuse_rate_ledger()');
     }
   });
 });

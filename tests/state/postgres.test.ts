@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/kernel/errors.js';
 import { openStateStore } from '../../src/state/open.js';
@@ -9,27 +8,14 @@ import { SecretCodec } from '../../src/state/secrets.js';
 import type { StateStore } from '../../src/state/store.js';
 import { Secret } from '../../src/kernel/values.js';
 import { crashAfterRecords, plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
-import { startPostgres, type PostgresServer } from '../support/postgres.js';
+import { postgresForFile } from '../support/postgres.js';
 import { describeStateStore } from '../support/state-conformance.js';
 
 const codec = SecretCodec.open('', 'conformance passphrase');
 const PASSWORD = 'pw-never-shown-9c1f';
-let server: PostgresServer;
-let admin: pg.Client;
-
+const db = postgresForFile(PASSWORD);
 /** The server's URL with a password in it; trust auth ignores it, so every test also checks it stays hidden. */
-const url = () => server.url.replace('postgres@', `postgres:${PASSWORD}@`);
-
-beforeAll(async () => {
-  server = await startPostgres();
-  admin = new pg.Client(server.url);
-  await admin.connect();
-});
-
-afterAll(async () => {
-  await admin?.end();
-  await server?.stop();
-});
+const url = db.url;
 
 describeStateStore('postgres', async () => {
   const stack = `conformance-${randomUUID().slice(0, 8)}`;
@@ -48,23 +34,23 @@ describeStateStore('postgres', async () => {
     otherProject: async () => open(api),
     async breakJournal() {
       // The server refuses every journal row of this stack from now on.
-      await admin.query(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`);
-      await admin.query(`CREATE TRIGGER ${trigger} BEFORE INSERT ON plumb_journal FOR EACH ROW WHEN (NEW.stack = '${stack}') EXECUTE FUNCTION ${trigger}()`);
+      await db.admin.query(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`);
+      await db.admin.query(`CREATE TRIGGER ${trigger} BEFORE INSERT ON plumb_journal FOR EACH ROW WHEN (NEW.stack = '${stack}') EXECUTE FUNCTION ${trigger}()`);
     },
     async loseJournal() {
-      await admin.query('DELETE FROM plumb_journal WHERE project = $1 AND stack = $2', [web, stack]);
+      await db.admin.query('DELETE FROM plumb_journal WHERE project = $1 AND stack = $2', [web, stack]);
     },
     async crash() {
       // The holder's connection dies, as it would with its process or machine.
-      const holders = await admin.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint`, [
+      const holders = await db.admin.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint`, [
         `plumb:${web}/${stack}`,
       ]);
       expect(holders.rows).toHaveLength(1);
-      await admin.query('SELECT pg_terminate_backend($1)', [holders.rows[0].pid]);
-      while ((await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [holders.rows[0].pid])).rows.length) await new Promise((r) => setTimeout(r, 20));
+      await db.admin.query('SELECT pg_terminate_backend($1)', [holders.rows[0].pid]);
+      while ((await db.admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [holders.rows[0].pid])).rows.length) await new Promise((r) => setTimeout(r, 20));
     },
     async raw() {
-      const { rows } = await admin.query(
+      const { rows } = await db.admin.query(
         `SELECT coalesce((SELECT snapshot::text FROM plumb_stacks WHERE project = $2 AND stack = $1), '') || (SELECT coalesce(string_agg(entry::text, E'\\n'), '') FROM plumb_journal WHERE project = $2 AND stack = $1) AS text`,
         [stack, web],
       );
@@ -72,8 +58,8 @@ describeStateStore('postgres', async () => {
     },
     async cleanup() {
       for (const store of opened) await store.close();
-      await admin.query(`DROP TRIGGER IF EXISTS ${trigger} ON plumb_journal`);
-      await admin.query(`DROP FUNCTION IF EXISTS ${trigger}()`);
+      await db.admin.query(`DROP TRIGGER IF EXISTS ${trigger} ON plumb_journal`);
+      await db.admin.query(`DROP FUNCTION IF EXISTS ${trigger}()`);
     },
   };
 });
@@ -128,7 +114,7 @@ describe('PostgresStore', () => {
       // Forty steps answered in the same moment, as an apply of many products has them.
       await Promise.all(Array.from({ length: 40 }, (_, i) => store.record({ kind: 'outcome', address: `x.n${i}`, resource: null, at: info.time })));
       // Each row carries the id of the transaction that inserted it (xmin).
-      const { rows } = await admin.query(`SELECT count(*)::int AS rows, count(DISTINCT xmin::text)::int AS commits FROM plumb_journal WHERE project = 'web' AND stack = $1`, [stack]);
+      const { rows } = await db.admin.query(`SELECT count(*)::int AS rows, count(DISTINCT xmin::text)::int AS commits FROM plumb_journal WHERE project = 'web' AND stack = $1`, [stack]);
       expect(rows[0].rows).toBe(41);
       expect(rows[0].commits).toBeLessThanOrEqual(3);
     } finally {
@@ -154,7 +140,7 @@ describe('PostgresStore', () => {
 
   it('finds the lock holder in pg_locks whether the stack key hashes negative or positive', async () => {
     const candidates = Array.from({ length: 16 }, (_, i) => `key-${i}`);
-    const signs = await admin.query("SELECT n, sign(hashtext('plumb:web/' || n))::int AS s FROM unnest($1::text[]) n", [candidates]);
+    const signs = await db.admin.query("SELECT n, sign(hashtext('plumb:web/' || n))::int AS s FROM unnest($1::text[]) n", [candidates]);
     const names = [-1, 1].map((sign) => signs.rows.find((r) => r.s === sign)?.n as string);
     expect(names.every(Boolean)).toBe(true);
     for (const stack of names) {
@@ -189,7 +175,7 @@ describe('PostgresStore', () => {
   it('creates its tables once when many stores start together', async () => {
     const stores = Array.from({ length: 6 }, (_, i) => new PostgresStore(url(), 'web', `burst-${i}`, codec));
     await Promise.all(stores.map((s) => s.read()));
-    const { rows } = await admin.query("SELECT tablename FROM pg_tables WHERE tablename LIKE 'plumb\\_%' ORDER BY 1");
+    const { rows } = await db.admin.query("SELECT tablename FROM pg_tables WHERE tablename LIKE 'plumb\\_%' ORDER BY 1");
     expect(rows.map((r) => r.tablename)).toEqual(['plumb_journal', 'plumb_locks', 'plumb_open_journals', 'plumb_stacks']);
     await Promise.all(stores.map((s) => s.close()));
   });
@@ -221,7 +207,7 @@ resources:
     const env = { ...sandbox.env, PLUMB_STATE: url(), PLUMB_PASSPHRASE: 'pg echo passphrase' };
     const rows = async () =>
       (
-        await admin.query(
+        await db.admin.query(
           `SELECT coalesce((SELECT string_agg(snapshot::text, '') FROM plumb_stacks WHERE project = 'pg-echoes'), '') || coalesce((SELECT string_agg(entry::text, '') FROM plumb_journal WHERE project = 'pg-echoes'), '') AS text`,
         )
       ).rows[0].text as string;

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 /** A throwaway PostgreSQL server; `url` connects as superuser `postgres` with trust auth. */
 export interface PostgresServer {
@@ -19,6 +20,34 @@ export interface PostgresServer {
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = process.env.PLUMB_TEST_POSTGRES === 'embedded' ? undefined : systemBinDir();
   return bin ? startSystem(bin) : startEmbedded();
+}
+
+/**
+ * The server of one test file, started before its tests with an admin connection and stopped
+ * after them. `url()` carries `password`, which trust auth ignores, so the tests also check that it
+ * is never shown.
+ */
+export function postgresForFile(password: string): { url(): string; readonly server: PostgresServer; readonly admin: pg.Client } {
+  let server: PostgresServer | undefined;
+  let admin: pg.Client | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
+    admin = new pg.Client(server.url);
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await admin?.end();
+    await server?.stop();
+  });
+  return {
+    url: () => server!.url.replace('postgres@', `postgres:${password}@`),
+    get server() {
+      return server!;
+    },
+    get admin() {
+      return admin!;
+    },
+  };
 }
 
 /** The folder holding initdb and postgres, or undefined when PostgreSQL is not installed. */
