@@ -6,7 +6,7 @@ import { parseProductUid } from './port.js';
 import { isLive, type ApiProduct, type ProductList } from '../../providers/interconnect/api/products.js';
 import { isoDate } from '../../providers/interconnect/api/views.js';
 import { type Ctx, cancel, freshList, order, readListed, readProductOfType, sameSpelling, sharedList, timeLeft, waitReady } from './kit.js';
-import { contractNotes, productFailed, productReady, vlanClaim } from './product-hooks.js';
+import { contractNotes, productProvisioning, vlanClaim } from './product-hooks.js';
 import { ixCrossCheck } from './cross-checks.js';
 import { defaultsAsDeclared } from '../as-declared.js';
 
@@ -109,11 +109,7 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   notes: {
     delete: (recorded) => contractNotes(recorded.outputs, false),
   },
-  provisioning: {
-    ready: productReady,
-    failed: productFailed,
-    status: (outputs) => String(outputs.provisioningStatus),
-  },
+  provisioning: productProvisioning,
   importId: { format: '<product_uid>', parse: parseProductUid },
 
   async create(ctx, inputs) {

@@ -26,7 +26,7 @@ import {
   waitReady,
   DIVERSITY_ZONES,
 } from './kit.js';
-import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { contractNotes, productProvisioning } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
 
 /** LAG member speeds in Mbps (400000 where the location offers it); 1 Gbps ports cannot be aggregated. */
@@ -95,11 +95,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   notes: {
     delete: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
   },
-  provisioning: {
-    ready: productReady,
-    failed: productFailed,
-    status: (outputs) => String(outputs.provisioningStatus),
-  },
+  provisioning: productProvisioning,
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
 

@@ -27,7 +27,7 @@ import {
   DIVERSITY_ZONES,
 } from './kit.js';
 import { type PrefixList, deletePrefixList, findByDescription, observedEntries, prefixListSchema, sameEntries } from './prefix-lists.js';
-import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { contractNotes, productProvisioning } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
 
 /** MCR speeds in Mbps. */
@@ -106,11 +106,7 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
     // The API no longer accepts a scheduled cancellation for an MCR.
     delete: (recorded) => contractNotes(recorded.outputs, false),
   },
-  provisioning: {
-    ready: productReady,
-    failed: productFailed,
-    status: (outputs) => String(outputs.provisioningStatus),
-  },
+  provisioning: productProvisioning,
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

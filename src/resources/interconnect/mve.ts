@@ -28,7 +28,7 @@ import {
   waitReady,
   DIVERSITY_ZONES,
 } from './kit.js';
-import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { contractNotes, productProvisioning } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
 import { imageCheck } from './mve-image-check.js';
 
@@ -165,11 +165,7 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   notes: {
     delete: (recorded) => contractNotes(recorded.outputs, false),
   },
-  provisioning: {
-    ready: productReady,
-    failed: productFailed,
-    status: (outputs) => String(outputs.provisioningStatus),
-  },
+  provisioning: productProvisioning,
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

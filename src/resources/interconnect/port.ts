@@ -25,7 +25,7 @@ import {
   waitReady,
   DIVERSITY_ZONES,
 } from './kit.js';
-import { contractNotes, productFailed, productReady } from './product-hooks.js';
+import { contractNotes, productProvisioning } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
 
 /** Port speeds in Mbps (400000 where the location offers it). */
@@ -87,11 +87,7 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   notes: {
     delete: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
   },
-  provisioning: {
-    ready: productReady,
-    failed: productFailed,
-    status: (outputs) => String(outputs.provisioningStatus),
-  },
+  provisioning: productProvisioning,
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

@@ -1,5 +1,5 @@
 /** What the engine asks of every interconnect product: whether it is ready or failed, what it holds, and what its delete means. */
-import type { Claim } from '../../engine/contracts/resource-type.js';
+import type { Claim, Provisioning } from '../../engine/contracts/resource-type.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { READY } from '../../providers/interconnect/api/products.js';
 import { vlanFree } from '../../providers/interconnect/api/vlans.js';
@@ -31,6 +31,13 @@ export function productFailed(outputs: Record<string, unknown>): string | undefi
   if (status === 'CANCELLED' && !everLive(outputs)) return 'CANCELLED before it was ever live';
   return undefined;
 }
+
+/** How every interconnect product provisions: ready, failed and its status, as the three above read them. */
+export const productProvisioning: Provisioning = {
+  ready: productReady,
+  failed: productFailed,
+  status: (outputs) => String(outputs.provisioningStatus),
+};
 
 /**
  * What deleting a product means for its contract: cancelled at the end of the term (it stays live

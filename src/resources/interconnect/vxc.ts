@@ -32,7 +32,7 @@ import {
 } from './kit.js';
 import { type VxcEndInput, aEndSchema, bEndSchema, observedEnd, orderEnd, resolveBEnd } from './vxc-ends.js';
 import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, canonicalConfig, wirePartnerConfig } from './vxc-partner-config.js';
-import { contractNotes, productFailed, productReady, vlanClaim } from './product-hooks.js';
+import { contractNotes, productProvisioning, vlanClaim } from './product-hooks.js';
 import { vxcCrossCheck } from './cross-checks.js';
 import { vxcAsDeclared } from './vxc-declared.js';
 
@@ -154,11 +154,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
     // Only Ports and LAG Ports honour cancelAtEndOfTerm.
     delete: (recorded) => contractNotes(recorded.outputs, false),
   },
-  provisioning: {
-    ready: productReady,
-    failed: productFailed,
-    status: (outputs) => String(outputs.provisioningStatus),
-  },
+  provisioning: productProvisioning,
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,
