@@ -1,16 +1,18 @@
 // Bundles the CLI into dist/bundle/plumb.cjs, one CommonJS file (what bin/plumb.cjs runs): node
 // then reads and compiles one file at start-up instead of about 160 modules (95 of them zod's).
 // The tsc output in dist/ stays: the benchmark imports modules from it and `npm run docs` runs it.
+// The bundle is replaced, never removed: each file is written beside its old self and renamed over
+// it, so a plumb started during a build (a test, `npx plumb` in another terminal) runs the old CLI
+// or the new one, never a missing or half-written file.
 
 import { fileURLToPath } from 'node:url';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-rmSync(join(root, 'dist', 'bundle'), { recursive: true, force: true });
 
-const { metafile } = await build({
+const { metafile, outputFiles } = await build({
   absWorkingDir: root,
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/bundle/plumb.cjs',
@@ -33,6 +35,7 @@ const { metafile } = await build({
   define: { 'import.meta.url': 'bundleModuleUrl' },
   banner: { js: "const bundleModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   metafile: true,
+  write: false,
   logLevel: 'warning',
 });
 
@@ -46,4 +49,13 @@ const bundled = Object.values(metafile.outputs).flatMap((output) =>
 const locales = bundled.filter((file) => /zod\/v4\/locales\/(?!en\.js|index\.js)/.test(file));
 if (locales.length) {
   throw new Error(`the bundle contains ${locales.length} zod locales (${locales[0]}, ...): a module imports { z } from 'zod' and uses it as a value; write import * as z from 'zod'`);
+}
+
+// The source map first, so the moment plumb.cjs is the new one its map is too.
+const files = [...outputFiles].sort((a, b) => Number(b.path.endsWith('.map')) - Number(a.path.endsWith('.map')));
+for (const file of files) {
+  mkdirSync(dirname(file.path), { recursive: true });
+  const temporary = join(dirname(file.path), `.${process.pid}.${Date.now()}.tmp`);
+  writeFileSync(temporary, file.contents);
+  renameSync(temporary, file.path);
 }

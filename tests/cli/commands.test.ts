@@ -66,12 +66,12 @@ describe('global flags, before or after any command', () => {
 });
 
 describe('version, completion, output and init', () => {
-  it('plumb version and -v print the version of package.json', async () => {
-    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8'));
+  it('plumb version and -v print the version and npm name of package.json', async () => {
+    const { name, version } = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8'));
     const dir = workdir();
-    expect((await plumb(['version'], { cwd: dir })).stdout).toBe(`plumb ${version} (node ${process.version}, ${process.platform}-${process.arch})\n`);
+    expect((await plumb(['version'], { cwd: dir })).stdout).toBe(`plumb ${version} (npm package ${name}, node ${process.version}, ${process.platform}-${process.arch})\n`);
     expect((await plumb(['-v'], { cwd: dir })).stdout).toBe(`${version}\n`);
-    expect(JSON.parse((await plumb(['version', '--json'], { cwd: dir })).stdout)).toEqual({ version, node: process.version, platform: `${process.platform}-${process.arch}` });
+    expect(JSON.parse((await plumb(['version', '--json'], { cwd: dir })).stdout)).toEqual({ version, package: name, node: process.version, platform: `${process.platform}-${process.arch}` });
   });
 
   it('bash completes commands, subcommands and their flags; zsh and fish scripts name them all', async () => {
