@@ -24,6 +24,7 @@ const output = () => import('./output.js');
 const init = () => import('./init.js');
 const completion = () => import('./completion.js');
 const version = () => import('./version.js');
+const show = () => import('./show.js');
 
 for (const stream of [process.stdout, process.stderr]) {
   // A reader that goes away (`plumb plan | head`) ends what plumb prints, not what it does: an
@@ -163,6 +164,13 @@ program
   .option('--json', 'print JSON')
   .option('--raw', 'print one output as it is, without quotes (for scripts)')
   .action(action(async (name: string | undefined, opts: Opts) => (await output()).outputCommand(name, opts)));
+
+program
+  .command('show <planfile>')
+  .description('print a plan saved with plan --out, as plan printed it; no remote call')
+  .option('--compact', 'one line per resource')
+  .option('--json', 'print the saved plan as JSON')
+  .action(action(async (file: string, opts: Opts) => (await show()).showCommand(file, opts)));
 
 stateCommand(program);
 configCommand(program, () => globalsOf(program));

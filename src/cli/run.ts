@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { DiagnosticsError } from '../kernel/diagnostics.js';
 import { applyPlan, type ApplyReport } from '../engine/applying/apply.js';
@@ -14,6 +14,8 @@ import { renderReport, roomText } from './render-apply.js';
 import { planMarkdown } from './render-markdown.js';
 import { changesSomething, paint, writePlan, type Paint } from './render-plan.js';
 import { sandboxField } from './sandbox-line.js';
+import { configGiven } from './config-given.js';
+import { assertConfigGivenAgain, configGivenLine, readPlanFile, type SavedPlan } from './saved-plan.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions, type Session } from './session.js';
 
 /** Flags of plan, apply and destroy. */
@@ -56,16 +58,18 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
       excludes: opts.exclude,
     }).finally(notices);
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
-    if (opts.out) writeFileSync(opts.out, JSON.stringify(plan, null, 2), { mode: 0o600 });
+    const given = configGiven(session.manifest);
+    const document: SavedPlan = given.length ? { ...plan, configGiven: given } : plan;
+    if (opts.out) writeFileSync(opts.out, JSON.stringify(document, null, 2), { mode: 0o600 });
     if (format === 'json') {
-      const { formatVersion, ...rest } = plan;
+      const { formatVersion, ...rest } = document;
       process.stdout.write(`${JSON.stringify({ formatVersion, ...sandboxField(session.sandboxServed()), ...(room.length ? { rateRoom: room } : {}), ...rest }, null, 2)}\n`);
     } else if (format === 'markdown') process.stdout.write(planMarkdown(plan));
     else await writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, printed);
     // What is said of the files written goes where it does not mix with a document on stdout.
     const say = (text: string) => (format === 'text' ? process.stdout : process.stderr).write(text);
     if (opts.html) {
-      writeFileSync(opts.html, planHtml(plan));
+      writeFileSync(opts.html, planHtml(document));
       say(`\nWrote the plan as a page for review to ${opts.html}.\n`);
     }
     if (opts.out && format !== 'json') say(`\nSaved the plan to ${opts.out}. Run \`plumb apply ${opts.out}\` to apply exactly these actions.\n`);
@@ -84,6 +88,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
   const p = paint(useColor(opts));
   try {
     if (saved) assertSavedFits(saved, arg!, session.manifest.hash, opts.stack);
+    if (saved) assertConfigGivenAgain(saved, configGiven(session.manifest), arg!);
     // The stream's first line says the built-in sandbox serves it, as stderr does.
     const { sandbox } = sandboxField(session.sandboxServed());
     if (opts.json && sandbox) process.stdout.write(`${JSON.stringify({ type: 'sandbox', ...sandbox })}\n`);
@@ -98,6 +103,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     const { plan } = planned;
     if (saved) assertSame(saved, plan);
     const quiet = nothingToRecord(planned, state);
+    if (saved && !opts.json) process.stdout.write(configGivenLine(saved));
     // The outputs are printed once: by the report, or here when nothing is applied.
     if (!opts.json) await writePlan(plan, p, { compact: opts.compact, outputs: quiet }, printed);
     if (quiet) return 0;
@@ -253,25 +259,9 @@ export function confirmQuestion(plan: Plan): string {
   return "\nDo you want to perform these actions?\n  plumb will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ";
 }
 
-function readSavedPlan(arg: string): Plan | undefined {
+function readSavedPlan(arg: string): SavedPlan | undefined {
   if (!/\.json$/i.test(arg)) return undefined;
-  if (!existsSync(arg)) throw new UserError(`plan file ${arg} not found`, 'make one with plumb plan --out FILE');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(arg, 'utf8'));
-  } catch {
-    throw new UserError(`${arg} is not a readable plan file`, 'make one with plumb plan --out FILE');
-  }
-  const plan = parsed as Plan;
-  const wellFormed =
-    plan?.formatVersion === 1 &&
-    typeof plan.manifest?.file === 'string' &&
-    typeof plan.stack === 'string' &&
-    Array.isArray(plan.changes) &&
-    (plan.mode === 'normal' || plan.mode === 'destroy') &&
-    typeof plan.state?.serial === 'number' &&
-    ['targets', 'excludes', 'replace'].every((k) => Array.isArray((plan.request as Record<string, unknown> | undefined)?.[k]));
-  if (!wellFormed) throw new UserError(`${arg} is not a plumb plan (formatVersion 1)`, 'make one with plumb plan --out FILE');
+  const plan = readPlanFile(arg);
   if (!existsSync(plan.manifest.file)) throw new UserError(`${arg} was made from ${plan.manifest.file}, which is not found`, 'run plumb apply where that manifest is, or make a new plan');
   return plan;
 }

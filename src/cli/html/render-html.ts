@@ -1,6 +1,7 @@
 import type { DriftReport } from '../../engine/planning/drift.js';
 import type { Change, Plan } from '../../engine/types.js';
 import { driftValue } from '../render-markdown.js';
+import { givenValue, type SavedPlan } from '../saved-plan.js';
 import { changeLines, displayAddress, heading, paint, showFull, shown, summaryLine, symbolOf } from '../render-plan.js';
 import { layoutGraph, type GraphEdge, type GraphNode, type Layout } from './graph-layout.js';
 import { esc, graphSvg, page } from './page.js';
@@ -12,9 +13,11 @@ const CAPTION: Record<string, string> = { create: 'create', update: 'update in p
 /**
  * A plan as one self-contained page for review: the summary, each replacement with its reasons,
  * the dependency graph (a node per resource, coloured by its change, the critical path drawn
- * over it), then every change as the terminal shows it and the outputs.
+ * over it), then every change as the terminal shows it and the outputs. The config values given
+ * for the run (`--config`, `PLUMB_CONFIG_*`) are listed under the heading, secrets masked: the same
+ * manifest and state plan differently with them.
  */
-export function planHtml(plan: Plan): string {
+export function planHtml(plan: SavedPlan): string {
   const active = plan.changes.filter(shown);
   const layout = layoutGraph(
     plan.changes.map((c) => planNode(c)),
@@ -24,6 +27,7 @@ export function planHtml(plan: Plan): string {
   const parts = [
     `<h1>${esc(title)}</h1>`,
     `<p class="meta">manifest <code>${esc(plan.manifest.file)}</code> · stack <code>${esc(plan.stack)}</code> · state serial ${plan.state.serial} · planned ${esc(plan.createdAt)}</p>`,
+    configGiven(plan),
     `<p class="summary">${esc(active.length ? summaryLine(plan) : 'No changes. Your infrastructure matches the manifest.')}</p>`,
     ...plan.settled.map((s) => `<p class="note">Settled: ${esc(s)}</p>`),
     ...plan.warnings.map((w) => `<p class="note">Warning: ${esc(w)}</p>`),
@@ -69,6 +73,14 @@ export function driftHtml(report: DriftReport, dependencies: Record<string, stri
     graphSection(layout, 'What drifted, was deleted or could not be read is marked'),
   ];
   return page(title, body.join('\n'));
+}
+
+/** The config values given for the run, or a line saying there were none. */
+function configGiven(plan: SavedPlan): string {
+  const given = plan.configGiven ?? [];
+  if (!given.length) return '<p class="meta">Config given for this run: none (values come from the stack\'s settings and the manifest).</p>';
+  const rows = given.map((g) => `<tr><td><code>${esc(g.key)}</code></td><td class="mono">${esc(givenValue(g))}</td><td><code>${esc(g.from)}</code></td></tr>`);
+  return `<h2>Config given for this run</h2><table><thead><tr><th>key</th><th>value</th><th>given by</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function planNode(c: Change): GraphNode {
