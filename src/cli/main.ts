@@ -162,6 +162,7 @@ program
   .description("print the stack's outputs, or one of them")
   .option('--json', 'print JSON')
   .option('--raw', 'print one output as it is, without quotes (for scripts)')
+  .option('--show-secrets', 'print secret outputs in clear')
   .action(action(async (name: string | undefined, opts: Opts) => (await output()).outputCommand(name, opts)));
 
 stateCommand(program);

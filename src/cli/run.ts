@@ -6,7 +6,7 @@ import { makePlan, type PlanOptions, type PlanResult } from '../engine/planning/
 import type { EngineEvent, Plan } from '../engine/types.js';
 import { UserError } from '../kernel/errors.js';
 import type { StateSnapshot } from '../engine/contracts/state.js';
-import { mask, sameValue } from '../kernel/values.js';
+import { Secret, mask, sameValue } from '../kernel/values.js';
 import { OutputBatch, ProgressView, statusChanges } from './progress.js';
 import { planHtml } from './html/render-html.js';
 import { rateRoom, type RateRoom } from './rate-room.js';
@@ -166,7 +166,16 @@ async function planToApply(session: Session, state: StateSnapshot, from: { saved
  */
 function nothingToRecord({ plan, prior }: PlanResult, state: StateSnapshot): boolean {
   const unchanged = (a: unknown, b: unknown) => sameValue(a, b) || JSON.stringify(mask(a)) === JSON.stringify(mask(b));
-  return !plan.changes.some(changesSomething) && !plan.settled.length && unchanged(state.resources, prior) && unchanged(state.outputs, plan.outputs);
+  return !plan.changes.some(changesSomething) && !plan.settled.length && unchanged(state.resources, prior) && unchanged(state.outputs, plan.outputs) && !maskedOutput(state.outputs);
+}
+
+/**
+ * Whether state holds an output as the text `[secret]`, as plumb recorded secret outputs before it
+ * kept them sealed: the plan shows a secret so too, so applying records the value itself.
+ */
+function maskedOutput(value: unknown): boolean {
+  if (value === '[secret]') return true;
+  return Boolean(value) && typeof value === 'object' && !(value instanceof Secret) && Object.values(value as object).some(maskedOutput);
 }
 
 /** Runs the plan, showing its events as a live view, timestamped lines or JSON lines. */
