@@ -22,6 +22,8 @@ export interface RunOptions extends GlobalOptions {
   out?: string;
   json?: boolean;
   compact?: boolean;
+  /** List every value known only after apply (they are counted otherwise). */
+  verbose?: boolean;
   yes?: boolean;
   parallelism: number;
   replace: string[];
@@ -60,8 +62,8 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     if (format === 'json') {
       const { formatVersion, ...rest } = plan;
       process.stdout.write(`${JSON.stringify({ formatVersion, ...sandboxField(session.sandboxServed()), ...(room.length ? { rateRoom: room } : {}), ...rest }, null, 2)}\n`);
-    } else if (format === 'markdown') process.stdout.write(planMarkdown(plan));
-    else await writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, printed);
+    } else if (format === 'markdown') process.stdout.write(planMarkdown(plan, opts.verbose));
+    else await writePlan(plan, paint(useColor(opts)), { compact: opts.compact, verbose: opts.verbose }, printed);
     // What is said of the files written goes where it does not mix with a document on stdout.
     const say = (text: string) => (format === 'text' ? process.stdout : process.stderr).write(text);
     if (opts.html) {
@@ -99,7 +101,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     if (saved) assertSame(saved, plan);
     const quiet = nothingToRecord(planned, state);
     // The outputs are printed once: by the report, or here when nothing is applied.
-    if (!opts.json) await writePlan(plan, p, { compact: opts.compact, outputs: quiet }, printed);
+    if (!opts.json) await writePlan(plan, p, { compact: opts.compact, verbose: opts.verbose, outputs: quiet }, printed);
     if (quiet) return 0;
     if (!saved && plan.changes.some(changesSomething) && !(await confirm(opts, plan))) {
       process.stdout.write(`${plan.mode === 'destroy' ? 'Destroy' : 'Apply'} cancelled.\n`);
