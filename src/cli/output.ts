@@ -68,7 +68,18 @@ async function recordedOutputs(opts: GlobalOptions): Promise<Record<string, unkn
  * fn::unsecret of it) and the secrets asked for. Logs keep their own mask.
  */
 function print(text: string): void {
-  writeSync(1, text);
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length;) {
+    try {
+      at += writeSync(1, bytes, at);
+    } catch (err) {
+      // A reader that went away ends what is printed (`plumb output | head -1`); a pipe its
+      // reader has not emptied yet is tried again (the outputs of one stack are small).
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') return;
+      if (code !== 'EAGAIN') throw err;
+    }
+  }
 }
 
 /** The value to print: its secrets opened with --show-secrets, `[secret]` otherwise. */
