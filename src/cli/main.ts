@@ -82,6 +82,7 @@ program
   .option('--target <address>', 'plan only this resource and what it needs (repeatable)', collect, [])
   .option('--exclude <address>', 'leave out this resource and what depends on it (repeatable)', collect, [])
   .option('--compact', 'one line per resource')
+  .option('--verbose', 'list every value known only after apply (counted otherwise)')
   .option('--json', 'machine-readable output')
   .option('--out <file>', 'save the plan as JSON for `plumb apply FILE`')
   .option('--destroy', 'plan destroying everything in the stack')
@@ -100,6 +101,7 @@ program
   .option('--target <address>', 'apply only this resource and what it needs (repeatable)', collect, [])
   .option('--exclude <address>', 'leave out this resource and what depends on it (repeatable)', collect, [])
   .option('--compact', 'one line per resource')
+  .option('--verbose', 'list every value known only after apply (counted otherwise)')
   .option('--json', 'machine-readable output: one JSON event per line')
   .option('-y, --yes', 'do not ask for confirmation')
   .addOption(parallelism())
@@ -114,6 +116,7 @@ program
   .option('--exclude <address>', 'keep this resource and what depends on it (repeatable)', collect, [])
   .option('--no-refresh', 'do not read remote objects before destroying')
   .option('--compact', 'one line per resource')
+  .option('--verbose', 'list every value known only after apply (counted otherwise)')
   .option('--json', 'machine-readable output: one JSON event per line')
   .option('-y, --yes', 'do not ask for confirmation')
   .addOption(parallelism())
@@ -163,6 +166,7 @@ program
   .description("print the stack's outputs, or one of them")
   .option('--json', 'print JSON')
   .option('--raw', 'print one output as it is, without quotes (for scripts)')
+  .option('--show-secrets', 'print secret outputs in clear')
   .action(action(async (name: string | undefined, opts: Opts) => (await output()).outputCommand(name, opts)));
 
 program

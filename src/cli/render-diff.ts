@@ -13,6 +13,10 @@ interface Decor {
   forces: Set<string>;
   /** Dotted input path → the reference its value comes from. */
   refs: Record<string, string>;
+  /** List every value known only after apply; otherwise they are counted (`known`). */
+  verbose: boolean;
+  /** Values known only after apply left out, counted for the change's closing line. */
+  known: { count: number };
 }
 
 /** One attribute (or list element) to draw, before alignment. */
@@ -26,17 +30,28 @@ const STEP = '    ';
 
 /**
  * The attribute lines of a change, Terraform's way: nested objects and lists on lines of their
- * own with a `+ - ~` marker per field, nothing shortened, unknowns as a bare
- * `(known after apply)`, unchanged attributes of a changed object counted instead of shown, and
- * a `# comment` naming the reference a value comes from or why a change forces a replacement.
+ * own with a `+ - ~` marker per field, nothing shortened, unchanged attributes of a changed
+ * object counted instead of shown, and a `# comment` saying why a change forces a replacement.
+ * What the manifest wrote is shown, a reference as written (`${port.productUid}`); the values
+ * known only after apply (what the API sets when it makes the object) are counted on one closing
+ * line, or, `verbose`, listed as a bare `(known after apply)` with the reference in a comment.
  */
-export function attributeLines(c: Change, p: Paint, indent = '      '): string[] {
+export function attributeLines(c: Change, p: Paint, indent = '      ', verbose = false): string[] {
   const decor: Decor = {
     p,
     ops: new Map(c.patch.map((op) => [op.path, op.op])),
     forces: new Set((c.replacePaths ?? []).map((r) => r.path)),
     refs: c.references ?? {},
+    verbose,
+    known: { count: 0 },
   };
+  const lines = changeAttributes(c, indent, decor);
+  const n = decor.known.count;
+  if (n) lines.push(`${indent}  # (${n} value${n === 1 ? '' : 's'} known after apply)`);
+  return lines;
+}
+
+function changeAttributes(c: Change, indent: string, decor: Decor): string[] {
   const before = asObject(c.before);
   const after = asObject(c.after);
   if (c.action === 'create') return blockLines(after, '+', '', '', indent, decor);
@@ -45,10 +60,26 @@ export function attributeLines(c: Change, p: Paint, indent = '      '): string[]
   return changedLines(before, after, '', '', indent, decor);
 }
 
+/**
+ * Whether a value is left out and counted: one known only after apply that the manifest did not
+ * write as a reference or a template (an output the API sets), unless the plan is verbose.
+ */
+function counted(value: unknown, path: string, d: Decor): boolean {
+  if (d.verbose || !isUnknownMarker(value) || d.refs[path] || templateOf(value)) return false;
+  d.known.count++;
+  return true;
+}
+
+/** The template an unknown value comes from (`"${name}-edge"`), when it comes from one. */
+function templateOf(v: unknown): string | undefined {
+  const source = isUnknownMarker(v) ? (v as { $unknown: unknown }).$unknown : undefined;
+  return typeof source === 'string' && source.includes('${') ? source : undefined;
+}
+
 /** A whole object's attributes, every one with the same marker (a create, a delete, an import). */
 function blockLines(value: Record<string, unknown>, marker: Marker, pointer: string, path: string, indent: string, d: Decor): string[] {
   const entries = Object.entries(value)
-    .filter(([, v]) => v !== undefined)
+    .filter(([key, v]) => v !== undefined && !counted(v, join(path, key), d))
     .map(([key, v]) => wholeEntry(marker, key, v, `${pointer}/${escapePointer(key)}`, join(path, key), d, indent));
   return aligned(entries);
 }
@@ -88,6 +119,8 @@ function childEntries(before: unknown, after: unknown, key: string | undefined, 
   const op = d.ops.get(pointer);
   const deeper = !op && [...d.ops.keys()].some((p) => p.startsWith(`${pointer}/`));
   if (!op && !deeper) return undefined;
+  // Known only after apply: counted, not listed (a replacement's new id, say).
+  if (op && op !== 'remove' && counted(after, path, d)) return [];
   if (op === 'add') return [wholeEntry('+', key, after, pointer, path, d, indent)];
   if (op === 'remove') return [wholeEntry('-', key, before, pointer, path, d, indent, ' -> null')];
   if (op && (isBlock(before) || isBlock(after))) {
@@ -95,7 +128,7 @@ function childEntries(before: unknown, after: unknown, key: string | undefined, 
     return [wholeEntry('-', key, before, pointer, path, d, indent), wholeEntry('+', key, after, pointer, path, d, indent)];
   }
   if (op) {
-    return [entry('~', key, (pad) => [`${head('~', key, pad, indent, d)}${scalar(before)} -> ${scalar(after)}${comment(path, true, d)}`])];
+    return [entry('~', key, (pad) => [`${head('~', key, pad, indent, d)}${scalar(before)} -> ${written(after, path, d)}${comment(path, true, d, after)}`])];
   }
   const list = Array.isArray(before) && Array.isArray(after);
   const [open, close] = list ? ['[', ']'] : ['{', '}'];
@@ -106,10 +139,12 @@ function childEntries(before: unknown, after: unknown, key: string | undefined, 
 /** An attribute drawn whole with one marker: a scalar on one line, an object or list over several. */
 function wholeEntry(marker: Marker, key: string | undefined, value: unknown, pointer: string, path: string, d: Decor, indent: string, after = ''): Entry {
   const comma = key === undefined ? ',' : '';
-  if (!isBlock(value)) return entry(marker, key, (pad) => [`${head(marker, key, pad, indent, d)}${scalar(value)}${comma}${after}${comment(path, true, d)}`]);
+  if (!isBlock(value)) return entry(marker, key, (pad) => [`${head(marker, key, pad, indent, d)}${written(value, path, d)}${comma}${after}${comment(path, true, d, value)}`]);
   const list = Array.isArray(value);
   const inner = list
-    ? (value as unknown[]).map((item, i) => wholeEntry(marker, undefined, item, `${pointer}/${i}`, `${path}[${i}]`, d, indent + STEP)).flatMap((e) => e.lines(0))
+    ? (value as unknown[])
+        .map((item, i) => (counted(item, `${path}[${i}]`, d) ? undefined : wholeEntry(marker, undefined, item, `${pointer}/${i}`, `${path}[${i}]`, d, indent + STEP)))
+        .flatMap((e) => e?.lines(0) ?? [])
     : blockLines(value as Record<string, unknown>, marker, pointer, path, indent + STEP, d);
   const [open, close] = list ? ['[', ']'] : ['{', '}'];
   return entry(marker, key, (pad) => [`${head(marker, key, pad, indent, d)}${open}${comment(path, false, d)}`, ...inner, `${indent}  ${close}${comma}${after}`]);
@@ -131,11 +166,21 @@ function head(marker: Marker, key: string | undefined, pad: number, indent: stri
   return `${indent}${tint(marker)} ${key === undefined ? '' : `${key.padEnd(pad)} = `}`;
 }
 
-/** ` # port.productUid; forces replacement: ...` for a line, or nothing. */
-function comment(path: string, leaf: boolean, d: Decor): string {
+/**
+ * A leaf as the plan shows it: a value known only after apply as the manifest wrote it, the
+ * reference `${port.productUid}` or the template; verbose, as Terraform's `(known after apply)`.
+ */
+function written(v: unknown, path: string, d: Decor): string {
+  if (d.verbose || !isUnknownMarker(v)) return scalar(v);
+  const ref = d.refs[path];
+  return ref ? `\${${ref}}` : JSON.stringify(templateOf(v));
+}
+
+/** ` # port.productUid; forces replacement` for a line (the reference unless the value shows it as written), or nothing. */
+function comment(path: string, leaf: boolean, d: Decor, value?: unknown): string {
   const notes: string[] = [];
   const ref = d.refs[path];
-  if (ref) notes.push(ref);
+  if (ref && (d.verbose || !isUnknownMarker(value))) notes.push(ref);
   // Why is said once, in the change's heading; here only where. A leaf also carries a
   // replacement forced by a path inside it (a whole object that changed).
   for (const forced of d.forces) {

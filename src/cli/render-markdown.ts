@@ -10,7 +10,7 @@ const plain = paint(false);
  * changes and why, then each change in a collapsed `diff` block, its marker moved to the start of
  * the line so the review tool colours it (`!` for a change in place, as tfcmt and Atlantis do).
  */
-export function planMarkdown(plan: Plan): string {
+export function planMarkdown(plan: Plan, verbose = false): string {
   const active = plan.changes.filter(shown);
   const title = plan.mode === 'destroy' ? 'Destroy plan' : 'Plan';
   const lines = [`### ${title}: \`${plan.manifest.file}\`, stack \`${plan.stack}\``, ''];
@@ -20,13 +20,13 @@ export function planMarkdown(plan: Plan): string {
     lines.push(`**${summaryLine(plan)}**`, '', '| | resource | type | why |', '|---|---|---|---|');
     for (const c of active) lines.push(`| \`${symbolOf(c)}\` | \`${displayAddress(c.address)}\` | \`${c.type}\` | ${cell(why(c))} |`);
     lines.push('');
-    for (const c of active) lines.push(...details(c));
+    for (const c of active) lines.push(...details(c, verbose));
   }
   for (const w of plan.warnings) lines.push('', `> **Warning:** ${cell(w)}`);
   const outputs = Object.entries(plan.outputs);
   if (outputs.length) {
     lines.push('', '<details><summary>Outputs</summary>', '', '```');
-    for (const [k, v] of outputs) lines.push(`${k} = ${showFull(v)}`);
+    for (const [k, v] of outputs) lines.push(`${k} = ${showFull(v, verbose)}`);
     lines.push('```', '', '</details>');
   }
   return `${lines.join('\n')}\n`;
@@ -55,9 +55,14 @@ function why(c: Change): string {
   return heading(c).slice(displayAddress(c.address).length + 1);
 }
 
-function details(c: Change): string[] {
+function details(c: Change, verbose: boolean): string[] {
   const marker = c.action === 'create' ? '+' : c.action === 'delete' ? '-' : '!';
-  const diff = [`${marker} ${displayAddress(c.address)} (${c.type})${c.id ? ` id=${c.id}` : ''} {`, ...attributeLines(c, plain).map(markerFirst), '  }', ...c.notes.map((n) => `  ! ${n}`)];
+  const diff = [
+    `${marker} ${displayAddress(c.address)} (${c.type})${c.id ? ` id=${c.id}` : ''} {`,
+    ...attributeLines(c, plain, undefined, verbose).map(markerFirst),
+    '  }',
+    ...c.notes.map((n) => `  ! ${n}`),
+  ];
   const words = escapeHtml(heading(c).slice(displayAddress(c.address).length + 1));
   return [`<details><summary><code>${symbolOf(c)} ${escapeHtml(displayAddress(c.address))}</code> ${words}</summary>`, '', '```diff', ...diff, '```', '', '</details>', ''];
 }

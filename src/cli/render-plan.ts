@@ -23,7 +23,7 @@ export function paint(on: boolean): Paint {
  * for `write` (for stdout, until a reader as slow as a CI log has taken the one before).
  * `outputs: false` leaves the outputs out (apply prints them once, at its end).
  */
-export async function writePlan(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: boolean }, write: (text: string) => unknown): Promise<void> {
+export async function writePlan(plan: Plan, p: Paint, opts: PlanLook, write: (text: string) => unknown): Promise<void> {
   let pending = '';
   let first = true;
   for (const line of planLines(plan, p, opts)) {
@@ -37,7 +37,14 @@ export async function writePlan(plan: Plan, p: Paint, opts: { compact?: boolean;
   await write(`${pending}\n`);
 }
 
-function* planLines(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: boolean }): Generator<string> {
+/** How a plan is drawn: one line per resource (`compact`); every value known only after apply listed (`verbose`); the outputs left out (`outputs: false`). */
+export interface PlanLook {
+  compact?: boolean;
+  verbose?: boolean;
+  outputs?: boolean;
+}
+
+function* planLines(plan: Plan, p: Paint, opts: PlanLook): Generator<string> {
   for (const s of plan.settled) yield p.yellow(`Settled: ${s}`);
   // A moved record is shown even when nothing else about it changes.
   const active = plan.changes.filter(shown);
@@ -48,7 +55,7 @@ function* planLines(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: b
     yield '';
     for (const c of active) {
       if (opts.compact) yield compactLine(c, p);
-      else yield* changeLines(c, p);
+      else yield* changeLines(c, p, opts.verbose);
     }
     if (opts.compact) yield '';
     yield summaryLine(plan);
@@ -58,15 +65,24 @@ function* planLines(plan: Plan, p: Paint, opts: { compact?: boolean; outputs?: b
   if (outputs.length && opts.outputs !== false) {
     yield '';
     yield 'Outputs:';
-    for (const [k, v] of outputs) yield `  ${k} = ${showFull(v)}`;
+    for (const [k, v] of outputs) yield `  ${k} = ${showFull(v, opts.verbose)}`;
   }
 }
 
-/** A value in full (outputs are never shortened), unknowns as `(known after apply)`. */
-export function showFull(v: unknown): string {
-  if (v && typeof v === 'object' && '$unknown' in v) return '(known after apply)';
-  const text = JSON.stringify(v, null, 2)?.replace(/\{\s*"\$unknown": "[^"]*"\s*\}/g, '(known after apply)');
+/**
+ * A value in full (outputs are never shortened). One known only after apply shows where it comes
+ * from, as the manifest wrote it (`${port.productUid}`, a template); verbose, or when it comes
+ * from a function, as `(known after apply)`.
+ */
+export function showFull(v: unknown, verbose = false): string {
+  const text = JSON.stringify(v, null, 2)?.replace(/\{\s*"\$unknown": ("(?:[^"\\]|\\.)*")\s*\}/g, (_, source: string) => unknownText(JSON.parse(source) as string, verbose));
   return (text ?? 'null').split('\n').join('\n  ');
+}
+
+function unknownText(source: string, verbose: boolean): string {
+  if (verbose) return '(known after apply)';
+  if (source.includes('${')) return JSON.stringify(source);
+  return /^[A-Za-z_][\w-]*(\.[\w-]+|\[\d+\])*$/.test(source) ? `\${${source}}` : '(known after apply)';
 }
 
 /** Whether applying a change does anything: a read (get:) does not; a moved record, and a wait for an object still provisioning, do. */
@@ -161,9 +177,9 @@ export function replaceSummary(c: Change): string {
 }
 
 /** One change as the plan shows it: heading, symbol line, attributes, notes and a blank line. */
-export function changeLines(c: Change, p: Paint): string[] {
+export function changeLines(c: Change, p: Paint, verbose = false): string[] {
   const out = [`  ${p.bold(`# ${heading(c)}`)}`, `${colour(c.action, p)(symbolOf(c).padStart(3))} ${displayAddress(c.address)} (${c.type})${c.id ? p.dim(` id=${c.id}`) : ''} {`];
-  out.push(...attributeLines(c, p));
+  out.push(...attributeLines(c, p, undefined, verbose));
   out.push('    }');
   for (const n of c.notes) out.push(`    ${p.yellow(`! ${n}`)}`);
   out.push('');

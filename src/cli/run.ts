@@ -6,7 +6,7 @@ import { makePlan, type PlanOptions, type PlanResult } from '../engine/planning/
 import type { EngineEvent, Plan } from '../engine/types.js';
 import { UserError } from '../kernel/errors.js';
 import type { StateSnapshot } from '../engine/contracts/state.js';
-import { mask, sameValue } from '../kernel/values.js';
+import { Secret, mask, sameValue } from '../kernel/values.js';
 import { OutputBatch, ProgressView, statusChanges } from './progress.js';
 import { planHtml } from './html/render-html.js';
 import { rateRoom, type RateRoom } from './rate-room.js';
@@ -24,6 +24,8 @@ export interface RunOptions extends GlobalOptions {
   out?: string;
   json?: boolean;
   compact?: boolean;
+  /** List every value known only after apply (they are counted otherwise). */
+  verbose?: boolean;
   yes?: boolean;
   parallelism: number;
   replace: string[];
@@ -64,8 +66,8 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     if (format === 'json') {
       const { formatVersion, ...rest } = document;
       process.stdout.write(`${JSON.stringify({ formatVersion, ...sandboxField(session.sandboxServed()), ...(room.length ? { rateRoom: room } : {}), ...rest }, null, 2)}\n`);
-    } else if (format === 'markdown') process.stdout.write(planMarkdown(plan));
-    else await writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, printed);
+    } else if (format === 'markdown') process.stdout.write(planMarkdown(plan, opts.verbose));
+    else await writePlan(plan, paint(useColor(opts)), { compact: opts.compact, verbose: opts.verbose }, printed);
     // What is said of the files written goes where it does not mix with a document on stdout.
     const say = (text: string) => (format === 'text' ? process.stdout : process.stderr).write(text);
     if (opts.html) {
@@ -105,7 +107,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     const quiet = nothingToRecord(planned, state);
     if (saved && !opts.json) process.stdout.write(configGivenLine(saved));
     // The outputs are printed once: by the report, or here when nothing is applied.
-    if (!opts.json) await writePlan(plan, p, { compact: opts.compact, outputs: quiet }, printed);
+    if (!opts.json) await writePlan(plan, p, { compact: opts.compact, verbose: opts.verbose, outputs: quiet }, printed);
     if (quiet) return 0;
     if (!saved && plan.changes.some(changesSomething) && !(await confirm(opts, plan))) {
       process.stdout.write(`${plan.mode === 'destroy' ? 'Destroy' : 'Apply'} cancelled.\n`);
@@ -172,7 +174,16 @@ async function planToApply(session: Session, state: StateSnapshot, from: { saved
  */
 function nothingToRecord({ plan, prior }: PlanResult, state: StateSnapshot): boolean {
   const unchanged = (a: unknown, b: unknown) => sameValue(a, b) || JSON.stringify(mask(a)) === JSON.stringify(mask(b));
-  return !plan.changes.some(changesSomething) && !plan.settled.length && unchanged(state.resources, prior) && unchanged(state.outputs, plan.outputs);
+  return !plan.changes.some(changesSomething) && !plan.settled.length && unchanged(state.resources, prior) && unchanged(state.outputs, plan.outputs) && !maskedOutput(state.outputs);
+}
+
+/**
+ * Whether state holds an output as the text `[secret]`, as plumb recorded secret outputs before it
+ * kept them sealed: the plan shows a secret so too, so applying records the value itself.
+ */
+function maskedOutput(value: unknown): boolean {
+  if (value === '[secret]') return true;
+  return Boolean(value) && typeof value === 'object' && !(value instanceof Secret) && Object.values(value as object).some(maskedOutput);
 }
 
 /** Runs the plan, showing its events as a live view, timestamped lines or JSON lines. */

@@ -11,6 +11,9 @@ const MIN_LENGTH = 6;
 /** The secret texts, keyed by their first two characters, so output is scanned in one pass. */
 const byStart = new Map<number, string[]>();
 
+/** Texts the manifest made plain on purpose (fn::unsecret): neither they nor a secret text inside them is masked. */
+const published: string[] = [];
+
 /** Remembers the text of a secret (a string or number in a secret value) to be masked from now on. */
 export function noteSecretText(value: string | number): void {
   const text = String(value);
@@ -21,7 +24,7 @@ export function noteSecretText(value: string | number): void {
 }
 
 function add(text: string): void {
-  if (text.length < MIN_LENGTH) return;
+  if (text.length < MIN_LENGTH || published.some((plain) => plain.includes(text))) return;
   const key = startOf(text, 0);
   const same = byStart.get(key);
   if (!same) byStart.set(key, [text]);
@@ -29,6 +32,22 @@ function add(text: string): void {
     same.push(text);
     // The longest first, so a secret that begins with another is masked whole.
     same.sort((a, b) => b.length - a.length);
+  }
+}
+
+/**
+ * Makes a text plain from now on: the value of an fn::unsecret, which the manifest's author chose
+ * to show (Pulumi shows it). Any secret text it holds is forgotten with it, since it is now shown
+ * whole; a secret value itself still prints as [secret].
+ */
+export function notePlainText(value: string | number): void {
+  const text = String(value);
+  if (text.length < MIN_LENGTH) return;
+  published.push(text, JSON.stringify(text).slice(1, -1));
+  for (const [key, same] of byStart) {
+    const kept = same.filter((secret) => !published.some((plain) => plain.includes(secret)));
+    if (!kept.length) byStart.delete(key);
+    else if (kept.length !== same.length) byStart.set(key, kept);
   }
 }
 
@@ -61,6 +80,7 @@ export function maskSecrets(text: string): string {
  */
 export function forgetSecretTexts(): void {
   byStart.clear();
+  published.length = 0;
 }
 
 /** Whether any secret is known (so a writer can skip masking altogether). */

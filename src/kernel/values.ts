@@ -3,7 +3,7 @@
  * Secret (never shown, encrypted at rest). Both serialize to plain JSON markers.
  */
 
-import { anySecretKnown, maskSecrets, noteSecretText } from './secret-mask.js';
+import { anySecretKnown, maskSecrets, notePlainText, noteSecretText } from './secret-mask.js';
 
 /** A value that is not known until apply; `source` says where it will come from (for display). */
 export class Unknown {
@@ -32,6 +32,22 @@ function noteSecret(value: unknown): void {
   if (typeof value === 'string' || typeof value === 'number') noteSecretText(value);
   else if (Array.isArray(value)) for (const item of value) noteSecret(item);
   else if (value && typeof value === 'object' && !(value instanceof Unknown)) for (const item of Object.values(value)) noteSecret(item);
+}
+
+/**
+ * fn::unsecret: the value with every Secret unwrapped, and the text of each made plain for the
+ * output mask too (secret-mask.ts), so that it prints and is recorded as the author chose.
+ */
+export function unsecret<T>(value: T): T {
+  const plain = reveal(value);
+  if (holdsSecret(value)) notePlain(plain);
+  return plain;
+}
+
+function notePlain(value: unknown): void {
+  if (typeof value === 'string' || typeof value === 'number') notePlainText(value);
+  else if (Array.isArray(value)) for (const item of value) notePlain(item);
+  else if (value && typeof value === 'object' && !(value instanceof Unknown)) for (const item of Object.values(value)) notePlain(item);
 }
 
 /** Whether a value is the Unknown marker. */

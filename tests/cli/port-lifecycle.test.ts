@@ -51,7 +51,7 @@ describe('a port through its whole life', () => {
       expect(created.stderr).toBe('');
       expect(created.code).toBe(0);
       expect(created.stdout).toContain('+ port (interconnect:index/port:Port)');
-      expect(created.stdout).toMatch(/productUid += \(known after apply\)/);
+      expect(created.stdout).toMatch(/# \(\d+ values known after apply\)/);
       expect(created.stdout).toContain('Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy.');
       expect(created.stdout).toMatch(/Apply complete! Resources: 1 added/);
       const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));

@@ -139,14 +139,14 @@ describe('apply progress', () => {
 
   it('a reader that falls behind (a slow CI log) has the whole plan before anything is ordered, so the plan never waits in memory', async () => {
     const dir = workdir();
-    // 600 ports: a plan of about 800 KB, far more than a pipe and its reader hold.
+    // 600 ports, every value listed (--verbose): a plan of about 800 KB, far more than a pipe and its reader hold.
     const ports = Array.from(
       { length: 600 },
       (_, i) => `  p${i}:\n    type: interconnect:Port\n    properties: { productName: behind-${i}, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }`,
     );
     writeManifest(dir, 'plumb.yaml', ['name: behind', 'resources:', ...ports].join('\n'));
     await sandbox.clearCalls();
-    const child = spawn(process.execPath, [PLUMB, 'apply', '--yes'], { cwd: dir, env: { ...process.env, ...sandbox.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [PLUMB, 'apply', '--yes', '--verbose'], { cwd: dir, env: { ...process.env, ...sandbox.env, NO_COLOR: '1' } });
     let stdout = '';
     // The reader takes the plan's first piece, then nothing for a second.
     await new Promise<void>((started) =>

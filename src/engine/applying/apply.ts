@@ -64,7 +64,9 @@ export interface ApplyInput {
  */
 export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
   const { manifest, plan, deps } = input;
+  const said = warnedOnce(plan.warnings);
   const emit = (event: EngineEvent) => {
+    if (event.type === 'warning' && !said(event.address ? `${event.address}: ${event.message}` : event.message)) return;
     deps.log.info({ event }, event.type);
     input.emit(event);
   };
@@ -107,7 +109,23 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyReport> {
   // keeps secret outputs sealed, for stacks that reference this one; the report masks them.
   const outputs = plan.mode === 'destroy' ? {} : await evaluateOutputs(manifest, evaluation, warnings);
   await writeSnapshot(input, journal, outputs);
-  return { results: report, outputs: mask(outputs) as Record<string, unknown>, warnings: [...plan.warnings, ...warnings, ...evaluation.warnings], ok: report.every((r) => r.status === 'done') };
+  // What a lookup said only now (one that waited for a resource the plan had not made yet).
+  for (const message of evaluation.warnings) emit({ type: 'warning', message });
+  const all = [...new Set([...plan.warnings, ...warnings, ...evaluation.warnings])];
+  return { results: report, outputs: mask(outputs) as Record<string, unknown>, warnings: all, ok: report.every((r) => r.status === 'done') };
+}
+
+/**
+ * Whether a warning is still to be said: once per command, whether the plan shown before the
+ * apply said it (the same lookup is called again by the apply's evaluation) or a step did.
+ */
+function warnedOnce(planned: string[]): (warning: string) => boolean {
+  const said = new Set(planned);
+  return (warning) => {
+    if (said.has(warning)) return false;
+    said.add(warning);
+    return true;
+  };
 }
 
 /** The runtime steps share: types, desired inputs, handler contexts and manifest options. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Accessor, Expr, Pos } from '../../manifest/ast.js';
-import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../../kernel/values.js';
+import { Secret, Unknown, containsUnknown, holdsSecret, reveal, unsecret } from '../../kernel/values.js';
 
 /** An evaluation failure at a manifest position. */
 export class EvalError extends Error {
@@ -157,7 +157,7 @@ export function access(value: unknown, path: Accessor[], text: string, pos: Pos)
 function builtin(name: string, arg: unknown, pos: Pos, scope: Scope): unknown {
   if (containsUnknown(arg)) return new Unknown(`fn::${name}`);
   // The one function whose result is not secret when its argument is.
-  if (name === 'unsecret') return reveal(arg);
+  if (name === 'unsecret') return unsecret(arg);
   // A secret anywhere in the argument (an item of a list, a field of an object in it) makes the
   // whole result secret: joining, selecting or encoding it must not reveal it.
   const secret = holdsSecret(arg);

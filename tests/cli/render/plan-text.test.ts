@@ -26,7 +26,7 @@ function plan(changes: Array<Partial<Change>>, extra: Partial<Plan> = {}): Plan 
   };
 }
 
-async function text(p: Plan, opts: { outputs?: boolean } = {}): Promise<string> {
+async function text(p: Plan, opts: { outputs?: boolean; verbose?: boolean } = {}): Promise<string> {
   let out = '';
   await writePlan(p, paint(false), opts, (t) => (out += t));
   return out;
@@ -58,12 +58,29 @@ describe('plan text', () => {
     expect(out).not.toMatch(/\.\.\.|…/);
   });
 
-  it('an unknown value inside an object is bare, and a value that comes from a reference says from where', async () => {
-    const after = { aEnd: { requestedProductUid: { $unknown: 'port.productUid' }, vlan: 100 }, bEnd: { requestedProductUid: 'mcr-1' } };
+  it('a value known only after apply shows as the manifest wrote it, a known one says where it came from, and the rest are counted', async () => {
+    const after = {
+      aEnd: { requestedProductUid: { $unknown: 'port.productUid' }, vlan: 100 },
+      bEnd: { requestedProductUid: 'mcr-1' },
+      name: { $unknown: '${port.productName}-vxc' },
+      productUid: { $unknown: 'vxc.productUid' },
+    };
     const out = await text(plan([{ address: 'vxc', action: 'create', after, references: { 'aEnd.requestedProductUid': 'port.productUid', 'bEnd.requestedProductUid': 'router.productUid' } }]));
-    expect(out).toContain('          + requestedProductUid = (known after apply)  # port.productUid\n');
+    expect(out).toContain('          + requestedProductUid = ${port.productUid}\n');
     expect(out).toContain('          + requestedProductUid = "mcr-1"  # router.productUid\n');
+    expect(out).toContain('      + name = "${port.productName}-vxc"\n');
+    expect(out).toContain('        # (1 value known after apply)\n');
+    expect(out).not.toContain('known after apply)  #');
+    expect(out).not.toContain('productUid = (known');
+  });
+
+  it('--verbose lists every value known only after apply, bare, with the reference it comes from', async () => {
+    const after = { aEnd: { requestedProductUid: { $unknown: 'port.productUid' }, vlan: 100 }, productUid: { $unknown: 'vxc.productUid' } };
+    const out = await text(plan([{ address: 'vxc', action: 'create', after, references: { 'aEnd.requestedProductUid': 'port.productUid' } }]), { verbose: true });
+    expect(out).toContain('          + requestedProductUid = (known after apply)  # port.productUid\n');
+    expect(out).toContain('      + productUid = (known after apply)\n');
     expect(out).not.toContain('"(known after apply)"');
+    expect(out).not.toContain('values known after apply');
   });
 
   it('-/+ deletes first, +/- creates first, each with its forcing field marked', async () => {

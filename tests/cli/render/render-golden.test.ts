@@ -17,7 +17,7 @@ const read = <T>(name: string) => JSON.parse(readFileSync(`${GOLDEN}/${name}`, '
 
 const PLANS = ['create', 'update', 'replace', 'failure', 'import', 'delete', 'review-create', 'review-nested-update', 'review-vxc-replace', 'review-import-update', 'review-destroy'];
 
-async function text(plan: Plan, opts: { compact?: boolean; outputs?: boolean } = {}): Promise<string> {
+async function text(plan: Plan, opts: { compact?: boolean; verbose?: boolean; outputs?: boolean } = {}): Promise<string> {
   let out = '';
   await writePlan(plan, paint(false), opts, (t) => (out += t));
   return out;
@@ -30,6 +30,15 @@ describe('rendering recorded plans', () => {
       expectGolden(`render/${name}.txt`, await text(plan));
       expectGolden(`render/${name}.compact.txt`, await text(plan, { compact: true }));
       expectGolden(`render/${name}.md`, planMarkdown(plan));
+    });
+  }
+
+  // --verbose lists every value known only after apply, as Terraform does; by default they are counted.
+  for (const name of ['create', 'replace']) {
+    it(`${name}: text and markdown, verbose`, async () => {
+      const plan = read<Plan>(`${name}.plan.json`);
+      expectGolden(`render/${name}.verbose.txt`, await text(plan, { verbose: true }));
+      expectGolden(`render/${name}.verbose.md`, planMarkdown(plan, true));
     });
   }
 
