@@ -173,6 +173,7 @@ program
   .command('show <planfile>')
   .description('print a plan saved with plan --out, as plan printed it; no remote call')
   .option('--compact', 'one line per resource')
+  .option('--verbose', 'list every value known only after apply (counted otherwise)')
   .option('--json', 'print the saved plan as JSON')
   .action(action(async (file: string, opts: Opts) => (await show()).showCommand(file, opts)));
 

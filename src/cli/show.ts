@@ -8,13 +8,13 @@ import { configGivenLine, readPlanFile } from './saved-plan.js';
  * `plumb plan --out FILE`, printed as plan printed it, then the config values given for the run
  * that made it. It reads the file alone: no manifest, state, credentials or remote call.
  */
-export async function showCommand(file: string, opts: GlobalOptions & { json?: boolean; compact?: boolean }): Promise<number> {
+export async function showCommand(file: string, opts: GlobalOptions & { json?: boolean; compact?: boolean; verbose?: boolean }): Promise<number> {
   const plan = readPlanFile(file);
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
     return 0;
   }
-  await writePlan(plan, paint(useColor(opts)), { compact: opts.compact }, (text) => process.stdout.write(text));
+  await writePlan(plan, paint(useColor(opts)), { compact: opts.compact, verbose: opts.verbose }, (text) => process.stdout.write(text));
   const given = configGivenLine(plan);
   if (given) process.stdout.write(`\n${given}`);
   return 0;
