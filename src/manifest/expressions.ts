@@ -8,6 +8,7 @@ import { BUILTIN_FIELDS, BUILTIN_ROOTS, type BuiltinName, type Expr, isFunctionK
 import { InterpolationError, parseInterpolation } from './interpolate.js';
 import { invokeExpr, shorthandInvoke, shorthandToken } from './invoke.js';
 import { closestName } from '../kernel/did-you-mean.js';
+import { Unknown } from '../kernel/values.js';
 
 /** Reports a problem at a position (with an optional detail and resource address). */
 export type ErrorFn = (pos: Pos, summary: string, detail?: string, address?: string) => void;
@@ -52,6 +53,8 @@ export interface ExprContext {
   target(alias: Alias): Node;
   /** Where function tokens called with fn::invoke go. */
   invoked: Set<string>;
+  /** Notes a provider pin (`options.version` of a call): see OptionsReader. */
+  pinned?: (option: string, where: string) => void;
 }
 
 /** Reads nodes as expressions; the expression of a node several aliases copy is read once. */
@@ -82,7 +85,7 @@ function expression(node: unknown, context: ExprContext, read: (node: unknown) =
       const keyPos = at(pairs[fnIndex].key as Node);
       if (keys.length > 1) {
         error(keyPos, `"${key}" must be the only key of its mapping`, 'a function call is a mapping with exactly one fn:: key');
-        return new LiteralExpr(null, pos.line, pos.column);
+        return unreadCall(key, pos);
       }
       return callExpr(key, pairs[0].value, keyPos, pos, context, read);
     }
@@ -146,7 +149,7 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: E
     const mapping = isAlias(value) ? context.target(value) : value;
     if (isMap(mapping)) return invokeExpr(mapping.items as Pair[], pos, context, read);
     error(keyPos, 'fn::invoke needs a mapping with function, arguments and optionally options and return');
-    return new LiteralExpr(null, pos.line, pos.column);
+    return unreadCall(key, pos);
   }
   const token = shorthandToken(key);
   if (token) return shorthandInvoke(token, value, keyPos, pos, context, read);
@@ -155,7 +158,12 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: E
     const hint = closestName(key, SUPPORTED_FNS);
     error(keyPos, `"${key}" is not supported`, `supported functions: ${SUPPORTED_FNS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
   }
-  return new LiteralExpr(null, pos.line, pos.column);
+  return unreadCall(key, pos);
+}
+
+/** What a call that could not be read stands for: a value no check judges, its one error being reported already. */
+function unreadCall(key: string, pos: Pos): Expr {
+  return { kind: 'value', value: new Unknown(key), pos };
 }
 
 /** `fn::stackReference: [stack, output]`: one output of another stack at the same state location. */

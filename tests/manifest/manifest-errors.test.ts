@@ -96,7 +96,7 @@ const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
   {
     name: 'a parent',
     yaml: port(validProps).replace('    properties:', '    options:\n      parent: x\n    properties:'),
-    expect: [/m\.yaml:6:7: error: option "parent" is not supported/, /there are no component resources/],
+    expect: [/m\.yaml:6:15: error: option parent takes one resource reference like \$\{router\}/],
   },
 ];
 
