@@ -32,6 +32,9 @@ const BUILTINS: Record<string, BuiltinName> = {
 };
 const SUPPORTED_FNS = ['fn::invoke', 'fn::<function token>', 'fn::secret', 'fn::stackReference', ...Object.values(BUILTINS).map((name) => `fn::${name}`)];
 
+/** Every built-in function key, as Pulumi spells it (plumb reads a key in any case): for the JSON Schema. */
+export const BUILTIN_FUNCTION_KEYS: readonly string[] = ['fn::invoke', 'fn::secret', 'fn::stackReference', ...Object.values(BUILTINS).map((name) => `fn::${name}`)];
+
 /** Pulumi YAML functions that mean nothing for these providers, and why (lower-cased keys). */
 const UNSUPPORTED: Record<string, string> = {
   'fn::stringasset': 'assets and archives are not supported: no plumb resource takes a file or an archive',
