@@ -9,8 +9,7 @@ import { loadFunctions, loadResourceTypes } from '../../src/cli/catalog.js';
 /**
  * The JSON Schema editors check manifests with (`plumb schema --json-schema`) agrees with plumb:
  * every example and test program plumb runs is valid by it, and what plumb refuses that a schema
- * can say (an unknown function, an unknown top-level key) is not. Checked with Ajv, the
- * validator the YAML language server itself uses.
+ * can say (an unknown function, an unknown top-level key) is not. Checked with Ajv (draft 7).
  */
 const root = resolve(import.meta.dirname, '../..');
 const schema = editorSchema(await loadResourceTypes(), await loadFunctions());
