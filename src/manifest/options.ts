@@ -1,6 +1,7 @@
 /**
- * A resource's `options:` read into ResourceOptions. Every Pulumi YAML option is either read or
- * refused at its key with the reason it means nothing here (or not yet).
+ * A resource's `options:` read into ResourceOptions. Every Pulumi YAML option is read, noted
+ * (the provider pins `version` and `pluginDownloadURL`, which a built-in provider has no use
+ * for) or refused at its key with the reason it means nothing here.
  */
 import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import type { Expr, Pos, ResourceOptions } from './ast.js';

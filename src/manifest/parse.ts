@@ -8,7 +8,7 @@ import { readConfigSection } from './config-decl.js';
 import { type AtFn, type ErrorFn, expressionReader, keyText } from './expressions.js';
 import { readGet } from './get-decl.js';
 import { type OptionsReader, pinsNote, resourceOptions } from './options.js';
-import { checkUrns, logicalName, resolveParents } from './urn.js';
+import { checkProviderFields, checkUrns, logicalName, resolveParents } from './urn.js';
 import { providerDecl, providerType, resolveProviders } from './provider-decl.js';
 import { isStackReference, stackReferenceValue } from './stack-reference.js';
 import { closest, resolveToken } from './tokens.js';
@@ -40,7 +40,7 @@ const REFUSED_TOP: Record<string, string> = {
   version: "version: describes a component package; plumb's providers are built in",
 };
 const REFUSED_RESOURCE: Record<string, string> = {
-  defaultProvider: "only a provider resource (type: pulumi:providers:<provider>) may have defaultProvider, and plumb's default provider is the one configured under config:",
+  defaultProvider: 'only a provider resource (type: pulumi:providers:<provider>) may have defaultProvider: it makes that provider resource the one its resources and calls use',
 };
 /** Result of parsing: the manifest (as far as it could be read) and every problem found. */
 export interface ParseResult {
@@ -84,6 +84,7 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
   resolveProviders(manifest, error, (name) => nameKind(manifest, name));
   resolveParents(manifest, error, (name) => nameKind(manifest, name) ?? (manifest.providers[name] ? 'a provider resource' : undefined));
   checkUrns(manifest, error);
+  checkProviderFields(manifest, error);
   const note = pinsNote(pins);
   if (note) manifest.warnings.push(note);
   manifest.invoked = [...invoked];

@@ -5,7 +5,7 @@
  * what `${res.urn}` gives and what must be unique, as Pulumi requires.
  */
 import { isScalar, type Node } from 'yaml';
-import type { Manifest, Pos, ResourceDecl } from './ast.js';
+import { type Expr, type Manifest, type Pos, type RefExpr, refsOf, type ResourceDecl, resourceRefs } from './ast.js';
 import type { ErrorFn } from './expressions.js';
 import type { OptionsReader } from './options.js';
 import { PROVIDER_PREFIX } from './provider-decl.js';
@@ -47,22 +47,25 @@ function parentOf(manifest: Manifest, decl: ResourceDecl): ResourceDecl | undefi
  */
 export function resolveParents(manifest: Manifest, error: ErrorFn, declared: (name: string) => string | undefined): void {
   const done = new Set<string>();
-  const inherit = (decl: ResourceDecl, visiting: Set<string>): void => {
-    if (done.has(decl.address) || visiting.has(decl.address)) return;
-    visiting.add(decl.address);
+  for (const decl of Object.values(manifest.resources)) {
     const ref = decl.options.parent;
-    const parent = ref && manifest.resources[ref.root];
-    if (ref && !parent) {
-      const what = declared(ref.root);
-      if (what) error(ref.pos, `parent \${${ref.text}} is ${what}, not a resource`, 'a parent is another resource under resources:', decl.address);
+    const what = ref && !manifest.resources[ref.root] ? declared(ref.root) : undefined;
+    if (ref && what) error(ref.pos, `parent \${${ref.text}} is ${what}, not a resource`, 'a parent is another resource under resources:', decl.address);
+    // The chain up to a resolved ancestor (or the top, or a cycle the graph reports), walked
+    // without recursion: a chain of parents may be as long as the manifest.
+    const chain: ResourceDecl[] = [];
+    const inChain = new Set<string>();
+    for (let at: ResourceDecl | undefined = decl; at && !done.has(at.address) && !inChain.has(at.address); at = parentOf(manifest, at)) {
+      chain.push(at);
+      inChain.add(at.address);
     }
-    if (parent) {
-      inherit(parent, visiting);
-      inheritFrom(manifest, decl, parent);
+    // Parents first; in a cycle, the first of it takes nothing.
+    for (const child of chain.reverse()) {
+      const parent = parentOf(manifest, child);
+      if (parent && done.has(parent.address)) inheritFrom(manifest, child, parent);
+      done.add(child.address);
     }
-    done.add(decl.address);
-  };
-  for (const decl of Object.values(manifest.resources)) inherit(decl, new Set());
+  }
 }
 
 /** What `decl` takes from `parent` (already resolved): options it does not set itself. */
@@ -84,13 +87,42 @@ function inheritFrom(manifest: Manifest, decl: ResourceDecl, parent: ResourceDec
 
 /** Two resources (or provider resources) with one URN are an error, as in Pulumi: their logical names must differ. */
 export function checkUrns(manifest: Manifest, error: ErrorFn): void {
-  const seen = new Map<string, string>();
-  const addresses = [...Object.keys(manifest.providers), ...Object.keys(manifest.resources)];
-  for (const address of addresses) {
-    const urn = urnOf(manifest, address) as string;
-    const other = seen.get(urn);
-    const pos = (manifest.resources[address] ?? manifest.providers[address]).pos;
-    if (other) error(pos, `"${address}" and "${other}" have one URN, ${urn}`, 'give one of them another name: (Pulumi refuses two resources with one URN)', address);
-    else seen.set(urn, address);
+  // Only resources of one type and name can share a URN: their parents' types are compared then.
+  const byName = new Map<string, string[]>();
+  for (const [address, decl] of Object.entries(manifest.providers)) group(byName, `${PROVIDER_PREFIX}${decl.provider}::${decl.name ?? address}`, address);
+  for (const [address, decl] of Object.entries(manifest.resources)) group(byName, `${decl.token}::${decl.name ?? address}`, address);
+  for (const addresses of byName.values()) {
+    if (addresses.length < 2) continue;
+    const seen = new Map<string, string>();
+    for (const address of addresses) {
+      const urn = urnOf(manifest, address) as string;
+      const other = seen.get(urn);
+      const pos = (manifest.resources[address] ?? manifest.providers[address]).pos;
+      if (other) error(pos, `"${address}" and "${other}" have one URN, ${urn}`, 'give one of them another name: (Pulumi refuses two resources with one URN)', address);
+      else seen.set(urn, address);
+    }
+  }
+}
+
+function group(groups: Map<string, string[]>, key: string, address: string): void {
+  const list = groups.get(key);
+  if (list) list.push(address);
+  else groups.set(key, [address]);
+}
+
+/**
+ * A provider resource used as a value gives its URN and nothing else (it makes no remote object):
+ * `${east.region}` is an error at the reference, where it would otherwise read as nothing.
+ */
+export function checkProviderFields(manifest: Manifest, error: ErrorFn): void {
+  if (!Object.keys(manifest.providers).length) return;
+  const refs: RefExpr[] = [];
+  const exprs: Expr[] = [...Object.values(manifest.variables), ...Object.values(manifest.outputs)];
+  for (const expr of exprs) refsOf(expr, refs);
+  for (const decl of Object.values(manifest.resources)) resourceRefs(decl, refs);
+  for (const decl of Object.values(manifest.providers)) refsOf(decl.properties, refs);
+  for (const ref of refs) {
+    if (!Object.hasOwn(manifest.providers, ref.root) || !ref.path.length || (ref.path.length === 1 && ref.path[0] === 'urn')) continue;
+    error(ref.pos, `\${${ref.text}}: ${ref.root} is a provider resource, which gives only its urn`, `use \${${ref.root}.urn}, or \${${ref.root}} for { urn }`);
   }
 }

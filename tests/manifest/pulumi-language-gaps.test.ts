@@ -119,3 +119,21 @@ describe('a call of a function that does not exist', () => {
     expect(parse(yaml).manifest.resources.port.properties).toMatchObject({ entries: [{ key: 'productName', value: { kind: 'value', value: expect.any(Unknown) } }] });
   });
 });
+
+describe('a provider resource read as a value', () => {
+  it('gives only its urn: another field is an error at the reference', () => {
+    expect(errors(`${program}  region: \${east.region}\n`)).toEqual(['18:11 ${east.region}: east is a provider resource, which gives only its urn (use ${east.urn}, or ${east} for { urn })']);
+  });
+});
+
+describe('a long chain of parents', () => {
+  it('is read without a deep call stack, each child taking protect from the top', () => {
+    const count = 5000;
+    const lines = ['name: chain', 'resources:', '  r0:', '    type: interconnect:Port', '    options: { protect: true }'];
+    for (let i = 1; i < count; i++) lines.push(`  r${i}:`, '    type: interconnect:Port', `    options: { parent: "\${r${i - 1}}" }`);
+    const { manifest, diagnostics } = parse(`${lines.join('\n')}\n`);
+    expect(diagnostics).toEqual([]);
+    expect(manifest.resources[`r${count - 1}`].options.protect).toBe(true);
+    expect(buildGraph(manifest).diagnostics).toEqual([]);
+  });
+});
