@@ -57,7 +57,7 @@ const OPTIONS = [
 ];
 
 /** Pulumi options plumb refuses, with the reason. */
-const REFUSED: Record<string, string> = {
+export const REFUSED_OPTIONS: Record<string, string> = {
   envVarMappings: "plumb's providers are built in: their settings are config keys and their own environment variables",
   replaceWith: 'replaceWith is not supported: replaceOnChanges, replacementTrigger or --replace replace a resource',
 };
@@ -84,7 +84,7 @@ export function resourceOptions(node: Node | undefined, address: string, reader:
     const key = keyText(pair);
     const pos = at((pair.value ?? pair.key) as Node);
     const value = deref(pair.value) as Node;
-    if (REFUSED[key]) error(at(pair.key as Node), `option "${key}" is not supported`, REFUSED[key], address);
+    if (REFUSED_OPTIONS[key]) error(at(pair.key as Node), `option "${key}" is not supported`, REFUSED_OPTIONS[key], address);
     else if (PIN_OPTIONS.has(key)) pin(key, value, pos, address, reader);
     else if (!readOption(options, key, value, pos, address, reader)) {
       const hint = closestName(key, OPTIONS);

@@ -10,7 +10,7 @@
 import { isMap, isScalar, type Node, type Pair, type YAMLMap } from 'yaml';
 import { type Expr, type InvokeExpr, type Manifest, type Pos, type ProviderDecl, type RefExpr } from './ast.js';
 import { type ErrorFn, keyText } from './expressions.js';
-import { type OptionsReader, PIN_OPTIONS, pin } from './options.js';
+import { type OptionsReader, PIN_OPTIONS, pin, REFUSED_OPTIONS } from './options.js';
 import { logicalName } from './urn.js';
 
 /** The type token prefix of a provider resource. */
@@ -80,13 +80,10 @@ function providerOptions(decl: ProviderDecl, node: Node | null | undefined, pos:
         if (item.kind === 'ref' && item.path.length === 0) decl.dependsOn.push(item);
         else error(item.pos, 'dependsOn takes resource references like ${port}', undefined, decl.address);
       }
-    } else
-      error(
-        at(pair.key as Node),
-        `option "${key}" is not supported on the provider "${decl.address}"`,
-        `${NOT_FOR_PROVIDERS}; it takes version, pluginDownloadURL (both ignored) and dependsOn`,
-        decl.address,
-      );
+    } else {
+      const why = REFUSED_OPTIONS[key] ?? `${NOT_FOR_PROVIDERS}; it takes version, pluginDownloadURL (both ignored) and dependsOn`;
+      error(at(pair.key as Node), `option "${key}" is not supported on the provider "${decl.address}"`, why, decl.address);
+    }
   }
 }
 

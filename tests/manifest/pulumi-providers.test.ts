@@ -69,6 +69,9 @@ describe('pulumi:providers resources', () => {
       '7:5 "colour" is not supported on the provider "y" (a provider resource takes type, name, defaultProvider, properties and options)',
       '8:32 option "protect" is not supported on the provider "y" (a provider resource makes no remote object: there is nothing to protect, replace, import, time or keep; it takes version, pluginDownloadURL (both ignored) and dependsOn)',
     ]);
+    expect(errors('name: p\nresources:\n  y:\n    type: pulumi:providers:cloud\n    options:\n      envVarMappings: { CLOUD_KEY: KEY }\n')).toEqual([
+      '6:7 option "envVarMappings" is not supported on the provider "y" (plumb\'s providers are built in: their settings are config keys and their own environment variables)',
+    ]);
   });
 
   it('name, options and defaultProvider on a provider resource: its URN name, pins noted once, the provider of everything that names none', () => {
