@@ -6,9 +6,8 @@
 import { type Alias, isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import { BUILTIN_FIELDS, BUILTIN_ROOTS, type BuiltinName, type Expr, isFunctionKey, LiteralExpr, ObjectEntry, type Pos, type RefExpr } from './ast.js';
 import { InterpolationError, parseInterpolation } from './interpolate.js';
-import { invokeExpr, shorthandInvoke, shorthandToken } from './invoke.js';
+import { invokeExpr, shorthandInvoke, shorthandToken, unreadCall } from './invoke.js';
 import { closestName } from '../kernel/did-you-mean.js';
-import { Unknown } from '../kernel/values.js';
 
 /** Reports a problem at a position (with an optional detail and resource address). */
 export type ErrorFn = (pos: Pos, summary: string, detail?: string, address?: string) => void;
@@ -162,11 +161,6 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: E
     error(keyPos, `"${key}" is not supported`, `supported functions: ${SUPPORTED_FNS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
   }
   return unreadCall(key, pos);
-}
-
-/** What a call that could not be read stands for: a value no check judges, its one error being reported already. */
-function unreadCall(key: string, pos: Pos): Expr {
-  return { kind: 'value', value: new Unknown(key), pos };
 }
 
 /** `fn::stackReference: [stack, output]`: one output of another stack at the same state location. */

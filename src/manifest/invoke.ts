@@ -3,9 +3,10 @@
  * Pulumi YAML rewrites to it (`fn::interconnect:getLocation: { id: 2 }`).
  */
 import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
-import { type Expr, type InvokeExpr, LiteralExpr, type ObjectExpr, type Pos, type RefExpr } from './ast.js';
+import { type Expr, type InvokeExpr, type ObjectExpr, type Pos, type RefExpr } from './ast.js';
 import type { ExprContext } from './expressions.js';
 import { closest, resolveToken } from './tokens.js';
+import { Unknown } from '../kernel/values.js';
 
 type Read = (node: unknown) => Expr;
 
@@ -66,8 +67,13 @@ export function shorthandInvoke(token: string, value: unknown, keyPos: Pos, pos:
   return invoked(fn, args, pos, context, {});
 }
 
+/** What a call that could not be read stands for: a value no check judges, its one error being reported already. */
+export function unreadCall(key: string, pos: Pos): Expr {
+  return { kind: 'value', value: new Unknown(key), pos };
+}
+
 function invoked(fn: string | undefined, args: Expr, pos: Pos, context: ExprContext, rest: Pick<InvokeExpr, 'ret' | 'dependsOn' | 'parent' | 'provider'>): Expr {
-  if (!fn) return new LiteralExpr(null, pos.line, pos.column);
+  if (!fn) return unreadCall('fn::invoke', pos);
   context.invoked.add(fn);
   const mapping: ObjectExpr = args.kind === 'object' ? args : { kind: 'object', entries: [], pos };
   return { kind: 'invoke', fn, args: mapping, pos, ...definedOnly(rest) };

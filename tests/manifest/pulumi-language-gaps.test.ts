@@ -137,3 +137,10 @@ describe('a long chain of parents', () => {
     expect(buildGraph(manifest).diagnostics).toEqual([]);
   });
 });
+
+describe('a call of a function token that does not exist', () => {
+  it('is one error with did-you-mean, and no error about the value it stood for', () => {
+    const yaml = 'name: f\nvariables:\n  loc:\n    fn::interconnect:getLocaton: { id: 2 }\nresources:\n  port:\n    type: interconnect:Port\n    properties:\n      locationId: ${loc.id}\n';
+    expect(errors(yaml)).toEqual(['4:5 unknown function "interconnect:getLocaton" (did you mean "interconnect:index/getLocation:getLocation"? (plumb schema lists every function))']);
+  });
+});
