@@ -79,7 +79,11 @@ export type Expr =
    * `pulumi:pulumi:StackReference` resource): one output, or without `output` `{name, outputs}`.
    */
   | { kind: 'stackReference'; stack: Expr; output?: Expr; pos: Pos }
-  /** A value already known, evaluated as it is: a config value read from the stack's settings. */
+  /**
+   * A value already known, evaluated as it is: a config value read from the stack's settings, or
+   * (an Unknown) what a call of an unknown function stands for once its error is reported, so
+   * that no check reports it again as a value of the wrong type.
+   */
   | { kind: 'value'; value: unknown; pos: Pos };
 
 /** An `fn::invoke` (or its `fn::<token>` shorthand). */
@@ -129,10 +133,18 @@ export interface ResourceOptions {
   aliases?: Alias[];
   /** `provider: ${east}`: the provider resource the resource belongs to. */
   provider?: RefExpr;
+  /**
+   * `parent: ${router}`: the resource this one is a child of. It is made after its parent and
+   * deleted before it, its URN carries the parent's type, and it takes the parent's provider,
+   * protect and retainOnDelete where it sets none of its own.
+   */
+  parent?: RefExpr;
+  /** `customTimeouts` values written as expressions (`create: ${timeout}`), evaluated when planning into `customTimeouts`. */
+  customTimeoutExprs?: Partial<Record<'create' | 'update' | 'delete' | 'read', Expr>>;
   /** `providers: { cloud: ${east} }` (or a list): the provider resource for each provider, by name. */
   providers?: Array<{ ref: RefExpr; name?: string }>;
   /** Where each option's value is written, for problems found once the resource's type is known. */
-  positions?: Partial<Record<'additionalSecretOutputs' | 'hideDiffs' | 'ignoreChanges' | 'replaceOnChanges', Pos>>;
+  positions?: Partial<Record<'additionalSecretOutputs' | 'hideDiffs' | 'ignoreChanges' | 'replaceOnChanges' | 'protect' | 'retainOnDelete', Pos>>;
 }
 
 /** An old name of a resource (`aliases: [oldPort]`, a URN, or `{name, type}`). */
@@ -158,6 +170,11 @@ export interface GetDecl {
 /** One `resources:` entry. */
 export interface ResourceDecl {
   address: string;
+  /**
+   * `name:`, Pulumi's logical name: the last part of the resource's URN (`${res.urn}`, a URN
+   * alias of it). The address, its key under resources:, stays what plans and state go by.
+   */
+  name?: string;
   /** Canonical token (`interconnect:index/port:Port`). */
   token: string;
   /** A mapping of expressions, or (kind `mapping`) one expression evaluating to a mapping. */
@@ -174,6 +191,12 @@ export interface ResourceDecl {
 /** A `pulumi:providers:<provider>` resource: settings for one more connection, with no remote object. */
 export interface ProviderDecl {
   address: string;
+  /** `name:`, Pulumi's logical name: the last part of the provider's URN. */
+  name?: string;
+  /** `defaultProvider: true`: resources and calls of its provider that name no provider go through it. */
+  defaultProvider?: boolean;
+  /** `options.dependsOn`: accepted, and waited for by nothing: a provider resource makes no remote object. */
+  dependsOn?: RefExpr[];
   /** The provider it configures (`interconnect`, `cloud`, `pipeline`). */
   provider: string;
   /** Its settings, keyed as config keys `<provider>:<key>` are. */
@@ -288,13 +311,16 @@ export function refsOf(expr: Expr, into: RefExpr[] = []): RefExpr[] {
 
 /**
  * Every reference a resource makes, in its properties and in the options that hold expressions
- * (`protect`, `replacementTrigger`, `deletedWith`, `aliases`): what it needs evaluated or made first.
+ * (`protect`, `replacementTrigger`, `deletedWith`, `aliases`, `parent`, `customTimeouts`): what it
+ * needs evaluated or made first.
  */
 export function resourceRefs(decl: ResourceDecl, into: RefExpr[] = []): RefExpr[] {
   refsOf(decl.properties, into);
   if (decl.get) refsOf(decl.get.id, into);
-  const { protectExpr, replacementTrigger, deletedWith, aliases } = decl.options;
+  const { protectExpr, replacementTrigger, deletedWith, aliases, parent, customTimeoutExprs } = decl.options;
   if (protectExpr) refsOf(protectExpr, into);
+  if (parent) into.push(parent);
+  if (customTimeoutExprs) for (const expr of Object.values(customTimeoutExprs)) refsOf(expr, into);
   if (replacementTrigger) refsOf(replacementTrigger, into);
   if (deletedWith) into.push(deletedWith);
   if (aliases) for (const alias of aliases) if (alias.expr) refsOf(alias.expr, into);

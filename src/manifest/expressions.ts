@@ -6,7 +6,7 @@
 import { type Alias, isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import { BUILTIN_FIELDS, BUILTIN_ROOTS, type BuiltinName, type Expr, isFunctionKey, LiteralExpr, ObjectEntry, type Pos, type RefExpr } from './ast.js';
 import { InterpolationError, parseInterpolation } from './interpolate.js';
-import { invokeExpr, shorthandInvoke, shorthandToken } from './invoke.js';
+import { invokeExpr, shorthandInvoke, shorthandToken, unreadCall } from './invoke.js';
 import { closestName } from '../kernel/did-you-mean.js';
 
 /** Reports a problem at a position (with an optional detail and resource address). */
@@ -31,6 +31,9 @@ const BUILTINS: Record<string, BuiltinName> = {
 };
 const SUPPORTED_FNS = ['fn::invoke', 'fn::<function token>', 'fn::secret', 'fn::stackReference', ...Object.values(BUILTINS).map((name) => `fn::${name}`)];
 
+/** Every built-in function key, as Pulumi spells it (plumb reads a key in any case): for the JSON Schema. */
+export const BUILTIN_FUNCTION_KEYS: readonly string[] = ['fn::invoke', 'fn::secret', 'fn::stackReference', ...Object.values(BUILTINS).map((name) => `fn::${name}`)];
+
 /** Pulumi YAML functions that mean nothing for these providers, and why (lower-cased keys). */
 const UNSUPPORTED: Record<string, string> = {
   'fn::stringasset': 'assets and archives are not supported: no plumb resource takes a file or an archive',
@@ -52,6 +55,8 @@ export interface ExprContext {
   target(alias: Alias): Node;
   /** Where function tokens called with fn::invoke go. */
   invoked: Set<string>;
+  /** Notes a provider pin (`options.version` of a call): see OptionsReader. */
+  pinned?: (option: string, where: string) => void;
 }
 
 /** Reads nodes as expressions; the expression of a node several aliases copy is read once. */
@@ -82,7 +87,7 @@ function expression(node: unknown, context: ExprContext, read: (node: unknown) =
       const keyPos = at(pairs[fnIndex].key as Node);
       if (keys.length > 1) {
         error(keyPos, `"${key}" must be the only key of its mapping`, 'a function call is a mapping with exactly one fn:: key');
-        return new LiteralExpr(null, pos.line, pos.column);
+        return unreadCall(key, pos);
       }
       return callExpr(key, pairs[0].value, keyPos, pos, context, read);
     }
@@ -146,7 +151,7 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: E
     const mapping = isAlias(value) ? context.target(value) : value;
     if (isMap(mapping)) return invokeExpr(mapping.items as Pair[], pos, context, read);
     error(keyPos, 'fn::invoke needs a mapping with function, arguments and optionally options and return');
-    return new LiteralExpr(null, pos.line, pos.column);
+    return unreadCall(key, pos);
   }
   const token = shorthandToken(key);
   if (token) return shorthandInvoke(token, value, keyPos, pos, context, read);
@@ -155,7 +160,7 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: E
     const hint = closestName(key, SUPPORTED_FNS);
     error(keyPos, `"${key}" is not supported`, `supported functions: ${SUPPORTED_FNS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
   }
-  return new LiteralExpr(null, pos.line, pos.column);
+  return unreadCall(key, pos);
 }
 
 /** `fn::stackReference: [stack, output]`: one output of another stack at the same state location. */

@@ -3,9 +3,10 @@
  * Pulumi YAML rewrites to it (`fn::interconnect:getLocation: { id: 2 }`).
  */
 import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
-import { type Expr, type InvokeExpr, LiteralExpr, type ObjectExpr, type Pos, type RefExpr } from './ast.js';
+import { type Expr, type InvokeExpr, type ObjectExpr, type Pos, type RefExpr } from './ast.js';
 import type { ExprContext } from './expressions.js';
 import { closest, resolveToken } from './tokens.js';
+import { Unknown } from '../kernel/values.js';
 
 type Read = (node: unknown) => Expr;
 
@@ -17,12 +18,9 @@ export function shorthandToken(key: string): string | undefined {
   return SHORTHAND.test(key) ? key.slice(4) : undefined;
 }
 
-/** What the options of an invoke may hold, and why those plumb refuses are refused. */
-const REFUSED: Record<string, string> = {
-  version: "plumb's providers are built in: there is no plugin version to choose",
-  pluginDownloadURL: "plumb's providers are built in: there is no plugin to download",
-};
-const INVOKE_OPTIONS = ['dependsOn', 'parent', 'provider'];
+/** What the options of an invoke may hold; version and pluginDownloadURL pin a plugin, which a built-in provider has none of. */
+const PINS = ['version', 'pluginDownloadURL'];
+const INVOKE_OPTIONS = ['dependsOn', 'parent', 'provider', ...PINS];
 
 /** `fn::invoke: { function, arguments, options, return }`. */
 export function invokeExpr(pairs: Pair[], pos: Pos, context: ExprContext, read: Read): Expr {
@@ -47,7 +45,7 @@ export function invokeExpr(pairs: Pair[], pos: Pos, context: ExprContext, read: 
       if (isScalar(v) && typeof v.value === 'string') ret = v.value;
       else error(at(v), 'fn::invoke return must be the name of one result field');
     } else if (k === 'options') {
-      options = invokeOptions(v, at(v ?? (p.key as Node)), context, read);
+      options = invokeOptions(v, at(v ?? (p.key as Node)), context, read, fn);
     } else {
       error(at(p.key as Node), `fn::invoke has no "${k}"`, 'valid keys: function, arguments, options, return');
     }
@@ -69,8 +67,13 @@ export function shorthandInvoke(token: string, value: unknown, keyPos: Pos, pos:
   return invoked(fn, args, pos, context, {});
 }
 
+/** What a call that could not be read stands for: a value no check judges, its one error being reported already. */
+export function unreadCall(key: string, pos: Pos): Expr {
+  return { kind: 'value', value: new Unknown(key), pos };
+}
+
 function invoked(fn: string | undefined, args: Expr, pos: Pos, context: ExprContext, rest: Pick<InvokeExpr, 'ret' | 'dependsOn' | 'parent' | 'provider'>): Expr {
-  if (!fn) return new LiteralExpr(null, pos.line, pos.column);
+  if (!fn) return unreadCall('fn::invoke', pos);
   context.invoked.add(fn);
   const mapping: ObjectExpr = args.kind === 'object' ? args : { kind: 'object', entries: [], pos };
   return { kind: 'invoke', fn, args: mapping, pos, ...definedOnly(rest) };
@@ -90,8 +93,8 @@ function functionToken(raw: string, pos: Pos, { error, functions }: ExprContext)
   return fn;
 }
 
-/** `options` of an invoke: dependsOn and parent name resources, provider a provider resource; version and plugin options are refused. */
-function invokeOptions(node: Node, pos: Pos, context: ExprContext, read: Read): Pick<InvokeExpr, 'dependsOn' | 'parent' | 'provider'> {
+/** `options` of an invoke: dependsOn and parent name resources, provider a provider resource; version and pluginDownloadURL are noted. */
+function invokeOptions(node: Node, pos: Pos, context: ExprContext, read: Read, fn = 'fn::invoke'): Pick<InvokeExpr, 'dependsOn' | 'parent' | 'provider'> {
   const { at, error } = context;
   const out: Pick<InvokeExpr, 'dependsOn' | 'parent' | 'provider'> = {};
   if (!isMap(node)) {
@@ -101,8 +104,9 @@ function invokeOptions(node: Node, pos: Pos, context: ExprContext, read: Read): 
   for (const p of node.items as Pair[]) {
     const k = String(isScalar(p.key) ? p.key.value : p.key);
     const keyPos = at(p.key as Node);
-    if (REFUSED[k]) {
-      error(keyPos, `fn::invoke option "${k}" is not supported`, REFUSED[k]);
+    if (PINS.includes(k)) {
+      if (isScalar(p.value) && typeof p.value.value === 'string') context.pinned?.(k, `a call of ${fn.split(':').pop()}`);
+      else error(at(p.value as Node) ?? keyPos, `fn::invoke option ${k} must be a string`);
     } else if (k === 'dependsOn') {
       const expr = read(p.value);
       out.dependsOn = resourceRefs(expr.kind === 'list' ? expr.items : [expr], 'dependsOn', context);

@@ -4,6 +4,7 @@
  * allowed values), functions and options. Wherever a value goes, an expression (`${...}`, an
  * `fn::` call) may go instead.
  */
+import { BUILTIN_FUNCTION_KEYS } from './expressions.js';
 import { PROVIDER_PREFIX } from './provider-decl.js';
 import { STACK_REFERENCE } from './stack-reference.js';
 
@@ -24,6 +25,10 @@ export interface SchemaSources {
 type Json = Record<string, any>;
 
 const EXPRESSION = { $ref: '#/definitions/expression' };
+/** Any value, in which every mapping with an `fn::` key must be a call of a function plumb has. */
+const VALUE = { $ref: '#/definitions/value' };
+/** A key that calls a function, in any case, as plumb reads it. */
+const FUNCTION_KEY = '^[fF][nN]::';
 
 /** The definition of a type's or function's inputs: its token, without the `/` a JSON pointer would split at. */
 function definition(token: string): string {
@@ -41,7 +46,7 @@ export function tokenForms(token: string): string[] {
 
 /** The JSON Schema of a manifest. */
 export function manifestJsonSchema(sources: SchemaSources): Json {
-  const definitions: Json = { expression: expression(sources.functions), options: options(), configDeclaration: configDeclaration() };
+  const definitions: Json = { expression: expression(sources.functions), value: value(), options: options(), configDeclaration: configDeclaration() };
   for (const r of sources.resources) definitions[definition(r.token)] = accepting(strip(r.inputs));
   for (const f of sources.functions) definitions[definition(f.token)] = accepting(strip(f.inputs));
   const settings: Json = {};
@@ -61,12 +66,13 @@ export function manifestJsonSchema(sources: SchemaSources): Json {
     properties: {
       name: { type: 'string', description: 'The project: state is kept per project and stack, and it is ${pulumi.project}' },
       runtime: { description: 'Accepted and ignored (Pulumi projects write yaml)' },
+      template: { type: 'object', description: 'Accepted and ignored: what `pulumi new` asks when it makes a project from this one' },
       description: { type: 'string' },
       config,
       configuration: { ...config, description: 'The older spelling of config' },
-      variables: { type: 'object', description: 'Named values, evaluated once each', additionalProperties: {} },
+      variables: { type: 'object', description: 'Named values, evaluated once each', additionalProperties: VALUE },
       resources: { type: 'object', description: 'The resources to manage, by address', additionalProperties: resource(sources.resources, sources.providers) },
-      outputs: { type: 'object', description: 'Stack outputs', additionalProperties: {} },
+      outputs: { type: 'object', description: 'Stack outputs', additionalProperties: VALUE },
     },
     additionalProperties: false,
     definitions,
@@ -77,14 +83,22 @@ export function manifestJsonSchema(sources: SchemaSources): Json {
 function resource(resources: SchemaEntry[], providers: SchemaSources['providers']): Json {
   const explicit = providers.map((p) => ({
     if: { properties: { type: { const: `${PROVIDER_PREFIX}${p.name}` } }, required: ['type'] },
-    then: { properties: { properties: { description: `Settings of one more ${p.name} connection (the keys of config ${p.name}:<key>)`, anyOf: [accepting(strip(p.settings)), EXPRESSION] } } },
+    then: {
+      properties: {
+        properties: { description: `Settings of one more ${p.name} connection (the keys of config ${p.name}:<key>)`, anyOf: [accepting(strip(p.settings)), EXPRESSION] },
+        // A provider resource makes no remote object: only the options that do not act on one.
+        options: { propertyNames: { enum: ['version', 'pluginDownloadURL', 'dependsOn'] } },
+      },
+    },
   }));
   return {
     type: 'object',
     required: ['type'],
     properties: {
       type: { description: 'The resource type token', enum: [...resources.flatMap((r) => tokenForms(r.token)), STACK_REFERENCE, ...providers.map((p) => PROVIDER_PREFIX + p.name)] },
-      properties: { description: 'The inputs: a mapping, or one expression whose value is one' },
+      name: { type: 'string', description: "The logical name, the last part of the resource's URN (its address stays its key under resources:)" },
+      defaultProvider: { type: 'boolean', description: 'On a provider resource: every resource and call of its provider that names no provider goes through it' },
+      properties: { description: 'The inputs: a mapping, or one expression whose value is one', ...VALUE },
       options: { $ref: '#/definitions/options' },
       get: {
         type: 'object',
@@ -96,6 +110,7 @@ function resource(resources: SchemaEntry[], providers: SchemaSources['providers'
     },
     additionalProperties: false,
     allOf: [
+      { if: { properties: { type: { pattern: `^${PROVIDER_PREFIX}` } } }, else: { not: { required: ['defaultProvider'] } } },
       ...resources.map((r) => ({
         if: { properties: { type: { enum: tokenForms(r.token) } }, required: ['type'] },
         then: { properties: { properties: { description: r.description, anyOf: [ref(r.token), EXPRESSION] } } },
@@ -121,6 +136,7 @@ function expression(functions: SchemaEntry[]): Json {
           dependsOn: { description: 'Resources the call waits for' },
           parent: { description: 'A resource the call is ordered after' },
           provider: { description: 'The provider resource (pulumi:providers:<provider>) the call goes through: ${name}' },
+          ...PINS,
         },
         additionalProperties: false,
       },
@@ -136,13 +152,45 @@ function expression(functions: SchemaEntry[]): Json {
         type: 'object',
         minProperties: 1,
         maxProperties: 1,
-        properties: { 'fn::invoke': invoke, 'fn::stackReference': { description: "[stack, output]: another stack's output at the same state location" }, ...shorthand },
-        patternProperties: { '^fn::': {} },
+        properties: { ...builtins(), 'fn::invoke': invoke, 'fn::stackReference': { description: "[stack, output]: another stack's output at the same state location", ...VALUE }, ...shorthand },
+        // The built-in functions in any case, as plumb reads them; any other fn:: key is refused.
+        patternProperties: { [`^[fF][nN]::(${BUILTIN_FUNCTION_KEYS.map((key) => caseless(key.slice(4))).join('|')})$`]: {} },
         additionalProperties: false,
       },
     ],
   };
 }
+
+/** The built-in functions, each taking any value (in which calls are checked in turn). */
+function builtins(): Json {
+  return Object.fromEntries(BUILTIN_FUNCTION_KEYS.filter((key) => key !== 'fn::invoke' && key !== 'fn::stackReference').map((key) => [key, VALUE]));
+}
+
+/** A regular expression source matching `word` in any case. */
+function caseless(word: string): string {
+  return [...word].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toLowerCase()}${ch.toUpperCase()}]` : ch)).join('');
+}
+
+/**
+ * Any value, where a mapping with an `fn::` key must be an expression (a call of a function
+ * plumb has): an unknown function is flagged wherever it is written.
+ */
+function value(): Json {
+  return {
+    anyOf: [
+      { type: ['string', 'number', 'boolean', 'null'] },
+      { type: 'array', items: VALUE },
+      { type: 'object', propertyNames: { not: { pattern: FUNCTION_KEY } }, additionalProperties: VALUE },
+      EXPRESSION,
+    ],
+  };
+}
+
+/** Provider pins: accepted, and ignored (plumb's providers are built in). */
+const PINS = {
+  version: { type: 'string', description: "Ignored (noted once): plumb's providers are built in, there is no plugin version to choose" },
+  pluginDownloadURL: { type: 'string', description: "Ignored (noted once): plumb's providers are built in, there is no plugin to download" },
+};
 
 /** The resource options plumb reads. */
 function options(): Json {
@@ -159,7 +207,9 @@ function options(): Json {
       import: { type: 'string', description: 'The id of an existing object to adopt' },
       customTimeouts: {
         type: 'object',
-        properties: Object.fromEntries(['create', 'update', 'delete', 'read'].map((k) => [k, { type: 'string', pattern: '^(\\d+(\\.\\d+)?h)?(\\d+(\\.\\d+)?m)?(\\d+(\\.\\d+)?s)?$' }])),
+        properties: Object.fromEntries(
+          ['create', 'update', 'delete', 'read'].map((k) => [k, { anyOf: [{ type: 'string', pattern: '^(\\d+(\\.\\d+)?h)?(\\d+(\\.\\d+)?m)?(\\d+(\\.\\d+)?s)?$' }, EXPRESSION] }]),
+        ),
         additionalProperties: false,
       },
       additionalSecretOutputs: paths('Outputs kept secret in state and display'),
@@ -177,6 +227,8 @@ function options(): Json {
         },
       },
       provider: { description: 'The provider resource (pulumi:providers:<provider>) whose connection manages it: ${name}; moving to another replaces it' },
+      parent: { description: "The resource this one is a child of: made after it, its type before this one's in the URN, its provider, protect and retainOnDelete taken unless set here" },
+      ...PINS,
       providers: {
         description: 'Provider resources by provider name ({ cloud: ${east} }), or a list of them: the one of its own provider is used',
         anyOf: [
@@ -242,10 +294,8 @@ function accepting(schema: Json): Json {
   return walk(schema);
 }
 
-/** A value's schema, or an expression; the description stays on the outside, where the editor shows it. */
+/** A value's schema, or an expression (a string too: `fn::join` gives one); the description stays on the outside, where the editor shows it. */
 function valueOrExpression(schema: Json): Json {
   const { description, default: fallback, ...rest } = schema;
-  // Any string takes templates (`"${a}-${b}"`) as it is; anything narrower may be an expression instead.
-  if (rest.type === 'string' && Object.keys(rest).length === 1) return schema;
   return { ...(description ? { description } : {}), ...(fallback !== undefined ? { default: fallback } : {}), anyOf: [rest, EXPRESSION] };
 }

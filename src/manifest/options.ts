@@ -1,6 +1,7 @@
 /**
- * A resource's `options:` read into ResourceOptions. Every Pulumi YAML option is either read or
- * refused at its key with the reason it means nothing here (or not yet).
+ * A resource's `options:` read into ResourceOptions. Every Pulumi YAML option is read, noted
+ * (the provider pins `version` and `pluginDownloadURL`, which a built-in provider has no use
+ * for) or refused at its key with the reason it means nothing here.
  */
 import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import type { Expr, Pos, ResourceOptions } from './ast.js';
@@ -15,6 +16,23 @@ export interface OptionsReader {
   error: ErrorFn;
   toExpr: (node: unknown) => Expr;
   deref: (node: unknown) => Node | null | undefined;
+  /**
+   * Notes a provider pin (`version`, `pluginDownloadURL`) at `where`: accepted, as it means
+   * nothing to a built-in provider, and said once per command rather than per resource.
+   */
+  pinned?: (option: string, where: string) => void;
+}
+
+/** Options that pin a provider plugin: a built-in provider has no plugin to choose or download. */
+export const PIN_OPTIONS: ReadonlySet<string> = new Set(['version', 'pluginDownloadURL']);
+
+/** The one note a manifest's provider pins get: which options were written, and where (the first few). */
+export function pinsNote(pins: ReadonlyArray<{ option: string; where: string }>): string | undefined {
+  if (!pins.length) return undefined;
+  const options = [...new Set(pins.map((p) => p.option))].sort();
+  const places = [...new Set(pins.map((p) => p.where))];
+  const shown = places.length > 3 ? `${places.slice(0, 3).join(', ')} and ${places.length - 3} more` : places.join(', ');
+  return `${options.map((o) => `options.${o}`).join(' and ')} (${shown}) ignored: plumb's providers are built in, so there is no plugin to pin or download`;
 }
 
 const OPTIONS = [
@@ -33,13 +51,13 @@ const OPTIONS = [
   'aliases',
   'provider',
   'providers',
+  'parent',
+  'version',
+  'pluginDownloadURL',
 ];
 
 /** Pulumi options plumb refuses, with the reason. */
-const REFUSED: Record<string, string> = {
-  parent: 'there are no component resources to be a parent: every resource is at the top level',
-  version: "plumb's providers are built in: there is no plugin version to choose",
-  pluginDownloadURL: "plumb's providers are built in: there is no plugin to download",
+export const REFUSED_OPTIONS: Record<string, string> = {
   envVarMappings: "plumb's providers are built in: their settings are config keys and their own environment variables",
   replaceWith: 'replaceWith is not supported: replaceOnChanges, replacementTrigger or --replace replace a resource',
 };
@@ -66,7 +84,8 @@ export function resourceOptions(node: Node | undefined, address: string, reader:
     const key = keyText(pair);
     const pos = at((pair.value ?? pair.key) as Node);
     const value = deref(pair.value) as Node;
-    if (REFUSED[key]) error(at(pair.key as Node), `option "${key}" is not supported`, REFUSED[key], address);
+    if (REFUSED_OPTIONS[key]) error(at(pair.key as Node), `option "${key}" is not supported`, REFUSED_OPTIONS[key], address);
+    else if (PIN_OPTIONS.has(key)) pin(key, value, pos, address, reader);
     else if (!readOption(options, key, value, pos, address, reader)) {
       const hint = closestName(key, OPTIONS);
       error(at(pair.key as Node), `option "${key}" is not supported`, `supported options: ${OPTIONS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`, address);
@@ -91,12 +110,14 @@ function readOption(options: ResourceOptions, key: string, value: Node, pos: Pos
   switch (key) {
     case 'protect':
       readProtect(options, value, pos, address, reader);
+      (options.positions ??= {}).protect = pos;
       return true;
     case 'deleteBeforeReplace':
       options.deleteBeforeReplace = bool();
       return true;
     case 'retainOnDelete':
       options.retainOnDelete = bool() ?? false;
+      (options.positions ??= {}).retainOnDelete = pos;
       return true;
     case 'ignoreChanges':
     case 'replaceOnChanges':
@@ -110,7 +131,7 @@ function readOption(options: ResourceOptions, key: string, value: Node, pos: Pos
       else error(pos, 'option import must be the id of the object to adopt', undefined, address);
       return true;
     case 'customTimeouts':
-      options.customTimeouts = customTimeouts(value, pos, address, reader);
+      options.customTimeouts = customTimeouts(value, pos, address, options, reader);
       return true;
     case 'replacementTrigger':
       options.replacementTrigger = toExpr(value);
@@ -150,9 +171,22 @@ function readReferenceOption(options: ResourceOptions, key: string, value: Node,
     case 'providers':
       options.providers = providerList(value, pos, address, reader);
       return true;
+    case 'parent': {
+      // Whether it names a resource is checked once every resource is read.
+      const expr = toExpr(value);
+      if (expr.kind === 'ref' && expr.path.length === 0) options.parent = expr;
+      else error(pos, 'option parent takes one resource reference like ${router}', undefined, address);
+      return true;
+    }
     default:
       return false;
   }
+}
+
+/** A provider pin: a string (as Pulumi takes it), noted and otherwise ignored. */
+export function pin(key: string, value: Node, pos: Pos, where: string, { error, pinned }: OptionsReader): void {
+  if (!isScalar(value) || typeof value.value !== 'string') error(pos, `option ${key} must be a string`, undefined, where);
+  else pinned?.(key, where);
 }
 
 /** `protect: true`, or an expression known when planning (`${isProduction}`). */
@@ -181,8 +215,8 @@ function providerList(value: Node, pos: Pos, address: string, { at, error, toExp
 
 const VERBS = ['create', 'update', 'delete', 'read'] as const;
 
-/** The `customTimeouts` option: create, update, delete and read as durations. */
-function customTimeouts(value: Node, pos: Pos, address: string, { at, error }: OptionsReader): NonNullable<ResourceOptions['customTimeouts']> {
+/** The `customTimeouts` option: create, update, delete and read as durations, or expressions evaluated when planning. */
+function customTimeouts(value: Node, pos: Pos, address: string, options: ResourceOptions, { at, error, toExpr }: OptionsReader): NonNullable<ResourceOptions['customTimeouts']> {
   const timeouts: NonNullable<ResourceOptions['customTimeouts']> = {};
   if (!isMap(value)) {
     error(pos, 'customTimeouts must be a mapping of create/update/delete/read to durations like 30m', undefined, address);
@@ -190,10 +224,16 @@ function customTimeouts(value: Node, pos: Pos, address: string, { at, error }: O
   }
   for (const p of value.items as Pair[]) {
     const k = keyText(p);
-    const ms = isScalar(p.value) ? parseDuration(String(p.value.value)) : undefined;
-    if (!(VERBS as readonly string[]).includes(k)) error(at(p.key as Node), `customTimeouts has no "${k}"; valid: ${VERBS.join(', ')}`, undefined, address);
-    else if (ms === undefined) error(at(p.value as Node), `customTimeouts.${k} must be a duration like 90s, 30m or 1h`, undefined, address);
-    else timeouts[k as (typeof VERBS)[number]] = ms;
+    if (!(VERBS as readonly string[]).includes(k)) {
+      error(at(p.key as Node), `customTimeouts has no "${k}"; valid: ${VERBS.join(', ')}`, undefined, address);
+      continue;
+    }
+    const expr = toExpr(p.value);
+    const verb = k as (typeof VERBS)[number];
+    const ms = expr.kind === 'literal' ? parseDuration(String(expr.value)) : undefined;
+    if (ms !== undefined) timeouts[verb] = ms;
+    else if (expr.kind === 'literal' || expr.kind === 'list' || expr.kind === 'object') error(at(p.value as Node), `customTimeouts.${k} must be a duration like 90s, 30m or 1h`, undefined, address);
+    else (options.customTimeoutExprs ??= {})[verb] = expr;
   }
   return timeouts;
 }

@@ -7,7 +7,8 @@ import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, type ResourceDecl, r
 import { readConfigSection } from './config-decl.js';
 import { type AtFn, type ErrorFn, expressionReader, keyText } from './expressions.js';
 import { readGet } from './get-decl.js';
-import { resourceOptions } from './options.js';
+import { type OptionsReader, pinsNote, resourceOptions } from './options.js';
+import { checkProviderFields, checkUrns, logicalName, resolveParents } from './urn.js';
 import { providerDecl, providerType, resolveProviders } from './provider-decl.js';
 import { isStackReference, stackReferenceValue } from './stack-reference.js';
 import { closest, resolveToken } from './tokens.js';
@@ -26,7 +27,7 @@ function providerNames(resources: string[]): string[] {
 }
 
 const TOP_LEVEL = ['name', 'runtime', 'description', 'config', 'configuration', 'variables', 'resources', 'outputs', 'template'];
-const RESOURCE_KEYS = ['type', 'properties', 'options', 'get'];
+const RESOURCE_KEYS = ['type', 'name', 'properties', 'options', 'get'];
 
 /** Pulumi YAML keys plumb refuses, with the reason (top level, then in a resource). */
 const REFUSED_TOP: Record<string, string> = {
@@ -39,8 +40,7 @@ const REFUSED_TOP: Record<string, string> = {
   version: "version: describes a component package; plumb's providers are built in",
 };
 const REFUSED_RESOURCE: Record<string, string> = {
-  defaultProvider: "only a provider resource (type: pulumi:providers:<provider>) may have defaultProvider, and plumb's default provider is the one configured under config:",
-  name: "name: is not supported: a resource's address is its key under resources:",
+  defaultProvider: 'only a provider resource (type: pulumi:providers:<provider>) may have defaultProvider: it makes that provider resource the one its resources and calls use',
 };
 /** Result of parsing: the manifest (as far as it could be read) and every problem found. */
 export interface ParseResult {
@@ -57,7 +57,9 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
   const { at } = source;
   const error = (pos: Pos, summary: string, detail?: string, address?: string) => diagnostics.push({ severity: 'error', summary, detail, address, pos: { file, ...pos } });
   const invoked = new Set<string>();
-  const toExpr = expressionReader({ at, error, functions: [...catalog.functions], target: source.target, invoked });
+  const pins: Array<{ option: string; where: string }> = [];
+  const pinned = (option: string, where: string) => pins.push({ option, where });
+  const toExpr = expressionReader({ at, error, functions: [...catalog.functions], target: source.target, invoked, pinned });
   // An alias where a structure is expected stands for its anchor's node, as anywhere in YAML.
   const deref: Deref = (node) => (isAlias(node) ? source.target(node) : (node as Node | null | undefined));
   const root = deref(source.doc.contents);
@@ -66,7 +68,7 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
     return { manifest, diagnostics };
   }
 
-  const reader: Reader = { at, error, toExpr, deref };
+  const reader: Reader = { at, error, toExpr, deref, pinned };
   const sections = readTopLevel(root, reader, manifest, [...catalog.resources]);
   // `config:` wins over `configuration:` where both name a key, whichever comes first.
   sections.sort((a, b) => (a.key === b.key ? 0 : a.key === 'config' ? -1 : 1));
@@ -80,6 +82,11 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
   if (text.includes(`${manifest.project}:`)) stripProjectNamespace(manifest, error);
   checkNamespace(manifest, error);
   resolveProviders(manifest, error, (name) => nameKind(manifest, name));
+  resolveParents(manifest, error, (name) => nameKind(manifest, name) ?? (manifest.providers[name] ? 'a provider resource' : undefined));
+  checkUrns(manifest, error);
+  checkProviderFields(manifest, error);
+  const note = pinsNote(pins);
+  if (note) manifest.warnings.push(note);
   manifest.invoked = [...invoked];
   return { manifest, diagnostics };
 }
@@ -193,12 +200,7 @@ function emptyManifest(text: string, file: string): Manifest {
 type Deref = (node: unknown) => Node | null | undefined;
 
 /** What reading a resource needs. */
-interface Reader {
-  at: AtFn;
-  error: ErrorFn;
-  toExpr: (node: unknown) => Expr;
-  deref: Deref;
-}
+type Reader = OptionsReader;
 
 function entries(value: Node | null, at: AtFn, error: ErrorFn, section: string): Array<{ name: string; node: unknown; pos: Pos }> {
   if (value === null || (isScalar(value) && value.value === null)) return [];
@@ -244,11 +246,14 @@ function resourceDecl(address: string, node: unknown, pos: Pos, reader: Reader, 
     return undefined;
   }
   const options = resourceOptions(deref(get('options')?.value) ?? undefined, address, reader);
+  const namePair = get('name');
+  const name = namePair && logicalName(deref(namePair.value), at(namePair.key as Node), address, reader);
   const getPair = get('get');
   const getDecl = getPair && readGet(deref(getPair.value) as Node, node, address, reader);
   if (getPair && !getDecl) return undefined;
   const decl: ResourceDecl = {
     address,
+    ...(name ? { name } : {}),
     token,
     properties: properties.kind === 'object' ? properties : { kind: 'mapping', value: properties, pos: properties.pos },
     options,

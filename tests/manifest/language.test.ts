@@ -98,7 +98,7 @@ describe('fn::invoke', () => {
     ]);
   });
 
-  it('options: dependsOn and parent name resources; version and pluginDownloadURL are refused, saying why', () => {
+  it('options: dependsOn and parent name resources; version and pluginDownloadURL are noted once, as ignored', () => {
     const yaml = `name: f
 resources:
   port: { type: interconnect:Port, properties: { productName: p } }
@@ -115,9 +115,10 @@ variables:
     expect(diagnostics).toEqual([]);
     expect(manifest.variables.syd).toMatchObject({ dependsOn: [{ root: 'port' }], parent: { root: 'port' } });
     expect(errors(`${yaml}        version: 1.2.3\n        pluginDownloadURL: https://example.com\n        retries: 3\n`)).toEqual([
-      '12:9 fn::invoke option "version" is not supported (plumb\'s providers are built in: there is no plugin version to choose)',
-      '13:9 fn::invoke option "pluginDownloadURL" is not supported (plumb\'s providers are built in: there is no plugin to download)',
-      '14:9 fn::invoke has no option "retries" (valid options: dependsOn, parent, provider)',
+      '14:9 fn::invoke has no option "retries" (valid options: dependsOn, parent, provider, version, pluginDownloadURL)',
+    ]);
+    expect(parse(`${yaml}        version: 1.2.3\n`).manifest.warnings).toEqual([
+      "options.version (a call of getLocation) ignored: plumb's providers are built in, so there is no plugin to pin or download",
     ]);
   });
 

@@ -96,11 +96,21 @@ const cases: Array<{ name: string; yaml: string; expect: RegExp[] }> = [
   {
     name: 'a parent',
     yaml: port(validProps).replace('    properties:', '    options:\n      parent: x\n    properties:'),
-    expect: [/m\.yaml:6:7: error: option "parent" is not supported/, /there are no component resources/],
+    expect: [/m\.yaml:6:15: error: option parent takes one resource reference like \$\{router\}/],
   },
 ];
 
 describe('bad manifests', () => {
+  it('a misspelt function, by fn:: key or by token, is one error each: nothing is said of the value it stood for', async () => {
+    const dir = workdir();
+    const props = validProps.replace('productName: p', 'productName:\n        fn::joinn: ["-", [a, b]]').replace('locationId: 2', 'locationId: ${loc.id}');
+    writeManifest(dir, 'm.yaml', `${port(props)}variables:\n  loc:\n    fn::interconnect:getLocaton: { id: 2 }\n`);
+    const result = await plumb(['validate', 'm.yaml'], { cwd: dir, env: sandbox.env });
+    expect(result.stderr).toMatch(/m\.yaml:7:9: error: "fn::joinn" is not supported\n.*did you mean "fn::join"\?/);
+    expect(result.stderr).toMatch(/error: unknown function "interconnect:getLocaton"\n\s+did you mean "interconnect:index\/getLocation:getLocation"\?/);
+    expect(result.stderr).toMatch(/^2 errors; nothing was changed\.$/m);
+  });
+
   for (const c of cases) {
     it(`${c.name}: positioned error, exit 1, no remote call`, async () => {
       const dir = workdir();

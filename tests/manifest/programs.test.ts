@@ -44,6 +44,25 @@ const outputs: Record<string, Record<string, unknown>> = {
   'l2-invoke-simple.yaml': { same: 'Equinix SY1', name: 'Equinix SY1', fromFull: 'Equinix SY1' },
   'pipeline-lookups.yaml': { group: 'Analytics Warehouse', destination: 'snowflake' },
   'project-config.yaml': { speed: 10000, costCentre: '[secret]' },
+  'l2-resource-parent.yaml': {
+    routerUrn: 'urn:pulumi:test::resource-parent::interconnect:index/mcr:Mcr::programs-edge-router',
+    listUrn: 'urn:pulumi:test::resource-parent::interconnect:index/mcr:Mcr$interconnect:index/mcrPrefixFilterList:McrPrefixFilterList::allowed-prefixes',
+    portUrn: 'urn:pulumi:test::resource-parent::interconnect:index/mcr:Mcr$interconnect:index/port:Port::port',
+  },
+  'l2-provider-pins.yaml': {
+    provider: { urn: 'urn:pulumi:test::provider-pins::pulumi:providers:interconnect::programs-connection' },
+    providerUrn: 'urn:pulumi:test::provider-pins::pulumi:providers:interconnect::programs-connection',
+    location: 2,
+  },
+  'l1-interpolation-formats.yaml': {
+    list: 'speeds [1000 10000]',
+    map: 'tags map[area:1 zone:b]',
+    nil: 'nothing <nil>',
+    float: 'million 1e+06, half 0.5',
+    int: 'count 2000000',
+    bool: 'yes true',
+    name: 'programs-formats-port [1000 10000]',
+  },
 };
 
 describe('Pulumi YAML programs run unchanged', () => {

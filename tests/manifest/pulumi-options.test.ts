@@ -32,12 +32,36 @@ describe('Pulumi resource options', () => {
     expect(errors('      deletedWith: [a, b]\n')).toEqual(['10:20 deletedWith takes one resource reference like ${port}']);
   });
 
-  it('options for parents and plugins are refused at their key, saying why', () => {
-    expect(errors('      parent: ${target}\n      version: 1.0.0\n      pluginDownloadURL: https://x\n')).toEqual([
-      '10:7 option "parent" is not supported (there are no component resources to be a parent: every resource is at the top level)',
-      '11:7 option "version" is not supported (plumb\'s providers are built in: there is no plugin version to choose)',
-      '12:7 option "pluginDownloadURL" is not supported (plumb\'s providers are built in: there is no plugin to download)',
-    ]);
+  it('parent names a resource: the child is ordered after it and takes its protect and retainOnDelete unless it sets its own', () => {
+    const { manifest, diagnostics } = parseManifest(
+      `${withOptions('      parent: ${target}\n')}\n  other:\n    type: interconnect:Port\n    options: { parent: "\${target}", protect: false }\n`.replace(
+        '    type: interconnect:Port\n  port:',
+        '    type: interconnect:Port\n    options: { protect: true, retainOnDelete: true }\n  port:',
+      ),
+      'm.yaml',
+      catalog,
+    );
+    expect(diagnostics).toEqual([]);
+    const { port, other } = manifest.resources;
+    expect(port.options).toMatchObject({ parent: { root: 'target' }, protect: true, retainOnDelete: true });
+    expect(other.options).toMatchObject({ protect: false, retainOnDelete: true });
+    expect(errors('      parent: ${prod}\n')).toEqual(['10:15 parent ${prod} is a variable, not a resource (a parent is another resource under resources:)']);
+    expect(errors('      parent: [a]\n')).toEqual(['10:15 option parent takes one resource reference like ${router}']);
+  });
+
+  it('provider pins (version, pluginDownloadURL) are accepted with one note for the whole manifest', () => {
+    const { manifest, diagnostics } = parse('      version: 1.0.0\n      pluginDownloadURL: https://x\n');
+    expect(diagnostics).toEqual([]);
+    expect(manifest.warnings).toEqual(["options.pluginDownloadURL and options.version (port) ignored: plumb's providers are built in, so there is no plugin to pin or download"]);
+    expect(errors('      version: [1]\n')).toEqual(['10:16 option version must be a string']);
+  });
+
+  it('customTimeouts may be expressions, read when planning', () => {
+    const { manifest, diagnostics } = parse('      customTimeouts: { create: "${prod}", delete: 5m }\n');
+    expect(diagnostics).toEqual([]);
+    expect(manifest.resources.port.options.customTimeouts).toEqual({ delete: 300_000 });
+    expect(manifest.resources.port.options.customTimeoutExprs?.create).toMatchObject({ kind: 'ref', root: 'prod' });
+    expect(errors('      customTimeouts: { create: soon }\n')).toEqual(['10:33 customTimeouts.create must be a duration like 90s, 30m or 1h']);
   });
 
   it('aliases are old names, URNs or {name, type}; each wrong one is said at its item', () => {

@@ -63,12 +63,33 @@ describe('pulumi:providers resources', () => {
     expect(errors(call('east'))).toEqual(['17:28 ${east} is a cloud provider; this is an interconnect function (name a pulumi:providers:interconnect resource)']);
   });
 
-  it('an unknown provider type and keys a provider resource does not take are errors at their key', () => {
-    expect(errors('name: p\nresources:\n  x:\n    type: pulumi:providers:aws\n  y:\n    type: pulumi:providers:cloud\n    defaultProvider: true\n    options: { version: 1.0.0 }\n')).toEqual([
+  it('an unknown provider type and options a provider resource cannot use are errors at their key', () => {
+    expect(errors('name: p\nresources:\n  x:\n    type: pulumi:providers:aws\n  y:\n    type: pulumi:providers:cloud\n    colour: red\n    options: { version: 1.0.0, protect: true }\n')).toEqual([
       '4:11 unknown provider "aws" (provider resource types: pulumi:providers:interconnect, pulumi:providers:cloud)',
-      '7:5 "defaultProvider" is not supported on the provider "y" (the default provider is the one configured under config: (e.g. interconnect:environment); choose this one with options.provider)',
-      '8:5 "options" is not supported on the provider "y" (plumb\'s providers are built in: a provider resource takes no options)',
+      '7:5 "colour" is not supported on the provider "y" (a provider resource takes type, name, defaultProvider, properties and options)',
+      '8:32 option "protect" is not supported on the provider "y" (a provider resource makes no remote object: there is nothing to protect, replace, import, time or keep; it takes version, pluginDownloadURL (both ignored) and dependsOn)',
     ]);
+    expect(errors('name: p\nresources:\n  y:\n    type: pulumi:providers:cloud\n    options:\n      envVarMappings: { CLOUD_KEY: KEY }\n')).toEqual([
+      '6:7 option "envVarMappings" is not supported on the provider "y" (plumb\'s providers are built in: their settings are config keys and their own environment variables)',
+    ]);
+  });
+
+  it('name, options and defaultProvider on a provider resource: its URN name, pins noted once, the provider of everything that names none', () => {
+    const yaml =
+      `${providers.replace('    properties: { environment: staging }\n', '    name: second-connection\n    defaultProvider: true\n    options: { version: 1.2.3, dependsOn: ["\${east}"] }\n    properties: { environment: staging }\n')}  vpc:\n    type: cloud:Vpc\n    properties: { name: v }\nvariables:\n  syd:\n    fn::invoke: { function: interconnect:getLocation, arguments: { id: 2 } }\n`.replace(
+        'variables:\n  plain: 1\n',
+        '',
+      );
+    const { manifest, diagnostics } = parse(yaml);
+    expect(diagnostics).toEqual([]);
+    expect(manifest.providers.second).toMatchObject({ name: 'second-connection', defaultProvider: true, dependsOn: [{ root: 'east' }] });
+    expect(manifest.resources.port.provider).toBe('second');
+    expect(manifest.resources.vpc.provider).toBeUndefined();
+    expect(manifest.variables.syd).toMatchObject({ kind: 'invoke', provider: { root: 'second' } });
+    expect(manifest.warnings).toEqual(["options.version (second) ignored: plumb's providers are built in, so there is no plugin to pin or download"]);
+    const twice = yaml.replace('    properties: { region: cn-sh2 }\n', '    properties: { region: cn-sh2 }\n  third:\n    type: pulumi:providers:interconnect\n    defaultProvider: true\n');
+    expect(errors(twice)).toEqual(['12:3 "third" and "second" are both the default interconnect provider (set defaultProvider: true on one of them)']);
+    expect(errors('name: p\nresources:\n  x:\n    type: interconnect:Port\n    defaultProvider: true\n')[0]).toMatch(/^5:5 "defaultProvider" is not supported in resource "x"/);
   });
 });
 

@@ -64,6 +64,9 @@ describe('the JSON Schema of manifests (plumb schema --json-schema)', () => {
       'hideDiffs',
       'aliases',
       'provider',
+      'parent',
+      'version',
+      'pluginDownloadURL',
       'providers',
     ]);
     expect(schema.definitions.options.additionalProperties).toBe(false);

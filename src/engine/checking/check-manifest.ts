@@ -232,7 +232,7 @@ export function unknownFields(manifest: Manifest, refs: RefExpr[], catalog: Engi
     if (!target || typeof step !== 'string') continue;
     const type = catalog.resourceTypes.get(target.token)!;
     let fields = fieldsOf.get(type.token);
-    if (!fields) fieldsOf.set(type.token, (fields = [...new Set(['id', ...objectKeys(type.outputs), ...objectKeys(type.inputs)])]));
+    if (!fields) fieldsOf.set(type.token, (fields = [...new Set(['id', ...objectKeys(type.outputs), ...objectKeys(type.inputs), 'urn'])]));
     if (fields.length > 1 && !fields.includes(step)) {
       const hint = closestName(step, fields);
       diagnostics.push({

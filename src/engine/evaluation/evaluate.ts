@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { Accessor, Expr, Pos } from '../../manifest/ast.js';
+import type { Accessor, Expr, Pos, RefExpr } from '../../manifest/ast.js';
 import { Secret, Unknown, containsUnknown, holdsSecret, reveal, unsecret } from '../../kernel/values.js';
+import { formatValue } from './format-value.js';
 
 /** An evaluation failure at a manifest position. */
 export class EvalError extends Error {
@@ -30,6 +31,15 @@ export interface Scope {
   stackOutputs?(stack: string, pos: Pos): Promise<Record<string, unknown> | Unknown>;
   /** Folder that fn::readFile paths are relative to. */
   dir: string;
+  /** The URN of a resource or provider resource (`${res.urn}`), known before it is made; undefined for other names. */
+  urn?(root: string): string | undefined;
+  /** Whether a name is a config key declared `integer` (its value is then written into a string as an int). */
+  integer?(root: string): boolean;
+}
+
+/** `${res.urn}`: the resource's URN, which Pulumi knows when planning, before the resource exists. */
+function urnRef(expr: RefExpr, scope: Scope): string | undefined {
+  return expr.path[0] === 'urn' && expr.path.length === 1 ? scope.urn?.(expr.root) : undefined;
 }
 
 /**
@@ -41,11 +51,20 @@ function secretOf(value: unknown): unknown {
   return value instanceof Secret ? value : new Secret(value);
 }
 
-function joinTemplate(template: Array<string | { text: string }>, parts: unknown[]): unknown {
+/**
+ * A template's text: its parts, each value formatted as Pulumi formats it (see formatValue); a
+ * secret anywhere in a part makes the whole text secret.
+ */
+function joinTemplate(template: Array<string | RefExpr>, parts: unknown[], scope: Scope): unknown {
   if (parts.some((p) => containsUnknown(p))) return new Unknown(templateText(template));
-  const secret = parts.some((p) => p instanceof Secret);
-  const text = parts.map((p) => stringify(p instanceof Secret ? p.value : p)).join('');
+  const secret = parts.some((p) => holdsSecret(p));
+  const text = parts.map((p, i) => formatValue(reveal(p), isIntegerRef(template[i], scope))).join('');
   return secret ? new Secret(text) : text;
+}
+
+/** Whether a template part is a config key declared integer, which Pulumi formats as an int. */
+function isIntegerRef(part: string | RefExpr, scope: Scope): boolean {
+  return typeof part !== 'string' && part.path.length === 0 && scope.integer?.(part.root) === true;
 }
 
 /** Evaluates an expression to a plain value, possibly containing Unknown and Secret. */
@@ -54,11 +73,11 @@ export async function evaluate(expr: Expr, scope: Scope): Promise<unknown> {
     case 'literal':
       return expr.value;
     case 'ref':
-      return access(await scope.resolve(expr.root, expr.pos), expr.path, expr.text, expr.pos);
+      return urnRef(expr, scope) ?? access(await scope.resolve(expr.root, expr.pos), expr.path, expr.text, expr.pos);
     case 'template': {
       const parts: unknown[] = [];
       for (const p of expr.parts) parts.push(typeof p === 'string' ? p : await evaluate(p, scope));
-      return joinTemplate(expr.parts, parts);
+      return joinTemplate(expr.parts, parts, scope);
     }
     // A literal item is taken as it is, not awaited: most of a manifest is literals, and a
     // promise for each would be most of what evaluating it costs.

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { BUILTIN_ROOTS, type Expr, keyPosAt, type Manifest, type Pos, posAt, refsOf } from '../../manifest/ast.js';
 import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../../kernel/values.js';
 import { strict } from '../contracts/strict.js';
+import { urnOf } from '../../manifest/urn.js';
 import { EvalError, evaluate, type Scope } from './evaluate.js';
 import { valueProblems } from '../checking/messages.js';
 import type { EngineDeps } from '../types.js';
@@ -33,6 +34,8 @@ export class Evaluation {
     return {
       dir: this.manifest.dir,
       resolve: (root, pos) => this.resolve(root, pos),
+      urn: (root) => urnOf(this.manifest, root),
+      integer: (root) => this.expressionOf(root) === this.manifest.config[root]?.value && this.manifest.config[root]?.decl?.type === 'integer',
       invoke: (fn, args, pos, waiting, provider, argsAt) => this.invoke(fn, args, pos, waiting, provider, argsAt),
       stackOutputs: (stack, pos) => this.stackOutputs(stack, pos),
     };
@@ -56,6 +59,8 @@ export class Evaluation {
   private async resolve(root: string, pos: Pos): Promise<unknown> {
     if (BUILTIN_ROOTS.has(root)) return builtinVariable(this.manifest);
     if (Object.hasOwn(this.manifest.resources, root)) return this.resources(root);
+    // A provider resource as a value (`${east}`): what Pulumi knows of it before anything runs.
+    if (Object.hasOwn(this.manifest.providers, root)) return { urn: urnOf(this.manifest, root) };
     if (this.expressionOf(root)) return this.valueOf(root);
     throw new EvalError(pos, `"${root}" is not defined`);
   }

@@ -18,6 +18,7 @@ export interface ManifestGraph {
 
 /**
  * Builds the graph from `${...}` references and dependsOn; reports unknown names and cycles.
+ * Provider resources are no nodes: they make nothing, so nothing waits for them.
  * Edges live in plain adjacency lists, and every walk keeps its own stack: a chain of
  * references can be as long as the manifest (`v2: ${v1}`, `v1: ${v0}`...), far deeper than the
  * call stack a recursive walk (graphlib's among them) would need.
@@ -34,6 +35,8 @@ export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) =>
   const successors = new Map<string, string[]>();
   const predecessors = new Map<string, string[]>();
   const edge = (from: string | undefined, to: string, pos: Pos, what: string, ref?: RefExpr) => {
+    // A provider resource makes no remote object: reading it (its URN) or depending on it waits for nothing.
+    if (Object.hasOwn(manifest.providers, to)) return;
     const kind = kindOf(to);
     if (ref && kind === 'resource') onResourceRef?.(ref);
     if (kind === undefined) {
@@ -73,6 +76,7 @@ export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) =>
     }
   }
   for (const k in manifest.outputs) for (const r of refsOf(manifest.outputs[k])) edge(undefined, r.root, r.pos, 'reference', r);
+  for (const k in manifest.providers) for (const r of manifest.providers[k].dependsOn ?? []) edge(undefined, r.root, r.pos, 'dependsOn target', r);
   const sorted = dependenciesFirst(names, successors, predecessors);
   if (!sorted) reportCycles(manifest, names, successors, diagnostics);
   return { graph: graphOf(sorted ?? names, kindOf, successors), diagnostics };

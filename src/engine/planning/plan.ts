@@ -344,7 +344,8 @@ class Planning {
 
   /** Narrows the changes to what was asked for, checks the request, and writes the plan down. */
   finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting' | 'resolved'> {
-    this.warnings.push(...this.evaluation.warnings);
+    // What the manifest says that stops nothing (ignored provider pins, an older spelling) goes in the plan once.
+    this.warnings.push(...this.manifest.warnings, ...this.evaluation.warnings);
     this.changes.sort((a, b) => compareAddresses(a.address, b.address));
     const { options } = this;
     const targeted = applyTargets(this.changes, options.targets ?? [], options.excludes ?? []);

@@ -83,7 +83,7 @@ describe('checkManifest with a fake catalog', () => {
   it('a reference to a field the type lacks is an error at the reference, suggesting the closest field', async () => {
     const result = await check('name: x\nresources:\n  a: { type: fake:Thing, properties: { name: a } }\n  b: { type: fake:Thing, properties: { name: "${a.uidd}" } }\n');
     expect(lines(result)).toEqual(['4:46 ${a.uidd}: a (fake:index/thing:Thing) has no field "uidd"']);
-    expect(result.diagnostics[0].detail).toBe('did you mean "uid"? fields: id, name, uid, size');
+    expect(result.diagnostics[0].detail).toBe('did you mean "uid"? fields: id, name, uid, size, urn');
   });
 
   it('one pass reports structure, options, dependsOn, references, inputs and settings together, in the order of the file', async () => {
