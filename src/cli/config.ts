@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import { UserError } from '../kernel/errors.js';
+import { closestName } from '../kernel/did-you-mean.js';
 import type { ConfigDecl, Manifest } from '../manifest/ast.js';
 import { Secret, reveal } from '../kernel/values.js';
 import type { GlobalOptions } from './session.js';
@@ -117,6 +118,18 @@ async function setValue(at: Place, key: string, text: string, secretFlag: boolea
   }
   const note = implied ? ` (encrypted: ${declared ? `${declared.name} is declared secret` : 'the provider keeps it secret'})` : secret ? ' (encrypted)' : '';
   process.stdout.write(`Set ${full} in ${shown(at.settings)}${note}.\n`);
+  const settings = provider && (await import('../engine/checking/check-inputs.js')).objectKeys(provider.settings);
+  const name = full.slice(namespace.length + 1);
+  const unread = provider ? undefined : (await import('../manifest/config-resolve.js')).unreadKey(at.manifest, name);
+  const unknown = provider ? unknownSetting(provider.name, settings || [], name) : unread && `${name} is not read: ${unread}`;
+  if (unknown) process.stderr.write(`Warning: ${unknown}\n`);
+}
+
+/** What to say of a provider setting that does not exist; undefined for one that does. */
+function unknownSetting(provider: string, settings: string[], name: string): string | undefined {
+  if (!settings.length || settings.includes(name)) return undefined;
+  const hint = closestName(name, settings);
+  return `${provider} has no setting ${name}, so plan and validate will refuse it; ${hint ? `did you mean ${provider}:${hint}? ` : ''}settings: ${settings.join(', ')}`;
 }
 
 async function getValue(at: Place, key: string, opts: { showSecrets?: boolean; json?: boolean }): Promise<number> {

@@ -37,6 +37,13 @@ export function globalFlags(cmd: Command, manifest: 'both' | 'short' = 'both'): 
 /** Commands whose --file is not the manifest (which they take as -f only). */
 const manifestIsShort = new WeakSet<Command>();
 
+/** Whether `option` of `cmd` is one of the global flags (import's `--file`, a list of imports, is not). */
+export function isGlobalFlag(cmd: Command, option: Option): boolean {
+  const name = option.attributeName();
+  if (manifestIsShort.has(cmd)) return name === 'f' || (name !== 'file' && (GLOBALS as readonly string[]).includes(name));
+  return (GLOBALS as readonly string[]).includes(name);
+}
+
 /** The commands from the program down to `cmd`. */
 function chain(cmd: Command): Command[] {
   const out: Command[] = [];

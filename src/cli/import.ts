@@ -5,9 +5,10 @@ import * as z from 'zod';
 import { inputFields, managedElsewhere, readForImport } from '../engine/planning/import.js';
 import { realId } from '../engine/applying/ids.js';
 import { resourceContext } from '../engine/applying/context.js';
-import { DiagnosticsError } from '../kernel/diagnostics.js';
+import { DiagnosticsError, type Diagnostic } from '../kernel/diagnostics.js';
 import { UserError } from '../kernel/errors.js';
-import { closest, resolveToken } from '../manifest/tokens.js';
+import { resolveToken } from '../manifest/tokens.js';
+import { tokenHint } from '../kernel/did-you-mean.js';
 import { decodeUtf8, readYaml } from '../manifest/yaml-source.js';
 import { loadResourceTypes } from './catalog.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
@@ -24,11 +25,14 @@ export async function importCommand(
 ): Promise<number> {
   const manifestFile = opts.file ?? 'plumb.yaml';
   if (!existsSync(manifestFile)) throw new UserError(`manifest ${manifestFile} not found`, 'plumb import uses the manifest for provider settings and the state location (-f FILE)');
+  // A misspelt type stops the command before anything is read or imported, with the type meant.
+  const types = await loadResourceTypes();
+  const discovered = opts.discover === undefined ? undefined : typeFor(opts.discover, types);
+  const requests = discovered ? [] : opts.importFile ? readImportFile(opts.importFile, types) : single(args);
+  for (const r of requests) typeFor(r.type, types);
   const session = await openSession(manifestFile, opts);
   try {
-    const types = await loadResourceTypes();
-    if (opts.discover) return await discover(session, typeFor(opts.discover, types), opts.out, Boolean(opts.force));
-    const requests = opts.importFile ? readImportFile(opts.importFile) : single(args);
+    if (discovered) return await discover(session, discovered, opts.out, Boolean(opts.force));
     await session.store.lock(lockInfo('import'), opts.lockTimeout);
     const state = await session.store.read();
     for (const r of requests) {
@@ -127,10 +131,7 @@ function uniqueAddress(name: string, taken: Set<string>): string {
 
 function typeFor(raw: string, types: ReadonlyMap<string, ResourceType>): ResourceType {
   const token = resolveToken(raw, types.keys());
-  if (!token) {
-    const hint = closest(raw, types.keys());
-    throw new UserError(`unknown resource type "${raw}"`, hint ? `did you mean ${hint}?` : 'plumb schema lists every type');
-  }
+  if (!token) throw new UserError(`unknown resource type "${raw}"`, tokenHint(raw, types.keys(), 'plumb schema lists every resource type'));
   return types.get(token)!;
 }
 
@@ -139,7 +140,7 @@ function single(args: string[]) {
   return [{ address: args[0], type: args[1], id: args[2] }];
 }
 
-function readImportFile(file: string) {
+function readImportFile(file: string, types: ReadonlyMap<string, ResourceType>) {
   if (!existsSync(file)) throw new UserError(`import file ${file} not found`);
   if (statSync(file).isDirectory()) throw new UserError(`${file} is a folder, not an import file`);
   const decoded = decodeUtf8(readFileSync(file), file);
@@ -160,6 +161,20 @@ function readImportFile(file: string) {
     });
     throw new UserError(problems.join('\n'), 'expected a list of {address, type, id}, e.g. - { address: edge, type: interconnect:Port, id: <product uid> }');
   }
+  const unknown: Diagnostic[] = parsed.data.flatMap((r, i) => {
+    if (resolveToken(r.type, types.keys())) return [];
+    const node = doc.getIn([i, 'type'], true) as { range?: [number, number, number] } | undefined;
+    return [
+      {
+        severity: 'error',
+        summary: `unknown resource type "${r.type}"`,
+        detail: tokenHint(r.type, types.keys(), 'plumb schema lists every resource type'),
+        address: r.address,
+        pos: { file, ...pos(node) },
+      },
+    ];
+  });
+  if (unknown.length) throw new DiagnosticsError(unknown);
   const seen = new Set<string>();
   for (const r of parsed.data) {
     if (seen.has(r.address)) throw new UserError(`${file}: address ${r.address} appears twice`);

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { strict } from '../engine/contracts/strict.js';
 import { valueProblems } from '../engine/checking/messages.js';
 import { UserError } from '../kernel/errors.js';
-import { closest, resolveToken } from '../manifest/tokens.js';
+import { resolveToken } from '../manifest/tokens.js';
+import { tokenHint } from '../kernel/did-you-mean.js';
 import { loadFunctions, providers } from './catalog.js';
 import { mask } from '../kernel/values.js';
 import type { CheckedManifest } from '../engine/checking/check-manifest.js';
@@ -18,10 +19,7 @@ import { connectProvider, loadManifest, makeLogger, manifestPath, sandboxRuntime
 export async function lookupCommand(raw: string, opts: { arg: string[]; json?: boolean }, globals: GlobalOptions): Promise<number> {
   const functions = await loadFunctions();
   const token = resolveToken(raw, functions.keys());
-  if (!token) {
-    const hint = closest(raw, functions.keys());
-    throw new UserError(`unknown function "${raw}"`, hint ? `did you mean ${hint}?` : 'plumb schema lists every function');
-  }
+  if (!token) throw new UserError(`unknown function "${raw}"`, tokenHint(raw, functions.keys(), 'plumb schema lists every function'));
   const fn = functions.get(token)!;
   const parsed = lookupArgs(token, fn.args, opts.arg);
   const { settings, dir, checked } = await lookupSettings(fn.provider, globals);

@@ -6,6 +6,7 @@ import { reportFailure, trackCommand } from './failure.js';
 import { everyCommandTakesGlobals, globalFlags, globalsOf, oneLineErrors, optionsOf } from './flags.js';
 import type { RunOptions } from './run.js';
 import { sandboxCommand } from './sandbox.js';
+import { teachingHelp } from './help.js';
 import { configCommand } from './config.js';
 import { stateCommand } from './state.js';
 import { packageVersion } from './version.js';
@@ -42,10 +43,7 @@ for (const stream of [process.stdout, process.stderr]) {
   }) as typeof stream.write;
 }
 
-const program = globalFlags(new Command('plumb'))
-  .description('Declarative plan/apply for interconnect, cloud and pipeline products.')
-  .version(packageVersion(), '-v, --version', 'print the version')
-  .helpCommand('help [command]', 'describe a command');
+const program = globalFlags(new Command('plumb')).description('Declarative plan/apply for interconnect, cloud and pipeline products.').version(packageVersion(), '-v, --version', 'print the version');
 
 const collect = (value: string, all: string[]) => [...all, value];
 const wholeNumber = (value: string) => {
@@ -222,6 +220,7 @@ program
 sandboxCommand(program);
 everyCommandTakesGlobals(program);
 oneLineErrors(program);
+teachingHelp(program);
 
 function exit(code: number): void {
   process.exitCode = code;

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { strict } from '../engine/contracts/strict.js';
 import { UserError } from '../kernel/errors.js';
 import { manifestJsonSchema } from '../manifest/json-schema.js';
-import { closest, resolveToken } from '../manifest/tokens.js';
+import { resolveToken } from '../manifest/tokens.js';
+import { tokenHint } from '../kernel/did-you-mean.js';
 import { loadFunctions, loadResourceTypes, providers } from './catalog.js';
 import type { LookupFunction } from '../engine/contracts/lookup.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
@@ -24,10 +25,7 @@ export async function schemaCommand(raw: string | undefined, opts: { json?: bool
     return 0;
   }
   const token = resolveToken(raw, [...resourceTypes.keys(), ...functions.keys()]);
-  if (!token) {
-    const hint = closest(raw, [...resourceTypes.keys(), ...functions.keys()]);
-    throw new UserError(`unknown type or function "${raw}"`, hint ? `did you mean ${hint}?` : 'plumb schema lists them all');
-  }
+  if (!token) throw new UserError(`unknown type or function "${raw}"`, tokenHint(raw, [...resourceTypes.keys(), ...functions.keys()]));
   const doc = describeToken(token, resourceTypes, functions);
   if (opts.json) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   else process.stdout.write(`${renderDoc(doc)}\n`);

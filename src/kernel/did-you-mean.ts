@@ -68,3 +68,30 @@ export function closestHint(name: string, known: Iterable<string>): string {
   const near = closestNames(name, known, 3);
   return near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(', or ')}?` : '';
 }
+
+/**
+ * The known type or function token closest to `raw`, for "did you mean" hints: compared in full
+ * and in its short form (`pkg:Name`), and only among the tokens of the provider `raw` names when
+ * it names one (a misspelt interconnect type is never answered with a cloud one). A bare name
+ * (`Port`, `getLocatons`) is compared with each token's name alone.
+ */
+export function closestToken(raw: string, known: Iterable<string>): string | undefined {
+  const all = [...known];
+  const needle = raw.toLowerCase();
+  const nameOf = (token: string) => token.split(':').pop()!.toLowerCase();
+  if (!raw.includes(':')) return nearest(raw, all, (token) => distance(needle, nameOf(token)));
+  const pkg = raw.split(':')[0].toLowerCase();
+  const same = all.filter((token) => token.split(':')[0].toLowerCase() === pkg);
+  const forms = (token: string) => [token.toLowerCase(), `${token.split(':')[0].toLowerCase()}:${nameOf(token)}`];
+  return nearest(raw, same.length ? same : all, (token) => Math.min(...forms(token).map((form) => distance(needle, form))));
+}
+
+/**
+ * What to say of a type or function token not found among `known`: the closest one, or where
+ * they are listed. One wording for every command that takes a token (import, schema, lookup,
+ * --discover) and for the manifest.
+ */
+export function tokenHint(raw: string, known: Iterable<string>, listed = 'plumb schema lists them all'): string {
+  const hint = closestToken(raw, known);
+  return hint ? `did you mean ${hint}? (${listed})` : listed;
+}

@@ -5,8 +5,9 @@
  * checked against its declared type where it was given; a declared key with no default and no
  * value is an error saying how to set it.
  */
+import { basename } from 'node:path';
 import type { Diagnostic, SourcePos } from '../kernel/diagnostics.js';
-import type { ConfigDecl, ConfigEntry, ConfigType, Manifest, Pos } from './ast.js';
+import { type ConfigDecl, type ConfigEntry, type ConfigType, type Manifest, type Pos, refsOf, resourceRefs } from './ast.js';
 import { article } from './config-decl.js';
 import { type OpenSecret, readStackConfig, stackConfigFile, type StackValue } from './stack-config.js';
 import { stackNameProblem } from '../kernel/names.js';
@@ -47,6 +48,7 @@ export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagn
   const read = badStack ? { values: new Map<string, StackValue>(), diagnostics: [{ severity: 'error' as const, ...badStack }] } : readStackConfig(stackFile, sources.open);
   diagnostics.push(...read.diagnostics);
   for (const [key, v] of read.values) given.set(fullKey(manifest.project, key), { value: v.value, secret: v.secret, source: 'stack', where: { file: stackFile, pos: v.pos } });
+  manifest.warnings.push(...undeclaredStackKeys(manifest, read.values, stackFile));
   for (const [name, value] of Object.entries(sources.env ?? {})) {
     if (!name.startsWith(ENV_PREFIX) || value === undefined) continue;
     const key = name.slice(ENV_PREFIX.length).replace(/__/g, ':');
@@ -74,6 +76,39 @@ export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagn
     else if (entry.decl.secret) entry.value = { kind: 'secret', value: entry.value, pos: entry.value.pos };
   }
   return diagnostics;
+}
+
+/**
+ * The project keys a stack's settings file sets that the manifest neither declares nor refers to,
+ * each a warning at its place naming the closest declared key: a slip (`portSped`) would otherwise
+ * be kept and never read. (A key referred to without a declaration is read, as in Pulumi.)
+ */
+function undeclaredStackKeys(manifest: Manifest, values: ReadonlyMap<string, StackValue>, file: string): string[] {
+  const prefix = `${manifest.project}:`;
+  const warnings: string[] = [];
+  for (const [raw, value] of values) {
+    const key = raw.startsWith(prefix) ? raw.slice(prefix.length) : raw;
+    const unread = key.includes(':') ? undefined : unreadKey(manifest, key);
+    if (unread) warnings.push(`${file}:${value.pos.line}:${value.pos.column}: ${key} is set for stack "${manifest.stack}" but ${unread}`);
+  }
+  return warnings;
+}
+
+/**
+ * What to say of a project config key that the manifest neither declares nor refers to (`plumb.yaml
+ * does not declare it; did you mean portSpeed? declared keys: …`); undefined for one it reads, and
+ * for a resource's or variable's name, an error of its own. The manifest's config holds its own
+ * keys only (before a stack's values are applied).
+ */
+export function unreadKey(manifest: Manifest, key: string): string | undefined {
+  const declared = Object.entries(manifest.config).flatMap(([name, entry]) => (name.includes(':') ? [] : [entry.decl?.lookup ?? name]));
+  if (declared.includes(key) || Object.hasOwn(manifest.variables, key) || Object.hasOwn(manifest.resources, key)) return undefined;
+  const refs = [...Object.values(manifest.variables), ...Object.values(manifest.outputs)].flatMap((expr) => refsOf(expr));
+  for (const decl of Object.values(manifest.resources)) resourceRefs(decl, refs);
+  if (refs.some((ref) => ref.root === key)) return undefined;
+  const hint = closestName(key, declared);
+  const file = basename(manifest.file);
+  return `${file} does not declare it; ${hint ? `did you mean ${hint}? ` : ''}${declared.length ? `declared keys: ${declared.join(', ')}` : `${file} declares no config key`}`;
 }
 
 /** `key` with the project's namespace when it has none. */

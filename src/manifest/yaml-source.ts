@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { type Alias, type Document, LineCounter, type Node, parseDocument } from 'yaml';
-import type { Diagnostic } from '../kernel/diagnostics.js';
+import { rememberSource, type Diagnostic } from '../kernel/diagnostics.js';
 import type { Pos } from './ast.js';
 import { checkNodes } from './yaml-checks.js';
 
@@ -86,6 +86,7 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** Parses YAML text with positions; `file` names it in every problem. */
 export function readYaml(text: string, file: string, options: ReadOptions = {}): YamlSource {
+  rememberSource(file, text);
   const lineCounter = new LineCounter();
   const at: YamlSource['at'] = (node) => {
     if (!node?.range) return { line: 1, column: 1 };

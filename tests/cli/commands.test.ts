@@ -162,7 +162,17 @@ describe('JSON diagnostics and logs', () => {
       expect(result.stderr).toBe('');
       expect(JSON.parse(result.stdout)).toEqual({
         ok: false,
-        diagnostics: [{ severity: 'error', summary: 'portSpeed 2000 is not valid: must be one of 1000, 10000, 100000, 400000', address: 'port', file: 'bad.yaml', line: 5, column: 48 }],
+        diagnostics: [
+          {
+            severity: 'error',
+            summary: 'portSpeed 2000 is not valid: must be one of 1000, 10000, 100000, 400000',
+            address: 'port',
+            file: 'bad.yaml',
+            line: 5,
+            column: 48,
+            lineText: '    properties: { productName: bad, portSpeed: 2000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }',
+          },
+        ],
       });
     }
     const missing = await plumb(['plan', 'nowhere.yaml', '--json'], { cwd: dir });

@@ -90,7 +90,7 @@ describe('plumb config', () => {
     const planned = await plumb(['plan', '--stack', 'staging', '--config', 'token=x'], { cwd: dir, env: sandbox.env });
     expect(planned.code).toBe(1);
     expect(planned.stderr).toBe(
-      'plumb.yaml:3:3: error: config portName has no value for stack "staging" and no default\n    set it: plumb config set portName VALUE --stack staging (or --config portName=VALUE, or PLUMB_CONFIG_portName)\n1 error; nothing was changed.\n',
+      'plumb.yaml:3:3: error: config portName has no value for stack "staging" and no default\n   3 |   portName: { type: string }\n     |   ^~~~~~~~\n    set it: plumb config set portName VALUE --stack staging (or --config portName=VALUE, or PLUMB_CONFIG_portName)\n1 error; nothing was changed.\n',
     );
     expect(await sandbox.calls()).toEqual([]);
   });
@@ -107,7 +107,11 @@ describe('plumb config', () => {
     expect(checked.stderr).toBe(
       [
         'plumb.dev.yaml:2:26: error: config interconnect:waitTime must be a number, not a string ("soon")',
+        '   2 |   interconnect:waitTime: soon',
+        '     |                          ^~~~',
         'plumb.dev.yaml:3:35: error: config interconnect:cancelAtEndofTerm: unknown setting',
+        '   3 |   interconnect:cancelAtEndofTerm: true',
+        '     |                                   ^~~~',
         '    did you mean interconnect:cancelAtEndOfTerm? settings: accessKey, secretKey, acceptPurchaseTerms, environment, cancelAtEndOfTerm, waitTime, maxConcurrency, rateLimit, requestsPerSecond',
         '2 errors; nothing was changed.',
         '',

@@ -72,12 +72,12 @@ describe('mistakes are caught once, early, clearly', () => {
       expect(result.stderr).toContain('config interconnect:cancelAtEndofTerm: unknown setting');
       expect(result.stderr).toContain('reference cycle: a -> b -> a');
       expect(result.stderr).toContain('dependsOn target "nothere" is not defined');
-      expect(result.stderr).toMatch(/option ignoreChanges: "portSped": interconnect:index\/port:Port has no property "portSped"\n\s+did you mean "portSpeed"\?/);
+      expect(result.stderr).toMatch(/option ignoreChanges: "portSped": interconnect:index\/port:Port has no property "portSped"\n(?: +\d* \|.*\n)*\s+did you mean "portSpeed"\?/);
       expect(result.stderr).toContain('option "protekt" is not supported');
-      expect(result.stderr).toMatch(/unknown resource type "interconnect:Vcx"\n\s+did you mean "interconnect:index\/vxc:Vxc"\?/);
-      expect(result.stderr).toMatch(/bEndPartnerConfig\.partner "awz" is not valid: must be one of aws, azure, google, oracle, ibm, transit, vrouter\n\s+did you mean "aws"\?/);
+      expect(result.stderr).toMatch(/unknown resource type "interconnect:Vcx"\n(?: +\d* \|.*\n)*\s+did you mean "interconnect:index\/vxc:Vxc"\?/);
+      expect(result.stderr).toMatch(/bEndPartnerConfig\.partner "awz" is not valid: must be one of aws, azure, google, oracle, ibm, transit, vrouter\n(?: +\d* \|.*\n)*\s+did you mean "aws"\?/);
       expect(result.stderr).toMatch(
-        /unknown property "bEndPartnerConfig\.typ" for interconnect:index\/vxc:Vxc\n\s+valid properties: partner, connectType, type, ownerAccount, .*; did you mean "type"\?/,
+        /unknown property "bEndPartnerConfig\.typ" for interconnect:index\/vxc:Vxc\n(?: +\d* \|.*\n)*\s+valid properties: partner, connectType, type, ownerAccount, .*; did you mean "type"\?/,
       );
       expect(result.stderr).toContain('9 errors; nothing was changed.');
       // A reference to the resource whose type is unknown is not reported a second time.
@@ -139,8 +139,10 @@ ${extra}`;
     for (const command of [['plan'], ['apply', '--yes']]) {
       const result = await plumb(command, { cwd: dir, env: sandbox.env });
       expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(/plumb\.yaml:18:\d+: error: VLAN 100 is already used on edge by first \(recorded; this manifest no longer declares it\)\n\s+.*plumb state mv first renamed/);
-      expect(result.stderr).toMatch(/plumb\.yaml:\d+:\d+: error: MCR router has no prefix filter list "customer-route"\n\s+did you mean "customer-routes"\?/);
+      expect(result.stderr).toMatch(
+        /plumb\.yaml:18:\d+: error: VLAN 100 is already used on edge by first \(recorded; this manifest no longer declares it\)\n(?: +\d* \|.*\n)*\s+.*plumb state mv first renamed/,
+      );
+      expect(result.stderr).toMatch(/plumb\.yaml:\d+:\d+: error: MCR router has no prefix filter list "customer-route"\n(?: +\d* \|.*\n)*\s+did you mean "customer-routes"\?/);
     }
     expect((await sandbox.calls('interconnect')).filter((c) => c.method !== 'GET' && !c.path.includes('oauth'))).toEqual([]);
     // Destroying is not stopped by what a create would clash with.

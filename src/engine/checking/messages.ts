@@ -26,6 +26,8 @@ export interface IssueSubject {
   aka?: Record<string, string>;
   /** What the names are called: property (default), setting, argument. */
   noun?: string;
+  /** Unknown keys that are slips of a required field left unset, to that field (see pairSlips). */
+  slips?: Record<string, string>;
 }
 
 /** A problem as a summary and an optional detail (what would be valid, a suggestion). */
@@ -51,10 +53,11 @@ export function describeIssue(issue: Issue, subject: IssueSubject): Described[] 
     case 'unrecognized_keys':
       return issue.keys.map((key) => {
         const valid = subject.fields ?? [];
-        const hint = subject.aka?.[nameForm(key)] ?? closestName(key, valid);
+        const required = subject.slips?.[key];
+        const hint = required ?? subject.aka?.[nameForm(key)] ?? closestName(key, valid);
         return {
           summary: `unknown ${noun} "${name ? `${name}.` : ''}${key}"`,
-          detail: `${valid.length ? `valid ${noun === 'property' ? 'properties' : `${noun}s`}: ${valid.join(', ')}` : `no ${noun} is expected here`}${hint ? `; did you mean "${hint}"?` : ''}`,
+          detail: `${valid.length ? `valid ${noun === 'property' ? 'properties' : `${noun}s`}: ${valid.join(', ')}` : `no ${noun} is expected here`}${hint ? `; did you mean "${hint}"${required ? ', which is required' : ''}?` : ''}`,
         };
       });
     case 'invalid_type':
@@ -64,6 +67,7 @@ export function describeIssue(issue: Issue, subject: IssueSubject): Described[] 
       return [unionProblem(issue, subject, shown)];
     case 'invalid_value': {
       const values = issue.values.map((v) => String(v));
+      if (given === undefined && name) return [{ summary: `missing required ${noun} "${name}"`, detail: `one of ${values.join(', ')}` }];
       const hint = typeof given === 'string' && !subject.secret ? closestName(given, values) : undefined;
       return [{ summary: `${name}${shown} is not valid: must be ${values.length === 1 ? values[0] : `one of ${values.join(', ')}`}`, detail: hint ? `did you mean "${hint}"?` : undefined }];
     }
@@ -141,6 +145,12 @@ function kindOf(value: unknown, secret?: boolean): string {
 
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** The fields of the object at `path`, or of every variant of a choice there that the value does not make. */
+function fieldsOrVariants(schema: z.core.$ZodType, path: ReadonlyArray<PropertyKey>, value: unknown): string[] {
+  const fields = fieldsAt(schema, path, value);
+  return fields.length ? fields : variantFields(schema, path);
 }
 
 /** The value at a path. */
@@ -237,13 +247,92 @@ export interface InputsContext {
   secretAt(path: Array<string | number>): boolean;
 }
 
+/**
+ * A required field written with a slip (`portSped: 10000`) is one mistake, though zod finds two:
+ * a key it does not know and a field it misses. The missing field an unknown key beside it is the
+ * closest slip of is left out, and the unknown key's problem names it as the required field.
+ */
+export function pairSlips(issues: readonly Issue[], given: unknown, schema: z.core.$ZodType): { issues: Issue[]; slips: Map<Issue, Record<string, string>> } {
+  // The required fields missing, by the path of the object that misses them.
+  const missing = new Map<string, Array<{ issue: Issue; field: string }>>();
+  for (const issue of issues) {
+    const field = missingField(issue, given);
+    if (!field) continue;
+    const at = pathName(field.object);
+    missing.set(at, [...(missing.get(at) ?? []), { issue, field: field.name }]);
+  }
+  const slips = new Map<Issue, Record<string, string>>();
+  const paired = new Set<Issue>();
+  const all = [...issues, ...unknownBesideChoice(issues, given, schema)];
+  for (const issue of all) {
+    const unset = issue.code === 'unrecognized_keys' ? missing.get(pathName(issue.path)) : undefined;
+    if (!unset) continue;
+    for (const key of (issue as Extract<Issue, { code: 'unrecognized_keys' }>).keys) {
+      const field = closestName(
+        key,
+        unset.filter((m) => !paired.has(m.issue)).map((m) => m.field),
+      );
+      const match = unset.find((m) => m.field === field && !paired.has(m.issue));
+      if (!match) continue;
+      paired.add(match.issue);
+      slips.set(issue, { ...slips.get(issue), [key]: match.field });
+    }
+  }
+  return { issues: all.filter((issue) => !paired.has(issue)), slips };
+}
+
+/**
+ * The keys no variant names, of an object whose variant is chosen by a field it leaves out: zod
+ * stops at the missing field and does not look at the keys, a slip of that field among them.
+ */
+function unknownBesideChoice(issues: readonly Issue[], given: unknown, schema: z.core.$ZodType): Issue[] {
+  const out: Issue[] = [];
+  for (const issue of issues) {
+    const discriminator = (issue as { discriminator?: string }).discriminator;
+    // zod's path ends with the discriminator.
+    const path = issue.path[issue.path.length - 1] === discriminator ? issue.path.slice(0, -1) : issue.path;
+    const object = valueAt(given, path);
+    if (issue.code !== 'invalid_union' || discriminator === undefined || !object || typeof object !== 'object' || discriminator in object) continue;
+    const named = new Set(variantFields(schema, path));
+    const keys = Object.keys(object).filter((key) => !named.has(key));
+    if (keys.length) out.push({ code: 'unrecognized_keys', keys, path, message: '', input: object } as Issue);
+  }
+  return out;
+}
+
+/** The fields of every variant of the choice at `path` (see objectAt). */
+function variantFields(schema: z.core.$ZodType, path: ReadonlyArray<PropertyKey>): string[] {
+  let choice: any = objectAt(schema, path.slice(0, -1), undefined);
+  const last = path[path.length - 1];
+  if (path.length) choice = typeof last === 'number' ? (choice?.element ?? choice?.def?.element) : choice?.shape?.[last];
+  for (let i = 0; i < 20 && choice && choice.def?.type !== 'union'; i++) choice = choice.def?.innerType ?? choice.def?.in ?? choice.def?.schema;
+  const options: any[] = choice?.def?.options ?? [];
+  return [...new Set(options.flatMap((option) => Object.keys(objectLike(option, undefined)?.shape ?? {})))];
+}
+
+/** The required field an issue says is missing, with the path of its object; undefined for any other issue. */
+function missingField(issue: Issue, given: unknown): { object: PropertyKey[]; name: string } | undefined {
+  const path = issue.path;
+  const unset = issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union';
+  if (unset && path.length && typeof path[path.length - 1] === 'string' && valueAt(given, path) === undefined) {
+    return { object: path.slice(0, -1), name: String(path[path.length - 1]) };
+  }
+  const discriminator = (issue as { discriminator?: string }).discriminator;
+  const object = valueAt(given, path);
+  if (issue.code === 'invalid_union' && discriminator !== undefined && object && typeof object === 'object' && (object as Record<string, unknown>)[discriminator] === undefined) {
+    return { object: path, name: discriminator };
+  }
+  return undefined;
+}
+
 /** zod's issues with a resource's inputs as diagnostics at their positions in the manifest. */
-export function inputProblems(issues: readonly Issue[], ctx: InputsContext): Diagnostic[] {
+export function inputProblems(all: readonly Issue[], ctx: InputsContext): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const { issues, slips } = pairSlips(all, ctx.value, ctx.schema);
   for (const issue of issues) {
     const path = issue.path as Array<string | number>;
     const subject: IssueSubject = { name: pathName(path), given: valueAt(ctx.value, path), secret: ctx.secretAt(path) };
-    if (issue.code === 'unrecognized_keys') Object.assign(subject, { fields: fieldsAt(ctx.schema, path, ctx.value), aka: akaAt(ctx.schema, path, ctx.value) });
+    if (issue.code === 'unrecognized_keys') Object.assign(subject, { fields: fieldsOrVariants(ctx.schema, path, ctx.value), aka: akaAt(ctx.schema, path, ctx.value), slips: slips.get(issue) });
     const problems = describeIssue(issue, subject);
     problems.forEach((p, i) => {
       const missing = issue.code === 'invalid_type' && subject.given === undefined;
@@ -259,11 +348,12 @@ export function inputProblems(issues: readonly Issue[], ctx: InputsContext): Dia
  * Problems with a set of named values (provider settings, a function's arguments), each named as
  * `label` writes its path. `given` is what was written, before any coercion.
  */
-export function valueProblems(schema: z.core.$ZodType, issues: readonly Issue[], given: unknown, noun: string, label: (name: string) => string = (name) => name): Array<{ name: string } & Described> {
+export function valueProblems(schema: z.core.$ZodType, all: readonly Issue[], given: unknown, noun: string, label: (name: string) => string = (name) => name): Array<{ name: string } & Described> {
+  const { issues, slips } = pairSlips(all, given, schema);
   return issues.flatMap((issue) => {
     const path = issue.path as Array<string | number>;
     const subject: IssueSubject = { name: path.length ? label(pathName(path)) : '', given: valueAt(given, path), noun };
-    if (issue.code === 'unrecognized_keys') Object.assign(subject, { fields: fieldsAt(schema, path, given), aka: akaAt(schema, path, given) });
+    if (issue.code === 'unrecognized_keys') Object.assign(subject, { fields: fieldsOrVariants(schema, path, given), aka: akaAt(schema, path, given), slips: slips.get(issue) });
     return describeIssue(issue, subject).map((d) => ({ name: subject.name, ...d }));
   });
 }

@@ -63,7 +63,8 @@ export interface PlanResult {
  */
 export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: StateSnapshot, deps: EngineDeps, options: PlanOptions): Promise<PlanResult> {
   const settled = await settlePending(state, deps);
-  const warnings: string[] = [];
+  // What reading the manifest noted (an older spelling, a stack key it does not declare) is said with the plan.
+  const warnings: string[] = [...manifest.warnings];
   const recorded = Object.keys(settled.resources).length;
   if (options.refresh && recorded) deps.notify?.({ type: 'refresh-start', count: recorded, at: new Date().toISOString() });
   // One pass for the refresh and the plan: what both read (a service's catalogue) is read once.
