@@ -63,8 +63,7 @@ export interface PlanResult {
  */
 export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: StateSnapshot, deps: EngineDeps, options: PlanOptions): Promise<PlanResult> {
   const settled = await settlePending(state, deps);
-  // What reading the manifest noted (an older spelling, a stack key it does not declare) is said with the plan.
-  const warnings: string[] = [...manifest.warnings];
+  const warnings: string[] = [];
   const recorded = Object.keys(settled.resources).length;
   if (options.refresh && recorded) deps.notify?.({ type: 'refresh-start', count: recorded, at: new Date().toISOString() });
   // One pass for the refresh and the plan: what both read (a service's catalogue) is read once.
@@ -345,7 +344,8 @@ class Planning {
 
   /** Narrows the changes to what was asked for, checks the request, and writes the plan down. */
   finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting' | 'resolved'> {
-    // What the manifest says that stops nothing (ignored provider pins, an older spelling) goes in the plan once.
+    // What the manifest says that stops nothing (ignored provider pins, an older spelling, a stack key it
+    // does not declare) goes in the plan once.
     this.warnings.push(...this.manifest.warnings, ...this.evaluation.warnings);
     this.changes.sort((a, b) => compareAddresses(a.address, b.address));
     const { options } = this;
