@@ -158,7 +158,7 @@ function callExpr(key: string, value: unknown, keyPos: Pos, pos: Pos, context: E
   if (UNSUPPORTED[lower]) error(keyPos, `"${key}" is not supported`, UNSUPPORTED[lower]);
   else {
     const hint = closestName(key, SUPPORTED_FNS);
-    error(keyPos, `"${key}" is not supported`, `supported functions: ${SUPPORTED_FNS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
+    error(keyPos, `"${key}" is not supported`, `${hint ? `did you mean "${hint}"? ` : ''}supported functions: ${SUPPORTED_FNS.join(', ')}`);
   }
   return unreadCall(key, pos);
 }

@@ -115,7 +115,7 @@ describe('values written into a string, as Pulumi writes them (Go %v)', () => {
 describe('a call of a function that does not exist', () => {
   it('is one error with did-you-mean, and no type error besides', () => {
     const yaml = 'name: f\nresources:\n  port:\n    type: interconnect:Port\n    properties:\n      productName:\n        fn::joinn: ["-", [a, b]]\n';
-    expect(errors(yaml)).toEqual([expect.stringMatching(/^7:9 "fn::joinn" is not supported \(supported functions: .*; did you mean "fn::join"\?\)$/)]);
+    expect(errors(yaml)).toEqual([expect.stringMatching(/^7:9 "fn::joinn" is not supported \(did you mean "fn::join"\? supported functions: .*\)$/)]);
     expect(parse(yaml).manifest.resources.port.properties).toMatchObject({ entries: [{ key: 'productName', value: { kind: 'value', value: expect.any(Unknown) } }] });
   });
 });
