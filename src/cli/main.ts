@@ -8,6 +8,7 @@ import type { RunOptions } from './run.js';
 import { sandboxCommand } from './sandbox.js';
 import { configCommand } from './config.js';
 import { stateCommand } from './state.js';
+import { stackCommand } from './stack.js';
 import { packageVersion } from './version.js';
 
 // Each command's module is loaded when that command runs: loading every command's code first
@@ -165,6 +166,7 @@ program
   .action(action(async (name: string | undefined, opts: Opts) => (await output()).outputCommand(name, opts)));
 
 stateCommand(program);
+stackCommand(program);
 configCommand(program, () => globalsOf(program));
 
 program

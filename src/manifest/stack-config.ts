@@ -45,6 +45,26 @@ export function stackConfigFile(program: { file: string; projectFile?: string },
   return { file: existsSync(theirs) ? theirs : own };
 }
 
+/** The stacks that have a settings file for a program (as stackConfigFile names them), with the file. */
+export function stackConfigFiles(program: { file: string; projectFile?: string }): Map<string, string> {
+  const dir = dirname(program.projectFile ?? program.file);
+  const own = basename(program.file, extname(program.file));
+  const prefixes = program.projectFile || own === 'Pulumi' ? ['Pulumi'] : own === 'plumb' ? ['plumb', 'Pulumi'] : [own];
+  const found = new Map<string, string>();
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return found;
+  }
+  for (const name of names) {
+    const prefix = prefixes.find((p) => name.startsWith(`${p}.`) && name.endsWith('.yaml'));
+    const stack = prefix && name.slice(prefix.length + 1, -'.yaml'.length);
+    if (stack && !found.has(stack)) found.set(stack, join(dir, name));
+  }
+  return found;
+}
+
 /**
  * The values a stack's settings file holds, by key as written; none when there is no file.
  * Secure values are opened (plumb's with `open`, Pulumi's with the passphrase in `env`) unless

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { postgresForFile } from '../support/postgres.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
 
 let sandbox: Awaited<ReturnType<typeof testSandbox>>;
@@ -232,5 +233,43 @@ describe('Pulumi stack files', () => {
     const refused = await withPassphrase(dir, {}, 'config', 'set', 'token', 'cc-992', '--stack', 'dev');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('PULUMI_CONFIG_PASSPHRASE');
+  });
+});
+
+describe('plumb stack ls', () => {
+  const db = postgresForFile('pw-stack-ls-5d1');
+  const project = `name: layout-pl-ls\nruntime: yaml\n`;
+  const listing = (dir: string, env: Record<string, string | undefined>, ...args: string[]) =>
+    plumb(['stack', 'ls', ...args], { cwd: dir, env: { ...sandbox.env, PLUMB_STATE: undefined, PLUMB_STACK: undefined, ...env } });
+
+  it.each([
+    ['a local state folder', () => ({})],
+    ['PostgreSQL', () => ({ PLUMB_STATE: db.url(), PLUMB_PASSPHRASE: 'stack-ls-phrase' })],
+  ])("lists the project's stacks at %s: resources, last update, the current one, and stacks that only have settings", async (_where, envOf) => {
+    const env = envOf();
+    const dir = workdir();
+    writeManifest(dir, 'Pulumi.yaml', project);
+    writeManifest(dir, 'Main.yaml', secretProgram('pl-ls').replace(/\s+costCentre: .*\n/, '\n'));
+    writeManifest(dir, 'Pulumi.prod.yaml', 'config: {}\n');
+    const run = (...args: string[]) => plumb(args, { cwd: dir, env: { ...sandbox.env, PLUMB_STATE: undefined, ...env } });
+    expect((await run('apply', '--yes', '--stack', 'dev')).code).toBe(0);
+    expect((await run('apply', '--yes', '--stack', 'empty')).code).toBe(0);
+    expect((await run('destroy', '--yes', '--stack', 'empty')).code).toBe(0);
+    const text = await listing(dir, env, '--stack', 'dev');
+    expect(text.stderr).toBe('');
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NAME +LAST UPDATE +RESOURCE COUNT$/);
+    expect(lines.slice(1).map((l) => l.split(/ {2,}/))).toEqual([
+      ['dev*', expect.stringMatching(/^\d{4}-\d\d-\d\dT/), '1'],
+      ['empty', expect.stringMatching(/^\d{4}-\d\d-\d\dT/), '0'],
+      ['prod', 'n/a', 'n/a'],
+    ]);
+    const json = JSON.parse((await listing(dir, env, '--json')).stdout) as Array<Record<string, unknown>>;
+    expect(json.map((s) => [s.name, s.current, s.resourceCount, s.settings])).toEqual([
+      ['dev', false, 1, null],
+      ['empty', false, 0, null],
+      ['prod', false, null, 'Pulumi.prod.yaml'],
+    ]);
+    expect((await run('destroy', '--yes', '--stack', 'dev')).code).toBe(0);
   });
 });
