@@ -56,8 +56,8 @@ export class StateAccess {
       }
       return { opts, dir: manifestDir(file), project: opts.project ?? manifestProject(file), file };
     }
-    const { PLUMB_FILE, PROJECT_FILE } = await import('../manifest/project.js');
-    if (existsSync(PLUMB_FILE) || existsSync(PROJECT_FILE)) {
+    const { DEFAULT_MANIFEST, PROJECT_FILE } = await import('../manifest/project.js');
+    if (existsSync(DEFAULT_MANIFEST) || existsSync(PROJECT_FILE)) {
       const file = manifestPath(undefined, opts);
       return { opts, dir: manifestDir(file), project: opts.project, file };
     }

@@ -21,7 +21,7 @@ import { decodeUtf8, readYaml } from './yaml-source.js';
 /** The project file's name, as Pulumi spells it. */
 export const PROJECT_FILE = 'Pulumi.yaml';
 /** plumb's own manifest name, used when no file is given. */
-export const PLUMB_FILE = 'plumb.yaml';
+export const DEFAULT_MANIFEST = 'plumb.yaml';
 /** Program files of a Pulumi project's program folder, in the order Pulumi looks for them. */
 const MAIN_FILES = ['Main.json', 'Main.yaml'];
 /** Top-level keys that make a file a program (rather than only a project). */
@@ -79,15 +79,16 @@ export function findProgram(given: string | undefined): Layout {
 
 /** The program of a folder: plumb.yaml or a Pulumi project, not both. */
 function programInFolder(dir: string, current: boolean): Layout {
-  const plumb = join(dir, PLUMB_FILE);
+  const plumb = join(dir, DEFAULT_MANIFEST);
   const pulumi = join(dir, PROJECT_FILE);
   if (existsSync(plumb) && existsSync(pulumi)) {
     throw new UserError(`${plumb} and ${pulumi} are both programs of ${current ? 'this folder' : dir}`, `choose one with -f (-f ${plumb} or -f ${pulumi}), or remove the other`);
   }
   if (existsSync(pulumi)) return pulumiLayout(pulumi);
   if (existsSync(plumb)) return { program: plumb };
-  if (current) throw new UserError(`manifest ${PLUMB_FILE} not found`, `pass the manifest path as the first argument or with -f, or run in a folder holding ${PLUMB_FILE} or ${PROJECT_FILE}`);
-  throw new UserError(`${dir} is a folder, not a manifest`, `pass the manifest file, e.g. ${plumb}, or a folder holding ${PLUMB_FILE} or ${PROJECT_FILE}`);
+  if (current)
+    throw new UserError(`manifest ${DEFAULT_MANIFEST} not found`, `pass the manifest path as the first argument or with -f, or run in a folder holding ${DEFAULT_MANIFEST} or ${PROJECT_FILE}`);
+  throw new UserError(`${dir} is a folder, not a manifest`, `pass the manifest file, e.g. ${plumb}, or a folder holding ${DEFAULT_MANIFEST} or ${PROJECT_FILE}`);
 }
 
 /** The program of the project declared in `file` (a Pulumi.yaml): its Main file, or the project file itself. */
