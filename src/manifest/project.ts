@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { isMap, isScalar, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
 import type { Diagnostic } from '../kernel/diagnostics.js';
 import { UserError } from '../kernel/errors.js';
 import { closestName } from '../kernel/did-you-mean.js';
@@ -150,7 +150,7 @@ export function readProject(file: string): ProjectDecls {
     return project;
   }
   const toExpr = expressionReader({ at, error, functions: [], target: source.target, invoked: new Set() });
-  const deref = (node: unknown) => (node as Node | null | undefined) ?? null;
+  const deref = (node: unknown) => (isAlias(node) ? source.target(node) : ((node as Node | null | undefined) ?? null));
   for (const pair of root.items as Pair[]) {
     const key = keyText(pair);
     const value = (pair.value ?? null) as Node | null;

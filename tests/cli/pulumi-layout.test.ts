@@ -18,7 +18,7 @@ description: ports for the layout tests
 config:
   portName:
     type: string
-    default: ${prefix}-port
+    value: ${prefix}-port # Pulumi project config: a value for every stack
   speed:
     type: integer
 `;
@@ -101,6 +101,16 @@ describe("Pulumi's project layout", () => {
     expect(two.code).toBe(1);
     expect(two.stderr).toContain('plumb.yaml and Pulumi.yaml are both programs of this folder');
     expect(two.stderr).toContain('-f plumb.yaml or -f Pulumi.yaml');
+  });
+
+  it('plumb init does not write a second program beside Pulumi.yaml', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'Pulumi.yaml', project('pl-init'));
+    writeManifest(dir, 'Main.yaml', program);
+    const init = await run(dir, 'init', 'interconnect');
+    expect(init.code).toBe(1);
+    expect(init.stderr).toContain('this folder holds a Pulumi project (Pulumi.yaml)');
+    expect(existsSync(join(dir, 'plumb.yaml'))).toBe(false);
   });
 
   it('a config key declared in both Pulumi.yaml and Main.yaml is refused, naming both places', async () => {
