@@ -7,7 +7,8 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { Document, isAlias, isMap, isScalar, type Node, type Pair, parseDocument } from 'yaml';
+import { Document, isAlias, isMap, isScalar, isSeq, type Node, type Pair, parseDocument } from 'yaml';
+import { Secret } from '../kernel/values.js';
 import type { Diagnostic } from '../kernel/diagnostics.js';
 import type { Pos } from './ast.js';
 import { decodeUtf8, readYaml } from './yaml-source.js';
@@ -106,22 +107,53 @@ export function readStackConfig(
   for (const item of config.items as Pair[]) {
     const name = isScalar(item.key) ? String(item.key.value) : '';
     const pos = source.at((item.value ?? item.key) as Node);
-    const value = readValue(item.value as Node, pos, secrets);
+    const value = readValue(item.value as Node, pos, secrets, (n) => source.at(n));
     if (value) values.set(name, value);
   }
   return { values, diagnostics };
 }
 
-/** A value as written, or a sealed one (`{ secure: ... }`) opened; undefined for one that cannot be opened (reported). */
-function readValue(node: Node | null, pos: Pos, secrets: StackSecrets): StackValue | undefined {
-  if (isMap(node) && node.items.length === 1) {
-    const only = node.items[0] as Pair;
-    if (isScalar(only.key) && only.key.value === 'secure' && isScalar(only.value) && typeof only.value.value === 'string') {
-      const value = secrets.open(only.value.value, only.value, pos);
-      return value === NOT_OPENED ? undefined : { value, secret: true, pos };
-    }
+/**
+ * A value as written, or a sealed one (`{ secure: ... }`) opened; undefined for one that cannot
+ * be opened (reported). A structured value holding sealed parts (as Pulumi writes a secret inside
+ * an object) is opened whole and kept secret whole.
+ */
+function readValue(node: Node | null, pos: Pos, secrets: StackSecrets, at: (node: Node) => Pos): StackValue | undefined {
+  const own = secureText(node);
+  if (own) {
+    const value = secrets.open(own.text, own.node, pos);
+    return value === NOT_OPENED ? undefined : { value, secret: true, pos };
   }
-  return { value: node === null || node === undefined ? null : (node.toJSON() as unknown), secret: false, pos };
+  if (!holdsSecure(node)) return { value: node === null || node === undefined ? null : (node.toJSON() as unknown), secret: false, pos };
+  let opened = true;
+  const plain = (n: unknown): unknown => {
+    const sealed = secureText(n as Node | null);
+    if (sealed) {
+      const value = secrets.open(sealed.text, sealed.node, at(sealed.node));
+      opened &&= value !== NOT_OPENED;
+      return value instanceof Secret ? value.value : null;
+    }
+    if (isMap(n)) return Object.fromEntries((n.items as Pair[]).map((p) => [String(isScalar(p.key) ? p.key.value : p.key), plain(p.value)]));
+    if (isSeq(n)) return n.items.map(plain);
+    return isScalar(n) ? n.toJSON() : null;
+  };
+  const value = plain(node);
+  return opened ? { value: new Secret(value), secret: true, pos } : undefined;
+}
+
+/** The text of `{ secure: TEXT }`, and its node. */
+function secureText(node: Node | null | undefined): { text: string; node: Node } | undefined {
+  if (!isMap(node) || node.items.length !== 1) return undefined;
+  const only = node.items[0] as Pair;
+  if (isScalar(only.key) && only.key.value === 'secure' && isScalar(only.value) && typeof only.value.value === 'string') return { text: only.value.value, node: only.value };
+  return undefined;
+}
+
+/** Whether a value holds a sealed part anywhere inside it. */
+function holdsSecure(node: unknown): boolean {
+  if (secureText(node as Node | null)) return true;
+  if (isMap(node)) return (node.items as Pair[]).some((p) => holdsSecure(p.value));
+  return isSeq(node) && node.items.some(holdsSecure);
 }
 
 /**

@@ -196,6 +196,18 @@ describe('Pulumi stack files', () => {
     expect(fromFile.stdout).toMatch(/No changes/);
   });
 
+  it('opens a secret Pulumi keeps inside a structured value, and keeps the whole value secret', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'Pulumi.yaml', 'name: layout-pl-obj\nruntime: yaml\nconfig:\n  account: { type: object }\n');
+    writeManifest(dir, 'Main.yaml', secretProgram('pl-obj').replace('${token}', '${account.key}'));
+    writeManifest(dir, 'Pulumi.dev.yaml', `encryptionsalt: ${SALT}\nconfig:\n  layout-pl-obj:account:\n    user: ops\n    key:\n      secure: ${PULUMI_ENCRYPTED}\n`);
+    const applied = await withPassphrase(dir, { PULUMI_CONFIG_PASSPHRASE: 'password' }, 'apply', '--yes', '--stack', 'dev');
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/costCentre.*\[secret\]/);
+    const [live] = await new InterconnectApi(sandbox.url).liveProducts('pl-obj-');
+    expect(live.costCentre).toBe('pulumi');
+  });
+
   it('a missing or wrong passphrase is an error at the encryptionsalt line naming the variable', async () => {
     const dir = secretDir('pl-nopass', `encryptionsalt: ${SALT}\nconfig:\n  layout-pl-nopass:token:\n    secure: ${PULUMI_ENCRYPTED}\n`);
     const missing = await withPassphrase(dir, {}, 'validate', '--stack', 'dev');
