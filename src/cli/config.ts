@@ -26,7 +26,10 @@ interface Place {
 export function configCommand(program: Command, globals: () => GlobalOptions): void {
   const config = program.command('config').description("read and change a stack's config (its settings file beside the manifest)");
   const place = (cmd: Command) =>
-    cmd.option('-f, --file <manifest>', 'the manifest (default plumb.yaml)').option('--stack <name>', 'stack name').option('--state <url>', 'state location (its key seals secrets)');
+    cmd
+      .option('-f, --file <manifest>', "the manifest (default plumb.yaml, or the folder's Pulumi.yaml project)")
+      .option('--stack <name>', 'stack name')
+      .option('--state <url>', 'state location (its key seals secrets)');
   const where = async (cmd: Command): Promise<Place> => {
     const given = Object.fromEntries(Object.entries(cmd.opts()).filter(([, v]) => v !== undefined));
     const opts = { ...globals(), ...given } as GlobalOptions;

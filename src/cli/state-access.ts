@@ -57,7 +57,8 @@ export class StateAccess {
       return { opts, dir: manifestDir(file), project: opts.project ?? manifestProject(file), file };
     }
     const { DEFAULT_MANIFEST, PROJECT_FILE } = await import('../manifest/project.js');
-    if (existsSync(DEFAULT_MANIFEST) || existsSync(PROJECT_FILE)) {
+    // With --project, a manifest of this folder only places the state; two of them (an error elsewhere) place it here.
+    if (existsSync(DEFAULT_MANIFEST) !== existsSync(PROJECT_FILE)) {
       const file = manifestPath(undefined, opts);
       return { opts, dir: manifestDir(file), project: opts.project, file };
     }
