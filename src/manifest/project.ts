@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
 import type { Diagnostic } from '../kernel/diagnostics.js';
 import { UserError } from '../kernel/errors.js';
@@ -206,6 +206,9 @@ export function mergeProject(manifest: Manifest, project: ProjectDecls): Diagnos
     if (manifest.name !== 'unnamed' && manifest.name !== project.name)
       manifest.warnings.push(`${manifest.file} is named "${manifest.name}", but its project is "${project.name}" (${project.file}), which plumb goes by`);
     manifest.name = project.name;
+  } else if (manifest.name === 'unnamed') {
+    // Unnamed, the project goes by its file's name, wherever the program is kept (as state-store does).
+    manifest.project = basename(project.file, extname(project.file));
   }
   manifest.description = project.description ?? manifest.description;
   for (const [key, entry] of Object.entries(project.config)) {
