@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync, writeSync } from 'node:fs';
-import { basename, relative } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import { UserError } from '../kernel/errors.js';
 import type { ConfigDecl, Manifest } from '../manifest/ast.js';
 import { Secret, reveal } from '../kernel/values.js';
@@ -173,7 +173,7 @@ async function list(at: Place, opts: { showSecrets?: boolean; json?: boolean }):
 /** The stack's values; secrets opened only when they are to be shown (else no key is needed). */
 async function values(at: Place, open: boolean): Promise<Map<string, { value: unknown; secret: boolean }>> {
   const { readStackConfig } = await stackConfig();
-  const codec = open ? (await stateStore()).stateCodec(at.opts, at.manifest.dir) : undefined;
+  const codec = open ? (await stateStore()).stateCodec(at.opts, home(at)) : undefined;
   const read = readStackConfig(at.settings, (sealed, where) => codec!.decode({ $secret: sealed }, where), process.env, open ? undefined : { value: SEALED });
   if (read.diagnostics.length) {
     const { DiagnosticsError } = await import('../kernel/diagnostics.js');
@@ -199,7 +199,12 @@ async function encrypted(at: Place, value: unknown, stateCodec: typeof import('.
     const { encryptWith } = await import('../manifest/pulumi-secrets.js');
     return encryptWith(pulumiKey, typeof value === 'string' ? value : JSON.stringify(value));
   }
-  return (stateCodec(at.opts, at.manifest.dir).encode(new Secret(value)) as { $secret: string }).$secret;
+  return (stateCodec(at.opts, home(at)).encode(new Secret(value)) as { $secret: string }).$secret;
+}
+
+/** Where the project's state (and its key) is kept: beside its project file, or its manifest. */
+function home(at: Place): string {
+  return dirname(resolve(at.manifest.projectFile ?? at.file));
 }
 
 /** A path as the user would type it from here. */

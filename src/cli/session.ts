@@ -168,10 +168,12 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
   const { manifest, graph, settings, instances, inputs, deferred } = checked;
   const catalog = catalogOf(resourceTypes);
   const log = makeLogger(opts);
-  const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
+  // State and sandbox data are kept at the project's root: beside Pulumi.yaml, wherever the program is.
+  const home = manifestDir(manifest.file);
+  const runtime = sandboxRuntime(join(home, '.plumb', 'sandbox'));
   const line = drawSandboxLine(runtime.url, checked); // before the store is opened or anything called: a connection that cannot be used stops the command here
   const notify = (event: EngineEvent) => deps.notify?.(event);
-  const connect = connector({ settings, instances, line, log, rates: rateRuntimes(stateLocation(opts, manifest.dir), notify), notify });
+  const connect = connector({ settings, instances, line, log, rates: rateRuntimes(stateLocation(opts, home), notify), notify });
   const functions = manifest.invoked.length ? await loadFunctions() : new Map<string, LookupFunction>();
   const project = manifestProject(manifest.file, manifest.name);
   const reads = readsMode(process.env);
@@ -181,17 +183,17 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
     log,
     workDir: manifest.dir,
     resourceType: (token) => typeFor(resourceTypes.get(token), reads),
-    stackOutputs: (stack) => readStackOutputs(stack, opts, manifest.dir, project),
+    stackOutputs: (stack) => readStackOutputs(stack, opts, home, project),
     lookup: (token) => functions.get(token),
     connect,
   };
-  const store = sessionStore(opts, manifest, project, resourceTypes);
+  const store = sessionStore(opts, home, project, resourceTypes);
   return {
     manifest,
     graph,
     deps,
     store,
-    storeFor: (stack) => withRecordedTypes(openStore({ ...opts, stack }, manifest.dir, project), resourceTypes),
+    storeFor: (stack) => withRecordedTypes(openStore({ ...opts, stack }, home, project), resourceTypes),
     sandboxServed: () => line.served(),
     async checkBeforePlan(state, destroy) {
       const own = deferred ? checkInputsAgainstState(manifest, catalog, inputs, state.resources as never) : { diagnostics: [], valid: inputs };
@@ -239,8 +241,8 @@ function connector(
 }
 
 /** The stack's state, loading the resource types of whatever it records. */
-function sessionStore(opts: GlobalOptions, manifest: Manifest, project: string, types: Map<string, ResourceType>): StateStore {
-  return withRecordedTypes(openStore(opts, manifest.dir, project), types);
+function sessionStore(opts: GlobalOptions, home: string, project: string, types: Map<string, ResourceType>): StateStore {
+  return withRecordedTypes(openStore(opts, home, project), types);
 }
 
 /** Calls a lookup function for a check made before planning (see crossCheckStack). */

@@ -184,9 +184,12 @@ export interface ProviderDecl {
 /** A whole manifest. */
 export interface Manifest {
   file: string;
-  /** Folder of the manifest (for readFile and the state folder); of its project file when it has one. */
+  /** Folder of the manifest (for readFile, `${pulumi.cwd}`, and the state folder without a projectFile). */
   dir: string;
-  /** The project file (Pulumi.yaml) declaring the project of a program kept in another file (Main.yaml). */
+  /**
+   * The project file (Pulumi.yaml) declaring the project of a program kept in another file
+   * (Main.yaml): its folder is the project's root, where the state and sandbox data are kept.
+   */
   projectFile?: string;
   /** sha256 of the file's bytes; a saved plan is bound to it. */
   hash: string;

@@ -223,7 +223,6 @@ export function mergeProject(manifest: Manifest, project: ProjectDecls): Diagnos
     } else manifest.config[key] = entry;
   }
   manifest.projectFile = project.file;
-  manifest.dir = dirname(resolve(project.file));
   // A saved plan is bound to both files: a default changed in the project changes the plan.
   manifest.hash = createHash('sha256').update(manifest.hash).update(project.text).digest('hex');
   return diagnostics;

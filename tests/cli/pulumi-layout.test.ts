@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
@@ -74,6 +74,20 @@ describe("Pulumi's project layout", () => {
     expect(planned.stdout).toMatch(/No changes/);
     expect((await run(dir, 'apply', '--yes', '--stack', 'dev')).code).toBe(0);
     expect(await new InterconnectApi(sandbox.url).liveProducts('pl-move-')).toHaveLength(1);
+  });
+
+  it("main: names the program's folder: ${pulumi.cwd} is it, ${pulumi.rootDirectory} and the state are the project's", async () => {
+    const dir = workdir();
+    writeManifest(dir, 'Pulumi.yaml', 'name: layout-pl-sub\nruntime: yaml\nmain: subdir\n');
+    mkdirSync(join(dir, 'subdir'));
+    writeManifest(dir, 'subdir/Main.yaml', 'outputs:\n  cwd: ${pulumi.cwd}\n  root: ${pulumi.rootDirectory}\n');
+    expect((await run(dir, 'apply', '--yes')).code).toBe(0);
+    const outputs = JSON.parse((await run(dir, 'output', '--json')).stdout) as Record<string, string>;
+    expect(outputs).toEqual({ cwd: realpathSync(join(dir, 'subdir')), root: realpathSync(dir) });
+    expect(existsSync(join(dir, '.plumb', 'layout-pl-sub', 'default'))).toBe(true);
+    writeManifest(dir, 'Pulumi.yaml', 'name: layout-pl-sub\nruntime: yaml\nmain: elsewhere\n');
+    const missing = await run(dir, 'plan');
+    expect(missing.stderr).toMatch(/^Error: Pulumi\.yaml:3:7: main: names elsewhere, which holds no Main\.json or Main\.yaml/);
   });
 
   it('a config declaration of Pulumi.yaml with no value is reported at its line in Pulumi.yaml', async () => {
