@@ -34,13 +34,15 @@ function ownStackFile(manifestFile: string, stack: string): string {
  * The settings file of `stack` for a program: `Pulumi.<stack>.yaml` beside the project file of
  * a Pulumi project, `<name>.<stack>.yaml` beside any other manifest, and for `plumb.yaml` either
  * `plumb.<stack>.yaml` or `Pulumi.<stack>.yaml` (the folder's project, as Pulumi names its stack
- * files). `other` names a second one found for the same stack, which is an error to report.
+ * files; not when a Pulumi.yaml is there too, whose they are). `other` names a second one
+ * found for the same stack, which is an error to report.
  */
 export function stackConfigFile(program: { file: string; projectFile?: string }, stack: string): { file: string; other?: string } {
   const pulumi = (dir: string) => join(dir, `Pulumi.${stack}.yaml`);
   if (program.projectFile) return { file: pulumi(dirname(program.projectFile)) };
   const own = ownStackFile(program.file, stack);
-  if (basename(program.file) !== 'plumb.yaml') return { file: own };
+  // Beside a Pulumi.yaml, Pulumi.<stack>.yaml files are that project's.
+  if (basename(program.file) !== 'plumb.yaml' || existsSync(join(dirname(program.file), 'Pulumi.yaml'))) return { file: own };
   const theirs = pulumi(dirname(program.file));
   if (existsSync(own) && existsSync(theirs)) return { file: own, other: theirs };
   return { file: existsSync(theirs) ? theirs : own };
@@ -50,7 +52,8 @@ export function stackConfigFile(program: { file: string; projectFile?: string },
 export function stackConfigFiles(program: { file: string; projectFile?: string }): Map<string, string> {
   const dir = dirname(program.projectFile ?? program.file);
   const own = basename(program.file, extname(program.file));
-  const prefixes = program.projectFile || own === 'Pulumi' ? ['Pulumi'] : own === 'plumb' ? ['plumb', 'Pulumi'] : [own];
+  const pulumiBeside = own === 'plumb' && !existsSync(join(dir, 'Pulumi.yaml'));
+  const prefixes = program.projectFile || own === 'Pulumi' ? ['Pulumi'] : pulumiBeside ? ['plumb', 'Pulumi'] : [own];
   const found = new Map<string, string>();
   let names: string[];
   try {

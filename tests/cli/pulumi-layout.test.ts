@@ -110,11 +110,17 @@ describe("Pulumi's project layout", () => {
     const other = workdir();
     writeManifest(other, 'Pulumi.yaml', project('pl-two'));
     writeManifest(other, 'Main.yaml', program);
-    writeManifest(other, 'plumb.yaml', `name: other\n${program}`);
+    writeManifest(other, 'plumb.yaml', 'name: other\noutputs:\n  a: 1\n');
+    writeManifest(other, 'Pulumi.dev.yaml', 'config:\n  layout-pl-two:speed: 1000\n');
     const two = await run(other, 'plan');
     expect(two.code).toBe(1);
     expect(two.stderr).toContain('plumb.yaml and Pulumi.yaml are both programs of this folder');
     expect(two.stderr).toContain('-f plumb.yaml or -f Pulumi.yaml');
+    // Chosen with -f, each reads its own stack files: Pulumi.dev.yaml is the Pulumi project's.
+    for (const file of ['plumb.yaml', 'Pulumi.yaml']) {
+      const chosen = await run(other, 'validate', '-f', file, '--stack', 'dev');
+      expect(chosen.code, chosen.stderr).toBe(0);
+    }
   });
 
   it('plumb init does not write a second program beside Pulumi.yaml', async () => {
