@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync, writeSync } from 'node:fs';
-import { basename, relative } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import { UserError } from '../kernel/errors.js';
 import { closestName } from '../kernel/did-you-mean.js';
 import type { ConfigDecl, Manifest } from '../manifest/ast.js';
@@ -27,15 +27,20 @@ interface Place {
 export function configCommand(program: Command, globals: () => GlobalOptions): void {
   const config = program.command('config').description("read and change a stack's config (its settings file beside the manifest)");
   const place = (cmd: Command) =>
-    cmd.option('-f, --file <manifest>', 'the manifest (default plumb.yaml)').option('--stack <name>', 'stack name').option('--state <url>', 'state location (its key seals secrets)');
+    cmd
+      .option('-f, --file <manifest>', "the manifest (default plumb.yaml, or the folder's Pulumi.yaml project)")
+      .option('--stack <name>', 'stack name')
+      .option('--state <url>', 'state location (its key seals secrets)');
   const where = async (cmd: Command): Promise<Place> => {
     const given = Object.fromEntries(Object.entries(cmd.opts()).filter(([, v]) => v !== undefined));
     const opts = { ...globals(), ...given } as GlobalOptions;
-    const file = opts.file ?? 'plumb.yaml';
-    if (!existsSync(file)) throw new UserError(`manifest ${file} not found`, "a stack's config belongs to a manifest: give it with -f MANIFEST");
+    if (opts.file !== undefined && !existsSync(opts.file)) throw new UserError(`manifest ${opts.file} not found`, "a stack's config belongs to a manifest: give it with -f MANIFEST");
+    const file = (await import('../manifest/project.js')).findProgram(opts.file).program;
     const manifest = await declarations(file);
     const project = (await stateStore()).manifestProject(file, manifest.name);
-    return { opts, file, manifest, project, settings: (await stackConfig()).stackConfigFile(file, opts.stack) };
+    const { file: settings, other } = (await stackConfig()).stackConfigFile(manifest, opts.stack);
+    if (other) throw new UserError(`${shown(settings)} and ${shown(other)} both hold the settings of stack "${opts.stack}"`, 'keep one of them (merge the other into it)');
+    return { opts, file, manifest, project, settings };
   };
   place(config.command('set <key> [value]'))
     .description('set a value for the stack (read from stdin when VALUE is left out)')
@@ -65,8 +70,8 @@ export function configCommand(program: Command, globals: () => GlobalOptions): v
 
 /** The manifest as far as it can be read, for its name and config declarations (other problems are for validate). */
 async function declarations(file: string): Promise<Manifest> {
-  const [{ parseManifest }, { loadResourceTypes }] = await Promise.all([import('../manifest/parse.js'), import('./catalog.js')]);
-  return parseManifest(readFileSync(file, 'utf8'), file, { resources: (await loadResourceTypes()).keys(), functions: [] }).manifest;
+  const [{ parseManifest }, { projectFor }, { loadResourceTypes }] = await Promise.all([import('../manifest/parse.js'), import('../manifest/project.js'), import('./catalog.js')]);
+  return parseManifest(readFileSync(file, 'utf8'), file, { resources: (await loadResourceTypes()).keys(), functions: [] }, projectFor(file)).manifest;
 }
 
 /** `key` as the settings file writes it: the project's namespace added to a bare key; a namespace of neither the project nor a provider refused. */
@@ -110,10 +115,8 @@ async function setValue(at: Place, key: string, text: string, secretFlag: boolea
   // A value the manifest (or the provider) says is secret is never written in plaintext.
   const implied = !secretFlag && (declared?.decl.secret || provider?.secretSettings.includes(full.slice(namespace.length + 1)));
   const secret = secretFlag || Boolean(implied);
-  if (secret) {
-    const sealed = stateCodec(at.opts, at.manifest.dir).encode(new Secret(value)) as { $secret: string };
-    writeStackValue(at.settings, full, { secure: sealed.$secret });
-  } else {
+  if (secret) writeStackValue(at.settings, full, { secure: await encrypted(at, value, stateCodec) });
+  else {
     writeStackValue(at.settings, full, value);
   }
   const note = implied ? ` (encrypted: ${declared ? `${declared.name} is declared secret` : 'the provider keeps it secret'})` : secret ? ' (encrypted)' : '';
@@ -183,8 +186,8 @@ async function list(at: Place, opts: { showSecrets?: boolean; json?: boolean }):
 /** The stack's values; secrets opened only when they are to be shown (else no key is needed). */
 async function values(at: Place, open: boolean): Promise<Map<string, { value: unknown; secret: boolean }>> {
   const { readStackConfig } = await stackConfig();
-  const codec = open ? (await stateStore()).stateCodec(at.opts, at.manifest.dir) : undefined;
-  const read = readStackConfig(at.settings, (sealed, where) => (codec ? codec.decode({ $secret: sealed }, where) : SEALED));
+  const codec = open ? (await stateStore()).stateCodec(at.opts, home(at)) : undefined;
+  const read = readStackConfig(at.settings, (sealed, where) => codec!.decode({ $secret: sealed }, where), process.env, open ? undefined : { value: SEALED });
   if (read.diagnostics.length) {
     const { DiagnosticsError } = await import('../kernel/diagnostics.js');
     throw new DiagnosticsError(read.diagnostics);
@@ -192,6 +195,29 @@ async function values(at: Place, open: boolean): Promise<Map<string, { value: un
   const out = new Map<string, { value: unknown; secret: boolean }>();
   for (const [key, v] of read.values) out.set(key.includes(':') ? key : `${at.project}:${key}`, v);
   return out;
+}
+
+/**
+ * A new secret as the settings file keeps it: with Pulumi's passphrase key in a file that has an
+ * `encryptionsalt` (so that `pulumi` reads it too), else sealed with the state location's key.
+ */
+async function encrypted(at: Place, value: unknown, stateCodec: typeof import('./state-store.js').stateCodec): Promise<string> {
+  const { stackSecretsOf } = await stackConfig();
+  const { pulumiKey, problems } = stackSecretsOf(at.settings);
+  if (problems.length) {
+    const { DiagnosticsError } = await import('../kernel/diagnostics.js');
+    throw new DiagnosticsError(problems);
+  }
+  if (pulumiKey) {
+    const { encryptWith } = await import('../manifest/pulumi-secrets.js');
+    return encryptWith(pulumiKey, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return (stateCodec(at.opts, home(at)).encode(new Secret(value)) as { $secret: string }).$secret;
+}
+
+/** Where the project's state (and its key) is kept: beside its project file, or its manifest. */
+function home(at: Place): string {
+  return dirname(resolve(at.manifest.projectFile ?? at.file));
 }
 
 /** A path as the user would type it from here. */

@@ -14,7 +14,7 @@ import { loadResourceTypes } from './catalog.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
 import type { ResourceState } from '../engine/contracts/state.js';
 import { mask } from '../kernel/values.js';
-import { lockInfo, openSession, type GlobalOptions } from './session.js';
+import { lockInfo, manifestPath, openSession, type GlobalOptions } from './session.js';
 
 const importList = z.array(z.object({ address: z.string().min(1), type: z.string().min(1), id: z.string().min(1) }).strict());
 
@@ -23,8 +23,7 @@ export async function importCommand(
   args: string[],
   opts: GlobalOptions & { file?: string; importFile?: string; discover?: string; out?: string; lockTimeout?: number; parallelism?: number; force?: boolean },
 ): Promise<number> {
-  const manifestFile = opts.file ?? 'plumb.yaml';
-  if (!existsSync(manifestFile)) throw new UserError(`manifest ${manifestFile} not found`, 'plumb import uses the manifest for provider settings and the state location (-f FILE)');
+  const manifestFile = manifestPath(undefined, opts);
   // A misspelt type stops the command before anything is read or imported, with the type meant.
   const types = await loadResourceTypes();
   const discovered = opts.discover === undefined ? undefined : typeFor(opts.discover, types);

@@ -98,6 +98,12 @@ export async function initCommand(provider: string | undefined, opts: GlobalOpti
     throw new UserError(`no starter for provider "${provider}"`, `${hint ? `did you mean ${hint}? ` : ''}providers: ${providers.join(', ')}`);
   }
   const file = opts.file ?? 'plumb.yaml';
+  // Beside a Pulumi project, a plumb.yaml would be a second program of the folder (see manifest/project.ts).
+  if (opts.file === undefined && existsSync('Pulumi.yaml'))
+    throw new UserError(
+      'this folder holds a Pulumi project (Pulumi.yaml): a plumb.yaml beside it would be a second program',
+      'plumb runs the project as it is; write a starter elsewhere with -f FILE, or in another folder',
+    );
   if (existsSync(file) && !opts.force) throw new UserError(`${file} already exists`, 'pass --force to overwrite it, or -f FILE to write another file');
   const name = opts.name ?? projectName(basename(dirname(resolve(file))));
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name)) throw new UserError(`--name ${name}: a project name is up to 100 letters, digits, ".", "_" and "-", starting with a letter or digit`);

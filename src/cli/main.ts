@@ -9,6 +9,7 @@ import { sandboxCommand } from './sandbox.js';
 import { teachingHelp } from './help.js';
 import { configCommand } from './config.js';
 import { stateCommand } from './state.js';
+import { stackCommand } from './stack.js';
 import { packageVersion } from './version.js';
 
 // Each command's module is loaded when that command runs: loading every command's code first
@@ -176,6 +177,7 @@ program
   .action(action(async (file: string, opts: Opts) => (await show()).showCommand(file, opts)));
 
 stateCommand(program);
+stackCommand(program);
 configCommand(program, () => globalsOf(program));
 
 program

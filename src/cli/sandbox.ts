@@ -116,9 +116,10 @@ async function settingsCommand(opts: { data?: string; provisioningMs?: string; e
 /** The data folder of the sandbox a manifest's commands start: `--data`, or `.plumb/sandbox` beside the manifest (or here). */
 function dataFolder(opts: { data?: string; file?: string }): string {
   if (opts.data) return resolve(opts.data);
-  const manifest = opts.file ?? 'plumb.yaml';
-  if (opts.file && !existsSync(manifest)) throw new UserError(`manifest ${manifest} not found`);
-  return join(existsSync(manifest) ? dirname(resolve(manifest)) : process.cwd(), '.plumb', 'sandbox');
+  if (opts.file && !existsSync(opts.file)) throw new UserError(`manifest ${opts.file} not found`);
+  // The folder of plumb.yaml or of a Pulumi project (Pulumi.yaml, with Main.yaml beside it).
+  const found = opts.file ?? ['plumb.yaml', 'Pulumi.yaml'].find((name) => existsSync(name));
+  return join(found ? dirname(resolve(found)) : process.cwd(), '.plumb', 'sandbox');
 }
 
 /** The certificate and key of --tls-cert and --tls-key, both or neither; undefined for plain HTTP. */

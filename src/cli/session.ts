@@ -16,6 +16,7 @@ import type { Connection, EngineDeps, EngineEvent } from '../engine/types.js';
 import { UserError } from '../kernel/errors.js';
 import type { Manifest } from '../manifest/ast.js';
 import { decodeUtf8 } from '../manifest/yaml-source.js';
+import { findProgram, projectFor } from '../manifest/project.js';
 import type { LookupFunction } from '../engine/contracts/lookup.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
 import { loadFunctions, loadResourceTypes, providerFor, providers, providersNamedIn, readsMode, typeFor } from './catalog.js';
@@ -99,12 +100,12 @@ function silentLogger(): Logger {
   return log as unknown as Logger;
 }
 
-/** Finds the manifest path: the argument, -f, or plumb.yaml in the current folder. */
-export function manifestPath(arg: string | undefined, opts: GlobalOptions): string {
-  const file = arg ?? opts.file ?? 'plumb.yaml';
-  if (!existsSync(file)) throw new UserError(`manifest ${file} not found`, 'pass the manifest path as the first argument or with -f');
-  if (statSync(file).isDirectory()) throw new UserError(`${file} is a folder, not a manifest`, `pass the manifest file, e.g. ${join(file, 'plumb.yaml')}`);
-  return file;
+/**
+ * Finds the program: the argument, -f, or the current folder's plumb.yaml or Pulumi project (a
+ * Pulumi.yaml, with its program in Main.yaml or in itself). See manifest/project.ts.
+ */
+export function manifestPath(arg: string | undefined, opts: Pick<GlobalOptions, 'file'>): string {
+  return findProgram(arg ?? opts.file).program;
 }
 
 /** For which stack `loadManifest` checks a manifest. */
@@ -130,10 +131,11 @@ async function checkedManifest(file: string, options: LoadOptions): Promise<{ ch
   const { name, config, state } = options.stack ?? { name: 'default' };
   // The stack file's sealed values are opened with the state location's key, found when first needed.
   let codec: ReturnType<typeof stateCodec> | undefined;
-  const open = (sealed: string, where: string) => (codec ??= stateCodec({ stack: name, state }, dirname(resolve(file)))).decode({ $secret: sealed }, where);
+  const open = (sealed: string, where: string) => (codec ??= stateCodec({ stack: name, state }, manifestDir(file))).decode({ $secret: sealed }, where);
   const text = readText(file);
+  const project = projectFor(file);
   const check = async (types: ReadonlyMap<string, ResourceType>) =>
-    checkManifest(text, file, catalogOf(types), { env: process.env, stack: { name, flags: config, open }, againstState: options.againstState });
+    checkManifest(text, file, catalogOf(types), { env: process.env, stack: { name, flags: config, open }, againstState: options.againstState, project });
   // Checked against the types of the providers its text names, which hold every type it can
   // resolve; one with problems is checked again against every type, so what it is told (a
   // misspelt provider's "did you mean" among them) never depends on what else it names.
@@ -166,10 +168,12 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
   const { manifest, graph, settings, instances, inputs, deferred } = checked;
   const catalog = catalogOf(resourceTypes);
   const log = makeLogger(opts);
-  const runtime = sandboxRuntime(join(manifest.dir, '.plumb', 'sandbox'));
+  // State and sandbox data are kept at the project's root: beside Pulumi.yaml, wherever the program is.
+  const home = manifestDir(manifest.file);
+  const runtime = sandboxRuntime(join(home, '.plumb', 'sandbox'));
   const line = drawSandboxLine(runtime.url, checked); // before the store is opened or anything called: a connection that cannot be used stops the command here
   const notify = (event: EngineEvent) => deps.notify?.(event);
-  const connect = connector({ settings, instances, line, log, rates: rateRuntimes(stateLocation(opts, manifest.dir), notify), notify });
+  const connect = connector({ settings, instances, line, log, rates: rateRuntimes(stateLocation(opts, home), notify), notify });
   const functions = manifest.invoked.length ? await loadFunctions() : new Map<string, LookupFunction>();
   const project = manifestProject(manifest.file, manifest.name);
   const reads = readsMode(process.env);
@@ -179,17 +183,17 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
     log,
     workDir: manifest.dir,
     resourceType: (token) => typeFor(resourceTypes.get(token), reads),
-    stackOutputs: (stack) => readStackOutputs(stack, opts, manifest.dir, project),
+    stackOutputs: (stack) => readStackOutputs(stack, opts, home, project),
     lookup: (token) => functions.get(token),
     connect,
   };
-  const store = sessionStore(opts, manifest, project, resourceTypes);
+  const store = sessionStore(opts, home, project, resourceTypes);
   return {
     manifest,
     graph,
     deps,
     store,
-    storeFor: (stack) => withRecordedTypes(openStore({ ...opts, stack }, manifest.dir, project), resourceTypes),
+    storeFor: (stack) => withRecordedTypes(openStore({ ...opts, stack }, home, project), resourceTypes),
     sandboxServed: () => line.served(),
     async checkBeforePlan(state, destroy) {
       const own = deferred ? checkInputsAgainstState(manifest, catalog, inputs, state.resources as never) : { diagnostics: [], valid: inputs };
@@ -237,8 +241,8 @@ function connector(
 }
 
 /** The stack's state, loading the resource types of whatever it records. */
-function sessionStore(opts: GlobalOptions, manifest: Manifest, project: string, types: Map<string, ResourceType>): StateStore {
-  return withRecordedTypes(openStore(opts, manifest.dir, project), types);
+function sessionStore(opts: GlobalOptions, home: string, project: string, types: Map<string, ResourceType>): StateStore {
+  return withRecordedTypes(openStore(opts, home, project), types);
 }
 
 /** Calls a lookup function for a check made before planning (see crossCheckStack). */
@@ -328,7 +332,7 @@ export function lockInfo(command: string) {
   return { pid: process.pid, host: hostname(), time: new Date().toISOString(), command };
 }
 
-/** The folder a manifest lives in. */
+/** The folder a manifest's state and sandbox live beside: its project file's, for a program kept in a Main file. */
 export function manifestDir(file: string): string {
-  return dirname(resolve(file));
+  return dirname(resolve(projectFor(file)?.file ?? file));
 }

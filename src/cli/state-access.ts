@@ -43,11 +43,26 @@ export class StateAccess {
   async where(): Promise<StatePlace> {
     const project = (this.current.opts().project ?? this.state.opts().project) as string | undefined;
     const opts: StatePlace['opts'] = { ...globalsOf(this.current), ...(project === undefined ? {} : { project }) };
-    const file = opts.file ?? 'plumb.yaml';
     const { manifestProject } = await stateStore();
-    if (existsSync(file)) return { opts, dir: (await session()).manifestDir(file), project: opts.project ?? manifestProject(file), file };
-    if (opts.project) return { opts, dir: process.cwd(), project: opts.project, file: undefined };
-    throw new UserError(`manifest ${file} not found`, 'state is kept per manifest: give the manifest whose state to use, or its name, with -f MANIFEST or --project NAME');
+    const { manifestDir, manifestPath } = await session();
+    if (opts.file !== undefined || !opts.project) {
+      let file: string;
+      try {
+        file = manifestPath(undefined, opts);
+      } catch (err) {
+        if (opts.file === undefined && err instanceof UserError && /not found$/.test(err.message))
+          throw new UserError(err.message, 'state is kept per manifest: give the manifest whose state to use, or its name, with -f MANIFEST or --project NAME');
+        throw err;
+      }
+      return { opts, dir: manifestDir(file), project: opts.project ?? manifestProject(file), file };
+    }
+    const { DEFAULT_MANIFEST, PROJECT_FILE } = await import('../manifest/project.js');
+    // With --project, a manifest of this folder only places the state; two of them (an error elsewhere) place it here.
+    if (existsSync(DEFAULT_MANIFEST) !== existsSync(PROJECT_FILE)) {
+      const file = manifestPath(undefined, opts);
+      return { opts, dir: manifestDir(file), project: opts.project, file };
+    }
+    return { opts, dir: process.cwd(), project: opts.project, file: undefined };
   }
 
   /** The store of the state's place. */

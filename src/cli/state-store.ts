@@ -7,6 +7,7 @@ import { sealedStateFile } from '../state/local-layout.js';
 import { projectNameProblem } from '../kernel/names.js';
 import { checkStackName, isPostgresLocation, openStateStore } from '../state/open.js';
 import { sealedSettingsFile } from '../manifest/stack-config.js';
+import { projectFor } from '../manifest/project.js';
 import { SecretCodec } from '../state/secrets.js';
 import type { StateStore } from '../state/store.js';
 
@@ -51,9 +52,12 @@ export function openStore(opts: StateFlags, manifestDir: string, project: string
 /**
  * The project a manifest's state is kept under: its `name`, or without one the file's name less
  * its extension (`plumb.yaml` → `plumb`), so that two manifests of one folder never share state.
- * `parsed` is the name the manifest parser read, when there is one (it says `unnamed` for none).
+ * A program kept in a Main file goes by its project file's (Pulumi.yaml), so that moving the
+ * program between the two keeps its state. `parsed` is the name the manifest parser read, when
+ * there is one (it says `unnamed` for none).
  */
-export function manifestProject(file: string, parsed?: string): string {
+export function manifestProject(program: string, parsed?: string): string {
+  const file = projectFor(program)?.file ?? program;
   const { LineCounter, isMap, isScalar, parseDocument } = yamlPackage();
   let doc: Document | undefined;
   const lines = new LineCounter();

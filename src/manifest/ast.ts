@@ -207,8 +207,13 @@ export interface ProviderDecl {
 /** A whole manifest. */
 export interface Manifest {
   file: string;
-  /** Folder of the manifest (for readFile and the state folder). */
+  /** Folder of the manifest (for readFile, `${pulumi.cwd}`, and the state folder without a projectFile). */
   dir: string;
+  /**
+   * The project file (Pulumi.yaml) declaring the project of a program kept in another file
+   * (Main.yaml): its folder is the project's root, where the state and sandbox data are kept.
+   */
+  projectFile?: string;
   /** sha256 of the file's bytes; a saved plan is bound to it. */
   hash: string;
   name: string;
@@ -245,6 +250,8 @@ export interface ConfigDecl {
   lookup?: string;
   /** Whether the declaration gives a default (else a value must be set for the stack). */
   hasDefault: boolean;
+  /** The file the declaration is written in, when not the program's (the project file). */
+  file?: string;
 }
 
 /** One config key: its value expression (the default, or the value in effect), where it is written, and how it is declared. */

@@ -1,7 +1,8 @@
 /**
  * The `config:` section (and `configuration:`, its older spelling) read as Pulumi reads it: an
  * entry is a value (the default for every stack), or a declaration with `type`, `default`,
- * `secret`, `items` and `name`, whose value each stack sets (see stack-config.ts).
+ * `secret`, `items` and `name`, whose value each stack sets (see stack-config.ts). Pulumi's
+ * project config writes `value` for a value every stack has; it is read as `default`.
  */
 import { isMap, isScalar, type Node, type Pair } from 'yaml';
 import { type ConfigDecl, type ConfigEntry, type ConfigType, type Expr, LiteralExpr, type Pos } from './ast.js';
@@ -16,7 +17,7 @@ export interface ConfigReader {
   deref: (node: unknown) => Node | null | undefined;
 }
 
-const DECL_KEYS = ['type', 'default', 'secret', 'items', 'description', 'name'];
+const DECL_KEYS = ['type', 'default', 'value', 'secret', 'items', 'description', 'name'];
 
 /** Type names as Pulumi's project config and Pulumi YAML's `configuration:` write them (compared lower-cased). */
 const TYPE_NAMES: Record<string, ConfigType> = {
@@ -48,16 +49,29 @@ export function readConfigSection(value: Node | null, reader: ConfigReader, into
 }
 
 /** One entry: a declaration when it is a mapping of declaration keys with a type, default or secret; else a value. */
-function configEntry(key: string, node: Node | null, pos: Pos, reader: ConfigReader): ConfigEntry {
+function configEntry(key: string, written: Node | null, pos: Pos, reader: ConfigReader): ConfigEntry {
+  const node = valueOnly(written, reader);
   if (!key.includes(':') && isDeclaration(node)) return declaration(key, node as Node & { items: Pair[] }, pos, reader);
   const value = reader.toExpr(node);
   return { value, pos, source: 'manifest', decl: key.includes(':') ? undefined : { type: typeOfExpr(value), secret: false, hasDefault: true } };
 }
 
+/**
+ * A project file's `{ value: V }` (with at most a `description`), as Pulumi's project config
+ * writes a value for every stack, stands for V; any other node for itself.
+ */
+function valueOnly(node: Node | null, reader: ConfigReader): Node | null {
+  if (!isMap(node) || !node.items.length) return node;
+  const pairs = node.items as Pair[];
+  const keys = pairs.map(keyText);
+  if (!keys.includes('value') || !keys.every((k) => k === 'value' || k === 'description')) return node;
+  return reader.deref(pairs.find((p) => keyText(p) === 'value')?.value) ?? null;
+}
+
 function isDeclaration(node: Node | null): boolean {
   if (!isMap(node) || !node.items.length) return false;
   const keys = (node.items as Pair[]).map(keyText);
-  return keys.every((k) => DECL_KEYS.includes(k)) && keys.some((k) => k === 'type' || k === 'default' || k === 'secret');
+  return keys.every((k) => DECL_KEYS.includes(k)) && keys.some((k) => k === 'type' || k === 'default' || k === 'value' || k === 'secret');
 }
 
 function declaration(key: string, node: Node & { items: Pair[] }, pos: Pos, reader: ConfigReader): ConfigEntry {
@@ -77,7 +91,9 @@ function declaration(key: string, node: Node & { items: Pair[] }, pos: Pos, read
       const items = isMap(v) ? deref((v.items as Pair[]).find((p) => keyText(p) === 'type')?.value) : v;
       const parsed = parseType(items ?? null, vPos, error, key);
       if (parsed) decl.items = parsed.type;
-    } else if (k === 'default') {
+    } else if (k === 'default' || k === 'value') {
+      // Pulumi's project config gives `value` (for every stack) where a program gives `default`.
+      if (decl.hasDefault) error(vPos, `config ${key}: give default or value, not both`);
       value = toExpr(v);
       decl.hasDefault = true;
     } else if (k === 'secret') {

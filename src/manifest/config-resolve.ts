@@ -41,11 +41,12 @@ const ENV_PREFIX = 'PLUMB_CONFIG_';
 export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagnostic[] {
   manifest.stack = sources.stack;
   const diagnostics: Diagnostic[] = [];
-  const stackFile = stackConfigFile(manifest.file, sources.stack);
   const given = new Map<string, Given>();
   // A stack name that cannot name its state names no settings file either: none is looked for.
   const badStack = stackNameProblem(sources.stack);
-  const read = badStack ? { values: new Map<string, StackValue>(), diagnostics: [{ severity: 'error' as const, ...badStack }] } : readStackConfig(stackFile, sources.open);
+  const { file: stackFile, read } = badStack
+    ? { file: '', read: { values: new Map<string, StackValue>(), diagnostics: [{ severity: 'error' as const, ...badStack }] } }
+    : readStackFile(manifest, sources);
   diagnostics.push(...read.diagnostics);
   for (const [key, v] of read.values) given.set(fullKey(manifest.project, key), { value: v.value, secret: v.secret, source: 'stack', where: { file: stackFile, pos: v.pos } });
   manifest.warnings.push(...undeclaredStackKeys(manifest, read.values, stackFile));
@@ -70,10 +71,13 @@ export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagn
         problem(value, key, `"${namespace}" is neither this project (${manifest.project}) nor a provider`, `project keys are written ${prefix}<key>; providers: ${sources.providers.join(', ')}`),
       );
   }
+  // A settings file that could not be read whole may hold the values that look missing.
+  const unread = read.diagnostics.length > 0;
   for (const [key, entry] of Object.entries(manifest.config)) {
     if (key.includes(':') || !entry.decl || entry.source !== 'manifest') continue;
-    if (!entry.decl.hasDefault) diagnostics.push(missing(manifest, key, entry, [...given.keys()]));
-    else if (entry.decl.secret) entry.value = { kind: 'secret', value: entry.value, pos: entry.value.pos };
+    if (!entry.decl.hasDefault) {
+      if (!unread) diagnostics.push(missing(manifest, key, entry, [...given.keys()]));
+    } else if (entry.decl.secret) entry.value = { kind: 'secret', value: entry.value, pos: entry.value.pos };
   }
   return diagnostics;
 }
@@ -111,6 +115,16 @@ export function unreadKey(manifest: Manifest, key: string): string | undefined {
   return `${file} does not declare it; ${hint ? `did you mean ${hint}? ` : ''}${declared.length ? `declared keys: ${declared.join(', ')}` : `${file} declares no config key`}`;
 }
 
+/** The stack's settings file and what it holds; a second file for the same stack is refused, naming both. */
+function readStackFile(manifest: Manifest, sources: ConfigSources): { file: string; read: ReturnType<typeof readStackConfig> } {
+  const { file, other } = stackConfigFile(manifest, sources.stack);
+  if (other) {
+    const summary = `${file} and ${other} both hold the settings of stack "${sources.stack}"`;
+    return { file, read: { values: new Map(), diagnostics: [{ severity: 'error', summary, detail: 'keep one of them (merge the other into it)', pos: { file: other, line: 1, column: 1 } }] } };
+  }
+  return { file, read: readStackConfig(file, sources.open, sources.env) };
+}
+
 /** `key` with the project's namespace when it has none. */
 function fullKey(project: string, key: string): string {
   return key.includes(':') ? key : `${project}:${key}`;
@@ -144,7 +158,7 @@ function applyProjectValue(manifest: Manifest, key: string, given: Given, diagno
       severity: 'error',
       summary: `config ${name} is declared secret: false, but its value for this stack is kept secret`,
       detail: 'remove secret: false, or set the value again without --secret',
-      pos: { file: manifest.file, ...decl.secretPos },
+      pos: { file: decl.file ?? manifest.file, ...decl.secretPos },
     });
     return;
   }
@@ -221,7 +235,7 @@ function missing(manifest: Manifest, key: string, entry: ConfigEntry, given: str
     severity: 'error',
     summary: `config ${key} has no value for stack "${manifest.stack}" and no default`,
     detail: `set it: plumb config set ${lookup} VALUE${secret} --stack ${manifest.stack} (or --config ${lookup}=VALUE, or ${ENV_PREFIX}${lookup})${near ? `; ${near} is set, did you mean it?` : ''}`,
-    pos: { file: manifest.file, ...entry.pos },
+    pos: { file: entry.file ?? manifest.file, ...entry.pos },
   };
 }
 

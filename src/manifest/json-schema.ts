@@ -249,6 +249,7 @@ function configDeclaration(): Json {
     properties: {
       type: { description: 'The value type', anyOf: [{ enum: types }, { type: 'string', pattern: '^[Ll]ist<.+>$' }] },
       default: { description: 'The value for a stack that sets none (without one, every stack must set it)' },
+      value: { description: "Pulumi's project config spelling of default: the value for every stack that sets none" },
       secret: { type: 'boolean', description: 'Keep the value secret (and encrypted when set)' },
       items: { type: 'object', properties: { type: { enum: types } }, description: 'The type of each item of a list' },
       description: { type: 'string' },

@@ -5,6 +5,7 @@ import type { Diagnostic } from '../kernel/diagnostics.js';
 import { projectNameProblem } from '../kernel/names.js';
 import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, type ResourceDecl, refsOf, resourceRefs } from './ast.js';
 import { readConfigSection } from './config-decl.js';
+import { mergeProject, type ProjectDecls } from './project.js';
 import { type AtFn, type ErrorFn, expressionReader, keyText } from './expressions.js';
 import { readGet } from './get-decl.js';
 import { type OptionsReader, pinsNote, resourceOptions } from './options.js';
@@ -48,8 +49,11 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
 }
 
-/** Parses manifest text, keeping positions; reports every syntax and structure problem at once. */
-export function parseManifest(text: string, file: string, catalog: Catalog): ParseResult {
+/**
+ * Parses manifest text, keeping positions; reports every syntax and structure problem at once.
+ * `project`: the project file's declarations, for a program kept in another file (Main.yaml).
+ */
+export function parseManifest(text: string, file: string, catalog: Catalog, project?: ProjectDecls): ParseResult {
   const manifest = emptyManifest(text, file);
   const source = readYaml(text, file, { syntaxHint: (line) => syntaxHint(text, line) });
   const diagnostics = source.diagnostics;
@@ -76,6 +80,7 @@ export function parseManifest(text: string, file: string, catalog: Catalog): Par
     readConfigSection(value, reader, manifest.config, key);
     if (key === 'configuration') manifest.warnings.push('configuration: is the older spelling of config:; it is read the same way');
   }
+  if (project) diagnostics.push(...mergeProject(manifest, project));
   if (manifest.name !== 'unnamed') manifest.project = manifest.name;
   checkProjectName(root, manifest, reader);
   // Only a manifest that writes `<project>:` anywhere can need it stripped (a walk of every reference otherwise).

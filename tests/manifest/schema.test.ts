@@ -71,7 +71,7 @@ describe('the JSON Schema of manifests (plumb schema --json-schema)', () => {
     ]);
     expect(schema.definitions.options.additionalProperties).toBe(false);
     expect(own(schema.properties.config.properties['interconnect:waitTime']).type).toBe('number');
-    expect(Object.keys(schema.definitions.configDeclaration.properties)).toEqual(['type', 'default', 'secret', 'items', 'description', 'name']);
+    expect(Object.keys(schema.definitions.configDeclaration.properties)).toEqual(['type', 'default', 'value', 'secret', 'items', 'description', 'name']);
   });
 
   it('knows provider resources: their types, and their settings as properties', () => {

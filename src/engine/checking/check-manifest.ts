@@ -5,6 +5,7 @@ import type { ConfigEntry, Manifest, Pos, RefExpr, ResourceDecl } from '../../ma
 import { configPlace, resolveConfig } from '../../manifest/config-resolve.js';
 import type { OpenSecret } from '../../manifest/stack-config.js';
 import { parseManifest } from '../../manifest/parse.js';
+import type { ProjectDecls } from '../../manifest/project.js';
 import { closestName } from '../../kernel/did-you-mean.js';
 import { noteSecretText } from '../../kernel/secret-mask.js';
 import { Unknown, reveal } from '../../kernel/values.js';
@@ -56,6 +57,8 @@ export interface CheckOptions {
    * else here has a problem, everything is checked here, so that every problem shows at once.
    */
   againstState?: boolean;
+  /** The project file's declarations, for a program kept in another file (see manifest/project.ts). */
+  project?: ProjectDecls;
 }
 
 /**
@@ -69,7 +72,7 @@ export interface CheckOptions {
 export async function checkManifest(text: string, file: string, catalog: EngineCatalog, options: CheckOptions): Promise<WithDiagnostics<CheckedManifest>> {
   // Function tokens are needed only to resolve fn::invoke and its shorthand (fn::interconnect:getLocation).
   const functions = /fn::(invoke|[\w-]+:[^\s:'"]+)/i.test(text) ? (await catalog.functions()).keys() : [];
-  const { manifest, diagnostics: parseProblems } = parseManifest(text, file, { resources: catalog.resourceTypes.keys(), functions });
+  const { manifest, diagnostics: parseProblems } = parseManifest(text, file, { resources: catalog.resourceTypes.keys(), functions }, options.project);
   const stack = options.stack ?? { name: 'default', open: noSealedValues };
   const configProblems = resolveConfig(manifest, { stack: stack.name, flags: stack.flags, env: options.env, open: stack.open, providers: catalog.providers.map((p) => p.name) });
   // References to resources are checked against their types' fields while the graph walks them:

@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { BUILTIN_ROOTS, type Expr, keyPosAt, type Manifest, type Pos, posAt, refsOf } from '../../manifest/ast.js';
 import { Secret, Unknown, containsUnknown, holdsSecret, reveal } from '../../kernel/values.js';
@@ -181,7 +182,8 @@ export class Evaluation {
  * plumb is run from). `organization` is Pulumi's name for a stack kept outside Pulumi Cloud.
  */
 function builtinVariable(manifest: Manifest): Record<string, string> {
-  return { stack: manifest.stack, project: manifest.project, cwd: manifest.dir, rootDirectory: manifest.dir, organization: 'organization' };
+  const root = manifest.projectFile ? dirname(resolve(manifest.projectFile)) : manifest.dir;
+  return { stack: manifest.stack, project: manifest.project, cwd: manifest.dir, rootDirectory: root, organization: 'organization' };
 }
 
 /**
