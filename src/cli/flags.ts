@@ -21,7 +21,9 @@ const GLOBALS = ['file', 'stack', 'state', 'logLevel', 'logFormat', 'logFile', '
 export function globalFlags(cmd: Command, manifest: 'both' | 'short' = 'both'): Command {
   if (manifest === 'short') manifestIsShort.add(cmd);
   const flags = [
-    manifest === 'both' ? new Option('-f, --file <manifest>', 'manifest file (default plumb.yaml)') : new Option('-f <manifest>', 'manifest file (default plumb.yaml)'),
+    manifest === 'both'
+      ? new Option('-f, --file <manifest>', "manifest file (default plumb.yaml, or the folder's Pulumi.yaml project)")
+      : new Option('-f <manifest>', "manifest file (default plumb.yaml, or the folder's Pulumi.yaml project)"),
     new Option('--stack <name>', 'stack name (default "default", env PLUMB_STACK)'),
     new Option('--state <url>', 'state location: a folder or postgres:// URL (env PLUMB_STATE)'),
     new Option('--log-level <level>', 'log level (env PLUMB_LOG_LEVEL; silent by default)').choices(LOG_LEVELS),

@@ -165,7 +165,8 @@ function applyProjectValue(manifest: Manifest, key: string, given: Given, diagno
   const plain = given.value instanceof Secret ? given.value.value : given.value;
   const typed = coerce(plain, decl.type, decl.items);
   if (!typed.ok) {
-    const shown = given.secret ? 'the value (secret)' : JSON.stringify(plain);
+    // A key declared secret keeps its value out of the message too, even one written in plain text.
+    const shown = given.secret || decl.secret ? 'the value (secret)' : JSON.stringify(plain);
     const detail = decl.type === 'list' || decl.type === 'object' ? `write it as JSON, e.g. ${decl.type === 'list' ? '[1, 2]' : '{"a": 1}'}` : undefined;
     refuse(problem(given, name, `${shown} is not ${article(decl.items ? `list of ${decl.items}` : (decl.type as string))}`, detail));
     return;

@@ -96,6 +96,11 @@ describe('typed config', () => {
     ]);
     const secret = setUp('name: edge\nconfig:\n  pin: { type: integer, secret: true }\n', { 'plumb.dev.yaml': 'config:\n  edge:pin:\n    secure: v1:abc\n' });
     expect(resolveConfig(secret.manifest, sources()).map((d) => d.summary)).toEqual(['config pin: the value (secret) is not an integer']);
+    // Declared secret but written in plain text (a file, a flag): the value stays out of the message all the same.
+    const plain = setUp('name: edge\nconfig:\n  pin: { type: integer, secret: true }\n', { 'plumb.dev.yaml': 'config:\n  edge:pin: hunter2\n' });
+    expect(resolveConfig(plain.manifest, sources()).map((d) => d.summary)).toEqual(['config pin: the value (secret) is not an integer']);
+    const flag = setUp('name: edge\nconfig:\n  pin: { type: integer, secret: true }\n', {});
+    expect(JSON.stringify(resolveConfig(flag.manifest, sources({ flags: ['pin=hunter2'] })))).not.toContain('hunter2');
   });
 
   it('configuration: (the older spelling) and Pulumi type names are read; a default of another type is an error', () => {
