@@ -28,7 +28,7 @@ export class Secret<T = unknown> {
 }
 
 /** Every string and number in a secret value, for the output mask (an Unknown's source is not a value). */
-function noteSecret(value: unknown): void {
+export function noteSecret(value: unknown): void {
   if (typeof value === 'string' || typeof value === 'number') noteSecretText(value);
   else if (Array.isArray(value)) for (const item of value) noteSecret(item);
   else if (value && typeof value === 'object' && !(value instanceof Unknown)) for (const item of Object.values(value)) noteSecret(item);

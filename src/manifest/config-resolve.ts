@@ -12,7 +12,7 @@ import { article } from './config-decl.js';
 import { type OpenSecret, readStackConfig, stackConfigFile, type StackValue } from './stack-config.js';
 import { stackNameProblem } from '../kernel/names.js';
 import { closestName } from '../kernel/did-you-mean.js';
-import { Secret } from '../kernel/values.js';
+import { noteSecret, Secret } from '../kernel/values.js';
 
 /** Where a stack's config comes from besides the manifest. */
 export interface ConfigSources {
@@ -163,6 +163,9 @@ function applyProjectValue(manifest: Manifest, key: string, given: Given, diagno
     return;
   }
   const plain = given.value instanceof Secret ? given.value.value : given.value;
+  // A value for a key declared secret is one from here on, written in plain text or not: its text is
+  // masked wherever it turns up (the source line under an error about it, too).
+  if (decl.secret && !given.secret) noteSecret(plain);
   const typed = coerce(plain, decl.type, decl.items);
   if (!typed.ok) {
     // A key declared secret keeps its value out of the message too, even one written in plain text.

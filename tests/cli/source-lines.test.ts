@@ -50,6 +50,15 @@ describe('the source line under an error', () => {
     expect((await plumb(['validate', '--json'], { cwd: dir })).stdout).not.toContain('hunter2');
   });
 
+  it('a value for a key declared secret, written in plain text in a stack file, is masked on the line under its error', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'plumb.yaml', 'name: edge\nconfig:\n  pin: { type: integer, secret: true }\noutputs:\n  p: ${pin}\n');
+    writeManifest(dir, 'plumb.dev.yaml', 'config:\n  edge:pin: hunter2\n');
+    const result = await plumb(['validate', '--stack', 'dev'], { cwd: dir });
+    expect(result.stderr).toContain('plumb.dev.yaml:2:13: error: config pin: the value (secret) is not an integer\n   2 |   edge:pin: [secret]\n');
+    expect(result.stderr + (await plumb(['validate', '--stack', 'dev', '--json'], { cwd: dir })).stdout).not.toContain('hunter2');
+  });
+
   it('a problem without a position prints as before', async () => {
     const result = await plumb(['plan', 'nowhere.yaml'], { cwd: workdir() });
     expect(result.stderr).toMatch(/^Error: manifest nowhere.yaml not found\n/);
