@@ -111,8 +111,10 @@ export function unreadKey(manifest: Manifest, key: string): string | undefined {
   for (const decl of Object.values(manifest.resources)) resourceRefs(decl, refs);
   if (refs.some((ref) => ref.root === key)) return undefined;
   const hint = closestName(key, declared);
-  const file = basename(manifest.file);
-  return `${file} does not declare it; ${hint ? `did you mean ${hint}? ` : ''}${declared.length ? `declared keys: ${declared.join(', ')}` : `${file} declares no config key`}`;
+  // A Pulumi project declares its keys in Pulumi.yaml, its program (Main.yaml) may too.
+  const files = manifest.projectFile && manifest.projectFile !== manifest.file ? `neither ${basename(manifest.projectFile)} nor ${basename(manifest.file)}` : basename(manifest.file);
+  const declares = files.startsWith('neither') ? 'declares' : 'does not declare';
+  return `${files} ${declares} it; ${hint ? `did you mean ${hint}? ` : ''}${declared.length ? `declared keys: ${declared.join(', ')}` : 'no config key is declared'}`;
 }
 
 /** The stack's settings file and what it holds; a second file for the same stack is refused, naming both. */

@@ -47,6 +47,15 @@ describe('config keys the manifest does not declare', () => {
     expect(planned.stdout + planned.stderr).toContain(warning);
   });
 
+  it('in a Pulumi project the warning names both files a key could be declared in', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'Pulumi.yaml', 'name: cfg\nruntime: yaml\nconfig:\n  portSpeed: { type: integer, default: 10 }\n');
+    writeManifest(dir, 'Main.yaml', 'resources: {}\noutputs:\n  speed: ${portSpeed}\n');
+    const set = await plumb(['config', 'set', 'portSped', '10', '--stack', 'dev'], { cwd: dir });
+    expect(set.stdout).toBe('Set cfg:portSped in Pulumi.dev.yaml.\n');
+    expect(set.stderr).toBe('Warning: portSped is not read: neither Pulumi.yaml nor Main.yaml declares it; did you mean portSpeed? declared keys: portSpeed\n');
+  });
+
   it('a key the manifest refers to without declaring it is read, as in Pulumi, without a warning', async () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', `${manifest}  region: \${region}\n`);
