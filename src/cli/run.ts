@@ -15,7 +15,7 @@ import { planMarkdown } from './render-markdown.js';
 import { changesSomething, paint, writePlan, type Paint } from './render-plan.js';
 import { sandboxField } from './sandbox-line.js';
 import { configGiven } from './config-given.js';
-import { assertConfigGivenAgain, configGivenLine, readPlanFile, type SavedPlan } from './saved-plan.js';
+import { assertConfigGivenAgain, configFlagsFor, configGivenLine, readPlanFile, type SavedPlan } from './saved-plan.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions, type Session } from './session.js';
 
 /** Flags of plan, apply and destroy. */
@@ -86,6 +86,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
 export async function applyCommand(arg: string | undefined, opts: RunOptions, destroy = false): Promise<number> {
   const saved = arg ? readSavedPlan(arg) : undefined;
   const file = saved ? saved.manifest.file : manifestPath(arg, opts);
+  if (saved) opts = { ...opts, config: configFlagsFor(saved, opts.config ?? []) };
   const session = await openSession(file, opts, true);
   const p = paint(useColor(opts));
   try {

@@ -62,6 +62,17 @@ export function configGivenLine(plan: SavedPlan): string {
 }
 
 /**
+ * The `--config` flags of a run applying a saved plan: those given, then each plain `--config`
+ * value the plan was made with that this run does not give (as Terraform applies a saved plan
+ * with its variables). A secret's value is not in the file: it must be given again.
+ */
+export function configFlagsFor(saved: SavedPlan, flags: string[]): string[] {
+  const given = new Set(flags.map((flag) => flag.slice(0, flag.indexOf('='))));
+  const kept = (saved.configGiven ?? []).filter((g) => !g.secret && g.from.startsWith('--config ') && !given.has(g.from.slice('--config '.length)));
+  return [...flags, ...kept.map((g) => `${g.from.slice('--config '.length)}=${givenValue(g)}`)];
+}
+
+/**
  * A saved plan is applied with the config values it was made with: planning again without them
  * would give other actions, and a mismatch said as "the plan no longer matches" would hide why.
  * A secret's value is not in the file, so for a secret only that it is given again is checked.
@@ -73,6 +84,6 @@ export function assertConfigGivenAgain(saved: SavedPlan, now: ConfigGiven[], fil
   if (before === after) return;
   throw new UserError(
     `${file} was made with ${before ? `config given for the run: ${before}` : 'no config given for the run'}; this run gives ${after || 'none'}`,
-    'give the same --config values and PLUMB_CONFIG_* variables to apply it, or make a new plan',
+    'give the same PLUMB_CONFIG_* variables and secret --config values to apply it (its plain --config values are applied from the file), or make a new plan',
   );
 }

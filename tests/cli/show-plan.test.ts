@@ -93,7 +93,7 @@ describe('the config a plan was made with', () => {
     expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).not.toHaveProperty('configGiven');
   });
 
-  it('apply PLANFILE says it, and without the same values says which are missing instead of "no longer matches"', async () => {
+  it('apply PLANFILE applies the plain --config values it was made with; a secret or variable not given again is named, not "no longer matches"', async () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', manifest);
     const env = { ...sandbox.env, PLUMB_CONFIG_apiToken: SECRET };
@@ -101,9 +101,12 @@ describe('the config a plan was made with', () => {
     const bare = await plumb(['apply', 'plan.json'], { cwd: dir, env: sandbox.env });
     expect(bare.code).toBe(1);
     expect(bare.stderr).toContain(
-      'Error: plan.json was made with config given for the run: --config portSpeed=1000, PLUMB_CONFIG_apiToken=[secret]; this run gives none\n  give the same --config values and PLUMB_CONFIG_* variables to apply it, or make a new plan\n',
+      'Error: plan.json was made with config given for the run: --config portSpeed=1000, PLUMB_CONFIG_apiToken=[secret]; this run gives --config portSpeed=1000\n  give the same PLUMB_CONFIG_* variables and secret --config values to apply it (its plain --config values are applied from the file), or make a new plan\n',
     );
-    const applied = await plumb(['apply', 'plan.json', '--config', 'portSpeed=1000'], { cwd: dir, env });
+    const other = await plumb(['apply', 'plan.json', '--config', 'portSpeed=10000'], { cwd: dir, env });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('this run gives --config portSpeed=10000, PLUMB_CONFIG_apiToken=[secret]');
+    const applied = await plumb(['apply', 'plan.json'], { cwd: dir, env });
     expect(applied.code).toBe(0);
     expect(applied.stdout).toMatch(/^Planned with config given for the run: --config portSpeed=1000, PLUMB_CONFIG_apiToken=\[secret\]\.\n/);
     expect(applied.stdout).not.toContain(SECRET);
