@@ -65,8 +65,11 @@ export function manifestJsonSchema(sources: SchemaSources): Json {
     type: 'object',
     properties: {
       name: { type: 'string', description: 'The project: state is kept per project and stack, and it is ${pulumi.project}' },
-      runtime: { description: 'Accepted and ignored (Pulumi projects write yaml)' },
+      runtime: { description: 'yaml: plumb runs Pulumi YAML programs', anyOf: [{ const: 'yaml' }, { type: 'object', properties: { name: { const: 'yaml' } }, required: ['name'], additionalProperties: false }] },
       template: { type: 'object', description: 'Accepted and ignored: what `pulumi new` asks when it makes a project from this one' },
+      author: { type: 'string', description: 'Accepted and ignored: describes the project' },
+      website: { type: 'string', description: 'Accepted and ignored: describes the project' },
+      license: { type: 'string', description: 'Accepted and ignored: describes the project' },
       description: { type: 'string' },
       config,
       configuration: { ...config, description: 'The older spelling of config' },

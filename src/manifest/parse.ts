@@ -5,7 +5,7 @@ import type { Diagnostic } from '../kernel/diagnostics.js';
 import { projectNameProblem } from '../kernel/names.js';
 import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, type ResourceDecl, refsOf, resourceRefs } from './ast.js';
 import { readConfigSection } from './config-decl.js';
-import { mergeProject, type ProjectDecls } from './project.js';
+import { checkRuntime, mergeProject, REFUSED_PROJECT_KEYS, type ProjectDecls } from './project.js';
 import { type AtFn, type ErrorFn, expressionReader, keyText } from './expressions.js';
 import { readGet } from './get-decl.js';
 import { type OptionsReader, pinsNote, resourceOptions } from './options.js';
@@ -39,6 +39,7 @@ const REFUSED_TOP: Record<string, string> = {
   plugins: "plugins: is not supported: plumb's providers are built in",
   namespace: "namespace: describes a component package; plumb's providers are built in",
   version: "version: describes a component package; plumb's providers are built in",
+  ...REFUSED_PROJECT_KEYS,
 };
 const REFUSED_RESOURCE: Record<string, string> = {
   defaultProvider: 'only a provider resource (type: pulumi:providers:<provider>) may have defaultProvider: it makes that provider resource the one its resources and calls use',
@@ -106,8 +107,13 @@ function readTopLevel(root: YAMLMap, reader: Reader, manifest: Manifest, resourc
     const keyPos = at(pair.key as Node);
     switch (key) {
       case 'runtime':
+        checkRuntime(value, at, error);
+        break;
       case 'template':
-        // Read by the Pulumi CLI (the language, `pulumi new`'s template), never by a program.
+      case 'author':
+      case 'website':
+      case 'license':
+        // Read by the Pulumi CLI (`pulumi new`'s template) or describing the project, never by a program.
         break;
       case 'name':
       case 'description':

@@ -29,7 +29,7 @@ const PROGRAM_KEYS = ['resources', 'variables', 'outputs', 'configuration'];
 /** Keys of a project file read here; `runtime`, `template`, `author`, `website`, `license` describe the project and change nothing. */
 const PROJECT_KEYS = ['name', 'runtime', 'description', 'main', 'config', 'template', 'author', 'website', 'license'];
 /** Pulumi project keys plumb refuses, with what to do instead. */
-const REFUSED: Record<string, string> = {
+export const REFUSED_PROJECT_KEYS: Record<string, string> = {
   stackConfigDir: 'keep the stack files (Pulumi.<stack>.yaml) beside Pulumi.yaml',
   backend: 'plumb keeps state in .plumb beside the project, or where --state or PLUMB_STATE says (a folder or postgres://)',
   options: "plumb's commands take their options as flags",
@@ -159,7 +159,7 @@ export function readProject(file: string): ProjectDecls {
     else if (key === 'config') readConfigSection(value, { at, error, toExpr, deref }, project.config, key);
     else if (key === 'name' || key === 'description' || key === 'main') readText(project, key, value, at(value ?? (pair.key as Node)), error);
     else if (key === 'runtime') checkRuntime(value, at, error);
-    else if (REFUSED[key]) error(keyPos, `"${key}" in ${PROJECT_FILE} is not supported`, REFUSED[key]);
+    else if (REFUSED_PROJECT_KEYS[key]) error(keyPos, `"${key}" in ${PROJECT_FILE} is not supported`, REFUSED_PROJECT_KEYS[key]);
     else if (!PROJECT_KEYS.includes(key)) {
       const hint = closestName(key, [...PROJECT_KEYS, ...PROGRAM_KEYS]);
       error(keyPos, `unknown key "${key}" in ${PROJECT_FILE}`, `project keys: ${PROJECT_KEYS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
@@ -181,7 +181,7 @@ function readText(project: ProjectDecls, key: 'name' | 'description' | 'main', v
 }
 
 /** plumb runs Pulumi YAML programs: `runtime: yaml` (a name, or `name:` with no options). */
-function checkRuntime(value: Node | null, at: (node: Node) => Pos, error: (pos: Pos, summary: string, detail?: string) => void): void {
+export function checkRuntime(value: Node | null, at: (node: Node) => Pos, error: (pos: Pos, summary: string, detail?: string) => void): void {
   const name = isMap(value) ? value.get('name', true) : value;
   if (!isScalar(name) || name.value !== 'yaml') {
     error(at((name ?? value) as Node), `runtime ${isScalar(name) ? `"${String(name.value)}"` : ''} is not one plumb runs`.replace('  ', ' '), 'plumb runs Pulumi YAML programs: runtime: yaml');

@@ -123,6 +123,20 @@ describe("Pulumi's project layout", () => {
     }
   });
 
+  it("a program in Pulumi.yaml takes the project's descriptive keys, refuses another runtime and the keys plumb does not support", async () => {
+    const dir = workdir();
+    writeManifest(dir, 'Pulumi.yaml', `name: layout-keys\nruntime:\n  name: yaml\nauthor: ops\nwebsite: https://example.com\nlicense: MIT\nconfig:\n  portName: { type: string, default: p }\n  speed: { type: integer, default: 1000 }\n${program}`);
+    const described = await run(dir, 'validate');
+    expect(described.stderr).toBe('');
+    expect(described.code).toBe(0);
+    writeManifest(dir, 'Pulumi.yaml', `name: layout-keys\nruntime: nodejs\nbackend:\n  url: file://.\nconfig:\n  portName: { type: string, default: p }\n  speed: { type: integer, default: 1000 }\n${program}`);
+    const refused = await run(dir, 'validate');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Pulumi.yaml:2:10: error: runtime "nodejs" is not one plumb runs');
+    expect(refused.stderr).toContain('Pulumi.yaml:3:1: error: "backend" is not supported');
+    expect(refused.stderr).toContain('2 errors; nothing was changed.');
+  });
+
   it('plumb init does not write a second program beside Pulumi.yaml', async () => {
     const dir = workdir();
     writeManifest(dir, 'Pulumi.yaml', project('pl-init'));
@@ -232,7 +246,7 @@ describe('Pulumi stack files', () => {
     const dir = secretDir('pl-nopass', `encryptionsalt: ${SALT}\nconfig:\n  layout-pl-nopass:token:\n    secure: ${PULUMI_ENCRYPTED}\n`);
     const missing = await withPassphrase(dir, {}, 'validate', '--stack', 'dev');
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^Pulumi\.dev\.yaml:1:17: error: this stack's secrets are encrypted with a passphrase \(encryptionsalt\), and none is set\n.*PULUMI_CONFIG_PASSPHRASE/);
+    expect(missing.stderr).toMatch(/^Pulumi\.dev\.yaml:1:17: error: this stack's secrets are encrypted with a passphrase \(encryptionsalt\), and none is set\n[\s\S]*?PULUMI_CONFIG_PASSPHRASE/);
     expect(missing.stderr).not.toContain('secret.key');
     const wrong = await withPassphrase(dir, { PULUMI_CONFIG_PASSPHRASE: 'password123' }, 'validate', '--stack', 'dev');
     expect(wrong.code).toBe(1);
@@ -243,10 +257,10 @@ describe('Pulumi stack files', () => {
   it.each([
     [
       'secretsprovider: awskms://alias/pulumi?region=us-east-1\n',
-      /Pulumi\.dev\.yaml:1:18: error: secrets provider "awskms:\/\/alias\/pulumi\?region=us-east-1" is not supported\n.*change-secrets-provider passphrase/,
+      /Pulumi\.dev\.yaml:1:18: error: secrets provider "awskms:\/\/alias\/pulumi\?region=us-east-1" is not supported\n[\s\S]*?change-secrets-provider passphrase/,
     ],
     ['encryptedkey: AQICAHh\n', /Pulumi\.dev\.yaml:1:1: error: encryptedkey \(a data key kept by a cloud KMS or Pulumi Cloud\) is not supported/],
-    ['environment:\n  - prod/network\n', /Pulumi\.dev\.yaml:1:1: error: environment: \(Pulumi ESC environments\) is not supported\n.*esc run/],
+    ['environment:\n  - prod/network\n', /Pulumi\.dev\.yaml:1:1: error: environment: \(Pulumi ESC environments\) is not supported\n[\s\S]*?esc run/],
   ])('refuses %s at its line, saying what to do instead', async (head, expected) => {
     const dir = secretDir('pl-refused', `${head}config:\n  layout-pl-refused:token: plain\n`);
     const result = await withPassphrase(dir, {}, 'validate', '--stack', 'dev');
