@@ -65,7 +65,10 @@ export function manifestJsonSchema(sources: SchemaSources): Json {
     type: 'object',
     properties: {
       name: { type: 'string', description: 'The project: state is kept per project and stack, and it is ${pulumi.project}' },
-      runtime: { description: 'yaml: plumb runs Pulumi YAML programs', anyOf: [{ const: 'yaml' }, { type: 'object', properties: { name: { const: 'yaml' } }, required: ['name'], additionalProperties: false }] },
+      runtime: {
+        description: 'yaml: plumb runs Pulumi YAML programs',
+        anyOf: [{ const: 'yaml' }, { type: 'object', properties: { name: { const: 'yaml' } }, required: ['name'], additionalProperties: false }],
+      },
       template: { type: 'object', description: 'Accepted and ignored: what `pulumi new` asks when it makes a project from this one' },
       author: { type: 'string', description: 'Accepted and ignored: describes the project' },
       website: { type: 'string', description: 'Accepted and ignored: describes the project' },

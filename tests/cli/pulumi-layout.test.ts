@@ -125,11 +125,19 @@ describe("Pulumi's project layout", () => {
 
   it("a program in Pulumi.yaml takes the project's descriptive keys, refuses another runtime and the keys plumb does not support", async () => {
     const dir = workdir();
-    writeManifest(dir, 'Pulumi.yaml', `name: layout-keys\nruntime:\n  name: yaml\nauthor: ops\nwebsite: https://example.com\nlicense: MIT\nconfig:\n  portName: { type: string, default: p }\n  speed: { type: integer, default: 1000 }\n${program}`);
+    writeManifest(
+      dir,
+      'Pulumi.yaml',
+      `name: layout-keys\nruntime:\n  name: yaml\nauthor: ops\nwebsite: https://example.com\nlicense: MIT\nconfig:\n  portName: { type: string, default: p }\n  speed: { type: integer, default: 1000 }\n${program}`,
+    );
     const described = await run(dir, 'validate');
     expect(described.stderr).toBe('');
     expect(described.code).toBe(0);
-    writeManifest(dir, 'Pulumi.yaml', `name: layout-keys\nruntime: nodejs\nbackend:\n  url: file://.\nconfig:\n  portName: { type: string, default: p }\n  speed: { type: integer, default: 1000 }\n${program}`);
+    writeManifest(
+      dir,
+      'Pulumi.yaml',
+      `name: layout-keys\nruntime: nodejs\nbackend:\n  url: file://.\nconfig:\n  portName: { type: string, default: p }\n  speed: { type: integer, default: 1000 }\n${program}`,
+    );
     const refused = await run(dir, 'validate');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('Pulumi.yaml:2:10: error: runtime "nodejs" is not one plumb runs');
