@@ -5,7 +5,7 @@ import type { Diagnostic } from '../kernel/diagnostics.js';
 import { projectNameProblem } from '../kernel/names.js';
 import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, type ResourceDecl, refsOf, resourceRefs } from './ast.js';
 import { readConfigSection } from './config-decl.js';
-import { checkRuntime, mergeProject, REFUSED_PROJECT_KEYS, type ProjectDecls } from './project.js';
+import { checkRuntime, mergeProject, PROJECT_FILE, REFUSED_PROJECT_KEYS, type ProjectDecls } from './project.js';
 import { type AtFn, type ErrorFn, expressionReader, keyText } from './expressions.js';
 import { readGet } from './get-decl.js';
 import { type OptionsReader, pinsNote, resourceOptions } from './options.js';
@@ -83,7 +83,8 @@ export function parseManifest(text: string, file: string, catalog: Catalog, proj
   }
   if (project) diagnostics.push(...mergeProject(manifest, project));
   if (manifest.name !== 'unnamed') manifest.project = manifest.name;
-  checkProjectName(root, manifest, reader);
+  // A project file checks its own name (readProject), where it is written.
+  if (!project) checkProjectName(root, manifest, reader);
   // Only a manifest that writes `<project>:` anywhere can need it stripped (a walk of every reference otherwise).
   if (text.includes(`${manifest.project}:`)) stripProjectNamespace(manifest, error);
   checkNamespace(manifest, error);
@@ -166,6 +167,10 @@ function checkProjectName(root: YAMLMap, manifest: Manifest, { at, error, deref 
   const node = deref(root.get('name', true));
   const named = isScalar(node) && typeof node.value === 'string';
   if (root.has('name') && !named) return;
+  if (!named && basename(manifest.file) === PROJECT_FILE) {
+    error({ line: 1, column: 1 }, `${PROJECT_FILE} has no name:`, 'a Pulumi project is named: name: <project>, which its state is kept under');
+    return;
+  }
   const problem = projectNameProblem(named ? String(node.value) : manifest.project, named);
   if (problem) error(named ? at(node) : { line: 1, column: 1 }, problem.summary, problem.detail);
 }

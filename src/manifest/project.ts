@@ -13,6 +13,7 @@ import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
 import type { Diagnostic } from '../kernel/diagnostics.js';
 import { UserError } from '../kernel/errors.js';
 import { closestName } from '../kernel/did-you-mean.js';
+import { projectNameProblem } from '../kernel/names.js';
 import type { ConfigEntry, Manifest, Pos } from './ast.js';
 import { readConfigSection } from './config-decl.js';
 import { expressionReader, keyText } from './expressions.js';
@@ -165,8 +166,20 @@ export function readProject(file: string): ProjectDecls {
       error(keyPos, `unknown key "${key}" in ${PROJECT_FILE}`, `project keys: ${PROJECT_KEYS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`);
     }
   }
+  checkName(project, error);
   for (const entry of Object.values(project.config)) markFile(entry, file);
   return project;
+}
+
+/** A project is named (Pulumi requires it), with a name that can name its state. */
+function checkName(project: ProjectDecls, error: (pos: Pos, summary: string, detail?: string) => void): void {
+  if (project.name === undefined) {
+    if (!project.diagnostics.some((d) => d.summary === 'name must be a string'))
+      error({ line: 1, column: 1 }, `${PROJECT_FILE} has no name:`, 'a Pulumi project is named: name: <project>, which its state is kept under');
+    return;
+  }
+  const problem = projectNameProblem(project.name, true);
+  if (problem) error(project.namePos!, problem.summary, problem.detail);
 }
 
 /** Reads `name`, `description` or `main` (a folder, relative to the project's). */

@@ -145,6 +145,19 @@ describe("Pulumi's project layout", () => {
     expect(refused.stderr).toContain('2 errors; nothing was changed.');
   });
 
+  it('a Pulumi project is named, with a name that can name its state: each said at its place in Pulumi.yaml', async () => {
+    const dir = workdir();
+    writeManifest(dir, 'Pulumi.yaml', 'runtime: yaml\n');
+    writeManifest(dir, 'Main.yaml', 'resources: {}\n');
+    const unnamed = await run(dir, 'validate');
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toMatch(/^Pulumi\.yaml:1:1: error: Pulumi\.yaml has no name:\n/);
+    writeManifest(dir, 'Pulumi.yaml', 'name: Bad Name!\nruntime: yaml\n');
+    const bad = await run(dir, 'validate');
+    expect(bad.stderr).toMatch(/^Pulumi\.yaml:1:7: error: the manifest's name "Bad Name!" cannot name the folder its state is kept in\n/);
+    expect(bad.stderr).toContain('1 error; nothing was changed.');
+  });
+
   it('plumb init does not write a second program beside Pulumi.yaml', async () => {
     const dir = workdir();
     writeManifest(dir, 'Pulumi.yaml', project('pl-init'));

@@ -168,9 +168,13 @@ describe('resources', () => {
     ]);
   });
 
-  it('what the Pulumi CLI reads from a project file (runtime as a mapping, template) is accepted and left alone', () => {
-    expect(errors('name: f\nruntime:\n  name: yaml\n  options: { compiler: none }\ntemplate:\n  description: a template\n')).toEqual([]);
-    expect(errors('name: f\nplugins: { providers: [] }\n')).toEqual(['2:1 "plugins" is not supported (plugins: is not supported: plumb\'s providers are built in)']);
+  it('what the Pulumi CLI reads from a project file (runtime as a mapping, template) is accepted and left alone; a compiler is not', () => {
+    expect(errors('name: f\nruntime:\n  name: yaml\ntemplate:\n  description: a template\nauthor: ops\n')).toEqual([]);
+    expect(errors('name: f\nruntime:\n  name: yaml\n  options: { compiler: cue export }\n')).toEqual([
+      '4:12 runtime options are not supported (a YAML program is read as it is written; remove options:)',
+    ]);
+    expect(errors('name: f\nruntime: nodejs\n')).toEqual(['2:10 runtime "nodejs" is not one plumb runs (plumb runs Pulumi YAML programs: runtime: yaml)']);
+    expect(errors('name: f\nplugins: { providers: [] }\n')).toEqual(['2:1 "plugins" is not supported (plumb\'s providers are built in)']);
   });
 
   it('Pulumi keys that mean nothing here are refused at their key, saying why', () => {
