@@ -7,6 +7,7 @@ import { productAction } from './lifecycle.js';
 import { createAddOn, updateAddOn } from './mcr-addons.js';
 import { createPrefixList, deletePrefixList, getPrefixList, listPrefixLists, updatePrefixList } from './mcr-prefix-lists.js';
 import { buyDesign, validateDesign } from './ordering.js';
+import { productPricing } from './pricebook.js';
 import { lookupPartner, rotatePartnerPort } from './partners.js';
 import { getProduct, getTags, listProducts, lockProduct, modifyProduct, putTags, unlockProduct } from './products.js';
 import { matchRoute, type Route } from './router.js';
@@ -24,6 +25,7 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: '/v3/product/mve/variants', handler: listMveSizes },
   { method: 'POST', pattern: '/v3/networkdesign/validate', handler: validateDesign },
   { method: 'POST', pattern: '/v4/networkdesign/buy', handler: buyDesign },
+  { method: 'POST', pattern: '/v4/pricebook/product', handler: productPricing },
   { method: 'GET', pattern: '/v2/products', handler: listProducts },
   { method: 'GET', pattern: '/v2/ixp', handler: listIxPoints },
   { method: 'GET', pattern: '/v2/product/port/:uid/vlan', handler: portVlans },

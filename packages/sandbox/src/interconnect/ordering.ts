@@ -3,6 +3,7 @@ import type { OrderChecker, OrderPlan, OrderScope } from './order-common.js';
 import { checkIxOrder, checkVxcOrder } from './order-connections.js';
 import { checkMcrOrder, checkMveOrder, checkPortOrder } from './order-services.js';
 import type { Clock } from './provisioning.js';
+import { validateLineItems } from './pricebook.js';
 import type { Handler } from './router.js';
 import { indexConnection, type InterconnectDb } from './store.js';
 
@@ -18,7 +19,7 @@ function checkerFor(item: Record<string, unknown>): OrderChecker | undefined {
 }
 
 /** Checks a whole network design; items see the VLANs and tunnels of the items before them. */
-function checkDesign(items: unknown[], db: InterconnectDb, clock: Clock): { scope: OrderScope; plans: OrderPlan[]; errors: string[] } {
+function checkDesign(items: unknown[], db: InterconnectDb, clock: Clock): { scope: OrderScope; plans: OrderPlan[]; ordered: Array<Record<string, unknown>>; errors: string[] } {
   const scope: OrderScope = {
     db,
     clock,
@@ -29,6 +30,8 @@ function checkDesign(items: unknown[], db: InterconnectDb, clock: Clock): { scop
   };
   const errors: string[] = [];
   const plans: OrderPlan[] = [];
+  /** The order item each plan came from, in step with `plans`. */
+  const ordered: Array<Record<string, unknown>> = [];
   if (!items.length) errors.push('At least one order is required');
   for (const item of items) {
     if (!isObject(item)) {
@@ -41,18 +44,27 @@ function checkDesign(items: unknown[], db: InterconnectDb, clock: Clock): { scop
       continue;
     }
     const plan = checker(item, scope, errors);
-    if (plan) plans.push(plan);
+    if (plan) {
+      plans.push(plan);
+      ordered.push(item);
+    }
   }
-  return { scope, plans, errors };
+  return { scope, plans, ordered, errors };
 }
 
-/** `POST /v3/networkdesign/validate`: takes the bare array of orders; 400 `Validation failed` lists every broken rule. */
+/**
+ * `POST /v3/networkdesign/validate`: takes the bare array of orders; 400 `Validation failed` lists
+ * every broken rule; a valid design answers one line item with its `price` per product it orders.
+ */
 export const validateDesign: Handler = (ctx) => {
   const body = ctx.req.body;
   if (!Array.isArray(body)) throw validationFailed(['The request body must be a JSON list of orders']);
-  const { errors } = checkDesign(body, ctx.db, ctx.clock);
+  const { plans, ordered, errors } = checkDesign(body, ctx.db, ctx.clock);
   if (errors.length) throw validationFailed(errors);
-  return ok('Validation passed', []);
+  return ok(
+    'Validation passed',
+    plans.flatMap((plan, i) => validateLineItems(ordered[i], plan, ctx.db)),
+  );
 };
 
 function buyMessage(plans: OrderPlan[]): string {
