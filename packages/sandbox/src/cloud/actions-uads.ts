@@ -8,7 +8,8 @@ import { serviceIpView } from './actions-uads-bgp.js';
 import { ActionRequest, paramError, type ActionContext, type ActionHandler } from './request.js';
 import type { UadsDomain, UadsInstance } from './seed-uads.js';
 
-const AREAS: Record<string, string[]> = { EastChina: ['Zaozhuang', 'Yangzhou', 'Taizhou'], NorthChina: ['Shijiazhuang'] };
+/** The engine rooms of each anti-DDoS area line. */
+export const AREAS: Record<string, string[]> = { EastChina: ['Zaozhuang', 'Yangzhou', 'Taizhou'], NorthChina: ['Shijiazhuang'] };
 const NAME = /^[A-Za-z0-9\p{Script=Han}_-]{1,63}$/u;
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i;
 const REGION_IDS: Record<string, number> = { 'cn-bj2': 1000001, 'cn-sh2': 1000009, hk: 1000005 };

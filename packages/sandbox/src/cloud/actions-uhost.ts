@@ -57,7 +57,7 @@ function password(req: ActionRequest): string | undefined {
 }
 
 /** The `Disks.N` structs: exactly one boot disk, known types, sizes in range. */
-function disks(req: ActionRequest): Rec[] {
+export function disks(req: ActionRequest): Rec[] {
   const out: Rec[] = [];
   for (let i = 0; req.str(`Disks.${i}.Type`) !== undefined || req.str(`Disks.${i}.IsBoot`) !== undefined; i++) {
     const type = enumParam(req, `Disks.${i}.Type`, DISK_TYPES) ?? req.required(`Disks.${i}.Type`);
@@ -80,7 +80,8 @@ function disks(req: ActionRequest): Rec[] {
   return out;
 }
 
-function cpuMemory(req: ActionRequest, cpu: number, memory: number): [number, number] {
+/** CPU cores and memory (MB) checked against the ranges the API accepts (8044, 8045). */
+export function cpuMemory(req: ActionRequest, cpu: number, memory: number): [number, number] {
   if (!Number.isInteger(cpu) || cpu < 1 || cpu > 64) throw new ApiError(8044, `CPU ${cpu} is out of range 1-64`);
   if (memory % 1024 !== 0 || memory < 1024 || memory > 262144) throw new ApiError(8045, `Memory ${memory} must be a multiple of 1024 MB in 1024-262144`);
   return [cpu, memory];

@@ -16,6 +16,7 @@ import { ipsecVpnActions } from './actions-ipsecvpn.js';
 import { lbActions } from './actions-lb.js';
 import { natgwActions } from './actions-natgw.js';
 import { networkActions } from './actions-network.js';
+import { priceActions } from './actions-price.js';
 import { uadsActions } from './actions-uads.js';
 import { uadsBgpActions } from './actions-uads-bgp.js';
 import { labelActions } from './actions-label.js';
@@ -35,6 +36,7 @@ const ACTIONS: Record<string, ActionHandler> = {
   ...lbActions,
   ...natgwActions,
   ...networkActions,
+  ...priceActions,
   ...uadsActions,
   ...uadsBgpActions,
   ...labelActions,

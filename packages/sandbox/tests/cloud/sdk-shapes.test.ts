@@ -80,6 +80,13 @@ async function walk(): Promise<void> {
   await ok({ Action: 'ResizeAttachedDisk', Zone: ZONE, UHostId, DiskId: UDiskId[0], DiskSpace: 60 });
   await ok({ Action: 'ResetUHostInstancePassword', UHostId, Password: PASSWORD });
   await ok({ Action: 'DescribeUHostInstance', 'UHostIds.0': UHostId });
+  const bootDisk = { 'Disks.0.IsBoot': 'True', 'Disks.0.Type': 'CLOUD_SSD', 'Disks.0.Size': 40 };
+  await ok({ Action: 'GetUHostInstancePrice', Zone: ZONE, CPU: 2, Memory: 4096, Count: 1, ImageId: ImageSet[0].ImageId, ...bootDisk });
+  await ok({ Action: 'GetUHostUpgradePrice', UHostId, CPU: 4 });
+  await ok({ Action: 'DescribeUDiskPrice', Zone: ZONE, Size: 50 });
+  await ok({ Action: 'DescribeUDiskUpgradePrice', Zone: ZONE, SourceId: UDiskId[0], Size: 80 });
+  await ok({ Action: 'GetEIPPrice', OperatorName: 'Bgp', Bandwidth: 2 });
+  await ok({ Action: 'GetEIPUpgradePrice', EIPId: eips[0], Bandwidth: 10 });
   await ok({ Action: 'StartUHostInstance', UHostId });
   await ok({ Action: 'PoweroffUHostInstance', UHostId });
 
@@ -117,6 +124,8 @@ async function walk(): Promise<void> {
   };
   const { VPNTunnelId } = await ok({ Action: 'CreateVPNTunnel', ...tunnel });
   await ok({ Action: 'DescribeVPNGateway', 'VPNGatewayIds.0': VPNGatewayId });
+  await ok({ Action: 'GetVPNGatewayPrice', Grade: 'Enhanced' });
+  await ok({ Action: 'GetVPNGatewayUpgradePrice', VPNGatewayId, Grade: 'Enhanced' });
   await ok({ Action: 'DescribeRemoteVPNGateway', 'RemoteVPNGatewayIds.0': RemoteVPNGatewayId });
   await ok({ Action: 'DescribeVPNTunnel', 'VPNTunnelIds.0': VPNTunnelId });
 
