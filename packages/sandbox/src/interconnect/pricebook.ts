@@ -64,7 +64,7 @@ function addOns(body: Body, allowed: string[], errors: string[]): Array<{ addOnT
   for (const a of body.addOns) {
     const type = isObject(a) && typeof a.addOnType === 'string' ? a.addOnType.toUpperCase() : '';
     if (!isObject(a) || !allowed.includes(type)) {
-      errors.push(`addOns: addOnType must be ${allowed.join(' or ') || 'absent for this product'}`);
+      errors.push(allowed.length ? `addOns: addOnType must be ${allowed.join(' or ')}` : 'addOns: this product takes no add-ons');
       continue;
     }
     if (type === 'IP_SEC') {
@@ -76,33 +76,38 @@ function addOns(body: Body, allowed: string[], errors: string[]): Array<{ addOnT
   return out;
 }
 
-/** One product type's request: the quote input without the shared fields, or undefined when broken. */
-type Reader = (body: Body, errors: string[]) => Omit<QuoteInput, 'productType' | 'term' | 'currency'> | undefined;
+/** One product type's request: the quote input without the shared fields and add-ons, or undefined when broken. */
+type Reader = (body: Body, errors: string[]) => Omit<QuoteInput, 'productType' | 'term' | 'currency' | 'addOnsUsd'> | undefined;
 
+/** The add-ons each product type takes: a cross connect for a Port, IPsec tunnels for an MCR. */
+const ADD_ONS: Record<string, string[]> = { MEGAPORT: ['CROSS_CONNECT'], MCR2: ['IP_SEC'] };
+
+/** The MVE size `size` (SMALL…) or `mveLabel` (`MVE 2/8`, or `MVE_2_8` as megaportgo's test writes it) names. */
 const sizeOf = (body: Body) => {
   const wanted = [body.size, body.mveLabel].find((v) => typeof v === 'string' && v) as string | undefined;
   const squash = (s: string) => s.replace(/[\s_/]/g, '').toUpperCase();
   return wanted === undefined ? undefined : MVE_SIZES.find((s) => s.size === wanted.toUpperCase() || squash(s.label) === squash(wanted));
 };
 
+/** The request reader of each `productType` the pricebook prices. */
 const READERS: Record<string, Reader> = {
   MEGAPORT: (body, errors) => {
-    const [loc, mbps, extra] = [location(body, 'locationId', errors), speed(body, errors, PORT_MONTHLY_USD), addOns(body, ['CROSS_CONNECT'], errors)];
-    return loc && mbps ? { location: loc, coreUsd: PORT_MONTHLY_USD[mbps], addOnsUsd: extra } : undefined;
+    const [loc, mbps] = [location(body, 'locationId', errors), speed(body, errors, PORT_MONTHLY_USD)];
+    return loc && mbps ? { location: loc, coreUsd: PORT_MONTHLY_USD[mbps] } : undefined;
   },
   MCR2: (body, errors) => {
-    const [loc, mbps, extra] = [location(body, 'locationId', errors), speed(body, errors, MCR_MONTHLY_USD), addOns(body, ['IP_SEC'], errors)];
-    return loc && mbps ? { location: loc, coreUsd: MCR_MONTHLY_USD[mbps], addOnsUsd: extra } : undefined;
+    const [loc, mbps] = [location(body, 'locationId', errors), speed(body, errors, MCR_MONTHLY_USD)];
+    return loc && mbps ? { location: loc, coreUsd: MCR_MONTHLY_USD[mbps] } : undefined;
   },
   MVE: (body, errors) => {
     const loc = location(body, 'locationId', errors);
     const size = sizeOf(body);
     if (!size) errors.push(`size or mveLabel must name an MVE size (${MVE_SIZES.map((s) => s.size).join(', ')})`);
-    return loc && size ? { location: loc, coreUsd: MVE_MONTHLY_USD[size.size], addOnsUsd: addOns(body, [], errors) } : undefined;
+    return loc && size ? { location: loc, coreUsd: MVE_MONTHLY_USD[size.size] } : undefined;
   },
   VXC: (body, errors) => {
-    const [a, b, mbps, extra] = [location(body, 'aLocationId', errors), location(body, 'bLocationId', errors), speed(body, errors), addOns(body, [], errors)];
-    return a && b && mbps ? { location: a, ...connectionUsd(distanceBand(a, b), mbps), addOnsUsd: extra } : undefined;
+    const [a, b, mbps] = [location(body, 'aLocationId', errors), location(body, 'bLocationId', errors), speed(body, errors)];
+    return a && b && mbps ? { location: a, ...connectionUsd(distanceBand(a, b), mbps) } : undefined;
   },
   IX: (body, errors) => {
     const [port, mbps] = [location(body, 'portLocationId', errors), speed(body, errors)];
@@ -117,18 +122,18 @@ const READERS: Record<string, Reader> = {
     if (!isInt(sessions) || sessions < 1) errors.push('sessionCount is required');
     if (!loc || !mbps || !isInt(sessions) || sessions < 1) return undefined;
     const t = NAT_GATEWAY_MONTHLY_USD;
-    return { location: loc, coreUsd: t.fixed + t.perMbps * mbps + (t.perThousandSessions * sessions) / 1000, addOnsUsd: addOns(body, [], errors) };
+    return { location: loc, coreUsd: t.fixed + t.perMbps * mbps + (t.perThousandSessions * sessions) / 1000 };
   },
   IP_ADDRESS: (body, errors) => {
     const loc = location(body, 'locationId', errors);
     const block = typeof body.ipBlock === 'string' ? IP_BLOCK_MONTHLY_USD[body.ipBlock] : undefined;
     if (block === undefined) errors.push(`ipBlock must be one of ${Object.keys(IP_BLOCK_MONTHLY_USD).join(', ')}`);
-    return loc && block !== undefined ? { location: loc, coreUsd: block, addOnsUsd: addOns(body, [], errors) } : undefined;
+    return loc && block !== undefined ? { location: loc, coreUsd: block } : undefined;
   },
 };
 
 /** An IX from a port at `port`: free in the port's own metro, at VXC rates by distance band otherwise (docs: ix-pricing). */
-function ixUsd(port: Location, ixMetro: string, mbps: number): Omit<QuoteInput, 'productType' | 'term' | 'currency'> {
+function ixUsd(port: Location, ixMetro: string, mbps: number): Omit<QuoteInput, 'productType' | 'term' | 'currency' | 'addOnsUsd'> {
   if (port.metro === ixMetro) return { location: port, coreUsd: 0 };
   const ixSite = LOCATIONS.find((l) => l.metro === ixMetro) ?? port;
   return { location: port, ...connectionUsd(distanceBand(port, ixSite), mbps) };
@@ -169,9 +174,10 @@ export const productPricing: Handler = (ctx) => {
   if (body.currency !== undefined && (typeof body.currency !== 'string' || !knownCurrency(body.currency.toUpperCase()))) errors.push(`Unsupported currency ${String(body.currency)}`);
   const months = type === 'IP_ADDRESS' ? 1 : term(body, errors);
   const input = reader(body, errors);
+  const addOnsUsd = addOns(body, ADD_ONS[type] ?? [], errors);
   if (!input || errors.length) throw validationFailed(errors);
   const currency = typeof body.currency === 'string' ? body.currency.toUpperCase() : undefined;
-  const q = quote({ ...input, productType: type, term: months, currency });
+  const q = quote({ ...input, addOnsUsd, productType: type, term: months, currency });
   return ok(`Pricing for ${type}`, priceBookDto(q));
 };
 
@@ -232,13 +238,13 @@ function validatePrice(q: Quote, count: number): Record<string, unknown> {
  * the metro is in a field literally named `string`, as megaportgo's NATGatewayValidateResult reads it.
  */
 export function validateLineItems(item: Record<string, unknown>, plan: OrderPlan, db: InterconnectDb): Array<Record<string, unknown>> {
-  const groups = plan.kind === 'LAG' ? [plan.records.slice(0, 1)] : plan.records.map((r) => [r]);
-  const count = plan.kind === 'LAG' ? plan.records.length : 1;
+  // A LAG's members are alike: price the first, times the number of ports.
+  const [records, ports] = plan.kind === 'LAG' ? [plan.records.slice(0, 1), plan.records.length] : [plan.records, 1];
   const out: Array<Record<string, unknown>> = [];
-  for (const [r] of groups) {
+  for (const r of records) {
     const q = recordQuote(r, db);
     if (!q) continue;
-    out.push({ productUid: typeof item.productUid === 'string' ? item.productUid : null, productType: r.productType, string: metroOf(r, db), price: validatePrice(q, count) });
+    out.push({ productUid: typeof item.productUid === 'string' ? item.productUid : null, productType: r.productType, string: metroOf(r, db), price: validatePrice(q, ports) });
   }
   return out;
 }

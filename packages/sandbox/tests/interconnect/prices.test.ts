@@ -109,6 +109,7 @@ describe('POST /v4/pricebook/product', () => {
     ['a NAT gateway without sessions', { productType: 'NAT_GATEWAY', locationId: 2, speed: 100 }, /sessionCount is required/],
     ['an IP block of an unknown size', { productType: 'IP_ADDRESS', locationId: 2, ipBlock: '/8' }, /ipBlock must be one of/],
     ['an add-on the product does not take', port({ addOns: [{ addOnType: 'IP_SEC', tunnelCount: 10 }] }), /addOnType must be CROSS_CONNECT/],
+    ['an add-on on a VXC', { productType: 'VXC', aLocationId: 2, bLocationId: 3, speed: 100, addOns: [{ addOnType: 'IP_SEC' }] }, /this product takes no add-ons/],
   ])('refuses %s with 400 Validation failed', async (_why, body, message) => {
     const r = await price(body);
     expect(r.status).toBe(400);
