@@ -225,6 +225,35 @@ export interface Notes<In = any, Out = any, S = any> {
   delete?(recorded: { inputs: In; outputs: Out }, settings: S): string[];
 }
 
+/** What an object costs, in the API's own currency (never converted). */
+export interface Quote {
+  /** The monthly amount, in `currency` units. */
+  monthly: number;
+  /** Charges made once (setup), in `currency` units; 0 when there are none. */
+  oneOff: number;
+  /** The API's currency code (`USD`, `AUD`; `CNY` for the cloud API, which names none). */
+  currency: string;
+  /** How the amount was reached, where it is not simply the API's monthly price (`estimate: 2 × one port's price`). */
+  basis?: string;
+}
+
+/** What a quote may use: the provider's client (its rate window and retries) and settings, and the run's shared values (one call per query). */
+export type QuoteContext<C = any, S = any> = Pick<ResourceContext<C, S>, 'client' | 'settings' | 'shared'>;
+
+/**
+ * What an object of a type costs: a quote for given inputs (the manifest's, or the ones state
+ * records: a change is priced as the difference of the two), or the reason it has none.
+ */
+export type Cost<In = any, C = any, S = any> =
+  | {
+      /** What an object with these inputs costs; throws when the price call fails (the caller says "price unavailable"). */
+      quote(inputs: In, ctx: QuoteContext<C, S>): Promise<Quote>;
+    }
+  | {
+      /** Why no price can be quoted: `usage-priced: monthly active rows`, `no price action`, `not billed on its own`. */
+      unpriced: string;
+    };
+
 /**
  * How an object the API reports is on its way: read when waiting for an order, when settling an
  * interrupted one and when refreshing. Absent: every object reported is ready, and listed at once.
@@ -250,7 +279,7 @@ export interface Provisioning {
 
 /**
  * A resource type is data plus verbs: what it is (token, schemas), its rules in groups (secrets,
- * diff, replace, notes, provisioning, cross-check, import id), then the verbs. Handlers observe
+ * diff, replace, notes, provisioning, cost, cross-check, import id), then the verbs. Handlers observe
  * before they act and are idempotent: deleting something already gone succeeds; a create that
  * finds its own tagged object adopts it.
  */
@@ -268,6 +297,8 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   replace: ReplaceRules<In>;
   notes?: Notes<In, Out, S>;
   provisioning?: Provisioning;
+  /** What an object costs, or why it cannot be priced; every registered type has one (a registry test holds it to that). */
+  cost?: Cost<In, C, S>;
   /**
    * What the remote API would refuse only at apply, found before any order by looking at the
    * rest of the stack (a VLAN already used on the port, a rate limit above the port's speed).

@@ -125,6 +125,7 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
     computedInputs: ['comment'],
     remoteManaged: ['status', 'createTime'],
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'instanceId', reason: 'an allow-list entry belongs to one instance' },

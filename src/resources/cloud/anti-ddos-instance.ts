@@ -16,6 +16,8 @@ import { rfc3339 } from '../../providers/cloud/wire.js';
 import type { ReplaceRule, ResourceContext, ResourceType } from '../../engine/contracts/resource-type.js';
 import { APPEARS_WITHIN_MS, PACE, waitListed } from './kit.js';
 import { createAndWait } from './create.js';
+import { cloudQuote } from './cost.js';
+import { antiDdosPrice } from '../../providers/cloud/api/prices.js';
 
 /** Data centres of each area. */
 export const DATA_CENTRES: Record<'EastChina' | 'NorthChina', readonly string[]> = {
@@ -195,6 +197,12 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     },
     computedInputs: ['name'],
     remoteManaged: ['createTime', 'expireTime', 'status'],
+  },
+  cost: {
+    quote: (inputs, ctx) => {
+      const { DefenceType: _type, ...size } = sizing(inputs);
+      return cloudQuote(ctx, antiDdosPrice, inputs.chargeType, { ...size, SrcBandwidth: String(inputs.bandwidth) });
+    },
   },
   replace: {
     on: [

@@ -150,6 +150,7 @@ export const antiDdosIp: ResourceType<AntiDdosIpInputs, AntiDdosIpOutputs, Cloud
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { remark: '' }),
     remoteManaged: ['status', 'ruleCount', 'cname', 'lineType'],
   },
+  cost: { unpriced: "not priced: an IP within its instance's quota is free, and the price of one beyond it (DescribeBuyHighProtectGameIPPrice) is not asked" },
   replace: {
     on: [{ path: 'instanceId', reason: 'no Action moves a service IP to another anti-DDoS instance' }],
   },

@@ -169,6 +169,7 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { sourceType: 'ip', toaId: 200, detection: false, remark: '' }),
     remoteManaged: ['status', 'createTime', 'ruleId', 'ruleIndex', 'protocol', 'loadBalance'],
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'instanceId', reason: 'a rule belongs to one anti-DDoS instance (no Action moves it)' },

@@ -91,6 +91,7 @@ export const diskAttachment: ResourceType<DiskAttachmentInputs, DiskAttachmentOu
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { stopInstanceBeforeDetaching: false }),
     remoteManaged: ['deviceName'],
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'diskId', reason: 'an attachment is of one disk: another disk is another attachment' },

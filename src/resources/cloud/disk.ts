@@ -17,6 +17,8 @@ import { autoName, DEFAULT_TAG, deleteListed, nameField, ownedAmong, prefixedId,
 import { createAndWait } from './create.js';
 import { allDisks, describeDisk, failedStatus, isSettled, settledDisk } from './udisk.js';
 import type { DiskInfo } from '../../providers/cloud/api/udisk.js';
+import { cloudQuote } from './cost.js';
+import { diskPrice } from '../../providers/cloud/api/prices.js';
 
 const TYPES = { data_disk: 'DataDisk', ssd_data_disk: 'SSDDataDisk', essd_data_disk: 'ESSDDataDisk', rssd_data_disk: 'RSSDDataDisk' } as const;
 type DiskType = keyof typeof TYPES;
@@ -106,6 +108,10 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
     computedInputs: ['name'],
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { diskType: 'data_disk', chargeType: 'dynamic', tag: DEFAULT_TAG }),
     remoteManaged: ['status', 'instanceId', 'deviceName', 'createTime', 'expireTime'],
+  },
+  cost: {
+    quote: (inputs, ctx) =>
+      cloudQuote(ctx, diskPrice, inputs.chargeType ?? 'dynamic', { Zone: inputs.availabilityZone, Size: inputs.size, DiskType: TYPES[(inputs.diskType ?? 'data_disk') as DiskType] }),
   },
   replace: {
     on: [

@@ -113,6 +113,7 @@ export const eipAssociation: ResourceType<EipAssociationInputs, EipAssociationOu
     computedInputs: ['resourceType'],
     remoteManaged: ['publicIp'],
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'eipId', reason: 'a binding is of one EIP: another EIP is another binding' },

@@ -17,6 +17,8 @@ import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listingVerbs, n
 import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 import { EIP_LISTING, type EipInfo } from '../../providers/cloud/api/eip.js';
+import { cloudQuote } from './cost.js';
+import { eipPrice } from '../../providers/cloud/api/prices.js';
 
 const LINES = { bgp: 'Bgp', international: 'International', bgp_pro: 'BGPPro' } as const;
 
@@ -111,6 +113,16 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
     computedInputs: ['name', 'weight'],
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeMode: 'bandwidth', chargeType: 'month' }),
     remoteManaged: ['publicIp', 'status', 'resourceType', 'resourceId', 'createTime', 'expireTime'],
+  },
+  cost: {
+    quote: (inputs, ctx) =>
+      cloudQuote(
+        ctx,
+        eipPrice,
+        inputs.chargeType,
+        { OperatorName: LINES[inputs.internetType], Bandwidth: inputs.bandwidth, PayMode: upper(inputs.chargeMode ?? 'bandwidth') },
+        inputs.chargeMode === 'traffic' ? 'the fixed part only: traffic is billed by use' : undefined,
+      ),
   },
   replace: {
     on: [

@@ -25,6 +25,8 @@ import { imageInZone } from './cross-checks.js';
 import { autoName, DEFAULT_TAG, deleteListed, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
 import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
+import { cloudQuote } from './cost.js';
+import { hostPrice } from '../../providers/cloud/api/prices.js';
 
 /** What is read back about an instance. */
 export const instanceOutputs = z.object({
@@ -151,6 +153,23 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     asDeclared: (recorded, _outputs, desired, origin) =>
       defaultsAsDeclared(unreported(recorded, desired, origin), desired, { machineType: 'N', cpu: 4, memory: 8192, dataDisks: [], chargeType: 'month', tag: DEFAULT_TAG, remark: '' }),
     remoteManaged: ['privateIp', 'state', 'createTime', 'expireTime'],
+  },
+  cost: {
+    quote: (inputs, ctx) =>
+      cloudQuote(
+        ctx,
+        hostPrice,
+        inputs.chargeType,
+        {
+          Zone: inputs.availabilityZone,
+          ImageId: inputs.imageId,
+          MachineType: inputs.machineType ?? 'N',
+          CPU: inputs.cpu ?? 4,
+          Memory: inputs.memory ?? 8192,
+          Disks: [{ ...inputs.bootDisk, boot: 'True' }, ...(inputs.dataDisks ?? []).map((d) => ({ ...d, boot: 'False' }))].map((d) => ({ IsBoot: d.boot, Type: d.type.toUpperCase(), Size: d.size })),
+        },
+        'with its disks',
+      ),
   },
   replace: {
     on: [

@@ -85,6 +85,7 @@ export const labelAttachment: ResourceType<LabelAttachmentInputs, LabelAttachmen
   diff: {
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'key', reason: 'no Action changes a binding (BindLabels and UnbindLabels only)' },

@@ -81,6 +81,7 @@ export const label: ResourceType<LabelInputs, LabelOutputs, CloudClient, CloudSe
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
     remoteManaged: ['resourceCount'],
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'key', reason: 'no Action changes a label (CreateLabels and DeleteLabels only)' },

@@ -98,6 +98,7 @@ export const lbAttachment: ResourceType<LbAttachmentInputs, LbAttachmentOutputs,
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { port: 80, weight: 1, enabled: true, backup: false }),
     remoteManaged: ['privateIp', 'status'],
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'lbId', reason: 'a backend belongs to one balancer: another is another backend' },

@@ -148,6 +148,7 @@ export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, Cloud
       }),
     remoteManaged: ['status'],
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'lbId', reason: 'a listener cannot move to another balancer (no API Action)' },

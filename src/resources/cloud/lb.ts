@@ -121,6 +121,7 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { internal: false, tag: DEFAULT_TAG, remark: '', securityGroupId: '' }),
     remoteManaged: ['privateIp', 'ipAddresses', 'createTime'],
   },
+  cost: { unpriced: 'no price action: the API has none for classic load balancers' },
   replace: {
     on: [
       { path: 'vpcId', reason: 'a balancer cannot move to another VPC (no API Action)' },

@@ -176,6 +176,7 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
     },
     remoteManaged: ['createTime'],
   },
+  cost: { unpriced: 'no price action: the API has none for NAT gateways' },
   replace: {
     on: [{ path: 'vpcId', reason: 'a NAT gateway cannot move to another VPC (no API Action)' }],
     // An EIP is bound to one resource at a time: a new gateway on the old one's EIPs needs it gone.

@@ -164,6 +164,7 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
     },
     remoteManaged: ['type', 'resourceCount', 'createTime'],
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [],
     when: {

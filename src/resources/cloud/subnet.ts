@@ -93,6 +93,7 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
     remoteManaged: ['gateway', 'createTime'],
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'vpcId', reason: 'a subnet cannot move to another VPC (no API Action)' },

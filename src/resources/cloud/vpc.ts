@@ -81,6 +81,7 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
     asDeclared: (recorded, _outputs, desired) => ({ ...defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG }), cidrBlocks: inDeclaredOrder(recorded.cidrBlocks, desired.cidrBlocks)! }),
     remoteManaged: ['subnetCount', 'createTime', 'updateTime'],
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'name', reason: 'the API has no Action that renames a VPC' },

@@ -113,6 +113,7 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
     },
     remoteManaged: ['createTime'],
   },
+  cost: { unpriced: "not billed on its own: part of its VPN gateway's price" },
   replace: {
     on: [
       { path: 'vpnGatewayId', reason: 'a tunnel cannot move to another VPN gateway (no API Action)' },

@@ -18,6 +18,8 @@ import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listingVerbs, n
 import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 import { VPN_GATEWAY_LISTING as LISTING, type VpnGatewayInfo } from '../../providers/cloud/api/vpn.js';
+import { cloudQuote } from './cost.js';
+import { vpnGatewayPrice } from '../../providers/cloud/api/prices.js';
 
 const GRADES = { standard: 'Standard', enhanced: 'Enhanced' } as const;
 const CHARGES = { year: 'Year', month: 'Month', dynamic: 'Dynamic' } as const;
@@ -107,6 +109,9 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
     recordOnly: ['duration'],
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeType: 'month' }),
     remoteManaged: ['publicIp', 'createTime', 'expireTime'],
+  },
+  cost: {
+    quote: (inputs, ctx) => cloudQuote(ctx, vpnGatewayPrice, inputs.chargeType, { Grade: GRADES[inputs.grade] }),
   },
   replace: {
     on: [

@@ -9,6 +9,7 @@ import { type Ctx, cancel, freshList, order, readListed, readProductOfType, same
 import { contractNotes, productProvisioning, vlanClaim } from './product-hooks.js';
 import { ixCrossCheck } from './cross-checks.js';
 import { defaultsAsDeclared } from '../as-declared.js';
+import { locationOf, pricebookQuote } from './cost.js';
 
 const MAC = /^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){5}$/;
 
@@ -108,6 +109,12 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   },
   notes: {
     delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  cost: {
+    async quote(inputs, ctx) {
+      const portLocationId = await locationOf(ctx, inputs.requestedProductUid, 'port');
+      return pricebookQuote(ctx, { productType: 'IX', portLocationId, ixType: inputs.networkServiceType, speed: inputs.rateLimit });
+    },
   },
   provisioning: productProvisioning,
   importId: { format: '<product_uid>', parse: parseProductUid },

@@ -5,6 +5,7 @@ import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOf } from '../schema.js';
 import { readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
 import { type Ctx, readListed, retryWithin, sharedProduct, splitId, waitReady } from './kit.js';
+import { pricebookQuote } from './cost.js';
 
 /** Tunnel counts an IPsec add-on can allow. */
 export const TUNNEL_COUNTS = [10, 20, 30] as const;
@@ -60,6 +61,17 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
   outputs: mcrIpsecAddonOutputs,
   diff: {
     remoteManaged: ['addOnUid'],
+  },
+  cost: {
+    // Billed as an add-on charge on its MCR: what the MCR costs with these tunnels less what it costs without.
+    async quote(inputs, ctx) {
+      const mcr = await ctx.shared(`price:product:${inputs.mcrId}`, () => readProduct(ctx.client, inputs.mcrId));
+      if (!mcr) throw new UserError(`the MCR ${inputs.mcrId} is not a product of the account, so its add-on cannot be priced`);
+      const body = { productType: 'MCR2', locationId: mcr.locationId, speed: mcr.portSpeed, term: mcr.contractTermMonths };
+      const [without, withTunnels] = await Promise.all([pricebookQuote(ctx, body), pricebookQuote(ctx, { ...body, addOns: [{ addOnType: 'IP_SEC', tunnelCount: inputs.tunnelCount }] })]);
+      const monthly = Math.round((withTunnels.monthly - without.monthly) * 100) / 100;
+      return { monthly, oneOff: withTunnels.oneOff - without.oneOff, currency: withTunnels.currency, basis: "the IP_SEC add-on charge on its MCR's price" };
+    },
   },
   replace: {
     on: [{ path: 'mcrId', reason: 'an add-on belongs to one MCR and cannot move' }],

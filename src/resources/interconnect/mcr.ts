@@ -29,6 +29,7 @@ import {
 import { type PrefixList, deletePrefixList, findByDescription, observedEntries, prefixListSchema, sameEntries } from './prefix-lists.js';
 import { contractNotes, productProvisioning } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
+import { pricebookQuote } from './cost.js';
 
 /** MCR speeds in Mbps. */
 export const MCR_SPEEDS = [1000, 2500, 5000, 10000, 25000, 50000, 100000] as const;
@@ -105,6 +106,9 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
         : ['prefixFilterLists is deprecated and will be removed; declare each list as an interconnect:index/mcrPrefixFilterList:McrPrefixFilterList resource instead'],
     // The API no longer accepts a scheduled cancellation for an MCR.
     delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  cost: {
+    quote: (inputs, ctx) => pricebookQuote(ctx, { productType: 'MCR2', locationId: inputs.locationId, speed: inputs.portSpeed, term: inputs.contractTermMonths }),
   },
   provisioning: productProvisioning,
   importId: { format: '<product_uid>', parse: parseProductUid },

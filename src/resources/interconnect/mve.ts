@@ -31,6 +31,7 @@ import {
 import { contractNotes, productProvisioning } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
 import { imageCheck } from './mve-image-check.js';
+import { pricebookQuote } from './cost.js';
 
 /** MVE instance sizes (vCPU/GB RAM): SMALL 2/8, MEDIUM 4/16, LARGE 8/32, X_LARGE_12 12/48. */
 export const MVE_SIZES = ['SMALL', 'MEDIUM', 'LARGE', 'X_LARGE_12'] as const;
@@ -164,6 +165,9 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   },
   notes: {
     delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  cost: {
+    quote: (inputs, ctx) => pricebookQuote(ctx, { productType: 'MVE', locationId: inputs.locationId, size: reveal(inputs.vendorConfig)?.productSize ?? 'SMALL', term: inputs.contractTermMonths }),
   },
   provisioning: productProvisioning,
   importId: { format: '<product_uid>', parse: parseProductUid },

@@ -27,6 +27,7 @@ import {
 } from './kit.js';
 import { contractNotes, productProvisioning } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
+import { pricebookQuote } from './cost.js';
 
 /** Port speeds in Mbps (400000 where the location offers it). */
 export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
@@ -86,6 +87,9 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   },
   notes: {
     delete: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
+  },
+  cost: {
+    quote: (inputs, ctx) => pricebookQuote(ctx, { productType: 'MEGAPORT', locationId: inputs.locationId, speed: inputs.portSpeed, term: inputs.contractTermMonths }),
   },
   provisioning: productProvisioning,
   importId: { format: '<product_uid>', parse: parseProductUid },

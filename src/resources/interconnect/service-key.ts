@@ -87,6 +87,7 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
     },
     remoteManaged: ['key', 'companyId', 'companyUid', 'createDate', 'lastUpdated', 'lastUsed', 'expired', 'valid'],
   },
+  cost: { unpriced: 'not billed on its own: a service key is free; the VXC made with it is priced' },
   replace: {
     on: [
       { path: 'productUid', reason: 'a key cannot move to another port' },

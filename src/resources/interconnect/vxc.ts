@@ -35,6 +35,7 @@ import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, ca
 import { contractNotes, productProvisioning, vlanClaim } from './product-hooks.js';
 import { vxcCrossCheck } from './cross-checks.js';
 import { vxcAsDeclared } from './vxc-declared.js';
+import { locationOf, pricebookQuote } from './cost.js';
 
 /** Inputs of a virtual cross connect. */
 export const vxcInputs = z
@@ -153,6 +154,15 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   notes: {
     // Only Ports and LAG Ports honour cancelAtEndOfTerm.
     delete: (recorded) => contractNotes(recorded.outputs, false),
+  },
+  cost: {
+    // Billed by time at speed: the monthly rate is what a month at this speed costs.
+    async quote(inputs, ctx) {
+      const aLocationId = await locationOf(ctx, inputs.aEnd.requestedProductUid, 'A-End');
+      const bLocationId = await locationOf(ctx, inputs.bEnd?.requestedProductUid, 'B-End');
+      const q = await pricebookQuote(ctx, { productType: 'VXC', aLocationId, bLocationId, speed: inputs.rateLimit, term: inputs.contractTermMonths });
+      return { ...q, basis: 'at constant speed' };
+    },
   },
   provisioning: productProvisioning,
   importId: { format: '<product_uid>', parse: parseProductUid },

@@ -85,6 +85,7 @@ export const connectionSchedule: ResourceType<ConnectionScheduleInputs, Connecti
   diff: {
     computedInputs: ['syncFrequency', 'dailySyncTime', 'scheduleType', 'paused', 'pauseAfterTrial'],
   },
+  cost: { unpriced: "not billed on its own: part of its connection's monthly active rows" },
   replace: {
     on: [{ path: 'connectionId', reason: 'a schedule is part of one connection' }],
   },

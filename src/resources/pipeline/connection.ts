@@ -128,6 +128,7 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
     // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
     readsDeclared: true,
   },
+  cost: { unpriced: 'usage-priced: monthly active rows' },
   replace: {
     on: [
       { path: 'service', reason: "the API cannot change a connection's service" },

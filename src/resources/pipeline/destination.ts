@@ -126,6 +126,7 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
     // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
     readsDeclared: true,
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'groupId', reason: "a destination's id is its group's: it cannot move to another group" },

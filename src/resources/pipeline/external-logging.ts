@@ -98,6 +98,7 @@ export const externalLogging: ResourceType<ExternalLoggingInputs, ExternalLoggin
     // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
     readsDeclared: true,
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'groupId', reason: "a log service's id is its group's: the API cannot move it" },

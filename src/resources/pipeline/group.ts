@@ -53,6 +53,7 @@ export const group: ResourceType<GroupInputs, GroupOutputs, PipelineClient, Pipe
   diff: {
     remoteManaged: ['createdAt'],
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [],
   },

@@ -112,6 +112,7 @@ export const hybridDeploymentAgent: ResourceType<HybridDeploymentAgentInputs, Hy
     remoteManaged: ['online', 'enabled', 'version', 'registeredAt', 'createdBy', 'token', 'authJson', 'configJson', 'dockerComposeYaml'],
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { authType: 'AUTO', authenticationCounter: 0 }),
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'groupId', reason: 'the API cannot move an agent to another group: its only change is a re-auth' },

@@ -170,6 +170,7 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
     // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
     readsDeclared: true,
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'name', reason: "the API's PATCH of a private link takes only its config: the name is fixed at create" },

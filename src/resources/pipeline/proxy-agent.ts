@@ -117,6 +117,7 @@ export const proxyAgent: ResourceType<ProxyAgentInputs, ProxyAgentOutputs, Pipel
     remoteManaged: ['status', 'version', 'registeredAt', 'createdBy', 'authToken', 'clientCert', 'clientPrivateKey'],
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { regenerationCounter: 0 }),
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'displayName', reason: 'the API cannot change a proxy agent: it has no update, only create, delete and regenerate-secrets' },

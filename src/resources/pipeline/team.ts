@@ -62,6 +62,7 @@ export const team: ResourceType<TeamInputs, TeamOutputs, PipelineClient, Pipelin
       return defaultsAsDeclared(recorded, desired, { description: '' });
     },
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [],
   },

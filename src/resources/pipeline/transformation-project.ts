@@ -126,6 +126,7 @@ export const transformationProject: ResourceType<TransformationProjectInputs, Tr
     // undo the deploy key added).
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { runTests: true }),
   },
+  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'groupId', reason: 'the API cannot move a project to another group' },

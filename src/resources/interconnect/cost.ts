@@ -1,0 +1,36 @@
+/**
+ * What interconnect products cost, from the pricebook (`POST /v4/pricebook/product`): one call per
+ * distinct configuration in a run, in the location's currency. A LAG has no price of its own (the
+ * pricebook takes no member count): it is its member ports' price, marked as an estimate.
+ */
+import { UserError } from '../../kernel/errors.js';
+import type { InterconnectClient } from '../../providers/interconnect/client.js';
+import { priceProduct } from '../../providers/interconnect/api/pricebook.js';
+import { readProduct } from '../../providers/interconnect/api/products.js';
+import type { Quote, QuoteContext } from '../../engine/contracts/resource-type.js';
+
+type PriceCtx = QuoteContext<InterconnectClient>;
+
+/** The quote of one pricebook body, asked once per run for the same body. */
+export async function pricebookQuote(ctx: PriceCtx, body: Record<string, unknown>): Promise<Quote> {
+  const book = await ctx.shared(`price:interconnect:${JSON.stringify(body)}`, () => priceProduct(ctx.client, body));
+  const once = (book.prices ?? []).filter((p) => p.frequency === 'ONCE').reduce((sum, p) => sum + p.amount, 0);
+  return { monthly: book.monthlyRate, oneOff: once, currency: book.currency };
+}
+
+/** A quote `times` over (a LAG's member ports), the basis saying so. */
+export function timesQuote(q: Quote, times: number, basis: string): Quote {
+  const round = (n: number) => Math.round(n * times * 100) / 100;
+  return { ...q, monthly: round(q.monthly), oneOff: round(q.oneOff), basis };
+}
+
+/** The location of a product or partner port the account can see, by UID (read once per run). */
+export async function locationOf(ctx: PriceCtx, uid: string | undefined, what: string): Promise<number> {
+  if (typeof uid !== 'string') throw new UserError(`the ${what} is not known until it is looked up, so its location cannot be priced`);
+  const own = await ctx.shared(`price:product:${uid}`, () => readProduct(ctx.client, uid));
+  if (typeof own?.locationId === 'number') return own.locationId;
+  const partners = await ctx.shared('price:partner-ports', async () => (await ctx.client.get<Array<{ productUid: string; locationId?: number }>>('/v2/dropdowns/partner/megaports')).data ?? []);
+  const partner = partners.find((p) => p.productUid === uid);
+  if (typeof partner?.locationId === 'number') return partner.locationId;
+  throw new UserError(`the ${what} ${uid} is neither a product of the account nor a partner port, so its location cannot be priced`);
+}
