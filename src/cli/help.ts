@@ -10,7 +10,7 @@ import { isGlobalFlag } from './flags.js';
 /** The groups of `plumb --help`, in order; a command in none is listed under "Other commands". */
 const GROUPS: Array<[heading: string, commands: string[]]> = [
   ['Core commands:', ['plan', 'apply', 'destroy']],
-  ['Inspect commands:', ['output', 'show', 'drift', 'graph', 'schema', 'lookup', 'validate']],
+  ['Inspect commands:', ['output', 'show', 'drift', 'cost', 'graph', 'schema', 'lookup', 'validate']],
   ['State commands:', ['import', 'refresh', 'state', 'config', 'stack']],
 ];
 
@@ -43,6 +43,10 @@ const EXAMPLES: Record<string, Array<[string, string]>> = {
   drift: [
     ['plumb drift', 'compare remote objects with state'],
     ['plumb drift --all --format markdown', 'every stack, as a pull-request comment'],
+  ],
+  cost: [
+    ['plumb cost', 'what each resource of the stack costs a month, and the total per provider'],
+    ['plumb cost --stack prod --json', 'the bill of the stack "prod", as JSON'],
   ],
   refresh: [['plumb refresh -y', 'record what the remote APIs report, without asking']],
   output: [

@@ -27,6 +27,7 @@ const init = () => import('./init.js');
 const completion = () => import('./completion.js');
 const version = () => import('./version.js');
 const show = () => import('./show.js');
+const cost = () => import('./cost.js');
 
 for (const stream of [process.stdout, process.stderr]) {
   // A reader that goes away (`plumb plan | head`) ends what plumb prints, not what it does: an
@@ -151,6 +152,13 @@ program
   .option('--all', 'check every stack at the state location')
   .option('--html <file>', 'also write the report as one self-contained page with the dependency graph')
   .action(action(async (manifest: string | undefined, opts: Opts) => (await drift()).driftCommand(manifest, opts as never)));
+
+program
+  .command('cost [manifest]')
+  .description("print the stack's bill of materials from state: each resource's monthly price in the API's currency, or why it has none")
+  .option('--config <key=value>', "set a config value for this run, over the stack's settings (repeatable)", collect, [])
+  .option('--json', 'print the bill as JSON')
+  .action(action(async (manifest: string | undefined, opts: Opts) => (await cost()).costCommand(manifest, opts as never)));
 
 program
   .command('refresh [manifest]')

@@ -29,6 +29,7 @@ const READERS = [
   ['destroy', '--yes'],
   ['refresh', '--yes'],
   ['drift'],
+  ['cost'],
   ['import', 'port9', 'interconnect:Port', '00000000-0000-0000-0000-000000000000'],
   ['import', '--discover', 'interconnect:Port'],
   ['state', 'list'],
