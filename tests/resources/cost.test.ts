@@ -9,6 +9,7 @@ import * as z from 'zod';
 import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import type { Quote, QuoteContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { loadResourceTypes } from '../../src/cli/catalog.js';
+import { Secret } from '../../src/kernel/values.js';
 import type { CloudClient } from '../../src/providers/cloud/client.js';
 import { port } from '../../src/resources/interconnect/port.js';
 import { mcr } from '../../src/resources/interconnect/mcr.js';
@@ -203,6 +204,16 @@ describe('quotes from the sandbox', () => {
   it('an IX at an exchange in its port metro is free: a local IX costs nothing', async () => {
     const local = await quote('interconnect:index/ix:Ix', { ...CASES['interconnect:index/ix:Ix'].inputs(world), requestedProductUid: world.sydney2 });
     expect(local.monthly).toBe(0);
+  });
+
+  it('an MVE whose vendor config state holds sealed is quoted at its size', async () => {
+    const token = 'interconnect:index/mve:Mve';
+    const inputs = CASES[token].inputs(world);
+    const large = { ...(inputs.vendorConfig as object), productSize: 'LARGE' };
+    const type = types.get(token)!;
+    const quoteOf = (type.cost as { quote: (i: unknown, x: QuoteContext) => Promise<Quote> }).quote;
+    const sealed = await quoteOf({ ...inputs, vendorConfig: new Secret(large) }, ctx.interconnect);
+    expect(sealed.monthly).toBe((await quote(token, { ...inputs, vendorConfig: large })).monthly);
   });
 
   it('the same question within a run is one call', async () => {
