@@ -13,6 +13,8 @@ import { Secret } from '../../src/kernel/values.js';
 import type { CloudClient } from '../../src/providers/cloud/client.js';
 import { port } from '../../src/resources/interconnect/port.js';
 import { mcr } from '../../src/resources/interconnect/mcr.js';
+import { serviceKey } from '../../src/resources/interconnect/service-key.js';
+import type { InterconnectClient } from '../../src/providers/interconnect/client.js';
 import { interconnectContext } from '../support/interconnect-context.js';
 import { startHarness, type Harness } from '../support/cloud-harness.js';
 
@@ -214,6 +216,22 @@ describe('quotes from the sandbox', () => {
     const quoteOf = (type.cost as { quote: (i: unknown, x: QuoteContext) => Promise<Quote> }).quote;
     const sealed = await quoteOf({ ...inputs, vendorConfig: new Secret(large) }, ctx.interconnect);
     expect(sealed.monthly).toBe((await quote(token, { ...inputs, vendorConfig: large })).monthly);
+  });
+
+  it("a VXC to a partner port is priced from that port's location, one made with a service key from the key's port", async () => {
+    const ic = ctx.interconnect as QuoteContext<InterconnectClient>;
+    const partners = (await ic.client.get<Array<{ productUid: string; locationId: number }>>('/v2/dropdowns/partner/megaports')).data;
+    const token = 'interconnect:index/vxc:Vxc';
+    const inputs = CASES[token].inputs(world);
+    const toPartner = await quote(token, { ...inputs, bEnd: { requestedProductUid: partners[0].productUid } });
+    expect(toPartner.monthly).toBeGreaterThan(0);
+    // A key for the Melbourne port: priced as the VXC to it, the key being a secret as state holds it.
+    const key = (await serviceKey.create(await interconnectContext(sandbox.url, 'key'), { productUid: world.melbourne, active: true, maxSpeed: 1000, singleUse: true, vlan: 100, description: 'cost' }))
+      .id;
+    const type = types.get(token)!;
+    const quoteOf = (type.cost as { quote: (i: unknown, x: QuoteContext) => Promise<Quote> }).quote;
+    const keyed = await quoteOf({ ...z.parse(type.inputs, { ...inputs, bEnd: {} }), serviceKey: new Secret(key) }, ic);
+    expect(keyed.monthly).toBe((await quote(token, inputs)).monthly);
   });
 
   it('the same question within a run is one call', async () => {

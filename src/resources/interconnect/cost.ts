@@ -26,7 +26,7 @@ export function timesQuote(q: Quote, times: number, basis: string): Quote {
 
 /** The location of a product or partner port the account can see, by UID (read once per run). */
 export async function locationOf(ctx: PriceCtx, uid: string | undefined, what: string): Promise<number> {
-  if (typeof uid !== 'string') throw new UserError(`the ${what} is not known until it is looked up, so its location cannot be priced`);
+  if (typeof uid !== 'string') throw new UserError(`no ${what} is named, so its location cannot be priced`);
   const own = await ctx.shared(`price:product:${uid}`, () => readProduct(ctx.client, uid));
   if (typeof own?.locationId === 'number') return own.locationId;
   const partners = await ctx.shared('price:partner-ports', async () => (await ctx.client.get<Array<{ productUid: string; locationId?: number }>>('/v2/dropdowns/partner/megaports')).data ?? []);

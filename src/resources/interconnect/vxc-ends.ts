@@ -97,7 +97,13 @@ type CspLookup = { megaports?: Array<{ productUid: string; type?: string; vxc?: 
  * different requested UID), else the requested UID, else the port an azure/google/oracle key
  * names (azure: the port of the chosen type; google/oracle: the first free port fast enough).
  */
-export async function resolveBEnd(ctx: Ctx, requested: string | undefined, serviceKey: string | undefined, cfg: PartnerConfig | undefined, rateLimit: number): Promise<string> {
+export async function resolveBEnd(
+  ctx: Pick<Ctx, 'client' | 'warn'>,
+  requested: string | undefined,
+  serviceKey: string | undefined,
+  cfg: PartnerConfig | undefined,
+  rateLimit: number,
+): Promise<string> {
   if (serviceKey) {
     const { data } = await ctx.client.get<KeyLookup>('/v2/service/key', { key: serviceKey });
     if (requested && requested !== data.productUid) ctx.warn(`the service key belongs to port ${data.productUid}, which replaces the requested B-End ${requested}`);

@@ -36,6 +36,7 @@ import { contractNotes, productProvisioning, vlanClaim } from './product-hooks.j
 import { vxcCrossCheck } from './cross-checks.js';
 import { vxcAsDeclared } from './vxc-declared.js';
 import { locationOf, pricebookQuote } from './cost.js';
+import { reveal } from '../../kernel/values.js';
 
 /** Inputs of a virtual cross connect. */
 export const vxcInputs = z
@@ -159,7 +160,12 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
     // Billed by time at speed: the monthly rate is what a month at this speed costs.
     async quote(inputs, ctx) {
       const aLocationId = await locationOf(ctx, inputs.aEnd.requestedProductUid, 'A-End');
-      const bLocationId = await locationOf(ctx, inputs.bEnd?.requestedProductUid, 'B-End');
+      // A service key or a cloud partner's key names the B-End's port: the same lookup the order makes.
+      const keyed = inputs.serviceKey !== undefined || (inputs.bEnd?.requestedProductUid === undefined && inputs.bEndPartnerConfig !== undefined);
+      const bUid = keyed
+        ? await resolveBEnd({ client: ctx.client, warn: () => {} }, inputs.bEnd?.requestedProductUid, reveal(inputs.serviceKey), reveal(inputs.bEndPartnerConfig), inputs.rateLimit)
+        : inputs.bEnd?.requestedProductUid;
+      const bLocationId = await locationOf(ctx, bUid, 'B-End');
       const q = await pricebookQuote(ctx, { productType: 'VXC', aLocationId, bLocationId, speed: inputs.rateLimit, term: inputs.contractTermMonths });
       return { ...q, basis: 'at constant speed' };
     },
