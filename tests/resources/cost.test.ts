@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { startSandbox, type Sandbox } from '@plumb/sandbox';
 import type { Quote, QuoteContext, ResourceType } from '../../src/engine/contracts/resource-type.js';
 import { loadResourceTypes } from '../../src/cli/catalog.js';
-import { Secret } from '../../src/kernel/values.js';
+import { Secret, Unknown } from '../../src/kernel/values.js';
 import type { CloudClient } from '../../src/providers/cloud/client.js';
 import { port } from '../../src/resources/interconnect/port.js';
 import { mcr } from '../../src/resources/interconnect/mcr.js';
@@ -232,6 +232,18 @@ describe('quotes from the sandbox', () => {
     const quoteOf = (type.cost as { quote: (i: unknown, x: QuoteContext) => Promise<Quote> }).quote;
     const keyed = await quoteOf({ ...z.parse(type.inputs, { ...inputs, bEnd: {} }), serviceKey: new Secret(key) }, ic);
     expect(keyed.monthly).toBe((await quote(token, inputs)).monthly);
+  });
+
+  it('inputs known only after apply (a plan of a new stack) are no question for the API: the quote says which', async () => {
+    await cloud.clearCalls();
+    const quoteOf = (token: string) => (types.get(token)!.cost as { quote: (i: unknown, x: QuoteContext) => Promise<Quote> }).quote;
+    const vxc = CASES['interconnect:index/vxc:Vxc'].inputs(world);
+    await expect(quoteOf('interconnect:index/vxc:Vxc')({ ...vxc, aEnd: { requestedProductUid: new Unknown('port.productUid') } }, ctx.interconnect)).rejects.toThrow(
+      /the A-End is known only after apply/,
+    );
+    const disk = CASES['cloud:index/disk:Disk'].inputs(world);
+    await expect(quoteOf('cloud:index/disk:Disk')({ ...disk, size: new Unknown('config.size') }, ctx.cloud)).rejects.toThrow(/the price depends on Size, known only after apply/);
+    expect(await cloud.actions()).toEqual([]);
   });
 
   it('the same question within a run is one call', async () => {

@@ -4,6 +4,7 @@
  * month in CNY (the API's currency, which it never names).
  */
 import type { CloudClient } from '../../providers/cloud/client.js';
+import { knownBeforeApply } from '../quote.js';
 import type { Params } from '../../providers/cloud/signature.js';
 import type { Quote, QuoteContext } from '../../engine/contracts/resource-type.js';
 
@@ -21,6 +22,7 @@ type PriceCall = (client: CloudClient, params: Params & { ChargeType: string }) 
  * it is, a year's divided by 12, an hourly one times 730 hours (the basis says which).
  */
 export async function cloudQuote(ctx: QuoteContext<CloudClient>, call: PriceCall, chargeType: string | undefined, params: Params, basis?: string): Promise<Quote> {
+  knownBeforeApply(params);
   const ChargeType = CHARGE[chargeType ?? 'month'] ?? 'Month';
   const ask = { ...params, ChargeType };
   const price = await ctx.shared(`price:cloud:${call.name}:${JSON.stringify(ask)}`, () => call(ctx.client, ask));

@@ -4,6 +4,8 @@
  * pricebook takes no member count): it is its member ports' price, marked as an estimate.
  */
 import { UserError } from '../../kernel/errors.js';
+import { isUnknown } from '../../kernel/values.js';
+import { knownBeforeApply } from '../quote.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import { priceProduct } from '../../providers/interconnect/api/pricebook.js';
 import { readProduct } from '../../providers/interconnect/api/products.js';
@@ -13,6 +15,7 @@ type PriceCtx = QuoteContext<InterconnectClient>;
 
 /** The quote of one pricebook body, asked once per run for the same body. */
 export async function pricebookQuote(ctx: PriceCtx, body: Record<string, unknown>): Promise<Quote> {
+  knownBeforeApply(body);
   const book = await ctx.shared(`price:interconnect:${JSON.stringify(body)}`, () => priceProduct(ctx.client, body));
   const once = (book.prices ?? []).filter((p) => p.frequency === 'ONCE').reduce((sum, p) => sum + p.amount, 0);
   return { monthly: book.monthlyRate, oneOff: once, currency: book.currency };
@@ -26,6 +29,7 @@ export function timesQuote(q: Quote, times: number, basis: string): Quote {
 
 /** The location of a product or partner port the account can see, by UID (read once per run). */
 export async function locationOf(ctx: PriceCtx, uid: string | undefined, what: string): Promise<number> {
+  if (isUnknown(uid)) throw new UserError(`the ${what} is known only after apply, so its location cannot be priced yet`);
   if (typeof uid !== 'string') throw new UserError(`no ${what} is named, so its location cannot be priced`);
   const own = await ctx.shared(`price:product:${uid}`, () => readProduct(ctx.client, uid));
   if (typeof own?.locationId === 'number') return own.locationId;

@@ -6,6 +6,7 @@ import { oneOf } from '../schema.js';
 import { readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
 import { type Ctx, readListed, retryWithin, sharedProduct, splitId, waitReady } from './kit.js';
 import { pricebookQuote } from './cost.js';
+import { knownBeforeApply } from '../quote.js';
 
 /** Tunnel counts an IPsec add-on can allow. */
 export const TUNNEL_COUNTS = [10, 20, 30] as const;
@@ -65,6 +66,7 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
   cost: {
     // Billed as an add-on charge on its MCR: what the MCR costs with these tunnels less what it costs without.
     async quote(inputs, ctx) {
+      knownBeforeApply({ mcrId: inputs.mcrId });
       const mcr = await ctx.shared(`price:product:${inputs.mcrId}`, () => readProduct(ctx.client, inputs.mcrId));
       if (!mcr) throw new UserError(`the MCR ${inputs.mcrId} is not a product of the account, so its add-on cannot be priced`);
       const body = { productType: 'MCR2', locationId: mcr.locationId, speed: mcr.portSpeed, term: mcr.contractTermMonths };

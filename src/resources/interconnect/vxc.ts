@@ -36,6 +36,7 @@ import { contractNotes, productProvisioning, vlanClaim } from './product-hooks.j
 import { vxcCrossCheck } from './cross-checks.js';
 import { vxcAsDeclared } from './vxc-declared.js';
 import { locationOf, pricebookQuote } from './cost.js';
+import { knownBeforeApply } from '../quote.js';
 import { reveal } from '../../kernel/values.js';
 
 /** Inputs of a virtual cross connect. */
@@ -161,6 +162,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
     async quote(inputs, ctx) {
       const aLocationId = await locationOf(ctx, inputs.aEnd.requestedProductUid, 'A-End');
       // A service key or a cloud partner's key names the B-End's port: the same lookup the order makes.
+      knownBeforeApply({ serviceKey: inputs.serviceKey, bEndPartnerConfig: inputs.bEndPartnerConfig });
       const keyed = inputs.serviceKey !== undefined || (inputs.bEnd?.requestedProductUid === undefined && inputs.bEndPartnerConfig !== undefined);
       const bUid = keyed
         ? await resolveBEnd({ client: ctx.client, warn: () => {} }, inputs.bEnd?.requestedProductUid, reveal(inputs.serviceKey), reveal(inputs.bEndPartnerConfig), inputs.rateLimit)
