@@ -2,7 +2,7 @@ import { ReadPass, resourceContext } from '../engine/applying/context.js';
 import type { ResourceState } from '../engine/contracts/state.js';
 import type { EngineDeps } from '../engine/types.js';
 import { displayAddress, paint, type Paint } from './render-plan.js';
-import { useColor } from './run.js';
+import { planningNotices, useColor } from './run.js';
 import { manifestPath, openSession, type GlobalOptions } from './session.js';
 
 /**
@@ -84,7 +84,9 @@ export async function costCommand(arg: string | undefined, opts: GlobalOptions &
   try {
     const state = await session.store.read();
     const pass = new ReadPass();
-    const priced = await Promise.all(Object.values(state.resources).map((r) => lineOf(r, session.deps, pass)));
+    // A wait for a rate window or a call sent again is said as plan says it: before the table, or on stderr beside JSON.
+    const notices = planningNotices(session, opts, opts.json ? 'document' : 'none');
+    const priced = await Promise.all(Object.values(state.resources).map((r) => lineOf(r, session.deps, pass))).finally(notices);
     // Grouped by provider, each in the order state records it.
     const providers = [...new Set(priced.map((l) => l.provider))];
     const lines = providers.flatMap((provider) => priced.filter((l) => l.provider === provider));

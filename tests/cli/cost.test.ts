@@ -67,6 +67,7 @@ describe('plumb cost', () => {
   it('prints each resource at the price the sandbox quotes, the reason for those it cannot price, and a total per provider and currency', async () => {
     const r = await plumb(['cost'], { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.startsWith('What stack default costs, as ordered now (from state):\n')).toBe(true);
     const line = (address: string) => r.stdout.split('\n').find((l) => l.trimStart().startsWith(`${address} `)) ?? '';
     const { port, lagPort, eip } = expected;
     expect(line('port')).toContain(`${port.currency} ${port.monthlyRate.toFixed(2)}/month`);
