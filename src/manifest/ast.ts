@@ -3,6 +3,8 @@
  * Expressions are kept unevaluated so the same program can be evaluated at plan and at apply.
  */
 
+import type { Diagnostic } from '../kernel/diagnostics.js';
+
 /** 1-based line and column inside the manifest file. */
 export interface Pos {
   line: number;
@@ -232,7 +234,7 @@ export interface Manifest {
   /** Function tokens the manifest calls with fn::invoke, anywhere. */
   invoked: string[];
   /** Things worth saying that do not stop the manifest being used (a deprecated spelling). */
-  warnings: string[];
+  warnings: Diagnostic[];
 }
 
 /** The types a config value may be declared with. */

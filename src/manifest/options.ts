@@ -20,7 +20,7 @@ export interface OptionsReader {
    * Notes a provider pin (`version`, `pluginDownloadURL`) at `where`: accepted, as it means
    * nothing to a built-in provider, and said once per command rather than per resource.
    */
-  pinned?: (option: string, where: string) => void;
+  pinned?: (option: string, where: string, pos: Pos) => void;
 }
 
 /** Options that pin a provider plugin: a built-in provider has no plugin to choose or download. */
@@ -186,7 +186,7 @@ function readReferenceOption(options: ResourceOptions, key: string, value: Node,
 /** A provider pin: a string (as Pulumi takes it), noted and otherwise ignored. */
 export function pin(key: string, value: Node, pos: Pos, where: string, { error, pinned }: OptionsReader): void {
   if (!isScalar(value) || typeof value.value !== 'string') error(pos, `option ${key} must be a string`, undefined, where);
-  else pinned?.(key, where);
+  else pinned?.(key, where, pos);
 }
 
 /** `protect: true`, or an expression known when planning (`${isProduction}`). */

@@ -70,7 +70,7 @@ describe('checkManifest with a fake catalog', () => {
     const result = await check('name: x\nresources:\n  a: { type: fake:Thing, properties: { name: a, size: 1 } }\n  b: { type: fake:Thing, properties: { name: "${a.uid}" } }\n');
     expect(result.diagnostics).toEqual([]);
     expect(result.value!.graph.resourceDependencies('b')).toEqual(['a']);
-    expect(result.value!.warnings).toEqual(['a: size 1 is deprecated']);
+    expect(result.value!.warnings).toEqual([{ severity: 'warning', summary: 'a: size 1 is deprecated' }]);
     expect(Object.fromEntries(result.value!.settings)).toEqual({ fake: { region: 'north', termsAccepted: true } });
   });
 
