@@ -166,7 +166,7 @@ async function checkResource(
   }
   const diagnostics = checkOptionFields(decl, type, file);
   const malformed = decl.options.import === undefined ? undefined : idFormatProblem(type, decl.options.import);
-  if (malformed) diagnostics.push(at(malformed));
+  if (malformed) diagnostics.push(at({ pos: decl.options.positions?.import, ...malformed }));
   try {
     await optionValues(decl.address, decl.options, scope, 'wait');
   } catch (err) {
