@@ -1,5 +1,6 @@
 import type { DriftReport } from '../engine/planning/drift.js';
 import type { Change, Plan } from '../engine/types.js';
+import { sourceExcerpt, warningDiagnostics, warningLine } from '../kernel/diagnostics.js';
 import { attributeLines, scalar } from './render-diff.js';
 import { displayAddress, heading, paint, replaceSummary, showFull, shown, summaryLine, symbolOf } from './render-plan.js';
 
@@ -22,7 +23,11 @@ export function planMarkdown(plan: Plan, verbose = false): string {
     lines.push('');
     for (const c of active) lines.push(...details(c, verbose));
   }
-  for (const w of plan.warnings) lines.push('', `> **Warning:** ${cell(w)}`);
+  for (const w of warningDiagnostics(plan.warnings, plan.warningsAt)) {
+    lines.push('', `> **Warning:** ${cell(warningLine(w))}`);
+    const excerpt = w.pos ? sourceExcerpt(w.pos) : [];
+    if (excerpt.length) lines.push('', '```text', ...excerpt, '```');
+  }
   const outputs = Object.entries(plan.outputs);
   if (outputs.length) {
     lines.push('', '<details><summary>Outputs</summary>', '', '```');

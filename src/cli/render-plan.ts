@@ -1,4 +1,5 @@
 import type { Change, Plan } from '../engine/types.js';
+import { formatWarning, warningDiagnostics } from '../kernel/diagnostics.js';
 import { attributeLines } from './render-diff.js';
 
 /** Terminal colours, or none. */
@@ -60,7 +61,7 @@ function* planLines(plan: Plan, p: Paint, opts: PlanLook): Generator<string> {
     if (opts.compact) yield '';
     yield summaryLine(plan);
   }
-  for (const w of plan.warnings) yield p.yellow(`Warning: ${w}`);
+  for (const w of warningDiagnostics(plan.warnings, plan.warningsAt)) yield p.yellow(formatWarning(w));
   const outputs = Object.entries(plan.outputs);
   if (outputs.length && opts.outputs !== false) {
     yield '';

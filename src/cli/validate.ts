@@ -1,3 +1,4 @@
+import { diagnosticJson, formatWarning } from '../kernel/diagnostics.js';
 import { loadManifest, manifestPath, type GlobalOptions } from './session.js';
 
 /**
@@ -9,11 +10,11 @@ export async function validateCommand(arg: string | undefined, opts: GlobalOptio
   const resources = Object.keys(manifest.resources).length;
   const variables = Object.keys(manifest.variables).length;
   if (opts.json) {
-    const diagnostics = warnings.map((w) => ({ severity: 'warning', summary: w }));
+    const diagnostics = warnings.map(diagnosticJson);
     process.stdout.write(`${JSON.stringify({ ok: true, file: manifest.file, resources, variables, diagnostics }, null, 2)}\n`);
     return 0;
   }
-  for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
+  for (const w of warnings) process.stderr.write(`${formatWarning(w)}\n`);
   process.stdout.write(`${manifest.file}: valid (${resources} resources, ${variables} variables)\n`);
   return 0;
 }

@@ -86,7 +86,10 @@ export interface Plan {
   changes: Change[];
   /** `move` (records renamed by aliases), `read` (resources read with get:) and `wait` (objects still provisioning, waited for) are present only when there are some. */
   summary: { add: number; change: number; replace: number; destroy: number; import: number; noop: number; move?: number; read?: number; wait?: number };
+  /** Each warning as one line: `file:line:col: summary` for one with a place in a file. */
   warnings: string[];
+  /** The warnings with a place in a file, with it (each one of `warnings`); present only when there are some. */
+  warningsAt?: Diagnostic[];
   /** Operations interrupted by a crash and how they were settled. */
   settled: string[];
   outputs: Record<string, unknown>;

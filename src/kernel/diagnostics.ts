@@ -36,6 +36,33 @@ export function formatDiagnostic(d: Diagnostic): string {
   return [`${where}${addr}${d.severity}: ${d.summary}`, ...excerpt, ...detail].join('\n');
 }
 
+/** A warning, at its place in a file where it has one. */
+export function warningAt(pos: SourcePos | undefined, summary: string): Diagnostic {
+  return pos ? { severity: 'warning', summary, pos } : { severity: 'warning', summary };
+}
+
+/**
+ * A warning as one line of text, as a plan's `warnings` list gives it: `file:line:col: summary`
+ * where it has a place, its summary where not.
+ */
+export function warningLine(d: Diagnostic): string {
+  return d.pos ? `${d.pos.file}:${d.pos.line}:${d.pos.column}: ${d.summary}` : d.summary;
+}
+
+/**
+ * A plan's warnings (one line each) as diagnostics: those with a place (`placed`, each one of
+ * `warnings` as warningLine gives it) with it, the others as they are.
+ */
+export function warningDiagnostics(warnings: readonly string[], placed: readonly Diagnostic[] = []): Diagnostic[] {
+  const byLine = new Map(placed.map((d) => [warningLine(d), d]));
+  return warnings.map((w) => byLine.get(w) ?? warningAt(undefined, w));
+}
+
+/** A warning as a command prints it: as an error is, with its source line, where it has a place; `Warning: …` where not. */
+export function formatWarning(d: Diagnostic): string {
+  return d.pos ? formatDiagnostic(d) : `Warning: ${d.summary}`;
+}
+
 /** Diagnostics without repeats: one mistake met through several paths (a lookup used twice) is reported once. */
 export function uniqueDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();

@@ -3,6 +3,8 @@
  * Expressions are kept unevaluated so the same program can be evaluated at plan and at apply.
  */
 
+import type { Diagnostic } from '../kernel/diagnostics.js';
+
 /** 1-based line and column inside the manifest file. */
 export interface Pos {
   line: number;
@@ -144,8 +146,13 @@ export interface ResourceOptions {
   /** `providers: { cloud: ${east} }` (or a list): the provider resource for each provider, by name. */
   providers?: Array<{ ref: RefExpr; name?: string }>;
   /** Where each option's value is written, for problems found once the resource's type is known. */
-  positions?: Partial<Record<'additionalSecretOutputs' | 'hideDiffs' | 'ignoreChanges' | 'replaceOnChanges' | 'protect' | 'retainOnDelete', Pos>>;
+  positions?: Partial<Record<'additionalSecretOutputs' | 'hideDiffs' | 'ignoreChanges' | 'replaceOnChanges' | 'protect' | 'retainOnDelete' | 'import', Pos>>;
+  /** Where each entry of a list option is written, by its index in the list: a problem with one entry is shown at it. */
+  entryPositions?: Partial<Record<ListOption, Pos[]>>;
 }
+
+/** The options that are lists of names or property paths. */
+export type ListOption = 'dependsOn' | 'additionalSecretOutputs' | 'hideDiffs' | 'ignoreChanges' | 'replaceOnChanges';
 
 /** An old name of a resource (`aliases: [oldPort]`, a URN, or `{name, type}`). */
 export interface Alias {
@@ -232,7 +239,7 @@ export interface Manifest {
   /** Function tokens the manifest calls with fn::invoke, anywhere. */
   invoked: string[];
   /** Things worth saying that do not stop the manifest being used (a deprecated spelling). */
-  warnings: string[];
+  warnings: Diagnostic[];
 }
 
 /** The types a config value may be declared with. */
@@ -364,4 +371,10 @@ export function keyPosAt(expr: Expr, path: ReadonlyArray<PropertyKey>, key: stri
   }
   if (node.kind === 'object') return node.entries.find((e) => e.key === key)?.keyPos ?? node.pos;
   return node.pos;
+}
+
+/** Where entry `index` of a list option of a resource is written: at the entry, else the option, else the resource. */
+export function entryPos(decl: ResourceDecl, option: ListOption, index: number): Pos {
+  const { entryPositions, positions } = decl.options;
+  return entryPositions?.[option]?.[index] ?? (option === 'dependsOn' ? undefined : positions?.[option]) ?? decl.pos;
 }

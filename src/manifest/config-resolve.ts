@@ -6,7 +6,7 @@
  * value is an error saying how to set it.
  */
 import { basename } from 'node:path';
-import type { Diagnostic, SourcePos } from '../kernel/diagnostics.js';
+import { type Diagnostic, type SourcePos, warningAt } from '../kernel/diagnostics.js';
 import { type ConfigDecl, type ConfigEntry, type ConfigType, type Manifest, type Pos, refsOf, resourceRefs } from './ast.js';
 import { article } from './config-decl.js';
 import { type OpenSecret, readStackConfig, stackConfigFile, type StackValue } from './stack-config.js';
@@ -87,13 +87,13 @@ export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagn
  * each a warning at its place naming the closest declared key: a slip (`portSped`) would otherwise
  * be kept and never read. (A key referred to without a declaration is read, as in Pulumi.)
  */
-function undeclaredStackKeys(manifest: Manifest, values: ReadonlyMap<string, StackValue>, file: string): string[] {
+function undeclaredStackKeys(manifest: Manifest, values: ReadonlyMap<string, StackValue>, file: string): Diagnostic[] {
   const prefix = `${manifest.project}:`;
-  const warnings: string[] = [];
+  const warnings: Diagnostic[] = [];
   for (const [raw, value] of values) {
     const key = raw.startsWith(prefix) ? raw.slice(prefix.length) : raw;
     const unread = key.includes(':') ? undefined : unreadKey(manifest, key);
-    if (unread) warnings.push(`${file}:${value.pos.line}:${value.pos.column}: ${key} is set for stack "${manifest.stack}" but ${unread}`);
+    if (unread) warnings.push(warningAt({ file, ...value.pos }, `${key} is set for stack "${manifest.stack}" but ${unread}`));
   }
   return warnings;
 }

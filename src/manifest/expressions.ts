@@ -56,7 +56,7 @@ export interface ExprContext {
   /** Where function tokens called with fn::invoke go. */
   invoked: Set<string>;
   /** Notes a provider pin (`options.version` of a call): see OptionsReader. */
-  pinned?: (option: string, where: string) => void;
+  pinned?: (option: string, where: string, pos: Pos) => void;
 }
 
 /** Reads nodes as expressions; the expression of a node several aliases copy is read once. */

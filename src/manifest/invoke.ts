@@ -105,7 +105,7 @@ function invokeOptions(node: Node, pos: Pos, context: ExprContext, read: Read, f
     const k = String(isScalar(p.key) ? p.key.value : p.key);
     const keyPos = at(p.key as Node);
     if (PINS.includes(k)) {
-      if (isScalar(p.value) && typeof p.value.value === 'string') context.pinned?.(k, `a call of ${fn.split(':').pop()}`);
+      if (isScalar(p.value) && typeof p.value.value === 'string') context.pinned?.(k, `a call of ${fn.split(':').pop()}`, keyPos);
       else error(at(p.value as Node) ?? keyPos, `fn::invoke option ${k} must be a string`);
     } else if (k === 'dependsOn') {
       const expr = read(p.value);

@@ -4,7 +4,7 @@
  * for) or refused at its key with the reason it means nothing here.
  */
 import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
-import type { Expr, Pos, ResourceOptions } from './ast.js';
+import type { Expr, ListOption, Pos, ResourceOptions } from './ast.js';
 import { readAliases } from './alias-option.js';
 import { parseDuration } from './duration.js';
 import { type AtFn, type ErrorFn, keyText } from './expressions.js';
@@ -20,7 +20,7 @@ export interface OptionsReader {
    * Notes a provider pin (`version`, `pluginDownloadURL`) at `where`: accepted, as it means
    * nothing to a built-in provider, and said once per command rather than per resource.
    */
-  pinned?: (option: string, where: string) => void;
+  pinned?: (option: string, where: string, pos: Pos) => void;
 }
 
 /** Options that pin a provider plugin: a built-in provider has no plugin to choose or download. */
@@ -96,14 +96,17 @@ export function resourceOptions(node: Node | undefined, address: string, reader:
 
 /** Reads one option into `options`; false when there is no such option. */
 function readOption(options: ResourceOptions, key: string, value: Node, pos: Pos, address: string, reader: OptionsReader): boolean {
-  const { error, toExpr } = reader;
+  const { at, error, toExpr } = reader;
   const bool = (): boolean | undefined => {
     if (isScalar(value) && typeof value.value === 'boolean') return value.value;
     error(pos, `option ${key} must be true or false`, undefined, address);
     return undefined;
   };
   const strings = (): string[] => {
-    if (isSeq(value) && value.items.every((i) => isScalar(i) && typeof i.value === 'string')) return value.items.map((i) => String((i as { value: unknown }).value));
+    if (isSeq(value) && value.items.every((i) => isScalar(i) && typeof i.value === 'string')) {
+      (options.entryPositions ??= {})[key as ListOption] = value.items.map((i) => at(i as Node));
+      return value.items.map((i) => String((i as { value: unknown }).value));
+    }
     error(pos, `option ${key} must be a list of property paths, e.g. [productName]`, undefined, address);
     return [];
   };
@@ -127,7 +130,7 @@ function readOption(options: ResourceOptions, key: string, value: Node, pos: Pos
       (options.positions ??= {})[key] = pos;
       return true;
     case 'import':
-      if (isScalar(value) && typeof value.value === 'string' && value.value) options.import = value.value;
+      if (isScalar(value) && typeof value.value === 'string' && value.value) [options.import, (options.positions ??= {}).import] = [value.value, pos];
       else error(pos, 'option import must be the id of the object to adopt', undefined, address);
       return true;
     case 'customTimeouts':
@@ -151,8 +154,10 @@ function readReferenceOption(options: ResourceOptions, key: string, value: Node,
     case 'dependsOn': {
       const expr = toExpr(value);
       for (const item of expr.kind === 'list' ? expr.items : [expr]) {
-        if (item.kind === 'ref' && item.path.length === 0) options.dependsOn.push(item.root);
-        else error(item.pos, 'dependsOn takes resource references like ${port}', undefined, address);
+        if (item.kind === 'ref' && item.path.length === 0) {
+          options.dependsOn.push(item.root);
+          ((options.entryPositions ??= {}).dependsOn ??= []).push(item.pos);
+        } else error(item.pos, 'dependsOn takes resource references like ${port}', undefined, address);
       }
       return true;
     }
@@ -186,7 +191,7 @@ function readReferenceOption(options: ResourceOptions, key: string, value: Node,
 /** A provider pin: a string (as Pulumi takes it), noted and otherwise ignored. */
 export function pin(key: string, value: Node, pos: Pos, where: string, { error, pinned }: OptionsReader): void {
   if (!isScalar(value) || typeof value.value !== 'string') error(pos, `option ${key} must be a string`, undefined, where);
-  else pinned?.(key, where);
+  else pinned?.(key, where, pos);
 }
 
 /** `protect: true`, or an expression known when planning (`${isProduction}`). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { isAlias, isMap, isScalar, type Node, type Pair, type YAMLMap } from 'yaml';
-import type { Diagnostic } from '../kernel/diagnostics.js';
+import { type Diagnostic, warningAt } from '../kernel/diagnostics.js';
 import { projectNameProblem } from '../kernel/names.js';
 import { BUILTIN_ROOTS, type Expr, type Manifest, type Pos, type ResourceDecl, refsOf, resourceRefs } from './ast.js';
 import { readConfigSection } from './config-decl.js';
@@ -62,8 +62,8 @@ export function parseManifest(text: string, file: string, catalog: Catalog, proj
   const { at } = source;
   const error = (pos: Pos, summary: string, detail?: string, address?: string) => diagnostics.push({ severity: 'error', summary, detail, address, pos: { file, ...pos } });
   const invoked = new Set<string>();
-  const pins: Array<{ option: string; where: string }> = [];
-  const pinned = (option: string, where: string) => pins.push({ option, where });
+  const pins: Array<{ option: string; where: string; pos: Pos }> = [];
+  const pinned = (option: string, where: string, pos: Pos) => pins.push({ option, where, pos });
   const toExpr = expressionReader({ at, error, functions: [...catalog.functions], target: source.target, invoked, pinned });
   // An alias where a structure is expected stands for its anchor's node, as anywhere in YAML.
   const deref: Deref = (node) => (isAlias(node) ? source.target(node) : (node as Node | null | undefined));
@@ -74,14 +74,14 @@ export function parseManifest(text: string, file: string, catalog: Catalog, proj
   }
 
   const reader: Reader = { at, error, toExpr, deref, pinned };
-  const sections = readTopLevel(root, reader, manifest, [...catalog.resources]);
+  const { sections, namePos } = readTopLevel(root, reader, manifest, [...catalog.resources]);
   // `config:` wins over `configuration:` where both name a key, whichever comes first.
   sections.sort((a, b) => (a.key === b.key ? 0 : a.key === 'config' ? -1 : 1));
-  for (const { key, value } of sections) {
+  for (const { key, value, pos } of sections) {
     readConfigSection(value, reader, manifest.config, key);
-    if (key === 'configuration') manifest.warnings.push('configuration: is the older spelling of config:; it is read the same way');
+    if (key === 'configuration') manifest.warnings.push(warningAt({ file, ...pos }, 'configuration: is the older spelling of config:; it is read the same way'));
   }
-  if (project) diagnostics.push(...mergeProject(manifest, project));
+  if (project) diagnostics.push(...mergeProject(manifest, project, namePos));
   if (manifest.name !== 'unnamed') manifest.project = manifest.name;
   // A project file checks its own name (readProject), where it is written.
   if (!project) checkProjectName(root, manifest, reader);
@@ -93,15 +93,20 @@ export function parseManifest(text: string, file: string, catalog: Catalog, proj
   checkUrns(manifest, error);
   checkProviderFields(manifest, error);
   const note = pinsNote(pins);
-  if (note) manifest.warnings.push(note);
+  // One note for every pin, at the first.
+  if (note) manifest.warnings.push(warningAt({ file, ...pins[0].pos }, note));
   manifest.invoked = [...invoked];
   return { manifest, diagnostics };
 }
 
-/** Reads each top-level key of `root` into `manifest`, reporting unknown and refused keys; returns the config sections, unread. */
-function readTopLevel(root: YAMLMap, reader: Reader, manifest: Manifest, resources: string[]): Array<{ key: string; value: Node | null }> {
+/**
+ * Reads each top-level key of `root` into `manifest`, reporting unknown and refused keys; returns
+ * the config sections, unread, each at its key, and where the name is.
+ */
+function readTopLevel(root: YAMLMap, reader: Reader, manifest: Manifest, resources: string[]): { sections: Array<{ key: string; value: Node | null; pos: Pos }>; namePos?: Pos } {
   const { at, error, toExpr, deref } = reader;
-  const sections: Array<{ key: string; value: Node | null }> = [];
+  const sections: Array<{ key: string; value: Node | null; pos: Pos }> = [];
+  let namePos: Pos | undefined;
   for (const pair of root.items as Pair[]) {
     const key = keyText(pair);
     const value = deref(pair.value) ?? null;
@@ -119,12 +124,12 @@ function readTopLevel(root: YAMLMap, reader: Reader, manifest: Manifest, resourc
       case 'name':
       case 'description':
         if (!isScalar(value) || typeof value.value !== 'string') error(at(value ?? (pair.key as Node)), `${key} must be a string`);
-        else if (key === 'name') manifest.name = value.value;
+        else if (key === 'name') [manifest.name, namePos] = [value.value, keyPos];
         else if (key === 'description') manifest.description = value.value;
         break;
       case 'config':
       case 'configuration':
-        sections.push({ key, value });
+        sections.push({ key, value, pos: keyPos });
         break;
       case 'variables':
         for (const { name, node } of entries(value, at, error, 'variables')) manifest.variables[name] = toExpr(node);
@@ -156,7 +161,7 @@ function readTopLevel(root: YAMLMap, reader: Reader, manifest: Manifest, resourc
       }
     }
   }
-  return sections;
+  return { sections, namePos };
 }
 
 /**

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
-import type { Diagnostic } from '../kernel/diagnostics.js';
+import { type Diagnostic, warningAt } from '../kernel/diagnostics.js';
 import { UserError } from '../kernel/errors.js';
 import { closestName } from '../kernel/did-you-mean.js';
 import { projectNameProblem } from '../kernel/names.js';
@@ -213,11 +213,13 @@ function markFile(entry: ConfigEntry, file: string): void {
  * name, description and config declarations, each at its own file and position; a config key
  * declared in both is refused. Returns the problems found, the project file's own among them.
  */
-export function mergeProject(manifest: Manifest, project: ProjectDecls): Diagnostic[] {
+export function mergeProject(manifest: Manifest, project: ProjectDecls, namePos?: Pos): Diagnostic[] {
   const diagnostics = [...project.diagnostics];
   if (project.name !== undefined) {
     if (manifest.name !== 'unnamed' && manifest.name !== project.name)
-      manifest.warnings.push(`${manifest.file} is named "${manifest.name}", but its project is "${project.name}" (${project.file}), which plumb goes by`);
+      manifest.warnings.push(
+        warningAt(namePos && { file: manifest.file, ...namePos }, `${manifest.file} is named "${manifest.name}", but its project is "${project.name}" (${project.file}), which plumb goes by`),
+      );
     manifest.name = project.name;
   } else if (manifest.name === 'unnamed') {
     // Unnamed, the project goes by its file's name, wherever the program is kept (as state-store does).

@@ -37,12 +37,13 @@ describe('config keys the manifest does not declare', () => {
     const dir = workdir();
     writeManifest(dir, 'plumb.yaml', manifest);
     writeManifest(dir, 'plumb.dev.yaml', 'config:\n  cfg:portSpeed: 10\n  cfg:portSped: 100\n');
-    const warning = 'plumb.dev.yaml:3:17: portSped is set for stack "dev" but plumb.yaml does not declare it; did you mean portSpeed? declared keys: portSpeed, productName';
+    const summary = 'portSped is set for stack "dev" but plumb.yaml does not declare it; did you mean portSpeed? declared keys: portSpeed, productName';
+    const warning = `plumb.dev.yaml:3:17: warning: ${summary}\n   3 |   cfg:portSped: 100\n     |                 ^~~\n`;
     const validated = await plumb(['validate', '--stack', 'dev'], { cwd: dir });
     expect(validated.code).toBe(0);
-    expect(validated.stderr).toBe(`Warning: ${warning}\n`);
+    expect(validated.stderr).toBe(warning);
     const json = JSON.parse((await plumb(['validate', '--stack', 'dev', '--json'], { cwd: dir })).stdout);
-    expect(json.diagnostics).toEqual([{ severity: 'warning', summary: warning }]);
+    expect(json.diagnostics).toEqual([{ severity: 'warning', summary, file: 'plumb.dev.yaml', line: 3, column: 17, lineText: '  cfg:portSped: 100' }]);
     const planned = await plumb(['plan', '--stack', 'dev', '--state', join(dir, 'state')], { cwd: dir });
     expect(planned.stdout + planned.stderr).toContain(warning);
   });

@@ -61,9 +61,9 @@ describe('mistakes are caught once, early, clearly', () => {
       expect(errors.map((line) => line.replace(/: error: .*/, ''))).toEqual([
         'm.yaml:3:3',
         'm.yaml:5:6',
-        'm.yaml:8:3',
-        'm.yaml:8:3',
         'm.yaml:12:18',
+        'm.yaml:17:19',
+        'm.yaml:18:23',
         'm.yaml:19:7',
         'm.yaml:21:11',
         'm.yaml:31:37',

@@ -107,7 +107,7 @@ describe('typed config', () => {
     const old = parseManifest('name: e\nconfiguration:\n  size: { type: Number, default: 1 }\n  names: { type: List<String> }\n', 'm.yaml', { resources: [], functions: [] });
     expect(old.diagnostics).toEqual([]);
     expect(old.manifest.config.names.decl).toMatchObject({ type: 'list', items: 'string', hasDefault: false });
-    expect(old.manifest.warnings).toEqual(['configuration: is the older spelling of config:; it is read the same way']);
+    expect(old.manifest.warnings).toEqual([{ severity: 'warning', summary: 'configuration: is the older spelling of config:; it is read the same way', pos: { file: 'm.yaml', line: 2, column: 1 } }]);
     const bad = parseManifest('name: e\nconfig:\n  size: { type: integer, default: big }\n  odd: { type: decimal }\n', 'm.yaml', { resources: [], functions: [] });
     expect(bad.diagnostics.map((d) => `${d.pos?.line}:${d.pos?.column} ${d.summary}`)).toEqual([
       '3:35 config size: the default is a string, but the type is integer',

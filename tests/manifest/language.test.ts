@@ -117,8 +117,8 @@ variables:
     expect(errors(`${yaml}        version: 1.2.3\n        pluginDownloadURL: https://example.com\n        retries: 3\n`)).toEqual([
       '14:9 fn::invoke has no option "retries" (valid options: dependsOn, parent, provider, version, pluginDownloadURL)',
     ]);
-    expect(parse(`${yaml}        version: 1.2.3\n`).manifest.warnings).toEqual([
-      "options.version (a call of getLocation) ignored: plumb's providers are built in, so there is no plugin to pin or download",
+    expect(parse(`${yaml}        version: 1.2.3\n`).manifest.warnings.map((w) => `${w.pos?.line}:${w.pos?.column} ${w.summary}`)).toEqual([
+      "12:9 options.version (a call of getLocation) ignored: plumb's providers are built in, so there is no plugin to pin or download",
     ]);
   });
 

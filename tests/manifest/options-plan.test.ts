@@ -121,7 +121,7 @@ resources:
   it('names only inputs of the type, said where the option is written', async () => {
     const { diagnostics } = await planFake('resources:\n  thing:\n    type: fake:Thing\n    properties: { name: a }\n    options:\n      hideDiffs: [nmae]\n', fakeType(), new MemoryStore());
     expect(diagnostics.map((d) => `${d.pos?.line}:${d.pos?.column} ${d.summary} (${d.detail})`)).toEqual([
-      '6:18 hideDiffs: fake:index/thing:Thing has no input "nmae" (did you mean "name"? inputs: name, size, ref)',
+      '6:19 hideDiffs: fake:index/thing:Thing has no input "nmae" (did you mean "name"? inputs: name, size, ref)',
     ]);
   });
 });

@@ -52,7 +52,9 @@ describe('Pulumi resource options', () => {
   it('provider pins (version, pluginDownloadURL) are accepted with one note for the whole manifest', () => {
     const { manifest, diagnostics } = parse('      version: 1.0.0\n      pluginDownloadURL: https://x\n');
     expect(diagnostics).toEqual([]);
-    expect(manifest.warnings).toEqual(["options.pluginDownloadURL and options.version (port) ignored: plumb's providers are built in, so there is no plugin to pin or download"]);
+    expect(manifest.warnings.map((w) => `${w.pos?.line}:${w.pos?.column} ${w.summary}`)).toEqual([
+      "10:16 options.pluginDownloadURL and options.version (port) ignored: plumb's providers are built in, so there is no plugin to pin or download",
+    ]);
     expect(errors('      version: [1]\n')).toEqual(['10:16 option version must be a string']);
   });
 

@@ -86,7 +86,9 @@ describe('pulumi:providers resources', () => {
     expect(manifest.resources.port.provider).toBe('second');
     expect(manifest.resources.vpc.provider).toBeUndefined();
     expect(manifest.variables.syd).toMatchObject({ kind: 'invoke', provider: { root: 'second' } });
-    expect(manifest.warnings).toEqual(["options.version (second) ignored: plumb's providers are built in, so there is no plugin to pin or download"]);
+    expect(manifest.warnings.map((w) => `${w.pos?.line}:${w.pos?.column} ${w.summary}`)).toEqual([
+      "7:25 options.version (second) ignored: plumb's providers are built in, so there is no plugin to pin or download",
+    ]);
     const twice = yaml.replace('    properties: { region: cn-sh2 }\n', '    properties: { region: cn-sh2 }\n  third:\n    type: pulumi:providers:interconnect\n    defaultProvider: true\n');
     expect(errors(twice)).toEqual(['12:3 "third" and "second" are both the default interconnect provider (set defaultProvider: true on one of them)']);
     expect(errors('name: p\nresources:\n  x:\n    type: interconnect:Port\n    defaultProvider: true\n')[0]).toMatch(/^5:5 "defaultProvider" is not supported in resource "x"/);

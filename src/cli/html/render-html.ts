@@ -1,5 +1,6 @@
 import type { DriftReport } from '../../engine/planning/drift.js';
 import type { Change, Plan } from '../../engine/types.js';
+import { type Diagnostic, sourceExcerpt, warningDiagnostics, warningLine } from '../../kernel/diagnostics.js';
 import { driftValue } from '../render-markdown.js';
 import { givenValue, type SavedPlan } from '../saved-plan.js';
 import { changeLines, displayAddress, heading, paint, showFull, shown, summaryLine, symbolOf } from '../render-plan.js';
@@ -30,7 +31,7 @@ export function planHtml(plan: SavedPlan): string {
     configGiven(plan),
     `<p class="summary">${esc(active.length ? summaryLine(plan) : 'No changes. Your infrastructure matches the manifest.')}</p>`,
     ...plan.settled.map((s) => `<p class="note">Settled: ${esc(s)}</p>`),
-    ...plan.warnings.map((w) => `<p class="note">Warning: ${esc(w)}</p>`),
+    ...warningDiagnostics(plan.warnings, plan.warningsAt).map(warningHtml),
     replacements(active),
     graphSection(layout, 'Changed resources are coloured by what happens to them'),
     active.length ? `<h2>Changes</h2>\n${active.map(changeBlock).join('\n')}` : '',
@@ -141,4 +142,10 @@ function outputs(values: Record<string, unknown>): string {
   const entries = Object.entries(values);
   if (!entries.length) return '';
   return `<h2>Outputs</h2><pre>${entries.map(([k, v]) => esc(`${k} = ${showFull(v)}`)).join('\n')}</pre>`;
+}
+
+/** A warning: its line, and the source line it points at where that is known. */
+function warningHtml(w: Diagnostic): string {
+  const excerpt = w.pos ? sourceExcerpt(w.pos) : [];
+  return `<p class="note">Warning: ${esc(warningLine(w))}</p>${excerpt.length ? `\n<pre>${esc(excerpt.join('\n'))}</pre>` : ''}`;
 }

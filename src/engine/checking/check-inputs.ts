@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Diagnostic } from '../../kernel/diagnostics.js';
-import type { Expr, ResourceDecl } from '../../manifest/ast.js';
+import { entryPos, type Expr, type ResourceDecl } from '../../manifest/ast.js';
 import { closestName } from '../../kernel/did-you-mean.js';
 import { Secret, Unknown, holdsSecret, reveal, wrapSecrets } from '../../kernel/values.js';
 import { strict } from '../contracts/strict.js';
@@ -51,7 +51,7 @@ export function checkOptionFields(decl: ResourceDecl, type: { token: string; inp
   const check = (option: 'additionalSecretOutputs' | 'hideDiffs', names: string[] | undefined, valid: () => string[], what: string) => {
     if (!names?.length) return;
     const fields = valid();
-    for (const name of names) {
+    for (const [index, name] of names.entries()) {
       const first = name.split(/[.[]/)[0];
       if (!fields.length || fields.includes(first)) continue;
       const hint = closestName(first, fields);
@@ -60,7 +60,7 @@ export function checkOptionFields(decl: ResourceDecl, type: { token: string; inp
         summary: `${option}: ${type.token} has no ${what} "${first}"`,
         detail: `${hint ? `did you mean "${hint}"? ` : ''}${what}s: ${fields.join(', ')}`,
         address: decl.address,
-        pos: { file, ...(decl.options.positions?.[option] ?? decl.pos) },
+        pos: { file, ...entryPos(decl, option, index) },
       });
     }
   };

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../kernel/diagnostics.js';
-import { uniqueDiagnostics } from '../../kernel/diagnostics.js';
+import { uniqueDiagnostics, warningAt } from '../../kernel/diagnostics.js';
 import { UserError } from '../../kernel/errors.js';
 import type { ConfigEntry, Manifest, Pos, RefExpr, ResourceDecl } from '../../manifest/ast.js';
 import { configPlace, resolveConfig } from '../../manifest/config-resolve.js';
@@ -29,8 +29,8 @@ import type { WithDiagnostics } from '../types.js';
 export interface CheckedManifest {
   manifest: Manifest;
   graph: ManifestGraph;
-  /** Deprecation and usage warnings, each prefixed by its resource's address. */
-  warnings: string[];
+  /** The manifest's warnings (at their place), then the deprecation and usage warnings, each prefixed by its resource's address. */
+  warnings: Diagnostic[];
   /** Parsed settings of every provider the manifest uses or configures, by provider name. */
   settings: Map<string, Record<string, unknown>>;
   /** Parsed settings of every provider resource (`pulumi:providers:*`), by its address. */
@@ -117,9 +117,9 @@ export async function checkResources(
   manifest: Manifest,
   catalog: EngineCatalog,
   deferInputs = false,
-): Promise<{ diagnostics: Diagnostic[]; warnings: string[]; inputs: Map<string, Record<string, unknown>> }> {
+): Promise<{ diagnostics: Diagnostic[]; warnings: Diagnostic[]; inputs: Map<string, Record<string, unknown>> }> {
   const diagnostics: Diagnostic[] = [];
-  const warnings: string[] = [];
+  const warnings: Diagnostic[] = [];
   const functions = manifest.invoked.length ? await catalog.functions() : undefined;
   const scope = new Evaluation(manifest, undefined, () => new Unknown(), functions).scope();
   const valid = new Map<string, Record<string, unknown>>();
@@ -158,7 +158,7 @@ async function checkResource(
   scope: Scope,
   file: string,
   deferInputs: boolean,
-): Promise<{ diagnostics: Diagnostic[]; warnings: string[]; desired?: Record<string, unknown> }> {
+): Promise<{ diagnostics: Diagnostic[]; warnings: Diagnostic[]; desired?: Record<string, unknown> }> {
   const at = (problem: { summary: string; detail?: string; pos?: Pos }): Diagnostic => ({ severity: 'error', ...problem, address: decl.address, pos: { file, ...(problem.pos ?? decl.pos) } });
   if (decl.get) {
     const id = await getId(decl, type, scope, 'wait');
@@ -166,7 +166,7 @@ async function checkResource(
   }
   const diagnostics = checkOptionFields(decl, type, file);
   const malformed = decl.options.import === undefined ? undefined : idFormatProblem(type, decl.options.import);
-  if (malformed) diagnostics.push(at(malformed));
+  if (malformed) diagnostics.push(at({ pos: decl.options.positions?.import, ...malformed }));
   try {
     await optionValues(decl.address, decl.options, scope, 'wait');
   } catch (err) {
@@ -177,7 +177,7 @@ async function checkResource(
     if (deferInputs) return { diagnostics, warnings: [], desired };
     const problems = resourceInputProblems(decl, type, desired, file);
     if (problems.length) return { diagnostics: [...diagnostics, ...problems], warnings: [] };
-    return { diagnostics, warnings: (type.notes?.desired?.(desired) ?? []).map((w) => `${decl.address}: ${w}`), desired };
+    return { diagnostics, warnings: (type.notes?.desired?.(desired) ?? []).map((w) => warningAt(undefined, `${decl.address}: ${w}`)), desired };
   } catch (err) {
     return { diagnostics: [...diagnostics, evalProblem(err, file, decl.address)], warnings: [] };
   }

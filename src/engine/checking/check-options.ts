@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../kernel/diagnostics.js';
-import type { Manifest } from '../../manifest/ast.js';
+import { entryPos, type Manifest } from '../../manifest/ast.js';
 import { closestName } from '../../kernel/did-you-mean.js';
 import type { EngineCatalog } from '../contracts/catalog.js';
 import { fieldsAt } from './messages.js';
@@ -15,7 +15,7 @@ export function optionPathProblems(manifest: Manifest, catalog: EngineCatalog): 
     const type = catalog.resourceTypes.get(decl.token);
     if (!type) continue;
     for (const option of ['ignoreChanges', 'replaceOnChanges'] as const) {
-      for (const path of decl.options[option]) {
+      for (const [index, path] of decl.options[option].entries()) {
         const problem = pathProblem(type.inputs, path);
         if (!problem) continue;
         diagnostics.push({
@@ -23,7 +23,7 @@ export function optionPathProblems(manifest: Manifest, catalog: EngineCatalog): 
           summary: `option ${option}: "${path}": ${type.token} has no property ${problem.summary}`,
           detail: problem.detail,
           address: decl.address,
-          pos: { file: manifest.file, ...decl.pos },
+          pos: { file: manifest.file, ...entryPos(decl, option, index) },
         });
       }
     }

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../kernel/diagnostics.js';
-import { refsOf, resourceRefs, type Manifest, type Pos, type RefExpr } from '../../manifest/ast.js';
+import { entryPos, refsOf, resourceRefs, type Manifest, type Pos, type RefExpr } from '../../manifest/ast.js';
 import { closestName } from '../../kernel/did-you-mean.js';
 
 /** The kind of a node in the manifest's dependency graph. */
@@ -67,11 +67,12 @@ export function buildGraph(manifest: Manifest, onResourceRef?: (ref: RefExpr) =>
     refs.length = 0;
     resourceRefs(r, refs);
     for (let i = 0; i < refs.length; i++) edge(k, refs[i].root, refs[i].pos, 'reference', refs[i]);
-    for (const dep of r.options.dependsOn) {
-      edge(k, dep, r.pos, 'dependsOn target');
+    for (const [index, dep] of r.options.dependsOn.entries()) {
+      const pos = entryPos(r, 'dependsOn', index);
+      edge(k, dep, pos, 'dependsOn target');
       const kind = kindOf(dep);
       if (kind !== undefined && kind !== 'resource') {
-        diagnostics.push({ severity: 'error', summary: `dependsOn "${dep}" is not a resource`, pos: { file: manifest.file, ...r.pos }, address: k });
+        diagnostics.push({ severity: 'error', summary: `dependsOn "${dep}" is not a resource`, pos: { file: manifest.file, ...pos }, address: k });
       }
     }
   }

@@ -1,4 +1,4 @@
-import { type Diagnostic, uniqueDiagnostics } from '../../kernel/diagnostics.js';
+import { type Diagnostic, uniqueDiagnostics, warningLine } from '../../kernel/diagnostics.js';
 import type { Manifest } from '../../manifest/ast.js';
 import { closestName } from '../../kernel/did-you-mean.js';
 import type { ResourceType } from '../contracts/resource-type.js';
@@ -346,7 +346,8 @@ class Planning {
   finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting' | 'resolved'> {
     // What the manifest says that stops nothing (ignored provider pins, an older spelling, a stack key it
     // does not declare) goes in the plan once.
-    this.warnings.push(...this.manifest.warnings, ...this.evaluation.warnings);
+    this.warnings.push(...this.manifest.warnings.map(warningLine), ...this.evaluation.warnings);
+    const placed = this.manifest.warnings.filter((w) => w.pos);
     this.changes.sort((a, b) => compareAddresses(a.address, b.address));
     const { options } = this;
     const targeted = applyTargets(this.changes, options.targets ?? [], options.excludes ?? []);
@@ -386,6 +387,7 @@ class Planning {
       changes: targeted.changes,
       summary: summarise(targeted.changes),
       warnings: [...new Set(this.warnings)],
+      ...(placed.length ? { warningsAt: placed } : {}),
       settled,
       outputs,
     };

@@ -70,7 +70,7 @@ describe('checkManifest with a fake catalog', () => {
     const result = await check('name: x\nresources:\n  a: { type: fake:Thing, properties: { name: a, size: 1 } }\n  b: { type: fake:Thing, properties: { name: "${a.uid}" } }\n');
     expect(result.diagnostics).toEqual([]);
     expect(result.value!.graph.resourceDependencies('b')).toEqual(['a']);
-    expect(result.value!.warnings).toEqual(['a: size 1 is deprecated']);
+    expect(result.value!.warnings).toEqual([{ severity: 'warning', summary: 'a: size 1 is deprecated' }]);
     expect(Object.fromEntries(result.value!.settings)).toEqual({ fake: { region: 'north', termsAccepted: true } });
   });
 
@@ -111,9 +111,9 @@ describe('checkManifest with a fake catalog', () => {
       '4:3 config fake:regoin: unknown setting',
       '6:6 reference cycle: a -> b -> a',
       '10:17 unknown resource type "fake:Thimg"',
-      '11:3 dependsOn target "nowhere" is not defined',
-      '11:3 option ignoreChanges: "sise": fake:index/thing:Thing has no property "sise"',
       '13:46 size must be a number, not a string ("big")',
+      '14:28 dependsOn target "nowhere" is not defined',
+      '14:59 option ignoreChanges: "sise": fake:index/thing:Thing has no property "sise"',
     ]);
     expect(result.diagnostics.find((d) => d.summary.includes('sise'))?.detail).toBe('did you mean "size"? properties there: name, size');
   });
@@ -125,7 +125,7 @@ describe('checkManifest with a fake catalog', () => {
 
   it('inputs are checked beside structure problems and settings', async () => {
     const result = await check('name: x\nconfig:\n  fake:termsAccepted: false\nresources:\n  a: { type: fake:Thing, properties: { name: 1 }, options: { dependsOn: ["${b}"] } }\n');
-    expect(lines(result)).toEqual(['3:3 fake: the terms must be accepted (fake:termsAccepted: true)', '5:3 dependsOn target "b" is not defined', '5:46 name must be a string, not a number (1)']);
+    expect(lines(result)).toEqual(['3:3 fake: the terms must be accepted (fake:termsAccepted: true)', '5:46 name must be a string, not a number (1)', '5:74 dependsOn target "b" is not defined']);
   });
 
   it('lookup functions are asked for only when the manifest invokes one, and known arguments are checked', async () => {
