@@ -23,21 +23,34 @@ export interface CostTotal {
   oneOff: number;
 }
 
-const cents = (n: number) => Math.round(n * 100) / 100;
+export const cents = (n: number) => Math.round(n * 100) / 100;
 
-/** The line of one recorded resource: its quote, its reason for having none, or why the price call failed. */
-async function lineOf(r: ResourceState, deps: EngineDeps, pass: ReadPass): Promise<CostLine> {
-  const type = deps.resourceType(r.type);
-  const head = { address: r.address, type: r.type, provider: type?.provider ?? r.type.split(':')[0] };
-  if (!type?.cost) return { ...head, unpriced: 'no price is known for this type' };
-  if ('unpriced' in type.cost) return { ...head, unpriced: type.cost.unpriced };
+/** What one object costs: its quote, its type's reason for having none, or why the price call failed. */
+export type Price = { monthly: number; oneOff: number; currency: string; basis?: string } | { unpriced: string } | { unavailable: string };
+
+/** The price of an object of type `token` with these inputs, through the provider (instance) that manages it. */
+export async function priceOf(token: string, inputs: unknown, provider: string | undefined, address: string, deps: EngineDeps, pass: ReadPass): Promise<Price> {
+  const type = deps.resourceType(token);
+  if (!type?.cost) return { unpriced: 'no price is known for this type' };
+  if ('unpriced' in type.cost) return { unpriced: type.cost.unpriced };
   try {
-    const ctx = await resourceContext(deps, type, r.address, { pass, provider: r.provider });
-    const q = await type.cost.quote(r.inputs, ctx);
-    return { ...head, monthly: q.monthly, oneOff: q.oneOff, currency: q.currency, ...(q.basis ? { basis: q.basis } : {}) };
+    const ctx = await resourceContext(deps, type, address, { pass, provider });
+    const q = await type.cost.quote(inputs, ctx);
+    return { monthly: q.monthly, oneOff: q.oneOff, currency: q.currency, ...(q.basis ? { basis: q.basis } : {}) };
   } catch (err) {
-    return { ...head, unavailable: err instanceof Error ? err.message : String(err) };
+    return { unavailable: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/** The provider a type's objects belong to. */
+export function providerOf(token: string, deps: EngineDeps): string {
+  return deps.resourceType(token)?.provider ?? token.split(':')[0];
+}
+
+/** The line of one recorded resource. */
+async function lineOf(r: ResourceState, deps: EngineDeps, pass: ReadPass): Promise<CostLine> {
+  const head = { address: r.address, type: r.type, provider: providerOf(r.type, deps) };
+  return { ...head, ...(await priceOf(r.type, r.inputs, r.provider, r.address, deps, pass)) };
 }
 
 /** The priced lines summed per provider and currency, in the order they first appear. */

@@ -12,6 +12,7 @@ import { planHtml } from './html/render-html.js';
 import { rateRoom, type RateRoom } from './rate-room.js';
 import { renderReport, roomText } from './render-apply.js';
 import { planMarkdown } from './render-markdown.js';
+import { planCost, planCostText, type PlanCost } from './plan-cost.js';
 import { changesSomething, paint, writePlan, type Paint } from './render-plan.js';
 import { sandboxField } from './sandbox-line.js';
 import { configGiven } from './config-given.js';
@@ -37,6 +38,8 @@ export interface RunOptions extends GlobalOptions {
   format?: string;
   /** plan: also write the plan as a self-contained HTML page to this file. */
   html?: string;
+  /** false with `--no-cost`: no price call, no cost shown. */
+  cost?: boolean;
 }
 
 /** `plumb plan`: exit 0 (or 2 with --detailed-exitcode when there are changes). */
@@ -52,22 +55,28 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     const notice = format === 'text' ? 'none' : 'document';
     const room = opts.refresh ? await sayRateRoom(session, Object.values(state.resources), opts, notice) : [];
     const notices = planningNotices(session, opts, notice);
-    const { plan, diagnostics } = await makePlan(session.manifest, session.graph, state, session.deps, {
+    const planned = await makePlan(session.manifest, session.graph, state, session.deps, {
       refresh: opts.refresh,
       destroy,
       replace: opts.replace,
       targets: opts.target,
       excludes: opts.exclude,
-    }).finally(notices);
+    })
+      .then(async (result) => ({ result, cost: result.diagnostics.length ? undefined : await costOf(result, session, opts) }))
+      .finally(notices);
+    const { plan, diagnostics } = planned.result;
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
     const given = configGiven(session.manifest);
-    const document: SavedPlan = given.length ? { ...plan, configGiven: given } : plan;
+    const document: SavedPlan = { ...plan, ...(given.length ? { configGiven: given } : {}), ...(planned.cost ? { cost: planned.cost } : {}) };
     if (opts.out) writeFileSync(opts.out, JSON.stringify(document, null, 2), { mode: 0o600 });
     if (format === 'json') {
       const { formatVersion, ...rest } = document;
       process.stdout.write(`${JSON.stringify({ formatVersion, ...sandboxField(session.sandboxServed()), ...(room.length ? { rateRoom: room } : {}), ...rest }, null, 2)}\n`);
     } else if (format === 'markdown') process.stdout.write(planMarkdown(plan, opts.verbose));
-    else await writePlan(plan, paint(useColor(opts)), { compact: opts.compact, verbose: opts.verbose }, printed);
+    else {
+      await writePlan(plan, paint(useColor(opts)), { compact: opts.compact, verbose: opts.verbose }, printed);
+      if (planned.cost) process.stdout.write(planCostText(planned.cost, paint(useColor(opts)), opts.verbose));
+    }
     // What is said of the files written goes where it does not mix with a document on stdout.
     const say = (text: string) => (format === 'text' ? process.stdout : process.stderr).write(text);
     if (opts.html) {
@@ -110,6 +119,8 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     // The outputs are printed once: by the report, or here when nothing is applied.
     if (!opts.json) await writePlan(plan, p, { compact: opts.compact, verbose: opts.verbose, outputs: quiet }, printed);
     if (quiet) return 0;
+    const cost = opts.json ? undefined : await costOf(planned, session, opts);
+    if (cost) process.stdout.write(planCostText(cost, p, opts.verbose));
     if (!saved && plan.changes.some(changesSomething) && !(await confirm(opts, plan))) {
       process.stdout.write(`${plan.mode === 'destroy' ? 'Destroy' : 'Apply'} cancelled.\n`);
       return 1;
@@ -121,6 +132,13 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
   } finally {
     await session.close();
   }
+}
+
+/** What the plan's changes cost, unless `--no-cost` says to ask nothing; undefined when nothing is priced. */
+async function costOf(planned: PlanResult, session: Session, opts: RunOptions): Promise<PlanCost | undefined> {
+  if (opts.cost === false) return undefined;
+  const cost = await planCost(planned, session.deps);
+  return cost.resources.length ? cost : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Plan } from '../engine/types.js';
 import { UserError } from '../kernel/errors.js';
+import type { PlanCost } from './plan-cost.js';
 
 /**
  * A saved plan (`plumb plan --out FILE`, and `plan --json`): the engine's plan, plus what the CLI
@@ -9,6 +10,8 @@ import { UserError } from '../kernel/errors.js';
 export type SavedPlan = Plan & {
   /** The config values given for that run alone, `--config` flags and `PLUMB_CONFIG_*` variables (absent when none). */
   configGiven?: ConfigGiven[];
+  /** What the plan's changes cost (see plan-cost.ts); absent with `--no-cost` or when nothing changes. */
+  cost?: PlanCost;
 };
 
 /** A config value given for one run, as a saved plan keeps it: a secret's value is never written, only that it was given. */

@@ -1,0 +1,195 @@
+import { ReadPass } from '../engine/applying/context.js';
+import type { PlanResult } from '../engine/planning/plan.js';
+import type { Change, EngineDeps } from '../engine/types.js';
+import { Unknown } from '../kernel/values.js';
+import { cents, priceOf, providerOf, type Price } from './cost.js';
+import { displayAddress, type Paint } from './render-plan.js';
+
+/**
+ * What a plan's changes cost: each changed resource priced before (its recorded inputs) and after
+ * (its desired inputs) by its type's quote, in the API's currency (never converted), and the monthly
+ * change per provider and currency. A create has only an after, a delete only a before; an update
+ * is listed only when its price changes. What cannot be priced says why; a price call that fails
+ * leaves that resource "price unavailable", out of the totals, and never fails the plan.
+ */
+
+/** One changed resource's prices. */
+export interface PlanCostLine {
+  address: string;
+  type: string;
+  provider: string;
+  action: string;
+  before?: Price;
+  after?: Price;
+}
+
+/** A provider's monthly amounts before and after the plan, in one currency. */
+export interface PlanCostTotal {
+  provider: string;
+  currency: string;
+  before: number;
+  after: number;
+  /** after − before. */
+  change: number;
+  /** Charges made once by the plan's orders. */
+  oneOff: number;
+}
+
+/** The `cost` of a plan: its priced lines, totals per provider and currency, and the stack's monthly change per currency. */
+export interface PlanCost {
+  resources: PlanCostLine[];
+  totals: PlanCostTotal[];
+  change: Array<{ currency: string; monthly: number; oneOff: number }>;
+}
+
+const priced = (p: Price | undefined): p is Extract<Price, { monthly: number }> => Boolean(p && 'monthly' in p);
+
+/** Which halves of a change are priced: the recorded object's, the desired one's. */
+function halves(c: Change): { before: boolean; after: boolean } {
+  if (c.retain) return { before: false, after: false };
+  if (c.action === 'create') return { before: false, after: true };
+  if (c.action === 'delete') return { before: true, after: false };
+  if (c.action === 'update' || c.action === 'replace') return { before: true, after: true };
+  return { before: false, after: false };
+}
+
+/** An update whose price is the same before and after changes nothing the bill shows. */
+function samePrice(l: PlanCostLine): boolean {
+  if (l.action !== 'update' || !l.before || !l.after) return false;
+  if (priced(l.before) && priced(l.after)) return l.before.monthly === l.after.monthly && l.before.currency === l.after.currency && !l.after.oneOff;
+  return 'unpriced' in l.before && 'unpriced' in l.after;
+}
+
+/** A plan's desired inputs as a quote takes them: each value known only after apply an Unknown again (the plan holds it as `{ $unknown }`). */
+function revived(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(revived);
+  if (!value || typeof value !== 'object') return value;
+  if (Object.keys(value).length === 1 && typeof (value as { $unknown?: unknown }).$unknown === 'string') return new Unknown((value as { $unknown: string }).$unknown);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revived(v)]));
+}
+
+/**
+ * The inputs a plan shows whole as `[secret]` (a service key): it keeps no secret's value, so a price
+ * that may depend on one is not asked with a placeholder. A secret inside an input (a BGP password)
+ * names no product, so prices no differently.
+ */
+function maskedSecrets(value: unknown): string[] {
+  return value && typeof value === 'object' ? Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] === '[secret]') : [];
+}
+
+/** The price of a change's desired inputs. */
+async function desiredPrice(c: Change, deps: EngineDeps, pass: ReadPass): Promise<Price> {
+  const secret = maskedSecrets(c.after);
+  const type = deps.resourceType(c.type);
+  if (secret.length && type?.cost && 'quote' in type.cost) return { unavailable: `the price depends on ${secret.join(', ')}, a secret the plan does not keep` };
+  return priceOf(c.type, revived(c.after), c.provider, c.address, deps, pass);
+}
+
+/** Prices the plan's changes, each distinct question asked once (one read pass for the run). */
+export async function planCost({ plan, prior }: PlanResult, deps: EngineDeps): Promise<PlanCost> {
+  const pass = new ReadPass();
+  const lines = await Promise.all(
+    plan.changes.map(async (c): Promise<PlanCostLine | undefined> => {
+      const { before, after } = halves(c);
+      if (!before && !after) return undefined;
+      const recorded = prior[c.address];
+      const head = { address: c.address, type: c.type, provider: providerOf(c.type, deps), action: c.action };
+      const [b, a] = await Promise.all([
+        before ? priceOf(recorded?.type ?? c.type, recorded?.inputs ?? c.before, recorded?.provider ?? c.provider, c.address, deps, pass) : undefined,
+        after ? desiredPrice(c, deps, pass) : undefined,
+      ]);
+      return { ...head, ...(b ? { before: b } : {}), ...(a ? { after: a } : {}) };
+    }),
+  );
+  const resources = lines.filter((l): l is PlanCostLine => Boolean(l) && !samePrice(l!));
+  return { resources, ...planCostTotals(resources) };
+}
+
+/** The priced halves summed per provider and currency, and the stack's change per currency. */
+export function planCostTotals(lines: PlanCostLine[]): Pick<PlanCost, 'totals' | 'change'> {
+  const totals = new Map<string, PlanCostTotal>();
+  const add = (provider: string, p: Price | undefined, side: 'before' | 'after') => {
+    if (!priced(p)) return;
+    const key = `${provider}\0${p.currency}`;
+    const t = totals.get(key) ?? { provider, currency: p.currency, before: 0, after: 0, change: 0, oneOff: 0 };
+    t[side] = cents(t[side] + p.monthly);
+    if (side === 'after') t.oneOff = cents(t.oneOff + p.oneOff);
+    t.change = cents(t.after - t.before);
+    totals.set(key, t);
+  };
+  for (const l of lines) {
+    // A resource priced on one side only (the other unavailable) is left out: half a difference misleads.
+    if ((l.before && !priced(l.before)) || (l.after && !priced(l.after))) continue;
+    add(l.provider, l.before, 'before');
+    add(l.provider, l.after, 'after');
+  }
+  const change = new Map<string, { currency: string; monthly: number; oneOff: number }>();
+  for (const t of totals.values()) {
+    const c = change.get(t.currency) ?? { currency: t.currency, monthly: 0, oneOff: 0 };
+    change.set(t.currency, { currency: t.currency, monthly: cents(c.monthly + t.change), oneOff: cents(c.oneOff + t.oneOff) });
+  }
+  return { totals: [...totals.values()], change: [...change.values()] };
+}
+
+const amount = (n: number) => Math.abs(n).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const signed = (n: number) => `${n < 0 ? '−' : '+'}${amount(n)}`;
+
+/** The monthly difference a line makes, when both its halves (or its only one) are priced. */
+function lineChange(l: PlanCostLine): number | undefined {
+  if ((l.before && !priced(l.before)) || (l.after && !priced(l.after))) return undefined;
+  return cents((priced(l.after) ? l.after.monthly : 0) - (priced(l.before) ? l.before.monthly : 0));
+}
+
+/** Why a line has no amount: its reason once per type, or the failed call. */
+function notPriced(l: PlanCostLine): { unpriced?: string; unavailable?: string; pending?: string } {
+  for (const p of [l.after, l.before]) {
+    if (p && 'unpriced' in p) return { unpriced: p.unpriced };
+    if (p && 'unavailable' in p) return /known only after apply/.test(p.unavailable) ? { pending: p.unavailable } : { unavailable: p.unavailable };
+  }
+  return {};
+}
+
+/** The cost block shown after the plan's summary: a line per provider and currency, the stack's change, then what has no price. */
+export function planCostText(cost: PlanCost, p: Paint, verbose = false): string {
+  if (!cost.resources.length) return '';
+  const out = [p.bold('Cost:')];
+  for (const t of cost.totals) {
+    const parts = cost.resources
+      .filter((l) => l.provider === t.provider && [l.before, l.after].some((x) => priced(x) && x.currency === t.currency))
+      .map((l) => ({ l, d: lineChange(l) }))
+      .filter(({ d }) => d !== undefined);
+    const shown = verbose ? parts : parts.slice(0, 3);
+    const more = parts.length - shown.length;
+    const detail = shown.map(({ l, d }) => `${displayAddress(l.address)} ${signed(d!)}`).concat(more ? [`${more} more`] : []);
+    const once = t.oneOff ? `, ${t.currency} ${amount(t.oneOff)} once` : '';
+    out.push(`  ${t.provider}: ${signed(t.change).slice(0, 1)}${t.currency} ${amount(t.change)}/month${once}${detail.length ? ` (${detail.join(', ')})` : ''}`);
+  }
+  if (cost.totals.length > 1) out.push(`  Stack: ${cost.change.map((c) => `${signed(c.monthly).slice(0, 1)}${c.currency} ${amount(c.monthly)}/month`).join(', ')}`);
+  if (verbose) out.push(...cost.resources.filter((l) => lineChange(l) !== undefined).map(verboseLine));
+  out.push(...unpricedLines(cost, p, verbose));
+  return `\n${out.join('\n')}\n`;
+}
+
+/** One line's prices before and after, for --verbose. */
+function verboseLine(l: PlanCostLine): string {
+  const side = (x: Price | undefined) => (priced(x) ? `${x.currency} ${amount(x.monthly)}` : '—');
+  const basis = [l.before, l.after].map((x) => (priced(x) ? x.basis : undefined)).find(Boolean);
+  return `    ${displayAddress(l.address)}: ${side(l.before)} → ${side(l.after)}/month${basis ? ` (${basis})` : ''}`;
+}
+
+/** What has no amount: unpriced types once each with their reason, then prices known only after apply, then failed price calls. */
+function unpricedLines(cost: PlanCost, p: Paint, verbose: boolean): string[] {
+  const reasons = new Map<string, string>();
+  const pending: string[] = [];
+  const failed: string[] = [];
+  for (const l of cost.resources) {
+    const why = notPriced(l);
+    if (why.unpriced && !reasons.has(l.type)) reasons.set(l.type, why.unpriced);
+    if (why.pending) pending.push(verbose ? `${displayAddress(l.address)} (${why.pending})` : displayAddress(l.address));
+    if (why.unavailable) failed.push(displayAddress(l.address));
+  }
+  const out = [...reasons].map(([type, why]) => p.dim(`  Not priced: ${type.split(':').pop()} (${why})`));
+  if (pending.length) out.push(p.dim(`  Price known after apply: ${pending.join(', ')}${verbose ? '' : ' (it depends on values known only after apply)'}`));
+  if (failed.length) out.push(p.yellow(`  Price unavailable: ${failed.join(', ')} (the price call failed; left out of the totals)`));
+  return out;
+}
