@@ -46,7 +46,8 @@ const priced = (p: Price | undefined): p is Extract<Price, { monthly: number }> 
 
 /** Which halves of a change are priced: the recorded object's, the desired one's. */
 function halves(c: Change): { before: boolean; after: boolean } {
-  if (c.retain) return { before: false, after: false };
+  // Forgotten only (retainOnDelete), or recorded only (promoCode): nothing is ordered, so the price is the same.
+  if (c.retain || c.recordOnly) return { before: false, after: false };
   if (c.action === 'create') return { before: false, after: true };
   if (c.action === 'delete') return { before: true, after: false };
   if (c.action === 'update' || c.action === 'replace') return { before: true, after: true };
