@@ -147,7 +147,8 @@ ${portYaml('ix-port')}  ix:
       expect(plan.stdout).toContain('Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy.');
       await sandbox.clearCalls();
       expect((await plumb(['apply', '--yes'], { cwd: dir, env: sandbox.env })).code).toBe(0);
-      const writes = (await sandbox.calls('interconnect')).filter((c) => c.method !== 'GET' && !c.path.endsWith('/oauth2/token'));
+      // The price question the preview asks (a POST that orders nothing) is no write.
+      const writes = (await sandbox.calls('interconnect')).filter((c) => c.method !== 'GET' && !c.path.endsWith('/oauth2/token') && !c.path.endsWith('/pricebook/product'));
       expect(writes.map((c) => `${c.method} ${c.path}`)).toEqual([`PUT /v2/product/ix/${uid}`]);
       // The API reports the new state, so the PUT carried it.
       const ix = state(dir).resources.ix.outputs;
