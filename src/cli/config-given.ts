@@ -1,6 +1,6 @@
 import type { Manifest } from '../manifest/ast.js';
-import { maskSecrets } from '../kernel/secret-mask.js';
-import { Secret } from '../kernel/values.js';
+import { holdsSecretText } from '../kernel/secret-mask.js';
+import { holdsSecret } from '../kernel/values.js';
 import { providers } from './catalog.js';
 import type { ConfigGiven } from './saved-plan.js';
 
@@ -16,13 +16,8 @@ export function configGiven(manifest: Manifest): ConfigGiven[] {
   for (const [key, entry] of Object.entries(manifest.config)) {
     if ((entry.source !== 'flag' && entry.source !== 'environment') || !entry.label) continue;
     const value = entry.value.kind === 'value' ? entry.value.value : undefined;
-    const secret = value instanceof Secret || secretSettings.has(key) || holdsSecret(value);
+    const secret = holdsSecret(value) || secretSettings.has(key) || holdsSecretText(JSON.stringify(value ?? null));
     given.push(secret ? { key, from: entry.label, secret: true } : { key, from: entry.label, value });
   }
   return given.sort((a, b) => a.from.localeCompare(b.from));
-}
-
-function holdsSecret(value: unknown): boolean {
-  const text = JSON.stringify(value ?? null);
-  return maskSecrets(text) !== text;
 }

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { ReadPass, resourceContext } from '../engine/applying/context.js';
 import type { ResourceState } from '../engine/contracts/state.js';
 import type { EngineDeps } from '../engine/types.js';
@@ -77,18 +78,13 @@ export function costTable(stack: string, lines: CostLine[], p: Paint): string {
   });
   // The one-off column only where some resource has a one-off charge.
   const columns = rows.some((r) => r[3]) ? [0, 1, 2, 3, 4] : [0, 1, 2, 4];
-  const widths = rows.length ? rows[0].map((_, i) => Math.max(...rows.map((r) => visible(r[i]).length))) : [];
-  const pad = (s: string, w: number) => s + ' '.repeat(Math.max(0, w - visible(s).length));
+  const widths = rows.length ? rows[0].map((_, i) => Math.max(...rows.map((r) => stripVTControlCharacters(r[i]).length))) : [];
+  const pad = (s: string, w: number) => s + ' '.repeat(Math.max(0, w - stripVTControlCharacters(s).length));
   const body = rows.map((r) => `  ${columns.map((i) => (i < 4 ? pad(r[i], widths[i]) : r[i])).join('  ')}`.trimEnd());
   const totals = costTotals(lines).map((t) => `  ${t.provider}: ${money(t.currency, t.monthly)}/month${t.oneOff ? `, ${money(t.currency, t.oneOff)} once` : ''}`);
   const out = [p.bold(`What stack ${stack} costs, as ordered now (from state):`), '', ...(rows.length ? body : ['  (nothing recorded)'])];
   if (totals.length) out.push('', p.bold('Total per provider:'), ...totals);
   return `${out.join('\n')}\n`;
-}
-
-/** Text without colour codes, for measuring. */
-function visible(s: string): string {
-  return s.replace(/\x1b\[[0-9;]*m/g, '');
 }
 
 /** `plumb cost [MANIFEST] [--json]`: exit 0, with a warning on stderr for each price that could not be fetched. */

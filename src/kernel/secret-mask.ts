@@ -55,6 +55,11 @@ function startOf(text: string, at: number): number {
   return (text.charCodeAt(at) << 16) | text.charCodeAt(at + 1);
 }
 
+/** Whether a text holds the text of a secret this process has held. */
+export function holdsSecretText(text: string): boolean {
+  return byStart.size > 0 && maskSecrets(text) !== text;
+}
+
 /** The text with every known secret in it replaced by [secret]. */
 export function maskSecrets(text: string): string {
   if (byStart.size === 0 || text.length < MIN_LENGTH) return text;

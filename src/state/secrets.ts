@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../kernel/errors.js';
-import { anySecretKnown, maskSecrets } from '../kernel/secret-mask.js';
+import { holdsSecretText } from '../kernel/secret-mask.js';
 import { Secret } from '../kernel/values.js';
 import { keepGitOutOfKey } from './git-ignore.js';
 
@@ -145,11 +145,6 @@ export class SecretCodec {
     chmodSync(file, 0o600);
     return (this.key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64'));
   }
-}
-
-/** Whether a string holds the text of a secret this process has held (see secret-mask.ts). */
-function holdsSecretText(text: string): boolean {
-  return anySecretKnown() && maskSecrets(text) !== text;
 }
 
 /**
