@@ -132,6 +132,12 @@ describe('every resource type says what it costs', () => {
     else expect(typeof cost!.quote).toBe('function');
   });
 
+  it.each([...types.keys()])('%s holds its rule groups in the order the contract lists them (cost after the replace rules)', (token) => {
+    const groups = ['secrets', 'diff', 'replace', 'notes', 'provisioning', 'cost', 'crossCheck', 'importId'];
+    const present = Object.keys(types.get(token)!).filter((k) => groups.includes(k));
+    expect(present).toEqual(groups.filter((g) => present.includes(g)));
+  });
+
   it('every priced type has a case below, and the ones the API cannot price say why', () => {
     expect(priced.map((t) => t.token).sort()).toEqual(Object.keys(CASES).sort());
     const reason = (token: string) => (types.get(token)!.cost as { unpriced: string }).unpriced;

@@ -125,7 +125,6 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
     computedInputs: ['comment'],
     remoteManaged: ['status', 'createTime'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'instanceId', reason: 'an allow-list entry belongs to one instance' },
@@ -141,6 +140,7 @@ export const antiDdosAllowedDomain: ResourceType<AntiDdosAllowedDomainInputs, An
     // The API lists a new entry at once, Adding until the platform accepts it.
     appearsWithinMs: 0,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: {
     format: '<instance_id>/<domain>',
     parse(id) {

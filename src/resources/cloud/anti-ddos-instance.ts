@@ -198,12 +198,6 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     computedInputs: ['name'],
     remoteManaged: ['createTime', 'expireTime', 'status'],
   },
-  cost: {
-    quote: (inputs, ctx) => {
-      const { DefenceType: _type, ...size } = sizing(inputs);
-      return cloudQuote(ctx, antiDdosPrice, inputs.chargeType, { ...size, SrcBandwidth: String(inputs.bandwidth) });
-    },
-  },
   replace: {
     on: [
       { path: 'area', reason: 'an instance cannot move to another area' },
@@ -228,6 +222,12 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
   provisioning: {
     // The API lists a bought instance only once it is provisioned.
     appearsWithinMs: APPEARS_WITHIN_MS,
+  },
+  cost: {
+    quote: (inputs, ctx) => {
+      const { DefenceType: _type, ...size } = sizing(inputs);
+      return cloudQuote(ctx, antiDdosPrice, inputs.chargeType, { ...size, SrcBandwidth: String(inputs.bandwidth) });
+    },
   },
   importId: {
     format: '<instance_id>',

@@ -150,7 +150,6 @@ export const antiDdosIp: ResourceType<AntiDdosIpInputs, AntiDdosIpOutputs, Cloud
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { remark: '' }),
     remoteManaged: ['status', 'ruleCount', 'cname', 'lineType'],
   },
-  cost: { unpriced: "not priced: an IP within its instance's quota is free, and the price of one beyond it (DescribeBuyHighProtectGameIPPrice) is not asked" },
   replace: {
     on: [{ path: 'instanceId', reason: 'no Action moves a service IP to another anti-DDoS instance' }],
   },
@@ -160,6 +159,7 @@ export const antiDdosIp: ResourceType<AntiDdosIpInputs, AntiDdosIpOutputs, Cloud
     // The API lists a new IP at once, Pending until it is set up.
     appearsWithinMs: 0,
   },
+  cost: { unpriced: "not priced: an IP within its instance's quota is free, and the price of one beyond it (DescribeBuyHighProtectGameIPPrice) is not asked" },
   importId: {
     format: '<instance_id>/<ip>',
     parse(id) {

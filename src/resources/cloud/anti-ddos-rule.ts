@@ -169,7 +169,6 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { sourceType: 'ip', toaId: 200, detection: false, remark: '' }),
     remoteManaged: ['status', 'createTime', 'ruleId', 'ruleIndex', 'protocol', 'loadBalance'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'instanceId', reason: 'a rule belongs to one anti-DDoS instance (no Action moves it)' },
@@ -193,6 +192,7 @@ export const antiDdosRule: ResourceType<AntiDdosRuleInputs, AntiDdosRuleOutputs,
     // The API lists a new rule at once, Pending until it is applied.
     appearsWithinMs: 0,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: {
     format: '<instance_id>/<rule_index>',
     parse(id) {

@@ -91,7 +91,6 @@ export const diskAttachment: ResourceType<DiskAttachmentInputs, DiskAttachmentOu
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { stopInstanceBeforeDetaching: false }),
     remoteManaged: ['deviceName'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'diskId', reason: 'an attachment is of one disk: another disk is another attachment' },
@@ -105,6 +104,7 @@ export const diskAttachment: ResourceType<DiskAttachmentInputs, DiskAttachmentOu
     // three minutes for: until then an attachment not read is no evidence that the attach did nothing.
     appearsWithinMs: APPEARS_WITHIN_MS,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: {
     format: FORMAT,
     parse(id) {

@@ -109,10 +109,6 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { diskType: 'data_disk', chargeType: 'dynamic', tag: DEFAULT_TAG }),
     remoteManaged: ['status', 'instanceId', 'deviceName', 'createTime', 'expireTime'],
   },
-  cost: {
-    quote: (inputs, ctx) =>
-      cloudQuote(ctx, diskPrice, inputs.chargeType ?? 'dynamic', { Zone: inputs.availabilityZone, Size: inputs.size, DiskType: TYPES[(inputs.diskType ?? 'data_disk') as DiskType] }),
-  },
   replace: {
     on: [
       { path: 'availabilityZone', reason: 'a disk cannot move to another zone (no API Action)' },
@@ -130,6 +126,10 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
     failed: (outputs) => failedStatus(String(outputs.status)),
     // The API lists a new disk at once, Initializating (sic) until it is Available.
     appearsWithinMs: 0,
+  },
+  cost: {
+    quote: (inputs, ctx) =>
+      cloudQuote(ctx, diskPrice, inputs.chargeType ?? 'dynamic', { Zone: inputs.availabilityZone, Size: inputs.size, DiskType: TYPES[(inputs.diskType ?? 'data_disk') as DiskType] }),
   },
   importId: prefixedId('bsm', 'disk'),
 

@@ -113,7 +113,6 @@ export const eipAssociation: ResourceType<EipAssociationInputs, EipAssociationOu
     computedInputs: ['resourceType'],
     remoteManaged: ['publicIp'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'eipId', reason: 'a binding is of one EIP: another EIP is another binding' },
@@ -136,6 +135,7 @@ export const eipAssociation: ResourceType<EipAssociationInputs, EipAssociationOu
     // minutes for: until then an association not read is no evidence that the bind did nothing.
     appearsWithinMs: APPEARS_WITHIN_MS,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: {
     format: '<eip_id>:<resource_id>',
     parse(id) {

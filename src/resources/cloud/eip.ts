@@ -114,16 +114,6 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeMode: 'bandwidth', chargeType: 'month' }),
     remoteManaged: ['publicIp', 'status', 'resourceType', 'resourceId', 'createTime', 'expireTime'],
   },
-  cost: {
-    quote: (inputs, ctx) =>
-      cloudQuote(
-        ctx,
-        eipPrice,
-        inputs.chargeType,
-        { OperatorName: LINES[inputs.internetType], Bandwidth: inputs.bandwidth, PayMode: upper(inputs.chargeMode ?? 'bandwidth') },
-        inputs.chargeMode === 'traffic' ? 'the fixed part only: traffic is billed by use' : undefined,
-      ),
-  },
   replace: {
     on: [
       { path: 'internetType', reason: "an EIP's line is fixed when it is allocated" },
@@ -141,6 +131,16 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
     // Upstream takes an EIP not listed after its allocation as still on its way (and waits for it to be free).
     appearsWithinMs: APPEARS_WITHIN_MS,
     ready: (outputs) => SETTLED.includes(String(outputs.status)),
+  },
+  cost: {
+    quote: (inputs, ctx) =>
+      cloudQuote(
+        ctx,
+        eipPrice,
+        inputs.chargeType,
+        { OperatorName: LINES[inputs.internetType], Bandwidth: inputs.bandwidth, PayMode: upper(inputs.chargeMode ?? 'bandwidth') },
+        inputs.chargeMode === 'traffic' ? 'the fixed part only: traffic is billed by use' : undefined,
+      ),
   },
   importId: prefixedId('eip', 'EIP'),
 

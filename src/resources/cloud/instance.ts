@@ -154,23 +154,6 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
       defaultsAsDeclared(unreported(recorded, desired, origin), desired, { machineType: 'N', cpu: 4, memory: 8192, dataDisks: [], chargeType: 'month', tag: DEFAULT_TAG, remark: '' }),
     remoteManaged: ['privateIp', 'state', 'createTime', 'expireTime'],
   },
-  cost: {
-    quote: (inputs, ctx) =>
-      cloudQuote(
-        ctx,
-        hostPrice,
-        inputs.chargeType,
-        {
-          Zone: inputs.availabilityZone,
-          ImageId: inputs.imageId,
-          MachineType: inputs.machineType ?? 'N',
-          CPU: inputs.cpu ?? 4,
-          Memory: inputs.memory ?? 8192,
-          Disks: [{ ...inputs.bootDisk, boot: 'True' }, ...(inputs.dataDisks ?? []).map((d) => ({ ...d, boot: 'False' }))].map((d) => ({ IsBoot: d.boot, Type: d.type.toUpperCase(), Size: d.size })),
-        },
-        'with its disks',
-      ),
-  },
   replace: {
     on: [
       { path: 'availabilityZone', reason: 'an instance cannot move to another zone (no API Action)' },
@@ -194,6 +177,23 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
     failed: (outputs) => failedState(str(outputs.state)),
     // The API lists a new instance at once, Initializing until it runs.
     appearsWithinMs: 0,
+  },
+  cost: {
+    quote: (inputs, ctx) =>
+      cloudQuote(
+        ctx,
+        hostPrice,
+        inputs.chargeType,
+        {
+          Zone: inputs.availabilityZone,
+          ImageId: inputs.imageId,
+          MachineType: inputs.machineType ?? 'N',
+          CPU: inputs.cpu ?? 4,
+          Memory: inputs.memory ?? 8192,
+          Disks: [{ ...inputs.bootDisk, boot: 'True' }, ...(inputs.dataDisks ?? []).map((d) => ({ ...d, boot: 'False' }))].map((d) => ({ IsBoot: d.boot, Type: d.type.toUpperCase(), Size: d.size })),
+        },
+        'with its disks',
+      ),
   },
   // An image not offered in the zone is refused by CreateUHostInstance: found before any order.
   crossCheck: imageInZone,

@@ -85,7 +85,6 @@ export const labelAttachment: ResourceType<LabelAttachmentInputs, LabelAttachmen
   diff: {
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'key', reason: 'no Action changes a binding (BindLabels and UnbindLabels only)' },
@@ -99,6 +98,7 @@ export const labelAttachment: ResourceType<LabelAttachmentInputs, LabelAttachmen
     // A binding is listed as soon as BindLabels answers.
     appearsWithinMs: 0,
   },
+  cost: { unpriced: 'not billed on its own' },
   // BindLabels refuses a label the account does not have: found before any order.
   crossCheck: labelExists,
   importId: {

@@ -81,7 +81,6 @@ export const label: ResourceType<LabelInputs, LabelOutputs, CloudClient, CloudSe
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { category: 'custom' }),
     remoteManaged: ['resourceCount'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'key', reason: 'no Action changes a label (CreateLabels and DeleteLabels only)' },
@@ -94,6 +93,7 @@ export const label: ResourceType<LabelInputs, LabelOutputs, CloudClient, CloudSe
     // A label is listed as soon as CreateLabels answers.
     appearsWithinMs: 0,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: {
     format: '<key>#<value>',
     parse(id) {

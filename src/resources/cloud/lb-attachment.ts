@@ -98,7 +98,6 @@ export const lbAttachment: ResourceType<LbAttachmentInputs, LbAttachmentOutputs,
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { port: 80, weight: 1, enabled: true, backup: false }),
     remoteManaged: ['privateIp', 'status'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'lbId', reason: 'a backend belongs to one balancer: another is another backend' },
@@ -114,6 +113,7 @@ export const lbAttachment: ResourceType<LbAttachmentInputs, LbAttachmentOutputs,
     // A backend is part of its listener's record, listed as soon as AllocateBackend answers.
     appearsWithinMs: 0,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: ID,
 
   async create(ctx, inputs) {

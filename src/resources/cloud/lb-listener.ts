@@ -148,7 +148,6 @@ export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, Cloud
       }),
     remoteManaged: ['status'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'lbId', reason: 'a listener cannot move to another balancer (no API Action)' },
@@ -180,6 +179,7 @@ export const lbListener: ResourceType<LbListenerInputs, LbListenerOutputs, Cloud
     // A listener is part of its balancer's record, listed as soon as CreateVServer answers.
     appearsWithinMs: 0,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: ID,
 
   async create(ctx, inputs) {

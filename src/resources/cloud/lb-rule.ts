@@ -120,7 +120,6 @@ export const lbRule: ResourceType<LbRuleInputs, LbRuleOutputs, CloudClient, Clou
     asDeclared: (recorded, _outputs, desired) =>
       defaultsAsDeclared({ ...recorded, backendIds: inDeclaredOrder(recorded.backendIds, desired.backendIds) ?? recorded.backendIds }, desired, { domainMatchMode: 'regular' }),
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'lbId', reason: 'a policy belongs to one balancer: another is another policy' },
@@ -131,6 +130,7 @@ export const lbRule: ResourceType<LbRuleInputs, LbRuleOutputs, CloudClient, Clou
     // A rule is part of its listener's record, listed as soon as CreatePolicy answers.
     appearsWithinMs: 0,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: ID,
 
   async create(ctx, inputs) {

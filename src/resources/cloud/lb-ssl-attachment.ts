@@ -77,7 +77,6 @@ export const lbSslAttachment: ResourceType<LbSslAttachmentInputs, LbSslAttachmen
   description: 'The certificate of an HTTPS listener (BindSSL); another certificate is swapped in place (UpdateSSLBinding). Import id: `<lb_id>/<vserver_id>`.',
   inputs: lbSslAttachmentInputs,
   outputs: lbSslAttachmentOutputs,
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'lbId', reason: 'a binding is of one listener: UnbindSSL there, then BindSSL' },
@@ -93,6 +92,7 @@ export const lbSslAttachment: ResourceType<LbSslAttachmentInputs, LbSslAttachmen
     // A bound certificate shows on its listener as soon as BindSSL answers.
     appearsWithinMs: 0,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: ID,
 
   async create(ctx, inputs) {

@@ -71,7 +71,6 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
     asDeclared: (recorded, _outputs, desired, origin) => unreportedFromManifest(recorded, desired, ['privateKey', 'userCert', 'caCert'], origin),
     remoteManaged: ['hashValue', 'createTime'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'privateKey', reason: "no Action changes a certificate's content (UpdateSSLAttribute renames it only)" },
@@ -83,6 +82,7 @@ export const lbSsl: ResourceType<LbSslInputs, LbSslOutputs, CloudClient, CloudSe
     // An uploaded certificate is listed as soon as CreateSSL answers.
     appearsWithinMs: 0,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: prefixedId('ssl', 'certificate'),
 
   create: (ctx, inputs) =>

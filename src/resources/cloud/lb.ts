@@ -121,7 +121,6 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { internal: false, tag: DEFAULT_TAG, remark: '', securityGroupId: '' }),
     remoteManaged: ['privateIp', 'ipAddresses', 'createTime'],
   },
-  cost: { unpriced: 'no price action: the API has none for classic load balancers' },
   replace: {
     on: [
       { path: 'vpcId', reason: 'a balancer cannot move to another VPC (no API Action)' },
@@ -141,6 +140,7 @@ export const lb: ResourceType<LbInputs, LbOutputs, CloudClient, CloudSettings> =
     // The API lists a new balancer only once it is provisioned.
     appearsWithinMs: APPEARS_WITHIN_MS,
   },
+  cost: { unpriced: 'no price action: the API has none for classic load balancers' },
   importId: prefixedId('ulb', 'load balancer'),
 
   create: (ctx, inputs) =>

@@ -132,7 +132,6 @@ export const natGatewayRule: ResourceType<NatGatewayRuleInputs, NatGatewayRuleOu
     asDeclared: (recorded, _outputs, desired) => (desired.name === undefined && recorded.name === '' ? { ...recorded, name: undefined } : recorded),
     remoteManaged: ['ruleId', 'srcIp'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [{ path: 'natGatewayId', reason: 'a forwarding policy belongs to one NAT gateway; UpdateNATGWPolicy cannot move it' }],
     // An EIP's port is forwarded by one policy per protocol: a rule moved keeping it is deleted first.
@@ -142,6 +141,7 @@ export const natGatewayRule: ResourceType<NatGatewayRuleInputs, NatGatewayRuleOu
     // A forwarding policy is listed as soon as CreateNATGWPolicy answers.
     appearsWithinMs: 0,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: {
     format: FORMAT,
     parse(id) {

@@ -176,7 +176,6 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
     },
     remoteManaged: ['createTime'],
   },
-  cost: { unpriced: 'no price action: the API has none for NAT gateways' },
   replace: {
     on: [{ path: 'vpcId', reason: 'a NAT gateway cannot move to another VPC (no API Action)' }],
     // An EIP is bound to one resource at a time: a new gateway on the old one's EIPs needs it gone.
@@ -193,6 +192,7 @@ export const natGateway: ResourceType<NatGatewayInputs, NatGatewayOutputs, Cloud
     // The API lists a new gateway only once it is provisioned (its EIPs are held from the order on).
     appearsWithinMs: APPEARS_WITHIN_MS,
   },
+  cost: { unpriced: 'no price action: the API has none for NAT gateways' },
   importId: prefixedId('natgw', 'NAT gateway'),
 
   create: (ctx, inputs) =>

@@ -164,7 +164,6 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
     },
     remoteManaged: ['type', 'resourceCount', 'createTime'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [],
     when: {
@@ -179,6 +178,7 @@ export const securityGroup: ResourceType<SecurityGroupInputs, SecurityGroupOutpu
     // The API lists a new security group only once it is provisioned.
     appearsWithinMs: APPEARS_WITHIN_MS,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: prefixedId('firewall', 'security group'),
 
   create: (ctx, inputs) =>

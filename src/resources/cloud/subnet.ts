@@ -93,7 +93,6 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
     remoteManaged: ['gateway', 'createTime'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'vpcId', reason: 'a subnet cannot move to another VPC (no API Action)' },
@@ -109,6 +108,7 @@ export const subnet: ResourceType<SubnetInputs, SubnetOutputs, CloudClient, Clou
     // The API lists a new subnet only once it is provisioned.
     appearsWithinMs: APPEARS_WITHIN_MS,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: prefixedId('subnet', 'subnet'),
 
   create(ctx, inputs) {

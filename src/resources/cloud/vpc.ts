@@ -81,7 +81,6 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
     asDeclared: (recorded, _outputs, desired) => ({ ...defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG }), cidrBlocks: inDeclaredOrder(recorded.cidrBlocks, desired.cidrBlocks)! }),
     remoteManaged: ['subnetCount', 'createTime', 'updateTime'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'name', reason: 'the API has no Action that renames a VPC' },
@@ -92,6 +91,7 @@ export const vpc: ResourceType<VpcInputs, VpcOutputs, CloudClient, CloudSettings
     // The API lists a new VPC only once it is provisioned.
     appearsWithinMs: APPEARS_WITHIN_MS,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: prefixedId('uvnet', 'VPC'),
 
   create: (ctx, inputs) =>

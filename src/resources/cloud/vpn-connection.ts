@@ -113,7 +113,6 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
     },
     remoteManaged: ['createTime'],
   },
-  cost: { unpriced: "not billed on its own: part of its VPN gateway's price" },
   replace: {
     on: [
       { path: 'vpnGatewayId', reason: 'a tunnel cannot move to another VPN gateway (no API Action)' },
@@ -128,6 +127,7 @@ export const vpnConnection: ResourceType<VpnConnectionInputs, VpnConnectionOutpu
     // The API lists a new tunnel only once it is provisioned.
     appearsWithinMs: APPEARS_WITHIN_MS,
   },
+  cost: { unpriced: "not billed on its own: part of its VPN gateway's price" },
   importId: prefixedId('vpntunnel', 'VPN connection'),
 
   create: (ctx, inputs) =>

@@ -69,7 +69,6 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '' }),
     remoteManaged: ['tunnelCount', 'createTime'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'ipAddress', reason: NO_ACTION },
@@ -90,6 +89,7 @@ export const vpnCustomerGateway: ResourceType<VpnCustomerGatewayInputs, VpnCusto
     // The API lists a new customer gateway only once it is provisioned.
     appearsWithinMs: APPEARS_WITHIN_MS,
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: prefixedId('remotevpngw', 'VPN customer gateway'),
 
   create: (ctx, inputs) =>

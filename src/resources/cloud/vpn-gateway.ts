@@ -110,9 +110,6 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { tag: DEFAULT_TAG, remark: '', chargeType: 'month' }),
     remoteManaged: ['publicIp', 'createTime', 'expireTime'],
   },
-  cost: {
-    quote: (inputs, ctx) => cloudQuote(ctx, vpnGatewayPrice, inputs.chargeType, { Grade: GRADES[inputs.grade] }),
-  },
   replace: {
     on: [
       { path: 'vpcId', reason: 'a VPN gateway cannot move to another VPC (no API Action)' },
@@ -132,6 +129,9 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
   provisioning: {
     // The API lists a new gateway only once it is provisioned.
     appearsWithinMs: APPEARS_WITHIN_MS,
+  },
+  cost: {
+    quote: (inputs, ctx) => cloudQuote(ctx, vpnGatewayPrice, inputs.chargeType, { Grade: GRADES[inputs.grade] }),
   },
   importId: prefixedId('vpngw', 'VPN gateway'),
 

@@ -81,7 +81,6 @@ const MODIFIABLE: Array<keyof IxInputs> = ['productName', 'requestedProductUid',
 export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/ix:Ix',
   provider: 'interconnect',
-  crossCheck: ixCrossCheck,
   description: 'An Internet Exchange (IX) connection on a port. Every setting but the exchange itself changes in place; shutdown toggles a temporary shutdown.',
   inputs: ixInputs,
   outputs: ixOutputs,
@@ -110,13 +109,14 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   notes: {
     delete: (recorded) => contractNotes(recorded.outputs, false),
   },
+  provisioning: productProvisioning,
   cost: {
     async quote(inputs, ctx) {
       const portLocationId = await locationOf(ctx, inputs.requestedProductUid, 'port');
       return pricebookQuote(ctx, { productType: 'IX', portLocationId, ixType: inputs.networkServiceType, speed: inputs.rateLimit });
     },
   },
-  provisioning: productProvisioning,
+  crossCheck: ixCrossCheck,
   importId: { format: '<product_uid>', parse: parseProductUid },
 
   async create(ctx, inputs) {

@@ -75,7 +75,6 @@ const MODIFIABLE: Array<[keyof LagPortInputs, string]> = [
 export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/lagPort:LagPort',
   provider: 'interconnect',
-  crossCheck: locationCheck('lag'),
   description:
     'A LAG port: 1 to 8 member ports at one location acting as one service. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: lagPortInputs,
@@ -96,6 +95,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   notes: {
     delete: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
   },
+  provisioning: productProvisioning,
   cost: {
     // The pricebook takes no member count: each port of a LAG is priced as a port (docs: port pricing).
     async quote(inputs, ctx) {
@@ -103,7 +103,7 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
       return timesQuote(one, inputs.lagCount, `estimate: ${inputs.lagCount} × one port's price`);
     },
   },
-  provisioning: productProvisioning,
+  crossCheck: locationCheck('lag'),
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
 

@@ -63,6 +63,11 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
   diff: {
     remoteManaged: ['addOnUid'],
   },
+  replace: {
+    on: [{ path: 'mcrId', reason: 'an add-on belongs to one MCR and cannot move' }],
+    // An MCR holds one IPsec add-on: replaced on the same MCR (--replace), the old one goes first.
+    holds: [{ what: 'IPsec add-on of an MCR', paths: ['mcrId'] }],
+  },
   cost: {
     // Billed as an add-on charge on its MCR: what the MCR costs with these tunnels less what it costs without.
     async quote(inputs, ctx) {
@@ -74,11 +79,6 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
       const monthly = Math.round((withTunnels.monthly - without.monthly) * 100) / 100;
       return { monthly, oneOff: withTunnels.oneOff - without.oneOff, currency: withTunnels.currency, basis: "the IP_SEC add-on charge on its MCR's price" };
     },
-  },
-  replace: {
-    on: [{ path: 'mcrId', reason: 'an add-on belongs to one MCR and cannot move' }],
-    // An MCR holds one IPsec add-on: replaced on the same MCR (--replace), the old one goes first.
-    holds: [{ what: 'IPsec add-on of an MCR', paths: ['mcrId'] }],
   },
   importId: {
     format: FORMAT,

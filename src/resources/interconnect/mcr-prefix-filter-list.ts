@@ -47,12 +47,12 @@ export const mcrPrefixFilterList: ResourceType<Inputs, Outputs, Ctx['client'], I
   diff: {
     remoteManaged: ['prefixFilterListId'],
   },
-  cost: { unpriced: "not billed on its own: part of its MCR's price" },
   replace: {
     on: [{ path: 'mcrId', reason: 'a prefix filter list belongs to one MCR and cannot move' }],
     // A description is unique on its MCR: replaced in place (--replace), the old list goes first.
     holds: [{ what: 'prefix filter list description on an MCR', paths: ['mcrId', 'description'] }],
   },
+  cost: { unpriced: "not billed on its own: part of its MCR's price" },
   importId: {
     format: FORMAT,
     parse(id) {

@@ -83,7 +83,6 @@ const MODIFIABLE: Array<[keyof McrInputs, string]> = [
 export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/mcr:Mcr',
   provider: 'interconnect',
-  crossCheck: locationCheck('mcr'),
   description: 'A cloud router (MCR) at a location. Always cancelled at once (interconnect:cancelAtEndOfTerm does not apply), and only when no VXC is attached.',
   inputs: mcrInputs,
   outputs: mcrOutputs,
@@ -107,10 +106,11 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
     // The API no longer accepts a scheduled cancellation for an MCR.
     delete: (recorded) => contractNotes(recorded.outputs, false),
   },
+  provisioning: productProvisioning,
   cost: {
     quote: (inputs, ctx) => pricebookQuote(ctx, { productType: 'MCR2', locationId: inputs.locationId, speed: inputs.portSpeed, term: inputs.contractTermMonths }),
   },
-  provisioning: productProvisioning,
+  crossCheck: locationCheck('mcr'),
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

@@ -129,7 +129,6 @@ const MODIFIABLE: Array<[string, string]> = [
 export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/mve:Mve',
   provider: 'interconnect',
-  crossCheck: async (desired, view) => [...(await locationCheck('mve')(desired, view)), ...(await imageCheck(desired, view))],
   description: 'An MVE (virtual edge): a vendor SD-WAN or firewall appliance at a location; find images with getMveImages and sizes with getMveSizes.',
   inputs: mveInputs,
   outputs: mveOutputs,
@@ -166,10 +165,11 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   notes: {
     delete: (recorded) => contractNotes(recorded.outputs, false),
   },
+  provisioning: productProvisioning,
   cost: {
     quote: (inputs, ctx) => pricebookQuote(ctx, { productType: 'MVE', locationId: inputs.locationId, size: reveal(inputs.vendorConfig)?.productSize ?? 'SMALL', term: inputs.contractTermMonths }),
   },
-  provisioning: productProvisioning,
+  crossCheck: async (desired, view) => [...(await locationCheck('mve')(desired, view)), ...(await imageCheck(desired, view))],
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

@@ -68,7 +68,6 @@ const MODIFIABLE: Array<[keyof PortInputs, string]> = [
 export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/port:Port',
   provider: 'interconnect',
-  crossCheck: locationCheck('port'),
   description:
     'A single physical port at a location. Cancelled now, or at the end of its term when interconnect:cancelAtEndOfTerm is true, which the API has refused since 2026-05 (the delete then fails and cancels nothing).',
   inputs: portInputs,
@@ -88,10 +87,11 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   notes: {
     delete: (recorded, settings) => contractNotes(recorded.outputs, settings.cancelAtEndOfTerm === true),
   },
+  provisioning: productProvisioning,
   cost: {
     quote: (inputs, ctx) => pricebookQuote(ctx, { productType: 'MEGAPORT', locationId: inputs.locationId, speed: inputs.portSpeed, term: inputs.contractTermMonths }),
   },
-  provisioning: productProvisioning,
+  crossCheck: locationCheck('port'),
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

@@ -87,7 +87,6 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
     },
     remoteManaged: ['key', 'companyId', 'companyUid', 'createDate', 'lastUpdated', 'lastUsed', 'expired', 'valid'],
   },
-  cost: { unpriced: 'not billed on its own: a service key is free; the VXC made with it is priced' },
   replace: {
     on: [
       { path: 'productUid', reason: 'a key cannot move to another port' },
@@ -98,6 +97,7 @@ export const serviceKey: ResourceType<ServiceKeyInputs, ServiceKeyOutputs, Ctx['
       { path: 'preApproved', reason: 'the API sets pre-approval only when creating a key' },
     ],
   },
+  cost: { unpriced: 'not billed on its own: a service key is free; the VXC made with it is priced' },
   importId: { format: '<service_key>', parse: parseKey },
 
   async create(ctx, inputs) {

@@ -109,7 +109,6 @@ function partnerVlanReplace(kind: string | undefined, prior: VxcEndInput | undef
 export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], InterconnectSettings> = {
   token: 'interconnect:index/vxc:Vxc',
   provider: 'interconnect',
-  crossCheck: vxcCrossCheck,
   description: 'A virtual cross connect (VXC) from a Port, MCR or MVE to another product or a partner port. Replaced by deleting first, since the new order needs the same VLAN.',
   inputs: vxcInputs,
   outputs: vxcOutputs,
@@ -157,6 +156,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
     // Only Ports and LAG Ports honour cancelAtEndOfTerm.
     delete: (recorded) => contractNotes(recorded.outputs, false),
   },
+  provisioning: productProvisioning,
   cost: {
     // Billed by time at speed: the monthly rate is what a month at this speed costs.
     async quote(inputs, ctx) {
@@ -172,7 +172,7 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
       return { ...q, basis: 'at constant speed' };
     },
   },
-  provisioning: productProvisioning,
+  crossCheck: vxcCrossCheck,
   importId: { format: '<product_uid>', parse: parseProductUid },
   owner: productOwner,
   disown: productDisown,

@@ -85,10 +85,10 @@ export const connectionSchedule: ResourceType<ConnectionScheduleInputs, Connecti
   diff: {
     computedInputs: ['syncFrequency', 'dailySyncTime', 'scheduleType', 'paused', 'pauseAfterTrial'],
   },
-  cost: { unpriced: "not billed on its own: part of its connection's monthly active rows" },
   replace: {
     on: [{ path: 'connectionId', reason: 'a schedule is part of one connection' }],
   },
+  cost: { unpriced: "not billed on its own: part of its connection's monthly active rows" },
   importId: apiIdFormat('connection', 'ample_kitten'),
 
   async create(ctx, inputs) {

@@ -143,13 +143,13 @@ export const connectionSchemaConfig: ResourceType<ConnectionSchemaConfigInputs, 
     // A plan reads it again for what the manifest names: one GET for both, in the refresh's pass.
     readsDeclared: true,
   },
-  cost: { unpriced: "not billed on its own: part of its connection's monthly active rows" },
   replace: {
     on: [{ path: 'connectionId', reason: 'a schema config is part of one connection' }],
   },
   notes: {
     delete: () => ['nothing is removed from the platform: the connection keeps its schema settings as they are, and plumb stops managing them'],
   },
+  cost: { unpriced: "not billed on its own: part of its connection's monthly active rows" },
   crossCheck: schemaNamesCheck,
   importId: apiIdFormat('connection', 'ample_kitten'),
 

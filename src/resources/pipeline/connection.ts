@@ -128,7 +128,6 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
     // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
     readsDeclared: true,
   },
-  cost: { unpriced: 'usage-priced: monthly active rows' },
   replace: {
     on: [
       { path: 'service', reason: "the API cannot change a connection's service" },
@@ -136,6 +135,7 @@ export const connection: ResourceType<ConnectionInputs, ConnectionOutputs, Pipel
       { path: 'destinationSchema', reason: 'the API sets the destination schema only when the connection is created' },
     ],
   },
+  cost: { unpriced: 'usage-priced: monthly active rows' },
   crossCheck: connectionServiceCheck,
   importId: apiIdFormat('connection', 'ample_kitten'),
 

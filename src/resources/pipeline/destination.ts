@@ -126,7 +126,6 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
     // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
     readsDeclared: true,
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'groupId', reason: "a destination's id is its group's: it cannot move to another group" },
@@ -135,6 +134,7 @@ export const destination: ResourceType<DestinationInputs, DestinationOutputs, Pi
     // One destination per group: the old one must go before its group can take the new one.
     holds: [{ what: 'destination of a group', paths: ['groupId'] }],
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: apiIdFormat('destination', 'decent_dropsy'),
 
   async create(ctx, inputs) {

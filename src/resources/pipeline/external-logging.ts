@@ -98,7 +98,6 @@ export const externalLogging: ResourceType<ExternalLoggingInputs, ExternalLoggin
     // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
     readsDeclared: true,
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'groupId', reason: "a log service's id is its group's: the API cannot move it" },
@@ -107,6 +106,7 @@ export const externalLogging: ResourceType<ExternalLoggingInputs, ExternalLoggin
     // A group holds one log service (under its id): the new one needs the old one gone.
     holds: [{ what: 'log service of a group', paths: ['groupId'] }],
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: apiIdFormat('group', 'decent_dropsy'),
 
   async create(ctx, inputs) {

@@ -53,10 +53,10 @@ export const group: ResourceType<GroupInputs, GroupOutputs, PipelineClient, Pipe
   diff: {
     remoteManaged: ['createdAt'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [],
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: apiIdFormat('group', 'decent_dropsy'),
 
   async create(ctx, inputs) {

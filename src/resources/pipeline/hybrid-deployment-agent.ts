@@ -112,7 +112,6 @@ export const hybridDeploymentAgent: ResourceType<HybridDeploymentAgentInputs, Hy
     remoteManaged: ['online', 'enabled', 'version', 'registeredAt', 'createdBy', 'token', 'authJson', 'configJson', 'dockerComposeYaml'],
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { authType: 'AUTO', authenticationCounter: 0 }),
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'groupId', reason: 'the API cannot move an agent to another group: its only change is a re-auth' },
@@ -122,6 +121,7 @@ export const hybridDeploymentAgent: ResourceType<HybridDeploymentAgentInputs, Hy
     // Names are unique in a group: a new agent of the same name there needs the old one gone.
     holds: [{ what: 'agent name in a group', paths: ['groupId', 'displayName'] }],
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: apiIdFormat('agent', 'lucky_otter'),
 
   async create(ctx, inputs) {

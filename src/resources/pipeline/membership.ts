@@ -162,10 +162,10 @@ export function membershipType<H extends string, T extends string>(shape: Member
     diff: {
       remoteManaged: ['createdAt'],
     },
-    cost: { unpriced: 'not billed on its own' },
     replace: {
       on: [holder.field, target.field].map((path) => ({ path, reason: `a membership is addressed by its ${holder.what} and ${target.what}; the API's PATCH changes only its role` })),
     },
+    cost: { unpriced: 'not billed on its own' },
     importId: pairFormat(shape),
     ...verbs(shape, a),
     ...searches(shape, a),

@@ -170,7 +170,6 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
     // Its config is read for the keys declared: a plan reads it again for the keys the manifest names.
     readsDeclared: true,
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'name', reason: "the API's PATCH of a private link takes only its config: the name is fixed at create" },
@@ -187,6 +186,7 @@ export const privateLink: ResourceType<PrivateLinkInputs, PrivateLinkOutputs, Pi
     status: (outputs) => String(outputs.state),
     failed: (outputs) => (outputs.state === 'FAIL' ? `FAIL (${String(outputs.stateSummary)})` : undefined),
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: apiIdFormat('private_link', 'tidy_marmot'),
 
   async create(ctx, inputs) {

@@ -117,7 +117,6 @@ export const proxyAgent: ResourceType<ProxyAgentInputs, ProxyAgentOutputs, Pipel
     remoteManaged: ['status', 'version', 'registeredAt', 'createdBy', 'authToken', 'clientCert', 'clientPrivateKey'],
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { regenerationCounter: 0 }),
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'displayName', reason: 'the API cannot change a proxy agent: it has no update, only create, delete and regenerate-secrets' },
@@ -126,6 +125,7 @@ export const proxyAgent: ResourceType<ProxyAgentInputs, ProxyAgentOutputs, Pipel
     // Names are unique in the account: a new agent of the same name needs the old one gone.
     holds: [{ what: 'proxy agent name', paths: ['displayName'] }],
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: apiIdFormat('proxy_agent', 'hidden_marten'),
 
   async create(ctx, inputs) {

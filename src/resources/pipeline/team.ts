@@ -62,10 +62,10 @@ export const team: ResourceType<TeamInputs, TeamOutputs, PipelineClient, Pipelin
       return defaultsAsDeclared(recorded, desired, { description: '' });
     },
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [],
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: apiIdFormat('team', 'witty_heron'),
 
   async create(ctx, inputs) {

@@ -126,7 +126,6 @@ export const transformationProject: ResourceType<TransformationProjectInputs, Tr
     // undo the deploy key added).
     asDeclared: (recorded, _outputs, desired) => defaultsAsDeclared(recorded, desired, { runTests: true }),
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [
       { path: 'groupId', reason: 'the API cannot move a project to another group' },
@@ -137,6 +136,7 @@ export const transformationProject: ResourceType<TransformationProjectInputs, Tr
     // A group holds one project: the new one needs the old one gone.
     holds: [{ what: 'dbt project of a group', paths: ['groupId'] }],
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: apiIdFormat('project', 'keen_ibex'),
 
   async create(ctx, inputs) {

@@ -152,10 +152,10 @@ export const transformation: ResourceType<TransformationInputs, TransformationOu
       return defaultsAsDeclared(recorded, desired, { paused: false });
     },
   },
-  cost: { unpriced: 'usage-priced: monthly model runs' },
   replace: {
     on: [{ path: 'projectId', reason: 'the API cannot move a transformation to another project' }],
   },
+  cost: { unpriced: 'usage-priced: monthly model runs' },
   importId: apiIdFormat('transformation', 'merry_koala'),
 
   async create(ctx, inputs) {

@@ -164,10 +164,10 @@ export function trustSetType(shape: Shape, token: string, example: string): Reso
       remoteManaged: ['approved'],
       asDeclared: (recorded, _outputs, desired) => ({ ...recorded, [shape.kind]: inDeclaredOrder(shape, itemsOf(recorded), itemsOf(desired)) }),
     },
-    cost: { unpriced: 'not billed on its own' },
     replace: {
       on: [{ path: shape.idField, reason: `the ${what} belong to one ${shape.holder}` }],
     },
+    cost: { unpriced: 'not billed on its own' },
     importId: apiIdFormat(shape.holder, example),
 
     async create(ctx, values) {

@@ -96,10 +96,10 @@ export const user: ResourceType<UserInputs, UserOutputs, PipelineClient, Pipelin
     computedInputs: ['role'],
     remoteManaged: ['verified', 'invited', 'active', 'createdAt'],
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [{ path: 'email', reason: "the API cannot change a user's email (the update body has none): a new email is a new invitation" }],
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: apiIdFormat('user', 'nimble_heron'),
 
   async create(ctx, inputs) {

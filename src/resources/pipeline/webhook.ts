@@ -109,10 +109,10 @@ export const webhook: ResourceType<WebhookInputs, WebhookOutputs, PipelineClient
       return defaultsAsDeclared(unreportedFromManifest(recorded, desired, ['secret'], origin), desired, { active: true });
     },
   },
-  cost: { unpriced: 'not billed on its own' },
   replace: {
     on: [{ path: 'groupId', reason: "a webhook's scope is fixed at creation: account and group webhooks are made on different paths and the API's PATCH takes no group" }],
   },
+  cost: { unpriced: 'not billed on its own' },
   importId: apiIdFormat('webhook', 'fancy_llama'),
 
   async create(ctx, inputs) {
