@@ -21,6 +21,14 @@ export interface PlanCostLine {
   action: string;
   before?: Price;
   after?: Price;
+  /** What an update is charged (positive) or refunded (negative) at once, where the API prices the change itself; or why that call failed. */
+  now?: { amount: number; currency: string; basis?: string } | { unavailable: string };
+  /**
+   * A delete (or a replace, which deletes) before the recorded object's term ends: the end, the
+   * months left (part of a month counted whole), and what they cost at the recorded monthly price
+   * (absent when that price is not known).
+   */
+  earlyTermination?: { ends: string; monthsLeft: number; amount?: number; currency?: string };
 }
 
 /** A provider's monthly amounts before and after the plan, in one currency. */

@@ -240,14 +240,32 @@ export interface Quote {
 /** What a quote may use: the provider's client (its rate window and retries) and settings, and the run's shared values (one call per query). */
 export type QuoteContext<C = any, S = any> = Pick<ResourceContext<C, S>, 'client' | 'settings' | 'shared'>;
 
+/** What a change is charged or refunded at once, as the API prices the change itself. */
+export interface ChangeCharge {
+  /** Positive: charged now; negative: refunded (for the rest of the paid period), in `currency` units. */
+  amount: number;
+  currency: string;
+  /** What the amount covers (`the difference for the rest of the paid period`). */
+  basis?: string;
+}
+
 /**
  * What an object of a type costs: a quote for given inputs (the manifest's, or the ones state
  * records: a change is priced as the difference of the two), or the reason it has none.
  */
-export type Cost<In = any, C = any, S = any> =
+export type Cost<In = any, Out = any, C = any, S = any> =
   | {
       /** What an object with these inputs costs; throws when the price call fails (the caller says "price unavailable"). */
       quote(inputs: In, ctx: QuoteContext<C, S>): Promise<Quote>;
+      /** The API call that prices it, as the reference docs name it (`POST /v4/pricebook/product`, `GetUHostInstancePrice`). */
+      source?: string;
+      /**
+       * What updating the recorded object to `desired` is charged (or refunded) at once, where the API
+       * prices a change itself (the cloud's `…UpgradePrice` Actions); throws when the call fails.
+       */
+      change?(prior: { id: string; inputs: In; outputs: Out }, desired: In, ctx: QuoteContext<C, S>): Promise<ChangeCharge>;
+      /** When the object's term ends (RFC 3339), from what the API reports; undefined without a term. A delete before then pays the rest of it. */
+      termEnds?(outputs: Out): string | undefined;
     }
   | {
       /** Why no price can be quoted: `usage-priced: monthly active rows`, `no price action`, `not billed on its own`. */
@@ -298,7 +316,7 @@ export interface ResourceType<In = any, Out = any, C = any, S = any> {
   notes?: Notes<In, Out, S>;
   provisioning?: Provisioning;
   /** What an object costs, or why it cannot be priced; every registered type has one (a registry test holds it to that). */
-  cost?: Cost<In, C, S>;
+  cost?: Cost<In, Out, C, S>;
   /**
    * What the remote API would refuse only at apply, found before any order by looking at the
    * rest of the stack (a VLAN already used on the port, a rate limit above the port's speed).
