@@ -7,6 +7,7 @@ import { tokenHint } from '../kernel/did-you-mean.js';
 import { loadFunctions, loadResourceTypes, providers } from './catalog.js';
 import type { LookupFunction } from '../engine/contracts/lookup.js';
 import type { ResourceType } from '../engine/contracts/resource-type.js';
+import { costDoc, costWords, type CostDoc } from './type-cost.js';
 
 /** `plumb schema [TOKEN] [--json] [--json-schema]`: lists every type and function, describes one, or writes the manifest language's JSON Schema. */
 export async function schemaCommand(raw: string | undefined, opts: { json?: boolean; jsonSchema?: boolean }): Promise<number> {
@@ -85,6 +86,8 @@ export interface TokenDoc {
   importId?: string;
   /** A resource's inputs whose change replaces it, each with the API's rule. */
   replaceRules?: Array<{ path: string; reason: string }>;
+  /** What a resource costs: the call that prices it, or why it has no price. */
+  cost?: CostDoc;
 }
 
 /** The documentation of one type or function, generated from its schemas. */
@@ -101,6 +104,7 @@ export function describeToken(token: string, resourceTypes: ReadonlyMap<string, 
       outputs: marked(fields(type.outputs), secrets),
       importId: type.importId?.format,
       replaceRules,
+      cost: costDoc(type),
     };
   }
   const fn = functions.get(token)!;
@@ -231,5 +235,6 @@ function renderDoc(doc: TokenDoc): string {
   const lines = [`${doc.token} (${doc.kind})`, doc.description, ''];
   if (doc.importId) lines.push(`Import: plumb import NAME ${doc.token} ${doc.importId}`, '');
   if (doc.replaceRules?.length) lines.push('Replaced when these change (the API cannot change them in place):', ...doc.replaceRules.map((r) => `  ${r.path}: ${r.reason}`), '');
+  if (doc.kind === 'resource') lines.push(`Cost: ${costWords(doc.cost)}`, '');
   return [...lines, 'Inputs:', ...rows(doc.inputs), '', 'Outputs:', ...rows(doc.outputs)].join('\n');
 }
