@@ -278,10 +278,12 @@ export function endUids(p: VxcRecord | IxRecord): string[] {
 /** Valid contract terms, in months. */
 export const TERMS_MONTHS = [1, 12, 24, 36, 48, 60];
 
-/** `ts` plus `months` calendar months (UTC). */
+/** `ts` plus `months` calendar months (UTC), the day kept within the month: a term begun on 31 January has a month end on the last day of February, not in March. */
 export function addMonths(ts: number, months: number): number {
   const d = new Date(ts);
-  d.setUTCMonth(d.getUTCMonth() + months);
+  const month = d.getUTCMonth() + months;
+  const last = new Date(Date.UTC(d.getUTCFullYear(), month + 1, 0)).getUTCDate();
+  d.setUTCFullYear(d.getUTCFullYear(), month, Math.min(d.getUTCDate(), last));
   return d.getTime();
 }
 
