@@ -3,6 +3,7 @@ import type { PlanResult } from '../engine/planning/plan.js';
 import type { Change, EngineDeps } from '../engine/types.js';
 import { Unknown } from '../kernel/values.js';
 import { cents, priceOf, providerOf, type Price } from './cost.js';
+import { termCut } from './early-termination.js';
 import { displayAddress, type Paint } from './render-plan.js';
 
 /**
@@ -29,6 +30,8 @@ export interface PlanCostLine {
    * (absent when that price is not known).
    */
   earlyTermination?: { ends: string; monthsLeft: number; amount?: number; currency?: string };
+  /** A delete (or replace) that cancels the recorded object at the end of its term: it stays live, and billed, until then. */
+  staysLiveUntil?: string;
 }
 
 /** A provider's monthly amounts before and after the plan, in one currency. */
@@ -97,6 +100,7 @@ async function desiredPrice(c: Change, deps: EngineDeps, pass: ReadPass): Promis
 /** Prices the plan's changes, each distinct question asked once (one read pass for the run). */
 export async function planCost({ plan, prior }: PlanResult, deps: EngineDeps): Promise<PlanCost> {
   const pass = new ReadPass();
+  const now = new Date(deps.clock?.now() ?? Date.now());
   const lines = await Promise.all(
     plan.changes.map(async (c): Promise<PlanCostLine | undefined> => {
       const { before, after } = halves(c);
@@ -107,7 +111,8 @@ export async function planCost({ plan, prior }: PlanResult, deps: EngineDeps): P
         before ? priceOf(recorded?.type ?? c.type, recorded?.inputs ?? c.before, recorded?.provider ?? c.provider, c.address, deps, pass) : undefined,
         after ? desiredPrice(c, deps, pass) : undefined,
       ]);
-      return { ...head, ...(b ? { before: b } : {}), ...(a ? { after: a } : {}) };
+      const cut = await termCut(c, recorded, b, deps, now);
+      return { ...head, ...(b ? { before: b } : {}), ...(a ? { after: a } : {}), ...cut };
     }),
   );
   const resources = lines.filter((l): l is PlanCostLine => Boolean(l) && !samePrice(l!));
@@ -176,6 +181,7 @@ export function planCostText(cost: PlanCost, p: Paint, verbose = false): string 
   if (cost.totals.length > 1) out.push(`  Stack: ${cost.change.map((c) => `${signed(c.monthly).slice(0, 1)}${c.currency} ${amount(c.monthly)}/month`).join(', ')}`);
   if (verbose) out.push(...cost.resources.filter((l) => lineChange(l) !== undefined).map(verboseLine));
   out.push(...unpricedLines(cost, p, verbose));
+  out.push(...termLines(cost, p));
   return `\n${out.join('\n')}\n`;
 }
 
@@ -200,5 +206,21 @@ function unpricedLines(cost: PlanCost, p: Paint, verbose: boolean): string[] {
   const out = [...reasons].map(([type, why]) => p.dim(`  Not priced: ${type.split(':').pop()} (${why})`));
   if (pending.length) out.push(p.dim(`  Price known after apply: ${pending.join(', ')}${verbose ? '' : ' (it depends on values known only after apply)'}`));
   if (failed.length) out.push(p.yellow(`  Price unavailable: ${failed.join(', ')} (the price call failed; left out of the totals)`));
+  return out;
+}
+
+/** A warning per resource whose delete cuts a term short (what the months left cost), or leaves it live and billed until its term ends. */
+function termLines(cost: PlanCost, p: Paint): string[] {
+  const out: string[] = [];
+  for (const l of cost.resources) {
+    const name = displayAddress(l.address);
+    const t = l.earlyTermination;
+    if (t) {
+      const months = `${t.monthsLeft} month${t.monthsLeft === 1 ? '' : 's'} left`;
+      const cost = t.amount !== undefined && t.currency ? `about ${t.currency} ${amount(t.amount)}` : 'price unavailable';
+      out.push(p.yellow(`  Early termination: ${name} ends its term ${t.ends.slice(0, 10)}: ${months}, ${cost}`));
+    }
+    if (l.staysLiveUntil) out.push(p.yellow(`  Cancelled at the end of its term: ${name} stays live, and billed, until ${l.staysLiveUntil.slice(0, 10)}`));
+  }
   return out;
 }

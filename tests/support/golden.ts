@@ -13,7 +13,7 @@ export function normalise(text: string): string {
     .replace(/secret-[0-9a-f]{16}/g, 'secret-<hash>')
     .replace(/after \d+(\.\d+)?s/g, 'after <t>')
     .replace(/"elapsedMs": ?\d+/g, '"elapsedMs":0')
-    .replace(/(contract ends|live until) \d{4}-\d{2}-\d{2}/g, '$1 <date>')
+    .replace(/(contract ends|live until|ends its term|billed, until) \d{4}-\d{2}-\d{2}/g, '$1 <date>')
     .replace(/\r/g, '');
 }
 

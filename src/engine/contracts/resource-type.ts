@@ -266,6 +266,8 @@ export type Cost<In = any, Out = any, C = any, S = any> =
       change?(prior: { id: string; inputs: In; outputs: Out }, desired: In, ctx: QuoteContext<C, S>): Promise<ChangeCharge>;
       /** When the object's term ends (RFC 3339), from what the API reports; undefined without a term. A delete before then pays the rest of it. */
       termEnds?(outputs: Out): string | undefined;
+      /** Whether a delete under these settings cancels at the end of the term instead of now: the object then stays live, and billed, until `termEnds`. */
+      cancelsAtTermEnd?(settings: S): boolean;
     }
   | {
       /** Why no price can be quoted: `usage-priced: monthly active rows`, `no price action`, `not billed on its own`. */

@@ -7,11 +7,31 @@ import { UserError } from '../../kernel/errors.js';
 import { isUnknown } from '../../kernel/values.js';
 import { knownBeforeApply } from '../quote.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
+import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import { priceProduct } from '../../providers/interconnect/api/pricebook.js';
 import { readProduct } from '../../providers/interconnect/api/products.js';
 import type { Quote, QuoteContext } from '../../engine/contracts/resource-type.js';
 
 type PriceCtx = QuoteContext<InterconnectClient>;
+
+/** The call every interconnect quote asks (pricing reference §1.1). */
+export const PRICEBOOK = 'POST /v4/pricebook/product';
+
+/**
+ * When a product's term ends, as the API reports it (`contractEndDate`); none for a month-to-month
+ * product (term 1), which ends with no charge for months not begun. Cancelled before then, a
+ * product pays the rest of its term (reference §1.3: early termination is 100 % of the remaining term).
+ */
+export function termEnd(outputs: { contractEndDate?: string; contractTermMonths?: number }): string | undefined {
+  const end = outputs.contractEndDate;
+  if (typeof end !== 'string' || Number.isNaN(Date.parse(end))) return undefined;
+  return typeof outputs.contractTermMonths === 'number' && outputs.contractTermMonths > 1 ? end : undefined;
+}
+
+/** A Port's or LAG Port's delete cancels it at the end of its term when interconnect:cancelAtEndOfTerm is true (it stays live until then). */
+export function cancelsAtTermEnd(settings: InterconnectSettings): boolean {
+  return settings.cancelAtEndOfTerm === true;
+}
 
 /** The quote of one pricebook body, asked once per run for the same body. */
 export async function pricebookQuote(ctx: PriceCtx, body: Record<string, unknown>): Promise<Quote> {

@@ -9,7 +9,7 @@ import { type Ctx, cancel, freshList, order, readListed, readProductOfType, same
 import { contractNotes, productProvisioning, vlanClaim } from './product-hooks.js';
 import { ixCrossCheck } from './cross-checks.js';
 import { defaultsAsDeclared } from '../as-declared.js';
-import { locationOf, pricebookQuote } from './cost.js';
+import { locationOf, PRICEBOOK, pricebookQuote } from './cost.js';
 
 const MAC = /^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){5}$/;
 
@@ -111,6 +111,8 @@ export const ix: ResourceType<IxInputs, IxOutputs, Ctx['client'], InterconnectSe
   },
   provisioning: productProvisioning,
   cost: {
+    // No termEnds: an IX is billed by the hour at its rate limit, and the API reports no contract end for it.
+    source: PRICEBOOK,
     async quote(inputs, ctx) {
       const portLocationId = await locationOf(ctx, inputs.requestedProductUid, 'port');
       return pricebookQuote(ctx, { productType: 'IX', portLocationId, ixType: inputs.networkServiceType, speed: inputs.rateLimit });

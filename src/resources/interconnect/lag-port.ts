@@ -28,7 +28,7 @@ import {
 } from './kit.js';
 import { contractNotes, productProvisioning } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
-import { pricebookQuote, timesQuote } from './cost.js';
+import { cancelsAtTermEnd, PRICEBOOK, pricebookQuote, termEnd, timesQuote } from './cost.js';
 
 /** LAG member speeds in Mbps (400000 where the location offers it); 1 Gbps ports cannot be aggregated. */
 export const LAG_SPEEDS = [10000, 100000, 400000] as const;
@@ -97,6 +97,9 @@ export const lagPort: ResourceType<LagPortInputs, LagPortOutputs, Ctx['client'],
   },
   provisioning: productProvisioning,
   cost: {
+    source: PRICEBOOK,
+    termEnds: termEnd,
+    cancelsAtTermEnd,
     // The pricebook takes no member count: each port of a LAG is priced as a port (docs: port pricing).
     async quote(inputs, ctx) {
       const one = await pricebookQuote(ctx, { productType: 'MEGAPORT', locationId: inputs.locationId, speed: inputs.portSpeed, term: inputs.contractTermMonths });

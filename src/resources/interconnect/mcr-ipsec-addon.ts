@@ -5,7 +5,7 @@ import type { ResourceType } from '../../engine/contracts/resource-type.js';
 import { oneOf } from '../schema.js';
 import { readProduct, type ApiProduct } from '../../providers/interconnect/api/products.js';
 import { type Ctx, readListed, retryWithin, sharedProduct, splitId, waitReady } from './kit.js';
-import { pricebookQuote } from './cost.js';
+import { PRICEBOOK, pricebookQuote } from './cost.js';
 import { knownBeforeApply } from '../quote.js';
 
 /** Tunnel counts an IPsec add-on can allow. */
@@ -69,6 +69,7 @@ export const mcrIpsecAddon: ResourceType<Inputs, Outputs, Ctx['client'], Interco
     holds: [{ what: 'IPsec add-on of an MCR', paths: ['mcrId'] }],
   },
   cost: {
+    source: PRICEBOOK,
     // Billed as an add-on charge on its MCR: what the MCR costs with these tunnels less what it costs without.
     async quote(inputs, ctx) {
       knownBeforeApply({ mcrId: inputs.mcrId });

@@ -29,7 +29,7 @@ import {
 import { type PrefixList, deletePrefixList, findByDescription, observedEntries, prefixListSchema, sameEntries } from './prefix-lists.js';
 import { contractNotes, productProvisioning } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
-import { pricebookQuote } from './cost.js';
+import { PRICEBOOK, pricebookQuote, termEnd } from './cost.js';
 
 /** MCR speeds in Mbps. */
 export const MCR_SPEEDS = [1000, 2500, 5000, 10000, 25000, 50000, 100000] as const;
@@ -108,6 +108,8 @@ export const mcr: ResourceType<McrInputs, McrOutputs, Ctx['client'], Interconnec
   },
   provisioning: productProvisioning,
   cost: {
+    source: PRICEBOOK,
+    termEnds: termEnd,
     quote: (inputs, ctx) => pricebookQuote(ctx, { productType: 'MCR2', locationId: inputs.locationId, speed: inputs.portSpeed, term: inputs.contractTermMonths }),
   },
   crossCheck: locationCheck('mcr'),

@@ -31,7 +31,7 @@ import {
 import { contractNotes, productProvisioning } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
 import { imageCheck } from './mve-image-check.js';
-import { pricebookQuote } from './cost.js';
+import { PRICEBOOK, pricebookQuote, termEnd } from './cost.js';
 
 /** MVE instance sizes (vCPU/GB RAM): SMALL 2/8, MEDIUM 4/16, LARGE 8/32, X_LARGE_12 12/48. */
 export const MVE_SIZES = ['SMALL', 'MEDIUM', 'LARGE', 'X_LARGE_12'] as const;
@@ -167,6 +167,8 @@ export const mve: ResourceType<MveInputs, MveOutputs, Ctx['client'], Interconnec
   },
   provisioning: productProvisioning,
   cost: {
+    source: PRICEBOOK,
+    termEnds: termEnd,
     quote: (inputs, ctx) => pricebookQuote(ctx, { productType: 'MVE', locationId: inputs.locationId, size: reveal(inputs.vendorConfig)?.productSize ?? 'SMALL', term: inputs.contractTermMonths }),
   },
   crossCheck: async (desired, view) => [...(await locationCheck('mve')(desired, view)), ...(await imageCheck(desired, view))],

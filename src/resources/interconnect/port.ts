@@ -27,7 +27,7 @@ import {
 } from './kit.js';
 import { contractNotes, productProvisioning } from './product-hooks.js';
 import { locationCheck } from './location-checks.js';
-import { pricebookQuote } from './cost.js';
+import { cancelsAtTermEnd, PRICEBOOK, pricebookQuote, termEnd } from './cost.js';
 
 /** Port speeds in Mbps (400000 where the location offers it). */
 export const PORT_SPEEDS = [1000, 10000, 100000, 400000] as const;
@@ -89,6 +89,11 @@ export const port: ResourceType<PortInputs, PortOutputs, Ctx['client'], Intercon
   },
   provisioning: productProvisioning,
   cost: {
+    // The pricebook prices a cross-connect as a CROSS_CONNECT add-on, but the port order plumb
+    // sends requests none (one is arranged with the data centre apart), so the quote has none.
+    source: PRICEBOOK,
+    termEnds: termEnd,
+    cancelsAtTermEnd,
     quote: (inputs, ctx) => pricebookQuote(ctx, { productType: 'MEGAPORT', locationId: inputs.locationId, speed: inputs.portSpeed, term: inputs.contractTermMonths }),
   },
   crossCheck: locationCheck('port'),

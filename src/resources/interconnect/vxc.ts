@@ -35,7 +35,7 @@ import { CSP_KINDS, type PartnerConfig, aEndPartnerConfig, bEndPartnerConfig, ca
 import { contractNotes, productProvisioning, vlanClaim } from './product-hooks.js';
 import { vxcCrossCheck } from './cross-checks.js';
 import { vxcAsDeclared } from './vxc-declared.js';
-import { locationOf, pricebookQuote } from './cost.js';
+import { locationOf, PRICEBOOK, pricebookQuote, termEnd } from './cost.js';
 import { knownBeforeApply } from '../quote.js';
 import { reveal } from '../../kernel/values.js';
 
@@ -158,6 +158,8 @@ export const vxc: ResourceType<VxcInputs, VxcOutputs, Ctx['client'], Interconnec
   },
   provisioning: productProvisioning,
   cost: {
+    source: PRICEBOOK,
+    termEnds: termEnd,
     // Billed by time at speed: the monthly rate is what a month at this speed costs.
     async quote(inputs, ctx) {
       const aLocationId = await locationOf(ctx, inputs.aEnd.requestedProductUid, 'A-End');

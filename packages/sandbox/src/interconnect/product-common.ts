@@ -1,9 +1,10 @@
 import { COMPANY } from './ids.js';
 import { isTerminating, liveDate, terminateDate, type Clock, type ProvisioningStatus } from './provisioning.js';
-import { contractEnd, type InterconnectDb, type McrRecord, type ProductRecord } from './store.js';
+import { currentTerm, type InterconnectDb, type McrRecord, type ProductRecord } from './store.js';
 
 /** The fields every product type shares in its GET representation (epoch-millisecond dates). */
 export function commonFields(p: ProductRecord, db: InterconnectDb, clock: Clock, status: ProvisioningStatus): Record<string, unknown> {
+  const term = currentTerm(p, clock.now);
   return {
     productId: p.productId,
     productUid: p.productUid,
@@ -15,8 +16,8 @@ export function commonFields(p: ProductRecord, db: InterconnectDb, clock: Clock,
     createdBy: COMPANY.userUid,
     liveDate: liveDate(p, db, clock),
     terminateDate: terminateDate(p, db, clock),
-    contractStartDate: p.createDate,
-    contractEndDate: contractEnd(p),
+    contractStartDate: term.start,
+    contractEndDate: term.end,
     contractTermMonths: p.term,
     costCentre: p.costCentre,
     companyUid: COMPANY.companyUid,

@@ -278,23 +278,29 @@ export function endUids(p: VxcRecord | IxRecord): string[] {
 /** Valid contract terms, in months. */
 export const TERMS_MONTHS = [1, 12, 24, 36, 48, 60];
 
-/** `ts` plus `months` calendar months (UTC). */
+/** `ts` plus `months` calendar months (UTC), the day kept within the month: a term begun on 31 January has a month end on the last day of February, not in March. */
 export function addMonths(ts: number, months: number): number {
   const d = new Date(ts);
-  d.setUTCMonth(d.getUTCMonth() + months);
+  const month = d.getUTCMonth() + months;
+  const last = new Date(Date.UTC(d.getUTCFullYear(), month + 1, 0)).getUTCDate();
+  d.setUTCFullYear(d.getUTCFullYear(), month, Math.min(d.getUTCDate(), last));
   return d.getTime();
 }
 
-/** End of the first contract term. */
-export function contractEnd(p: ProductRecord): number {
-  return addMonths(p.createDate, p.term);
+/**
+ * The contract term running at `now`: terms run from the order, and each renews for the same
+ * length at its end (the API's default, Minimum Term Renewal), so a product reports the current
+ * one's start and end.
+ */
+export function currentTerm(p: Pick<ProductRecord, 'createDate' | 'term'>, now: number): { start: number; end: number } {
+  let k = 1;
+  while (addMonths(p.createDate, p.term * k) <= now && k < 10_000) k++;
+  return { start: addMonths(p.createDate, p.term * (k - 1)), end: addMonths(p.createDate, p.term * k) };
 }
 
-/** End of the contract period running at `now` (contracts renew for another term at each end). */
+/** End of the contract term running at `now`. */
 export function currentTermEnd(p: ProductRecord, now: number): number {
-  let end = contractEnd(p);
-  for (let k = 2; end <= now && k < 10_000; k++) end = addMonths(p.createDate, p.term * k);
-  return end;
+  return currentTerm(p, now).end;
 }
 
 /** What a VXC end lands on: one of the customer's own products, or another company's partner port. */
