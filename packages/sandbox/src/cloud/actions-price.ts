@@ -18,6 +18,7 @@ import {
   fen,
   HOST_DISK_PRICE_TYPE,
   hostMonthly,
+  NAP_IP_MONTHLY,
   NAP_IP_QUOTA,
   napMonthly,
   periodPrice,
@@ -62,7 +63,7 @@ function priceSet(req: ActionRequest, ctx: ActionContext, monthly: number, allow
 /** When an object's paid period ends; a host records none, so a monthly or yearly one is taken to have a month left. */
 function paidUntil(record: Rec, ctx: ActionContext): number {
   const expire = Number(record.ExpireTime ?? record.ExpiredTime ?? 0);
-  if (expire > 0 || record.ChargeType === 'Dynamic' || record.ChargeType === 'Postpay') return expire;
+  if (expire > 0 || ['Dynamic', 'Postpay', 'Spot', 'Preemptive'].includes(String(record.ChargeType))) return expire;
   return Math.floor(ctx.now / 1000) + 30 * 86_400;
 }
 
@@ -232,5 +233,18 @@ export const priceActions: Record<string, ActionHandler> = {
     // The SDK types this Price as an int: whole 元.
     const price = Math.round(upgradePrice(before, napMonthly(next.bandwidth, next.base, next.max), inst.ExpiredTime, ctx.now));
     return { Price: price, ChargeIPQuota: NAP_IP_QUOTA.charged, FreeIPQuota: NAP_IP_QUOTA.free };
+  },
+
+  // uads/apis.go DescribeBuyHighProtectGameIPPriceRequest: ResourceId, ChargeType, Quantity, all
+  // required; the reply's UnitPrice (one IP beyond the free quota, for Quantity periods) and
+  // PremiumPrice are float64 with no unit stated: 元 here, like the other 元 prices.
+  DescribeBuyHighProtectGameIPPrice(req, ctx) {
+    const id = req.required('ResourceId');
+    if (!ctx.db.uadsInstances.some((i) => i.ResourceId === id && i.VisibleAt <= ctx.now)) throw paramError('ResourceId', `no anti-DDoS instance ${id}`);
+    const charge = enumParam(req, 'ChargeType', ['Year', 'Month', 'Dynamic', 'Trial']) ?? req.required('ChargeType');
+    req.required('Quantity');
+    const q = quantity(req);
+    if (q < 1) throw paramError('Quantity', 'must be at least 1');
+    return { UnitPrice: yuan(periodPrice(NAP_IP_MONTHLY, charge, q, ctx.now)), PremiumPrice: 0 };
   },
 };
