@@ -60,11 +60,9 @@ function priceSet(req: ActionRequest, ctx: ActionContext, monthly: number, allow
   });
 }
 
-/** When an object's paid period ends; a host records none, so a monthly or yearly one is taken to have a month left. */
-function paidUntil(record: Rec, ctx: ActionContext): number {
-  const expire = Number(record.ExpireTime ?? record.ExpiredTime ?? 0);
-  if (expire > 0 || ['Dynamic', 'Postpay', 'Spot', 'Preemptive'].includes(String(record.ChargeType))) return expire;
-  return Math.floor(ctx.now / 1000) + 30 * 86_400;
+/** When an object's paid period ends (Unix seconds; 0 for hourly billing, which prepays nothing). */
+function paidUntil(record: Rec): number {
+  return Number(record.ExpireTime ?? record.ExpiredTime ?? 0);
 }
 
 /** The host's price detail (Go PriceDetail): 元 for the host and its disks. */
@@ -136,7 +134,7 @@ export const priceActions: Record<string, ActionHandler> = {
     const [cpu, memory] = cpuMemory(req, req.int('CPU') ?? Number(host.CPU), req.int('Memory') ?? Number(host.Memory));
     enumParam(req, 'NetCapValue', ['0', '1', '2']);
     const type = String(host.MachineType ?? 'N');
-    const price = upgradePrice(hostMonthly(Number(host.CPU), Number(host.Memory), type, 0), hostMonthly(cpu, memory, type, 0), paidUntil(host, ctx), ctx.now);
+    const price = upgradePrice(hostMonthly(Number(host.CPU), Number(host.Memory), type, 0), hostMonthly(cpu, memory, type, 0), paidUntil(host), ctx.now);
     return { Price: price, OriginalPrice: price };
   },
 
@@ -175,7 +173,7 @@ export const priceActions: Record<string, ActionHandler> = {
     let rate = DISK_FEN_PER_GB_MONTH[type] ?? 0;
     if (yesNo(req, 'SnapshotService')) rate += SNAPSHOT_FEN_PER_GB_MONTH;
     // In 分 like DescribeUDiskPrice: the SDK states no unit for this reply.
-    const price = fen(upgradePrice(rate * Number(disk.Size), rate * size, paidUntil(disk, ctx), ctx.now));
+    const price = fen(upgradePrice(rate * Number(disk.Size), rate * size, paidUntil(disk), ctx.now));
     return { Price: price, OriginalPrice: price };
   },
 
@@ -195,7 +193,7 @@ export const priceActions: Record<string, ActionHandler> = {
     const operator = String((eip.EIPAddr as Rec[] | undefined)?.[0]?.OperatorName ?? 'Bgp');
     const line = ['Bgp', 'International', 'ChinaMobile'].includes(operator) ? operator : 'Bgp';
     const mode = String(eip.PayMode ?? 'Bandwidth');
-    return { Price: upgradePrice(eipMonthly(line, Number(eip.Bandwidth), mode), eipMonthly(line, bandwidth, mode), paidUntil(eip, ctx), ctx.now) };
+    return { Price: upgradePrice(eipMonthly(line, Number(eip.Bandwidth), mode), eipMonthly(line, bandwidth, mode), paidUntil(eip), ctx.now) };
   },
 
   GetVPNGatewayPrice(req, ctx) {
@@ -207,7 +205,7 @@ export const priceActions: Record<string, ActionHandler> = {
   GetVPNGatewayUpgradePrice(req, ctx) {
     const gw = mustFind(ctx.db.vpnGateways, req, ctx, 'VPNGatewayId', 'VPNGatewayId', 54002, 'VPN gateway');
     const grade = enumParam(req, 'Grade', ['Standard', 'Enhanced']) ?? req.required('Grade');
-    return { Price: upgradePrice(VPN_GATEWAY_MONTHLY[String(gw.Grade)] ?? 0, VPN_GATEWAY_MONTHLY[grade], paidUntil(gw, ctx), ctx.now) };
+    return { Price: upgradePrice(VPN_GATEWAY_MONTHLY[String(gw.Grade)] ?? 0, VPN_GATEWAY_MONTHLY[grade], paidUntil(gw), ctx.now) };
   },
 
   GetBuyNapServicePrice(req, ctx) {

@@ -115,6 +115,11 @@ export function purchaseValue(chargeType: string, quantity: number, now: number)
   return Math.floor(end.getTime() / 1000);
 }
 
+/** When an object bought now runs out (ExpireTime, Unix seconds): after its prepaid periods; 0 for hourly billing, which prepays nothing. */
+export function paidExpiry(chargeType: string, quantity: number, now: number): number {
+  return chargeType === 'Year' || chargeType === 'Month' ? purchaseValue(chargeType, quantity, now) : 0;
+}
+
 /**
  * What changing a monthly price from `before` to `after` costs for the rest of a paid period that
  * ends at `expireTime` (Unix seconds): the difference prorated by 30-day months, negative for a
