@@ -17,7 +17,7 @@ import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listingVerbs, n
 import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 import { EIP_LISTING, type EipInfo } from '../../providers/cloud/api/eip.js';
-import { cloudQuote } from './cost.js';
+import { cloudChange, cloudQuote, prepaid } from './cost.js';
 import { eipPrice } from '../../providers/cloud/api/prices.js';
 
 const LINES = { bgp: 'Bgp', international: 'International', bgp_pro: 'BGPPro' } as const;
@@ -141,6 +141,12 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
         { OperatorName: LINES[inputs.internetType], Bandwidth: inputs.bandwidth, PayMode: upper(inputs.chargeMode ?? 'bandwidth') },
         inputs.chargeMode === 'traffic' ? 'the fixed part only: traffic is billed by use' : undefined,
       ),
+    source: 'GetEIPPrice',
+    // GetEIPUpgradePrice prices a new bandwidth on the same pay mode; a change of pay mode has no such price.
+    change: async (prior, desired, ctx) =>
+      prepaid(prior.outputs.chargeType) && desired.bandwidth !== prior.outputs.bandwidth && (desired.chargeMode ?? 'bandwidth') === prior.outputs.chargeMode
+        ? cloudChange(ctx, 'GetEIPUpgradePrice', { EIPId: prior.id, Bandwidth: desired.bandwidth })
+        : undefined,
   },
   importId: prefixedId('eip', 'EIP'),
 
