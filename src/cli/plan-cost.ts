@@ -98,9 +98,9 @@ function desiredInputs(c: Change): unknown {
   return inputs;
 }
 
-/** The price of a change's desired inputs. */
-function desiredPrice(c: Change, deps: EngineDeps, pass: ReadPass): Promise<Price> {
-  return priceOf(c.type, desiredInputs(c), c.provider, c.address, deps, pass);
+/** The price of a change's desired inputs; an update's is of the recorded object, which it keeps (a replacement's is of a new one). */
+function desiredPrice(c: Change, deps: EngineDeps, pass: ReadPass, recorded: ResourceState | undefined): Promise<Price> {
+  return priceOf(c.type, desiredInputs(c), c.provider, c.address, deps, pass, c.action === 'update' ? recorded : undefined);
 }
 
 /** What an update is charged or refunded at once, where its type prices the change itself; why not, when that call fails. */
@@ -127,7 +127,7 @@ export async function planCost({ plan, prior }: PlanResult, deps: EngineDeps): P
       const head = { address: c.address, type: c.type, provider: providerOf(c.type, deps), action: c.action };
       const [b, a] = await Promise.all([
         before ? priceOf(recorded?.type ?? c.type, recorded?.inputs ?? c.before, recorded?.provider ?? c.provider, c.address, deps, pass, recorded) : undefined,
-        after ? desiredPrice(c, deps, pass) : undefined,
+        after ? desiredPrice(c, deps, pass, recorded) : undefined,
       ]);
       // Only an update that changes the price asks what it is charged now: an unrelated one (a name) asks nothing more.
       const now = c.action === 'update' && recorded && priced(b) && priced(a) && b.monthly !== a.monthly ? await changeNow(c, recorded, deps, pass) : undefined;

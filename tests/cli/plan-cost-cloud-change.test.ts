@@ -139,6 +139,38 @@ describe('a cloud update priced by its upgrade-price Action', () => {
       await faults();
     }
   });
+
+  it('an anti-DDoS IP keeps its place in the free quota: a new remark is no price change, a resize of its instance is charged now', async () => {
+    const shield = workdir('plumb-cloud-shield-');
+    const ips = (first: string) =>
+      Array.from(
+        { length: 6 },
+        (_, i) => `  ip${i}:\n    type: cloud:index/antiDdosIp:AntiDdosIp\n    properties: { instanceId: "\${shield.antiDdosInstanceId}", remark: ${i ? `ip${i}` : first} }\n`,
+      ).join('');
+    const write = (bandwidth: number, first: string) =>
+      writeManifest(
+        shield,
+        'plumb.yaml',
+        `name: shieldcost\nconfig:\n  cloud:region: cn-bj2\n  cloud:projectId: org-sandbox\nresources:\n  shield:\n    type: cloud:index/antiDdosInstance:AntiDdosInstance\n    properties: { name: priced-shield, area: EastChina, dataCenter: Yangzhou, bandwidth: ${bandwidth}, baseDefenceValue: 30, maxDefenceValue: 40 }\n${ips(first)}`,
+      );
+    write(50, 'first');
+    const applied = await plumb(['apply', '-y'], { cwd: shield, env });
+    expect(applied.code, applied.stderr).toBe(0);
+    const { resources } = JSON.parse(readFileSync(stateFile(shield), 'utf8')) as { resources: Record<string, { id: string }> };
+
+    write(50, 'renamed');
+    const r = await plumb(['plan', '--json'], { cwd: shield, env });
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as { changes: Array<{ address: string; action: string }>; cost?: { resources: Line[] } };
+    expect(plan.changes.find((c) => c.address === 'ip0')?.action).toBe('update');
+    // Its price is the same before and after (it stays one of the free ones), so the plan prices nothing.
+    expect(line(plan.cost?.resources ?? [], 'ip0')).toBeUndefined();
+
+    write(150, 'first');
+    const asked = (await cloud({ Action: 'DescribeUpgradeHighProtectGameServicePrice', ResourceId: resources.shield.id, SrcBandwidth: 150 })).Price as number;
+    const resized = await plumb(['plan', '--json'], { cwd: shield, env });
+    expect(line(JSON.parse(resized.stdout).cost.resources, 'shield')).toMatchObject({ action: 'update', now: { amount: asked, currency: 'CNY' } });
+  });
 });
 
 const renamed = 'renamed-ip';
