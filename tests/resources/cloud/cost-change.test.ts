@@ -14,7 +14,11 @@ import { disk } from '../../../src/resources/cloud/disk.js';
 import { eip } from '../../../src/resources/cloud/eip.js';
 import { vpnGateway } from '../../../src/resources/cloud/vpn-gateway.js';
 import { vpc } from '../../../src/resources/cloud/vpc.js';
+import { loadResourceTypes } from '../../../src/cli/catalog.js';
 import { startHarness, type Harness } from '../../support/cloud-harness.js';
+
+const types = await loadResourceTypes();
+const cloudPriced = [...types.values()].filter((t) => t.provider === 'cloud' && t.cost && 'quote' in t.cost).map((t) => t.token);
 
 let h: Harness;
 beforeAll(async () => {
@@ -81,6 +85,13 @@ describe('an update that changes the price is priced by the upgrade-price Action
     expect(await costOf(eip).change(hourly, { ...hourly.inputs, bandwidth: 50 }, h.resourceCtx())).toBeUndefined();
     expect(await costOf(disk).change(monthly, { ...monthly.inputs, name: 'other-name' }, h.resourceCtx())).toBeUndefined();
     expect(await h.actions()).toEqual([]);
+  });
+});
+
+describe('every priced cloud type names its price Action', () => {
+  it.each(cloudPriced)('%s', (token) => {
+    const { source } = types.get(token)!.cost as { source?: string };
+    expect(source).toMatch(/^(Get|Describe)\w+Price$/);
   });
 });
 
