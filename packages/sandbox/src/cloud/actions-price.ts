@@ -60,8 +60,9 @@ function priceSet(req: ActionRequest, ctx: ActionContext, monthly: number, allow
   });
 }
 
-/** When an object's paid period ends (Unix seconds; 0 for hourly billing, which prepays nothing). */
+/** When an object's paid period ends (Unix seconds); 0 for hourly billing, which prepays nothing whatever expiry it reports. */
 function paidUntil(record: Rec): number {
+  if (!['Year', 'Month'].includes(String(record.ChargeType ?? 'Month'))) return 0;
   return Number(record.ExpireTime ?? record.ExpiredTime ?? 0);
 }
 
