@@ -10,7 +10,8 @@ import { displayAddress, type Paint } from './render-plan.js';
  * What a plan's changes cost: each changed resource priced before (its recorded inputs) and after
  * (its desired inputs) by its type's quote, in the API's currency (never converted), and the monthly
  * change per provider and currency. A create has only an after, a delete only a before; an update
- * is listed only when its price changes. What cannot be priced says why; a price call that fails
+ * is listed only when its price changes, and then, where its type prices the change itself (the
+ * cloud's upgrade-price Actions), with what it is charged or refunded now. What cannot be priced says why; a price call that fails
  * leaves that resource "price unavailable", out of the totals, and never fails the plan.
  */
 
