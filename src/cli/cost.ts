@@ -29,14 +29,23 @@ export const cents = (n: number) => Math.round(n * 100) / 100;
 /** What one object costs: its quote, its type's reason for having none, or why the price call failed. */
 export type Price = { monthly: number; oneOff: number; currency: string; basis?: string } | { unpriced: string } | { unavailable: string };
 
-/** The price of an object of type `token` with these inputs, through the provider (instance) that manages it. */
-export async function priceOf(token: string, inputs: unknown, provider: string | undefined, address: string, deps: EngineDeps, pass: ReadPass): Promise<Price> {
+/** The price of an object of type `token` with these inputs (a recorded object's, with its id and outputs), through the provider (instance) that manages it. */
+export async function priceOf(
+  token: string,
+  inputs: unknown,
+  provider: string | undefined,
+  address: string,
+  deps: EngineDeps,
+  pass: ReadPass,
+  recorded?: { id: string; outputs: unknown },
+): Promise<Price> {
   const type = deps.resourceType(token);
   if (!type?.cost) return { unpriced: 'no price is known for this type' };
   if ('unpriced' in type.cost) return { unpriced: type.cost.unpriced };
   try {
     const ctx = await resourceContext(deps, type, address, { pass, provider });
-    const q = await type.cost.quote(inputs, ctx);
+    const q = await type.cost.quote(inputs, ctx, recorded);
+    if ('unpriced' in q) return { unpriced: q.unpriced };
     return { monthly: q.monthly, oneOff: q.oneOff, currency: q.currency, ...(q.basis ? { basis: q.basis } : {}) };
   } catch (err) {
     return { unavailable: err instanceof Error ? err.message : String(err) };
@@ -51,7 +60,7 @@ export function providerOf(token: string, deps: EngineDeps): string {
 /** The line of one recorded resource. */
 async function lineOf(r: ResourceState, deps: EngineDeps, pass: ReadPass): Promise<CostLine> {
   const head = { address: r.address, type: r.type, provider: providerOf(r.type, deps) };
-  return { ...head, ...(await priceOf(r.type, r.inputs, r.provider, r.address, deps, pass)) };
+  return { ...head, ...(await priceOf(r.type, r.inputs, r.provider, r.address, deps, pass, r)) };
 }
 
 /** The priced lines summed per provider and currency, in the order they first appear. */

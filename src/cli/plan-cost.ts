@@ -1,4 +1,5 @@
-import { ReadPass } from '../engine/applying/context.js';
+import { ReadPass, resourceContext } from '../engine/applying/context.js';
+import type { ResourceState } from '../engine/contracts/state.js';
 import type { PlanResult } from '../engine/planning/plan.js';
 import type { Change, EngineDeps } from '../engine/types.js';
 import { Unknown } from '../kernel/values.js';
@@ -10,7 +11,8 @@ import { displayAddress, type Paint } from './render-plan.js';
  * What a plan's changes cost: each changed resource priced before (its recorded inputs) and after
  * (its desired inputs) by its type's quote, in the API's currency (never converted), and the monthly
  * change per provider and currency. A create has only an after, a delete only a before; an update
- * is listed only when its price changes. What cannot be priced says why; a price call that fails
+ * is listed only when its price changes, and then, where its type prices the change itself (the
+ * cloud's upgrade-price Actions), with what it is charged or refunded now. What cannot be priced says why; a price call that fails
  * leaves that resource "price unavailable", out of the totals, and never fails the plan.
  */
 
@@ -81,26 +83,47 @@ function revived(value: unknown): unknown {
 }
 
 /**
- * The inputs a plan shows whole as `[secret]` (a service key): it keeps no secret's value, so a price
- * that may depend on one is not asked with a placeholder. A secret inside an input (a BGP password)
- * names no product, so prices no differently.
+ * A change's desired inputs as a quote takes them. The inputs a plan shows whole as `[secret]` (a
+ * service key, a host's password) it keeps no value of: a quote that reads one fails saying so
+ * (the price may depend on it, and is not asked with a placeholder), one that never reads it (a
+ * host's price) is asked as usual. A secret inside an input (a BGP password) names no product.
  */
-function maskedSecrets(value: unknown): string[] {
-  return value && typeof value === 'object' ? Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] === '[secret]') : [];
+function desiredInputs(c: Change): unknown {
+  const inputs = revived(c.after);
+  if (!inputs || typeof inputs !== 'object' || Array.isArray(inputs)) return inputs;
+  for (const key of Object.keys(inputs).filter((k) => (inputs as Record<string, unknown>)[k] === '[secret]')) {
+    Object.defineProperty(inputs, key, {
+      enumerable: true,
+      get() {
+        throw new Error(`the price depends on ${key}, a secret the plan does not keep`);
+      },
+    });
+  }
+  return inputs;
 }
 
-/** The price of a change's desired inputs. */
-async function desiredPrice(c: Change, deps: EngineDeps, pass: ReadPass): Promise<Price> {
-  const secret = maskedSecrets(c.after);
+/** The price of a change's desired inputs; an update's is of the recorded object, which it keeps (a replacement's is of a new one). */
+function desiredPrice(c: Change, deps: EngineDeps, pass: ReadPass, recorded: ResourceState | undefined): Promise<Price> {
+  return priceOf(c.type, desiredInputs(c), c.provider, c.address, deps, pass, c.action === 'update' ? recorded : undefined);
+}
+
+/** What an update is charged or refunded at once, where its type prices the change itself; why not, when that call fails. */
+async function changeNow(c: Change, recorded: ResourceState, deps: EngineDeps, pass: ReadPass): Promise<PlanCostLine['now']> {
   const type = deps.resourceType(c.type);
-  if (secret.length && type?.cost && 'quote' in type.cost) return { unavailable: `the price depends on ${secret.join(', ')}, a secret the plan does not keep` };
-  return priceOf(c.type, revived(c.after), c.provider, c.address, deps, pass);
+  if (!type?.cost || !('change' in type.cost) || !type.cost.change) return undefined;
+  try {
+    const ctx = await resourceContext(deps, type, c.address, { pass, provider: recorded.provider });
+    const charge = await type.cost.change({ id: recorded.id, inputs: recorded.inputs, outputs: recorded.outputs }, desiredInputs(c), ctx);
+    return charge && { amount: charge.amount, currency: charge.currency, ...(charge.basis ? { basis: charge.basis } : {}) };
+  } catch (err) {
+    return { unavailable: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 /** Prices the plan's changes, each distinct question asked once (one read pass for the run). */
 export async function planCost({ plan, prior }: PlanResult, deps: EngineDeps): Promise<PlanCost> {
   const pass = new ReadPass();
-  const now = new Date(deps.clock?.now() ?? Date.now());
+  const clock = new Date(deps.clock?.now() ?? Date.now());
   const lines = await Promise.all(
     plan.changes.map(async (c): Promise<PlanCostLine | undefined> => {
       const { before, after } = halves(c);
@@ -108,11 +131,13 @@ export async function planCost({ plan, prior }: PlanResult, deps: EngineDeps): P
       const recorded = prior[c.address];
       const head = { address: c.address, type: c.type, provider: providerOf(c.type, deps), action: c.action };
       const [b, a] = await Promise.all([
-        before ? priceOf(recorded?.type ?? c.type, recorded?.inputs ?? c.before, recorded?.provider ?? c.provider, c.address, deps, pass) : undefined,
-        after ? desiredPrice(c, deps, pass) : undefined,
+        before ? priceOf(recorded?.type ?? c.type, recorded?.inputs ?? c.before, recorded?.provider ?? c.provider, c.address, deps, pass, recorded) : undefined,
+        after ? desiredPrice(c, deps, pass, recorded) : undefined,
       ]);
-      const cut = await termCut(c, recorded, b, deps, now);
-      return { ...head, ...(b ? { before: b } : {}), ...(a ? { after: a } : {}), ...cut };
+      const cut = await termCut(c, recorded, b, deps, clock);
+      // Only an update that changes the price asks what it is charged now: an unrelated one (a name) asks nothing more.
+      const now = c.action === 'update' && recorded && priced(b) && priced(a) && b.monthly !== a.monthly ? await changeNow(c, recorded, deps, pass) : undefined;
+      return { ...head, ...(b ? { before: b } : {}), ...(a ? { after: a } : {}), ...(now ? { now } : {}), ...cut };
     }),
   );
   const resources = lines.filter((l): l is PlanCostLine => Boolean(l) && !samePrice(l!));
@@ -178,11 +203,21 @@ export function planCostText(cost: PlanCost, p: Paint, verbose = false): string 
     const once = t.oneOff ? `, ${t.currency} ${amount(t.oneOff)} once` : '';
     out.push(`  ${t.provider}: ${signed(t.change).slice(0, 1)}${t.currency} ${amount(t.change)}/month${once}${detail.length ? ` (${detail.join(', ')})` : ''}`);
   }
+  out.push(...cost.resources.filter((l) => l.now).map(nowLine));
   if (cost.totals.length > 1) out.push(`  Stack: ${cost.change.map((c) => `${signed(c.monthly).slice(0, 1)}${c.currency} ${amount(c.monthly)}/month`).join(', ')}`);
   if (verbose) out.push(...cost.resources.filter((l) => lineChange(l) !== undefined).map(verboseLine));
   out.push(...unpricedLines(cost, p, verbose));
   out.push(...termLines(cost, p));
   return `\n${out.join('\n')}\n`;
+}
+
+/** An update the API prices itself: its monthly change, and what it is charged or refunded now. */
+function nowLine(l: PlanCostLine): string {
+  const d = lineChange(l);
+  const monthly = d === undefined || !priced(l.after) ? '' : `${signed(d).slice(0, 1)}${l.after.currency} ${amount(d)}/month; `;
+  if (!l.now || 'unavailable' in l.now) return `    ${displayAddress(l.address)}: ${monthly}the charge now is unavailable (${l.now?.unavailable ?? ''})`;
+  const { currency, basis } = l.now;
+  return `    ${displayAddress(l.address)}: ${monthly}${currency} ${amount(l.now.amount)} ${l.now.amount < 0 ? 'refunded now' : 'now'}${basis ? ` ${basis}` : ''}`;
 }
 
 /** One line's prices before and after, for --verbose. */

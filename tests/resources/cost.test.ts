@@ -16,6 +16,8 @@ import { mcr } from '../../src/resources/interconnect/mcr.js';
 import { serviceKey } from '../../src/resources/interconnect/service-key.js';
 import type { InterconnectClient } from '../../src/providers/interconnect/client.js';
 import { interconnectContext } from '../support/interconnect-context.js';
+import { antiDdosInstance } from '../../src/resources/cloud/anti-ddos-instance.js';
+import { antiDdosIp } from '../../src/resources/cloud/anti-ddos-ip.js';
 import { startHarness, type Harness } from '../support/cloud-harness.js';
 
 const types = await loadResourceTypes();
@@ -27,6 +29,8 @@ interface World {
   melbourne: string;
   mcr: string;
   image: string;
+  /** An anti-DDoS instance whose free IP quota is used up: a new IP on it is charged. */
+  fullNap: string;
 }
 
 /** A priced type's case: minimal inputs, and the driver that makes it cost more (`path` set to `small` then `big`). */
@@ -120,6 +124,11 @@ const CASES: Record<string, Case> = {
     inputs: () => ({ area: 'EastChina', dataCenter: 'Taizhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 30 }),
     driver: { set: field('bandwidth'), small: 50, big: 200 },
   },
+  'cloud:index/antiDdosIp:AntiDdosIp': {
+    provider: 'cloud',
+    inputs: (w) => ({ instanceId: w.fullNap }),
+    basis: /^beyond the instance's free IP quota \(\d+\)$/,
+  },
 };
 
 const priced = [...types.values()].filter((t) => t.cost && 'quote' in t.cost);
@@ -147,6 +156,15 @@ describe('every resource type says what it costs', () => {
   });
 });
 
+/** An anti-DDoS instance holding as many IPs as it has free. */
+async function fullAntiDdosInstance(cloud: Harness): Promise<string> {
+  const sizing = { area: 'EastChina', dataCenter: 'Taizhou', bandwidth: 50, baseDefenceValue: 30, maxDefenceValue: 30 };
+  const { id } = await antiDdosInstance.create(cloud.resourceCtx('nap'), z.parse(antiDdosInstance.inputs, sizing));
+  const { FreeIPQuota } = await (cloud.client as CloudClient).call<{ FreeIPQuota: number }>('DescribeUpgradeHighProtectGameServicePrice', { ResourceId: id });
+  for (let i = 0; i < FreeIPQuota; i++) await antiDdosIp.create(cloud.resourceCtx(`ip${i}`), { instanceId: id });
+  return id;
+}
+
 describe('quotes from the sandbox', () => {
   let sandbox: Sandbox;
   let cloud: Harness;
@@ -165,6 +183,7 @@ describe('quotes from the sandbox', () => {
       melbourne: await make(7, 'mel'),
       mcr: (await mcr.create({ ...ic, address: 'mcr' }, { productName: 'mcr', portSpeed: 1000, locationId: 2, contractTermMonths: 1 })).id,
       image: images[0].ImageId,
+      fullNap: await fullAntiDdosInstance(cloud),
     };
     ctx = { interconnect: ic, cloud: cloud.resourceCtx() };
   }, 60_000);

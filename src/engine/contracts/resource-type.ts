@@ -245,7 +245,7 @@ export interface ChangeCharge {
   /** Positive: charged now; negative: refunded (for the rest of the paid period), in `currency` units. */
   amount: number;
   currency: string;
-  /** What the amount covers (`the difference for the rest of the paid period`). */
+  /** What the amount covers (`for the rest of the paid period`). */
   basis?: string;
 }
 
@@ -255,15 +255,21 @@ export interface ChangeCharge {
  */
 export type Cost<In = any, Out = any, C = any, S = any> =
   | {
-      /** What an object with these inputs costs; throws when the price call fails (the caller says "price unavailable"). */
-      quote(inputs: In, ctx: QuoteContext<C, S>): Promise<Quote>;
+      /**
+       * What an object with these inputs costs, or why these inputs have no price (a line the price
+       * call does not know); throws when the price call fails (the caller says "price unavailable").
+       * `recorded`: the object state records, when the inputs are its (a bill, a delete), for a price
+       * that depends on which object it is (an anti-DDoS IP within its instance's free quota or not).
+       */
+      quote(inputs: In, ctx: QuoteContext<C, S>, recorded?: { id: string; outputs: Out }): Promise<Quote | { unpriced: string }>;
       /** The API call that prices it, as the reference docs name it (`POST /v4/pricebook/product`, `GetUHostInstancePrice`). */
       source?: string;
       /**
        * What updating the recorded object to `desired` is charged (or refunded) at once, where the API
-       * prices a change itself (the cloud's `…UpgradePrice` Actions); throws when the call fails.
+       * prices a change itself (the cloud's `…UpgradePrice` Actions); undefined when it prices no
+       * part of this change (nothing prepaid, or a driver no such call takes); throws when the call fails.
        */
-      change?(prior: { id: string; inputs: In; outputs: Out }, desired: In, ctx: QuoteContext<C, S>): Promise<ChangeCharge>;
+      change?(prior: { id: string; inputs: In; outputs: Out }, desired: In, ctx: QuoteContext<C, S>): Promise<ChangeCharge | undefined>;
       /** When the object's term ends (RFC 3339), from what the API reports; undefined without a term. A delete before then pays the rest of it. */
       termEnds?(outputs: Out): string | undefined;
       /** Whether a delete under these settings cancels at the end of the term instead of now: the object then stays live, and billed, until `termEnds`. */

@@ -16,7 +16,7 @@ import { rfc3339 } from '../../providers/cloud/wire.js';
 import type { ReplaceRule, ResourceContext, ResourceType } from '../../engine/contracts/resource-type.js';
 import { APPEARS_WITHIN_MS, PACE, waitListed } from './kit.js';
 import { createAndWait } from './create.js';
-import { cloudQuote } from './cost.js';
+import { cloudChange, cloudQuote } from './cost.js';
 import { antiDdosPrice } from '../../providers/cloud/api/prices.js';
 
 /** Data centres of each area. */
@@ -227,6 +227,15 @@ export const antiDdosInstance: ResourceType<AntiDdosInstanceInputs, AntiDdosInst
     quote: (inputs, ctx) => {
       const { DefenceType: _type, ...size } = sizing(inputs);
       return cloudQuote(ctx, antiDdosPrice, inputs.chargeType, { ...size, SrcBandwidth: String(inputs.bandwidth) });
+    },
+    source: 'GetBuyNapServicePrice',
+    // Bought by the month or year, so always prepaid; the resize is priced with the recorded area
+    // and data centre (they cannot change in place).
+    async change(prior, desired, ctx) {
+      const resized = desired.bandwidth !== prior.outputs.bandwidth || desired.baseDefenceValue !== prior.outputs.baseDefenceValue || desired.maxDefenceValue !== prior.outputs.maxDefenceValue;
+      if (!resized) return undefined;
+      const { DefenceType: _type, ...size } = sizing({ ...desired, area: prior.outputs.area, dataCenter: prior.outputs.dataCenter });
+      return cloudChange(ctx, 'DescribeUpgradeHighProtectGameServicePrice', { ResourceId: prior.id, ...size });
     },
   },
   importId: {

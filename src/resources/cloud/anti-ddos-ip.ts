@@ -14,7 +14,10 @@ import type { CloudClient } from '../../providers/cloud/client.js';
 import type { CloudSettings } from '../../providers/cloud/settings.js';
 import { str } from '../../providers/cloud/wire.js';
 import { defaultsAsDeclared } from '../as-declared.js';
-import type { ReadTarget, ResourceType } from '../../engine/contracts/resource-type.js';
+import type { Quote, QuoteContext, ReadTarget, ResourceType } from '../../engine/contracts/resource-type.js';
+import { antiDdosIpPrice } from '../../providers/cloud/api/prices.js';
+import { knownBeforeApply } from '../quote.js';
+import { cloudQuote } from './cost.js';
 import { autoName, deleteListed, noId, PACE, remarkField, vanished, type CloudCtx } from './kit.js';
 
 /** UADS calls are account-wide: the SDK's request structs take no Region or ProjectId. */
@@ -74,7 +77,7 @@ function toOutputs(instanceId: string, g: GameIpInfo): AntiDdosIpOutputs {
 }
 
 /** Every service IP of an instance (none for an instance that is gone), shared by the reads of a pass. */
-export function serviceIps(ctx: CloudCtx, instanceId: string): Promise<GameIpInfo[]> {
+export function serviceIps(ctx: Pick<CloudCtx, 'client' | 'shared'>, instanceId: string): Promise<GameIpInfo[]> {
   return ctx.shared(`anti-ddos-ips:${instanceId}`, async () => {
     try {
       return await ctx.client.pageAll<GameIpInfo>('GetBGPServiceIP', { ResourceId: instanceId }, 'GameIPInfo', { ...UADS_CALL, pageSize: 100 });
@@ -86,7 +89,7 @@ export function serviceIps(ctx: CloudCtx, instanceId: string): Promise<GameIpInf
   });
 }
 
-async function instanceExists(ctx: CloudCtx, instanceId: string): Promise<boolean> {
+async function instanceExists(ctx: Pick<CloudCtx, 'client'>, instanceId: string): Promise<boolean> {
   return (await describeServiceInfo(ctx.client, instanceId)) !== undefined;
 }
 
@@ -139,6 +142,32 @@ async function readMany(ctx: CloudCtx, targets: ReadTarget[]): Promise<Map<strin
   return out;
 }
 
+/** The IPs an instance holds free of charge (FreeIPQuota): asked of its upgrade price with no change, the one call that reports it for an existing instance. */
+function freeIpQuota(ctx: QuoteContext<CloudClient>, instanceId: string): Promise<number> {
+  return ctx.shared(`anti-ddos-free-ips:${instanceId}`, async () => {
+    const body = await ctx.client.call<{ FreeIPQuota?: number }>('DescribeUpgradeHighProtectGameServicePrice', { ResourceId: instanceId });
+    if (typeof body.FreeIPQuota !== 'number') throw new RemoteError('invalid', 'DescribeUpgradeHighProtectGameServicePrice answered no FreeIPQuota', { provider: 'cloud' });
+    return body.FreeIPQuota;
+  });
+}
+
+/**
+ * What an IP costs: nothing within its instance's free quota, the unit price of one IP beyond it
+ * (DescribeBuyHighProtectGameIPPrice, billed as its instance is). A new IP comes after those the
+ * instance holds now; a recorded one is where the API lists it, the first `FreeIPQuota` being free.
+ * Several new IPs of one plan are each priced against what the instance holds now.
+ */
+async function ipQuote(inputs: AntiDdosIpInputs, ctx: QuoteContext<CloudClient>, recorded?: { id: string }): Promise<Quote> {
+  knownBeforeApply({ ResourceId: inputs.instanceId });
+  const { instanceId } = inputs;
+  const [held, free] = await Promise.all([serviceIps(ctx, instanceId), freeIpQuota(ctx, instanceId)]);
+  const listed = recorded ? held.findIndex((g) => `${instanceId}/${g.DefenceIP}` === recorded.id) : -1;
+  if ((listed < 0 ? held.length : listed) < free) return { monthly: 0, oneOff: 0, currency: 'CNY', basis: `within the instance's free IP quota (${free})` };
+  const info = await ctx.shared(`anti-ddos-info:${instanceId}`, () => describeServiceInfo(ctx.client, instanceId));
+  if (!info) throw new RemoteError('not-found', `anti-DDoS instance ${instanceId} no longer exists`, { provider: 'cloud' });
+  return cloudQuote(ctx, antiDdosIpPrice, info.ChargeType.toLowerCase(), { ResourceId: instanceId }, `beyond the instance's free IP quota (${free})`);
+}
+
 /** The AntiDdosIp resource type. */
 export const antiDdosIp: ResourceType<AntiDdosIpInputs, AntiDdosIpOutputs, CloudClient, CloudSettings> = {
   token: 'cloud:index/antiDdosIp:AntiDdosIp',
@@ -159,7 +188,10 @@ export const antiDdosIp: ResourceType<AntiDdosIpInputs, AntiDdosIpOutputs, Cloud
     // The API lists a new IP at once, Pending until it is set up.
     appearsWithinMs: 0,
   },
-  cost: { unpriced: "not priced: an IP within its instance's quota is free, and the price of one beyond it (DescribeBuyHighProtectGameIPPrice) is not asked" },
+  cost: {
+    quote: ipQuote,
+    source: 'DescribeBuyHighProtectGameIPPrice',
+  },
   importId: {
     format: '<instance_id>/<ip>',
     parse(id) {

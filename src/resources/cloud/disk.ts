@@ -17,7 +17,7 @@ import { autoName, DEFAULT_TAG, deleteListed, nameField, ownedAmong, prefixedId,
 import { createAndWait } from './create.js';
 import { allDisks, describeDisk, failedStatus, isSettled, settledDisk } from './udisk.js';
 import type { DiskInfo } from '../../providers/cloud/api/udisk.js';
-import { cloudQuote } from './cost.js';
+import { cloudChange, cloudQuote, prepaid } from './cost.js';
 import { diskPrice } from '../../providers/cloud/api/prices.js';
 
 const TYPES = { data_disk: 'DataDisk', ssd_data_disk: 'SSDDataDisk', essd_data_disk: 'ESSDDataDisk', rssd_data_disk: 'RSSDDataDisk' } as const;
@@ -130,6 +130,11 @@ export const disk: ResourceType<DiskInputs, DiskOutputs, CloudClient, CloudSetti
   cost: {
     quote: (inputs, ctx) =>
       cloudQuote(ctx, diskPrice, inputs.chargeType ?? 'dynamic', { Zone: inputs.availabilityZone, Size: inputs.size, DiskType: TYPES[(inputs.diskType ?? 'data_disk') as DiskType] }),
+    source: 'DescribeUDiskPrice',
+    change: async (prior, desired, ctx) =>
+      prepaid(prior.outputs.chargeType) && desired.size > prior.outputs.size
+        ? cloudChange(ctx, 'DescribeUDiskUpgradePrice', { Zone: prior.outputs.availabilityZone, SourceId: prior.id, Size: desired.size })
+        : undefined,
   },
   importId: prefixedId('bsm', 'disk'),
 

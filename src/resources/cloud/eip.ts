@@ -17,7 +17,7 @@ import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listingVerbs, n
 import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 import { EIP_LISTING, type EipInfo } from '../../providers/cloud/api/eip.js';
-import { cloudQuote } from './cost.js';
+import { cloudChange, cloudQuote, prepaid } from './cost.js';
 import { eipPrice } from '../../providers/cloud/api/prices.js';
 
 const LINES = { bgp: 'Bgp', international: 'International', bgp_pro: 'BGPPro' } as const;
@@ -133,14 +133,25 @@ export const eip: ResourceType<EipInputs, EipOutputs, CloudClient, CloudSettings
     ready: (outputs) => SETTLED.includes(String(outputs.status)),
   },
   cost: {
-    quote: (inputs, ctx) =>
-      cloudQuote(
-        ctx,
-        eipPrice,
-        inputs.chargeType,
-        { OperatorName: LINES[inputs.internetType], Bandwidth: inputs.bandwidth, PayMode: upper(inputs.chargeMode ?? 'bandwidth') },
-        inputs.chargeMode === 'traffic' ? 'the fixed part only: traffic is billed by use' : undefined,
-      ),
+    // GetEIPPrice's OperatorName knows Bgp, International and ChinaMobile only (ucloud-sdk-go
+    // unet/apis.go GetEIPPriceRequest; Hong Kong is listed as International): the premium BGP
+    // line AllocateEIP offers there has no price call, which is said rather than asked and failed.
+    quote: async (inputs, ctx) =>
+      inputs.internetType === 'bgp_pro'
+        ? { unpriced: 'no price action for the bgp_pro line: GetEIPPrice prices Bgp, International and ChinaMobile only' }
+        : cloudQuote(
+            ctx,
+            eipPrice,
+            inputs.chargeType,
+            { OperatorName: LINES[inputs.internetType], Bandwidth: inputs.bandwidth, PayMode: upper(inputs.chargeMode ?? 'bandwidth') },
+            inputs.chargeMode === 'traffic' ? 'the fixed part only: traffic is billed by use' : undefined,
+          ),
+    source: 'GetEIPPrice',
+    // GetEIPUpgradePrice prices a new bandwidth on the same pay mode; a change of pay mode has no such price.
+    change: async (prior, desired, ctx) =>
+      prepaid(prior.outputs.chargeType) && desired.bandwidth !== prior.outputs.bandwidth && (desired.chargeMode ?? 'bandwidth') === prior.outputs.chargeMode
+        ? cloudChange(ctx, 'GetEIPUpgradePrice', { EIPId: prior.id, Bandwidth: desired.bandwidth })
+        : undefined,
   },
   importId: prefixedId('eip', 'EIP'),
 

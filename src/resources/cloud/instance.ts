@@ -25,7 +25,7 @@ import { imageInZone } from './cross-checks.js';
 import { autoName, DEFAULT_TAG, deleteListed, ownedAmong, prefixedId, listingVerbs, type CloudCtx } from './kit.js';
 import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
-import { cloudQuote } from './cost.js';
+import { cloudChange, cloudQuote, prepaid } from './cost.js';
 import { hostPrice } from '../../providers/cloud/api/prices.js';
 
 /** What is read back about an instance. */
@@ -194,6 +194,16 @@ export const instance: ResourceType<InstanceInputs, InstanceOutputs, CloudClient
         },
         'with its disks',
       ),
+    source: 'GetUHostInstancePrice',
+    // GetUHostUpgradePrice takes CPU and memory only: disks that grow with them are not in its
+    // amount (the basis says so), and disks growing alone have no such price (their monthly change shows).
+    async change(prior, desired, ctx) {
+      const [cpu, memory] = [desired.cpu ?? 4, desired.memory ?? 8192];
+      if (!prepaid(prior.outputs.chargeType) || (cpu === prior.outputs.cpu && memory === prior.outputs.memory)) return undefined;
+      const disksGrow = desired.bootDisk.size !== prior.outputs.bootDisk.size || (desired.dataDisks ?? []).some((d, i) => d.size !== prior.outputs.dataDisks[i]?.size);
+      const params = { Zone: prior.outputs.availabilityZone, UHostId: prior.id, CPU: cpu, Memory: memory };
+      return cloudChange(ctx, 'GetUHostUpgradePrice', params, `for the rest of the paid period${disksGrow ? "; CPU and memory only, not the disks' growth" : ''}`);
+    },
   },
   // An image not offered in the zone is refused by CreateUHostInstance: found before any order.
   crossCheck: imageInZone,

@@ -18,7 +18,7 @@ import { APPEARS_WITHIN_MS, autoName, DEFAULT_TAG, deleteListed, listingVerbs, n
 import { createAndWait } from './create.js';
 import { describeAll, describeOne } from '../../providers/cloud/api/listing.js';
 import { VPN_GATEWAY_LISTING as LISTING, type VpnGatewayInfo } from '../../providers/cloud/api/vpn.js';
-import { cloudQuote } from './cost.js';
+import { cloudChange, cloudQuote, prepaid } from './cost.js';
 import { vpnGatewayPrice } from '../../providers/cloud/api/prices.js';
 
 const GRADES = { standard: 'Standard', enhanced: 'Enhanced' } as const;
@@ -132,6 +132,9 @@ export const vpnGateway: ResourceType<VpnGatewayInputs, VpnGatewayOutputs, Cloud
   },
   cost: {
     quote: (inputs, ctx) => cloudQuote(ctx, vpnGatewayPrice, inputs.chargeType, { Grade: GRADES[inputs.grade] }),
+    source: 'GetVPNGatewayPrice',
+    change: async (prior, desired, ctx) =>
+      prepaid(prior.outputs.chargeType) && desired.grade !== prior.outputs.grade ? cloudChange(ctx, 'GetVPNGatewayUpgradePrice', { VPNGatewayId: prior.id, Grade: GRADES[desired.grade] }) : undefined,
   },
   importId: prefixedId('vpngw', 'VPN gateway'),
 

@@ -18,6 +18,7 @@ import {
   fen,
   HOST_DISK_PRICE_TYPE,
   hostMonthly,
+  NAP_IP_MONTHLY,
   NAP_IP_QUOTA,
   napMonthly,
   periodPrice,
@@ -59,11 +60,10 @@ function priceSet(req: ActionRequest, ctx: ActionContext, monthly: number, allow
   });
 }
 
-/** When an object's paid period ends; a host records none, so a monthly or yearly one is taken to have a month left. */
-function paidUntil(record: Rec, ctx: ActionContext): number {
-  const expire = Number(record.ExpireTime ?? record.ExpiredTime ?? 0);
-  if (expire > 0 || record.ChargeType === 'Dynamic' || record.ChargeType === 'Postpay') return expire;
-  return Math.floor(ctx.now / 1000) + 30 * 86_400;
+/** When an object's paid period ends (Unix seconds); 0 for hourly billing, which prepays nothing whatever expiry it reports. */
+function paidUntil(record: Rec): number {
+  if (!['Year', 'Month'].includes(String(record.ChargeType ?? 'Month'))) return 0;
+  return Number(record.ExpireTime ?? record.ExpiredTime ?? 0);
 }
 
 /** The host's price detail (Go PriceDetail): 元 for the host and its disks. */
@@ -135,7 +135,7 @@ export const priceActions: Record<string, ActionHandler> = {
     const [cpu, memory] = cpuMemory(req, req.int('CPU') ?? Number(host.CPU), req.int('Memory') ?? Number(host.Memory));
     enumParam(req, 'NetCapValue', ['0', '1', '2']);
     const type = String(host.MachineType ?? 'N');
-    const price = upgradePrice(hostMonthly(Number(host.CPU), Number(host.Memory), type, 0), hostMonthly(cpu, memory, type, 0), paidUntil(host, ctx), ctx.now);
+    const price = upgradePrice(hostMonthly(Number(host.CPU), Number(host.Memory), type, 0), hostMonthly(cpu, memory, type, 0), paidUntil(host), ctx.now);
     return { Price: price, OriginalPrice: price };
   },
 
@@ -174,7 +174,7 @@ export const priceActions: Record<string, ActionHandler> = {
     let rate = DISK_FEN_PER_GB_MONTH[type] ?? 0;
     if (yesNo(req, 'SnapshotService')) rate += SNAPSHOT_FEN_PER_GB_MONTH;
     // In 分 like DescribeUDiskPrice: the SDK states no unit for this reply.
-    const price = fen(upgradePrice(rate * Number(disk.Size), rate * size, paidUntil(disk, ctx), ctx.now));
+    const price = fen(upgradePrice(rate * Number(disk.Size), rate * size, paidUntil(disk), ctx.now));
     return { Price: price, OriginalPrice: price };
   },
 
@@ -194,7 +194,7 @@ export const priceActions: Record<string, ActionHandler> = {
     const operator = String((eip.EIPAddr as Rec[] | undefined)?.[0]?.OperatorName ?? 'Bgp');
     const line = ['Bgp', 'International', 'ChinaMobile'].includes(operator) ? operator : 'Bgp';
     const mode = String(eip.PayMode ?? 'Bandwidth');
-    return { Price: upgradePrice(eipMonthly(line, Number(eip.Bandwidth), mode), eipMonthly(line, bandwidth, mode), paidUntil(eip, ctx), ctx.now) };
+    return { Price: upgradePrice(eipMonthly(line, Number(eip.Bandwidth), mode), eipMonthly(line, bandwidth, mode), paidUntil(eip), ctx.now) };
   },
 
   GetVPNGatewayPrice(req, ctx) {
@@ -206,7 +206,7 @@ export const priceActions: Record<string, ActionHandler> = {
   GetVPNGatewayUpgradePrice(req, ctx) {
     const gw = mustFind(ctx.db.vpnGateways, req, ctx, 'VPNGatewayId', 'VPNGatewayId', 54002, 'VPN gateway');
     const grade = enumParam(req, 'Grade', ['Standard', 'Enhanced']) ?? req.required('Grade');
-    return { Price: upgradePrice(VPN_GATEWAY_MONTHLY[String(gw.Grade)] ?? 0, VPN_GATEWAY_MONTHLY[grade], paidUntil(gw, ctx), ctx.now) };
+    return { Price: upgradePrice(VPN_GATEWAY_MONTHLY[String(gw.Grade)] ?? 0, VPN_GATEWAY_MONTHLY[grade], paidUntil(gw), ctx.now) };
   },
 
   GetBuyNapServicePrice(req, ctx) {
@@ -232,5 +232,18 @@ export const priceActions: Record<string, ActionHandler> = {
     // The SDK types this Price as an int: whole 元.
     const price = Math.round(upgradePrice(before, napMonthly(next.bandwidth, next.base, next.max), inst.ExpiredTime, ctx.now));
     return { Price: price, ChargeIPQuota: NAP_IP_QUOTA.charged, FreeIPQuota: NAP_IP_QUOTA.free };
+  },
+
+  // uads/apis.go DescribeBuyHighProtectGameIPPriceRequest: ResourceId, ChargeType, Quantity, all
+  // required; the reply's UnitPrice (one IP beyond the free quota, for Quantity periods) and
+  // PremiumPrice are float64 with no unit stated: 元 here, like the other 元 prices.
+  DescribeBuyHighProtectGameIPPrice(req, ctx) {
+    const id = req.required('ResourceId');
+    if (!ctx.db.uadsInstances.some((i) => i.ResourceId === id && i.VisibleAt <= ctx.now)) throw paramError('ResourceId', `no anti-DDoS instance ${id}`);
+    const charge = enumParam(req, 'ChargeType', ['Year', 'Month', 'Dynamic', 'Trial']) ?? req.required('ChargeType');
+    req.required('Quantity');
+    const q = quantity(req);
+    if (q < 1) throw paramError('Quantity', 'must be at least 1');
+    return { UnitPrice: yuan(periodPrice(NAP_IP_MONTHLY, charge, q, ctx.now)), PremiumPrice: 0 };
   },
 };

@@ -7,6 +7,7 @@
 import { enumParam, zoneParam } from './actions-compute.js';
 import { label, madeNow, newId, remove } from './network-objects.js';
 import { ApiError, paramError, type ActionContext, type ActionHandler, type ActionRequest } from './request.js';
+import { paidExpiry } from './prices.js';
 import { scoped } from './store.js';
 import type { Rec } from './seed-util.js';
 
@@ -78,7 +79,7 @@ export const udiskActions: Record<string, ActionHandler> = {
       UHostId: '',
       IsBoot: 'false',
       DeviceName: '',
-      ExpiredTime: 0,
+      ExpiredTime: paidExpiry(charge, req.int('Quantity') ?? 1, ctx.now),
     };
     ctx.db.disks.push(record);
     transition(record, ctx, 'Initializating', 'Available');

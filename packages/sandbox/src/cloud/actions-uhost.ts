@@ -8,6 +8,7 @@ import { enumParam, zoneParam } from './actions-compute.js';
 import { label, madeNow, newId, remark, remove, visible } from './network-objects.js';
 import { grantNatFirewall } from './actions-natgw.js';
 import { ApiError, paramError, type ActionContext, type ActionHandler, type ActionRequest } from './request.js';
+import { paidExpiry } from './prices.js';
 import { scoped } from './store.js';
 import type { Rec } from './seed-util.js';
 
@@ -122,6 +123,7 @@ function create(req: ActionRequest, ctx: ActionContext): Record<string, unknown>
   const ip = freeIp(ctx, subnet);
   const base = madeNow(req, ctx);
   delete base._visibleAt;
+  const charge = enumParam(req, 'ChargeType', ['Year', 'Month', 'Dynamic', 'Postpay', 'Spot']) ?? 'Month';
   const record: Rec = {
     ...base,
     UHostId: id,
@@ -132,7 +134,7 @@ function create(req: ActionRequest, ctx: ActionContext): Record<string, unknown>
     CPU: cpu,
     Memory: memory,
     MachineType: enumParam(req, 'MachineType', ['N', 'C', 'G', 'O', 'OM', 'OMEM', 'OPRO', 'OPROG']) ?? 'N',
-    ChargeType: enumParam(req, 'ChargeType', ['Year', 'Month', 'Dynamic', 'Postpay', 'Spot']) ?? 'Month',
+    ChargeType: charge,
     AutoRenew: 'Yes',
     BasicImageId: imageId,
     ImageId: imageId,
@@ -141,7 +143,7 @@ function create(req: ActionRequest, ctx: ActionContext): Record<string, unknown>
     BootDiskState: 'Initializing',
     IPSet: [{ IPMode: 'IPv4', IP: ip, Type: 'Private', VPCId: subnet.VPCId, SubnetId: subnet.SubnetId, Mac: `52:54:00:${id.slice(6, 8)}:${id.slice(8, 10)}:01`, Default: 'true', Bandwidth: 0 }],
     DiskSet: set,
-    ExpireTime: 0,
+    ExpireTime: paidExpiry(charge, req.int('Quantity') ?? 1, ctx.now),
     _firewall: firewallId,
   };
   ctx.db.hosts.push(record);

@@ -65,6 +65,9 @@ export const NAP_MONTHLY = { perBaseGbps: 100, perElasticGbps: 20, perMbps: 30 }
 /** IP quotas of an anti-DDoS service: free, and chargeable beyond them. */
 export const NAP_IP_QUOTA = { free: 5, charged: 5, udpFree: 2 };
 
+/** Monthly 元 of one anti-DDoS service IP beyond the free quota. */
+export const NAP_IP_MONTHLY = 200;
+
 /** Charge types every price Action that lists them answers when none is asked for. */
 export const DEFAULT_CHARGE_TYPES = ['Year', 'Month', 'Dynamic'];
 
@@ -112,14 +115,19 @@ export function purchaseValue(chargeType: string, quantity: number, now: number)
   return Math.floor(end.getTime() / 1000);
 }
 
+/** When an object bought now runs out (ExpireTime, Unix seconds): after its prepaid periods; 0 for hourly billing, which prepays nothing. */
+export function paidExpiry(chargeType: string, quantity: number, now: number): number {
+  return chargeType === 'Year' || chargeType === 'Month' ? purchaseValue(chargeType, quantity, now) : 0;
+}
+
 /**
  * What changing a monthly price from `before` to `after` costs for the rest of a paid period that
  * ends at `expireTime` (Unix seconds): the difference prorated by 30-day months, negative for a
- * refund; with no paid period left (hourly billing), one hour's difference.
+ * refund; with no paid period left (hourly billing, which has nothing prepaid), nothing.
  */
 export function upgradePrice(before: number, after: number, expireTime: number, now: number): number {
   const left = expireTime * 1000 - now;
-  if (left <= 0) return round2(((after - before) / HOURS_PER_MONTH) * 1.2);
+  if (left <= 0) return 0;
   return round2((after - before) * (left / (30 * DAY_MS)));
 }
 

@@ -188,6 +188,11 @@ describe('the upgrade prices', () => {
     expect((await call({ Action: 'GetUHostUpgradePrice', UHostId: 'uhost-none', CPU: 4 })).RetCode).toBe(8039);
   });
 
+  it('an hourly (Dynamic) object has nothing prepaid: its upgrade price is 0', async () => {
+    const { EIPSet } = await ok({ Action: 'AllocateEIP', OperatorName: 'Bgp', Bandwidth: 10, ChargeType: 'Dynamic' });
+    expect((await ok({ Action: 'GetEIPUpgradePrice', EIPId: EIPSet[0].EIPId, Bandwidth: 50 })).Price).toBe(0);
+  });
+
   it('GetVPNGatewayUpgradePrice refuses an unknown gateway with 54002', async () => {
     expect((await call({ Action: 'GetVPNGatewayUpgradePrice', VPNGatewayId: 'vpngw-none', Grade: 'Enhanced' })).RetCode).toBe(54002);
   });
@@ -228,5 +233,17 @@ describe('anti-DDoS prices (Go SDK only)', () => {
     expect(Object.keys(r).sort()).toEqual(['Action', 'ChargeIPQuota', 'FreeIPQuota', 'Price', 'RetCode']);
     expect(Number.isInteger(r.Price) && r.Price > 0).toBe(true);
     expect((await call({ Action: 'DescribeUpgradeHighProtectGameServicePrice', ResourceId: 'usecure_ghp-none' })).RetCode).toBe(230);
+  });
+
+  it('DescribeBuyHighProtectGameIPPrice answers the UnitPrice of one IP beyond the free quota, a year dearer than a month', async () => {
+    const { ResourceInfo } = await ok({ ...nap, Action: 'BuyHighProtectGameService', HighProtectGameServiceName: 'ip-priced', Quantity: 1 });
+    const ask = { Action: 'DescribeBuyHighProtectGameIPPrice', ResourceId: ResourceInfo.ResourceId, ChargeType: 'Month', Quantity: 1 };
+    const month = await ok(ask);
+    expect(Object.keys(month).sort()).toEqual(['Action', 'PremiumPrice', 'RetCode', 'UnitPrice']);
+    expect(month.UnitPrice).toBeGreaterThan(0);
+    expect((await ok({ ...ask, ChargeType: 'Year' })).UnitPrice).toBeGreaterThan(month.UnitPrice);
+    expect((await call({ ...ask, ResourceId: 'usecure_ghp-none' })).RetCode).toBe(230);
+    const { Quantity: _q, ...noQuantity } = ask;
+    expect((await call(noQuantity)).RetCode).not.toBe(0);
   });
 });

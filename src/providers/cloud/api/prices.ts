@@ -53,3 +53,34 @@ export async function antiDdosPrice(client: CloudClient, params: Params & { Char
   if (typeof reply.Price !== 'number') throw new RemoteError('invalid', 'GetBuyNapServicePrice answered no Price', { provider: 'cloud' });
   return reply.Price;
 }
+
+/** The `Price` of an …UpgradePrice reply, or a failure naming the Action when it has none. */
+function upgradeAmount(action: string, reply: { Price?: number }): number {
+  if (typeof reply.Price !== 'number') throw new RemoteError('invalid', `${action} answered no Price`, { provider: 'cloud' });
+  return reply.Price;
+}
+
+/**
+ * An …UpgradePrice Action: what changing an existing object costs for the rest of its paid
+ * period, in 元; negative for a refund, 0 for an hourly object (nothing is prepaid).
+ * DescribeUDiskUpgradePrice answers in 分 like DescribeUDiskPrice (its SDK states no unit; the
+ * pricing reference §2.1 takes its sibling's): divided by 100 here. DescribeUpgradeHighProtectGameServicePrice
+ * answers whole 元 (an int in the Go SDK; no unit stated).
+ */
+export async function upgradePrice(client: CloudClient, action: UpgradeAction, params: Params): Promise<number> {
+  const amount = upgradeAmount(action, await client.call<{ Price?: number }>(action, params));
+  return action === 'DescribeUDiskUpgradePrice' ? amount / 100 : amount;
+}
+
+/** The Actions that price a change to an existing object. */
+export type UpgradeAction = 'GetUHostUpgradePrice' | 'DescribeUDiskUpgradePrice' | 'GetEIPUpgradePrice' | 'GetVPNGatewayUpgradePrice' | 'DescribeUpgradeHighProtectGameServicePrice';
+
+/**
+ * DescribeBuyHighProtectGameIPPrice: one anti-DDoS IP beyond its instance's free quota, for one
+ * period of `ChargeType`, in 元 (the Go SDK states no unit). The IP's charge type is its instance's.
+ */
+export async function antiDdosIpPrice(client: CloudClient, params: Params & { ChargeType: string }): Promise<number> {
+  const reply = await client.call<{ UnitPrice?: number }>('DescribeBuyHighProtectGameIPPrice', { Quantity: 1, ...params });
+  if (typeof reply.UnitPrice !== 'number') throw new RemoteError('invalid', 'DescribeBuyHighProtectGameIPPrice answered no UnitPrice', { provider: 'cloud' });
+  return reply.UnitPrice;
+}
