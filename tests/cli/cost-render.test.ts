@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planHtml } from '../../src/cli/html/render-html.js';
+import { driftHtml, planHtml } from '../../src/cli/html/render-html.js';
 import type { PlanCost } from '../../src/cli/plan-cost.js';
 import { driftMarkdown, planMarkdown } from '../../src/cli/render-markdown.js';
 import { driftTable } from '../../src/cli/render-drift.js';
@@ -95,5 +95,14 @@ describe("drift's monthly total", () => {
     expect(table).toContain('Monthly cost as ordered now (from state): interconnect AUD 5,181.81/month (1 not priced, 1 price unavailable).');
     expect(table).toContain('Price unavailable: toAws (the price call failed; left out of the total)');
     expect(driftMarkdown(report)).toContain('Monthly cost as ordered now (from state): interconnect AUD 5,181.81/month (1 not priced, 1 price unavailable).');
+  });
+
+  it('on the drift page, under the counts', () => {
+    const html = driftHtml(report, {});
+    expect(html).toContain(
+      'What the stack costs per month as ordered now (from state): interconnect <b>AUD 5,181.81</b>/month (1 not priced, 1 price unavailable): the price of <code>toAws</code> could not be fetched.',
+    );
+    const { cost: _, ...unpriced } = report;
+    expect(driftHtml(unpriced, {})).not.toContain('<h2>Cost</h2>');
   });
 });
