@@ -75,6 +75,22 @@ export function costTotals(lines: CostLine[]): CostTotal[] {
   return [...totals.values()];
 }
 
+/** What the stack costs per month as ordered now: the totals per provider and currency, and the resources with no amount. */
+export interface StackCost {
+  totals: CostTotal[];
+  /** Resources whose type has no price (each with its reason on `plumb cost`). */
+  unpriced: string[];
+  /** Resources whose price call failed: left out of the totals. */
+  unavailable: string[];
+}
+
+/** The current monthly total of `resources` (recorded state), priced as `plumb cost` prices them, through `pass`. */
+export async function stackCost(resources: ResourceState[], deps: EngineDeps, pass: ReadPass): Promise<StackCost> {
+  const lines = await Promise.all(resources.map((r) => lineOf(r, deps, pass)));
+  const names = (kind: 'unpriced' | 'unavailable') => lines.filter((l) => kind in l).map((l) => l.address);
+  return { totals: costTotals(lines), unpriced: names('unpriced'), unavailable: names('unavailable') };
+}
+
 const money = (currency: string, n: number) => `${currency} ${n.toFixed(2)}`;
 
 /** The bill as a table: a line per resource, then the totals per provider and currency. */

@@ -4,6 +4,7 @@ import { ReadPass } from '../engine/applying/context.js';
 import { detectDrift, type DriftReport } from '../engine/planning/drift.js';
 import { refreshState } from '../engine/planning/refresh.js';
 import { UserError } from '../kernel/errors.js';
+import { stackCost, type StackCost } from './cost.js';
 import { driftHtml } from './html/render-html.js';
 import { driftJson, driftTable } from './render-drift.js';
 import { driftMarkdown } from './render-markdown.js';
@@ -11,8 +12,15 @@ import { paint } from './render-plan.js';
 import { planningNotices, sayRateRoom, useColor } from './run.js';
 import { lockInfo, manifestPath, openSession, type GlobalOptions } from './session.js';
 
-/** `plumb drift`: exit 0 in sync, 2 drift found, 1 error. Changes nothing. */
-export async function driftCommand(arg: string | undefined, opts: GlobalOptions & { json?: boolean; format?: string; all?: boolean; html?: string }): Promise<number> {
+/** A drift report with what its stack costs per month as ordered now (absent with `--no-cost`). */
+export type CostedDrift = DriftReport & { cost?: StackCost };
+
+/**
+ * `plumb drift`: exit 0 in sync, 2 drift found, 1 error. Changes nothing. Each stack's current
+ * monthly total is priced from state as `plumb cost` prices it; a price call that fails leaves that
+ * resource out of the total, said as "price unavailable", and never fails the command.
+ */
+export async function driftCommand(arg: string | undefined, opts: GlobalOptions & { json?: boolean; format?: string; all?: boolean; html?: string; cost?: boolean }): Promise<number> {
   const session = await openSession(manifestPath(arg, opts), opts);
   try {
     const stacks = opts.all ? await session.store.stacks() : [opts.stack];
@@ -32,10 +40,13 @@ export async function driftCommand(arg: string | undefined, opts: GlobalOptions 
     // every stack whose objects it holds, for the same provider account.
     const pass = new ReadPass();
     const reports = await Promise.all(
-      stacks.map(async (stack, i) => {
+      stacks.map(async (stack, i): Promise<CostedDrift> => {
         const state = states[i]!;
         if (stack === opts.stack) for (const r of Object.values(state.resources)) dependencies[r.address] = r.dependencies;
-        return detectDrift(state, session.manifest, { ...session.deps, stack }, 10, pass);
+        const deps = { ...session.deps, stack };
+        // What the stack costs now is asked beside its reads, in the same pass, unless --no-cost.
+        const [report, cost] = await Promise.all([detectDrift(state, session.manifest, deps, 10, pass), opts.cost === false ? undefined : stackCost(Object.values(state.resources), deps, pass)]);
+        return cost ? { ...report, cost } : report;
       }),
     ).finally(notices);
     if (opts.html) {

@@ -154,6 +154,7 @@ program
   .option('--format <format>', 'table, json or markdown', 'table')
   .option('--all', 'check every stack at the state location')
   .option('--html <file>', 'also write the report as one self-contained page with the dependency graph')
+  .option('--no-cost', 'ask no price: show no monthly total of the stack')
   .action(action(async (manifest: string | undefined, opts: Opts) => (await drift()).driftCommand(manifest, opts as never)));
 
 program

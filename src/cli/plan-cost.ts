@@ -3,7 +3,7 @@ import type { ResourceState } from '../engine/contracts/state.js';
 import type { PlanResult } from '../engine/planning/plan.js';
 import type { Change, EngineDeps } from '../engine/types.js';
 import { Unknown } from '../kernel/values.js';
-import { cents, priceOf, providerOf, type Price } from './cost.js';
+import { cents, priceOf, providerOf, type Price, type StackCost } from './cost.js';
 import { termCut } from './early-termination.js';
 import { displayAddress, type Paint } from './render-plan.js';
 
@@ -53,6 +53,8 @@ export interface PlanCost {
   resources: PlanCostLine[];
   totals: PlanCostTotal[];
   change: Array<{ currency: string; monthly: number; oneOff: number }>;
+  /** What the stack costs per month before the plan (from state), where the command priced it (`plan --html`). */
+  current?: StackCost;
 }
 
 const priced = (p: Price | undefined): p is Extract<Price, { monthly: number }> => Boolean(p && 'monthly' in p);
@@ -120,9 +122,8 @@ async function changeNow(c: Change, recorded: ResourceState, deps: EngineDeps, p
   }
 }
 
-/** Prices the plan's changes, each distinct question asked once (one read pass for the run). */
-export async function planCost({ plan, prior }: PlanResult, deps: EngineDeps): Promise<PlanCost> {
-  const pass = new ReadPass();
+/** Prices the plan's changes, each distinct question asked once (one read pass for the run, `pass` when the command shares its own). */
+export async function planCost({ plan, prior }: PlanResult, deps: EngineDeps, pass = new ReadPass()): Promise<PlanCost> {
   const clock = new Date(deps.clock?.now() ?? Date.now());
   const lines = await Promise.all(
     plan.changes.map(async (c): Promise<PlanCostLine | undefined> => {

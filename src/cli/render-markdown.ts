@@ -1,6 +1,9 @@
 import type { DriftReport } from '../engine/planning/drift.js';
 import type { Change, Plan } from '../engine/types.js';
 import { sourceExcerpt, warningDiagnostics, warningLine } from '../kernel/diagnostics.js';
+import type { StackCost } from './cost.js';
+import type { PlanCost } from './plan-cost.js';
+import { costRows, money, signedMoney, stackCostLine, unpricedTypes } from './render-cost.js';
 import { attributeLines, scalar } from './render-diff.js';
 import { displayAddress, heading, paint, replaceSummary, showFull, shown, summaryLine, symbolOf } from './render-plan.js';
 
@@ -9,9 +12,10 @@ const plain = paint(false);
 /**
  * A plan as a pull-request comment (GitHub-flavoured markdown): the summary, a table of what
  * changes and why, then each change in a collapsed `diff` block, its marker moved to the start of
- * the line so the review tool colours it (`!` for a change in place, as tfcmt and Atlantis do).
+ * the line so the review tool colours it (`!` for a change in place, as tfcmt and Atlantis do),
+ * then what the changes cost as the plan priced them (`cost`; no price is asked here).
  */
-export function planMarkdown(plan: Plan, verbose = false): string {
+export function planMarkdown(plan: Plan & { cost?: PlanCost }, verbose = false): string {
   const active = plan.changes.filter(shown);
   const title = plan.mode === 'destroy' ? 'Destroy plan' : 'Plan';
   const lines = [`### ${title}: \`${plan.manifest.file}\`, stack \`${plan.stack}\``, ''];
@@ -23,6 +27,7 @@ export function planMarkdown(plan: Plan, verbose = false): string {
     lines.push('');
     for (const c of active) lines.push(...details(c, verbose));
   }
+  if (plan.cost) lines.push(...costMarkdown(plan.cost));
   for (const w of warningDiagnostics(plan.warnings, plan.warningsAt)) {
     lines.push('', `> **Warning:** ${cell(warningLine(w))}`);
     const excerpt = w.pos ? sourceExcerpt(w.pos) : [];
@@ -37,8 +42,30 @@ export function planMarkdown(plan: Plan, verbose = false): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A drift report as markdown: a table of every field that drifted, and the counts. */
-export function driftMarkdown(report: DriftReport): string {
+/**
+ * A plan's cost as a compact table: per provider and currency the monthly amounts before and after
+ * and the change, the stack's change when there is more than one, then each changed resource's
+ * amounts with what is charged at once or left to pay on its term, and the types with no price.
+ */
+export function costMarkdown(cost: PlanCost): string[] {
+  if (!cost.resources.length) return [];
+  const lines = ['#### Cost', '', '| provider | change per month | changed resources, before → after | once |', '|---|---|---|---|'];
+  for (const t of cost.totals) {
+    lines.push(`| ${t.provider} | **${signedMoney(t.currency, t.change)}** | ${money(t.currency, t.before)} → ${money(t.currency, t.after)} | ${t.oneOff ? money(t.currency, t.oneOff) : ''} |`);
+  }
+  if (cost.totals.length > 1) lines.push('', `**Stack: ${cost.change.map((c) => `${signedMoney(c.currency, c.monthly)}/month`).join(', ')}**`);
+  const rows = costRows(cost).filter((r) => r.kind !== 'unpriced');
+  if (rows.length) {
+    lines.push('', '| resource | action | monthly before | monthly after | change | note |', '|---|---|---|---|---|---|');
+    for (const r of rows) lines.push(`| \`${displayAddress(r.address)}\` | ${r.action} | ${r.before} | ${r.after} | ${r.change} | ${cell(r.note)} |`);
+  }
+  const unpriced = unpricedTypes(cost);
+  if (unpriced.length) lines.push('', `Not priced: ${unpriced.map((u) => `\`${u.type}\` (${cell(u.why)})`).join(', ')}.`);
+  return ['', ...lines];
+}
+
+/** A drift report as markdown: a table of every field that drifted, the counts, and the stack's monthly total where it was priced. */
+export function driftMarkdown(report: DriftReport & { cost?: StackCost }): string {
   const lines = [`### Drift: stack \`${report.stack}\``, '', `Checked ${report.checkedAt}.`, '', '| resource | status | field | state | remote |', '|---|---|---|---|---|'];
   for (const r of report.resources) {
     if (r.fields.length === 0) lines.push(`| \`${r.address}\` | ${r.status}${r.error ? `: ${cell(r.error)}` : ''} | | | |`);
@@ -46,6 +73,7 @@ export function driftMarkdown(report: DriftReport): string {
   }
   const s = report.summary;
   lines.push('', `**${s.inSync} in sync, ${s.drifted} drifted, ${s.deleted} deleted, ${s.errors} errors.**`);
+  if (report.cost) lines.push('', `Monthly cost as ordered now (from state): ${stackCostLine(report.cost)}.`);
   return lines.join('\n');
 }
 

@@ -13,6 +13,8 @@ import { rateRoom, type RateRoom } from './rate-room.js';
 import { renderReport, roomText } from './render-apply.js';
 import { planMarkdown } from './render-markdown.js';
 import { planCost, planCostText, type PlanCost } from './plan-cost.js';
+import { ReadPass } from '../engine/applying/context.js';
+import { stackCost } from './cost.js';
 import { changesSomething, paint, writePlan, type Paint } from './render-plan.js';
 import { sandboxField } from './sandbox-line.js';
 import { configGiven } from './config-given.js';
@@ -62,7 +64,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
       targets: opts.target,
       excludes: opts.exclude,
     })
-      .then(async (result) => ({ result, cost: result.diagnostics.length ? undefined : await costOf(result, session, opts) }))
+      .then(async (result) => ({ result, cost: result.diagnostics.length ? undefined : await costOf(result, session, opts, Boolean(opts.html)) }))
       .finally(notices);
     const { plan, diagnostics } = planned.result;
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
@@ -72,7 +74,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     if (format === 'json') {
       const { formatVersion, ...rest } = document;
       process.stdout.write(`${JSON.stringify({ formatVersion, ...sandboxField(session.sandboxServed()), ...(room.length ? { rateRoom: room } : {}), ...rest }, null, 2)}\n`);
-    } else if (format === 'markdown') process.stdout.write(planMarkdown(plan, opts.verbose));
+    } else if (format === 'markdown') process.stdout.write(planMarkdown(document, opts.verbose));
     else {
       await writePlan(plan, paint(useColor(opts)), { compact: opts.compact, verbose: opts.verbose }, printed);
       if (planned.cost) process.stdout.write(planCostText(planned.cost, paint(useColor(opts)), opts.verbose));
@@ -134,10 +136,15 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
   }
 }
 
-/** What the plan's changes cost, unless `--no-cost` says to ask nothing; undefined when nothing is priced. */
-async function costOf(planned: PlanResult, session: Session, opts: RunOptions): Promise<PlanCost | undefined> {
+/**
+ * What the plan's changes cost, unless `--no-cost` says to ask nothing; undefined when nothing is
+ * priced. With `current` (the review page) also what the stack costs now, from state, in the same pass.
+ */
+async function costOf(planned: PlanResult, session: Session, opts: RunOptions, current = false): Promise<PlanCost | undefined> {
   if (opts.cost === false) return undefined;
-  const cost = await planCost(planned, session.deps);
+  const pass = new ReadPass();
+  const [cost, now] = await Promise.all([planCost(planned, session.deps, pass), current ? stackCost(Object.values(planned.prior), session.deps, pass) : undefined]);
+  if (now) return { ...cost, current: now };
   return cost.resources.length ? cost : undefined;
 }
 

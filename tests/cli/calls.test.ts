@@ -120,16 +120,28 @@ describe('remote calls under the API rate limit', () => {
 
   it('a drift check reads as the plan does', async () => {
     await sandbox.clearCalls();
-    const drift = await plumb(['drift'], { cwd: dir, env: sandbox.env });
+    const drift = await plumb(['drift', '--no-cost'], { cwd: dir, env: sandbox.env });
     expect(drift.code).toBe(0);
     expect(await counted()).toEqual(lowerBound);
+  });
+
+  it("the stack's monthly total adds only price questions, each asked once: the pricebook, and each VXC end's location", async () => {
+    await sandbox.clearCalls();
+    const drift = await plumb(['drift'], { cwd: dir, env: sandbox.env });
+    expect(drift.code).toBe(0);
+    const { 'POST /v4/pricebook/product': prices = 0, 'GET /v2/product/{uid}': locations = 0, ...reads } = await counted();
+    expect(reads).toEqual(lowerBound);
+    // Ports, MCRs and VXCs share a handful of price drivers (location, speed, term): far fewer questions than objects.
+    expect(prices).toBeGreaterThan(0);
+    expect(prices).toBeLessThan(resources / 4);
+    expect(locations).toBeLessThanOrEqual(PORTS + MCRS);
   });
 
   it('drift --all reads once for every stack of the state location', async () => {
     const other = await plumb(['apply', '--yes', '--stack', 'second'], { cwd: dir, env: sandbox.env });
     expect(other.code).toBe(0);
     await sandbox.clearCalls();
-    const drift = await plumb(['drift', '--all', '--json'], { cwd: dir, env: sandbox.env });
+    const drift = await plumb(['drift', '--all', '--json', '--no-cost'], { cwd: dir, env: sandbox.env });
     expect(drift.code).toBe(0);
     expect(JSON.parse(drift.stdout).stacks).toHaveLength(2);
     expect(await counted()).toEqual({ ...lowerBound, 'GET /v2/product/{uid}/tags': taggedPorts * 2, 'GET /v2/product/mcr2/{uid}/prefixList/{id}': lists * 2 });

@@ -159,10 +159,11 @@ describe('drift', () => {
     expect(drift.code).toBe(2);
     expect(drift.stdout).toMatch(/a\s+drifted\n\s+productName: state "drift-a", remote "renamed-by-hand"/);
     expect(drift.stdout).toMatch(/b\s+deleted out of band/);
-    expect((await sandbox.calls('interconnect')).filter((c) => c.method !== 'GET' && !c.path.includes('oauth2'))).toEqual([]);
+    // The price question for the stack's monthly total (a POST that orders nothing) is no write.
+    expect((await sandbox.calls('interconnect')).filter((c) => c.method !== 'GET' && !c.path.includes('oauth2') && !c.path.endsWith('/pricebook/product'))).toEqual([]);
 
     const json = JSON.parse((await plumb(['drift', '--json'], { cwd: dir, env: sandbox.env })).stdout);
-    expect(Object.keys(json)).toEqual(['stack', 'checkedAt', 'resources', 'summary']);
+    expect(Object.keys(json)).toEqual(['stack', 'checkedAt', 'resources', 'summary', 'cost']);
     expect(json.summary).toEqual({ inSync: 0, drifted: 1, deleted: 1, errors: 0 });
     expect(json.resources[0]).toMatchObject({ address: 'a', status: 'drifted', fields: [{ path: 'productName', state: 'drift-a', remote: 'renamed-by-hand' }] });
     const md = await plumb(['drift', '--format', 'markdown'], { cwd: dir, env: sandbox.env });

@@ -23,6 +23,7 @@ details { margin: 4px 0; } summary { cursor: pointer; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; } th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 .add { color: var(--add); } .del { color: var(--del); } .chg { color: var(--chg); } .imp { color: var(--imp); } .dim { color: var(--same); }
 .reasons li { margin: 2px 0; overflow-wrap: anywhere; }
+h3 { font-size: 15px; margin: 16px 0 6px; } table.cost { margin-bottom: 10px; } summary .cost { margin-left: 8px; font-size: 13px; }
 .graph { overflow: auto; border: 1px solid #d0d7de; border-radius: 6px; padding: 4px; background: #fcfcfd; }
 .graph svg { display: block; }
 .graph .node rect { fill: #fff; stroke: var(--same); stroke-width: 1.5; }

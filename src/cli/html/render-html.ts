@@ -4,6 +4,9 @@ import { type Diagnostic, sourceExcerpt, warningDiagnostics, warningLine } from 
 import { driftValue } from '../render-markdown.js';
 import { givenValue, type SavedPlan } from '../saved-plan.js';
 import { changeLines, displayAddress, heading, paint, showFull, shown, summaryLine, symbolOf } from '../render-plan.js';
+import { costBeside, costByAddress, costSection, stackCostHtml } from './cost-section.js';
+import type { StackCost } from '../cost.js';
+import type { CostRow } from '../render-cost.js';
 import { layoutGraph, type GraphEdge, type GraphNode, type Layout } from './graph-layout.js';
 import { esc, graphSvg, page } from './page.js';
 
@@ -13,8 +16,9 @@ const CAPTION: Record<string, string> = { create: 'create', update: 'update in p
 
 /**
  * A plan as one self-contained page for review: the summary, each replacement with its reasons,
+ * what the changes cost (and the stack per month now and after, where the plan priced its state),
  * the dependency graph (a node per resource, coloured by its change, the critical path drawn
- * over it), then every change as the terminal shows it and the outputs. The config values given
+ * over it), then every change as the terminal shows it, its cost beside it, and the outputs. The config values given
  * for the run (`--config`, `PLUMB_CONFIG_*`) are listed under the heading, secrets masked: the same
  * manifest and state plan differently with them.
  */
@@ -24,6 +28,7 @@ export function planHtml(plan: SavedPlan): string {
     plan.changes.map((c) => planNode(c)),
     plan.changes.flatMap((c) => c.dependsOn.map((d): GraphEdge => ({ from: d, to: c.address }))),
   );
+  const costs = costByAddress(plan.cost);
   const title = `plumb ${plan.mode === 'destroy' ? 'destroy plan' : 'plan'}: ${plan.stack}`;
   const parts = [
     `<h1>${esc(title)}</h1>`,
@@ -33,18 +38,19 @@ export function planHtml(plan: SavedPlan): string {
     ...plan.settled.map((s) => `<p class="note">Settled: ${esc(s)}</p>`),
     ...warningDiagnostics(plan.warnings, plan.warningsAt).map(warningHtml),
     replacements(active),
+    plan.cost ? costSection(plan.cost) : '',
     graphSection(layout, 'Changed resources are coloured by what happens to them'),
-    active.length ? `<h2>Changes</h2>\n${active.map(changeBlock).join('\n')}` : '',
+    active.length ? `<h2>Changes</h2>\n${active.map((c) => changeBlock(c, costs.get(c.address))).join('\n')}` : '',
     outputs(plan.outputs),
   ];
   return page(title, parts.filter(Boolean).join('\n'));
 }
 
 /**
- * A drift report as one page: the counts, every drifted field with both values, and the
+ * A drift report as one page: the counts, the stack's monthly total where it was priced, every drifted field with both values, and the
  * dependency graph (from `dependencies`, as recorded in state) with what drifted marked.
  */
-export function driftHtml(report: DriftReport, dependencies: Record<string, string[]>): string {
+export function driftHtml(report: DriftReport & { cost?: StackCost }, dependencies: Record<string, string[]>): string {
   const nodes = report.resources.map((r): GraphNode => ({
     id: r.address,
     label: displayAddress(r.address),
@@ -70,10 +76,11 @@ export function driftHtml(report: DriftReport, dependencies: Record<string, stri
     `<h1>${esc(title)}</h1>`,
     `<p class="meta">stack <code>${esc(report.stack)}</code> · checked ${esc(report.checkedAt)}</p>`,
     `<p class="summary">${s.inSync} in sync, ${s.drifted} drifted, ${s.deleted} deleted, ${s.errors} errors.</p>`,
+    report.cost ? stackCostHtml(report.cost) : '',
     `<h2>Resources</h2><table><thead><tr><th>resource</th><th>status</th><th>field</th><th>state</th><th>remote</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
     graphSection(layout, 'What drifted, was deleted or could not be read is marked'),
   ];
-  return page(title, body.join('\n'));
+  return page(title, body.filter(Boolean).join('\n'));
 }
 
 /** The config values given for the run, or a line saying there were none. */
@@ -126,8 +133,8 @@ function graphSection(layout: Layout, what: string): string {
   return `<h2>Dependency graph</h2><p class="meta">${what}. ${path}</p><p class="legend meta">${legend}</p><div class="graph">${graphSvg(layout)}</div>`;
 }
 
-/** One change as the terminal shows it, each line coloured by its marker. */
-function changeBlock(c: Change): string {
+/** One change as the terminal shows it, each line coloured by its marker, its cost beside its heading. */
+function changeBlock(c: Change, cost: CostRow | undefined): string {
   // The heading is the block's summary line; the block starts at the symbol line.
   const rest = changeLines(c, plain).slice(1);
   const lines = rest.slice(0, -1).map((line) => {
@@ -135,7 +142,7 @@ function changeBlock(c: Change): string {
     const cls = marker === '+' || marker === '+/-' ? 'add' : marker === '-' || marker === '-/+' ? 'del' : marker === '~' ? 'chg' : marker === '=' ? 'imp' : '';
     return cls ? `<span class="${cls}">${esc(line)}</span>` : esc(line);
   });
-  return `<details open><summary><code>${esc(symbolOf(c))} ${esc(displayAddress(c.address))}</code> ${esc(heading(c).slice(displayAddress(c.address).length + 1))}</summary><pre>${lines.join('\n')}</pre></details>`;
+  return `<details open><summary><code>${esc(symbolOf(c))} ${esc(displayAddress(c.address))}</code> ${esc(heading(c).slice(displayAddress(c.address).length + 1))}${costBeside(cost)}</summary><pre>${lines.join('\n')}</pre></details>`;
 }
 
 function outputs(values: Record<string, unknown>): string {
