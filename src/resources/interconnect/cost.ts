@@ -9,7 +9,7 @@ import { knownBeforeApply } from '../quote.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
 import { priceProduct } from '../../providers/interconnect/api/pricebook.js';
-import { readProduct } from '../../providers/interconnect/api/products.js';
+import { listAllProducts, readProduct } from '../../providers/interconnect/api/products.js';
 import type { Quote, QuoteContext } from '../../engine/contracts/resource-type.js';
 
 type PriceCtx = QuoteContext<InterconnectClient>;
@@ -51,7 +51,9 @@ export function timesQuote(q: Quote, times: number, basis: string): Quote {
 export async function locationOf(ctx: PriceCtx, uid: string | undefined, what: string): Promise<number> {
   if (isUnknown(uid)) throw new UserError(`the ${what} is known only after apply, so its location cannot be priced yet`);
   if (typeof uid !== 'string') throw new UserError(`no ${what} is named, so its location cannot be priced`);
-  const own = await ctx.shared(`price:product:${uid}`, () => readProduct(ctx.client, uid));
+  // The account's product list, which a plan's or drift's reads have most often made already in this pass; a product it lacks is read alone.
+  const listed = (await ctx.shared('products', () => listAllProducts(ctx.client))).byUid.get(uid);
+  const own = listed ?? (await ctx.shared(`product:${uid}`, () => readProduct(ctx.client, uid)));
   if (typeof own?.locationId === 'number') return own.locationId;
   const partners = await ctx.shared('price:partner-ports', async () => (await ctx.client.get<Array<{ productUid: string; locationId?: number }>>('/v2/dropdowns/partner/megaports')).data ?? []);
   const partner = partners.find((p) => p.productUid === uid);
