@@ -5,6 +5,7 @@ import type { Change, EngineDeps } from '../engine/types.js';
 import { Unknown } from '../kernel/values.js';
 import { cents, priceOf, providerOf, type Price, type StackCost } from './cost.js';
 import { termCut } from './early-termination.js';
+import { onceText } from './render-cost.js';
 import { displayAddress, type Paint } from './render-plan.js';
 
 /**
@@ -46,6 +47,10 @@ export interface PlanCostTotal {
   change: number;
   /** Charges made once by the plan's orders. */
   oneOff: number;
+  /** What the plan's updates are charged (positive) or refunded (negative) at once, where the API prices them; absent when none is. */
+  now?: number;
+  /** What the terms the plan ends early cost (their months left), where that is known; absent when none is. */
+  earlyTermination?: number;
 }
 
 /** The `cost` of a plan: its priced lines, totals per provider and currency, and the stack's monthly change per currency. */
@@ -163,6 +168,14 @@ export function planCostTotals(lines: PlanCostLine[]): Pick<PlanCost, 'totals' |
     add(l.provider, l.before, 'before');
     add(l.provider, l.after, 'after');
   }
+  for (const l of lines) {
+    const extra = (currency: string, field: 'now' | 'earlyTermination', n: number) => {
+      const t = totals.get(`${l.provider}\0${currency}`);
+      if (t) t[field] = cents((t[field] ?? 0) + n);
+    };
+    if (l.now && 'amount' in l.now) extra(l.now.currency, 'now', l.now.amount);
+    if (l.earlyTermination?.amount !== undefined && l.earlyTermination.currency) extra(l.earlyTermination.currency, 'earlyTermination', l.earlyTermination.amount);
+  }
   const change = new Map<string, { currency: string; monthly: number; oneOff: number }>();
   for (const t of totals.values()) {
     const c = change.get(t.currency) ?? { currency: t.currency, monthly: 0, oneOff: 0 };
@@ -201,7 +214,9 @@ export function planCostText(cost: PlanCost, p: Paint, verbose = false): string 
     const shown = verbose ? parts : parts.slice(0, 3);
     const more = parts.length - shown.length;
     const detail = shown.map(({ l, d }) => `${displayAddress(l.address)} ${signed(d!)}`).concat(more ? [`${more} more`] : []);
-    const once = t.oneOff ? `, ${t.currency} ${amount(t.oneOff)} once` : '';
+    const once = onceText(t)
+      .map((x) => `, ${x}`)
+      .join('');
     out.push(`  ${t.provider}: ${signed(t.change).slice(0, 1)}${t.currency} ${amount(t.change)}/month${once}${detail.length ? ` (${detail.join(', ')})` : ''}`);
   }
   out.push(...cost.resources.filter((l) => l.now).map(nowLine));

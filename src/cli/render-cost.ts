@@ -1,5 +1,5 @@
 import type { CostTotal, Price, StackCost } from './cost.js';
-import type { PlanCost, PlanCostLine } from './plan-cost.js';
+import type { PlanCost, PlanCostLine, PlanCostTotal } from './plan-cost.js';
 import { displayAddress } from './render-plan.js';
 
 /**
@@ -48,6 +48,15 @@ function side(p: Price | undefined, kind: CostRow['kind']): string {
   if (priced(p)) return `${money(p.currency, p.monthly)}${p.oneOff ? ` + ${money(p.currency, p.oneOff)} once` : ''}`;
   if ('unpriced' in p) return 'not priced';
   return kind === 'pending' ? 'known after apply' : 'price unavailable';
+}
+
+/** What a provider's changes cost beyond the month: one-off charges, updates charged or refunded now, terms ended early. */
+export function onceText(t: PlanCostTotal): string[] {
+  const out: string[] = [];
+  if (t.oneOff) out.push(`${money(t.currency, t.oneOff)} once`);
+  if (t.now) out.push(`${money(t.currency, t.now)} ${t.now < 0 ? 'refunded' : 'charged'} now`);
+  if (t.earlyTermination) out.push(`about ${money(t.currency, t.earlyTermination)} to end terms early`);
+  return out;
 }
 
 /** What an update is charged or refunded at once, or why that could not be asked. */

@@ -3,7 +3,7 @@ import type { Change, Plan } from '../engine/types.js';
 import { sourceExcerpt, warningDiagnostics, warningLine } from '../kernel/diagnostics.js';
 import type { StackCost } from './cost.js';
 import type { PlanCost } from './plan-cost.js';
-import { costRows, money, signedMoney, stackCostLine, unpricedTypes } from './render-cost.js';
+import { costRows, money, onceText, signedMoney, stackCostLine, unpricedTypes } from './render-cost.js';
 import { attributeLines, scalar } from './render-diff.js';
 import { displayAddress, heading, paint, replaceSummary, showFull, shown, summaryLine, symbolOf } from './render-plan.js';
 
@@ -51,7 +51,7 @@ export function costMarkdown(cost: PlanCost): string[] {
   if (!cost.resources.length) return [];
   const lines = ['#### Cost', '', '| provider | change per month | changed resources, before → after | once |', '|---|---|---|---|'];
   for (const t of cost.totals) {
-    lines.push(`| ${t.provider} | **${signedMoney(t.currency, t.change)}** | ${money(t.currency, t.before)} → ${money(t.currency, t.after)} | ${t.oneOff ? money(t.currency, t.oneOff) : ''} |`);
+    lines.push(`| ${t.provider} | **${signedMoney(t.currency, t.change)}** | ${money(t.currency, t.before)} → ${money(t.currency, t.after)} | ${onceText(t).join('; ')} |`);
   }
   if (cost.totals.length > 1) lines.push('', `**Stack: ${cost.change.map((c) => `${signedMoney(c.currency, c.monthly)}/month`).join(', ')}**`);
   const rows = costRows(cost).filter((r) => r.kind !== 'unpriced');

@@ -106,3 +106,22 @@ describe("drift's monthly total", () => {
     expect(driftHtml(unpriced, {})).not.toContain('<h2>Cost</h2>');
   });
 });
+
+describe("a provider's totals beyond the month", () => {
+  it('add up what updates are charged or refunded now and what ending terms early costs, said beside the monthly change', async () => {
+    const { planCostTotals, planCostText } = await import('../../src/cli/plan-cost.js');
+    const aud = (monthly: number) => ({ monthly, oneOff: 0, currency: 'AUD' });
+    const lines = [
+      { address: 'a', type: 't', provider: 'interconnect', action: 'update', before: aud(100), after: aud(200), now: { amount: 40, currency: 'AUD' } },
+      { address: 'b', type: 't', provider: 'interconnect', action: 'update', before: aud(300), after: aud(200), now: { amount: -15.5, currency: 'AUD' } },
+      { address: 'c', type: 't', provider: 'interconnect', action: 'delete', before: aud(50), earlyTermination: { ends: '2027-05-01', monthsLeft: 6, amount: 300, currency: 'AUD' } },
+      { address: 'd', type: 't', provider: 'interconnect', action: 'update', before: aud(10), after: aud(20), now: { unavailable: 'HTTP 500' } },
+    ];
+    const { totals, change } = planCostTotals(lines);
+    expect(totals).toEqual([{ provider: 'interconnect', currency: 'AUD', before: 460, after: 420, change: -40, oneOff: 0, now: 24.5, earlyTermination: 300 }]);
+    const text = planCostText({ resources: lines, totals, change }, paint(false));
+    expect(text).toContain('interconnect: −AUD 40.00/month, AUD 24.50 charged now, about AUD 300.00 to end terms early');
+    const refund = planCostTotals([lines[1]]);
+    expect(planCostText({ resources: [lines[1]], ...refund }, paint(false))).toContain('AUD 15.50 refunded now');
+  });
+});

@@ -1,6 +1,6 @@
 import type { StackCost } from '../cost.js';
 import type { PlanCost } from '../plan-cost.js';
-import { afterPlan, costRows, missingCount, missingParts, money, signedMoney, unpricedTypes, type CostRow } from '../render-cost.js';
+import { afterPlan, costRows, missingCount, missingParts, money, onceText, signedMoney, unpricedTypes, type CostRow } from '../render-cost.js';
 import { displayAddress } from '../render-plan.js';
 import { esc } from './page.js';
 
@@ -37,7 +37,7 @@ function unavailableNames(c: StackCost): string {
 function changeTable(cost: PlanCost): string {
   const rows = cost.totals.map(
     (t) =>
-      `<tr><td>${esc(t.provider)}</td><td class="mono">${esc(money(t.currency, t.before))}</td><td class="mono">${esc(money(t.currency, t.after))}</td><td class="mono"><b>${esc(signedMoney(t.currency, t.change))}/month</b></td><td class="mono">${t.oneOff ? esc(money(t.currency, t.oneOff)) : ''}</td></tr>`,
+      `<tr><td>${esc(t.provider)}</td><td class="mono">${esc(money(t.currency, t.before))}</td><td class="mono">${esc(money(t.currency, t.after))}</td><td class="mono"><b>${esc(signedMoney(t.currency, t.change))}/month</b></td><td class="mono">${esc(onceText(t).join('; '))}</td></tr>`,
   );
   const stack = cost.totals.length > 1 ? `<p class="summary">Stack: ${esc(cost.change.map((c) => `${signedMoney(c.currency, c.monthly)}/month`).join(', '))}</p>` : '';
   const body = rows.length ? rows.join('') : '<tr><td colspan="5">nothing priced</td></tr>';
