@@ -1,4 +1,4 @@
-import { ReadPass } from '../engine/applying/context.js';
+import type { ReadPass } from '../engine/applying/context.js';
 import type { PlanResult } from '../engine/planning/plan.js';
 import type { Change, EngineDeps } from '../engine/types.js';
 import { Unknown } from '../kernel/values.js';
@@ -94,9 +94,8 @@ async function desiredPrice(c: Change, deps: EngineDeps, pass: ReadPass): Promis
   return priceOf(c.type, revived(c.after), c.provider, c.address, deps, pass);
 }
 
-/** Prices the plan's changes, each distinct question asked once (one read pass for the run). */
-export async function planCost({ plan, prior }: PlanResult, deps: EngineDeps): Promise<PlanCost> {
-  const pass = new ReadPass();
+/** Prices the plan's changes, each distinct question asked once: in the plan's own read pass, so what it read is not asked again. */
+export async function planCost({ plan, prior, pass }: PlanResult, deps: EngineDeps): Promise<PlanCost> {
   const lines = await Promise.all(
     plan.changes.map(async (c): Promise<PlanCostLine | undefined> => {
       const { before, after } = halves(c);
