@@ -108,6 +108,13 @@ describe('the budget stop', () => {
     const flag = await plumb(['plan', '--stack', 'dev', '--max-monthly-increase', '100000'], { cwd: dir, env });
     expect(flag.code, flag.stderr).toBe(0);
     expect(flag.stdout).toContain('Within the budget');
+
+    const set = await plumb(['config', 'set', 'plumb:maxMonthlyIncrease', '7', '--stack', 'qa'], { cwd: dir, env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stderr).not.toContain('Warning');
+    const qa = await plumb(['plan', '--stack', 'qa'], { cwd: dir, env });
+    expect(qa.code).toBe(1);
+    expect(qa.stderr).toMatch(/over the budget of \w+ 7\.00 \(plumb:maxMonthlyIncrease at .*plumb\.qa\.yaml:\d+:\d+\)/);
   });
 
   it('a budget per currency holds only the currencies it names', async () => {
