@@ -29,8 +29,8 @@ export interface Budget {
 /** Where the config key was set, as a message names it: its file:line:column, or the flag or variable that gave it. */
 function configSource(manifest: Manifest): { source: string; place: Pick<Diagnostic, 'pos' | 'address'> } {
   const place = configPlace(manifest, manifest.config[KEY]);
-  const where = place.pos ? `${place.pos.file}:${place.pos.line}:${place.pos.column}` : place.address;
-  return { source: where && where !== KEY ? `${KEY} at ${where}` : KEY, place };
+  const where = place.pos ? `at ${place.pos.file}:${place.pos.line}:${place.pos.column}` : place.address && `from ${place.address}`;
+  return { source: where ? `${KEY} ${where}` : KEY, place };
 }
 
 /**

@@ -71,6 +71,11 @@ describe('the budget stop', () => {
     expect(plan.stderr).toContain(`--max-monthly-increase ${Math.ceil(small.monthlyRate + big.monthlyRate)}`);
     expect(existsSync(join(dir, 'plan.json'))).toBe(false);
 
+    const json = await plumb(['plan', '--json', '--max-monthly-increase', '10'], { cwd: dir, env });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).budget).toMatchObject({ ok: false, limit: 10, over: [{ currency: big.currency, limit: 10, resources: [{ address: 'big' }, { address: 'small' }] }] });
+    expect(json.stderr).toContain('over the budget');
+
     const apply = await plumb(['apply', '-y', '--max-monthly-increase', '10'], { cwd: dir, env });
     expect(apply.code).toBe(1);
     expect(apply.stdout).not.toMatch(/Apply complete|Creating/);
@@ -115,6 +120,19 @@ describe('the budget stop', () => {
     const qa = await plumb(['plan', '--stack', 'qa'], { cwd: dir, env });
     expect(qa.code).toBe(1);
     expect(qa.stderr).toMatch(/over the budget of \w+ 7\.00 \(plumb:maxMonthlyIncrease at .*plumb\.qa\.yaml:\d+:\d+\)/);
+  });
+
+  it("the manifest's config may set the budget; a variable or --config wins over it", async () => {
+    writeManifest(dir, 'plumb.yaml', manifest(PORT('declared'), '  plumb:maxMonthlyIncrease: 3\n'));
+    const own = await plumb(['plan'], { cwd: dir, env });
+    expect(own.code).toBe(1);
+    expect(own.stderr).toMatch(/over the budget of \w+ 3\.00 \(plumb:maxMonthlyIncrease at .*plumb\.yaml:4:\d+\)/);
+    const variable = await plumb(['plan'], { cwd: dir, env: { ...env, PLUMB_CONFIG_plumb__maxMonthlyIncrease: '100000' } });
+    expect(variable.code, variable.stderr).toBe(0);
+    expect(variable.stdout).toContain('(plumb:maxMonthlyIncrease from PLUMB_CONFIG_plumb__maxMonthlyIncrease)');
+    const flag = await plumb(['plan', '--config', 'plumb:maxMonthlyIncrease=100000'], { cwd: dir, env });
+    expect(flag.code, flag.stderr).toBe(0);
+    expect(flag.stdout).toContain('Within the budget');
   });
 
   it('a budget per currency holds only the currencies it names', async () => {
