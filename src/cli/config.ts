@@ -93,8 +93,15 @@ function declarationOf(at: Place, full: string): { name: string; decl: ConfigDec
 async function setValue(at: Place, key: string, text: string, secretFlag: boolean): Promise<void> {
   const full = fullKey(at, key);
   const namespace = full.slice(0, full.indexOf(':'));
-  const [{ providers }, { coerce }, { writeStackValue }, { stateCodec }] = await Promise.all([import('./catalog.js'), import('../manifest/config-resolve.js'), stackConfig(), stateStore()]);
-  const provider = providers.find((p) => p.name === namespace);
+  const [{ providers }, { coerce }, { writeStackValue }, { stateCodec }, { ownSettings }] = await Promise.all([
+    import('./catalog.js'),
+    import('../manifest/config-resolve.js'),
+    stackConfig(),
+    stateStore(),
+    import('./own-settings.js'),
+  ]);
+  // plumb's own keys (plumb:maxMonthlyIncrease) are set and checked as a provider's settings are.
+  const provider = providers.find((p) => p.name === namespace) ?? (namespace === ownSettings.name ? ownSettings : undefined);
   if (namespace !== at.project && !provider) {
     throw new UserError(
       `${full}: "${namespace}" is neither this project (${at.project}) nor a provider`,

@@ -52,6 +52,15 @@ const wholeNumber = (value: string) => {
   if (!/^[1-9]\d*$/.test(value.trim())) throw new InvalidArgumentError('expected a whole number, 1 or more');
   return Number(value);
 };
+const amount = (value: string) => {
+  if (!/^\d+(\.\d+)?$/.test(value.trim())) throw new InvalidArgumentError('expected an amount of 0 or more, e.g. 500');
+  return Number(value);
+};
+// A budget needs prices: held to it, plan and apply stop before any order (see budget.ts).
+const budget = () =>
+  new Option('--max-monthly-increase <amount>', "stop before any order when the changes raise the monthly cost by more, in each currency (over the stack's plumb:maxMonthlyIncrease)").argParser(
+    amount,
+  );
 const duration = (value: string) => {
   const ms = parseDuration(value);
   if (ms === undefined) throw new UserError(`--lock-timeout ${value}: expected a duration like 30s or 2m`);
@@ -79,6 +88,7 @@ program
   .option('--config <key=value>', "set a config value for this run, over the stack's settings (repeatable)", collect, [])
   .option('--no-refresh', 'do not read remote objects before planning')
   .option('--no-cost', 'ask no price: show no cost of the changes')
+  .addOption(budget())
   .option('--replace <address>', 'replace this resource even without a change (repeatable)', collect, [])
   .option('--target <address>', 'plan only this resource and what it needs (repeatable)', collect, [])
   .option('--exclude <address>', 'leave out this resource and what depends on it (repeatable)', collect, [])
@@ -99,6 +109,7 @@ program
   .option('--config <key=value>', "set a config value for this run, over the stack's settings (repeatable)", collect, [])
   .option('--no-refresh', 'do not read remote objects before planning')
   .option('--no-cost', 'ask no price: show no cost of the changes')
+  .addOption(budget())
   .option('--replace <address>', 'replace this resource even without a change (repeatable)', collect, [])
   .option('--target <address>', 'apply only this resource and what it needs (repeatable)', collect, [])
   .option('--exclude <address>', 'leave out this resource and what depends on it (repeatable)', collect, [])
@@ -118,6 +129,7 @@ program
   .option('--exclude <address>', 'keep this resource and what depends on it (repeatable)', collect, [])
   .option('--no-refresh', 'do not read remote objects before destroying')
   .option('--no-cost', 'ask no price: show no cost of the changes')
+  .addOption(budget())
   .option('--compact', 'one line per resource')
   .option('--verbose', 'list every value known only after apply (counted otherwise)')
   .option('--json', 'machine-readable output: one JSON event per line')

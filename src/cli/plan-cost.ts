@@ -1,4 +1,4 @@
-import { ReadPass, resourceContext } from '../engine/applying/context.js';
+import { resourceContext, type ReadPass } from '../engine/applying/context.js';
 import type { ResourceState } from '../engine/contracts/state.js';
 import type { PlanResult } from '../engine/planning/plan.js';
 import type { Change, EngineDeps } from '../engine/types.js';
@@ -127,8 +127,8 @@ async function changeNow(c: Change, recorded: ResourceState, deps: EngineDeps, p
   }
 }
 
-/** Prices the plan's changes, each distinct question asked once (one read pass for the run, `pass` when the command shares its own). */
-export async function planCost({ plan, prior }: PlanResult, deps: EngineDeps, pass = new ReadPass()): Promise<PlanCost> {
+/** Prices the plan's changes, each distinct question asked once: in the plan's own read pass, so what it read is not asked again. */
+export async function planCost({ plan, prior, pass }: PlanResult, deps: EngineDeps): Promise<PlanCost> {
   const clock = new Date(deps.clock?.now() ?? Date.now());
   const lines = await Promise.all(
     plan.changes.map(async (c): Promise<PlanCostLine | undefined> => {

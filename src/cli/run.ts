@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import { DiagnosticsError } from '../kernel/diagnostics.js';
+import { DiagnosticsError, formatDiagnostic } from '../kernel/diagnostics.js';
 import { applyPlan, type ApplyReport } from '../engine/applying/apply.js';
 import { makePlan, type PlanOptions, type PlanResult } from '../engine/planning/plan.js';
 import type { EngineEvent, Plan } from '../engine/types.js';
@@ -13,8 +13,8 @@ import { rateRoom, type RateRoom } from './rate-room.js';
 import { renderReport, roomText } from './render-apply.js';
 import { planMarkdown } from './render-markdown.js';
 import { planCost, planCostText, type PlanCost } from './plan-cost.js';
-import { ReadPass } from '../engine/applying/context.js';
 import { stackCost } from './cost.js';
+import { budgetOf, budgetStop, budgetText, checkBudget, type BudgetCheck } from './budget.js';
 import { changesSomething, paint, writePlan, type Paint } from './render-plan.js';
 import { sandboxField } from './sandbox-line.js';
 import { configGiven } from './config-given.js';
@@ -42,6 +42,8 @@ export interface RunOptions extends GlobalOptions {
   html?: string;
   /** false with `--no-cost`: no price call, no cost shown. */
   cost?: boolean;
+  /** `--max-monthly-increase`: stop before any order when the changes raise the monthly cost more (wins over `plumb:maxMonthlyIncrease`). */
+  maxMonthlyIncrease?: number;
 }
 
 /** `plumb plan`: exit 0 (or 2 with --detailed-exitcode when there are changes). */
@@ -50,6 +52,7 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
   if (!['text', 'json', 'markdown'].includes(format)) throw new UserError(`--format ${format}: expected text, json or markdown`);
   const session = await openSession(manifestPath(arg, opts), opts, true);
   try {
+    const budget = budgetOf(opts.maxMonthlyIncrease, session.own, session.manifest, opts.cost);
     // Taken as apply takes it: while an apply runs, its operations in flight are its own to settle.
     await session.store.lock(lockInfo('plan'), opts.lockTimeout);
     const state = await session.store.read();
@@ -70,15 +73,11 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
     if (diagnostics.length) throw new DiagnosticsError(diagnostics);
     const given = configGiven(session.manifest);
     const document: SavedPlan = { ...plan, ...(given.length ? { configGiven: given } : {}), ...(planned.cost ? { cost: planned.cost } : {}) };
+    const check = budget && checkBudget(planned.cost, budget);
+    // A plan over its budget is shown, and no file is written of it: neither a plan to apply nor a page to approve.
+    if (check && !check.ok) return overBudget(document, check, opts, format, session);
     if (opts.out) writeFileSync(opts.out, JSON.stringify(document, null, 2), { mode: 0o600 });
-    if (format === 'json') {
-      const { formatVersion, ...rest } = document;
-      process.stdout.write(`${JSON.stringify({ formatVersion, ...sandboxField(session.sandboxServed()), ...(room.length ? { rateRoom: room } : {}), ...rest }, null, 2)}\n`);
-    } else if (format === 'markdown') process.stdout.write(planMarkdown(document, opts.verbose));
-    else {
-      await writePlan(plan, paint(useColor(opts)), { compact: opts.compact, verbose: opts.verbose }, printed);
-      if (planned.cost) process.stdout.write(planCostText(planned.cost, paint(useColor(opts)), opts.verbose));
-    }
+    await showPlan(document, check, opts, format, session, room);
     // What is said of the files written goes where it does not mix with a document on stdout.
     const say = (text: string) => (format === 'text' ? process.stdout : process.stderr).write(text);
     if (opts.html) {
@@ -93,6 +92,32 @@ export async function planCommand(arg: string | undefined, opts: RunOptions, des
   }
 }
 
+/** Shows a plan in its format: a document for --json, with its budget check; the text with its cost and budget line. */
+async function showPlan(document: SavedPlan, check: BudgetCheck | undefined, opts: RunOptions, format: string, session: Session, room: RateRoom[] = []): Promise<void> {
+  if (format === 'json') {
+    const { formatVersion, ...rest } = document;
+    const shown = { formatVersion, ...sandboxField(session.sandboxServed()), ...(room.length ? { rateRoom: room } : {}), ...rest, ...(check ? { budget: check } : {}) };
+    process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+  } else if (format === 'markdown') process.stdout.write(planMarkdown(document, opts.verbose));
+  else {
+    await writePlan(document, paint(useColor(opts)), { compact: opts.compact, verbose: opts.verbose }, printed);
+    if (document.cost) process.stdout.write(planCostText(document.cost, paint(useColor(opts)), opts.verbose));
+    if (check?.ok) process.stdout.write(budgetText(check));
+  }
+}
+
+/**
+ * A plan over its budget (or with a change it cannot price): shown as it would be, then the error,
+ * exit 1. A --json document says so in its budget (ok: false), the error going to stderr.
+ */
+async function overBudget(document: SavedPlan, check: BudgetCheck, opts: RunOptions, format: string, session: Session): Promise<number> {
+  await showPlan(document, check, opts, format, session);
+  const stop = budgetStop(check, opts.stack);
+  if (format !== 'json') throw stop;
+  process.stderr.write(`${stop.diagnostics.map(formatDiagnostic).join('\n')}\n`);
+  return 1;
+}
+
 /** `plumb apply` / `plumb destroy`: plan (or load a saved plan), confirm, execute. */
 export async function applyCommand(arg: string | undefined, opts: RunOptions, destroy = false): Promise<number> {
   const saved = arg ? readSavedPlan(arg) : undefined;
@@ -101,6 +126,7 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
   const session = await openSession(file, opts, true);
   const p = paint(useColor(opts));
   try {
+    const budget = budgetOf(opts.maxMonthlyIncrease, session.own, session.manifest, opts.cost);
     if (saved) assertSavedFits(saved, arg!, session.manifest.hash, opts.stack);
     if (saved) assertConfigGivenAgain(saved, configGiven(session.manifest), arg!);
     // The stream's first line says the built-in sandbox serves it, as stderr does.
@@ -113,16 +139,19 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
     // A saved plan is applied without a refresh.
     if (!saved && opts.refresh) await sayRateRoom(session, Object.values(state.resources), opts, opts.json ? 'lines' : 'none');
     const notices = planningNotices(session, opts, opts.json ? 'lines' : 'none');
-    const planned = await planToApply(session, state, saved ? { saved } : { opts, destroy }).finally(notices);
-    const { plan } = planned;
+    const planned = await planToApply(session, state, saved ? { saved } : { opts, destroy })
+      .then(async (result) => ({ ...result, cost: await costOf(result, session, opts) }))
+      .finally(notices);
+    const { plan, cost } = planned;
     if (saved) assertSame(saved, plan);
     const quiet = nothingToRecord(planned, state);
     if (saved && !opts.json) process.stdout.write(configGivenLine(saved));
     // The outputs are printed once: by the report, or here when nothing is applied.
     if (!opts.json) await writePlan(plan, p, { compact: opts.compact, verbose: opts.verbose, outputs: quiet }, printed);
     if (quiet) return 0;
-    const cost = opts.json ? undefined : await costOf(planned, session, opts);
-    if (cost) process.stdout.write(planCostText(cost, p, opts.verbose));
+    const check = budget && checkBudget(cost, budget);
+    showCost(cost, check, opts, p);
+    if (check && !check.ok) throw budgetStop(check, opts.stack);
     if (!saved && plan.changes.some(changesSomething) && !(await confirm(opts, plan))) {
       process.stdout.write(`${plan.mode === 'destroy' ? 'Destroy' : 'Apply'} cancelled.\n`);
       return 1;
@@ -136,14 +165,24 @@ export async function applyCommand(arg: string | undefined, opts: RunOptions, de
   }
 }
 
+/** What apply shows of the cost before it confirms: the text, or a `cost` and a `budget` line before the first change event. */
+function showCost(cost: PlanCost | undefined, check: BudgetCheck | undefined, opts: RunOptions, p: Paint): void {
+  if (opts.json) {
+    if (cost) process.stdout.write(`${JSON.stringify({ type: 'cost', ...cost })}\n`);
+    if (check) process.stdout.write(`${JSON.stringify({ type: 'budget', ...check })}\n`);
+    return;
+  }
+  if (cost) process.stdout.write(planCostText(cost, p, opts.verbose));
+  if (check?.ok) process.stdout.write(budgetText(check));
+}
+
 /**
  * What the plan's changes cost, unless `--no-cost` says to ask nothing; undefined when nothing is
- * priced. With `current` (the review page) also what the stack costs now, from state, in the same pass.
+ * priced. With `current` (the review page) also what the stack costs now, from state, in the plan's pass.
  */
 async function costOf(planned: PlanResult, session: Session, opts: RunOptions, current = false): Promise<PlanCost | undefined> {
   if (opts.cost === false) return undefined;
-  const pass = new ReadPass();
-  const [cost, now] = await Promise.all([planCost(planned, session.deps, pass), current ? stackCost(Object.values(planned.prior), session.deps, pass) : undefined]);
+  const [cost, now] = await Promise.all([planCost(planned, session.deps), current ? stackCost(Object.values(planned.prior), session.deps, planned.pass) : undefined]);
   if (now) return { ...cost, current: now };
   return cost.resources.length ? cost : undefined;
 }

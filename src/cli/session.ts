@@ -29,6 +29,7 @@ import { drawSandboxLine, type SandboxLine } from './sandbox-line.js';
 import { readStackOutputs } from './stack-outputs.js';
 import { manifestProject, openStore, stateCodec, stateLocation } from './state-store.js';
 import { rateRuntimes } from './rate-ledger.js';
+import { ownSettings } from './own-settings.js';
 
 /** Flags every command shares. */
 export interface GlobalOptions {
@@ -52,6 +53,8 @@ export interface Session {
   store: StateStore;
   /** The store of another stack at the same location. */
   storeFor(stack: string): StateStore;
+  /** plumb's own config values (`plumb:` keys) for this stack, as checked. */
+  own: Record<string, unknown>;
   /**
    * Unless destroying, checks each resource against the rest of the stack as this state records
    * it (throws DiagnosticsError on problems); the manifest's own checks ran when it was opened.
@@ -118,7 +121,7 @@ export interface LoadOptions {
 
 /** The catalog as the engine's checks see it, with these resource types; lookup functions are loaded only when asked for. */
 function catalogOf(resourceTypes: ReadonlyMap<string, ResourceType>): EngineCatalog {
-  return { resourceTypes, providers, functions: loadFunctions };
+  return { resourceTypes, providers, own: ownSettings, functions: loadFunctions };
 }
 
 /** Parses and checks a manifest (no remote call); throws DiagnosticsError listing every problem. */
@@ -194,6 +197,7 @@ export async function openSession(file: string, opts: GlobalOptions, planning = 
     deps,
     store,
     storeFor: (stack) => withRecordedTypes(openStore({ ...opts, stack }, home, project), resourceTypes),
+    own: settings.get(ownSettings.name) ?? {},
     sandboxServed: () => line.served(),
     async checkBeforePlan(state, destroy) {
       const own = deferred ? checkInputsAgainstState(manifest, catalog, inputs, state.resources as never) : { diagnostics: [], valid: inputs };

@@ -24,6 +24,8 @@ export interface ConfigSources {
   open: OpenSecret;
   /** Provider names: a key in their namespace is a provider setting. */
   providers: string[];
+  /** The namespace of the tool's own keys (`plumb:maxMonthlyIncrease`), kept as a provider's are. */
+  own?: string;
 }
 
 /** A value given for a key, and where. */
@@ -64,7 +66,7 @@ export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagn
   for (const [key, value] of given) {
     const namespace = key.slice(0, key.indexOf(':'));
     if (key.startsWith(prefix)) applyProjectValue(manifest, key.slice(prefix.length), value, diagnostics);
-    else if (sources.providers.includes(namespace))
+    else if (sources.providers.includes(namespace) || namespace === sources.own)
       manifest.config[key] = { value: { kind: 'value', value: value.value, pos: posOf(value) }, pos: posOf(value), file: fileOf(value), label: labelOf(value), source: value.source };
     else
       diagnostics.push(

@@ -74,7 +74,14 @@ export async function checkManifest(text: string, file: string, catalog: EngineC
   const functions = /fn::(invoke|[\w-]+:[^\s:'"]+)/i.test(text) ? (await catalog.functions()).keys() : [];
   const { manifest, diagnostics: parseProblems } = parseManifest(text, file, { resources: catalog.resourceTypes.keys(), functions }, options.project);
   const stack = options.stack ?? { name: 'default', open: noSealedValues };
-  const configProblems = resolveConfig(manifest, { stack: stack.name, flags: stack.flags, env: options.env, open: stack.open, providers: catalog.providers.map((p) => p.name) });
+  const configProblems = resolveConfig(manifest, {
+    stack: stack.name,
+    flags: stack.flags,
+    env: options.env,
+    open: stack.open,
+    providers: catalog.providers.map((p) => p.name),
+    own: catalog.own?.name,
+  });
   // References to resources are checked against their types' fields while the graph walks them:
   // read from the text alone, so for every command, a plan with nothing to call included.
   const resourceRefs: RefExpr[] = [];
@@ -262,7 +269,7 @@ export async function checkSettings(
   const settings = new Map<string, Record<string, unknown>>();
   const scope = new Evaluation(manifest, undefined, () => new Unknown()).scope();
   const used = usedProviders(manifest);
-  for (const provider of catalog.providers) {
+  for (const provider of catalog.own ? [...catalog.providers, catalog.own] : catalog.providers) {
     const { raw, positions } = await configuredSettings(manifest, provider, env, scope);
     // Neither used nor configured: its defaults are worked out if it is ever connected (a
     // resource of it left in state), and its schema is not built for nothing.
@@ -287,7 +294,7 @@ export async function checkSettings(
     }
     settings.set(provider.name, value);
   }
-  diagnostics.push(...unknownProviders(manifest, catalog.providers));
+  diagnostics.push(...unknownProviders(manifest, catalog.providers, catalog.own?.name));
   return { settings, diagnostics };
 }
 
@@ -329,11 +336,11 @@ function unknownSettings(manifest: Manifest, provider: CatalogProvider, raw: Rec
 }
 
 /** Config keys namespaced by a provider there is not. */
-function unknownProviders(manifest: Manifest, providers: readonly CatalogProvider[]): Diagnostic[] {
+function unknownProviders(manifest: Manifest, providers: readonly CatalogProvider[], own: string | undefined): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const key of Object.keys(manifest.config)) {
     const ns = key.split(':')[0];
-    if (key.includes(':') && !providers.some((p) => p.name === ns)) {
+    if (key.includes(':') && ns !== own && !providers.some((p) => p.name === ns)) {
       diagnostics.push({
         severity: 'error',
         summary: `config ${key}: unknown provider "${ns}"`,

@@ -22,6 +22,8 @@ export interface EngineCatalog {
   /** Resource types by canonical token. */
   resourceTypes: ReadonlyMap<string, CatalogResourceType>;
   providers: readonly CatalogProvider[];
+  /** The tool's own config keys (`<name>:<key>`), checked as a provider's settings are though nothing connects with them. */
+  own?: CatalogProvider;
   /** Lookup functions by canonical token; asked for only when a manifest invokes one (they are costly to load). */
   functions(): Promise<ReadonlyMap<string, CatalogFunction>>;
 }

@@ -54,6 +54,8 @@ export interface PlanResult {
   waiting: PendingOperation[];
   /** The other interrupted operations, as settled: apply journals them first. */
   resolved: Resolved[];
+  /** The refresh's and the plan's reads: what prices the plan asks again from it (a port's location) is not read twice. */
+  pass: ReadPass;
 }
 
 /**
@@ -79,7 +81,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   const waiting = moved ? moveWaiting(manifest, settled.waiting, moved) : settled.waiting;
   markAwaited(planning.changes, planning.prior, waiting);
   const outputs = options.destroy ? {} : await planning.outputs();
-  return { ...planning.finish(state, settled.notes, outputs), waiting, resolved: settled.resolved };
+  return { ...planning.finish(state, settled.notes, outputs), waiting, resolved: settled.resolved, pass };
 }
 
 /** The work of one plan: what it has found so far, and a method per part. */
@@ -343,7 +345,7 @@ class Planning {
   }
 
   /** Narrows the changes to what was asked for, checks the request, and writes the plan down. */
-  finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting' | 'resolved'> {
+  finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting' | 'resolved' | 'pass'> {
     // What the manifest says that stops nothing (ignored provider pins, an older spelling, a stack key it
     // does not declare) goes in the plan once.
     this.warnings.push(...this.manifest.warnings.map(warningLine), ...this.evaluation.warnings);

@@ -47,16 +47,21 @@ export function timesQuote(q: Quote, times: number, basis: string): Quote {
   return { ...q, monthly: round(q.monthly), oneOff: round(q.oneOff), basis };
 }
 
-/** The location of a product or partner port the account can see, by UID (read once per run). */
+/**
+ * The location of a product or partner port the account can see, by UID. The keys are the reads'
+ * own (kit.ts, vxc.ts): a plan prices in its read pass, so the list its refresh made answers here,
+ * and one list call answers for every product otherwise read one by one.
+ */
 export async function locationOf(ctx: PriceCtx, uid: string | undefined, what: string): Promise<number> {
   if (isUnknown(uid)) throw new UserError(`the ${what} is known only after apply, so its location cannot be priced yet`);
   if (typeof uid !== 'string') throw new UserError(`no ${what} is named, so its location cannot be priced`);
-  // The account's product list, which a plan's or drift's reads have most often made already in this pass; a product it lacks is read alone.
   const listed = (await ctx.shared('products', () => listAllProducts(ctx.client))).byUid.get(uid);
-  const own = listed ?? (await ctx.shared(`product:${uid}`, () => readProduct(ctx.client, uid)));
-  if (typeof own?.locationId === 'number') return own.locationId;
-  const partners = await ctx.shared('price:partner-ports', async () => (await ctx.client.get<Array<{ productUid: string; locationId?: number }>>('/v2/dropdowns/partner/megaports')).data ?? []);
+  if (typeof listed?.locationId === 'number') return listed.locationId;
+  const partners = await ctx.shared('partner-ports', async () => (await ctx.client.get<Array<{ productUid: string; locationId?: number }>>('/v2/dropdowns/partner/megaports')).data ?? []);
   const partner = partners.find((p) => p.productUid === uid);
   if (typeof partner?.locationId === 'number') return partner.locationId;
+  // Not listed (nor a partner port): read on its own, as a read would.
+  const own = await ctx.shared(`product:${uid}`, () => readProduct(ctx.client, uid));
+  if (typeof own?.locationId === 'number') return own.locationId;
   throw new UserError(`the ${what} ${uid} is neither a product of the account nor a partner port, so its location cannot be priced`);
 }
