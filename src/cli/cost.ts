@@ -1,6 +1,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { ReadPass, resourceContext } from '../engine/applying/context.js';
 import type { ResourceState } from '../engine/contracts/state.js';
+import type { QuoteContext } from '../engine/contracts/resource-type.js';
 import type { EngineDeps } from '../engine/types.js';
 import { displayAddress, paint, type Paint } from './render-plan.js';
 import { planningNotices, useColor } from './run.js';
@@ -38,13 +39,14 @@ export async function priceOf(
   deps: EngineDeps,
   pass: ReadPass,
   recorded?: { id: string; outputs: unknown },
+  planned?: QuoteContext['planned'],
 ): Promise<Price> {
   const type = deps.resourceType(token);
   if (!type?.cost) return { unpriced: 'no price is known for this type' };
   if ('unpriced' in type.cost) return { unpriced: type.cost.unpriced };
   try {
     const ctx = await resourceContext(deps, type, address, { pass, provider });
-    const q = await type.cost.quote(inputs, ctx, recorded);
+    const q = await type.cost.quote(inputs, planned ? { ...ctx, planned } : ctx, recorded);
     if ('unpriced' in q) return { unpriced: q.unpriced };
     return { monthly: q.monthly, oneOff: q.oneOff, currency: q.currency, ...(q.basis ? { basis: q.basis } : {}) };
   } catch (err) {

@@ -1,6 +1,7 @@
 import { resourceContext, type ReadPass } from '../engine/applying/context.js';
 import type { ResourceState } from '../engine/contracts/state.js';
 import type { PlanResult } from '../engine/planning/plan.js';
+import type { QuoteContext } from '../engine/contracts/resource-type.js';
 import type { Change, EngineDeps } from '../engine/types.js';
 import { Unknown } from '../kernel/values.js';
 import { cents, priceOf, providerOf, type Price, type StackCost } from './cost.js';
@@ -110,8 +111,17 @@ function desiredInputs(c: Change): unknown {
 }
 
 /** The price of a change's desired inputs; an update's is of the recorded object, which it keeps (a replacement's is of a new one). */
-function desiredPrice(c: Change, deps: EngineDeps, pass: ReadPass, recorded: ResourceState | undefined): Promise<Price> {
-  return priceOf(c.type, desiredInputs(c), c.provider, c.address, deps, pass, c.action === 'update' ? recorded : undefined);
+function desiredPrice(c: Change, deps: EngineDeps, pass: ReadPass, recorded: ResourceState | undefined, planned: QuoteContext['planned']): Promise<Price> {
+  return priceOf(c.type, desiredInputs(c), c.provider, c.address, deps, pass, c.action === 'update' ? recorded : undefined, planned);
+}
+
+/** The desired inputs of what the plan creates or replaces, by address: where a value known only after apply comes from. */
+function plannedInputs(plan: PlanResult['plan']): NonNullable<QuoteContext['planned']> {
+  const made = new Map(plan.changes.filter((c) => c.action === 'create' || c.action === 'replace').map((c) => [c.address, c]));
+  return (address) => {
+    const inputs = made.get(address)?.after;
+    return inputs && typeof inputs === 'object' && !Array.isArray(inputs) ? (revived(inputs) as Record<string, unknown>) : undefined;
+  };
 }
 
 /** What an update is charged or refunded at once, where its type prices the change itself; why not, when that call fails. */
@@ -130,6 +140,7 @@ async function changeNow(c: Change, recorded: ResourceState, deps: EngineDeps, p
 /** Prices the plan's changes, each distinct question asked once: in the plan's own read pass, so what it read is not asked again. */
 export async function planCost({ plan, prior, pass }: PlanResult, deps: EngineDeps): Promise<PlanCost> {
   const clock = new Date(deps.clock?.now() ?? Date.now());
+  const planned = plannedInputs(plan);
   const lines = await Promise.all(
     plan.changes.map(async (c): Promise<PlanCostLine | undefined> => {
       const { before, after } = halves(c);
@@ -138,7 +149,7 @@ export async function planCost({ plan, prior, pass }: PlanResult, deps: EngineDe
       const head = { address: c.address, type: c.type, provider: providerOf(c.type, deps), action: c.action };
       const [b, a] = await Promise.all([
         before ? priceOf(recorded?.type ?? c.type, recorded?.inputs ?? c.before, recorded?.provider ?? c.provider, c.address, deps, pass, recorded) : undefined,
-        after ? desiredPrice(c, deps, pass, recorded) : undefined,
+        after ? desiredPrice(c, deps, pass, recorded, planned) : undefined,
       ]);
       const cut = await termCut(c, recorded, b, deps, clock);
       // Only an update that changes the price asks what it is charged now: an unrelated one (a name) asks nothing more.

@@ -83,6 +83,30 @@ describe('plan prices what it changes', () => {
     expect(cost.totals).toContainEqual({ provider: 'interconnect', currency: port.currency, before: 0, after: total, change: total, oneOff: 0 });
   });
 
+  it('a VXC between two ports the same plan orders is priced from their locations in the manifest, though their UIDs are known only after apply', async () => {
+    const vxcDir = workdir('plumb-plan-cost-vxc-');
+    const end = (name: string, location: number) => `  ${name}:
+    type: interconnect:index/port:Port
+    properties: { productName: ${name}, portSpeed: 1000, locationId: ${location}, contractTermMonths: 1, marketplaceVisibility: false }
+`;
+    const link = `  link:
+    type: interconnect:index/vxc:Vxc
+    properties:
+      productName: link
+      rateLimit: 500
+      contractTermMonths: 12
+      aEnd: { requestedProductUid: "\${east.productUid}" }
+      bEnd: { requestedProductUid: "\${west.productUid}" }
+`;
+    writeManifest(vxcDir, 'plumb.yaml', manifest(end('east', 2) + end('west', 3) + link));
+    const j = await plumb(['plan', '--json'], { cwd: vxcDir, env });
+    expect(j.code, j.stderr).toBe(0);
+    const vxc = JSON.parse(j.stdout).cost.resources.find((l: { address: string }) => l.address === 'link');
+    const api = new InterconnectApi(sandbox.url);
+    const asked = await api.call<{ monthlyRate: number; currency: string }>('POST', '/v4/pricebook/product', { productType: 'VXC', aLocationId: 2, bLocationId: 3, speed: 500, term: 12 });
+    expect(vxc.after).toEqual({ monthly: asked.monthlyRate, oneOff: 0, currency: asked.currency, basis: 'at constant speed' });
+  });
+
   it('an update that changes the contract term shows the difference, and a delete shows what stops', async () => {
     const applied = await plumb(['apply', '-y'], { cwd: dir, env });
     expect(applied.code, applied.stderr).toBe(0);

@@ -238,7 +238,13 @@ export interface Quote {
 }
 
 /** What a quote may use: the provider's client (its rate window and retries) and settings, and the run's shared values (one call per query). */
-export type QuoteContext<C = any, S = any> = Pick<ResourceContext<C, S>, 'client' | 'settings' | 'shared'>;
+export type QuoteContext<C = any, S = any> = Pick<ResourceContext<C, S>, 'client' | 'settings' | 'shared'> & {
+  /**
+   * The desired inputs of a resource the same plan creates (or replaces), by address: what a value
+   * known only after apply will come from (a new port's location, for a VXC to it). Absent outside a plan.
+   */
+  planned?(address: string): Record<string, unknown> | undefined;
+};
 
 /** What a change is charged or refunded at once, as the API prices the change itself. */
 export interface ChangeCharge {

@@ -4,7 +4,7 @@
  * pricebook takes no member count): it is its member ports' price, marked as an estimate.
  */
 import { UserError } from '../../kernel/errors.js';
-import { isUnknown } from '../../kernel/values.js';
+import { isUnknown, type Unknown } from '../../kernel/values.js';
 import { knownBeforeApply } from '../quote.js';
 import type { InterconnectClient } from '../../providers/interconnect/client.js';
 import type { InterconnectSettings } from '../../providers/interconnect/settings.js';
@@ -48,12 +48,24 @@ export function timesQuote(q: Quote, times: number, basis: string): Quote {
 }
 
 /**
+ * The location of a product the same plan orders, from its desired inputs: a new port's UID is
+ * known only after apply, but where it is (its `locationId`) is in the manifest.
+ */
+function plannedLocation(ctx: PriceCtx, uid: Unknown, what: string): number {
+  const output = '.productUid';
+  const source = uid.source ?? '';
+  const location = source.endsWith(output) ? ctx.planned?.(source.slice(0, -output.length))?.locationId : undefined;
+  if (typeof location === 'number') return location;
+  throw new UserError(`the ${what} is known only after apply, so its location cannot be priced yet`);
+}
+
+/**
  * The location of a product or partner port the account can see, by UID. The keys are the reads'
  * own (kit.ts, vxc.ts): a plan prices in its read pass, so the list its refresh made answers here,
  * and one list call answers for every product otherwise read one by one.
  */
 export async function locationOf(ctx: PriceCtx, uid: string | undefined, what: string): Promise<number> {
-  if (isUnknown(uid)) throw new UserError(`the ${what} is known only after apply, so its location cannot be priced yet`);
+  if (isUnknown(uid)) return plannedLocation(ctx, uid, what);
   if (typeof uid !== 'string') throw new UserError(`no ${what} is named, so its location cannot be priced`);
   const listed = (await ctx.shared('products', () => listAllProducts(ctx.client))).byUid.get(uid);
   if (typeof listed?.locationId === 'number') return listed.locationId;
