@@ -221,7 +221,9 @@ export function planCostText(cost: PlanCost, p: Paint, verbose = false): string 
     const parts = cost.resources
       .filter((l) => l.provider === t.provider && [l.before, l.after].some((x) => priced(x) && x.currency === t.currency))
       .map((l) => ({ l, d: lineChange(l) }))
-      .filter(({ d }) => d !== undefined);
+      .filter(({ d }) => d !== undefined)
+      // The biggest differences first: the ones shown without --verbose are the ones that matter most.
+      .sort((x, y) => Math.abs(y.d!) - Math.abs(x.d!));
     const shown = verbose ? parts : parts.slice(0, 3);
     const more = parts.length - shown.length;
     const detail = shown.map(({ l, d }) => `${displayAddress(l.address)} ${signed(d!)}`).concat(more ? [`${more} more`] : []);
@@ -256,19 +258,26 @@ function verboseLine(l: PlanCostLine): string {
 
 /** What has no amount: unpriced types once each with their reason, then prices known only after apply, then failed price calls. */
 function unpricedLines(cost: PlanCost, p: Paint, verbose: boolean): string[] {
-  const reasons = new Map<string, string>();
+  // The types with no price, grouped by their reason: one line says why for all of them.
+  const reasons = new Map<string, Set<string>>();
   const pending: string[] = [];
   const failed: string[] = [];
   for (const l of cost.resources) {
     const why = notPriced(l);
-    if (why.unpriced && !reasons.has(l.type)) reasons.set(l.type, why.unpriced);
+    if (why.unpriced) reasons.set(why.unpriced, (reasons.get(why.unpriced) ?? new Set()).add(l.type.split(':').pop()!));
     if (why.pending) pending.push(verbose ? `${displayAddress(l.address)} (${why.pending})` : displayAddress(l.address));
     if (why.unavailable) failed.push(displayAddress(l.address));
   }
-  const out = [...reasons].map(([type, why]) => p.dim(`  Not priced: ${type.split(':').pop()} (${why})`));
+  const out = [...reasons].map(([why, types]) => p.dim(`  Not priced: ${fewOf([...types], verbose)} (${why})`));
   if (pending.length) out.push(p.dim(`  Price known after apply: ${pending.join(', ')}${verbose ? '' : ' (it depends on values known only after apply)'}`));
   if (failed.length) out.push(p.yellow(`  Price unavailable: ${failed.join(', ')} (the price call failed; left out of the totals)`));
   return out;
+}
+
+/** Names, the first three and how many more (every one with --verbose). */
+function fewOf(names: string[], verbose: boolean): string {
+  const shown = verbose ? names : names.slice(0, 3);
+  return [...shown, ...(names.length > shown.length ? [`${names.length - shown.length} more`] : [])].join(', ');
 }
 
 /** A warning per resource whose delete cuts a term short (what the months left cost), or leaves it live and billed until its term ends. */

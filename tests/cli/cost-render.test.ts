@@ -125,3 +125,28 @@ describe("a provider's totals beyond the month", () => {
     expect(planCostText({ resources: [lines[1]], ...refund }, paint(false))).toContain('AUD 15.50 refunded now');
   });
 });
+
+describe('the text cost block stays short', () => {
+  it('names the biggest differences first, and the types with no price once per reason', async () => {
+    const { planCostTotals, planCostText } = await import('../../src/cli/plan-cost.js');
+    const cny = (monthly: number) => ({ monthly, oneOff: 0, currency: 'CNY' });
+    const free = (address: string, type: string) => ({ address, type: `cloud:index/x:${type}`, provider: 'cloud', action: 'create', after: { unpriced: 'not billed on its own' } });
+    const lines = [
+      { address: 'small', type: 't', provider: 'cloud', action: 'create', after: cny(10) },
+      { address: 'big', type: 't', provider: 'cloud', action: 'create', after: cny(600) },
+      { address: 'mid', type: 't', provider: 'cloud', action: 'create', after: cny(200) },
+      { address: 'least', type: 't', provider: 'cloud', action: 'create', after: cny(1) },
+      free('a', 'Vpc'),
+      free('b', 'Subnet'),
+      free('c', 'SecurityGroup'),
+      free('d', 'Label'),
+      free('e', 'Vpc'),
+    ];
+    const cost = { resources: lines, ...planCostTotals(lines) };
+    const text = planCostText(cost, paint(false));
+    expect(text).toContain('cloud: +CNY 811.00/month (big +600.00, mid +200.00, small +10.00, 1 more)');
+    expect(text).toContain('  Not priced: Vpc, Subnet, SecurityGroup, 1 more (not billed on its own)\n');
+    expect(text.match(/Not priced/g)).toHaveLength(1);
+    expect(planCostText(cost, paint(false), true)).toContain('  Not priced: Vpc, Subnet, SecurityGroup, Label (not billed on its own)\n');
+  });
+});
