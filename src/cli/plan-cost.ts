@@ -111,26 +111,27 @@ function desiredInputs(c: Change): unknown {
 }
 
 /** The price of a change's desired inputs; an update's is of the recorded object, which it keeps (a replacement's is of a new one). */
-function desiredPrice(c: Change, deps: EngineDeps, pass: ReadPass, recorded: ResourceState | undefined, planned: QuoteContext['planned']): Promise<Price> {
-  return priceOf(c.type, desiredInputs(c), c.provider, c.address, deps, pass, c.action === 'update' ? recorded : undefined, planned);
+function desiredPrice(c: Change, inputs: unknown, deps: EngineDeps, pass: ReadPass, recorded: ResourceState | undefined, planned: QuoteContext['planned']): Promise<Price> {
+  return priceOf(c.type, inputs, c.provider, c.address, deps, pass, c.action === 'update' ? recorded : undefined, planned);
 }
 
 /** The desired inputs of what the plan creates or replaces, by address: where a value known only after apply comes from. */
-function plannedInputs(plan: PlanResult['plan']): NonNullable<QuoteContext['planned']> {
+function plannedInputs(plan: PlanResult['plan'], inputsOf: (c: Change) => unknown): NonNullable<QuoteContext['planned']> {
   const made = new Map(plan.changes.filter((c) => c.action === 'create' || c.action === 'replace').map((c) => [c.address, c]));
   return (address) => {
-    const inputs = made.get(address)?.after;
-    return inputs && typeof inputs === 'object' && !Array.isArray(inputs) ? (revived(inputs) as Record<string, unknown>) : undefined;
+    const c = made.get(address);
+    const inputs = c && inputsOf(c);
+    return inputs && typeof inputs === 'object' && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : undefined;
   };
 }
 
 /** What an update is charged or refunded at once, where its type prices the change itself; why not, when that call fails. */
-async function changeNow(c: Change, recorded: ResourceState, deps: EngineDeps, pass: ReadPass): Promise<PlanCostLine['now']> {
+async function changeNow(c: Change, inputs: unknown, recorded: ResourceState, deps: EngineDeps, pass: ReadPass): Promise<PlanCostLine['now']> {
   const type = deps.resourceType(c.type);
   if (!type?.cost || !('change' in type.cost) || !type.cost.change) return undefined;
   try {
     const ctx = await resourceContext(deps, type, c.address, { pass, provider: recorded.provider });
-    const charge = await type.cost.change({ id: recorded.id, inputs: recorded.inputs, outputs: recorded.outputs }, desiredInputs(c), ctx);
+    const charge = await type.cost.change({ id: recorded.id, inputs: recorded.inputs, outputs: recorded.outputs }, inputs, ctx);
     return charge && { amount: charge.amount, currency: charge.currency, ...(charge.basis ? { basis: charge.basis } : {}) };
   } catch (err) {
     return { unavailable: err instanceof Error ? err.message : String(err) };
@@ -138,9 +139,11 @@ async function changeNow(c: Change, recorded: ResourceState, deps: EngineDeps, p
 }
 
 /** Prices the plan's changes, each distinct question asked once: in the plan's own read pass, so what it read is not asked again. */
-export async function planCost({ plan, prior, pass }: PlanResult, deps: EngineDeps): Promise<PlanCost> {
+export async function planCost({ plan, prior, pass, desired }: PlanResult, deps: EngineDeps): Promise<PlanCost> {
   const clock = new Date(deps.clock?.now() ?? Date.now());
-  const planned = plannedInputs(plan);
+  // The inputs as evaluated (a secret's value included, never shown), or as the plan shows them.
+  const inputsOf = (c: Change) => desired[c.address] ?? desiredInputs(c);
+  const planned = plannedInputs(plan, inputsOf);
   const lines = await Promise.all(
     plan.changes.map(async (c): Promise<PlanCostLine | undefined> => {
       const { before, after } = halves(c);
@@ -149,11 +152,11 @@ export async function planCost({ plan, prior, pass }: PlanResult, deps: EngineDe
       const head = { address: c.address, type: c.type, provider: providerOf(c.type, deps), action: c.action };
       const [b, a] = await Promise.all([
         before ? priceOf(recorded?.type ?? c.type, recorded?.inputs ?? c.before, recorded?.provider ?? c.provider, c.address, deps, pass, recorded) : undefined,
-        after ? desiredPrice(c, deps, pass, recorded, planned) : undefined,
+        after ? desiredPrice(c, inputsOf(c), deps, pass, recorded, planned) : undefined,
       ]);
       const cut = await termCut(c, recorded, b, deps, clock);
       // Only an update that changes the price asks what it is charged now: an unrelated one (a name) asks nothing more.
-      const now = c.action === 'update' && recorded && priced(b) && priced(a) && b.monthly !== a.monthly ? await changeNow(c, recorded, deps, pass) : undefined;
+      const now = c.action === 'update' && recorded && priced(b) && priced(a) && b.monthly !== a.monthly ? await changeNow(c, inputsOf(c), recorded, deps, pass) : undefined;
       return { ...head, ...(b ? { before: b } : {}), ...(a ? { after: a } : {}), ...(now ? { now } : {}), ...cut };
     }),
   );

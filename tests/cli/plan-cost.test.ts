@@ -4,6 +4,8 @@
  * a failed price call still plans; `--no-cost` asks nothing. Amounts are judged against the
  * sandbox's own answer to the price call, asked here directly.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
@@ -105,6 +107,21 @@ describe('plan prices what it changes', () => {
     const api = new InterconnectApi(sandbox.url);
     const asked = await api.call<{ monthlyRate: number; currency: string }>('POST', '/v4/pricebook/product', { productType: 'VXC', aLocationId: 2, bLocationId: 3, speed: 500, term: 12 });
     expect(vxc.after).toEqual({ monthly: asked.monthlyRate, oneOff: 0, currency: asked.currency, basis: 'at constant speed' });
+  });
+
+  it('an MVE is priced at the size its vendor config names, though the plan shows that config only as [secret]', async () => {
+    const mveDir = workdir('plumb-plan-cost-mve-');
+    const example = readFileSync(resolve(import.meta.dirname, '../../examples/interconnect/mve.yaml'), 'utf8');
+    writeManifest(mveDir, 'plumb.yaml', example.replace('productSize: ${sizes.mveSizes[0].size}', 'productSize: LARGE'));
+    const j = await plumb(['plan', '--json'], { cwd: mveDir, env });
+    expect(j.code, j.stderr).toBe(0);
+    const plan = JSON.parse(j.stdout);
+    expect(plan.changes.find((c: { address: string }) => c.address === 'edge').after.vendorConfig).toBe('[secret]');
+    const api = new InterconnectApi(sandbox.url);
+    const large = await api.call<{ monthlyRate: number; currency: string }>('POST', '/v4/pricebook/product', { productType: 'MVE', locationId: 2, size: 'LARGE', term: 1 });
+    const small = await api.call<{ monthlyRate: number }>('POST', '/v4/pricebook/product', { productType: 'MVE', locationId: 2, size: 'SMALL', term: 1 });
+    expect(large.monthlyRate).not.toBe(small.monthlyRate);
+    expect(plan.cost.resources.find((l: { address: string }) => l.address === 'edge').after).toEqual({ monthly: large.monthlyRate, oneOff: 0, currency: large.currency });
   });
 
   it('an update that changes the contract term shows the difference, and a delete shows what stops', async () => {

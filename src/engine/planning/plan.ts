@@ -56,6 +56,12 @@ export interface PlanResult {
   resolved: Resolved[];
   /** The refresh's and the plan's reads: what prices the plan asks again from it (a port's location) is not read twice. */
   pass: ReadPass;
+  /**
+   * Each declared resource's desired inputs as evaluated, secrets as Secret values and values known
+   * only after apply as Unknown: what a price is asked with (the plan shows a secret input only as
+   * `[secret]`). Kept in memory for this run; never written to a plan file.
+   */
+  desired: Record<string, Record<string, unknown>>;
 }
 
 /**
@@ -81,7 +87,7 @@ export async function makePlan(manifest: Manifest, graph: ManifestGraph, state: 
   const waiting = moved ? moveWaiting(manifest, settled.waiting, moved) : settled.waiting;
   markAwaited(planning.changes, planning.prior, waiting);
   const outputs = options.destroy ? {} : await planning.outputs();
-  return { ...planning.finish(state, settled.notes, outputs), waiting, resolved: settled.resolved, pass };
+  return { ...planning.finish(state, settled.notes, outputs), waiting, resolved: settled.resolved, pass, desired: planning.desiredInputs };
 }
 
 /** The work of one plan: what it has found so far, and a method per part. */
@@ -90,6 +96,7 @@ class Planning {
   readonly changes: Change[] = [];
   readonly imported: Record<string, ResourceState> = {};
   readonly read: Record<string, ResourceState> = {};
+  readonly desiredInputs: Record<string, Record<string, unknown>> = {};
   readonly prior: Record<string, ResourceState>;
   private readonly gone: Set<string>;
   /** What other resources see of each one while planning. */
@@ -129,6 +136,7 @@ class Planning {
     const trigger = await this.optionValues(name);
     const desired = await this.desired(name, type);
     if (!desired || !trigger || misnamed.length) return;
+    this.desiredInputs[name] = desired;
     for (const w of type.notes?.desired?.(desired) ?? []) this.warnings.push(`${name}: ${w}`);
     const recorded = decl.options.import && !this.prior[name] && !this.options.destroy ? await this.readImport(name, type, decl.options.import, desired) : this.prior[name];
     if (recorded === null) return;
@@ -345,7 +353,7 @@ class Planning {
   }
 
   /** Narrows the changes to what was asked for, checks the request, and writes the plan down. */
-  finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting' | 'resolved' | 'pass'> {
+  finish(state: StateSnapshot, settled: string[], outputs: Record<string, unknown>): Omit<PlanResult, 'waiting' | 'resolved' | 'pass' | 'desired'> {
     // What the manifest says that stops nothing (ignored provider pins, an older spelling, a stack key it
     // does not declare) goes in the plan once.
     this.warnings.push(...this.manifest.warnings.map(warningLine), ...this.evaluation.warnings);
