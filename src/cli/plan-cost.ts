@@ -91,7 +91,8 @@ function revived(value: unknown): unknown {
 }
 
 /**
- * A change's desired inputs as a quote takes them. The inputs a plan shows whole as `[secret]` (a
+ * A change's desired inputs as a quote takes them from the plan alone, for a change the plan did not
+ * evaluate inputs for. The inputs a plan shows whole as `[secret]` (a
  * service key, a host's password) it keeps no value of: a quote that reads one fails saying so
  * (the price may depend on it, and is not asked with a placeholder), one that never reads it (a
  * host's price) is asked as usual. A secret inside an input (a BGP password) names no product.
