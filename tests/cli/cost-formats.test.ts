@@ -7,39 +7,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { pricedManifest, pricedNetwork, pricedPort } from '../support/priced-stack.js';
 import { expectGolden } from '../support/golden.js';
 
 type TestSandbox = Awaited<ReturnType<typeof testSandbox>>;
 
-const manifest = (resources: string) => `name: costformats
-config:
-  interconnect:cancelAtEndOfTerm: false
-  cloud:region: cn-bj2
-  cloud:projectId: org-sandbox
-resources:
-${resources}`;
+const manifest = (resources: string) => pricedManifest('costformats', resources);
 
-const PORT = (term: number) => `  port:
-    type: interconnect:index/port:Port
-    properties: { productName: priced-port, portSpeed: 1000, locationId: 2, contractTermMonths: ${term}, marketplaceVisibility: false }
-`;
-const OLD = `  old:
-    type: interconnect:index/port:Port
-    properties: { productName: old-port, portSpeed: 10000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
-`;
-const NETWORK = `  network:
-    type: cloud:index/vpc:Vpc
-    properties: { cidrBlocks: [10.43.0.0/16] }
-  app:
-    type: cloud:index/subnet:Subnet
-    properties: { vpcId: "\${network.vpcId}", cidrBlock: 10.43.1.0/24 }
-  balancer:
-    type: cloud:index/lb:Lb
-    properties: { vpcId: "\${network.vpcId}", subnetId: "\${app.subnetId}" }
-  ip:
-    type: cloud:index/eip:Eip
-    properties: { internetType: bgp, bandwidth: 10 }
-`;
+const PORT = (term: number) => pricedPort('port', 'priced-port', 1000, term);
+const OLD = pricedPort('old', 'old-port', 10000, 1);
+const NETWORK = pricedNetwork(43, true);
 
 /** The page's cost section, from its heading to the next section's. */
 const costSectionOf = (html: string) => /<h2>Cost<\/h2>[\s\S]*?(?=<h2>)/.exec(html)?.[0] ?? '';

@@ -8,36 +8,16 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plumb, testSandbox, workdir, writeManifest } from '../support/cli.js';
+import { pricedManifest, pricedNetwork, pricedPort } from '../support/priced-stack.js';
 import { InterconnectApi } from '../support/interconnect-api.js';
 
 type TestSandbox = Awaited<ReturnType<typeof testSandbox>>;
 
-const manifest = (resources: string) => `name: planprice
-config:
-  interconnect:cancelAtEndOfTerm: false
-  cloud:region: cn-bj2
-  cloud:projectId: org-sandbox
-resources:
-${resources}`;
+const manifest = (resources: string) => pricedManifest('planprice', resources);
 
-const PORT = (speed: number, term = 12) => `  port:
-    type: interconnect:index/port:Port
-    properties: { productName: priced-port, portSpeed: ${speed}, locationId: 2, contractTermMonths: ${term}, marketplaceVisibility: false }
-`;
-const OLD = `  old:
-    type: interconnect:index/port:Port
-    properties: { productName: old-port, portSpeed: 1000, locationId: 2, contractTermMonths: 1, marketplaceVisibility: false }
-`;
-const NETWORK = `  network:
-    type: cloud:index/vpc:Vpc
-    properties: { cidrBlocks: [10.42.0.0/16] }
-  app:
-    type: cloud:index/subnet:Subnet
-    properties: { vpcId: "\${network.vpcId}", cidrBlock: 10.42.1.0/24 }
-  balancer:
-    type: cloud:index/lb:Lb
-    properties: { vpcId: "\${network.vpcId}", subnetId: "\${app.subnetId}" }
-`;
+const PORT = (speed: number, term = 12) => pricedPort('port', 'priced-port', speed, term);
+const OLD = pricedPort('old', 'old-port', 1000, 1);
+const NETWORK = pricedNetwork(42);
 
 const money = (currency: string, n: number) => `${currency} ${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
