@@ -101,7 +101,10 @@ async function setValue(at: Place, key: string, text: string, secretFlag: boolea
     import('./own-settings.js'),
   ]);
   // plumb's own keys (plumb:maxMonthlyIncrease) are set and checked as a provider's settings are.
-  const provider = providers.find((p) => p.name === namespace) ?? (namespace === ownSettings.name ? ownSettings : undefined);
+  const named = providers.find((p) => p.name === namespace) ?? (namespace === ownSettings.name ? ownSettings : undefined);
+  const { objectKeys } = await import('../engine/checking/check-inputs.js');
+  // Where the project goes by that namespace's name (an unnamed plumb.yaml), a key that is none of its settings is the project's.
+  const provider = named && namespace === at.project && !objectKeys(named.settings).includes(full.slice(namespace.length + 1)) ? undefined : named;
   if (namespace !== at.project && !provider) {
     throw new UserError(
       `${full}: "${namespace}" is neither this project (${at.project}) nor a provider`,
@@ -128,7 +131,7 @@ async function setValue(at: Place, key: string, text: string, secretFlag: boolea
   }
   const note = implied ? ` (encrypted: ${declared ? `${declared.name} is declared secret` : 'the provider keeps it secret'})` : secret ? ' (encrypted)' : '';
   process.stdout.write(`Set ${full} in ${shown(at.settings)}${note}.\n`);
-  const settings = provider && (await import('../engine/checking/check-inputs.js')).objectKeys(provider.settings);
+  const settings = provider && objectKeys(provider.settings);
   const name = full.slice(namespace.length + 1);
   const unread = provider ? undefined : (await import('../manifest/config-resolve.js')).unreadKey(at.manifest, name);
   const unknown = provider ? unknownSetting(provider.name, settings || [], name) : unread && `${name} is not read: ${unread}`;

@@ -26,6 +26,8 @@ export interface ConfigSources {
   providers: string[];
   /** The namespace of the tool's own keys (`plumb:maxMonthlyIncrease`), kept as a provider's are. */
   own?: string;
+  /** The settings of each of those namespaces (see Catalog.settings): one stays a setting where the project goes by its namespace's name. */
+  settings?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A value given for a key, and where. */
@@ -35,6 +37,8 @@ interface Given {
   source: NonNullable<ConfigEntry['source']>;
   /** The file and position (stack file), or the flag or variable it came from. */
   where: { file: string; pos: Pos } | { label: string };
+  /** Whether the key was written with a namespace (`plumb:maxMonthlyIncrease`), not bare. */
+  namespaced: boolean;
 }
 
 const ENV_PREFIX = 'PLUMB_CONFIG_';
@@ -50,23 +54,41 @@ export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagn
     ? { file: '', read: { values: new Map<string, StackValue>(), diagnostics: [{ severity: 'error' as const, ...badStack }] } }
     : readStackFile(manifest, sources);
   diagnostics.push(...read.diagnostics);
-  for (const [key, v] of read.values) given.set(fullKey(manifest.project, key), { value: v.value, secret: v.secret, source: 'stack', where: { file: stackFile, pos: v.pos } });
-  manifest.warnings.push(...undeclaredStackKeys(manifest, read.values, stackFile));
+  const settings = (namespace: string) => sources.providers.includes(namespace) || namespace === sources.own;
+  // Where the project goes by a settings namespace's name (an unnamed plumb.yaml), that namespace's own settings stay its.
+  const setting = (key: string) => key.startsWith(`${manifest.project}:`) && (sources.settings?.[manifest.project] ?? []).includes(key.slice(manifest.project.length + 1));
+  for (const [key, v] of read.values)
+    given.set(fullKey(manifest.project, key), { value: v.value, secret: v.secret, source: 'stack', where: { file: stackFile, pos: v.pos }, namespaced: key.includes(':') });
+  manifest.warnings.push(
+    ...undeclaredStackKeys(
+      manifest,
+      [...read.values].filter(([key]) => !setting(key)),
+      stackFile,
+    ),
+  );
   for (const [name, value] of Object.entries(sources.env ?? {})) {
     if (!name.startsWith(ENV_PREFIX) || value === undefined) continue;
     const key = name.slice(ENV_PREFIX.length).replace(/__/g, ':');
-    if (key) given.set(fullKey(manifest.project, key), { value, secret: false, source: 'environment', where: { label: name } });
+    if (key) given.set(fullKey(manifest.project, key), { value, secret: false, source: 'environment', where: { label: name }, namespaced: key.includes(':') });
   }
   for (const flag of sources.flags ?? []) {
     const eq = flag.indexOf('=');
     if (eq < 1) diagnostics.push({ severity: 'error', summary: `--config ${flag}: expected KEY=VALUE`, detail: 'e.g. --config dbName=orders or --config interconnect:waitTime=20' });
-    else given.set(fullKey(manifest.project, flag.slice(0, eq)), { value: flag.slice(eq + 1), secret: false, source: 'flag', where: { label: `--config ${flag.slice(0, eq)}` } });
+    else
+      given.set(fullKey(manifest.project, flag.slice(0, eq)), {
+        value: flag.slice(eq + 1),
+        secret: false,
+        source: 'flag',
+        where: { label: `--config ${flag.slice(0, eq)}` },
+        namespaced: flag.slice(0, eq).includes(':'),
+      });
   }
   const prefix = `${manifest.project}:`;
   for (const [key, value] of given) {
     const namespace = key.slice(0, key.indexOf(':'));
-    if (key.startsWith(prefix)) applyProjectValue(manifest, key.slice(prefix.length), value, diagnostics);
-    else if (sources.providers.includes(namespace) || namespace === sources.own)
+    // A manifest without a name goes by its file's (plumb.yaml: "plumb"): a key written in a settings namespace is that setting.
+    if (key.startsWith(prefix) && !(value.namespaced && setting(key))) applyProjectValue(manifest, key.slice(prefix.length), value, diagnostics);
+    else if (settings(namespace))
       manifest.config[key] = { value: { kind: 'value', value: value.value, pos: posOf(value) }, pos: posOf(value), file: fileOf(value), label: labelOf(value), source: value.source };
     else
       diagnostics.push(
@@ -89,7 +111,7 @@ export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagn
  * each a warning at its place naming the closest declared key: a slip (`portSped`) would otherwise
  * be kept and never read. (A key referred to without a declaration is read, as in Pulumi.)
  */
-function undeclaredStackKeys(manifest: Manifest, values: ReadonlyMap<string, StackValue>, file: string): Diagnostic[] {
+function undeclaredStackKeys(manifest: Manifest, values: Iterable<[string, StackValue]>, file: string): Diagnostic[] {
   const prefix = `${manifest.project}:`;
   const warnings: Diagnostic[] = [];
   for (const [raw, value] of values) {

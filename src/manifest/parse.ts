@@ -20,11 +20,35 @@ import { readYaml } from './yaml-source.js';
 export interface Catalog {
   resources: Iterable<string>;
   functions: Iterable<string>;
+  /**
+   * The settings of each config namespace that is not a project's (a provider's, plumb's own), by
+   * namespace: `plumb:maxMonthlyIncrease` stays plumb's setting in a manifest whose project goes by
+   * the same name (an unnamed plumb.yaml). Absent: none are known.
+   */
+  settings?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The providers a catalog's resource tokens belong to (their first segment). */
 function providerNames(resources: string[]): string[] {
   return [...new Set(resources.map((t) => t.split(':')[0]))];
+}
+
+/** The config namespaces of settings that are not a project's: each provider's, and plumb's (and pulumi's). */
+function settingsNamespaces(catalog: Catalog): string[] {
+  return [...Object.keys(catalog.settings ?? {}), ...BUILTIN_ROOTS];
+}
+
+/**
+ * A project named as a namespace of settings that are not its own (a provider's, plumb's) could
+ * not tell its config keys (`<project>:key`) from those settings: one would be taken for the other.
+ */
+function namespaceClash(project: string, catalog: Catalog): { summary: string; detail: string } | undefined {
+  if (!settingsNamespaces(catalog).includes(project)) return undefined;
+  const owner = BUILTIN_ROOTS.has(project) ? `${project}'s own settings` : `the ${project} provider's settings`;
+  return {
+    summary: `the project "${project}" is named as the config namespace of ${owner}, so its config keys (${project}:<key>) and those settings could not be told apart`,
+    detail: 'name the project otherwise (name: at the top of the manifest, or of Pulumi.yaml; a manifest without a name goes by its file name)',
+  };
 }
 
 const TOP_LEVEL = ['name', 'runtime', 'description', 'config', 'configuration', 'variables', 'resources', 'outputs', 'template'];
@@ -83,10 +107,13 @@ export function parseManifest(text: string, file: string, catalog: Catalog, proj
   }
   if (project) diagnostics.push(...mergeProject(manifest, project, namePos));
   if (manifest.name !== 'unnamed') manifest.project = manifest.name;
+  // A manifest without a name goes by its file's (plumb.yaml: "plumb"); its `plumb:` keys stay plumb's settings.
+  const clash = manifest.name !== 'unnamed' || project ? namespaceClash(manifest.project, catalog) : undefined;
+  if (clash) diagnostics.push({ severity: 'error', ...clash, pos: project?.namePos ? { file: project.file, ...project.namePos } : { file, ...(namePos ?? { line: 1, column: 1 }) } });
   // A project file checks its own name (readProject), where it is written.
   if (!project) checkProjectName(root, manifest, reader);
   // Only a manifest that writes `<project>:` anywhere can need it stripped (a walk of every reference otherwise).
-  if (text.includes(`${manifest.project}:`)) stripProjectNamespace(manifest, error);
+  if (text.includes(`${manifest.project}:`)) stripProjectNamespace(manifest, error, catalog.settings?.[manifest.project] ?? []);
   checkNamespace(manifest, error);
   resolveProviders(manifest, error, (name) => nameKind(manifest, name));
   resolveParents(manifest, error, (name) => nameKind(manifest, name) ?? (manifest.providers[name] ? 'a provider resource' : undefined));
@@ -184,10 +211,10 @@ function checkProjectName(root: YAMLMap, manifest: Manifest, { at, error, deref 
  * `<project>:key`, in a config key or a reference, is the project's own `key` (as Pulumi strips
  * the project's namespace); a config key may be written either way, once.
  */
-function stripProjectNamespace(manifest: Manifest, error: ErrorFn): void {
+function stripProjectNamespace(manifest: Manifest, error: ErrorFn, settings: readonly string[]): void {
   const prefix = `${manifest.project}:`;
   for (const key of Object.keys(manifest.config)) {
-    if (!key.startsWith(prefix)) continue;
+    if (!key.startsWith(prefix) || settings.includes(key.slice(prefix.length))) continue;
     const bare = key.slice(prefix.length);
     if (Object.hasOwn(manifest.config, bare)) error(manifest.config[key].pos, `config ${key} is also declared as ${bare}`, 'declare it once');
     else manifest.config[bare] = { ...manifest.config[key], decl: manifest.config[key].decl ?? { secret: false, hasDefault: true } };

@@ -135,6 +135,45 @@ describe('the budget stop', () => {
     expect(flag.stdout).toContain('Within the budget');
   });
 
+  it("a manifest without a name, plumb.yaml, goes by the project plumb: its plumb: budget still holds, in its config, its stack's file and --config, and its own keys are its own", async () => {
+    const unnamed = `config:
+  plumb:maxMonthlyIncrease: 3
+  speed:
+    type: integer
+    default: 1000
+resources:
+  port:
+    type: interconnect:index/port:Port
+    properties: { productName: budget-unnamed, portSpeed: "\${speed}", locationId: 2, contractTermMonths: 12, marketplaceVisibility: false }
+`;
+    writeManifest(dir, 'plumb.yaml', unnamed);
+    const own = await plumb(['plan'], { cwd: dir, env });
+    expect(own.code).toBe(1);
+    expect(own.stderr).toMatch(/over the budget of \w+ 3\.00 \(plumb:maxMonthlyIncrease at .*plumb\.yaml:2:\d+\)/);
+
+    writeManifest(dir, 'plumb.yaml', unnamed.replace('  plumb:maxMonthlyIncrease: 3\n', ''));
+    const set = await plumb(['config', 'set', 'speed', '10000'], { cwd: dir, env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stderr).toBe('');
+    expect((await plumb(['config', 'set', 'plumb:maxMonthlyIncrease', '4'], { cwd: dir, env })).code).toBe(0);
+    const stack = await plumb(['plan'], { cwd: dir, env });
+    expect(stack.code).toBe(1);
+    expect(stack.stderr).toMatch(/over the budget of \w+ 4\.00 \(plumb:maxMonthlyIncrease at .*plumb\.default\.yaml:\d+:\d+\)/);
+    expect(stack.stdout).toMatch(/portSpeed += 10000/);
+    const flag = await plumb(['plan', '--config', 'plumb:maxMonthlyIncrease=6'], { cwd: dir, env });
+    expect(flag.stderr).toMatch(/over the budget of \w+ 6\.00/);
+  });
+
+  it('a project named plumb, or as a provider, is refused at its name: its keys and those settings could not be told apart', async () => {
+    writeManifest(dir, 'plumb.yaml', manifest(PORT('named')).replace('name: budget', 'name: plumb'));
+    const r = await plumb(['validate'], { cwd: dir, env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/plumb\.yaml:1:1: error: the project "plumb" is named as the config namespace of plumb's own settings/);
+    writeManifest(dir, 'plumb.yaml', manifest(PORT('named')).replace('name: budget', 'name: interconnect'));
+    expect((await plumb(['validate'], { cwd: dir, env })).stderr).toMatch(/the project "interconnect" is named as the config namespace of the interconnect provider's settings/);
+    expect(await orders()).toEqual([]);
+  });
+
   it('a budget per currency holds only the currencies it names', async () => {
     writeManifest(dir, 'plumb.yaml', manifest(PORT('other')));
     const { currency } = await portPrice(1000);

@@ -61,6 +61,12 @@ export interface CheckOptions {
   project?: ProjectDecls;
 }
 
+/** The settings of each provider and of the tool's own namespace, by name (their schemas' keys). */
+function settingNames(catalog: EngineCatalog): Record<string, string[]> {
+  const owners = catalog.own ? [...catalog.providers, catalog.own] : catalog.providers;
+  return Object.fromEntries(owners.map((p) => [p.name, Object.keys((p.settings as { shape?: Record<string, unknown> }).shape ?? {})]));
+}
+
 /**
  * Parses and checks a manifest's text with no remote call, reporting every problem in one pass:
  * structure, options, references, inputs and provider settings, in the order of the file. Only
@@ -72,7 +78,8 @@ export interface CheckOptions {
 export async function checkManifest(text: string, file: string, catalog: EngineCatalog, options: CheckOptions): Promise<WithDiagnostics<CheckedManifest>> {
   // Function tokens are needed only to resolve fn::invoke and its shorthand (fn::interconnect:getLocation).
   const functions = /fn::(invoke|[\w-]+:[^\s:'"]+)/i.test(text) ? (await catalog.functions()).keys() : [];
-  const { manifest, diagnostics: parseProblems } = parseManifest(text, file, { resources: catalog.resourceTypes.keys(), functions }, options.project);
+  const namespaced = settingNames(catalog);
+  const { manifest, diagnostics: parseProblems } = parseManifest(text, file, { resources: catalog.resourceTypes.keys(), functions, settings: namespaced }, options.project);
   const stack = options.stack ?? { name: 'default', open: noSealedValues };
   const configProblems = resolveConfig(manifest, {
     stack: stack.name,
@@ -81,6 +88,7 @@ export async function checkManifest(text: string, file: string, catalog: EngineC
     open: stack.open,
     providers: catalog.providers.map((p) => p.name),
     own: catalog.own?.name,
+    settings: namespaced,
   });
   // References to resources are checked against their types' fields while the graph walks them:
   // read from the text alone, so for every command, a plan with nothing to call included.
