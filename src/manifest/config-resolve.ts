@@ -66,23 +66,7 @@ export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagn
       stackFile,
     ),
   );
-  for (const [name, value] of Object.entries(sources.env ?? {})) {
-    if (!name.startsWith(ENV_PREFIX) || value === undefined) continue;
-    const key = name.slice(ENV_PREFIX.length).replace(/__/g, ':');
-    if (key) given.set(fullKey(manifest.project, key), { value, secret: false, source: 'environment', where: { label: name }, namespaced: key.includes(':') });
-  }
-  for (const flag of sources.flags ?? []) {
-    const eq = flag.indexOf('=');
-    if (eq < 1) diagnostics.push({ severity: 'error', summary: `--config ${flag}: expected KEY=VALUE`, detail: 'e.g. --config dbName=orders or --config interconnect:waitTime=20' });
-    else
-      given.set(fullKey(manifest.project, flag.slice(0, eq)), {
-        value: flag.slice(eq + 1),
-        secret: false,
-        source: 'flag',
-        where: { label: `--config ${flag.slice(0, eq)}` },
-        namespaced: flag.slice(0, eq).includes(':'),
-      });
-  }
+  givenForRun(manifest, sources, given, diagnostics);
   const prefix = `${manifest.project}:`;
   for (const [key, value] of given) {
     const namespace = key.slice(0, key.indexOf(':'));
@@ -104,6 +88,27 @@ export function resolveConfig(manifest: Manifest, sources: ConfigSources): Diagn
     } else if (entry.decl.secret) entry.value = { kind: 'secret', value: entry.value, pos: entry.value.pos };
   }
   return diagnostics;
+}
+
+/** The values given for this run alone: the environment's (`PLUMB_CONFIG_<key>`), then `--config` flags (a later one wins). */
+function givenForRun(manifest: Manifest, sources: ConfigSources, given: Map<string, Given>, diagnostics: Diagnostic[]): void {
+  for (const [name, value] of Object.entries(sources.env ?? {})) {
+    if (!name.startsWith(ENV_PREFIX) || value === undefined) continue;
+    const key = name.slice(ENV_PREFIX.length).replace(/__/g, ':');
+    if (key) given.set(fullKey(manifest.project, key), { value, secret: false, source: 'environment', where: { label: name }, namespaced: key.includes(':') });
+  }
+  for (const flag of sources.flags ?? []) {
+    const eq = flag.indexOf('=');
+    if (eq < 1) diagnostics.push({ severity: 'error', summary: `--config ${flag}: expected KEY=VALUE`, detail: 'e.g. --config dbName=orders or --config interconnect:waitTime=20' });
+    else
+      given.set(fullKey(manifest.project, flag.slice(0, eq)), {
+        value: flag.slice(eq + 1),
+        secret: false,
+        source: 'flag',
+        where: { label: `--config ${flag.slice(0, eq)}` },
+        namespaced: flag.slice(0, eq).includes(':'),
+      });
+  }
 }
 
 /**
