@@ -5,7 +5,7 @@ import type { QuoteContext } from '../engine/contracts/resource-type.js';
 import type { Change, EngineDeps } from '../engine/types.js';
 import { Unknown } from '../kernel/values.js';
 import { cents, priceOf, providerOf, type Price, type StackCost } from './cost.js';
-import { termCut } from './early-termination.js';
+import { termCut, type EarlyTermination } from './early-termination.js';
 import { onceText } from './render-cost.js';
 import { displayAddress, type Paint } from './render-plan.js';
 
@@ -33,7 +33,7 @@ export interface PlanCostLine {
    * months left (part of a month counted whole), and what they cost at the recorded monthly price
    * (absent when that price is not known).
    */
-  earlyTermination?: { ends: string; monthsLeft: number; amount?: number; currency?: string };
+  earlyTermination?: EarlyTermination;
   /** A delete (or replace) that cancels the recorded object at the end of its term: it stays live, and billed, until then. */
   staysLiveUntil?: string;
 }
