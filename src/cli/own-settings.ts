@@ -10,10 +10,6 @@ import type { CatalogProvider } from '../engine/contracts/catalog.js';
 /** The namespace of plumb's own config keys. */
 export const OWN_NAMESPACE = 'plumb';
 
-/** The config key that holds a stack's budget. */
-const KEY = `${OWN_NAMESPACE}:maxMonthlyIncrease`;
-const FLAG = '--max-monthly-increase';
-
 /** The most a plan may raise the monthly cost: one amount for each currency, or an amount per currency named (the others unlimited). */
 export type BudgetLimit = number | Record<string, number>;
 

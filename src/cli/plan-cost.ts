@@ -3,7 +3,6 @@ import type { ResourceState } from '../engine/contracts/state.js';
 import type { PlanResult } from '../engine/planning/plan.js';
 import type { QuoteContext } from '../engine/contracts/resource-type.js';
 import type { Change, EngineDeps } from '../engine/types.js';
-import { Unknown } from '../kernel/values.js';
 import { cents, priceOf, providerOf, type Price, type StackCost } from './cost.js';
 import { termCut, type EarlyTermination } from './early-termination.js';
 import { onceText } from './render-cost.js';
@@ -82,35 +81,6 @@ function samePrice(l: PlanCostLine): boolean {
   return 'unpriced' in l.before && 'unpriced' in l.after;
 }
 
-/** A plan's desired inputs as a quote takes them: each value known only after apply an Unknown again (the plan holds it as `{ $unknown }`). */
-function revived(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(revived);
-  if (!value || typeof value !== 'object') return value;
-  if (Object.keys(value).length === 1 && typeof (value as { $unknown?: unknown }).$unknown === 'string') return new Unknown((value as { $unknown: string }).$unknown);
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revived(v)]));
-}
-
-/**
- * A change's desired inputs as a quote takes them from the plan alone, for a change the plan did not
- * evaluate inputs for. The inputs a plan shows whole as `[secret]` (a
- * service key, a host's password) it keeps no value of: a quote that reads one fails saying so
- * (the price may depend on it, and is not asked with a placeholder), one that never reads it (a
- * host's price) is asked as usual. A secret inside an input (a BGP password) names no product.
- */
-function desiredInputs(c: Change): unknown {
-  const inputs = revived(c.after);
-  if (!inputs || typeof inputs !== 'object' || Array.isArray(inputs)) return inputs;
-  for (const key of Object.keys(inputs).filter((k) => (inputs as Record<string, unknown>)[k] === '[secret]')) {
-    Object.defineProperty(inputs, key, {
-      enumerable: true,
-      get() {
-        throw new Error(`the price depends on ${key}, a secret the plan does not keep`);
-      },
-    });
-  }
-  return inputs;
-}
-
 /** The price of a change's desired inputs; an update's is of the recorded object, which it keeps (a replacement's is of a new one). */
 function desiredPrice(c: Change, inputs: unknown, deps: EngineDeps, pass: ReadPass, recorded: ResourceState | undefined, planned: QuoteContext['planned']): Promise<Price> {
   return priceOf(c.type, inputs, c.provider, c.address, deps, pass, c.action === 'update' ? recorded : undefined, planned);
@@ -142,8 +112,8 @@ async function changeNow(c: Change, inputs: unknown, recorded: ResourceState, de
 /** Prices the plan's changes, each distinct question asked once: in the plan's own read pass, so what it read is not asked again. */
 export async function planCost({ plan, prior, pass, desired }: PlanResult, deps: EngineDeps): Promise<PlanCost> {
   const clock = new Date(deps.clock?.now() ?? Date.now());
-  // The inputs as evaluated (a secret's value included, never shown), or as the plan shows them.
-  const inputsOf = (c: Change) => desired[c.address] ?? desiredInputs(c);
+  // The inputs as the plan evaluated them: a secret's value included (never shown), a value known only after apply Unknown.
+  const inputsOf = (c: Change) => desired[c.address];
   const planned = plannedInputs(plan, inputsOf);
   const lines = await Promise.all(
     plan.changes.map(async (c): Promise<PlanCostLine | undefined> => {
